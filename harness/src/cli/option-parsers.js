@@ -1,0 +1,67 @@
+// @ts-check
+import { DynoError } from '../errors.js'
+
+/**
+ * Parsers for option values. Each takes the raw value (cac may hand over a string, a number or a
+ * boolean) and the flag it came from, and returns the typed value or throws DYNO_ERR_INVALID_OPTION
+ * naming the flag, the bad value and what is allowed.
+ * @typedef {(raw: unknown, flag: string) => any} OptionParser
+ */
+
+/** @param {string} flag @param {unknown} raw @param {string} allowed */
+export function invalidOption (flag, raw, allowed) {
+  return new DynoError('DYNO_ERR_INVALID_OPTION', `\`${flag}\` must be ${allowed}, got \`${String(raw)}\``)
+}
+
+/**
+ * @param {{ min: number, max: number }} range
+ * @returns {OptionParser}
+ */
+export function wholeNumber ({ min, max }) {
+  return (raw, flag) => {
+    const text = String(raw).trim()
+    const value = Number(text)
+    if (!/^\d+$/.test(text) || value < min || value > max) {
+      throw invalidOption(flag, raw, `a whole number from ${min} to ${max}`)
+    }
+    return value
+  }
+}
+
+/**
+ * @param {{ min: number, max: number, minExclusive?: boolean }} range
+ * @returns {OptionParser}
+ */
+export function seconds ({ min, max, minExclusive = false }) {
+  return (raw, flag) => {
+    const text = String(raw).trim()
+    const value = Number(text)
+    const tooSmall = minExclusive ? value <= min : value < min
+    if (!/^\d+(\.\d+)?$/.test(text) || tooSmall || value > max) {
+      throw invalidOption(flag, raw, `a number of seconds ${minExclusive ? 'above' : 'from'} ${min} ${minExclusive ? 'and up' : ''} to ${max}`.replace('  ', ' '))
+    }
+    return value
+  }
+}
+
+/** @type {OptionParser} */
+export function nameList (raw, flag) {
+  if (typeof raw !== 'string' && typeof raw !== 'number') {
+    throw invalidOption(flag, raw, 'a comma-separated list of names')
+  }
+  const names = String(raw).split(',').map((name) => name.trim()).filter(Boolean)
+  if (names.length === 0) throw invalidOption(flag, raw, 'a comma-separated list of at least one name')
+  return [...new Set(names)]
+}
+
+/** @type {OptionParser} */
+export function directory (raw, flag) {
+  if (typeof raw !== 'string' || raw.trim() === '') throw invalidOption(flag, raw, 'a directory path')
+  return raw
+}
+
+/** @type {OptionParser} */
+export function flag (raw, name) {
+  if (typeof raw !== 'boolean') throw invalidOption(name, raw, 'given without a value')
+  return raw
+}

@@ -1,0 +1,98 @@
+// @ts-check
+import { DEFAULTS } from '../defaults.js'
+import { directory, flag, nameList, seconds, wholeNumber } from './option-parsers.js'
+
+/**
+ * The options of every command, in one table: cac registers them from here (so `--help` is generated
+ * from it) and `parseOptions` validates with the parser named here, so help and behaviour never drift.
+ * `field` names the validated value, with its unit (`durationSec`).
+ * @typedef {object} OptionSpec
+ * @property {string} field
+ * @property {string} flag as cac wants it, e.g. `--connections <n>`
+ * @property {string} description
+ * @property {import('./option-parsers.js').OptionParser} parse
+ * @property {unknown} [default] shown in help and used when the option is absent
+ */
+
+/** @type {Record<string, OptionSpec>} */
+const OPTIONS = {
+  frameworks: {
+    field: 'frameworks',
+    flag: '--frameworks <names>',
+    description: 'SUTs to run, comma-separated (default: all; see `dyno list`)',
+    parse: nameList
+  },
+  scenarios: {
+    field: 'scenarios',
+    flag: '--scenarios <names>',
+    description: 'Scenarios to run, comma-separated (default: all; see `dyno list`)',
+    parse: nameList
+  },
+  connections: {
+    field: 'connections',
+    flag: '--connections <n>',
+    description: 'Concurrent connections the load generator keeps open',
+    parse: wholeNumber({ min: 1, max: 10_000 }),
+    default: DEFAULTS.connections
+  },
+  pipelining: {
+    field: 'pipelining',
+    flag: '--pipelining <n>',
+    description: 'Requests in flight per connection (HTTP pipelining)',
+    parse: wholeNumber({ min: 1, max: 100 }),
+    default: DEFAULTS.pipelining
+  },
+  duration: {
+    field: 'durationSec',
+    flag: '--duration <sec>',
+    description: 'Seconds of measured load per SUT and scenario',
+    parse: seconds({ min: 0, max: 3600, minExclusive: true }),
+    default: DEFAULTS.durationSec
+  },
+  warmup: {
+    field: 'warmupSec',
+    flag: '--warmup <sec>',
+    description: 'Seconds of warmup load before measuring, recorded apart (0: none)',
+    parse: seconds({ min: 0, max: 3600 }),
+    default: DEFAULTS.warmupSec
+  },
+  out: {
+    field: 'out',
+    flag: '--out <dir>',
+    description: 'Directory that receives one folder per run',
+    parse: directory,
+    default: DEFAULTS.out
+  },
+  readyTimeout: {
+    field: 'readyTimeoutSec',
+    flag: '--ready-timeout <sec>',
+    description: 'Seconds a SUT may take to print its ready line',
+    parse: seconds({ min: 0, max: 600, minExclusive: true }),
+    default: DEFAULTS.readyTimeoutSec
+  },
+  noVerify: {
+    field: 'verify',
+    flag: '--no-verify',
+    description: 'Measure without checking the responses first (the result says so)',
+    parse: flag,
+    default: DEFAULTS.verify
+  }
+}
+
+/** The options of each command, by command name. */
+export const COMMAND_OPTIONS = Object.freeze({
+  run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
+    OPTIONS.pipelining, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.noVerify],
+  verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
+  list: []
+})
+
+/** @param {OptionSpec} spec @returns {string} the flag as typed, e.g. `--ready-timeout` */
+export function flagName (spec) {
+  return spec.flag.split(' ')[0]
+}
+
+/** @param {OptionSpec} spec @returns {string} the name cac gives the parsed option, e.g. `readyTimeout` */
+export function cacKey (spec) {
+  return flagName(spec).replace(/^--(no-)?/, '').replace(/-([a-z])/g, (_, letter) => letter.toUpperCase())
+}

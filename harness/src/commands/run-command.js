@@ -1,0 +1,49 @@
+// @ts-check
+import { SCENARIOS } from '@dyno/scenarios'
+import { onInterrupt } from '../cli/interrupt.js'
+import { DynoError } from '../errors.js'
+import { runSuite } from '../run/run-suite.js'
+import { discoverSuts } from '../suts/discover-suts.js'
+import { selectScenarios, selectSuts } from '../suts/select.js'
+import { formatInteger, formatMs } from '../ui/format.js'
+import { createProgress } from '../ui/progress.js'
+import { formatSummaryTable } from '../ui/summary-table.js'
+
+/**
+ * `dyno run`: benchmark, print a summary, and say where the results are.
+ * Exit code: 0 when every run is ok or skipped, 1 when any failed or is invalid, 130 on Ctrl-C.
+ * @param {Record<string, any>} options validated by parseOptions('run', …)
+ * @param {import('../cli/main.js').Io} io
+ * @returns {Promise<number>}
+ */
+export async function runCommand (options, io) {
+  const suts = selectSuts(discoverSuts(), options.frameworks)
+  const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
+  const load = { connections: options.connections, pipelining: options.pipelining, durationSec: options.durationSec, warmupSec: options.warmupSec }
+  const progress = createProgress(io.stderr, load)
+  const outcome = await onInterrupt((signal) => runSuite({
+    suts,
+    scenarios,
+    load,
+    out: options.out,
+    verify: options.verify,
+    readyTimeoutSec: options.readyTimeoutSec,
+    options,
+    signal
+  }, {
+    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUTs × ${scenarios.length} scenarios), results in ${runDir}`),
+    onProgress: (event) => progress.update(event),
+    onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.name} × ${record.scenario.name}` +
+      (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
+      `  → ${file}`)
+  }))
+  progress.done()
+  io.stdout.write(formatSummaryTable(outcome.records) + '\n')
+  io.stdout.write(`results: ${outcome.runDir}\n`)
+  if (outcome.interrupted) {
+    const error = new DynoError('DYNO_ERR_INTERRUPTED', `interrupted after ${outcome.records.length} runs; they are kept in ${outcome.runDir}`)
+    io.stderr.write(`${error.code}: ${error.message}\n`)
+    return error.exitCode
+  }
+  return outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0
+}

@@ -1,0 +1,103 @@
+// @ts-check
+import { randomBytes } from 'node:crypto'
+import { SCENARIOS } from '@dyno/scenarios'
+import { DEFAULTS } from '../defaults.js'
+import { isDynoError } from '../errors.js'
+import { startSut } from '../sut-process/start-sut.js'
+import { discoverSuts } from '../suts/discover-suts.js'
+import { selectScenarios, selectSuts } from '../suts/select.js'
+import { mapLimit } from '../util/map-limit.js'
+import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
+import { refusalReason } from '../run/refusal.js'
+import { runEnv } from '../run/run-env.js'
+import { createTable } from '../ui/table.js'
+
+/** SUTs verified at once: verification is light, and two cores serve two SUTs well. */
+const VERIFY_CONCURRENCY = 2
+
+/**
+ * @typedef {{ scenario: string, state: 'pass' | 'fail' | 'skipped', reason: string | null }} VerifyCell
+ * @typedef {{ sut: import('../suts/discover-suts.js').SutDescriptor, cells: VerifyCell[] }} VerifyRow
+ */
+
+/**
+ * Starts each selected SUT once and checks every selected scenario against it.
+ * @param {{ frameworks?: string[], scenarios?: string[], readyTimeoutSec: number }} options
+ * @param {{ suts?: import('../suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string }} [context]
+ * @returns {Promise<VerifyRow[]>}
+ */
+export async function verifySuts (options, context = {}) {
+  const suts = selectSuts(context.suts ?? discoverSuts(), options.frameworks)
+  const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
+  const env = runEnv(context.runId ?? `verify-${randomBytes(3).toString('hex')}`)
+  return mapLimit(suts, VERIFY_CONCURRENCY, async (sut) => {
+    /** @param {VerifyCell['state']} state @param {string} reason */
+    const allCells = (state, reason) => scenarios.map((scenario) => ({ scenario: scenario.name, state, reason }))
+    if (sut.skipReason) return { sut, cells: allCells('skipped', sut.skipReason) }
+    let running
+    try {
+      running = await startSut(sut, { readyTimeoutSec: options.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, signal: context.signal, env })
+    } catch (error) {
+      if (!isDynoError(error)) throw error
+      return { sut, cells: allCells(error.code === 'DYNO_ERR_INTERRUPTED' ? 'skipped' : 'fail', `${error.code}: ${error.message}`) }
+    }
+    try {
+      const refusal = refusalReason(running.ready)
+      if (refusal) return { sut, cells: allCells('skipped', refusal) }
+      /** @type {VerifyCell[]} */
+      const cells = []
+      for (const scenario of scenarios) {
+        const verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000 }, scenario)
+        cells.push(verdict(sut, scenario.name, verification))
+      }
+      if (running.hasExited()) {
+        return { sut, cells: allCells('fail', `the SUT exited during verification; last stderr lines:\n${running.stderr.format()}`) }
+      }
+      return { sut, cells }
+    } finally {
+      await running.stop(DEFAULTS.stopGraceSec * 1000)
+    }
+  })
+}
+
+/**
+ * A scenario the SUT declares unsupported still gets checked: failing it is `skipped` with the
+ * declared reason and what was seen; passing it is a failure, so a stale declaration cannot hide a SUT.
+ * @param {import('../suts/discover-suts.js').SutDescriptor} sut
+ * @param {string} scenario
+ * @param {import('../verify/verify-scenario.js').Verification} verification
+ * @returns {VerifyCell}
+ */
+function verdict (sut, scenario, verification) {
+  const declared = sut.unsupportedScenarios[scenario]
+  if (declared === undefined) {
+    return { scenario, state: verification.passed ? 'pass' : 'fail', reason: verification.passed ? null : describeFailedChecks(verification) }
+  }
+  if (verification.passed) {
+    return { scenario, state: 'fail', reason: `declared unsupported in package.json (${declared}) but it passes: remove the declaration` }
+  }
+  return { scenario, state: 'skipped', reason: `unsupported: ${declared} (seen: ${describeFailedChecks(verification)})` }
+}
+
+const CELL_SYMBOL = { pass: 'pass', fail: 'FAIL', skipped: 'skip' }
+
+/**
+ * @param {VerifyRow[]} rows
+ * @returns {string} the SUT × scenario matrix, then the reason of every failure and skip
+ */
+export function formatVerifyMatrix (rows) {
+  if (rows.length === 0) return 'no SUTs selected'
+  const scenarioNames = rows[0].cells.map((cell) => cell.scenario)
+  const table = createTable(['SUT', ...scenarioNames])
+  for (const row of rows) table.push([row.sut.name, ...row.cells.map((cell) => CELL_SYMBOL[cell.state])])
+  const reasons = rows.flatMap((row) => {
+    const failed = row.cells.filter((cell) => cell.state !== 'pass')
+    const sameForAll = failed.length === row.cells.length && new Set(failed.map((cell) => cell.reason)).size === 1
+    if (sameForAll) return [`${row.sut.name} (all scenarios, ${failed[0].state}): ${failed[0].reason}`]
+    return failed.map((cell) => `${row.sut.name} × ${cell.scenario} (${cell.state}): ${cell.reason}`)
+  })
+  return [table.toString(), ...reasons].join('\n')
+}
+
+/** @param {VerifyRow[]} rows */
+export const anyVerifyFailure = (rows) => rows.some((row) => row.cells.some((cell) => cell.state === 'fail'))

@@ -1,0 +1,19 @@
+// @ts-check
+// Every default of the harness, in one place. Load defaults come from the scenarios package.
+import { DEFAULT_LOAD } from '@dyno/scenarios'
+
+export const DEFAULTS = Object.freeze({
+  ...DEFAULT_LOAD,
+  /** Where run directories are written, relative to the repository root. */
+  out: 'results',
+  /** How long a SUT may take to print its ready line. */
+  readyTimeoutSec: 15,
+  /** How long a SUT may take to exit after SIGTERM before it gets SIGKILL. */
+  stopGraceSec: 5,
+  /** How long one verification request may take. */
+  requestTimeoutSec: 5,
+  verify: true
+})
+
+/** The version of the result schema this harness writes (harness/schema/result.schema.json). */
+export const SCHEMA_VERSION = 1

@@ -1,0 +1,47 @@
+// @ts-check
+/**
+ * The one catalogue of dyno's errors. Every code is documented in harness/ERRORS.md (a test checks it).
+ * Library code throws a DynoError; only the CLI turns it into `code: message` and an exit code.
+ */
+export const ERRORS = Object.freeze({
+  DYNO_ERR_INVALID_OPTION: { exitCode: 2, hint: 'Run `dyno <command> --help` for the allowed values.' },
+  DYNO_ERR_UNKNOWN_FRAMEWORK: { exitCode: 2, hint: 'Run `dyno list` to see the SUTs.' },
+  DYNO_ERR_UNKNOWN_SCENARIO: { exitCode: 2, hint: 'Run `dyno list` to see the scenarios.' },
+  DYNO_ERR_UNKNOWN_COMMAND: { exitCode: 2, hint: 'Run `dyno --help` to see the commands.' },
+  DYNO_ERR_SUT_PACKAGE: { exitCode: 2, hint: 'A SUT package needs a `dyno` field with `framework` and `start` (see scenarios/README.md).' },
+  DYNO_ERR_SUT_NOT_READY: { exitCode: 1, hint: 'The SUT must print {"event":"ready","port":<port>} on stdout once it listens; see its stderr above.' },
+  DYNO_ERR_SUT_EXITED: { exitCode: 1, hint: 'The SUT process ended on its own; its last stderr lines say why.' },
+  DYNO_ERR_SUT_NOT_STOPPED: { exitCode: 1, hint: 'A process of the SUT survived SIGKILL; find it with `ps -eo pid,pgid,args`.' },
+  DYNO_ERR_SUT_REFUSED: { exitCode: 1, hint: 'The SUT runs in a mode dyno will not measure (for example a uWebSockets.js fallback build).' },
+  DYNO_ERR_RESPONSE_MISMATCH: { exitCode: 1, hint: 'The SUT does not answer as the contract says; `dyno verify` shows every check.' },
+  DYNO_ERR_UNEXPECTED_UNDER_LOAD: { exitCode: 1, hint: 'The SUT answered wrong bodies or statuses under load; the run is not a valid measurement.' },
+  DYNO_ERR_LOAD_GENERATOR: { exitCode: 1, hint: 'The load generator process failed; its message says why.' },
+  DYNO_ERR_INTERRUPTED: { exitCode: 130, hint: 'The run was interrupted; finished runs are kept in the run directory.' },
+  DYNO_ERR_RESULTS_WRITE: { exitCode: 1, hint: 'Check that the --out directory is writable and the disk is not full.' }
+})
+
+/** @typedef {keyof typeof ERRORS} ErrorCode */
+
+export class DynoError extends Error {
+  /**
+   * @param {ErrorCode} code
+   * @param {string} message says what was wrong, naming the bad value and what is allowed
+   * @param {{ cause?: unknown, details?: Record<string, unknown> }} [extra]
+   */
+  constructor (code, message, extra = {}) {
+    super(message, { cause: extra.cause })
+    this.name = 'DynoError'
+    this.code = code
+    this.hint = ERRORS[code].hint
+    this.exitCode = ERRORS[code].exitCode
+    this.details = extra.details ?? {}
+  }
+}
+
+/**
+ * @param {unknown} error
+ * @returns {error is DynoError}
+ */
+export function isDynoError (error) {
+  return error instanceof DynoError
+}

@@ -1,0 +1,60 @@
+// @ts-check
+import * as hdr from 'hdr-histogram-js'
+
+/** Latencies are recorded in µs, from 1 µs up to 60 s (longer answers clamp to 60 s), 3 significant digits. */
+const HISTOGRAM_REQUEST = Object.freeze({
+  lowestDiscernibleValue: 1,
+  highestTrackableValue: 60_000_000,
+  numberOfSignificantValueDigits: /** @type {3} */ (3),
+  autoResize: false,
+  bitBucketSize: /** @type {32} */ (32)
+})
+const MAX_LATENCY_US = HISTOGRAM_REQUEST.highestTrackableValue
+
+/** @returns {import('hdr-histogram-js').Histogram} an empty µs histogram */
+export function createLatencyHistogram () {
+  return hdr.build(HISTOGRAM_REQUEST)
+}
+
+/**
+ * @param {import('hdr-histogram-js').Histogram} histogram
+ * @param {number} latencyMs autocannon's response time, a float in ms from hrtime
+ */
+export function recordLatencyMs (histogram, latencyMs) {
+  const latencyUs = Math.round(latencyMs * 1000)
+  histogram.recordValue(latencyUs < 1 ? 1 : latencyUs > MAX_LATENCY_US ? MAX_LATENCY_US : latencyUs)
+}
+
+/** @param {import('hdr-histogram-js').Histogram} histogram @returns {string} compressed base64, decodable by any HdrHistogram */
+export function encodeHistogram (histogram) {
+  return hdr.encodeIntoCompressedBase64(histogram)
+}
+
+/** @param {string} encoded @returns {import('hdr-histogram-js').Histogram} */
+export function decodeHistogram (encoded) {
+  return hdr.decodeFromCompressedBase64(encoded)
+}
+
+const US_PER_MS = 1000
+const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
+
+/**
+ * Latency summary in ms (with µs precision) read from a µs histogram; null when nothing was recorded.
+ * @param {import('hdr-histogram-js').Histogram} histogram
+ */
+export function latencySummaryMs (histogram) {
+  if (histogram.totalCount === 0) return null
+  const at = (/** @type {number} */ percentile) => round3(histogram.getValueAtPercentile(percentile) / US_PER_MS)
+  return {
+    mean: round3(histogram.mean / US_PER_MS),
+    stdev: round3(histogram.stdDeviation / US_PER_MS),
+    min: round3(histogram.minNonZeroValue / US_PER_MS),
+    p50: at(50),
+    p75: at(75),
+    p90: at(90),
+    p99: at(99),
+    p99_9: at(99.9),
+    p99_99: at(99.99),
+    max: round3(histogram.maxValue / US_PER_MS)
+  }
+}

@@ -1,0 +1,30 @@
+// @ts-check
+/**
+ * What the load generator process is asked to do: plain data, sent over IPC.
+ * @typedef {object} LoadPlan
+ * @property {string} url
+ * @property {string} method
+ * @property {Record<string, string>} headers
+ * @property {string | null} body
+ * @property {number} connections
+ * @property {number} pipelining
+ * @property {{ name: 'warmup' | 'measure', durationSec: number }[]} phases run in order, each its own autocannon run
+ * @property {number} expectedStatus
+ * @property {import('@dyno/scenarios').BodyExpectation | null} expectedBody
+ *
+ * @typedef {object} PhaseSummary what one phase measured
+ * @property {number} requests completed responses
+ * @property {number} durationSec measured by the generator
+ * @property {{ mean: number, stdev: number }} requestsPerSec mean: requests / durationSec; stdev: of the per-second counts
+ * @property {ReturnType<typeof import('./latency-histogram.js').latencySummaryMs>} latencyMs
+ * @property {string} latencyHistogramUs the µs HDR histogram, compressed base64
+ * @property {number} bytesPerSec
+ * @property {number} errors
+ * @property {number} timeouts
+ * @property {number} non2xx
+ * @property {number} mismatches responses whose body did not match the scenario
+ * @property {number} unexpectedStatus responses whose status was not the scenario's
+ * @property {Record<string, number>} statusCounts
+ * @property {boolean} stoppedEarly
+ */
+export {}

@@ -1,0 +1,77 @@
+// @ts-check
+import { SCHEMA_VERSION } from '../defaults.js'
+import { ENGINE_VERSIONS } from '../env/fingerprint.js'
+
+/**
+ * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
+ * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number }} LoadSettings
+ *
+ * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
+ * @property {number} schemaVersion
+ * @property {string} runId
+ * @property {string} startedAt
+ * @property {string | null} finishedAt
+ * @property {ReturnType<typeof import('../env/fingerprint.js').environmentFingerprint>} env
+ * @property {{ name: string, package: string, framework: string, frameworkVersion: string | null, validator: string, runtime: string, runtimeVersion: string }} sut
+ * @property {{ name: string, method: string, path: string }} scenario
+ * @property {{ engine: 'autocannon', engineVersion: string } & LoadSettings} load
+ * @property {RunStatus} status
+ * @property {string | null} reason null when ok
+ * @property {string | null} errorCode a DYNO_ERR_* code when the run failed, invalid or skipped through one
+ * @property {import('../verify/verify-scenario.js').Verification} verification
+ * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
+ * @property {import('../load/load-plan.js').PhaseSummary | null} summary
+ * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean, stderrTail: string[] }} sutProcess
+ */
+
+/**
+ * A record for a run that is about to start; the run fills it in and sets its final status.
+ * @param {{ runId: string, env: ResultRecord['env'], sut: import('../suts/discover-suts.js').SutDescriptor,
+ *   scenario: import('@dyno/scenarios').Scenario, load: LoadSettings }} context
+ * @returns {ResultRecord}
+ */
+export function createResultRecord ({ runId, env, sut, scenario, load }) {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    runId,
+    startedAt: new Date().toISOString(),
+    finishedAt: null,
+    env,
+    sut: {
+      name: sut.name,
+      package: sut.packageName,
+      framework: sut.framework,
+      frameworkVersion: sut.frameworkVersion,
+      validator: sut.validator,
+      runtime: 'node',
+      runtimeVersion: process.version
+    },
+    scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
+    load: { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ...load },
+    status: 'failed',
+    reason: 'the run did not finish',
+    errorCode: null,
+    verification: { performed: false, passed: false, checks: [] },
+    warmup: null,
+    summary: null,
+    sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] }
+  }
+}
+
+/**
+ * Sets the final status of a record (the last word wins: a later failure overrides an earlier ok).
+ * @param {ResultRecord} record
+ * @param {RunStatus} status
+ * @param {string | null} reason
+ * @param {string | null} [errorCode]
+ */
+export function settleRecord (record, status, reason, errorCode = null) {
+  record.status = status
+  record.reason = status === 'ok' ? null : reason
+  record.errorCode = errorCode
+  record.finishedAt = new Date().toISOString()
+  return record
+}
+
+/** @param {{ sut: { name: string }, scenario: { name: string } }} run @returns {string} the file name of a result */
+export const resultFileName = (run) => `${run.sut.name}--${run.scenario.name}.json`

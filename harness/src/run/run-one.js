@@ -1,0 +1,126 @@
+// @ts-check
+import { isDynoError } from '../errors.js'
+import { startLoad } from '../load/run-load.js'
+import { createResultRecord, settleRecord } from '../results/result-record.js'
+import { describeExit, startSut } from '../sut-process/start-sut.js'
+import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
+import { refusalReason } from './refusal.js'
+import { underLoadProblems } from './under-load-check.js'
+import { runEnv } from './run-env.js'
+
+/**
+ * @typedef {object} RunContext
+ * @property {string} runId
+ * @property {import('../results/result-record.js').ResultRecord['env']} env
+ * @property {import('../suts/discover-suts.js').SutDescriptor} sut
+ * @property {import('@dyno/scenarios').Scenario} scenario
+ * @property {import('../results/result-record.js').LoadSettings} load
+ * @property {boolean} verify
+ * @property {number} readyTimeoutSec
+ * @property {number} stopGraceSec
+ * @property {number} requestTimeoutSec
+ * @property {AbortSignal} signal
+ * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
+ */
+
+/**
+ * One (SUT, scenario) run: start the SUT on its own, verify it, warm up, measure, stop it. Never
+ * throws for a problem of the run itself: every outcome is a record with a status and a reason.
+ * @param {RunContext} context
+ * @returns {Promise<import('../results/result-record.js').ResultRecord>}
+ */
+export async function runOne (context) {
+  const { sut, signal } = context
+  const record = createResultRecord(context)
+  if (sut.skipReason) return settleRecord(record, 'skipped', sut.skipReason)
+  const unsupported = sut.unsupportedScenarios[context.scenario.name]
+  if (unsupported) return settleRecord(record, 'skipped', `${sut.name} cannot serve ${context.scenario.name} as the contract says: ${unsupported}`)
+
+  context.onProgress?.({ stage: 'starting' })
+  let running
+  try {
+    running = await startSut(sut, { readyTimeoutSec: context.readyTimeoutSec, stopGraceSec: context.stopGraceSec, signal, env: runEnv(context.runId) })
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
+    return settleRecord(record, 'failed', error.message, error.code)
+  }
+  record.sutProcess.pid = running.pid
+  record.sutProcess.ready = running.ready
+  try {
+    await measure(context, running, record)
+  } finally {
+    try {
+      const { forced } = await running.stop(context.stopGraceSec * 1000)
+      record.sutProcess.forcedKill = forced
+    } catch (error) {
+      settleRecord(record, 'failed', /** @type {Error} */ (error).message, isDynoError(error) ? error.code : null)
+    }
+    const exit = await running.exited
+    record.sutProcess.exit = { code: exit.code, signal: exit.signal }
+    record.sutProcess.stderrTail = running.stderr.snapshot()
+  }
+  return record
+}
+
+/**
+ * The part of a run that needs the SUT up: refusal, verification, load, and the final verdict.
+ * @param {RunContext} context
+ * @param {import('../sut-process/start-sut.js').RunningSut} running
+ * @param {import('../results/result-record.js').ResultRecord} record
+ */
+async function measure (context, running, record) {
+  const { scenario, signal } = context
+  const refusal = refusalReason(running.ready)
+  if (refusal) return settleRecord(record, 'skipped', refusal, 'DYNO_ERR_SUT_REFUSED')
+
+  if (context.verify) {
+    context.onProgress?.({ stage: 'verifying' })
+    record.verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: context.requestTimeoutSec * 1000 }, scenario)
+    if (!record.verification.passed) {
+      return settleRecord(record, 'invalid', `DYNO_ERR_RESPONSE_MISMATCH: ${describeFailedChecks(record.verification)}`, 'DYNO_ERR_RESPONSE_MISMATCH')
+    }
+  }
+  if (signal.aborted) return settleRecord(record, 'failed', 'interrupted before load started', 'DYNO_ERR_INTERRUPTED')
+
+  const load = startLoad({
+    url: `http://127.0.0.1:${running.port}${scenario.request.path}`,
+    method: scenario.request.method,
+    headers: scenario.request.headers ?? {},
+    body: scenario.request.body ?? null,
+    connections: context.load.connections,
+    pipelining: context.load.pipelining,
+    phases: [
+      ...(context.load.warmupSec > 0 ? [{ name: /** @type {const} */ ('warmup'), durationSec: context.load.warmupSec }] : []),
+      { name: 'measure', durationSec: context.load.durationSec }
+    ],
+    expectedStatus: scenario.expect.status,
+    expectedBody: scenario.expect.body
+  }, { onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }), env: runEnv(context.runId) })
+  const stopLoad = () => load.stop()
+  signal.addEventListener('abort', stopLoad, { once: true })
+  running.exited.then(stopLoad)
+  let outcome
+  try {
+    outcome = await load.done
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return settleRecord(record, 'failed', error.message, error.code)
+  } finally {
+    signal.removeEventListener('abort', stopLoad)
+  }
+  record.warmup = outcome.phases.warmup ?? null
+  record.summary = outcome.phases.measure ?? null
+
+  if (running.hasExited()) {
+    const exit = await running.exited
+    return settleRecord(record, 'failed',
+      `the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`, 'DYNO_ERR_SUT_EXITED')
+  }
+  if (signal.aborted) {
+    return settleRecord(record, 'failed', `interrupted by ${String(signal.reason ?? 'a signal')} during ${record.summary ? 'measurement' : 'warmup'}; the partial figures are kept`, 'DYNO_ERR_INTERRUPTED')
+  }
+  const problems = underLoadProblems(outcome.phases, scenario.expect.status)
+  if (problems) return settleRecord(record, 'invalid', problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  return settleRecord(record, 'ok', null)
+}

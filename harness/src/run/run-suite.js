@@ -1,0 +1,84 @@
+// @ts-check
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
+import { environmentFingerprint } from '../env/fingerprint.js'
+import { REPO_ROOT } from '../paths.js'
+import { resultFileName } from '../results/result-record.js'
+import { writeJsonAtomic } from '../results/write-json-atomic.js'
+import { createRunId } from './run-id.js'
+import { runOne } from './run-one.js'
+
+/**
+ * @typedef {object} SuiteOptions
+ * @property {import('../suts/discover-suts.js').SutDescriptor[]} suts
+ * @property {import('@dyno/scenarios').Scenario[]} scenarios
+ * @property {import('../results/result-record.js').LoadSettings} load
+ * @property {string} out the directory that receives the run directory
+ * @property {boolean} verify
+ * @property {number} readyTimeoutSec
+ * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
+ * @property {AbortSignal} signal
+ *
+ * @typedef {object} SuiteHooks
+ * @property {(info: { runId: string, runDir: string, total: number }) => void} [onStart]
+ * @property {(info: { index: number, total: number, sut: string, scenario: string, stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
+ * @property {(record: import('../results/result-record.js').ResultRecord, file: string) => void} [onResult]
+ */
+
+/**
+ * Runs every (SUT, scenario) pair in order, each on a fresh SUT process, and writes each result file
+ * the moment its run ends, then the run index (run.json) after it, so nothing measured is lost to a
+ * crash or a Ctrl-C later in the suite.
+ * @param {SuiteOptions} suite
+ * @param {SuiteHooks} [hooks]
+ */
+export async function runSuite (suite, hooks = {}) {
+  const runId = createRunId()
+  const runDir = join(resolve(REPO_ROOT, suite.out), runId)
+  mkdirSync(runDir, { recursive: true })
+  const env = environmentFingerprint()
+  const pairs = suite.suts.flatMap((sut) => suite.scenarios.map((scenario) => ({ sut, scenario })))
+  const index = {
+    schemaVersion: SCHEMA_VERSION,
+    runId,
+    startedAt: new Date().toISOString(),
+    finishedAt: /** @type {string | null} */ (null),
+    status: /** @type {'running' | 'complete' | 'interrupted'} */ ('running'),
+    options: suite.options,
+    env,
+    planned: pairs.map(({ sut, scenario }) => ({ sut: sut.name, scenario: scenario.name })),
+    results: /** @type {{ file: string, sut: string, scenario: string, status: string, reason: string | null }[]} */ ([])
+  }
+  const indexPath = join(runDir, 'run.json')
+  writeJsonAtomic(indexPath, index)
+  hooks.onStart?.({ runId, runDir, total: pairs.length })
+
+  const records = []
+  for (const [position, { sut, scenario }] of pairs.entries()) {
+    if (suite.signal.aborted) break
+    const record = await runOne({
+      runId,
+      env,
+      sut,
+      scenario,
+      load: suite.load,
+      verify: suite.verify,
+      readyTimeoutSec: suite.readyTimeoutSec,
+      stopGraceSec: DEFAULTS.stopGraceSec,
+      requestTimeoutSec: DEFAULTS.requestTimeoutSec,
+      signal: suite.signal,
+      onProgress: (event) => hooks.onProgress?.({ index: position, total: pairs.length, sut: sut.name, scenario: scenario.name, ...event })
+    })
+    const file = resultFileName(record)
+    writeJsonAtomic(join(runDir, file), record)
+    records.push(record)
+    index.results.push({ file, sut: sut.name, scenario: scenario.name, status: record.status, reason: record.reason })
+    writeJsonAtomic(indexPath, index)
+    hooks.onResult?.(record, file)
+  }
+  index.status = suite.signal.aborted ? 'interrupted' : 'complete'
+  index.finishedAt = new Date().toISOString()
+  writeJsonAtomic(indexPath, index)
+  return { runId, runDir, records, interrupted: suite.signal.aborted }
+}

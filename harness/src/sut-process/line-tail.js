@@ -1,0 +1,36 @@
+// @ts-check
+/**
+ * Keeps the last `limit` lines of a stream that is read to the end (a SUT's stderr), so that a
+ * failure can show what the process said without buffering everything it ever wrote.
+ */
+export class LineTail {
+  /** @param {number} limit */
+  constructor (limit) {
+    this.limit = limit
+    /** @type {string[]} */
+    this.lines = []
+    this.partial = ''
+  }
+
+  /** @param {Buffer | string} chunk */
+  push (chunk) {
+    const parts = (this.partial + chunk.toString()).split('\n')
+    this.partial = parts.pop() ?? ''
+    for (const line of parts) {
+      this.lines.push(line)
+      if (this.lines.length > this.limit) this.lines.shift()
+    }
+  }
+
+  /** @returns {string[]} the kept lines, with an unfinished last line included */
+  snapshot () {
+    const lines = this.partial ? [...this.lines, this.partial] : [...this.lines]
+    return lines.slice(-this.limit)
+  }
+
+  /** @returns {string} the kept lines as one indented block, or a note that there were none */
+  format () {
+    const lines = this.snapshot()
+    return lines.length === 0 ? '(no output)' : lines.map((line) => `  | ${line}`).join('\n')
+  }
+}

@@ -1,0 +1,73 @@
+// @ts-check
+import { isDeepStrictEqual } from 'node:util'
+
+/**
+ * @typedef {object} Check one thing verification looked at
+ * @property {string} request e.g. `GET /json`
+ * @property {string} check what was checked, e.g. `status`, `body`, `keep-alive`
+ * @property {boolean} ok
+ * @property {unknown} expected
+ * @property {unknown} actual
+ * @property {string} [probe] the probe's name, for checks of a probe
+ */
+
+/** Lines of a V8 stack trace (`    at fn (file.js:1:2)`), or a file location with line and column. */
+const STACK_TRACE_PATTERN = /\n\s+at\s|\(?(file:\/\/|\/)[^\s)]+:\d+:\d+\)?/
+
+/** How much of a body a failed check keeps. */
+const BODY_EXCERPT_CHARS = 300
+
+/** @param {string} text */
+export function excerpt (text) {
+  return text.length > BODY_EXCERPT_CHARS ? `${text.slice(0, BODY_EXCERPT_CHARS)}… (${text.length} chars)` : text
+}
+
+/** @param {string | string[] | undefined} header @returns {string | null} `type/subtype`, lower-cased */
+export function mediaType (header) {
+  const value = Array.isArray(header) ? header[0] : header
+  if (!value) return null
+  return value.split(';')[0].trim().toLowerCase()
+}
+
+/**
+ * Does the body meet the expectation? Shared by verification and by the load generator's check.
+ * @param {import('@dyno/scenarios').BodyExpectation} expected
+ * @param {string} body
+ */
+export function bodyMatches (expected, body) {
+  if (expected.text !== undefined) return body === expected.text
+  try {
+    return isDeepStrictEqual(JSON.parse(body), expected.json)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Checks one response against its expectation.
+ * @param {string} label e.g. `GET /json`
+ * @param {import('./http-probe.js').ProbeResponse} response
+ * @param {import('@dyno/scenarios').Scenario['expect']} expect
+ * @returns {Check[]}
+ */
+export function checkResponse (label, response, expect) {
+  /** @type {Check[]} */
+  const checks = [{ request: label, check: 'status', ok: response.status === expect.status, expected: expect.status, actual: response.status }]
+  if (expect.contentType !== null) {
+    const actual = mediaType(response.headers['content-type'])
+    checks.push({ request: label, check: 'content-type', ok: actual === expect.contentType, expected: expect.contentType, actual: response.headers['content-type'] ?? null })
+  }
+  if (expect.body !== null) {
+    const ok = bodyMatches(expect.body, response.body)
+    const expected = expect.body.text ?? expect.body.json
+    const shownExpected = typeof expected === 'string' ? expected : JSON.stringify(expected)
+    checks.push({ request: label, check: expect.body.text !== undefined ? 'body (exact)' : 'body (JSON deep-equal)', ok, expected: ok ? expected : excerpt(shownExpected), actual: excerpt(response.body) })
+  }
+  if (expect.noStackTrace) {
+    const leaked = STACK_TRACE_PATTERN.exec(response.body)
+    checks.push({ request: label, check: 'no stack trace in body', ok: !leaked, expected: 'no stack trace', actual: leaked ? excerpt(response.body) : 'none' })
+  }
+  const framed = response.headers['content-length'] !== undefined || /\bchunked\b/i.test(String(response.headers['transfer-encoding'] ?? ''))
+  checks.push({ request: label, check: 'Content-Length or chunked', ok: framed, expected: 'Content-Length or Transfer-Encoding: chunked', actual: { 'content-length': response.headers['content-length'] ?? null, 'transfer-encoding': response.headers['transfer-encoding'] ?? null } })
+  return checks
+}

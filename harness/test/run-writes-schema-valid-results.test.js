@@ -1,0 +1,47 @@
+// @ts-check
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { trackRuns } from './support/leftover-processes.js'
+import { schemaErrors } from './support/result-schemas.js'
+import { runCli } from './support/run-cli.js'
+
+const runs = trackRuns()
+
+it('writes one schema-valid result per scenario and a run index, warmup kept apart', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'dyno-run-'))
+  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json', '--duration', '1', '--warmup', '0.5', '--connections', '10', '--out', out])
+  expect(result.stderr).not.toMatch(/unexpected error/)
+  expect(result.code).toBe(0)
+
+  const [runId] = readdirSync(out)
+  runs.add(runId)
+  const runDir = join(out, runId)
+  expect(readdirSync(runDir).sort()).toEqual(['node-http--json.json', 'node-http--plaintext.json', 'run.json'])
+  const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
+  expect(schemaErrors('run-index', index)).toEqual([])
+  expect(index).toMatchObject({ runId, status: 'complete', options: { connections: 10, durationSec: 1, warmupSec: 0.5 } })
+
+  for (const entry of index.results) {
+    const record = JSON.parse(readFileSync(join(runDir, entry.file), 'utf8'))
+    expect(schemaErrors('result', record)).toEqual([])
+    expect(record).toMatchObject({ runId, status: 'ok', reason: null, sut: { name: 'node-http', framework: 'node:http', runtime: 'node' } })
+    expect(record.verification).toMatchObject({ performed: true, passed: true })
+    expect(record.verification.checks.length).toBeGreaterThanOrEqual(4)
+    // The warmup is its own record: measured, and never folded into the summary.
+    expect(record.warmup.requests).toBeGreaterThan(0)
+    expect(record.summary.requests).toBeGreaterThan(0)
+    expect(record.summary.durationSec).toBeGreaterThanOrEqual(0.9)
+    expect(record.summary.requestsPerSec.mean).toBeCloseTo(record.summary.requests / record.summary.durationSec, 0)
+    expect(record.summary.statusCounts).toEqual({ 200: record.summary.requests })
+    expect(record.summary.latencyMs.p50).toBeGreaterThan(0)
+    expect(record.summary.latencyMs.p50).toBeLessThanOrEqual(record.summary.latencyMs.p99)
+    expect(record.summary.latencyMs.p99).toBeLessThanOrEqual(record.summary.latencyMs.max)
+    expect(record.sutProcess.exit).not.toBeNull()
+  }
+  expect(result.stdout).toMatch(/node-http\s+│\s+20\.\d+\.\d+\s+│\s+plaintext\s+│\s+[\d,]+\s+│/)
+  expect(result.stdout).toContain(`results: ${runDir}`)
+}, 60_000)
+
+afterAll(() => runs.expectNoneLeft(expect))

@@ -1,0 +1,10 @@
+// @ts-check
+import { fileURLToPath } from 'node:url'
+import { loadSut } from '../../src/suts/discover-suts.js'
+
+export const FIXTURE_SUTS_DIR = fileURLToPath(new URL('../fixtures/suts/', import.meta.url))
+
+/** @param {'never-ready' | 'wrong-body' | 'crash-during-load' | 'wrong-under-load' | 'ignores-sigterm'} name */
+export function fixtureSut (name) {
+  return loadSut(`${FIXTURE_SUTS_DIR}${name}`)
+}

@@ -1,0 +1,37 @@
+// @ts-check
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SCENARIOS } from '@dyno/scenarios'
+import { runSuite } from '../../src/run/run-suite.js'
+
+/** @param {string} name */
+export const scenarioNamed = (name) => {
+  const scenario = SCENARIOS.find((candidate) => candidate.name === name)
+  if (!scenario) throw new Error(`no scenario ${name}`)
+  return scenario
+}
+
+/**
+ * Runs the harness in-process on the given SUTs and scenarios, writing into a fresh temporary
+ * directory, with short load settings; returns the records as written to disk.
+ * @param {{ suts: import('../../src/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
+ *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, readyTimeoutSec?: number, verify?: boolean, signal?: AbortSignal,
+ *   runs: { add: (runId: string) => string } }} options the run is registered with `runs` as soon as it has an id
+ */
+export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs }) {
+  const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
+  const outcome = await runSuite({
+    suts,
+    scenarios: scenarios.map(scenarioNamed),
+    load: { connections: 10, pipelining: 1, durationSec: 1, warmupSec: 0, ...load },
+    out,
+    verify,
+    readyTimeoutSec,
+    options: { test: true },
+    signal
+  }, { onStart: ({ runId }) => runs.add(runId) })
+  const index = JSON.parse(readFileSync(join(outcome.runDir, 'run.json'), 'utf8'))
+  const written = index.results.map((/** @type {{ file: string }} */ entry) => JSON.parse(readFileSync(join(outcome.runDir, entry.file), 'utf8')))
+  return { ...outcome, index, written }
+}

@@ -1,0 +1,23 @@
+// @ts-check
+import { afterAll, expect, it } from 'vitest'
+import { fixtureSut } from './support/fixture-suts.js'
+import { trackRuns } from './support/leftover-processes.js'
+import { schemaErrors } from './support/result-schemas.js'
+import { runInTempDir } from './support/run-fixture.js'
+
+const runs = trackRuns()
+
+it('fails the run with the exit code and stderr when the SUT dies under load, and stops the load early', async () => {
+  const startedAt = Date.now()
+  const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('crash-during-load')], scenarios: ['json'], load: { durationSec: 20 } })
+  expect(Date.now() - startedAt).toBeLessThan(12_000)
+  expect(schemaErrors('result', record)).toEqual([])
+  expect(record).toMatchObject({ status: 'failed', errorCode: 'DYNO_ERR_SUT_EXITED' })
+  expect(record.reason).toMatch(/the SUT exited during load \(exit code 3\)/)
+  expect(record.reason).toContain('fixture crash-during-load: crashing after 500 requests')
+  expect(record.verification.passed).toBe(true)
+  expect(record.sutProcess.exit).toEqual({ code: 3, signal: null })
+  expect(record.summary.stoppedEarly).toBe(true)
+}, 30_000)
+
+afterAll(() => runs.expectNoneLeft(expect))

@@ -1,0 +1,32 @@
+// @ts-check
+/// <reference path="./donode.d.ts" />
+import http from 'node:http'
+import { fileURLToPath } from 'node:url'
+import donode from 'donode'
+import { buildRoutes } from './app/routes.js'
+
+/** donode resolves app/controllers, app/middleware and env/ against this directory. */
+const APP_ROOT = fileURLToPath(new URL('.', import.meta.url))
+
+/**
+ * Builds the donode app with the whole dyno contract and wraps its request listener in a node:http
+ * server (donode's documented way: create() returns the listener, the app owns the server). It is
+ * not listening yet. donode keeps its router and settings in module singletons: one app per process.
+ */
+export function createApp () {
+  const app = donode.donode.create({
+    config: {
+      appRoot: APP_ROOT,
+      appDir: 'app',
+      controllerDir: 'controllers',
+      middlewareDir: 'middleware',
+      envDir: 'env',
+      // donode path.join()s this, so it must be a string; the directory does not exist (no static files).
+      publicDir: 'public',
+      environment: process.env.NODE_ENV
+    },
+    routes: buildRoutes(),
+    headers: {}
+  })
+  return http.createServer(app.listener)
+}

@@ -1,0 +1,37 @@
+// @ts-check
+import { H3, HTTPError, getRouterParam, getRouterParams, getValidatedQuery, readBody } from 'h3'
+import {
+  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  validateQuery, validationResult
+} from '@dyno/scenarios/work'
+
+/**
+ * The validator function h3's `getValidatedQuery` runs: the shared check of VALIDATION_RULES, since h3
+ * brings no rule language of its own. A thrown HTTPError is answered by h3 as 400.
+ * @param {Record<string, unknown>} query
+ */
+function checkQuery (query) {
+  const checked = validateQuery(query)
+  if (!checked.ok) throw new HTTPError({ status: 400, message: checked.message })
+  return checked.value
+}
+
+/** Builds the h3 app with the whole dyno contract. `silent` turns off h3's logging of unhandled errors. */
+export function createApp () {
+  const app = new H3({ silent: true })
+  app.get('/plaintext', () => HELLO_TEXT)
+  app.get('/json', () => helloMessage())
+  app.get('/users/:userId/posts/:postId', (event) =>
+    routeParams(String(getRouterParam(event, 'userId')), String(getRouterParam(event, 'postId'))))
+  app.post('/echo', (event) => readBody(event))
+  app.get('/fibonacci', () => fibonacciResult())
+  app.get('/error/:flag', (event) => errorOrOk(String(getRouterParam(event, 'flag'))))
+  app.get('/validation', async (event) => {
+    const { number, text } = await getValidatedQuery(event, checkQuery)
+    return validationResult(number, text)
+  })
+  for (const route of EXTRA_ROUTES) {
+    app.get(route.path, (event) => extraRouteBody(route.path, getRouterParams(event)))
+  }
+  return app
+}

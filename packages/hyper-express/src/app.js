@@ -1,0 +1,46 @@
+// @ts-check
+import HyperExpress from 'hyper-express'
+import {
+  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  validateQuery, validationResult
+} from '@dyno/scenarios/work'
+
+/**
+ * Builds the HyperExpress server with the whole dyno contract. It is not listening yet.
+ * HyperExpress has no validator, so validation uses the shared check; a thrown error goes to its
+ * default error handler (500), an unmatched path to its default not-found handler (404).
+ */
+export function createApp () {
+  const app = new HyperExpress.Server()
+  app.get('/plaintext', (request, response) => { response.type('text').send(HELLO_TEXT) })
+  app.get('/json', (request, response) => { response.json(helloMessage()) })
+  app.get('/users/:userId/posts/:postId', (request, response) => {
+    const { userId, postId } = request.path_parameters
+    response.json(routeParams(userId, postId))
+  })
+  app.post('/echo', async (request, response) => {
+    let body
+    try {
+      // json(null): throw on malformed JSON instead of resolving to the default value `{}`.
+      body = await request.json(null)
+    } catch {
+      response.status(400).send('Bad Request')
+      return
+    }
+    response.json(body)
+  })
+  app.get('/fibonacci', (request, response) => { response.json(fibonacciResult()) })
+  app.get('/error/:flag', (request, response) => { response.json(errorOrOk(request.path_parameters.flag)) })
+  app.get('/validation', (request, response) => {
+    const checked = validateQuery(request.query_parameters)
+    if (!checked.ok) {
+      response.status(400).json({ error: checked.message })
+      return
+    }
+    response.json(validationResult(checked.value.number, checked.value.text))
+  })
+  for (const route of EXTRA_ROUTES) {
+    app.get(route.path, (request, response) => { response.json(extraRouteBody(route.path, request.path_parameters)) })
+  }
+  return app
+}

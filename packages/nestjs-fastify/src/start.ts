@@ -1,0 +1,8 @@
+import { announceReady, listenOptions } from '@dyno/scenarios/sut'
+import { createApp } from './app.js'
+
+const { port, host } = listenOptions()
+const app = await createApp()
+await app.listen(port, host)
+const address = app.getHttpServer().address()
+announceReady(typeof address === 'object' && address ? address.port : port)

@@ -1,0 +1,79 @@
+// @ts-check
+import http from 'node:http'
+import {
+  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  validateQuery, validationResult
+} from '@dyno/scenarios/work'
+import { createRouter } from './router.js'
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {unknown} value
+ */
+function sendJson (res, status, value) {
+  const body = JSON.stringify(value)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+}
+
+/**
+ * @param {import('node:http').ServerResponse} res
+ * @param {number} status
+ * @param {string} text
+ */
+function sendText (res, status, text) {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
+/** @param {import('node:http').IncomingMessage} req @returns {Promise<string>} */
+async function readBody (req) {
+  const chunks = []
+  for await (const chunk of req) chunks.push(chunk)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+/** Builds the plain node:http server with the whole dyno contract. It is not listening yet. */
+export function createApp () {
+  const router = createRouter()
+  router.add('GET', '/plaintext', (req, res) => sendText(res, 200, HELLO_TEXT))
+  router.add('GET', '/json', (req, res) => sendJson(res, 200, helloMessage()))
+  router.add('GET', '/users/:userId/posts/:postId', (req, res, params) =>
+    sendJson(res, 200, routeParams(params.userId, params.postId)))
+  router.add('POST', '/echo', async (req, res) => {
+    let parsed
+    try {
+      parsed = JSON.parse(await readBody(req))
+    } catch {
+      return sendText(res, 400, 'Bad Request')
+    }
+    sendJson(res, 200, parsed)
+  })
+  router.add('GET', '/fibonacci', (req, res) => sendJson(res, 200, fibonacciResult()))
+  router.add('GET', '/error/:flag', (req, res, params) => sendJson(res, 200, errorOrOk(params.flag)))
+  router.add('GET', '/validation', (req, res, params, queryString) => {
+    const query = new URLSearchParams(queryString)
+    const checked = validateQuery({ number: query.get('number') ?? undefined, text: query.get('text') ?? undefined })
+    if (!checked.ok) return sendJson(res, 400, { error: checked.message })
+    sendJson(res, 200, validationResult(checked.value.number, checked.value.text))
+  })
+  for (const route of EXTRA_ROUTES) {
+    router.add(route.method, route.path, (req, res, params) => sendJson(res, 200, extraRouteBody(route.path, params)))
+  }
+
+  return http.createServer(async (req, res) => {
+    const url = req.url ?? '/'
+    const queryStart = url.indexOf('?')
+    const path = queryStart === -1 ? url : url.slice(0, queryStart)
+    const found = router.find(req.method ?? 'GET', path)
+    if (!found) return sendText(res, 404, 'Not Found')
+    try {
+      await found.handler(req, res, found.params, queryStart === -1 ? '' : url.slice(queryStart + 1))
+    } catch {
+      // node:http has no error handling of its own; this is the baseline's equivalent.
+      if (!res.headersSent) sendText(res, 500, 'Internal Server Error')
+      else res.destroy()
+    }
+  })
+}

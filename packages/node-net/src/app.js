@@ -1,0 +1,43 @@
+// @ts-check
+import net from 'node:net'
+import { parse as parseQuery } from 'node:querystring'
+import {
+  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  validateQuery, validationResult
+} from '@dyno/scenarios/work'
+import { Connection } from './connection.js'
+import { json, statusReply, text } from './reply.js'
+import { createRouter } from './router.js'
+
+/**
+ * Builds the raw node:net server with the whole dyno contract: its own HTTP/1.1 parsing and
+ * serialization (see connection.js), no HTTP library. It is not listening yet.
+ */
+export function createApp () {
+  const router = createRouter()
+  router.add('GET', '/plaintext', () => text(200, HELLO_TEXT))
+  router.add('GET', '/json', () => json(200, helloMessage()))
+  router.add('GET', '/users/:userId/posts/:postId', (request, params) =>
+    json(200, routeParams(params.userId, params.postId)))
+  router.add('POST', '/echo', (request) => {
+    let parsed
+    try {
+      parsed = JSON.parse(request.body)
+    } catch {
+      return statusReply(400)
+    }
+    return json(200, parsed)
+  })
+  router.add('GET', '/fibonacci', () => json(200, fibonacciResult()))
+  router.add('GET', '/error/:flag', (request, params) => json(200, errorOrOk(params.flag)))
+  router.add('GET', '/validation', (request) => {
+    const checked = validateQuery(parseQuery(request.query))
+    if (!checked.ok) return json(400, { error: checked.message })
+    return json(200, validationResult(checked.value.number, checked.value.text))
+  })
+  for (const route of EXTRA_ROUTES) {
+    router.add(route.method, route.path, (request, params) => json(200, extraRouteBody(route.path, params)))
+  }
+
+  return net.createServer({ noDelay: true }, (socket) => new Connection(socket, router))
+}

@@ -1,0 +1,35 @@
+// @ts-check
+import express from 'express'
+import uWS from 'uWebSockets.js'
+import expressify from 'uwebsockets-express'
+import {
+  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  validateQuery, validationResult
+} from '@dyno/scenarios/work'
+
+/**
+ * Builds the uwebsockets-express app (Express 5's router, request/response API and error handling on a
+ * uWS App) with the whole dyno contract, written as for Express. It is not listening yet: listen on
+ * `app.uWSApp`. Express has no validator, so validation uses the shared check.
+ */
+export function createApp () {
+  const app = expressify(uWS.App())
+  app.get('/plaintext', (req, res) => { res.type('text/plain').send(HELLO_TEXT) })
+  app.get('/json', (req, res) => { res.json(helloMessage()) })
+  app.get('/users/:userId/posts/:postId', (req, res) => { res.json(routeParams(req.params.userId, req.params.postId)) })
+  app.post('/echo', express.json(), (req, res) => { res.json(req.body) })
+  app.get('/fibonacci', (req, res) => { res.json(fibonacciResult()) })
+  app.get('/error/:flag', (req, res) => { res.json(errorOrOk(req.params.flag)) })
+  app.get('/validation', (req, res) => {
+    const checked = validateQuery(req.query)
+    if (!checked.ok) {
+      res.status(400).json({ error: checked.message })
+      return
+    }
+    res.json(validationResult(checked.value.number, checked.value.text))
+  })
+  for (const route of EXTRA_ROUTES) {
+    app.get(route.path, (req, res) => { res.json(extraRouteBody(route.path, req.params)) })
+  }
+  return app
+}

@@ -1,0 +1,107 @@
+// @ts-check
+import uWS from 'uWebSockets.js'
+import {
+  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  validateQuery, validationResult
+} from '@dyno/scenarios/work'
+
+/** @typedef {import('uWebSockets.js').HttpResponse} HttpResponse */
+/** @typedef {import('uWebSockets.js').HttpRequest} HttpRequest */
+
+const TEXT = 'text/plain; charset=utf-8'
+const JSON_TYPE = 'application/json'
+
+/**
+ * Writes a whole response; uWS adds Content-Length on `end`.
+ * @param {HttpResponse} res @param {string} status @param {string} type @param {string} body
+ */
+function send (res, status, type, body) {
+  res.writeStatus(status).writeHeader('content-type', type).end(body)
+}
+
+/** @param {HttpResponse} res @param {unknown} value */
+const sendJson = (res, value) => send(res, '200 OK', JSON_TYPE, JSON.stringify(value))
+
+/**
+ * uWS has no error handling of its own (a throw in a handler ends the process), so every handler is
+ * registered through this try/catch, the equivalent of the node:http baseline's.
+ * @param {(res: HttpResponse, req: HttpRequest) => void} handler
+ * @returns {(res: HttpResponse, req: HttpRequest) => void}
+ */
+function guarded (handler) {
+  return (res, req) => {
+    try {
+      handler(res, req)
+    } catch {
+      send(res, '500 Internal Server Error', TEXT, 'Internal Server Error')
+    }
+  }
+}
+
+/**
+ * Reads the whole body; uWS requires onAborted before answering asynchronously.
+ * @param {HttpResponse} res
+ * @param {(body: Buffer) => void} done
+ */
+function readBody (res, done) {
+  /** @type {Buffer[]} */
+  const chunks = []
+  res.onAborted(() => { res.aborted = true })
+  res.onData((chunk, isLast) => {
+    // uWS reuses the chunk's memory after this callback returns: copy it.
+    chunks.push(Buffer.from(chunk.slice(0)))
+    if (isLast) done(Buffer.concat(chunks))
+  })
+}
+
+/** @param {HttpResponse} res */
+function echo (res) {
+  readBody(res, (body) => {
+    if (res.aborted) return
+    let parsed
+    try {
+      parsed = JSON.parse(body.toString('utf8'))
+    } catch {
+      res.cork(() => send(res, '400 Bad Request', TEXT, 'Bad Request'))
+      return
+    }
+    res.cork(() => sendJson(res, parsed))
+  })
+}
+
+/**
+ * The parameter names of a `:name` pattern (uWS uses the same syntax), by index: uWS reads parameters by position.
+ * @param {string} path
+ */
+function parameterNames (path) {
+  return [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((match) => match[1])
+}
+
+/** Builds the uWS App with the whole dyno contract. It is not listening yet. */
+export function createApp () {
+  const app = uWS.App()
+  app.get('/plaintext', guarded((res) => send(res, '200 OK', TEXT, HELLO_TEXT)))
+  app.get('/json', guarded((res) => sendJson(res, helloMessage())))
+  app.get('/users/:userId/posts/:postId', guarded((res, req) =>
+    sendJson(res, routeParams(req.getParameter(0), req.getParameter(1)))))
+  app.post('/echo', guarded(echo))
+  app.get('/fibonacci', guarded((res) => sendJson(res, fibonacciResult())))
+  app.get('/error/:flag', guarded((res, req) => sendJson(res, errorOrOk(req.getParameter(0)))))
+  app.get('/validation', guarded((res, req) => {
+    const checked = validateQuery({ number: req.getQuery('number'), text: req.getQuery('text') })
+    if (!checked.ok) return send(res, '400 Bad Request', JSON_TYPE, JSON.stringify({ error: checked.message }))
+    sendJson(res, validationResult(checked.value.number, checked.value.text))
+  }))
+  for (const route of EXTRA_ROUTES) {
+    const names = parameterNames(route.path)
+    app.get(route.path, guarded((res, req) => {
+      /** @type {Record<string, string>} */
+      const params = {}
+      names.forEach((name, index) => { params[name] = req.getParameter(index) })
+      sendJson(res, extraRouteBody(route.path, params))
+    }))
+  }
+  // uWS closes the connection on an unmatched request without answering: the catch-all route is its 404.
+  app.any('/*', (res) => send(res, '404 Not Found', TEXT, 'Not Found'))
+  return app
+}

@@ -1,0 +1,24 @@
+// @ts-check
+import { error } from './contract/error.js'
+import { fibonacci } from './contract/fibonacci.js'
+import { json } from './contract/json.js'
+import { notFound } from './contract/not-found.js'
+import { params } from './contract/params.js'
+import { plaintext } from './contract/plaintext.js'
+import { post } from './contract/post.js'
+import { validation } from './contract/validation.js'
+
+export { defineScenario } from './contract/define-scenario.js'
+export { DEFAULT_LOAD } from './load-profiles.js'
+export { ECHO_BODY } from './contract/post.js'
+
+/** Every scenario of the contract, in the order runs take them. */
+export const SCENARIOS = Object.freeze([plaintext, json, params, post, fibonacci, error, validation, notFound])
+
+/**
+ * @typedef {import('./contract/define-scenario.js').Scenario} Scenario
+ * @typedef {import('./contract/define-scenario.js').RequestSpec} RequestSpec
+ * @typedef {import('./contract/define-scenario.js').ResponseExpectation} ResponseExpectation
+ * @typedef {import('./contract/define-scenario.js').BodyExpectation} BodyExpectation
+ * @typedef {import('./load-profiles.js').LoadProfile} LoadProfile
+ */
