@@ -1,6 +1,9 @@
 // @ts-check
 import { createRequire } from 'node:module'
 
+/** A variable, so that type checking does not look for the package from this file. */
+const UWS_PACKAGE = 'uWebSockets.js'
+
 /**
  * Whether the uWebSockets.js that `from` resolves is the native addon rather than a pure-JS fallback.
  *
@@ -13,6 +16,6 @@ import { createRequire } from 'node:module'
  */
 export function isUwsNative (from) {
   const require = createRequire(from)
-  const uws = require('uWebSockets.js')
+  const uws = require(UWS_PACKAGE)
   return Object.values(require.cache).some((entry) => entry?.filename.endsWith('.node') && entry.exports === uws)
 }
