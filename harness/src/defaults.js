@@ -1,6 +1,7 @@
 // @ts-check
 // Every default of the harness, in one place. Load defaults come from the scenarios package.
 import { DEFAULT_LOAD } from '@dyno/scenarios'
+import { DEFAULT_PG_POOL_SIZE } from '@dyno/scenarios/data'
 
 export const DEFAULTS = Object.freeze({
   ...DEFAULT_LOAD,
@@ -12,7 +13,9 @@ export const DEFAULTS = Object.freeze({
   stopGraceSec: 5,
   /** How long one verification request may take. */
   requestTimeoutSec: 5,
-  verify: true
+  verify: true,
+  /** Connections in each of a SUT's PostgreSQL pools (pg and postgres.js). */
+  pgPoolSize: DEFAULT_PG_POOL_SIZE
 })
 
 /** The version of the result schema this harness writes (harness/schema/result.schema.json). */

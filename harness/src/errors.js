@@ -15,6 +15,9 @@ export const ERRORS = Object.freeze({
   DYNO_ERR_SUT_REFUSED: { exitCode: 1, hint: 'The SUT runs in a mode dyno will not measure (for example a uWebSockets.js fallback build).' },
   DYNO_ERR_RESPONSE_MISMATCH: { exitCode: 1, hint: 'The SUT does not answer as the contract says; `dyno verify` shows every check.' },
   DYNO_ERR_UNEXPECTED_UNDER_LOAD: { exitCode: 1, hint: 'The SUT answered wrong bodies or statuses under load; the run is not a valid measurement.' },
+  DYNO_ERR_SERVICE_UNAVAILABLE: { exitCode: 1, hint: 'Install the service (the reason says how) or point dyno at one with REDIS_URL / DATABASE_URL.' },
+  DYNO_ERR_SERVICE_DIED: { exitCode: 1, hint: 'A data service stopped during a run; dyno restarts managed services before the next run.' },
+  DYNO_ERR_QUERY_RATIO: { exitCode: 1, hint: 'The SUT did not make one query per request (a cache or a constant answer); its numbers are not comparable.' },
   DYNO_ERR_LOAD_GENERATOR: { exitCode: 1, hint: 'The load generator process failed; its message says why.' },
   DYNO_ERR_INTERRUPTED: { exitCode: 130, hint: 'The run was interrupted; finished runs are kept in the run directory.' },
   DYNO_ERR_RESULTS_WRITE: { exitCode: 1, hint: 'Check that the --out directory is writable and the disk is not full.' }

@@ -1,25 +1,66 @@
 // @ts-check
-import { afterAll, describe, expect, it } from 'vitest'
+import { SCENARIOS } from '@dyno/scenarios'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifySuts } from '../src/commands/verify-command.js'
+import { runEnv } from '../src/run/run-env.js'
+import { startServices } from '../src/services/service-manager.js'
 import { discoverSuts } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 
+// Every SUT package, started for real on port 0, checked on every scenario and probe of the contract,
+// the database scenarios against real Redis, PostgreSQL and SQLite that the harness starts.
 const runs = trackRuns()
-
-// Every SUT package, started for real on port 0, checked on every scenario and probe of the contract.
 const suts = discoverSuts()
+const ci = process.env.CI === 'true'
+const serviceNames = [...new Set(SCENARIOS.flatMap((scenario) => scenario.services ?? []))]
+/** @type {import('../src/services/service-manager.js').Services} */
+let services
+/** @type {Map<string, import('../src/commands/verify-command.js').VerifyRow>} */
+const rows = new Map()
 
-describe.concurrent('the route contract', () => {
-  for (const sut of suts) {
-    it.skipIf(sut.skipReason !== null)(`${sut.name} passes every scenario${sut.skipReason ? ` (skipped: ${sut.skipReason})` : ''}`, async () => {
-      const [row] = await verifySuts({ frameworks: [sut.name], readyTimeoutSec: 30 }, { suts: [sut], runId: runs.add(`verify-test-${sut.name}-${process.pid}`) })
-      const failures = row.cells.filter((cell) => cell.state === 'fail').map((cell) => `${cell.scenario}: ${cell.reason}`)
-      expect(failures).toEqual([])
-      // A scenario may be skipped only where the package declares, with a reason, that it cannot serve it.
-      const skipped = row.cells.filter((cell) => cell.state === 'skipped').map((cell) => cell.scenario)
-      expect(skipped).toEqual(Object.keys(sut.unsupportedScenarios))
-    }, 90_000)
-  }
+beforeAll(async () => {
+  const runId = runs.add(`verify-test-${process.pid}`)
+  services = await startServices(serviceNames, { mark: runEnv(runId) })
+  const verified = await verifySuts({ readyTimeoutSec: 30 }, { suts, services, runId })
+  for (const row of verified) rows.set(row.sut.name, row)
+}, 300_000)
+
+afterAll(async () => {
+  await services?.stopAll()
+  runs.expectNoneLeft(expect)
 })
 
-afterAll(() => runs.expectNoneLeft(expect))
+it('has every data service the database scenarios need (a missing one fails under CI=true)', () => {
+  const missing = Object.fromEntries(services.unavailable)
+  if (ci) expect(missing).toEqual({})
+  else if (Object.keys(missing).length > 0) console.warn(`database scenarios not checked for: ${JSON.stringify(missing)}`)
+})
+
+/**
+ * @param {string} name
+ * @param {(scenario: import('@dyno/scenarios').Scenario) => boolean} which
+ */
+function expectConformance (name, which) {
+  const sut = suts.find((candidate) => candidate.name === name)
+  const row = rows.get(name)
+  if (!sut || !row) throw new Error(`${name} was not verified`)
+  const cells = row.cells.filter((cell) => which(/** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === cell.scenario))))
+  expect(cells.filter((cell) => cell.state === 'fail').map((cell) => `${cell.scenario}: ${cell.reason}`)).toEqual([])
+  // A scenario may be skipped only where the package declares, with a reason, that it cannot serve it.
+  const declared = Object.keys(sut.unsupportedScenarios)
+  expect(cells.filter((cell) => cell.state === 'skipped').map((cell) => cell.scenario)).toEqual(cells.map((cell) => cell.scenario).filter((scenario) => declared.includes(scenario)))
+}
+
+const usesServices = (/** @type {import('@dyno/scenarios').Scenario} */ scenario) => (scenario.services ?? []).length > 0
+
+describe('the route contract', () => {
+  for (const sut of suts) {
+    it.skipIf(sut.skipReason !== null)(`${sut.name} passes every scenario without services${sut.skipReason ? ` (skipped: ${sut.skipReason})` : ''}`, () => {
+      expectConformance(sut.name, (scenario) => !usesServices(scenario))
+    })
+    it.skipIf(sut.skipReason !== null)(`${sut.name} passes every database scenario`, (context) => {
+      if (!ci && services.unavailable.size > 0) context.skip(`services unavailable: ${[...services.unavailable.keys()].join(', ')}`)
+      expectConformance(sut.name, usesServices)
+    })
+  }
+})

@@ -16,6 +16,7 @@ describe('option parsing', () => {
       warmupSec: DEFAULTS.warmupSec,
       out: DEFAULTS.out,
       readyTimeoutSec: DEFAULTS.readyTimeoutSec,
+      pgPoolSize: DEFAULTS.pgPoolSize,
       verify: true
     })
   })
@@ -77,7 +78,7 @@ describe('the CLI on bad input', () => {
   it('prints help generated from the option table', async () => {
     const result = await runCli(['run', '--help'])
     expect(result.code).toBe(0)
-    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--no-verify']) {
+    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--no-verify']) {
       expect(result.stdout).toContain(flag)
     }
   })

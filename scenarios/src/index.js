@@ -7,13 +7,19 @@ import { params } from './contract/params.js'
 import { plaintext } from './contract/plaintext.js'
 import { post } from './contract/post.js'
 import { validation } from './contract/validation.js'
+import { redis } from './contract/redis.js'
+import { sqlite } from './contract/sqlite.js'
+import { sqliteAsync } from './contract/sqlite-async.js'
+import { postgres } from './contract/postgres.js'
+import { postgresJs } from './contract/postgres-js.js'
 
 export { defineScenario } from './contract/define-scenario.js'
 export { DEFAULT_LOAD } from './load-profiles.js'
 export { ECHO_BODY } from './contract/post.js'
+export { BODY_CHECKS } from './contract/body-checks.js'
 
 /** Every scenario of the contract, in the order runs take them. */
-export const SCENARIOS = Object.freeze([plaintext, json, params, post, fibonacci, error, validation, notFound])
+export const SCENARIOS = Object.freeze([plaintext, json, params, post, fibonacci, error, validation, notFound, redis, sqlite, sqliteAsync, postgres, postgresJs])
 
 /**
  * @typedef {import('./contract/define-scenario.js').Scenario} Scenario

@@ -4,7 +4,8 @@ import { DEFAULT_LOAD, ECHO_BODY, SCENARIOS } from '../src/index.js'
 
 describe('the scenario catalogue', () => {
   it('holds the whole contract, each name once', () => {
-    expect(SCENARIOS.map((scenario) => scenario.name)).toEqual(['plaintext', 'json', 'params', 'post', 'fibonacci', 'error', 'validation', 'not-found'])
+    expect(SCENARIOS.map((scenario) => scenario.name)).toEqual(['plaintext', 'json', 'params', 'post', 'fibonacci', 'error', 'validation', 'not-found',
+      'redis', 'sqlite', 'sqlite-async', 'postgres', 'postgres-js'])
   })
 
   it('is frozen data, down to the probes', () => {
@@ -44,5 +45,15 @@ describe('the scenario catalogue', () => {
 
   it('has a default load profile of 100 connections, pipelining 1, 10 s after a 3 s warmup', () => {
     expect(DEFAULT_LOAD).toEqual({ connections: 100, pipelining: 1, durationSec: 10, warmupSec: 3 })
+  })
+
+  it('names the services of the database scenarios and how the server counts their queries', () => {
+    const byName = Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario]))
+    expect(byName.redis).toMatchObject({ services: ['redis'], queryCountedBy: 'redis' })
+    expect(byName.postgres).toMatchObject({ services: ['postgres'], queryCountedBy: 'postgres', expect: { body: { check: 'worldRow' }, varies: true } })
+    expect(byName['postgres-js']).toMatchObject({ services: ['postgres'], queryCountedBy: 'postgres' })
+    expect(byName.sqlite.services).toEqual(['sqlite'])
+    expect(byName['sqlite-async'].services).toEqual(['sqlite'])
+    expect(byName.json.services).toBeUndefined()
   })
 })

@@ -70,6 +70,13 @@ const OPTIONS = {
     parse: seconds({ min: 0, max: 600, minExclusive: true }),
     default: DEFAULTS.readyTimeoutSec
   },
+  pgPoolSize: {
+    field: 'pgPoolSize',
+    flag: '--pg-pool-size <n>',
+    description: 'Connections in each PostgreSQL pool of a SUT (pg and postgres.js)',
+    parse: wholeNumber({ min: 1, max: 1000 }),
+    default: DEFAULTS.pgPoolSize
+  },
   noVerify: {
     field: 'verify',
     flag: '--no-verify',
@@ -82,7 +89,7 @@ const OPTIONS = {
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.noVerify],
+    OPTIONS.pipelining, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
   list: []
 })

@@ -28,10 +28,15 @@ export async function runCommand (options, io) {
     out: options.out,
     verify: options.verify,
     readyTimeoutSec: options.readyTimeoutSec,
+    pgPoolSize: options.pgPoolSize,
     options,
     signal
   }, {
     onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUTs × ${scenarios.length} scenarios), results in ${runDir}`),
+    onServices: ({ available, unavailable }) => {
+      if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
+      for (const [name, reason] of Object.entries(unavailable)) progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
+    },
     onProgress: (event) => progress.update(event),
     onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.name} × ${record.scenario.name}` +
       (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +

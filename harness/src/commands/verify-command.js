@@ -10,6 +10,7 @@ import { mapLimit } from '../util/map-limit.js'
 import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
 import { refusalReason } from '../run/refusal.js'
 import { runEnv } from '../run/run-env.js'
+import { startServices } from '../services/service-manager.js'
 import { createTable } from '../ui/table.js'
 
 /** SUTs verified at once: verification is light, and two cores serve two SUTs well. */
@@ -23,41 +24,66 @@ const VERIFY_CONCURRENCY = 2
 /**
  * Starts each selected SUT once and checks every selected scenario against it.
  * @param {{ frameworks?: string[], scenarios?: string[], readyTimeoutSec: number }} options
- * @param {{ suts?: import('../suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string }} [context]
+ * @param {{ suts?: import('../suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string,
+ *   services?: import('../services/service-manager.js').Services }} [context] services: already started (and stopped) by the caller
  * @returns {Promise<VerifyRow[]>}
  */
 export async function verifySuts (options, context = {}) {
   const suts = selectSuts(context.suts ?? discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
-  const env = runEnv(context.runId ?? `verify-${randomBytes(3).toString('hex')}`)
-  return mapLimit(suts, VERIFY_CONCURRENCY, async (sut) => {
-    /** @param {VerifyCell['state']} state @param {string} reason */
-    const allCells = (state, reason) => scenarios.map((scenario) => ({ scenario: scenario.name, state, reason }))
-    if (sut.skipReason) return { sut, cells: allCells('skipped', sut.skipReason) }
-    let running
-    try {
-      running = await startSut(sut, { readyTimeoutSec: options.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, signal: context.signal, env })
-    } catch (error) {
-      if (!isDynoError(error)) throw error
-      return { sut, cells: allCells(error.code === 'DYNO_ERR_INTERRUPTED' ? 'skipped' : 'fail', `${error.code}: ${error.message}`) }
-    }
-    try {
-      const refusal = refusalReason(running.ready)
-      if (refusal) return { sut, cells: allCells('skipped', refusal) }
-      /** @type {VerifyCell[]} */
-      const cells = []
-      for (const scenario of scenarios) {
-        const verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000 }, scenario)
-        cells.push(verdict(sut, scenario.name, verification))
+  const mark = runEnv(context.runId ?? `verify-${randomBytes(3).toString('hex')}`)
+  const services = context.services ?? await startServices(scenarios.flatMap((scenario) => scenario.services ?? []), { mark })
+  const ci = process.env.CI === 'true' || process.env.CI === '1'
+  const env = {
+    ...mark,
+    ...services.envFor([...services.available.keys()]),
+    PG_POOL_SIZE: String(DEFAULTS.pgPoolSize)
+  }
+  try {
+    return await mapLimit(suts, VERIFY_CONCURRENCY, (sut) => verifySut(sut, scenarios, { ...options, env, services, ci, signal: context.signal }))
+  } finally {
+    if (!context.services) await services.stopAll()
+  }
+}
+
+/**
+ * @param {import('../suts/discover-suts.js').SutDescriptor} sut
+ * @param {import('@dyno/scenarios').Scenario[]} scenarios
+ * @param {{ readyTimeoutSec: number, env: Record<string, string>, services: import('../services/service-manager.js').Services, ci: boolean, signal?: AbortSignal }} context
+ * @returns {Promise<VerifyRow>}
+ */
+async function verifySut (sut, scenarios, { readyTimeoutSec, env, services, ci, signal }) {
+  /** @param {VerifyCell['state']} state @param {string} reason */
+  const allCells = (state, reason) => scenarios.map((scenario) => ({ scenario: scenario.name, state, reason }))
+  if (sut.skipReason) return { sut, cells: allCells('skipped', sut.skipReason) }
+  let running
+  try {
+    running = await startSut(sut, { readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, signal, env })
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return { sut, cells: allCells(error.code === 'DYNO_ERR_INTERRUPTED' ? 'skipped' : 'fail', `${error.code}: ${error.message}`) }
+  }
+  try {
+    const refusal = refusalReason(running.ready)
+    if (refusal) return { sut, cells: allCells('skipped', refusal) }
+    /** @type {VerifyCell[]} */
+    const cells = []
+    for (const scenario of scenarios) {
+      const missing = services.missingFor(scenario)
+      if (missing) {
+        cells.push({ scenario: scenario.name, state: ci ? 'fail' : 'skipped', reason: `DYNO_ERR_SERVICE_UNAVAILABLE: ${missing}` })
+        continue
       }
-      if (running.hasExited()) {
-        return { sut, cells: allCells('fail', `the SUT exited during verification; last stderr lines:\n${running.stderr.format()}`) }
-      }
-      return { sut, cells }
-    } finally {
-      await running.stop(DEFAULTS.stopGraceSec * 1000)
+      const verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000 }, scenario)
+      cells.push(verdict(sut, scenario.name, verification))
     }
-  })
+    if (running.hasExited()) {
+      return { sut, cells: allCells('fail', `the SUT exited during verification; last stderr lines:\n${running.stderr.format()}`) }
+    }
+    return { sut, cells }
+  } finally {
+    await running.stop(DEFAULTS.stopGraceSec * 1000)
+  }
 }
 
 /**

@@ -47,6 +47,8 @@ export function environmentFingerprint () {
       commit,
       dirty: status === null ? null : status.length > 0
     },
-    ci: process.env.CI === 'true' || process.env.CI === '1'
+    ci: process.env.CI === 'true' || process.env.CI === '1',
+    /** The data services of the run (version, source, address), filled in once they are started. */
+    services: /** @type {Record<string, Record<string, unknown>>} */ ({})
   }
 }

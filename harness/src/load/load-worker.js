@@ -20,6 +20,7 @@ const send = (message) => new Promise((resolve) => process.send?.(message, resol
 function bodyVerifier (expected) {
   if (!expected) return undefined
   if (expected.text !== undefined) return (/** @type {string} */ body) => body === expected.text
+  if (expected.check !== undefined) return (/** @type {string} */ body) => bodyMatches(expected, body)
   const canonical = JSON.stringify(expected.json)
   return (/** @type {string} */ body) => body === canonical || bodyMatches(expected, body)
 }

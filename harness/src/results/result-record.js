@@ -21,6 +21,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
  * @property {import('../verify/verify-scenario.js').Verification} verification
  * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
+ * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean, stderrTail: string[] }} sutProcess
  */
 
@@ -54,6 +55,7 @@ export function createResultRecord ({ runId, env, sut, scenario, load }) {
     verification: { performed: false, passed: false, checks: [] },
     warmup: null,
     summary: null,
+    serverCheck: null,
     sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] }
   }
 }

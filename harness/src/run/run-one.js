@@ -5,7 +5,7 @@ import { createResultRecord, settleRecord } from '../results/result-record.js'
 import { describeExit, startSut } from '../sut-process/start-sut.js'
 import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
 import { refusalReason } from './refusal.js'
-import { underLoadProblems } from './under-load-check.js'
+import { queryRatio, underLoadProblems } from './under-load-check.js'
 import { runEnv } from './run-env.js'
 
 /**
@@ -20,6 +20,10 @@ import { runEnv } from './run-env.js'
  * @property {number} stopGraceSec
  * @property {number} requestTimeoutSec
  * @property {AbortSignal} signal
+ * @property {Record<string, string>} [serviceEnv] what the SUT needs to reach the scenario's services
+ * @property {{ service: string, count: () => Promise<number> } | null} [queryCounter] the server-side count of the scenario's queries
+ * @property {string | null} [unavailable] why a service the scenario needs cannot be had
+ * @property {boolean} [ci] under CI a missing service fails the run instead of skipping it
  * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
  */
 
@@ -35,11 +39,14 @@ export async function runOne (context) {
   if (sut.skipReason) return settleRecord(record, 'skipped', sut.skipReason)
   const unsupported = sut.unsupportedScenarios[context.scenario.name]
   if (unsupported) return settleRecord(record, 'skipped', `${sut.name} cannot serve ${context.scenario.name} as the contract says: ${unsupported}`)
+  if (context.unavailable) {
+    return settleRecord(record, context.ci ? 'failed' : 'skipped', `${context.unavailable}${context.ci ? ' (a failure under CI=true)' : ''}`, 'DYNO_ERR_SERVICE_UNAVAILABLE')
+  }
 
   context.onProgress?.({ stage: 'starting' })
   let running
   try {
-    running = await startSut(sut, { readyTimeoutSec: context.readyTimeoutSec, stopGraceSec: context.stopGraceSec, signal, env: runEnv(context.runId) })
+    running = await startSut(sut, { readyTimeoutSec: context.readyTimeoutSec, stopGraceSec: context.stopGraceSec, signal, env: { ...runEnv(context.runId), ...context.serviceEnv } })
   } catch (error) {
     if (!isDynoError(error)) throw error
     record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
@@ -83,6 +90,8 @@ async function measure (context, running, record) {
   }
   if (signal.aborted) return settleRecord(record, 'failed', 'interrupted before load started', 'DYNO_ERR_INTERRUPTED')
 
+  const queriesBefore = context.queryCounter ? await context.queryCounter.count() : 0
+
   const load = startLoad({
     url: `http://127.0.0.1:${running.port}${scenario.request.path}`,
     method: scenario.request.method,
@@ -122,5 +131,12 @@ async function measure (context, running, record) {
   }
   const problems = underLoadProblems(outcome.phases, scenario.expect.status)
   if (problems) return settleRecord(record, 'invalid', problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  if (context.queryCounter) {
+    record.serverCheck = queryRatio(context.queryCounter.service, (await context.queryCounter.count()) - queriesBefore, outcome.phases, context.load)
+    if (!record.serverCheck.withinBounds) {
+      return settleRecord(record, 'invalid', `DYNO_ERR_QUERY_RATIO: ${context.queryCounter.service} counted ${record.serverCheck.queries} queries for ${record.serverCheck.requests} responses ` +
+        `(${record.serverCheck.queriesPerRequest} per request; one per request is the contract): the SUT does not do the scenario's work on every request`, 'DYNO_ERR_QUERY_RATIO')
+    }
+  }
   return settleRecord(record, 'ok', null)
 }

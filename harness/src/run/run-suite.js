@@ -4,9 +4,11 @@ import { join, resolve } from 'node:path'
 import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
 import { environmentFingerprint } from '../env/fingerprint.js'
 import { REPO_ROOT } from '../paths.js'
-import { resultFileName } from '../results/result-record.js'
+import { resultFileName, settleRecord } from '../results/result-record.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
+import { startServices } from '../services/service-manager.js'
 import { createRunId } from './run-id.js'
+import { runEnv } from './run-env.js'
 import { runOne } from './run-one.js'
 
 /**
@@ -16,12 +18,14 @@ import { runOne } from './run-one.js'
  * @property {import('../results/result-record.js').LoadSettings} load
  * @property {string} out the directory that receives the run directory
  * @property {boolean} verify
+ * @property {number} pgPoolSize
  * @property {number} readyTimeoutSec
  * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
  * @property {AbortSignal} signal
  *
  * @typedef {object} SuiteHooks
  * @property {(info: { runId: string, runDir: string, total: number }) => void} [onStart]
+ * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) => void} [onServices]
  * @property {(info: { index: number, total: number, sut: string, scenario: string, stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
  * @property {(record: import('../results/result-record.js').ResultRecord, file: string) => void} [onResult]
  */
@@ -55,27 +59,49 @@ export async function runSuite (suite, hooks = {}) {
   hooks.onStart?.({ runId, runDir, total: pairs.length })
 
   const records = []
-  for (const [position, { sut, scenario }] of pairs.entries()) {
-    if (suite.signal.aborted) break
-    const record = await runOne({
-      runId,
-      env,
-      sut,
-      scenario,
-      load: suite.load,
-      verify: suite.verify,
-      readyTimeoutSec: suite.readyTimeoutSec,
-      stopGraceSec: DEFAULTS.stopGraceSec,
-      requestTimeoutSec: DEFAULTS.requestTimeoutSec,
-      signal: suite.signal,
-      onProgress: (event) => hooks.onProgress?.({ index: position, total: pairs.length, sut: sut.name, scenario: scenario.name, ...event })
-    })
-    const file = resultFileName(record)
-    writeJsonAtomic(join(runDir, file), record)
-    records.push(record)
-    index.results.push({ file, sut: sut.name, scenario: scenario.name, status: record.status, reason: record.reason })
+  const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId) })
+  try {
+    env.services = services.describe()
+    if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
     writeJsonAtomic(indexPath, index)
-    hooks.onResult?.(record, file)
+    hooks.onServices?.({ available: [...services.available.keys()], unavailable: Object.fromEntries(services.unavailable), described: env.services })
+    for (const [position, { sut, scenario }] of pairs.entries()) {
+      if (suite.signal.aborted) break
+      const needed = scenario.services ?? []
+      const unavailable = services.missingFor(scenario) ?? (needed.length > 0 ? await services.ensureHealthy(needed) : null)
+      const counterService = scenario.queryCountedBy ? services.available.get(scenario.queryCountedBy) : undefined
+      const record = await runOne({
+        runId,
+        env,
+        sut,
+        scenario,
+        load: suite.load,
+        verify: suite.verify,
+        readyTimeoutSec: suite.readyTimeoutSec,
+        stopGraceSec: DEFAULTS.stopGraceSec,
+        requestTimeoutSec: DEFAULTS.requestTimeoutSec,
+        signal: suite.signal,
+        onProgress: (event) => hooks.onProgress?.({ index: position, total: pairs.length, sut: sut.name, scenario: scenario.name, ...event }),
+        serviceEnv: { ...services.envFor(needed), PG_POOL_SIZE: String(suite.pgPoolSize) },
+        queryCounter: counterService?.queryCount ? { service: counterService.name, count: counterService.queryCount } : null,
+        unavailable,
+        ci: env.ci
+      })
+      for (const name of needed) {
+        const service = services.available.get(name)
+        if (service && record.status !== 'skipped' && !(await service.healthy())) {
+          settleRecord(record, 'failed', `${name} died during the run; dyno restarts it before the next run`, 'DYNO_ERR_SERVICE_DIED')
+        }
+      }
+      const file = resultFileName(record)
+      writeJsonAtomic(join(runDir, file), record)
+      records.push(record)
+      index.results.push({ file, sut: sut.name, scenario: scenario.name, status: record.status, reason: record.reason })
+      writeJsonAtomic(indexPath, index)
+      hooks.onResult?.(record, file)
+    }
+  } finally {
+    await services.stopAll()
   }
   index.status = suite.signal.aborted ? 'interrupted' : 'complete'
   index.finishedAt = new Date().toISOString()

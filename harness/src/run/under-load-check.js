@@ -19,3 +19,25 @@ export function underLoadProblems (phases, expectedStatus) {
   }
   return problems.length === 0 ? null : `DYNO_ERR_UNEXPECTED_UNDER_LOAD: ${problems.join('; ')}`
 }
+
+/** The lowest share of responses that must have made their query. */
+const MIN_QUERIES_PER_RESPONSE = 0.9
+/** The highest, beyond the requests still in flight when the load stopped (answered, but not counted). */
+const MAX_QUERIES_PER_RESPONSE = 1.1
+
+/**
+ * Compares the queries a service counted during the load with the responses the generator counted.
+ * Requests in flight when the load stops make their query without being counted as responses, so up
+ * to connections × pipelining extra queries are allowed.
+ * @param {string} service
+ * @param {number} queries
+ * @param {Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary | null>>} phases
+ * @param {{ connections: number, pipelining: number }} load
+ */
+export function queryRatio (service, queries, phases, load) {
+  const requests = (phases.warmup?.requests ?? 0) + (phases.measure?.requests ?? 0)
+  const inFlight = load.connections * load.pipelining * Object.values(phases).filter(Boolean).length
+  const queriesPerRequest = requests === 0 ? null : Math.round(queries / requests * 1000) / 1000
+  const withinBounds = requests > 0 && queries >= requests * MIN_QUERIES_PER_RESPONSE && queries <= requests * MAX_QUERIES_PER_RESPONSE + inFlight
+  return { service, queries, requests, queriesPerRequest, withinBounds }
+}

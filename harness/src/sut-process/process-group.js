@@ -59,7 +59,12 @@ export async function stopProcessGroup (child, { graceMs, label }) {
     ? Promise.resolve()
     : once(child, 'exit').then(() => undefined)
   signalGroup(pgid, 'SIGTERM')
-  const leaderExitedInTime = await Promise.race([exited.then(() => true), delay(graceMs).then(() => false)])
+  const graceTimer = new AbortController()
+  const leaderExitedInTime = await Promise.race([
+    exited.then(() => true),
+    delay(graceMs, false, { signal: graceTimer.signal }).catch(() => false)
+  ])
+  graceTimer.abort() // a pending grace timer would keep the harness alive after its work is done
   let forced = false
   if (!leaderExitedInTime || !(await waitForGroupGone(pgid, Math.min(graceMs, 1000)))) {
     forced = true

@@ -38,6 +38,16 @@ function parseReadyLine (line) {
   }
 }
 
+/** Variables that point a SUT at its data sources: only the harness sets them, per scenario. */
+const DATA_SOURCE_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_POOL_SIZE']
+
+/** The harness's environment without the data-source variables, so a SUT opens only what its scenario needs. */
+function inheritedEnv () {
+  const env = { ...process.env }
+  for (const name of DATA_SOURCE_VARIABLES) delete env[name]
+  return env
+}
+
 /**
  * Starts a SUT in its own process group and waits for its ready line.
  * @param {import('../suts/discover-suts.js').SutDescriptor} sut
@@ -48,7 +58,7 @@ function parseReadyLine (line) {
 export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, signal }) {
   const child = spawn(process.execPath, [sut.startFile], {
     cwd: sut.dir,
-    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...inheritedEnv(), NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true
   })

@@ -1,5 +1,6 @@
 // @ts-check
 import { isDeepStrictEqual } from 'node:util'
+import { BODY_CHECKS } from '@dyno/scenarios'
 
 /**
  * @typedef {object} Check one thing verification looked at
@@ -36,11 +37,14 @@ export function mediaType (header) {
  */
 export function bodyMatches (expected, body) {
   if (expected.text !== undefined) return body === expected.text
+  let parsed
   try {
-    return isDeepStrictEqual(JSON.parse(body), expected.json)
+    parsed = JSON.parse(body)
   } catch {
     return false
   }
+  if (expected.check !== undefined) return BODY_CHECKS[expected.check](parsed)
+  return isDeepStrictEqual(parsed, expected.json)
 }
 
 /**
@@ -59,9 +63,11 @@ export function checkResponse (label, response, expect) {
   }
   if (expect.body !== null) {
     const ok = bodyMatches(expect.body, response.body)
-    const expected = expect.body.text ?? expect.body.json
+    const { text, json, check } = expect.body
+    const kind = text !== undefined ? 'body (exact)' : check !== undefined ? `body (${check})` : 'body (JSON deep-equal)'
+    const expected = text ?? (check !== undefined ? `JSON that ${check} accepts` : json)
     const shownExpected = typeof expected === 'string' ? expected : JSON.stringify(expected)
-    checks.push({ request: label, check: expect.body.text !== undefined ? 'body (exact)' : 'body (JSON deep-equal)', ok, expected: ok ? expected : excerpt(shownExpected), actual: excerpt(response.body) })
+    checks.push({ request: label, check: kind, ok, expected: ok ? expected : excerpt(shownExpected), actual: excerpt(response.body) })
   }
   if (expect.noStackTrace) {
     const leaked = STACK_TRACE_PATTERN.exec(response.body)

@@ -10,6 +10,9 @@ import { sendProbe } from './http-probe.js'
  * @property {import('./check-response.js').Check[]} checks
  */
 
+/** Requests beyond the first two that a `varies` scenario sends: five bodies all alike in 10,000 rows is no accident. */
+const VARIES_EXTRA_REQUESTS = 3
+
 /** @param {import('@dyno/scenarios').RequestSpec} request */
 const describeRequest = (request) => `${request.method} ${request.path}`
 
@@ -38,6 +41,15 @@ export async function verifyScenario ({ host, port, timeoutMs }, scenario) {
         expected: `answered ${scenario.expect.status} on the reused connection`,
         actual: second.reusedSocket ? `answered ${second.status}` : 'the connection was not kept alive'
       })
+    }
+    if (scenario.expect.varies && first && second) {
+      const repeats = [first, second]
+      for (let extra = 0; extra < VARIES_EXTRA_REQUESTS; extra++) {
+        const response = await probeOrFailure(target, scenario.request, label, checks)
+        if (response) repeats.push(response)
+      }
+      const distinct = new Set(repeats.map((response) => response.body)).size
+      checks.push({ request: label, check: 'answers vary between requests', ok: distinct > 1, expected: `more than one distinct body in ${repeats.length} requests`, actual: `${distinct} distinct` })
     }
     for (const probe of scenario.probes) {
       const probeLabel = describeRequest(probe.request)

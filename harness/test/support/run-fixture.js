@@ -17,9 +17,10 @@ export const scenarioNamed = (name) => {
  * directory, with short load settings; returns the records as written to disk.
  * @param {{ suts: import('../../src/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
  *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, readyTimeoutSec?: number, verify?: boolean, signal?: AbortSignal,
- *   runs: { add: (runId: string) => string } }} options the run is registered with `runs` as soon as it has an id
+ *   runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks }} options the run is registered with
+ *   `runs` as soon as it has an id; hooks are the harness's own (progress, services)
  */
-export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs }) {
+export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {} }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite({
     suts,
@@ -28,9 +29,16 @@ export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSe
     out,
     verify,
     readyTimeoutSec,
+    pgPoolSize: 4,
     options: { test: true },
     signal
-  }, { onStart: ({ runId }) => runs.add(runId) })
+  }, {
+    ...hooks,
+    onStart: (info) => {
+      runs.add(info.runId)
+      hooks.onStart?.(info)
+    }
+  })
   const index = JSON.parse(readFileSync(join(outcome.runDir, 'run.json'), 'utf8'))
   const written = index.results.map((/** @type {{ file: string }} */ entry) => JSON.parse(readFileSync(join(outcome.runDir, entry.file), 'utf8')))
   return { ...outcome, index, written }

@@ -1,6 +1,7 @@
 // @ts-check
 import { randomBytes } from 'node:crypto'
-import { announceReady, listenOptions } from '@dyno/scenarios/sut'
+import { openDataSources } from '@dyno/scenarios/data'
+import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
 // AdonisJS's HTTP server process listens on the PORT and HOST environment variables.
@@ -10,7 +11,11 @@ process.env.HOST = host
 // The app key signs cookies, which the contract never sets: a fresh one per process is enough.
 process.env.APP_KEY ??= randomBytes(32).toString('base64url')
 
-const ignitor = createApp()
+const data = await openDataSources()
+// The app's own SIGTERM listener (src/app.js) terminates the app, which closes the HTTP server; this one closes
+// the data clients and ends the process (the open clients would otherwise keep it alive).
+exitOnSigterm(data.close)
+const ignitor = createApp({ data })
 await ignitor.httpServer().start()
 const server = await ignitor.getApp()?.container.make('server')
 const address = server?.getNodeServer()?.address()

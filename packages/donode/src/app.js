@@ -3,7 +3,9 @@
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
 import donode from 'donode'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 import { buildRoutes } from './app/routes.js'
+import { provideDataSources } from './app/data-sources.js'
 
 /** donode resolves app/controllers, app/middleware and env/ against this directory. */
 const APP_ROOT = fileURLToPath(new URL('.', import.meta.url))
@@ -12,8 +14,11 @@ const APP_ROOT = fileURLToPath(new URL('.', import.meta.url))
  * Builds the donode app with the whole dyno contract and wraps its request listener in a node:http
  * server (donode's documented way: create() returns the listener, the app owns the server). It is
  * not listening yet. donode keeps its router and settings in module singletons: one app per process.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database
+ *   scenarios, handed to the controllers through app/data-sources.js
  */
-export function createApp () {
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
+  provideDataSources(data)
   const app = donode.donode.create({
     config: {
       appRoot: APP_ROOT,

@@ -4,9 +4,13 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
-/** Builds the Express app with the whole dyno contract; Express has no validator, so validation uses the shared check. */
-export function createApp () {
+/**
+ * Builds the Express app with the whole dyno contract; Express has no validator, so validation uses the shared check.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ */
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const app = express()
   app.get('/plaintext', (req, res) => { res.type('text/plain').send(HELLO_TEXT) })
   app.get('/json', (req, res) => { res.json(helloMessage()) })
@@ -22,6 +26,11 @@ export function createApp () {
     }
     res.json(validationResult(checked.value.number, checked.value.text))
   })
+  app.get('/redis', async (req, res) => { res.json(await data.redisMessage()) })
+  app.get('/sqlite', (req, res) => { res.json(data.sqliteWorld()) })
+  app.get('/sqlite-async', async (req, res) => { res.json(await data.sqliteAsyncWorld()) })
+  app.get('/postgres', async (req, res) => { res.json(await data.postgresWorld()) })
+  app.get('/postgres-js', async (req, res) => { res.json(await data.postgresJsWorld()) })
   for (const route of EXTRA_ROUTES) {
     app.get(route.path, (req, res) => { res.json(extraRouteBody(route.path, req.params)) })
   }

@@ -1,9 +1,12 @@
 // @ts-check
-import { announceReady, listenOptions } from '@dyno/scenarios/sut'
+import { openDataSources } from '@dyno/scenarios/data'
+import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
 const { port, host } = listenOptions()
-const app = createApp()
+const data = await openDataSources()
+exitOnSigterm(data.close)
+const app = createApp({ data })
 await app.listen({ port, host })
 const address = app.server.address()
 announceReady(typeof address === 'object' && address ? address.port : port)

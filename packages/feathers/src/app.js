@@ -3,9 +3,11 @@ import { feathers } from '@feathersjs/feathers'
 import express, { errorHandler, json, notFound, rest } from '@feathersjs/express'
 import { hooks as schemaHooks } from '@feathersjs/schema'
 import { HELLO_TEXT } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 import { bodyParseErrorToBadRequest } from './body-errors.js'
 import {
-  echoService, errorService, extraRouteServices, fibonacciService, jsonService, userPostsService, validationService
+  dataServices, echoService, errorService, extraRouteServices, fibonacciService, jsonService, userPostsService,
+  validationService
 } from './services.js'
 import { validationQueryValidator } from './validation.js'
 
@@ -19,8 +21,9 @@ const feathersExpress = /** @type {typeof express.default} */ (/** @type {unknow
  * Builds the Feathers app on its Express transport with the whole dyno contract. Every route but
  * /plaintext is a Feathers service; /plaintext is an Express route, because the REST transport
  * answers services in JSON only.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
  */
-export function createApp () {
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const app = feathersExpress(feathers())
   app.use(json())
   app.use(bodyParseErrorToBadRequest)
@@ -34,6 +37,7 @@ export function createApp () {
   app.use('fibonacci', fibonacciService)
   app.use('error', errorService)
   app.use('validation', validationService)
+  for (const [path, service] of dataServices(data)) app.use(path, service)
   for (const [path, service] of extraRouteServices()) app.use(path, service)
 
   // A REST `create` answers 201 Created; the contract's echo answers 200.

@@ -43,6 +43,22 @@ export const validationService = {
 }
 
 /**
+ * The database scenarios, one service per route, each a `find` answering exactly what its data
+ * source returns; a rejection (or the synchronous SQLite query's throw) reaches `errorHandler()`.
+ * @param {import('@dyno/scenarios/data').DataSources} data
+ * @returns {Map<string, { find: () => Promise<unknown> }>} service path → service
+ */
+export function dataServices (data) {
+  return new Map([
+    ['redis', { async find () { return data.redisMessage() } }],
+    ['sqlite', { async find () { return data.sqliteWorld() } }],
+    ['sqlite-async', { async find () { return data.sqliteAsyncWorld() } }],
+    ['postgres', { async find () { return data.postgresWorld() } }],
+    ['postgres-js', { async find () { return data.postgresJsWorld() } }]
+  ])
+}
+
+/**
  * Groups EXTRA_ROUTES into Feathers services: a pattern ending in `/:name` is the `get` of the
  * service one segment up (its id is `name`), any other pattern the `find` of its own service.
  * @returns {Map<string, object>} service path → service

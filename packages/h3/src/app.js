@@ -4,6 +4,7 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
 /**
  * The validator function h3's `getValidatedQuery` runs: the shared check of VALIDATION_RULES, since h3
@@ -16,8 +17,11 @@ function checkQuery (query) {
   return checked.value
 }
 
-/** Builds the h3 app with the whole dyno contract. `silent` turns off h3's logging of unhandled errors. */
-export function createApp () {
+/**
+ * Builds the h3 app with the whole dyno contract. `silent` turns off h3's logging of unhandled errors.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ */
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const app = new H3({ silent: true })
   app.get('/plaintext', () => HELLO_TEXT)
   app.get('/json', () => helloMessage())
@@ -30,6 +34,11 @@ export function createApp () {
     const { number, text } = await getValidatedQuery(event, checkQuery)
     return validationResult(number, text)
   })
+  app.get('/redis', () => data.redisMessage())
+  app.get('/sqlite', () => data.sqliteWorld())
+  app.get('/sqlite-async', () => data.sqliteAsyncWorld())
+  app.get('/postgres', () => data.postgresWorld())
+  app.get('/postgres-js', () => data.postgresJsWorld())
   for (const route of EXTRA_ROUTES) {
     app.get(route.path, (event) => extraRouteBody(route.path, getRouterParams(event)))
   }

@@ -5,6 +5,7 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, VALIDATION_RULES, errorOrOk, extraRouteBody, fibonacciResult, helloMessage,
   routeParams, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
 /** The validation scenario's rules as a joi schema, checked by hapi's `validate.query` (VALIDATION_RULES.numberType is 'integer'). */
 const validationQuery = Joi.object({
@@ -22,9 +23,10 @@ const pathParams = (request) => /** @type {PathParams} */ (request.params)
 /**
  * Builds the hapi server with the whole dyno contract. It is not started yet.
  * `debug: false` is the "logging off" rule: hapi's default prints every 500 with its stack to stderr.
- * @param {{ port?: number, host?: string }} [options]
+ * @param {{ port?: number, host?: string, data?: import('@dyno/scenarios/data').DataSources }} [options]
+ *   data: the data sources of the database scenarios
  */
-export function createApp ({ port = 0, host = '127.0.0.1' } = {}) {
+export function createApp ({ port = 0, host = '127.0.0.1', data = NO_DATA_SOURCES } = {}) {
   const server = Hapi.server({ port, host, debug: false })
   server.route([
     { method: 'GET', path: '/plaintext', handler: (request, h) => h.response(HELLO_TEXT).type('text/plain') },
@@ -46,6 +48,11 @@ export function createApp ({ port = 0, host = '127.0.0.1' } = {}) {
         return validationResult(number, text)
       }
     },
+    { method: 'GET', path: '/redis', handler: () => data.redisMessage() },
+    { method: 'GET', path: '/sqlite', handler: () => data.sqliteWorld() },
+    { method: 'GET', path: '/sqlite-async', handler: () => data.sqliteAsyncWorld() },
+    { method: 'GET', path: '/postgres', handler: () => data.postgresWorld() },
+    { method: 'GET', path: '/postgres-js', handler: () => data.postgresJsWorld() },
     ...EXTRA_ROUTES.map((route) => /** @type {import('@hapi/hapi').ServerRoute} */ ({
       method: route.method,
       path: toHapiPath(route.path),

@@ -1,8 +1,11 @@
 // @ts-check
-import { announceReady, listenOptions } from '@dyno/scenarios/sut'
+import { openDataSources } from '@dyno/scenarios/data'
+import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
 const { port, host } = listenOptions()
-const server = createApp({ port, host })
+const data = await openDataSources()
+exitOnSigterm(data.close)
+const server = createApp({ port, host, data })
 await server.start()
 announceReady(Number(server.info.port))

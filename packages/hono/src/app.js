@@ -5,6 +5,7 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
 /**
  * Hono's built-in validator for the query, checking VALIDATION_RULES with the shared check
@@ -19,8 +20,11 @@ const validQuery = validator('query', (query, c) => {
 /** Hono's built-in JSON body validator: parses the body and answers 400 on malformed JSON. */
 const jsonBody = validator('json', (body) => body)
 
-/** Builds the Hono app with the whole dyno contract. */
-export function createApp () {
+/**
+ * Builds the Hono app with the whole dyno contract.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ */
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const app = new Hono()
   app.get('/plaintext', (c) => c.text(HELLO_TEXT))
   app.get('/json', (c) => c.json(helloMessage()))
@@ -32,6 +36,11 @@ export function createApp () {
     const { number, text } = c.req.valid('query')
     return c.json(validationResult(number, text))
   })
+  app.get('/redis', async (c) => c.json(await data.redisMessage()))
+  app.get('/sqlite', (c) => c.json(data.sqliteWorld()))
+  app.get('/sqlite-async', async (c) => c.json(await data.sqliteAsyncWorld()))
+  app.get('/postgres', async (c) => c.json(await data.postgresWorld()))
+  app.get('/postgres-js', async (c) => c.json(await data.postgresJsWorld()))
   for (const route of EXTRA_ROUTES) {
     app.get(route.path, (c) => c.json(extraRouteBody(route.path, c.req.param())))
   }

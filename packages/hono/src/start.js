@@ -1,7 +1,10 @@
 // @ts-check
 import { serve } from '@hono/node-server'
-import { announceReady, listenOptions } from '@dyno/scenarios/sut'
+import { openDataSources } from '@dyno/scenarios/data'
+import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
 const { port, host } = listenOptions()
-serve({ fetch: createApp().fetch, port, hostname: host }, (info) => announceReady(info.port))
+const data = await openDataSources()
+exitOnSigterm(data.close)
+serve({ fetch: createApp({ data }).fetch, port, hostname: host }, (info) => announceReady(info.port))

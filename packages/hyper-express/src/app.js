@@ -4,13 +4,16 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
 /**
  * Builds the HyperExpress server with the whole dyno contract. It is not listening yet.
  * HyperExpress has no validator, so validation uses the shared check; a thrown error goes to its
- * default error handler (500), an unmatched path to its default not-found handler (404).
+ * default error handler (500), an unmatched path to its default not-found handler (404); so does a
+ * rejected promise of an async handler.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
  */
-export function createApp () {
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const app = new HyperExpress.Server()
   app.get('/plaintext', (request, response) => { response.type('text').send(HELLO_TEXT) })
   app.get('/json', (request, response) => { response.json(helloMessage()) })
@@ -39,6 +42,11 @@ export function createApp () {
     }
     response.json(validationResult(checked.value.number, checked.value.text))
   })
+  app.get('/redis', async (request, response) => { response.json(await data.redisMessage()) })
+  app.get('/sqlite', (request, response) => { response.json(data.sqliteWorld()) })
+  app.get('/sqlite-async', async (request, response) => { response.json(await data.sqliteAsyncWorld()) })
+  app.get('/postgres', async (request, response) => { response.json(await data.postgresWorld()) })
+  app.get('/postgres-js', async (request, response) => { response.json(await data.postgresJsWorld()) })
   for (const route of EXTRA_ROUTES) {
     app.get(route.path, (request, response) => { response.json(extraRouteBody(route.path, request.path_parameters)) })
   }

@@ -6,12 +6,14 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
 /**
  * Builds the Koa app with the whole dyno contract; Koa has no validator, so validation uses the shared check.
  * `app.silent = true` is the "logging off" rule: Koa's default `app.onerror` prints every 500 with its stack to stderr.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
  */
-export function createApp () {
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const app = new Koa()
   app.silent = true
   const router = new Router()
@@ -29,6 +31,11 @@ export function createApp () {
     if (!checked.ok) return ctx.throw(400, checked.message)
     ctx.body = validationResult(checked.value.number, checked.value.text)
   })
+  router.get('/redis', async (ctx) => { ctx.body = await data.redisMessage() })
+  router.get('/sqlite', (ctx) => { ctx.body = data.sqliteWorld() })
+  router.get('/sqlite-async', async (ctx) => { ctx.body = await data.sqliteAsyncWorld() })
+  router.get('/postgres', async (ctx) => { ctx.body = await data.postgresWorld() })
+  router.get('/postgres-js', async (ctx) => { ctx.body = await data.postgresJsWorld() })
   for (const route of EXTRA_ROUTES) {
     router.get(route.path, (ctx) => { ctx.body = extraRouteBody(route.path, ctx.params) })
   }

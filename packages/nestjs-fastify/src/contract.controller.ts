@@ -2,13 +2,17 @@ import {
   HELLO_TEXT, errorOrOk, fibonacciResult, helloMessage, routeParams, validationResult
 } from '@dyno/scenarios/work'
 import {
-  Body, Controller, Get, HttpCode, Param, Post, Query, UsePipes, ValidationPipe
+  Body, Controller, Get, HttpCode, Inject, Param, Post, Query, UsePipes, ValidationPipe
 } from '@nestjs/common'
+import { DATA_SOURCES, type DataSources } from './data-sources.js'
 import { ValidationQuery } from './validation-query.js'
 
 /** The routes of the dyno contract, each calling the shared work function. */
 @Controller()
 export class ContractController {
+  /** `data`: the data sources of the database scenarios, the value provider of `AppModule.forRoot(data)`. */
+  constructor (@Inject(DATA_SOURCES) private readonly data: DataSources) {}
+
   /** Fastify labels a returned string `text/plain; charset=utf-8` itself. */
   @Get('plaintext')
   plaintext (): string {
@@ -47,5 +51,34 @@ export class ContractController {
   @UsePipes(new ValidationPipe({ transform: true }))
   validation (@Query() query: ValidationQuery) {
     return validationResult(query.number, query.text)
+  }
+
+  // The database routes return what the data source gives (a promise; `sqliteWorld` returns the row itself).
+  // A rejection or a throw reaches Nest's exception layer (500), as on the error route.
+
+  /** One Redis GET. */
+  @Get('redis')
+  redis () {
+    return this.data.redisMessage()
+  }
+
+  @Get('sqlite')
+  sqlite () {
+    return this.data.sqliteWorld()
+  }
+
+  @Get('sqlite-async')
+  sqliteAsync () {
+    return this.data.sqliteAsyncWorld()
+  }
+
+  @Get('postgres')
+  postgres () {
+    return this.data.postgresWorld()
+  }
+
+  @Get('postgres-js')
+  postgresJs () {
+    return this.data.postgresJsWorld()
   }
 }

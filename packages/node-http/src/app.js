@@ -4,6 +4,7 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 import { createRouter } from './router.js'
 
 /**
@@ -34,8 +35,11 @@ async function readBody (req) {
   return Buffer.concat(chunks).toString('utf8')
 }
 
-/** Builds the plain node:http server with the whole dyno contract. It is not listening yet. */
-export function createApp () {
+/**
+ * Builds the plain node:http server with the whole dyno contract. It is not listening yet.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ */
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const router = createRouter()
   router.add('GET', '/plaintext', (req, res) => sendText(res, 200, HELLO_TEXT))
   router.add('GET', '/json', (req, res) => sendJson(res, 200, helloMessage()))
@@ -58,6 +62,11 @@ export function createApp () {
     if (!checked.ok) return sendJson(res, 400, { error: checked.message })
     sendJson(res, 200, validationResult(checked.value.number, checked.value.text))
   })
+  router.add('GET', '/redis', async (req, res) => sendJson(res, 200, await data.redisMessage()))
+  router.add('GET', '/sqlite', (req, res) => sendJson(res, 200, data.sqliteWorld()))
+  router.add('GET', '/sqlite-async', async (req, res) => sendJson(res, 200, await data.sqliteAsyncWorld()))
+  router.add('GET', '/postgres', async (req, res) => sendJson(res, 200, await data.postgresWorld()))
+  router.add('GET', '/postgres-js', async (req, res) => sendJson(res, 200, await data.postgresJsWorld()))
   for (const route of EXTRA_ROUTES) {
     router.add(route.method, route.path, (req, res, params) => sendJson(res, 200, extraRouteBody(route.path, params)))
   }

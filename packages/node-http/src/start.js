@@ -1,9 +1,12 @@
 // @ts-check
-import { announceReady, listenOptions } from '@dyno/scenarios/sut'
+import { openDataSources } from '@dyno/scenarios/data'
+import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
 const { port, host } = listenOptions()
-const server = createApp()
+const data = await openDataSources()
+exitOnSigterm(data.close)
+const server = createApp({ data })
 server.listen(port, host, () => {
   const address = server.address()
   announceReady(typeof address === 'object' && address ? address.port : port)

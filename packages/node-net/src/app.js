@@ -5,6 +5,7 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 import { Connection } from './connection.js'
 import { json, statusReply, text } from './reply.js'
 import { createRouter } from './router.js'
@@ -12,8 +13,9 @@ import { createRouter } from './router.js'
 /**
  * Builds the raw node:net server with the whole dyno contract: its own HTTP/1.1 parsing and
  * serialization (see connection.js), no HTTP library. It is not listening yet.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
  */
-export function createApp () {
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const router = createRouter()
   router.add('GET', '/plaintext', () => text(200, HELLO_TEXT))
   router.add('GET', '/json', () => json(200, helloMessage()))
@@ -35,6 +37,11 @@ export function createApp () {
     if (!checked.ok) return json(400, { error: checked.message })
     return json(200, validationResult(checked.value.number, checked.value.text))
   })
+  router.add('GET', '/redis', async () => json(200, await data.redisMessage()))
+  router.add('GET', '/sqlite', () => json(200, data.sqliteWorld()))
+  router.add('GET', '/sqlite-async', async () => json(200, await data.sqliteAsyncWorld()))
+  router.add('GET', '/postgres', async () => json(200, await data.postgresWorld()))
+  router.add('GET', '/postgres-js', async () => json(200, await data.postgresJsWorld()))
   for (const route of EXTRA_ROUTES) {
     router.add(route.method, route.path, (request, params) => json(200, extraRouteBody(route.path, params)))
   }

@@ -4,14 +4,16 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
 /**
  * Builds the restify server with the whole dyno contract. It is not listening yet.
  * Handlers are async functions (restify's async/await handler style, since 9.x): a throw becomes a
  * rejection that restify passes to `next(err)` and answers 500 itself. Restify has no validator, so
  * validation uses the shared check. The silent pino logger is the "logging off" rule.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
  */
-export function createApp () {
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const server = restify.createServer({ log: restify.logger({ level: 'silent' }) })
   server.get('/plaintext', async (req, res) => {
     res.setHeader('content-type', 'text/plain')
@@ -32,6 +34,11 @@ export function createApp () {
     }
     res.send(validationResult(checked.value.number, checked.value.text))
   })
+  server.get('/redis', async (req, res) => { res.send(await data.redisMessage()) })
+  server.get('/sqlite', async (req, res) => { res.send(data.sqliteWorld()) })
+  server.get('/sqlite-async', async (req, res) => { res.send(await data.sqliteAsyncWorld()) })
+  server.get('/postgres', async (req, res) => { res.send(await data.postgresWorld()) })
+  server.get('/postgres-js', async (req, res) => { res.send(await data.postgresJsWorld()) })
   for (const route of EXTRA_ROUTES) {
     server.get(route.path, async (req, res) => { res.send(extraRouteBody(route.path, req.params)) })
   }

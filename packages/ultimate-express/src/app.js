@@ -4,6 +4,7 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
 /**
  * ultimate-express's json parser hands a malformed body's SyntaxError to its error handling as it is
@@ -21,10 +22,14 @@ function malformedJsonIs400 (error, req, res, next) {
 
 /**
  * Builds the ultimate-express app with the whole dyno contract, written as for Express; it has no
- * validator, so validation uses the shared check.
+ * validator, so validation uses the shared check. `catch async errors` (ultimate-express's own setting, off
+ * by default) hands an async handler's rejection to the error handling as Express 5 does; without it the
+ * rejection is rethrown unhandled and ends the process.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
  */
-export function createApp () {
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const app = express()
+  app.set('catch async errors', true)
   app.get('/plaintext', (req, res) => { res.type('text/plain').send(HELLO_TEXT) })
   app.get('/json', (req, res) => { res.json(helloMessage()) })
   app.get('/users/:userId/posts/:postId', (req, res) => { res.json(routeParams(req.params.userId, req.params.postId)) })
@@ -39,6 +44,11 @@ export function createApp () {
     }
     res.json(validationResult(checked.value.number, checked.value.text))
   })
+  app.get('/redis', async (req, res) => { res.json(await data.redisMessage()) })
+  app.get('/sqlite', (req, res) => { res.json(data.sqliteWorld()) })
+  app.get('/sqlite-async', async (req, res) => { res.json(await data.sqliteAsyncWorld()) })
+  app.get('/postgres', async (req, res) => { res.json(await data.postgresWorld()) })
+  app.get('/postgres-js', async (req, res) => { res.json(await data.postgresJsWorld()) })
   for (const route of EXTRA_ROUTES) {
     app.get(route.path, (req, res) => { res.json(extraRouteBody(route.path, req.params)) })
   }

@@ -1,12 +1,15 @@
 // @ts-check
 import uWS from 'uWebSockets.js'
-import { announceReady, listenOptions } from '@dyno/scenarios/sut'
+import { openDataSources } from '@dyno/scenarios/data'
+import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 import { isUwsNative } from './uws-native.js'
 
 const { port, host } = listenOptions()
+const data = await openDataSources()
+exitOnSigterm(data.close)
 const uwsApp = uWS.App()
-createApp(uwsApp)
+createApp(uwsApp, { data })
 // uwebsockets-express's listen(port, cb) takes no host and keeps the listen socket to itself, so listen on
 // the uWS App it wraps: its catch-all route is already registered there.
 uwsApp.listen(host, port, (listenSocket) => {

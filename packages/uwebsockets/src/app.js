@@ -4,6 +4,7 @@ import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 
 /** @typedef {import('uWebSockets.js').HttpResponse} HttpResponse */
 /** @typedef {import('uWebSockets.js').HttpRequest} HttpRequest */
@@ -34,6 +35,25 @@ function guarded (handler) {
       handler(res, req)
     } catch {
       send(res, '500 Internal Server Error', TEXT, 'Internal Server Error')
+    }
+  }
+}
+
+/**
+ * The asynchronous form of `guarded`, for a route that answers the JSON a promise resolves to. uWS requires
+ * `onAborted` before the handler returns without answering, and a response written after an `await` (outside
+ * uWS's own callback) must be corked; a rejection answers 500, as `guarded`'s catch does.
+ * @param {() => Promise<unknown>} work
+ * @returns {(res: HttpResponse) => Promise<void>}
+ */
+function guardedAsync (work) {
+  return async (res) => {
+    res.onAborted(() => { res.aborted = true })
+    try {
+      const value = await work()
+      if (!res.aborted) res.cork(() => sendJson(res, value))
+    } catch {
+      if (!res.aborted) res.cork(() => send(res, '500 Internal Server Error', TEXT, 'Internal Server Error'))
     }
   }
 }
@@ -77,8 +97,11 @@ function parameterNames (path) {
   return [...path.matchAll(/:([A-Za-z_]\w*)/g)].map((match) => match[1])
 }
 
-/** Builds the uWS App with the whole dyno contract. It is not listening yet. */
-export function createApp () {
+/**
+ * Builds the uWS App with the whole dyno contract. It is not listening yet.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ */
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   const app = uWS.App()
   app.get('/plaintext', guarded((res) => send(res, '200 OK', TEXT, HELLO_TEXT)))
   app.get('/json', guarded((res) => sendJson(res, helloMessage())))
@@ -92,6 +115,11 @@ export function createApp () {
     if (!checked.ok) return send(res, '400 Bad Request', JSON_TYPE, JSON.stringify({ error: checked.message }))
     sendJson(res, validationResult(checked.value.number, checked.value.text))
   }))
+  app.get('/redis', guardedAsync(() => data.redisMessage()))
+  app.get('/sqlite', guarded((res) => sendJson(res, data.sqliteWorld())))
+  app.get('/sqlite-async', guardedAsync(() => data.sqliteAsyncWorld()))
+  app.get('/postgres', guardedAsync(() => data.postgresWorld()))
+  app.get('/postgres-js', guardedAsync(() => data.postgresJsWorld()))
   for (const route of EXTRA_ROUTES) {
     const names = parameterNames(route.path)
     app.get(route.path, guarded((res, req) => {

@@ -29,3 +29,19 @@ export function announceReady (port, details = {}) {
   }
   process.stdout.write(JSON.stringify({ event: 'ready', port, ...details }) + '\n')
 }
+
+/** How long a SUT may spend closing its data clients on SIGTERM before it exits anyway. */
+const CLOSE_TIMEOUT_MS = 2000
+
+/**
+ * On SIGTERM, closes the SUT's data clients (bounded in time) and exits 0. SUT start files only:
+ * this is the one place a SUT ends its own process.
+ * @param {() => Promise<void>} close
+ */
+export function exitOnSigterm (close) {
+  process.once('SIGTERM', () => {
+    const timer = setTimeout(() => process.exit(0), CLOSE_TIMEOUT_MS)
+    timer.unref()
+    close().finally(() => process.exit(0))
+  })
+}

@@ -26,6 +26,11 @@ export function buildRoutes () {
     { path: '/fibonacci', method: 'GET', handler: 'DynoController@fibonacci' },
     { path: '/error/{flag}', method: 'GET', handler: 'DynoController@error' },
     { path: '/validation', method: 'GET', handler: 'DynoController@validation' },
+    { path: '/redis', method: 'GET', handler: 'DynoController@redis' },
+    { path: '/sqlite', method: 'GET', handler: 'DynoController@sqlite' },
+    { path: '/sqlite-async', method: 'GET', handler: 'DynoController@sqliteAsync' },
+    { path: '/postgres', method: 'GET', handler: 'DynoController@postgres' },
+    { path: '/postgres-js', method: 'GET', handler: 'DynoController@postgresJs' },
     ...EXTRA_ROUTES.map((route, index) => ({
       path: toDonodePath(route.path),
       method: route.method,

@@ -6,6 +6,7 @@ import donode from 'donode'
 import {
   HELLO_TEXT, errorOrOk, fibonacciResult, helloMessage, routeParams, validateQuery, validationResult
 } from '@dyno/scenarios/work'
+import { dataSources } from '../data-sources.js'
 
 /** @typedef {import('../types.js').DonodeRequest} Request @typedef {import('../types.js').DonodeResponse} Response */
 
@@ -45,6 +46,27 @@ class DynoController extends donode.Controller {
     const checked = validateQuery(request.query)
     if (!checked.ok) return response.reject(400, { error: checked.message })
     response.send(validationResult(checked.value.number, checked.value.text))
+  }
+
+  /** The database scenarios: what the data source returns, through donode's send(); a rejection reaches donode's catch. */
+  async redis (/** @type {Request} */ request, /** @type {Response} */ response) {
+    response.send(await dataSources.redisMessage())
+  }
+
+  sqlite (/** @type {Request} */ request, /** @type {Response} */ response) {
+    response.send(dataSources.sqliteWorld())
+  }
+
+  async sqliteAsync (/** @type {Request} */ request, /** @type {Response} */ response) {
+    response.send(await dataSources.sqliteAsyncWorld())
+  }
+
+  async postgres (/** @type {Request} */ request, /** @type {Response} */ response) {
+    response.send(await dataSources.postgresWorld())
+  }
+
+  async postgresJs (/** @type {Request} */ request, /** @type {Response} */ response) {
+    response.send(await dataSources.postgresJsWorld())
   }
 }
 

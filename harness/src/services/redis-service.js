@@ -1,0 +1,84 @@
+// @ts-check
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+import { REDIS_MESSAGE_KEY, REDIS_MESSAGE_VALUE } from '@dyno/scenarios/data'
+import { DynoError } from '../errors.js'
+import { freeLoopbackPort } from './free-port.js'
+import { startManagedProcess } from './managed-process.js'
+import { findExecutable } from './find-executable.js'
+import { restartableService } from './restartable-service.js'
+
+export const REDIS_HOW_TO_GET = 'install redis-server (apt-get install redis-server) or set REDIS_URL'
+
+/**
+ * Redis for the redis scenario: the server at REDIS_URL when set, otherwise a redis-server from PATH
+ * started on a free loopback port, without persistence, in a temporary directory. Seeded either way.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {Record<string, string>} [mark] added to the server's environment
+ * @returns {Promise<import('./service.js').Service>}
+ */
+export async function provideRedis (env, mark = {}) {
+  if (env.REDIS_URL) return connectRedis(env.REDIS_URL, 'REDIS_URL', null)
+  const command = findExecutable('redis-server', [], env)
+  if (!command) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `redis-server is not on PATH: ${REDIS_HOW_TO_GET}`)
+  const dir = mkdtempSync(join(tmpdir(), 'dyno-redis-'))
+  const open = async () => {
+    const port = await freeLoopbackPort()
+    const server = await startManagedProcess({
+      name: 'redis-server',
+      command,
+      args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'],
+      readyPattern: /Ready to accept connections/,
+      timeoutMs: 15_000,
+      env: mark
+    })
+    return connectRedis(`redis://127.0.0.1:${port}`, 'managed', server)
+  }
+  return restartableService('redis', open, () => rmSync(dir, { recursive: true, force: true }))
+}
+
+/**
+ * @param {string} url
+ * @param {'managed' | 'REDIS_URL'} source
+ * @param {import('./managed-process.js').ManagedProcess | null} server
+ * @returns {Promise<import('./service.js').Service>}
+ */
+async function connectRedis (url, source, server) {
+  const admin = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 5000, retryStrategy: () => null })
+  admin.on('error', () => {})
+  try {
+    await admin.connect()
+    await admin.set(REDIS_MESSAGE_KEY, REDIS_MESSAGE_VALUE)
+  } catch (error) {
+    admin.disconnect()
+    await server?.stop()
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `cannot use Redis at ${url} (${source}): ${/** @type {Error} */ (error).message}`, { cause: error })
+  }
+  const version = /redis_version:(\S+)/.exec(await admin.info('server'))?.[1] ?? 'unknown'
+  return {
+    name: 'redis',
+    description: { version, source, url },
+    env: { REDIS_URL: url },
+    healthy: async () => {
+      if (server && !server.alive()) return false
+      try {
+        return (await admin.ping()) === 'PONG'
+      } catch {
+        return false
+      }
+    },
+    restart: async () => {
+      throw new DynoError('DYNO_ERR_SERVICE_DIED', `Redis at ${url} (from REDIS_URL) is down; dyno does not manage it, so it cannot restart it`)
+    },
+    queryCount: async () => {
+      const calls = /cmdstat_get:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1]
+      return calls === undefined ? 0 : Number(calls)
+    },
+    stop: async () => {
+      admin.disconnect()
+      await server?.stop()
+    }
+  }
+}

@@ -1,0 +1,11 @@
+// @ts-check
+import { defineScenario } from './define-scenario.js'
+
+export const postgres = defineScenario({
+  name: 'postgres',
+  summary: 'One row of the world table by random id through a pg Pool.',
+  request: { method: 'GET', path: '/postgres' },
+  expect: { status: 200, contentType: 'application/json', body: { check: 'worldRow' }, varies: true },
+  services: ['postgres'],
+  queryCountedBy: 'postgres'
+})

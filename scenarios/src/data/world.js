@@ -1,0 +1,46 @@
+// @ts-check
+/**
+ * The `world` table every database scenario reads: 10,000 rows whose `randomNumber` is a
+ * deterministic function of `id`, so verification can check the value a SUT returns, not just its shape.
+ */
+export const WORLD_ROW_COUNT = 10_000
+
+/**
+ * @param {number} id 1..WORLD_ROW_COUNT
+ * @returns {number} 1..10000, scattered (7919 is prime, so every id maps to a different number)
+ */
+export function randomNumberFor (id) {
+  return ((id * 7919) % WORLD_ROW_COUNT) + 1
+}
+
+/** @returns {number} a uniformly random id in 1..WORLD_ROW_COUNT: a new row for every request */
+export function randomWorldId () {
+  return 1 + Math.floor(Math.random() * WORLD_ROW_COUNT)
+}
+
+/**
+ * @param {unknown} value a parsed response body
+ * @returns {boolean} whether it is a real row of the world table: `{ id, randomNumber }`, nothing else
+ */
+export function isWorldRow (value) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  const { id, randomNumber, ...rest } = /** @type {Record<string, unknown>} */ (value)
+  return Number.isInteger(id) && /** @type {number} */ (id) >= 1 && /** @type {number} */ (id) <= WORLD_ROW_COUNT &&
+    randomNumber === randomNumberFor(/** @type {number} */ (id)) && Object.keys(rest).length === 0
+}
+
+/** The query of the sqlite scenarios (`?` placeholder); columns are lower case in every database. */
+export const WORLD_QUERY_SQLITE = 'SELECT id, randomnumber FROM world WHERE id = ?'
+/** The same query for PostgreSQL (`$1` placeholder). */
+export const WORLD_QUERY_POSTGRES = 'SELECT id, randomnumber FROM world WHERE id = $1'
+/** Creates the table (the same statement works in SQLite and PostgreSQL). */
+export const WORLD_TABLE_DDL = 'CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL)'
+
+/** @returns {Generator<[number, number]>} every row as [id, randomnumber], for seeding */
+export function * worldRows () {
+  for (let id = 1; id <= WORLD_ROW_COUNT; id++) yield [id, randomNumberFor(id)]
+}
+
+/** The Redis key the redis scenario reads, and the value it is seeded with. */
+export const REDIS_MESSAGE_KEY = 'dyno:message'
+export const REDIS_MESSAGE_VALUE = 'Hello, World!'

@@ -1,0 +1,41 @@
+// @ts-check
+import { describe, expect, it } from 'vitest'
+import { WORLD_ROW_COUNT, isWorldRow, randomNumberFor, randomWorldId, worldRows } from '../src/data/world.js'
+import { BODY_CHECKS } from '../src/index.js'
+
+describe('the world table', () => {
+  it('has 10,000 rows whose randomNumber is a function of id, within 1..10000', () => {
+    const rows = [...worldRows()]
+    expect(rows).toHaveLength(WORLD_ROW_COUNT)
+    expect(rows[0]).toEqual([1, randomNumberFor(1)])
+    for (const [id, randomNumber] of rows) {
+      expect(randomNumber).toBe(randomNumberFor(id))
+      expect(randomNumber).toBeGreaterThanOrEqual(1)
+      expect(randomNumber).toBeLessThanOrEqual(10_000)
+    }
+    // Scattered, not the identity: a SUT echoing the id would be caught.
+    expect(rows.filter(([id, randomNumber]) => id === randomNumber).length).toBeLessThan(5)
+  })
+
+  it('draws ids over the whole table', () => {
+    const ids = Array.from({ length: 5000 }, randomWorldId)
+    expect(Math.min(...ids)).toBeGreaterThanOrEqual(1)
+    expect(Math.max(...ids)).toBeLessThanOrEqual(WORLD_ROW_COUNT)
+    expect(new Set(ids).size).toBeGreaterThan(3000)
+  })
+
+  it.each([
+    [{ id: 42, randomNumber: randomNumberFor(42) }, true],
+    [{ id: 42, randomNumber: randomNumberFor(42) + 1 }, false],
+    [{ id: 0, randomNumber: randomNumberFor(0) }, false],
+    [{ id: 10_001, randomNumber: 1 }, false],
+    [{ id: '42', randomNumber: randomNumberFor(42) }, false],
+    [{ id: 42, randomnumber: randomNumberFor(42) }, false],
+    [{ id: 42, randomNumber: randomNumberFor(42), cached: true }, false],
+    [[42, randomNumberFor(42)], false],
+    [null, false]
+  ])('accepts only real rows: %j → %s', (value, accepted) => {
+    expect(isWorldRow(value)).toBe(accepted)
+    expect(BODY_CHECKS.worldRow(value)).toBe(accepted)
+  })
+})
