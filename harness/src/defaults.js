@@ -15,7 +15,9 @@ export const DEFAULTS = Object.freeze({
   requestTimeoutSec: 5,
   verify: true,
   /** Connections in each of a SUT's PostgreSQL pools (pg and postgres.js). */
-  pgPoolSize: DEFAULT_PG_POOL_SIZE
+  pgPoolSize: DEFAULT_PG_POOL_SIZE,
+  /** The width of the latency-over-time windows. */
+  windowMs: 250
 })
 
 /** The version of the result schema this harness writes (harness/schema/result.schema.json). */

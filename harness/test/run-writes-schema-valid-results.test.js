@@ -39,6 +39,12 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
     expect(record.summary.latencyMs.p50).toBeLessThanOrEqual(record.summary.latencyMs.p99)
     expect(record.summary.latencyMs.p99).toBeLessThanOrEqual(record.summary.latencyMs.max)
     expect(record.sutProcess.exit).not.toBeNull()
+    // Latency over time: 250 ms windows covering the phase, their responses adding up to the phase's.
+    expect(record.load.windowMs).toBe(250)
+    expect(record.summary.timeseries.length).toBeGreaterThanOrEqual(4)
+    expect(record.summary.timeseries.reduce((sum, window) => sum + window.requests, 0)).toBe(record.summary.requests)
+    expect(record.warmup.timeseries.reduce((sum, window) => sum + window.requests, 0)).toBe(record.warmup.requests)
+    expect(record.warmupAnalysis).toMatchObject({ steadyLatencyP50Ms: expect.any(Number), steadyRequestsPerSec: expect.any(Number) })
   }
   expect(result.stdout).toMatch(/node-http\s+│\s+20\.\d+\.\d+\s+│\s+plaintext\s+│\s+[\d,]+\s+│/)
   expect(result.stdout).toContain(`results: ${runDir}`)

@@ -77,6 +77,13 @@ const OPTIONS = {
     parse: wholeNumber({ min: 1, max: 1000 }),
     default: DEFAULTS.pgPoolSize
   },
+  window: {
+    field: 'windowMs',
+    flag: '--window-ms <ms>',
+    description: 'Width of the latency-over-time windows (timeseries) in milliseconds',
+    parse: wholeNumber({ min: 50, max: 60_000 }),
+    default: DEFAULTS.windowMs
+  },
   noVerify: {
     field: 'verify',
     flag: '--no-verify',
@@ -89,7 +96,7 @@ const OPTIONS = {
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.noVerify],
+    OPTIONS.pipelining, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
   list: []
 })

@@ -19,7 +19,7 @@ import { formatSummaryTable } from '../ui/summary-table.js'
 export async function runCommand (options, io) {
   const suts = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
-  const load = { connections: options.connections, pipelining: options.pipelining, durationSec: options.durationSec, warmupSec: options.warmupSec }
+  const load = { connections: options.connections, pipelining: options.pipelining, durationSec: options.durationSec, warmupSec: options.warmupSec, windowMs: options.windowMs }
   const progress = createProgress(io.stderr, load)
   const outcome = await onInterrupt((signal) => runSuite({
     suts,

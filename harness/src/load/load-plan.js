@@ -11,6 +11,7 @@
  * @property {{ name: 'warmup' | 'measure', durationSec: number }[]} phases run in order, each its own autocannon run
  * @property {number} expectedStatus
  * @property {import('@dyno/scenarios').BodyExpectation | null} expectedBody
+ * @property {number} windowMs the width of the timeseries windows
  *
  * @typedef {object} PhaseSummary what one phase measured
  * @property {number} requests completed responses
@@ -26,5 +27,6 @@
  * @property {number} unexpectedStatus responses whose status was not the scenario's
  * @property {Record<string, number>} statusCounts
  * @property {boolean} stoppedEarly
+ * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut it
  */
 export {}

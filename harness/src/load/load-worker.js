@@ -4,6 +4,7 @@
 import autocannon from 'autocannon'
 import { bodyMatches } from '../verify/check-response.js'
 import { createLatencyHistogram, encodeHistogram, latencySummaryMs, recordLatencyMs } from './latency-histogram.js'
+import { createWindowRecorder } from './timeseries.js'
 
 /** @type {{ stop: () => void } | null} */
 let current = null
@@ -33,6 +34,7 @@ function bodyVerifier (expected) {
 function runPhase (plan, phase) {
   return new Promise((resolve, reject) => {
     const histogram = createLatencyHistogram()
+    const windows = createWindowRecorder(plan.windowMs)
     const instance = autocannon({
       url: plan.url,
       method: /** @type {any} */ (plan.method),
@@ -45,11 +47,16 @@ function runPhase (plan, phase) {
     }, (error, result) => {
       current = null
       if (error) return reject(error)
-      resolve(summarize(result, histogram, plan.expectedStatus))
+      resolve({ ...summarize(result, histogram, plan.expectedStatus), timeseries: windows.finish() })
     })
     current = instance
     let elapsedSec = 0
-    instance.on('response', (client, statusCode, resBytes, responseTimeMs) => recordLatencyMs(histogram, responseTimeMs))
+    // The per-response hook: the whole-phase µs histogram and the current window's.
+    instance.on('response', (client, statusCode, resBytes, responseTimeMs) => {
+      recordLatencyMs(histogram, responseTimeMs)
+      windows.response(responseTimeMs)
+    })
+    instance.on('reqError', () => windows.error())
     instance.on('tick', ({ counter }) => {
       elapsedSec += 1
       send({ type: 'progress', phase: phase.name, elapsedSec, requestsPerSec: counter })
@@ -62,7 +69,7 @@ function runPhase (plan, phase) {
  * @param {any} result autocannon's result
  * @param {import('hdr-histogram-js').Histogram} histogram
  * @param {number} expectedStatus
- * @returns {import('./load-plan.js').PhaseSummary}
+ * @returns {Omit<import('./load-plan.js').PhaseSummary, 'timeseries'>}
  */
 function summarize (result, histogram, expectedStatus) {
   /** @type {Record<string, number>} */

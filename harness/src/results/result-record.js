@@ -4,7 +4,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 
 /**
  * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
- * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number }} LoadSettings
+ * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number }} LoadSettings
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
  * @property {number} schemaVersion
@@ -21,6 +21,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
  * @property {import('../verify/verify-scenario.js').Verification} verification
  * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
+ * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs) and how much faster the steady state is than the first second
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean, stderrTail: string[] }} sutProcess
  */
@@ -55,6 +56,7 @@ export function createResultRecord ({ runId, env, sut, scenario, load }) {
     verification: { performed: false, passed: false, checks: [] },
     warmup: null,
     summary: null,
+    warmupAnalysis: null,
     serverCheck: null,
     sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] }
   }

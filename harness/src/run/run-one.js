@@ -7,6 +7,7 @@ import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.
 import { refusalReason } from './refusal.js'
 import { queryRatio, underLoadProblems } from './under-load-check.js'
 import { runEnv } from './run-env.js'
+import { analyzeWarmup } from './warmup-analysis.js'
 
 /**
  * @typedef {object} RunContext
@@ -104,7 +105,8 @@ async function measure (context, running, record) {
       { name: 'measure', durationSec: context.load.durationSec }
     ],
     expectedStatus: scenario.expect.status,
-    expectedBody: scenario.expect.body
+    expectedBody: scenario.expect.body,
+    windowMs: context.load.windowMs
   }, { onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }), env: runEnv(context.runId) })
   const stopLoad = () => load.stop()
   signal.addEventListener('abort', stopLoad, { once: true })
@@ -120,6 +122,7 @@ async function measure (context, running, record) {
   }
   record.warmup = outcome.phases.warmup ?? null
   record.summary = outcome.phases.measure ?? null
+  if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
   if (running.hasExited()) {
     const exit = await running.exited

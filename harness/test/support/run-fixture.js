@@ -25,7 +25,7 @@ export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSe
   const outcome = await runSuite({
     suts,
     scenarios: scenarios.map(scenarioNamed),
-    load: { connections: 10, pipelining: 1, durationSec: 1, warmupSec: 0, ...load },
+    load: { connections: 10, pipelining: 1, durationSec: 1, warmupSec: 0, windowMs: 250, ...load },
     out,
     verify,
     readyTimeoutSec,
