@@ -17,6 +17,7 @@ describe('option parsing', () => {
       out: DEFAULTS.out,
       readyTimeoutSec: DEFAULTS.readyTimeoutSec,
       pgPoolSize: DEFAULTS.pgPoolSize,
+      windowMs: DEFAULTS.windowMs,
       verify: true
     })
   })
@@ -78,7 +79,7 @@ describe('the CLI on bad input', () => {
   it('prints help generated from the option table', async () => {
     const result = await runCli(['run', '--help'])
     expect(result.code).toBe(0)
-    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--no-verify']) {
+    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--window-ms <ms>', '--no-verify']) {
       expect(result.stdout).toContain(flag)
     }
   })
