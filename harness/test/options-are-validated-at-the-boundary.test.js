@@ -9,11 +9,9 @@ import { runCli } from './support/run-cli.js'
 
 describe('option parsing', () => {
   it('applies the defaults when nothing is given', () => {
+    // Load settings come from the profile (see profiles-set-the-load-and-options-override-them.test.js).
     expect(parseOptions('run', {})).toEqual({
-      connections: DEFAULTS.connections,
-      pipelining: DEFAULTS.pipelining,
-      durationSec: DEFAULTS.durationSec,
-      warmupSec: DEFAULTS.warmupSec,
+      profile: 'quick',
       out: DEFAULTS.out,
       readyTimeoutSec: DEFAULTS.readyTimeoutSec,
       pgPoolSize: DEFAULTS.pgPoolSize,
@@ -24,11 +22,11 @@ describe('option parsing', () => {
 
   it('turns valid values into typed fields with units', () => {
     const parsed = parseOptions('run', { frameworks: 'fastify, express,fastify', connections: '64', duration: '2.5', warmup: 0, pipelining: 4, verify: false })
-    expect(parsed).toMatchObject({ frameworks: ['fastify', 'express'], connections: 64, durationSec: 2.5, warmupSec: 0, pipelining: 4, verify: false })
+    expect(parsed).toMatchObject({ frameworks: ['fastify', 'express'], connections: [64], durationSec: 2.5, warmupSec: 0, pipelining: 4, verify: false })
   })
 
   it.each([
-    [{ connections: 'abc' }, /`--connections` must be a whole number from 1 to 10000, got `abc`/],
+    [{ connections: 'abc' }, /`--connections` must be a whole number from 1 to 10000, or a comma-separated list of them, got `abc`/],
     [{ connections: 0 }, /`--connections` .* got `0`/],
     [{ connections: '2.5' }, /`--connections` .* got `2.5`/],
     [{ duration: 0 }, /`--duration` must be a number of seconds above 0 .* got `0`/],
@@ -63,7 +61,7 @@ describe('the CLI on bad input', () => {
   it('exits 2 on a bad value', async () => {
     const result = await runCli(['run', '--connections', 'abc', '--out', out])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--connections` must be a whole number from 1 to 10000, got `abc`')
+    expect(result.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--connections` must be a whole number from 1 to 10000, or a comma-separated list of them, got `abc`')
     expect(existsSync(out)).toBe(false)
   })
 
@@ -79,7 +77,7 @@ describe('the CLI on bad input', () => {
   it('prints help generated from the option table', async () => {
     const result = await runCli(['run', '--help'])
     expect(result.code).toBe(0)
-    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--window-ms <ms>', '--no-verify']) {
+    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--profile <name>', '--repeats <n>', '--seed <n>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--window-ms <ms>', '--no-verify']) {
       expect(result.stdout).toContain(flag)
     }
   })

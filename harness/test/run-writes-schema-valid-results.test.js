@@ -18,10 +18,10 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
   const [runId] = readdirSync(out)
   runs.add(runId)
   const runDir = join(out, runId)
-  expect(readdirSync(runDir).sort()).toEqual(['node-http--json.json', 'node-http--plaintext.json', 'run.json'])
+  expect(readdirSync(runDir).sort()).toEqual(['aggregates.json', 'node-http--json.json', 'node-http--plaintext.json', 'run.json'])
   const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
   expect(schemaErrors('run-index', index)).toEqual([])
-  expect(index).toMatchObject({ runId, status: 'complete', options: { connections: 10, durationSec: 1, warmupSec: 0.5 } })
+  expect(index).toMatchObject({ runId, status: 'complete', options: { connections: [10], durationSec: 1, warmupSec: 0.5, profile: 'quick', repeats: 1 } })
 
   for (const entry of index.results) {
     const record = JSON.parse(readFileSync(join(runDir, entry.file), 'utf8'))
@@ -46,6 +46,9 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
     expect(record.warmup.timeseries.reduce((sum, window) => sum + window.requests, 0)).toBe(record.warmup.requests)
     expect(record.warmupAnalysis).toMatchObject({ steadyLatencyP50Ms: expect.any(Number), steadyRequestsPerSec: expect.any(Number) })
   }
+  const aggregates = JSON.parse(readFileSync(join(runDir, 'aggregates.json'), 'utf8'))
+  expect(schemaErrors('aggregates', aggregates)).toEqual([])
+  expect(aggregates.aggregates.map((/** @type {{ scenario: string, runs: number }} */ entry) => [entry.scenario, entry.runs])).toEqual([['plaintext', 1], ['json', 1]])
   expect(result.stdout).toMatch(/node-http\s+│\s+20\.\d+\.\d+\s+│\s+plaintext\s+│\s+[\d,]+\s+│/)
   expect(result.stdout).toContain(`results: ${runDir}`)
 }, 60_000)

@@ -14,7 +14,7 @@ import { postgres } from './contract/postgres.js'
 import { postgresJs } from './contract/postgres-js.js'
 
 export { defineScenario } from './contract/define-scenario.js'
-export { DEFAULT_LOAD } from './load-profiles.js'
+export { DEFAULT_LOAD, DEFAULT_PROFILE, LOAD_PROFILES } from './load-profiles.js'
 export { ECHO_BODY } from './contract/post.js'
 export { BODY_CHECKS } from './contract/body-checks.js'
 

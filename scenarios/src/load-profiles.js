@@ -1,13 +1,66 @@
 // @ts-check
 /**
- * The load a run applies when no option says otherwise.
- * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number }} LoadProfile
+ * Named load profiles: what a run does when no option says otherwise. Explicit options override them.
+ * @typedef {object} LoadProfile
+ * @property {string} summary
+ * @property {string[] | null} scenarios null: every scenario
+ * @property {number[]} connections one run per level (a sweep when several)
+ * @property {number} pipelining
+ * @property {number} durationSec
+ * @property {number} warmupSec
+ * @property {number} repeats
  */
 
-/** @type {Readonly<LoadProfile>} */
+/** The scenarios that need no data service. */
+const NO_SERVICE_SCENARIOS = ['plaintext', 'json', 'params', 'post', 'fibonacci', 'error', 'validation', 'not-found']
+
+/** @type {Readonly<Record<'quick' | 'standard' | 'paper' | 'ci', Readonly<LoadProfile>>>} */
+export const LOAD_PROFILES = Object.freeze({
+  quick: Object.freeze({
+    summary: 'the default of `pnpm bench`: every SUT on the scenarios that need no service, short runs (a whole run in under 10 minutes on 2 cores)',
+    scenarios: NO_SERVICE_SCENARIOS,
+    connections: [100],
+    pipelining: 1,
+    durationSec: 2,
+    warmupSec: 1,
+    repeats: 1
+  }),
+  standard: Object.freeze({
+    summary: 'every scenario, 100 connections, 3 s warmup and 10 s measured',
+    scenarios: null,
+    connections: [100],
+    pipelining: 1,
+    durationSec: 10,
+    warmupSec: 3,
+    repeats: 1
+  }),
+  paper: Object.freeze({
+    summary: 'the scenarios of published comparisons (static JSON, fibonacci, redis, validation, error), 10 repeats of 10 s',
+    scenarios: ['json', 'fibonacci', 'redis', 'validation', 'error'],
+    connections: [100],
+    pipelining: 1,
+    durationSec: 10,
+    warmupSec: 3,
+    repeats: 10
+  }),
+  ci: Object.freeze({
+    summary: 'for comparing commits on CI machines: a few cheap scenarios, 5 short repeats for the statistics',
+    scenarios: ['plaintext', 'json', 'fibonacci'],
+    connections: [50],
+    pipelining: 1,
+    durationSec: 3,
+    warmupSec: 1,
+    repeats: 5
+  })
+})
+
+/** The profile of a run that names none. */
+export const DEFAULT_PROFILE = 'quick'
+
+/** The load settings of the `standard` profile, the reference values of single options. */
 export const DEFAULT_LOAD = Object.freeze({
-  connections: 100,
-  pipelining: 1,
-  durationSec: 10,
-  warmupSec: 3
+  connections: LOAD_PROFILES.standard.connections[0],
+  pipelining: LOAD_PROFILES.standard.pipelining,
+  durationSec: LOAD_PROFILES.standard.durationSec,
+  warmupSec: LOAD_PROFILES.standard.warmupSec
 })

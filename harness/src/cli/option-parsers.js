@@ -44,6 +44,39 @@ export function seconds ({ min, max, minExclusive = false }) {
   }
 }
 
+/**
+ * A comma-separated list of whole numbers, e.g. `10,100,1000` (a sweep), each within the range.
+ * @param {{ min: number, max: number }} range
+ * @returns {OptionParser}
+ */
+export function wholeNumberList ({ min, max }) {
+  const one = wholeNumber({ min, max })
+  return (raw, flag) => {
+    const parts = String(raw).split(',').map((part) => part.trim())
+    if (parts.length === 0 || parts.some((part) => part === '')) throw invalidOption(flag, raw, `a whole number from ${min} to ${max}, or a comma-separated list of them`)
+    const values = parts.map((part) => {
+      try {
+        return one(part, flag)
+      } catch {
+        throw invalidOption(flag, raw, `a whole number from ${min} to ${max}, or a comma-separated list of them`)
+      }
+    })
+    return [...new Set(values)]
+  }
+}
+
+/**
+ * One of a fixed set of names.
+ * @param {readonly string[]} allowed
+ * @returns {OptionParser}
+ */
+export function oneOf (allowed) {
+  return (raw, flag) => {
+    if (!allowed.includes(String(raw))) throw invalidOption(flag, raw, `one of ${allowed.join(', ')}`)
+    return String(raw)
+  }
+}
+
 /** @type {OptionParser} */
 export function nameList (raw, flag) {
   if (typeof raw !== 'string' && typeof raw !== 'number') {

@@ -1,6 +1,7 @@
 // @ts-check
 import { DEFAULTS } from '../defaults.js'
-import { directory, flag, nameList, seconds, wholeNumber } from './option-parsers.js'
+import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
+import { directory, flag, nameList, oneOf, seconds, wholeNumber, wholeNumberList } from './option-parsers.js'
 
 /**
  * The options of every command, in one table: cac registers them from here (so `--help` is generated
@@ -25,36 +26,51 @@ const OPTIONS = {
   scenarios: {
     field: 'scenarios',
     flag: '--scenarios <names>',
-    description: 'Scenarios to run, comma-separated (default: all; see `dyno list`)',
+    description: "Scenarios to run, comma-separated (default: the profile's; see `dyno list`)",
     parse: nameList
   },
   connections: {
     field: 'connections',
     flag: '--connections <n>',
-    description: 'Concurrent connections the load generator keeps open',
-    parse: wholeNumber({ min: 1, max: 10_000 }),
-    default: DEFAULTS.connections
+    description: "Concurrent connections the load generator keeps open; a list (10,100,1000) sweeps the levels (default: the profile's)",
+    parse: wholeNumberList({ min: 1, max: 10_000 })
   },
   pipelining: {
     field: 'pipelining',
     flag: '--pipelining <n>',
-    description: 'Requests in flight per connection (HTTP pipelining)',
-    parse: wholeNumber({ min: 1, max: 100 }),
-    default: DEFAULTS.pipelining
+    description: "Requests in flight per connection (HTTP pipelining) (default: the profile's)",
+    parse: wholeNumber({ min: 1, max: 100 })
   },
   duration: {
     field: 'durationSec',
     flag: '--duration <sec>',
-    description: 'Seconds of measured load per SUT and scenario',
-    parse: seconds({ min: 0, max: 3600, minExclusive: true }),
-    default: DEFAULTS.durationSec
+    description: "Seconds of measured load per SUT and scenario (default: the profile's)",
+    parse: seconds({ min: 0, max: 3600, minExclusive: true })
   },
   warmup: {
     field: 'warmupSec',
     flag: '--warmup <sec>',
-    description: 'Seconds of warmup load before measuring, recorded apart (0: none)',
-    parse: seconds({ min: 0, max: 3600 }),
-    default: DEFAULTS.warmupSec
+    description: "Seconds of warmup load before measuring, recorded apart; 0: none (default: the profile's)",
+    parse: seconds({ min: 0, max: 3600 })
+  },
+  profile: {
+    field: 'profile',
+    flag: '--profile <name>',
+    description: `Named load profile: ${Object.keys(LOAD_PROFILES).join(', ')}; explicit options override it`,
+    parse: oneOf(Object.keys(LOAD_PROFILES)),
+    default: DEFAULT_PROFILE
+  },
+  repeats: {
+    field: 'repeats',
+    flag: '--repeats <n>',
+    description: "Measure each (SUT, scenario, connections) this many times, interleaved in shuffled rounds (default: the profile's)",
+    parse: wholeNumber({ min: 1, max: 1000 })
+  },
+  seed: {
+    field: 'seed',
+    flag: '--seed <n>',
+    description: 'Seed of the shuffled order and the bootstrap (default: random, recorded in run.json)',
+    parse: wholeNumber({ min: 0, max: 4_294_967_295 })
   },
   out: {
     field: 'out',
@@ -95,8 +111,8 @@ const OPTIONS = {
 
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
-  run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
+  run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
+    OPTIONS.pipelining, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
   list: []
 })

@@ -7,7 +7,9 @@ import { discoverSuts } from '../suts/discover-suts.js'
 import { selectScenarios, selectSuts } from '../suts/select.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { createProgress } from '../ui/progress.js'
+import { formatAggregateTable } from '../ui/aggregate-table.js'
 import { formatSummaryTable } from '../ui/summary-table.js'
+import { resolveRunSettings } from '../run/resolve-run-settings.js'
 
 /**
  * `dyno run`: benchmark, print a summary, and say where the results are.
@@ -17,22 +19,28 @@ import { formatSummaryTable } from '../ui/summary-table.js'
  * @returns {Promise<number>}
  */
 export async function runCommand (options, io) {
+  const settings = resolveRunSettings(options)
   const suts = selectSuts(discoverSuts(), options.frameworks)
-  const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
-  const load = { connections: options.connections, pipelining: options.pipelining, durationSec: options.durationSec, warmupSec: options.warmupSec, windowMs: options.windowMs }
+  const scenarios = selectScenarios([...SCENARIOS], settings.scenarios)
+  const load = { pipelining: settings.pipelining, durationSec: settings.durationSec, warmupSec: settings.warmupSec, windowMs: options.windowMs }
   const progress = createProgress(io.stderr, load)
   const outcome = await onInterrupt((signal) => runSuite({
     suts,
     scenarios,
     load,
+    connections: settings.connections,
+    repeats: settings.repeats,
+    seed: settings.seed,
     out: options.out,
     verify: options.verify,
     readyTimeoutSec: options.readyTimeoutSec,
     pgPoolSize: options.pgPoolSize,
-    options,
+    options: { ...options, ...settings },
     signal
   }, {
-    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUTs × ${scenarios.length} scenarios), results in ${runDir}`),
+    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUTs × ${scenarios.length} scenarios` +
+      `${settings.connections.length > 1 ? ` × ${settings.connections.length} connection levels` : ''}${settings.repeats > 1 ? ` × ${settings.repeats} repeats, seed ${settings.seed}` : ''}; ` +
+      `profile ${settings.profile}, ${settings.warmupSec} s warmup + ${settings.durationSec} s each), results in ${runDir}`),
     onServices: ({ available, unavailable }) => {
       if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
       for (const [name, reason] of Object.entries(unavailable)) progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
@@ -43,7 +51,8 @@ export async function runCommand (options, io) {
       `  → ${file}`)
   }))
   progress.done()
-  io.stdout.write(formatSummaryTable(outcome.records) + '\n')
+  io.stdout.write(formatSummaryTable(outcome.records, { showConnections: settings.connections.length > 1 }) + '\n')
+  if (settings.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
   io.stdout.write(`results: ${outcome.runDir}\n`)
   if (outcome.interrupted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', `interrupted after ${outcome.records.length} runs; they are kept in ${outcome.runDir}`)

@@ -15,6 +15,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
  * @property {{ name: string, package: string, framework: string, frameworkVersion: string | null, validator: string, runtime: string, runtimeVersion: string }} sut
  * @property {{ name: string, method: string, path: string }} scenario
  * @property {{ engine: 'autocannon', engineVersion: string } & LoadSettings} load
+ * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
  * @property {RunStatus} status
  * @property {string | null} reason null when ok
  * @property {string | null} errorCode a DYNO_ERR_* code when the run failed, invalid or skipped through one
@@ -29,10 +30,10 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 /**
  * A record for a run that is about to start; the run fills it in and sets its final status.
  * @param {{ runId: string, env: ResultRecord['env'], sut: import('../suts/discover-suts.js').SutDescriptor,
- *   scenario: import('@dyno/scenarios').Scenario, load: LoadSettings }} context
+ *   scenario: import('@dyno/scenarios').Scenario, load: LoadSettings, repeat?: { index: number, of: number } }} context
  * @returns {ResultRecord}
  */
-export function createResultRecord ({ runId, env, sut, scenario, load }) {
+export function createResultRecord ({ runId, env, sut, scenario, load, repeat = { index: 1, of: 1 } }) {
   return {
     schemaVersion: SCHEMA_VERSION,
     runId,
@@ -50,6 +51,7 @@ export function createResultRecord ({ runId, env, sut, scenario, load }) {
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
     load: { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ...load },
+    repeat,
     status: 'failed',
     reason: 'the run did not finish',
     errorCode: null,
@@ -76,6 +78,3 @@ export function settleRecord (record, status, reason, errorCode = null) {
   record.finishedAt = new Date().toISOString()
   return record
 }
-
-/** @param {{ sut: { name: string }, scenario: { name: string } }} run @returns {string} the file name of a result */
-export const resultFileName = (run) => `${run.sut.name}--${run.scenario.name}.json`

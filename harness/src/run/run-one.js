@@ -16,6 +16,7 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @property {import('../suts/discover-suts.js').SutDescriptor} sut
  * @property {import('@dyno/scenarios').Scenario} scenario
  * @property {import('../results/result-record.js').LoadSettings} load
+ * @property {{ index: number, of: number }} [repeat]
  * @property {boolean} verify
  * @property {number} readyTimeoutSec
  * @property {number} stopGraceSec

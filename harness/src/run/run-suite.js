@@ -4,18 +4,26 @@ import { join, resolve } from 'node:path'
 import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
 import { environmentFingerprint } from '../env/fingerprint.js'
 import { REPO_ROOT } from '../paths.js'
-import { resultFileName, settleRecord } from '../results/result-record.js'
+import { settleRecord } from '../results/result-record.js'
+import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { startServices } from '../services/service-manager.js'
+import { planRuns } from './plan-runs.js'
 import { createRunId } from './run-id.js'
 import { runEnv } from './run-env.js'
 import { runOne } from './run-one.js'
+
+/** The file of a run directory that holds the per-(SUT, scenario, connections) statistics. */
+export const AGGREGATES_FILE = 'aggregates.json'
 
 /**
  * @typedef {object} SuiteOptions
  * @property {import('../suts/discover-suts.js').SutDescriptor[]} suts
  * @property {import('@dyno/scenarios').Scenario[]} scenarios
- * @property {import('../results/result-record.js').LoadSettings} load
+ * @property {Omit<import('../results/result-record.js').LoadSettings, 'connections'>} load
+ * @property {number[]} connections one run per level
+ * @property {number} repeats rounds of every (SUT, scenario, level), shuffled when more than one
+ * @property {number} seed of the shuffle and the bootstrap
  * @property {string} out the directory that receives the run directory
  * @property {boolean} verify
  * @property {number} pgPoolSize
@@ -26,7 +34,7 @@ import { runOne } from './run-one.js'
  * @typedef {object} SuiteHooks
  * @property {(info: { runId: string, runDir: string, total: number }) => void} [onStart]
  * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) => void} [onServices]
- * @property {(info: { index: number, total: number, sut: string, scenario: string, stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
+ * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
  * @property {(record: import('../results/result-record.js').ResultRecord, file: string) => void} [onResult]
  */
 
@@ -42,7 +50,7 @@ export async function runSuite (suite, hooks = {}) {
   const runDir = join(resolve(REPO_ROOT, suite.out), runId)
   mkdirSync(runDir, { recursive: true })
   const env = environmentFingerprint()
-  const pairs = suite.suts.flatMap((sut) => suite.scenarios.map((scenario) => ({ sut, scenario })))
+  const plan = planRuns({ suts: suite.suts, scenarios: suite.scenarios, connections: suite.connections, repeats: suite.repeats, seed: suite.seed })
   const index = {
     schemaVersion: SCHEMA_VERSION,
     runId,
@@ -50,13 +58,15 @@ export async function runSuite (suite, hooks = {}) {
     finishedAt: /** @type {string | null} */ (null),
     status: /** @type {'running' | 'complete' | 'interrupted'} */ ('running'),
     options: suite.options,
+    seed: suite.seed,
     env,
-    planned: pairs.map(({ sut, scenario }) => ({ sut: sut.name, scenario: scenario.name })),
-    results: /** @type {{ file: string, sut: string, scenario: string, status: string, reason: string | null }[]} */ ([])
+    planned: plan.map(({ sut, scenario, connections, repeat, file }) => ({ sut: sut.name, scenario: scenario.name, connections, repeat, file })),
+    results: /** @type {{ file: string, sut: string, scenario: string, connections: number, repeat: number, status: string, reason: string | null }[]} */ ([]),
+    aggregatesFile: /** @type {string | null} */ (null)
   }
   const indexPath = join(runDir, 'run.json')
   writeJsonAtomic(indexPath, index)
-  hooks.onStart?.({ runId, runDir, total: pairs.length })
+  hooks.onStart?.({ runId, runDir, total: plan.length })
 
   const records = []
   const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId) })
@@ -65,7 +75,7 @@ export async function runSuite (suite, hooks = {}) {
     if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
     writeJsonAtomic(indexPath, index)
     hooks.onServices?.({ available: [...services.available.keys()], unavailable: Object.fromEntries(services.unavailable), described: env.services })
-    for (const [position, { sut, scenario }] of pairs.entries()) {
+    for (const [position, { sut, scenario, connections, repeat, file }] of plan.entries()) {
       if (suite.signal.aborted) break
       const needed = scenario.services ?? []
       const unavailable = services.missingFor(scenario) ?? (needed.length > 0 ? await services.ensureHealthy(needed) : null)
@@ -75,13 +85,14 @@ export async function runSuite (suite, hooks = {}) {
         env,
         sut,
         scenario,
-        load: suite.load,
+        load: { ...suite.load, connections },
+        repeat: { index: repeat, of: suite.repeats },
         verify: suite.verify,
         readyTimeoutSec: suite.readyTimeoutSec,
         stopGraceSec: DEFAULTS.stopGraceSec,
         requestTimeoutSec: DEFAULTS.requestTimeoutSec,
         signal: suite.signal,
-        onProgress: (event) => hooks.onProgress?.({ index: position, total: pairs.length, sut: sut.name, scenario: scenario.name, ...event }),
+        onProgress: (event) => hooks.onProgress?.({ index: position, total: plan.length, sut: sut.name, scenario: scenario.name, connections, repeat, ...event }),
         serviceEnv: { ...services.envFor(needed), PG_POOL_SIZE: String(suite.pgPoolSize) },
         queryCounter: counterService?.queryCount ? { service: counterService.name, count: counterService.queryCount } : null,
         unavailable,
@@ -93,18 +104,20 @@ export async function runSuite (suite, hooks = {}) {
           settleRecord(record, 'failed', `${name} died during the run; dyno restarts it before the next run`, 'DYNO_ERR_SERVICE_DIED')
         }
       }
-      const file = resultFileName(record)
       writeJsonAtomic(join(runDir, file), record)
       records.push(record)
-      index.results.push({ file, sut: sut.name, scenario: scenario.name, status: record.status, reason: record.reason })
+      index.results.push({ file, sut: sut.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason })
       writeJsonAtomic(indexPath, index)
       hooks.onResult?.(record, file)
     }
   } finally {
     await services.stopAll()
   }
+  const aggregates = aggregateRuns(records, { seed: suite.seed })
+  writeJsonAtomic(join(runDir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed: suite.seed, aggregates })
+  index.aggregatesFile = AGGREGATES_FILE
   index.status = suite.signal.aborted ? 'interrupted' : 'complete'
   index.finishedAt = new Date().toISOString()
   writeJsonAtomic(indexPath, index)
-  return { runId, runDir, records, interrupted: suite.signal.aborted }
+  return { runId, runDir, records, aggregates, interrupted: suite.signal.aborted }
 }

@@ -6,16 +6,20 @@ import { createTable } from './table.js'
  * The table printed at the end of a run: one row per (SUT, scenario), then the reason of every run
  * that is not ok.
  * @param {import('../results/result-record.js').ResultRecord[]} records
+ * @param {{ showConnections?: boolean }} [options] a sweep shows the connections of each row
  * @returns {string}
  */
-export function formatSummaryTable (records) {
-  const table = createTable(['framework', 'version', 'scenario', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'status'], { alignRight: [3, 4, 5, 6, 7] })
+export function formatSummaryTable (records, { showConnections = false } = {}) {
+  const head = ['framework', 'version', 'scenario', ...(showConnections ? ['conns'] : []), 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'status']
+  const numeric = ['conns', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx']
+  const table = createTable(head, { alignRight: head.flatMap((name, index) => numeric.includes(name) ? [index] : []) })
   for (const record of records) {
     const summary = record.summary
     table.push([
       record.sut.name,
       record.sut.frameworkVersion ?? '-',
       record.scenario.name,
+      ...(showConnections ? [String(record.load.connections)] : []),
       formatInteger(summary?.requestsPerSec.mean),
       formatMs(summary?.latencyMs?.p50),
       formatMs(summary?.latencyMs?.p99),

@@ -10,9 +10,10 @@ const ajv = new Ajv({ allErrors: true, strict: true })
 ajvFormats.default(ajv)
 ajv.addSchema(load('result.schema.json'))
 ajv.addSchema(load('run-index.schema.json'))
+ajv.addSchema(load('aggregates.schema.json'))
 
 /**
- * @param {'result' | 'run-index'} kind
+ * @param {'result' | 'run-index' | 'aggregates'} kind
  * @param {unknown} document
  * @returns {string[]} the schema violations, empty when valid
  */

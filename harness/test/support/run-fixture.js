@@ -25,7 +25,10 @@ export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSe
   const outcome = await runSuite({
     suts,
     scenarios: scenarios.map(scenarioNamed),
-    load: { connections: 10, pipelining: 1, durationSec: 1, warmupSec: 0, windowMs: 250, ...load },
+    load: { pipelining: 1, durationSec: 1, warmupSec: 0, windowMs: 250, ...load },
+    connections: [load.connections ?? 10],
+    repeats: 1,
+    seed: 1,
     out,
     verify,
     readyTimeoutSec,

@@ -1,0 +1,34 @@
+// @ts-check
+import { seededRandom, shuffled } from '../stats/seeded-random.js'
+
+/**
+ * @typedef {object} PlannedRun
+ * @property {import('../suts/discover-suts.js').SutDescriptor} sut
+ * @property {import('@dyno/scenarios').Scenario} scenario
+ * @property {number} connections
+ * @property {number} repeat 1-based
+ * @property {string} file the result file name
+ */
+
+/**
+ * The order of a run's measurements. One repeat: SUT by SUT, scenario by scenario, level by level.
+ * Several: round after round, each round every (SUT, scenario, level) once, in an order shuffled
+ * anew from the seed, so that drift of the machine spreads evenly over the SUTs instead of favouring
+ * whichever ran first.
+ * @param {{ suts: import('../suts/discover-suts.js').SutDescriptor[], scenarios: import('@dyno/scenarios').Scenario[],
+ *   connections: number[], repeats: number, seed: number }} options
+ * @returns {PlannedRun[]}
+ */
+export function planRuns ({ suts, scenarios, connections, repeats, seed }) {
+  const cells = suts.flatMap((sut) => scenarios.flatMap((scenario) => connections.map((level) => ({ sut, scenario, connections: level }))))
+  const random = seededRandom(seed)
+  const plan = []
+  for (let repeat = 1; repeat <= repeats; repeat++) {
+    const round = repeats === 1 ? cells : shuffled(cells, random)
+    for (const cell of round) {
+      const file = `${cell.sut.name}--${cell.scenario.name}${connections.length > 1 ? `--c${cell.connections}` : ''}${repeats > 1 ? `--r${repeat}` : ''}.json`
+      plan.push({ ...cell, repeat, file })
+    }
+  }
+  return plan
+}

@@ -1,0 +1,56 @@
+// @ts-check
+import { mean, median, sampleStandardDeviation } from 'simple-statistics'
+import { mergedLatencyMs } from '../results/merge-histograms.js'
+import { bootstrapMedianInterval } from './bootstrap.js'
+
+/**
+ * @typedef {object} Aggregate the repeats of one (SUT, scenario, connections)
+ * @property {string} sut
+ * @property {string} scenario
+ * @property {number} connections
+ * @property {number} runs measured runs (status ok) that went in
+ * @property {number} excluded runs of the cell that were not ok
+ * @property {number[]} requestsPerSecRuns each run's req/s, in run order
+ * @property {{ median: number, mean: number, ci95: [number, number] | null, cv: number | null }} requestsPerSec
+ *   ci95: bootstrap interval of the median (null below 2 runs); cv: stdev / mean of the runs
+ * @property {ReturnType<typeof mergedLatencyMs>} latencyMs from the merged histograms of the runs
+ */
+
+const round1 = (/** @type {number} */ value) => Math.round(value * 10) / 10
+
+/**
+ * Groups a run's records by (SUT, scenario, connections) and summarizes the ok ones.
+ * @param {import('../results/result-record.js').ResultRecord[]} records
+ * @param {{ seed: number }} options the bootstrap seed (the run's)
+ * @returns {Aggregate[]}
+ */
+export function aggregateRuns (records, { seed }) {
+  /** @type {Map<string, import('../results/result-record.js').ResultRecord[]>} */
+  const cells = new Map()
+  for (const record of records) {
+    const key = JSON.stringify([record.sut.name, record.scenario.name, record.load.connections])
+    cells.set(key, [...(cells.get(key) ?? []), record])
+  }
+  return [...cells.values()].map((group) => {
+    const ok = group.filter((record) => record.status === 'ok' && record.summary)
+    const rates = ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).requestsPerSec.mean)
+    const [first] = group
+    return {
+      sut: first.sut.name,
+      scenario: first.scenario.name,
+      connections: first.load.connections,
+      runs: ok.length,
+      excluded: group.length - ok.length,
+      requestsPerSecRuns: rates,
+      requestsPerSec: rates.length === 0
+        ? { median: 0, mean: 0, ci95: null, cv: null }
+        : {
+            median: round1(median(rates)),
+            mean: round1(mean(rates)),
+            ci95: rates.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(rates, { seed }).map(round1)),
+            cv: rates.length < 2 ? null : Math.round(sampleStandardDeviation(rates) / mean(rates) * 10000) / 10000
+          },
+      latencyMs: ok.length === 0 ? null : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
+    }
+  })
+}

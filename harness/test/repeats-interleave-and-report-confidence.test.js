@@ -1,0 +1,67 @@
+// @ts-check
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, expect, it } from 'vitest'
+import { PACKAGES_DIR } from '../src/paths.js'
+import { runSuite } from '../src/run/run-suite.js'
+import { loadSut } from '../src/suts/discover-suts.js'
+import { trackRuns } from './support/leftover-processes.js'
+import { schemaErrors } from './support/result-schemas.js'
+import { scenarioNamed } from './support/run-fixture.js'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+
+const runs = trackRuns()
+
+it('runs every cell once per round in a shuffled order, and aggregates median, bootstrap CI, CV and merged latency', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'dyno-repeats-'))
+  const suts = ['node-http', 'node-net'].map((name) => loadSut(`${PACKAGES_DIR}${name}`))
+  const outcome = await runSuite({
+    suts,
+    scenarios: [scenarioNamed('json')],
+    load: { pipelining: 1, durationSec: 0.5, warmupSec: 0, windowMs: 250 },
+    connections: [4, 16],
+    repeats: 3,
+    seed: 2026,
+    out,
+    verify: true,
+    readyTimeoutSec: 10,
+    pgPoolSize: 4,
+    options: { test: true },
+    signal: new AbortController().signal
+  }, { onStart: ({ runId }) => runs.add(runId) })
+
+  const index = JSON.parse(readFileSync(join(outcome.runDir, 'run.json'), 'utf8'))
+  expect(schemaErrors('run-index', index)).toEqual([])
+  expect(index.seed).toBe(2026)
+  expect(index.results).toHaveLength(2 * 2 * 3)
+  // Each round holds every (SUT, scenario, connections) exactly once; rounds are shuffled differently.
+  const rounds = [1, 2, 3].map((repeat) => index.results.filter((/** @type {{ repeat: number }} */ entry) => entry.repeat === repeat)
+    .map((/** @type {{ sut: string, scenario: string, connections: number }} */ entry) => `${entry.sut}/${entry.scenario}/${entry.connections}`))
+  for (const round of rounds) expect(new Set(round).size).toBe(4)
+  expect(new Set(rounds.map((round) => round.join())).size).toBeGreaterThan(1)
+  expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toContain('node-net--json--c16--r2.json')
+
+  for (const entry of index.results) {
+    const record = JSON.parse(readFileSync(join(outcome.runDir, entry.file), 'utf8'))
+    expect(schemaErrors('result', record)).toEqual([])
+    expect(record.status).toBe('ok')
+    expect(record.load.connections).toBe(entry.connections)
+    expect(record.repeat).toEqual({ index: entry.repeat, of: 3 })
+  }
+
+  const { aggregates } = JSON.parse(readFileSync(join(outcome.runDir, index.aggregatesFile), 'utf8'))
+  expect(schemaErrors('aggregates', JSON.parse(readFileSync(join(outcome.runDir, index.aggregatesFile), 'utf8')))).toEqual([])
+  expect(aggregates).toHaveLength(4)
+  for (const aggregate of aggregates) {
+    expect(aggregate.runs).toBe(3)
+    const sorted = [...aggregate.requestsPerSecRuns].sort((a, b) => a - b)
+    expect(aggregate.requestsPerSec.median).toBeCloseTo(sorted[1], 0)
+    expect(aggregate.requestsPerSec.ci95[0]).toBeGreaterThanOrEqual(sorted[0] - 0.1)
+    expect(aggregate.requestsPerSec.ci95[1]).toBeLessThanOrEqual(sorted[2] + 0.1)
+    expect(aggregate.requestsPerSec.cv).toBeGreaterThan(0)
+    expect(aggregate.latencyMs.p50).toBeLessThanOrEqual(aggregate.latencyMs.p99)
+  }
+}, 120_000)
+
+afterAll(() => runs.expectNoneLeft(expect))
