@@ -77,6 +77,20 @@ export function oneOf (allowed) {
   }
 }
 
+/**
+ * A number above 0 (decimals allowed), at most `max`.
+ * @param {{ max: number }} range
+ * @returns {OptionParser}
+ */
+export function positiveNumber ({ max }) {
+  return (raw, flag) => {
+    const text = String(raw).trim()
+    const value = Number(text)
+    if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > max) throw invalidOption(flag, raw, `a number above 0, at most ${max}`)
+    return value
+  }
+}
+
 /** @type {OptionParser} */
 export function nameList (raw, flag) {
   if (typeof raw !== 'string' && typeof raw !== 'number') {

@@ -1,7 +1,7 @@
 // @ts-check
 import { DEFAULTS } from '../defaults.js'
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
-import { directory, flag, nameList, oneOf, seconds, wholeNumber, wholeNumberList } from './option-parsers.js'
+import { directory, flag, nameList, oneOf, positiveNumber, seconds, wholeNumber, wholeNumberList } from './option-parsers.js'
 
 /**
  * The options of every command, in one table: cac registers them from here (so `--help` is generated
@@ -52,6 +52,12 @@ const OPTIONS = {
     flag: '--warmup <sec>',
     description: "Seconds of warmup load before measuring, recorded apart; 0: none (default: the profile's)",
     parse: seconds({ min: 0, max: 3600 })
+  },
+  rate: {
+    field: 'ratePerSec',
+    flag: '--rate <n>',
+    description: 'Open model: send this many requests per second on a fixed schedule and measure latency from each intended send time (default: closed loop)',
+    parse: positiveNumber({ max: 1_000_000 })
   },
   profile: {
     field: 'profile',
@@ -112,7 +118,7 @@ const OPTIONS = {
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
   list: []
 })

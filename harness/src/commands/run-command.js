@@ -22,7 +22,7 @@ export async function runCommand (options, io) {
   const settings = resolveRunSettings(options)
   const suts = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], settings.scenarios)
-  const load = { pipelining: settings.pipelining, durationSec: settings.durationSec, warmupSec: settings.warmupSec, windowMs: options.windowMs }
+  const load = { pipelining: settings.pipelining, durationSec: settings.durationSec, warmupSec: settings.warmupSec, windowMs: options.windowMs, ratePerSec: options.ratePerSec ?? null }
   const progress = createProgress(io.stderr, load)
   const outcome = await onInterrupt((signal) => runSuite({
     suts,

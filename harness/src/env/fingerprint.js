@@ -5,10 +5,10 @@ import os from 'node:os'
 import { REPO_ROOT } from '../paths.js'
 
 const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
-const AUTOCANNON_VERSION = JSON.parse(readFileSync(new URL('../../node_modules/autocannon/package.json', import.meta.url), 'utf8')).version
+const packageVersion = (/** @type {string} */ name) => JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
 
 /** The engine versions results record. */
-export const ENGINE_VERSIONS = Object.freeze({ autocannon: AUTOCANNON_VERSION })
+export const ENGINE_VERSIONS = Object.freeze({ autocannon: packageVersion('autocannon'), undici: packageVersion('undici') })
 
 /** @param {string[]} args @returns {string | null} */
 function git (args) {

@@ -12,6 +12,7 @@
  * @property {number} expectedStatus
  * @property {import('@dyno/scenarios').BodyExpectation | null} expectedBody
  * @property {number} windowMs the width of the timeseries windows
+ * @property {number | null} [ratePerSec] open model: requests per second on a fixed schedule, latency from each intended send time; null: closed loop
  *
  * @typedef {object} PhaseSummary what one phase measured
  * @property {number} requests completed responses
@@ -27,6 +28,7 @@
  * @property {number} unexpectedStatus responses whose status was not the scenario's
  * @property {Record<string, number>} statusCounts
  * @property {boolean} stoppedEarly
+ * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number }} [rate] open model only: how well the schedule was kept
  * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut it
  */
 export {}

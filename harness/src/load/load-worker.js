@@ -1,9 +1,10 @@
 // @ts-check
-// The load generator process: runs autocannon for each phase of a plan and reports each phase's
-// summary over IPC. It is a separate process so that the orchestrator never competes with it.
+// The load generator process: runs each phase of a plan (autocannon, or the fixed-rate schedule) and
+// reports each phase's summary over IPC. It is a separate process so that the orchestrator never competes with it.
 import autocannon from 'autocannon'
-import { bodyMatches } from '../verify/check-response.js'
+import { bodyVerifier } from './body-verifier.js'
 import { createLatencyHistogram, encodeHistogram, latencySummaryMs, recordLatencyMs } from './latency-histogram.js'
+import { runRatePhase } from './rate-phase.js'
 import { createWindowRecorder } from './timeseries.js'
 
 /** @type {{ stop: () => void } | null} */
@@ -12,19 +13,6 @@ let stopRequested = false
 
 /** @param {object} message */
 const send = (message) => new Promise((resolve) => process.send?.(message, resolve))
-
-/**
- * A verifyBody function for autocannon, or undefined when the scenario does not fix the body.
- * Exact text is a string comparison; JSON compares the canonical text first and parses only on a miss.
- * @param {import('@dyno/scenarios').BodyExpectation | null} expected
- */
-function bodyVerifier (expected) {
-  if (!expected) return undefined
-  if (expected.text !== undefined) return (/** @type {string} */ body) => body === expected.text
-  if (expected.check !== undefined) return (/** @type {string} */ body) => bodyMatches(expected, body)
-  const canonical = JSON.stringify(expected.json)
-  return (/** @type {string} */ body) => body === canonical || bodyMatches(expected, body)
-}
 
 /**
  * @param {import('./load-plan.js').LoadPlan} plan
@@ -106,7 +94,13 @@ process.on('message', async (/** @type {any} */ message) => {
   try {
     for (const phase of plan.phases) {
       if (stopRequested) break
-      const summary = await runPhase(plan, phase)
+      // An open-model plan sends on a fixed schedule (rate-phase.js); a closed one keeps the connections busy (autocannon).
+      const summary = plan.ratePerSec
+        ? await runRatePhase(/** @type {import('./rate-phase.js').RatePlan} */ (plan), phase, {
+          onProgress: (progress) => send({ type: 'progress', ...progress }),
+          isStopped: () => stopRequested
+        })
+        : await runPhase(plan, phase)
       await send({ type: 'phase', phase: phase.name, summary })
     }
     await send({ type: 'done' })

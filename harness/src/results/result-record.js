@@ -4,7 +4,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 
 /**
  * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
- * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number }} LoadSettings
+ * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null }} LoadSettings
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
  * @property {number} schemaVersion
@@ -14,7 +14,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
  * @property {ReturnType<typeof import('../env/fingerprint.js').environmentFingerprint>} env
  * @property {{ name: string, package: string, framework: string, frameworkVersion: string | null, validator: string, runtime: string, runtimeVersion: string }} sut
  * @property {{ name: string, method: string, path: string }} scenario
- * @property {{ engine: 'autocannon', engineVersion: string } & LoadSettings} load
+ * @property {{ engine: 'autocannon' | 'undici-rate', engineVersion: string } & LoadSettings} load engine undici-rate: the open-model schedule (--rate)
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
  * @property {RunStatus} status
  * @property {string | null} reason null when ok
@@ -50,7 +50,9 @@ export function createResultRecord ({ runId, env, sut, scenario, load, repeat = 
       runtimeVersion: process.version
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
-    load: { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ...load },
+    load: load.ratePerSec
+      ? { engine: 'undici-rate', engineVersion: ENGINE_VERSIONS.undici, ...load }
+      : { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ...load, ratePerSec: null },
     repeat,
     status: 'failed',
     reason: 'the run did not finish',

@@ -107,7 +107,8 @@ async function measure (context, running, record) {
     ],
     expectedStatus: scenario.expect.status,
     expectedBody: scenario.expect.body,
-    windowMs: context.load.windowMs
+    windowMs: context.load.windowMs,
+    ratePerSec: context.load.ratePerSec ?? null
   }, { onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }), env: runEnv(context.runId) })
   const stopLoad = () => load.stop()
   signal.addEventListener('abort', stopLoad, { once: true })
