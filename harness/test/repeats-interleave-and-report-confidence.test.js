@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { runSuite } from '../src/run/run-suite.js'
+import { resolvePinning } from '../src/pinning/resolve-pinning.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
@@ -27,6 +28,7 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     verify: true,
     readyTimeoutSec: 10,
     pgPoolSize: 4,
+    pinning: resolvePinning('auto'),
     options: { test: true },
     signal: new AbortController().signal
   }, { onStart: ({ runId }) => runs.add(runId) })

@@ -44,6 +44,14 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
     expect(record.summary.timeseries.length).toBeGreaterThanOrEqual(4)
     expect(record.summary.timeseries.reduce((sum, window) => sum + window.requests, 0)).toBe(record.summary.requests)
     expect(record.warmup.timeseries.reduce((sum, window) => sum + window.requests, 0)).toBe(record.warmup.requests)
+    // Resources of both processes, efficiency, the generator guard, the SUT's event loop, where each ran.
+    expect(record.summary.resources.targets.sut.cpuSec).toBeGreaterThan(0)
+    expect(record.summary.resources.targets.generator.cpuSec).toBeGreaterThan(0)
+    expect(record.summary.resources.targets.sut.peakRssBytes).toBeGreaterThan(10 * 1024 * 1024)
+    expect(record.summary.requestsPerCpuSec).toBeGreaterThan(0)
+    expect(typeof record.summary.generatorBound).toBe('boolean')
+    expect(record.summary.eventLoop.intervalMs).toBeGreaterThan(0)
+    expect(typeof record.load.pinning.pinned).toBe('boolean')
     expect(record.warmupAnalysis).toMatchObject({ steadyLatencyP50Ms: expect.any(Number), steadyRequestsPerSec: expect.any(Number) })
   }
   const aggregates = JSON.parse(readFileSync(join(runDir, 'aggregates.json'), 'utf8'))

@@ -1,6 +1,7 @@
 // @ts-check
 import { DEFAULTS } from '../defaults.js'
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
+import { DEFAULT_PIN, pinOption } from '../pinning/pin-option.js'
 import { directory, flag, nameList, oneOf, positiveNumber, seconds, wholeNumber, wholeNumberList } from './option-parsers.js'
 
 /**
@@ -58,6 +59,13 @@ const OPTIONS = {
     flag: '--rate <n>',
     description: 'Open model: send this many requests per second on a fixed schedule and measure latency from each intended send time (default: closed loop)',
     parse: positiveNumber({ max: 1_000_000 })
+  },
+  pin: {
+    field: 'pin',
+    flag: '--pin <mode>',
+    description: 'CPU pinning: auto (SUT on all cpus but the last, generator on the last), off, or sut=<cpus>,gen=<cpus>',
+    parse: pinOption,
+    default: DEFAULT_PIN
   },
   profile: {
     field: 'profile',
@@ -118,7 +126,7 @@ const OPTIONS = {
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.pin, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
   list: []
 })

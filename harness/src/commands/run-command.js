@@ -10,6 +10,7 @@ import { createProgress } from '../ui/progress.js'
 import { formatAggregateTable } from '../ui/aggregate-table.js'
 import { formatSummaryTable } from '../ui/summary-table.js'
 import { resolveRunSettings } from '../run/resolve-run-settings.js'
+import { resolvePinning } from '../pinning/resolve-pinning.js'
 
 /**
  * `dyno run`: benchmark, print a summary, and say where the results are.
@@ -20,6 +21,7 @@ import { resolveRunSettings } from '../run/resolve-run-settings.js'
  */
 export async function runCommand (options, io) {
   const settings = resolveRunSettings(options)
+  const pinning = resolvePinning(options.pin)
   const suts = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], settings.scenarios)
   const load = { pipelining: settings.pipelining, durationSec: settings.durationSec, warmupSec: settings.warmupSec, windowMs: options.windowMs, ratePerSec: options.ratePerSec ?? null }
@@ -35,7 +37,8 @@ export async function runCommand (options, io) {
     verify: options.verify,
     readyTimeoutSec: options.readyTimeoutSec,
     pgPoolSize: options.pgPoolSize,
-    options: { ...options, ...settings },
+    pinning,
+    options: { ...options, ...settings, pinning },
     signal
   }, {
     onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUTs × ${scenarios.length} scenarios` +

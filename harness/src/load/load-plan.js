@@ -29,6 +29,11 @@
  * @property {Record<string, number>} statusCounts
  * @property {boolean} stoppedEarly
  * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number }} [rate] open model only: how well the schedule was kept
+ * @property {import('../resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator during the phase
+ * @property {number | null} [requestsPerCpuSec]
+ * @property {boolean} [generatorBound] the generator used ≥ 90% of its CPU allotment
+ * @property {number | null} [generatorCpuPct]
+ * @property {ReturnType<typeof import('../resources/event-loop-samples.js').summarizeEventLoop>} [eventLoop]
  * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut it
  */
 export {}

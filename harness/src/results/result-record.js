@@ -5,6 +5,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 /**
  * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
  * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null }} LoadSettings
+ * @typedef {import('../pinning/resolve-pinning.js').PinPlan} PinPlan
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
  * @property {number} schemaVersion
@@ -14,7 +15,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
  * @property {ReturnType<typeof import('../env/fingerprint.js').environmentFingerprint>} env
  * @property {{ name: string, package: string, framework: string, frameworkVersion: string | null, validator: string, runtime: string, runtimeVersion: string }} sut
  * @property {{ name: string, method: string, path: string }} scenario
- * @property {{ engine: 'autocannon' | 'undici-rate', engineVersion: string } & LoadSettings} load engine undici-rate: the open-model schedule (--rate)
+ * @property {{ engine: 'autocannon' | 'undici-rate', engineVersion: string, pinning: PinPlan } & LoadSettings} load engine undici-rate: the open-model schedule (--rate)
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
  * @property {RunStatus} status
  * @property {string | null} reason null when ok
@@ -30,10 +31,10 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 /**
  * A record for a run that is about to start; the run fills it in and sets its final status.
  * @param {{ runId: string, env: ResultRecord['env'], sut: import('../suts/discover-suts.js').SutDescriptor,
- *   scenario: import('@dyno/scenarios').Scenario, load: LoadSettings, repeat?: { index: number, of: number } }} context
+ *   scenario: import('@dyno/scenarios').Scenario, load: LoadSettings, repeat?: { index: number, of: number }, pinning: PinPlan }} context
  * @returns {ResultRecord}
  */
-export function createResultRecord ({ runId, env, sut, scenario, load, repeat = { index: 1, of: 1 } }) {
+export function createResultRecord ({ runId, env, sut, scenario, load, repeat = { index: 1, of: 1 }, pinning }) {
   return {
     schemaVersion: SCHEMA_VERSION,
     runId,
@@ -50,9 +51,12 @@ export function createResultRecord ({ runId, env, sut, scenario, load, repeat = 
       runtimeVersion: process.version
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
-    load: load.ratePerSec
-      ? { engine: 'undici-rate', engineVersion: ENGINE_VERSIONS.undici, ...load }
-      : { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ...load, ratePerSec: null },
+    load: {
+      ...(load.ratePerSec
+        ? { engine: 'undici-rate', engineVersion: ENGINE_VERSIONS.undici, ...load }
+        : { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ...load, ratePerSec: null }),
+      pinning
+    },
     repeat,
     status: 'failed',
     reason: 'the run did not finish',

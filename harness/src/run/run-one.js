@@ -8,6 +8,11 @@ import { refusalReason } from './refusal.js'
 import { queryRatio, underLoadProblems } from './under-load-check.js'
 import { runEnv } from './run-env.js'
 import { analyzeWarmup } from './warmup-analysis.js'
+import { attachPhaseResources, samplePhases } from './phase-sampling.js'
+import { randomUUID } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 
 /**
  * @typedef {object} RunContext
@@ -26,6 +31,7 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @property {{ service: string, count: () => Promise<number> } | null} [queryCounter] the server-side count of the scenario's queries
  * @property {string | null} [unavailable] why a service the scenario needs cannot be had
  * @property {boolean} [ci] under CI a missing service fails the run instead of skipping it
+ * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
  * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
  */
 
@@ -46,10 +52,19 @@ export async function runOne (context) {
   }
 
   context.onProgress?.({ stage: 'starting' })
+  const eventLoopFile = join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`)
   let running
   try {
-    running = await startSut(sut, { readyTimeoutSec: context.readyTimeoutSec, stopGraceSec: context.stopGraceSec, signal, env: { ...runEnv(context.runId), ...context.serviceEnv } })
+    running = await startSut(sut, {
+      readyTimeoutSec: context.readyTimeoutSec,
+      stopGraceSec: context.stopGraceSec,
+      signal,
+      env: { ...runEnv(context.runId), ...context.serviceEnv },
+      cpus: context.pinning.sutCpus,
+      eventLoopFile
+    })
   } catch (error) {
+    rmSync(eventLoopFile, { force: true })
     if (!isDynoError(error)) throw error
     record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
     return settleRecord(record, 'failed', error.message, error.code)
@@ -57,8 +72,9 @@ export async function runOne (context) {
   record.sutProcess.pid = running.pid
   record.sutProcess.ready = running.ready
   try {
-    await measure(context, running, record)
+    await measure(context, running, record, eventLoopFile)
   } finally {
+    rmSync(eventLoopFile, { force: true })
     try {
       const { forced } = await running.stop(context.stopGraceSec * 1000)
       record.sutProcess.forcedKill = forced
@@ -77,8 +93,9 @@ export async function runOne (context) {
  * @param {RunContext} context
  * @param {import('../sut-process/start-sut.js').RunningSut} running
  * @param {import('../results/result-record.js').ResultRecord} record
+ * @param {string} eventLoopFile where the SUT's event-loop preload writes
  */
-async function measure (context, running, record) {
+async function measure (context, running, record, eventLoopFile) {
   const { scenario, signal } = context
   const refusal = refusalReason(running.ready)
   if (refusal) return settleRecord(record, 'skipped', refusal, 'DYNO_ERR_SUT_REFUSED')
@@ -94,6 +111,9 @@ async function measure (context, running, record) {
 
   const queriesBefore = context.queryCounter ? await context.queryCounter.count() : 0
 
+  /** @type {('warmup' | 'measure')[]} */
+  const phaseNames = [...(context.load.warmupSec > 0 ? /** @type {const} */ (['warmup']) : []), 'measure']
+  const sampling = samplePhases({ phases: phaseNames, sutPgid: running.pid, generatorPid: () => load.pid })
   const load = startLoad({
     url: `http://127.0.0.1:${running.port}${scenario.request.path}`,
     method: scenario.request.method,
@@ -101,19 +121,24 @@ async function measure (context, running, record) {
     body: scenario.request.body ?? null,
     connections: context.load.connections,
     pipelining: context.load.pipelining,
-    phases: [
-      ...(context.load.warmupSec > 0 ? [{ name: /** @type {const} */ ('warmup'), durationSec: context.load.warmupSec }] : []),
-      { name: 'measure', durationSec: context.load.durationSec }
-    ],
+    phases: phaseNames.map((name) => ({ name, durationSec: name === 'warmup' ? context.load.warmupSec : context.load.durationSec })),
     expectedStatus: scenario.expect.status,
     expectedBody: scenario.expect.body,
     windowMs: context.load.windowMs,
     ratePerSec: context.load.ratePerSec ?? null
-  }, { onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }), env: runEnv(context.runId) })
+  }, {
+    onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }),
+    onPhase: () => sampling.phaseDone(),
+    env: runEnv(context.runId),
+    cpus: context.pinning.generatorCpus
+  })
+  sampling.start()
   const stopLoad = () => load.stop()
   signal.addEventListener('abort', stopLoad, { once: true })
   running.exited.then(stopLoad)
   let outcome
+  /** @type {ReturnType<ReturnType<typeof samplePhases>['finish']>} */
+  let reports = {}
   try {
     outcome = await load.done
   } catch (error) {
@@ -121,9 +146,11 @@ async function measure (context, running, record) {
     return settleRecord(record, 'failed', error.message, error.code)
   } finally {
     signal.removeEventListener('abort', stopLoad)
+    reports = sampling.finish()
   }
   record.warmup = outcome.phases.warmup ?? null
   record.summary = outcome.phases.measure ?? null
+  attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, { generatorCpus: context.pinning.generatorCpus, eventLoopFile })
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
   if (running.hasExited()) {

@@ -27,6 +27,7 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {string} out the directory that receives the run directory
  * @property {boolean} verify
  * @property {number} pgPoolSize
+ * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where SUTs and the generator run
  * @property {number} readyTimeoutSec
  * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
  * @property {AbortSignal} signal
@@ -96,7 +97,8 @@ export async function runSuite (suite, hooks = {}) {
         serviceEnv: { ...services.envFor(needed), PG_POOL_SIZE: String(suite.pgPoolSize) },
         queryCounter: counterService?.queryCount ? { service: counterService.name, count: counterService.queryCount } : null,
         unavailable,
-        ci: env.ci
+        ci: env.ci,
+        pinning: suite.pinning
       })
       for (const name of needed) {
         const service = services.available.get(name)

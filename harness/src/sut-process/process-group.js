@@ -2,6 +2,7 @@
 import { once } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
 import { DynoError } from '../errors.js'
+import { scanProcessGroup } from '../resources/proc-reader.js'
 
 /** How often the group is polled while waiting for its last member to go. */
 const POLL_INTERVAL_MS = 20
@@ -10,15 +11,17 @@ const KILL_WAIT_MS = 3000
 
 /**
  * @param {number} pgid
- * @returns {boolean} whether any process of the group still exists
+ * @returns {boolean} whether any process of the group is still alive. A zombie is dead: orphaned
+ *   grandchildren can stay zombies until init reaps them, and signalling them is pointless.
  */
 export function processGroupAlive (pgid) {
   try {
     process.kill(-pgid, 0)
-    return true
   } catch (error) {
     return /** @type {NodeJS.ErrnoException} */ (error).code === 'EPERM'
   }
+  if (process.platform !== 'linux') return true
+  return scanProcessGroup(pgid).some((member) => member.state !== 'Z')
 }
 
 /** @param {number} pgid @param {NodeJS.Signals} signal */

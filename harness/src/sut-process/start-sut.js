@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process'
 import { DynoError } from '../errors.js'
 import { LineTail } from './line-tail.js'
 import { stopProcessGroup } from './process-group.js'
+import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
+import { eventLoopEnv } from '../resources/event-loop-samples.js'
 
 /** How many lines of the SUT's stderr a failure shows. */
 export const STDERR_TAIL_LINES = 20
@@ -51,14 +53,25 @@ function inheritedEnv () {
 /**
  * Starts a SUT in its own process group and waits for its ready line.
  * @param {import('../suts/discover-suts.js').SutDescriptor} sut
- * @param {{ readyTimeoutSec: number, stopGraceSec: number, env?: Record<string, string>, signal?: AbortSignal }} options
+ * @param {{ readyTimeoutSec: number, stopGraceSec: number, env?: Record<string, string>, signal?: AbortSignal,
+ *   cpus?: number[] | null, eventLoopFile?: string | null }} options cpus: pin with taskset; eventLoopFile: inject the event-loop preload
  * @returns {Promise<RunningSut>}
  * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_INTERRUPTED
  */
-export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, signal }) {
-  const child = spawn(process.execPath, [sut.startFile], {
+export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null }) {
+  const { command, args } = pinnedSpawnArgs(process.execPath, [sut.startFile], cpus)
+  const base = inheritedEnv()
+  const child = spawn(command, args, {
     cwd: sut.dir,
-    env: { ...inheritedEnv(), NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: {
+      ...base,
+      NODE_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...env,
+      // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
+      ...(eventLoopFile ? eventLoopEnv({ file: eventLoopFile, inheritedNodeOptions: env.NODE_OPTIONS ?? base.NODE_OPTIONS ?? '' }) : {})
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true
   })

@@ -25,10 +25,15 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       formatMs(summary?.latencyMs?.p99),
       formatInteger(summary ? summary.errors : null),
       formatInteger(summary ? summary.non2xx : null),
-      record.status
+      record.summary?.generatorBound ? `${record.status} (generator-bound!)` : record.status
     ])
   }
+  const bound = records.filter((record) => record.summary?.generatorBound)
+  const warnings = bound.length === 0
+    ? []
+    : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (the load generator used ≥ 90% of its CPU): ` +
+      `${bound.map((record) => `${record.sut.name} × ${record.scenario.name}`).join(', ')}. These numbers measure the load generator, not the framework.`]
   const reasons = records.filter((record) => record.status !== 'ok')
     .map((record) => `${record.sut.name} × ${record.scenario.name}: ${record.status}: ${record.reason}`)
-  return [table.toString(), ...reasons].join('\n')
+  return [table.toString(), ...warnings, ...reasons].join('\n')
 }

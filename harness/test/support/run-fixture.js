@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { runSuite } from '../../src/run/run-suite.js'
+import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
 
 /** @param {string} name */
 export const scenarioNamed = (name) => {
@@ -33,6 +34,7 @@ export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSe
     verify,
     readyTimeoutSec,
     pgPoolSize: 4,
+    pinning: resolvePinning('auto'),
     options: { test: true },
     signal
   }, {

@@ -1,0 +1,214 @@
+// @ts-check
+// Samples CPU time and resident memory of a SUT's process group and of the load generator while load
+// runs. It runs in the orchestrator, so a tick reads one /proc/<pid>/stat per known process; the whole
+// of /proc is scanned for new members of a group only every `rescanMs`.
+import { performance } from 'node:perf_hooks'
+import { DEFAULT_RESOURCE_INTERVAL_MS, DEFAULT_RESCAN_MS } from './resource-defaults.js'
+import { readProcStat, scanProcessGroup } from './proc-reader.js'
+import { clockTicksPerSec, pageSizeBytes } from './system-constants.js'
+
+/**
+ * @typedef {{ pgid: number } | { pid: number }} ResourceTarget a process group (leader and every
+ *   descendant that stayed in the group, grandchildren included) or one process
+ *
+ * @typedef {object} ResourceSample one interval, ending at tMs
+ * @property {number} tMs since the sampler started
+ * @property {number} cpuUserPct user CPU over the interval, in % of one core (200 = two cores busy)
+ * @property {number} cpuSystemPct
+ * @property {number} rssBytes resident memory at tMs, summed over the processes (shared pages counted in each)
+ * @property {number} processes how many processes were read
+ *
+ * @typedef {object} TargetResources
+ * @property {'group' | 'process'} scope
+ * @property {number} id the pgid or the pid
+ * @property {number} durationSec from start to stop
+ * @property {number} cpuUserSec user CPU used in the window, all processes and threads
+ * @property {number} cpuSystemSec
+ * @property {number} cpuSec cpuUserSec + cpuSystemSec
+ * @property {number} cpuPctMean cpuSec / durationSec, in % of one core
+ * @property {number} peakRssBytes the highest rssBytes sampled
+ * @property {number} maxProcesses the most processes seen at once (0: the target was never found)
+ * @property {ResourceSample[]} samples
+ *
+ * @typedef {object} ResourceReport
+ * @property {number} intervalMs
+ * @property {number} clockTicksPerSec the resolution of the CPU figures
+ * @property {number} startedAtMs epoch ms
+ * @property {number} stoppedAtMs epoch ms
+ * @property {Record<string, TargetResources>} targets
+ *
+ * @typedef {object} ResourceSampler
+ * @property {() => ResourceReport} stop takes a last sample and returns the report; later calls return the same report
+ */
+
+/**
+ * @typedef {object} Tracked what was read of one process at the previous tick
+ * @property {number} startTicks
+ * @property {number} utimeTicks
+ * @property {number} stimeTicks
+ */
+
+/** Rounds to one decimal: the figures are no more precise than a clock tick. */
+const round1 = (/** @type {number} */ value) => Math.round(value * 10) / 10
+
+/**
+ * Follows one target: which processes it has, and what they used since the previous read.
+ * @param {ResourceTarget} target
+ * @param {{ rescanMs: number }} options
+ */
+function createTracker (target, { rescanMs }) {
+  const isGroup = 'pgid' in target
+  const id = isGroup ? target.pgid : target.pid
+  if (!Number.isInteger(id) || id <= 0) throw new RangeError(`a resource target needs a positive pid or pgid, got ${JSON.stringify(target)}`)
+  /** @type {Map<number, Tracked>} */
+  let known = new Map()
+  let lastScanAt = -Infinity
+  let first = true
+
+  /** @returns {import('./proc-reader.js').ProcStat[]} */
+  const readMembers = (/** @type {number} */ now) => {
+    if (!isGroup) {
+      const stat = readProcStat(id)
+      return stat ? [stat] : []
+    }
+    if (now - lastScanAt >= rescanMs) {
+      lastScanAt = now
+      return scanProcessGroup(id)
+    }
+    /** @type {import('./proc-reader.js').ProcStat[]} */
+    const members = []
+    for (const [pid, tracked] of known) {
+      const stat = readProcStat(pid)
+      if (stat && stat.pgid === id && stat.startTicks === tracked.startTicks) members.push(stat)
+    }
+    return members
+  }
+
+  return {
+    scope: /** @type {'group' | 'process'} */ (isGroup ? 'group' : 'process'),
+    id,
+    /**
+     * @param {number} now performance.now()
+     * @returns {{ userTicks: number, systemTicks: number, rssPages: number, processes: number }} CPU since the previous read
+     */
+    read (now) {
+      /** @type {Map<number, Tracked>} */
+      const next = new Map()
+      let userTicks = 0
+      let systemTicks = 0
+      let rssPages = 0
+      for (const stat of readMembers(now)) {
+        if (stat.state === 'Z') continue // ended, not yet reaped: uses nothing more
+        const previous = known.get(stat.pid)
+        const same = previous !== undefined && previous.startTicks === stat.startTicks
+        // A process first seen after the first read was born in the window: all its CPU counts.
+        if (!first) {
+          userTicks += stat.utimeTicks - (same ? previous.utimeTicks : 0)
+          systemTicks += stat.stimeTicks - (same ? previous.stimeTicks : 0)
+        }
+        rssPages += stat.rssPages
+        next.set(stat.pid, { startTicks: stat.startTicks, utimeTicks: stat.utimeTicks, stimeTicks: stat.stimeTicks })
+      }
+      known = next
+      first = false
+      return { userTicks, systemTicks, rssPages, processes: next.size }
+    }
+  }
+}
+
+/**
+ * Starts sampling now. Processes that end between reads simply stop counting (the CPU they used
+ * since the previous tick is lost, at most one interval's worth).
+ * @param {{ intervalMs?: number, rescanMs?: number, targets: Record<string, ResourceTarget> }} options
+ * @returns {ResourceSampler}
+ */
+export function startResourceSampler ({ intervalMs = DEFAULT_RESOURCE_INTERVAL_MS, rescanMs = DEFAULT_RESCAN_MS, targets }) {
+  if (!(intervalMs >= 10)) throw new RangeError(`intervalMs must be at least 10, got ${intervalMs}`)
+  const ticksPerSec = clockTicksPerSec()
+  const pageBytes = pageSizeBytes()
+  const startedAtMs = Date.now()
+  const startedAt = performance.now()
+  const entries = Object.entries(targets).map(([name, target]) => {
+    const tracker = createTracker(target, { rescanMs })
+    const baseline = tracker.read(startedAt)
+    return {
+      name,
+      tracker,
+      userTicks: 0,
+      systemTicks: 0,
+      peakRssBytes: baseline.rssPages * pageBytes,
+      maxProcesses: baseline.processes,
+      /** @type {ResourceSample[]} */
+      samples: []
+    }
+  })
+  let lastAt = startedAt
+
+  const sample = (/** @type {boolean} */ final) => {
+    const now = performance.now()
+    const intervalSec = (now - lastAt) / 1000
+    // A last interval much shorter than the others gives a noisy percentage: it counts in the totals only.
+    const keep = !final || now - lastAt >= intervalMs / 2
+    lastAt = now
+    for (const entry of entries) {
+      const read = entry.tracker.read(now)
+      entry.userTicks += read.userTicks
+      entry.systemTicks += read.systemTicks
+      const rssBytes = read.rssPages * pageBytes
+      entry.peakRssBytes = Math.max(entry.peakRssBytes, rssBytes)
+      entry.maxProcesses = Math.max(entry.maxProcesses, read.processes)
+      if (!keep || intervalSec <= 0) continue
+      entry.samples.push({
+        tMs: Math.round(now - startedAt),
+        cpuUserPct: round1(read.userTicks / ticksPerSec / intervalSec * 100),
+        cpuSystemPct: round1(read.systemTicks / ticksPerSec / intervalSec * 100),
+        rssBytes,
+        processes: read.processes
+      })
+    }
+  }
+
+  const timer = setInterval(() => {
+    try {
+      sample(false)
+    } catch {
+      // /proc itself unreadable: the report shows what was read before.
+    }
+  }, intervalMs)
+  timer.unref() // a sampler left running must never keep the orchestrator alive
+
+  /** @type {ResourceReport | null} */
+  let report = null
+  return {
+    stop () {
+      if (report) return report
+      clearInterval(timer)
+      try {
+        sample(true)
+      } catch {
+        // as above
+      }
+      const durationSec = (lastAt - startedAt) / 1000
+      /** @type {Record<string, TargetResources>} */
+      const reported = {}
+      for (const entry of entries) {
+        const cpuUserSec = entry.userTicks / ticksPerSec
+        const cpuSystemSec = entry.systemTicks / ticksPerSec
+        reported[entry.name] = {
+          scope: entry.tracker.scope,
+          id: entry.tracker.id,
+          durationSec: Math.round(durationSec * 1000) / 1000,
+          cpuUserSec: Math.round(cpuUserSec * 100) / 100,
+          cpuSystemSec: Math.round(cpuSystemSec * 100) / 100,
+          cpuSec: Math.round((cpuUserSec + cpuSystemSec) * 100) / 100,
+          cpuPctMean: durationSec > 0 ? round1((cpuUserSec + cpuSystemSec) / durationSec * 100) : 0,
+          peakRssBytes: entry.peakRssBytes,
+          maxProcesses: entry.maxProcesses,
+          samples: entry.samples
+        }
+      }
+      report = { intervalMs, clockTicksPerSec: ticksPerSec, startedAtMs, stoppedAtMs: startedAtMs + Math.round(lastAt - startedAt), targets: reported }
+      return report
+    }
+  }
+}
