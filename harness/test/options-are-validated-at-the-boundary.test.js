@@ -12,6 +12,7 @@ describe('option parsing', () => {
     // Load settings come from the profile (see profiles-set-the-load-and-options-override-them.test.js).
     expect(parseOptions('run', {})).toEqual({
       profile: 'quick',
+      pin: 'auto',
       out: DEFAULTS.out,
       readyTimeoutSec: DEFAULTS.readyTimeoutSec,
       pgPoolSize: DEFAULTS.pgPoolSize,
@@ -77,7 +78,7 @@ describe('the CLI on bad input', () => {
   it('prints help generated from the option table', async () => {
     const result = await runCli(['run', '--help'])
     expect(result.code).toBe(0)
-    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--profile <name>', '--repeats <n>', '--seed <n>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--window-ms <ms>', '--no-verify']) {
+    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--profile <name>', '--repeats <n>', '--seed <n>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--window-ms <ms>', '--pin <mode>', '--rate <n>', '--no-verify']) {
       expect(result.stdout).toContain(flag)
     }
   })
