@@ -72,13 +72,22 @@ describe('the CLI on bad input', () => {
     expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate`/)
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
-    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; valid: run, verify, list')
+    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; valid: run, verify, calibrate, list')
+  })
+
+  it('exits 2 when wrk is asked for what it cannot do', async () => {
+    const fractional = await runCli(['run', '--engine', 'wrk', '--duration', '1.5', '--out', out])
+    expect(fractional.code).toBe(2)
+    expect(fractional.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: (`--duration` must be whole seconds with `--engine wrk`, got `1.5`|`--engine wrk` needs wrk on PATH)/)
+    const engine = await runCli(['run', '--engine', 'ab', '--out', out])
+    expect(engine.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--engine` must be one of autocannon, wrk, got `ab`')
+    expect(existsSync(out)).toBe(false)
   })
 
   it('prints help generated from the option table', async () => {
     const result = await runCli(['run', '--help'])
     expect(result.code).toBe(0)
-    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--profile <name>', '--repeats <n>', '--seed <n>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--window-ms <ms>', '--pin <mode>', '--rate <n>', '--no-verify']) {
+    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--profile <name>', '--repeats <n>', '--seed <n>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--window-ms <ms>', '--pin <mode>', '--rate <n>', '--engine <name>', '--wrk-threads <n>', '--no-verify']) {
       expect(result.stdout).toContain(flag)
     }
   })

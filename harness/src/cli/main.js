@@ -5,6 +5,7 @@ import { DynoError, isDynoError } from '../errors.js'
 import { formatList } from '../commands/list-command.js'
 import { anyVerifyFailure, formatVerifyMatrix, verifySuts } from '../commands/verify-command.js'
 import { runCommand } from '../commands/run-command.js'
+import { calibrate } from '../commands/calibrate-command.js'
 import { COMMAND_OPTIONS } from './option-table.js'
 import { parseOptions } from './parse-options.js'
 import { onInterrupt } from './interrupt.js'
@@ -37,6 +38,8 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
     io.stdout.write(formatVerifyMatrix(rows) + '\n')
     return anyVerifyFailure(rows) ? 1 : 0
   })
+  register('calibrate', 'Measure the most req/s each load generator (autocannon, wrk) drives against the fastest SUTs, and their ratio', (options) =>
+    calibrate(options, io))
   register('list', 'List the SUTs (with installed framework versions and validators) and the scenarios', async () => {
     io.stdout.write(formatList() + '\n')
     return 0
@@ -53,7 +56,7 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
         cli.outputHelp()
         return 0
       }
-      throw new DynoError('DYNO_ERR_UNKNOWN_COMMAND', `unknown command \`${given}\`; valid: run, verify, list`)
+      throw new DynoError('DYNO_ERR_UNKNOWN_COMMAND', `unknown command \`${given}\`; valid: run, verify, calibrate, list`)
     }
     await cli.runMatchedCommand()
     return matched.action ? await matched.action() : 0

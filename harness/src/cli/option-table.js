@@ -60,6 +60,40 @@ const OPTIONS = {
     description: 'Open model: send this many requests per second on a fixed schedule and measure latency from each intended send time (default: closed loop)',
     parse: positiveNumber({ max: 1_000_000 })
   },
+  engine: {
+    field: 'engine',
+    flag: '--engine <name>',
+    description: 'Load generator of the closed loop: autocannon, or wrk (C; needs wrk on PATH, whole seconds, no timeseries)',
+    parse: oneOf(['autocannon', 'wrk']),
+    default: 'autocannon'
+  },
+  wrkThreads: {
+    field: 'wrkThreads',
+    flag: '--wrk-threads <n>',
+    description: 'wrk threads (-t); must divide the connections',
+    parse: wholeNumber({ min: 1, max: 64 }),
+    default: 1
+  },
+  calibrateFrameworks: {
+    field: 'frameworks',
+    flag: '--frameworks <names>',
+    description: 'SUTs to calibrate against (default: node-http,node-net)',
+    parse: nameList
+  },
+  calibrateDuration: {
+    field: 'durationSec',
+    flag: '--duration <sec>',
+    description: 'Whole seconds each engine measures',
+    parse: wholeNumber({ min: 1, max: 600 }),
+    default: 5
+  },
+  calibrateWarmup: {
+    field: 'warmupSec',
+    flag: '--warmup <sec>',
+    description: 'Whole seconds of warmup per engine (0: none)',
+    parse: wholeNumber({ min: 0, max: 600 }),
+    default: 2
+  },
   pin: {
     field: 'pin',
     flag: '--pin <mode>',
@@ -126,8 +160,9 @@ const OPTIONS = {
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.pin, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
+  calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.readyTimeout],
   list: []
 })
 

@@ -11,6 +11,7 @@ import { formatAggregateTable } from '../ui/aggregate-table.js'
 import { formatSummaryTable } from '../ui/summary-table.js'
 import { resolveRunSettings } from '../run/resolve-run-settings.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
+import { findWrk } from '../load/wrk-phase.js'
 
 /**
  * `dyno run`: benchmark, print a summary, and say where the results are.
@@ -22,9 +23,18 @@ import { resolvePinning } from '../pinning/resolve-pinning.js'
 export async function runCommand (options, io) {
   const settings = resolveRunSettings(options)
   const pinning = resolvePinning(options.pin)
+  checkEngine(options, settings)
   const suts = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], settings.scenarios)
-  const load = { pipelining: settings.pipelining, durationSec: settings.durationSec, warmupSec: settings.warmupSec, windowMs: options.windowMs, ratePerSec: options.ratePerSec ?? null }
+  const load = {
+    pipelining: settings.pipelining,
+    durationSec: settings.durationSec,
+    warmupSec: settings.warmupSec,
+    windowMs: options.windowMs,
+    ratePerSec: options.ratePerSec ?? null,
+    engine: /** @type {'autocannon' | 'wrk'} */ (options.engine),
+    wrkThreads: options.wrkThreads
+  }
   const progress = createProgress(io.stderr, load)
   const outcome = await onInterrupt((signal) => runSuite({
     suts,
@@ -63,4 +73,22 @@ export async function runCommand (options, io) {
     return error.exitCode
   }
   return outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0
+}
+
+/**
+ * What wrk cannot do, said before anything starts: it must be installed, measures whole seconds,
+ * runs a closed loop only, and its threads must share the connections evenly.
+ * @param {Record<string, any>} options
+ * @param {ReturnType<typeof resolveRunSettings>} settings
+ */
+function checkEngine (options, settings) {
+  if (options.engine !== 'wrk') return
+  const invalid = (/** @type {string} */ message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
+  if (!findWrk()) throw invalid('`--engine wrk` needs wrk on PATH (apt-get install wrk); allowed engines here: autocannon')
+  if (options.ratePerSec) throw invalid('`--rate` runs the open-model schedule, not wrk: give either `--rate` or `--engine wrk`')
+  for (const [flag, value] of /** @type {[string, number][]} */ ([['--duration', settings.durationSec], ['--warmup', settings.warmupSec]])) {
+    if (!Number.isInteger(value)) throw invalid(`\`${flag}\` must be whole seconds with \`--engine wrk\`, got \`${value}\``)
+  }
+  const uneven = settings.connections.filter((level) => level % options.wrkThreads !== 0)
+  if (uneven.length > 0) throw invalid(`\`--wrk-threads\` must divide every connection level, got \`${options.wrkThreads}\` for ${uneven.join(', ')}`)
 }

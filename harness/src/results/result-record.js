@@ -1,10 +1,11 @@
 // @ts-check
 import { SCHEMA_VERSION } from '../defaults.js'
-import { ENGINE_VERSIONS } from '../env/fingerprint.js'
+import { ENGINE_VERSIONS, wrkEngineVersion } from '../env/fingerprint.js'
 
 /**
  * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
- * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null }} LoadSettings
+ * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null,
+ *   engine?: 'autocannon' | 'wrk', wrkThreads?: number }} LoadSettings engine: of a closed loop (the open model is always undici-rate)
  * @typedef {import('../pinning/resolve-pinning.js').PinPlan} PinPlan
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
@@ -15,7 +16,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
  * @property {ReturnType<typeof import('../env/fingerprint.js').environmentFingerprint>} env
  * @property {{ name: string, package: string, framework: string, frameworkVersion: string | null, validator: string, runtime: string, runtimeVersion: string }} sut
  * @property {{ name: string, method: string, path: string }} scenario
- * @property {{ engine: 'autocannon' | 'undici-rate', engineVersion: string, pinning: PinPlan } & LoadSettings} load engine undici-rate: the open-model schedule (--rate)
+ * @property {Omit<LoadSettings, 'engine'> & { engine: 'autocannon' | 'undici-rate' | 'wrk', engineVersion: string, pinning: PinPlan }} load engine undici-rate: the open-model schedule (--rate)
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
  * @property {RunStatus} status
  * @property {string | null} reason null when ok
@@ -27,6 +28,17 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean, stderrTail: string[] }} sutProcess
  */
+
+/**
+ * Which generator a run's load settings select, with its version.
+ * @param {LoadSettings} load
+ * @returns {{ engine: 'autocannon' | 'undici-rate' | 'wrk', engineVersion: string, ratePerSec: number | null }}
+ */
+function engineOf (load) {
+  if (load.ratePerSec) return { engine: 'undici-rate', engineVersion: ENGINE_VERSIONS.undici, ratePerSec: load.ratePerSec }
+  if (load.engine === 'wrk') return { engine: 'wrk', engineVersion: wrkEngineVersion(), ratePerSec: null }
+  return { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ratePerSec: null }
+}
 
 /**
  * A record for a run that is about to start; the run fills it in and sets its final status.
@@ -52,9 +64,8 @@ export function createResultRecord ({ runId, env, sut, scenario, load, repeat = 
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
     load: {
-      ...(load.ratePerSec
-        ? { engine: 'undici-rate', engineVersion: ENGINE_VERSIONS.undici, ...load }
-        : { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ...load, ratePerSec: null }),
+      ...load,
+      ...engineOf(load),
       pinning
     },
     repeat,

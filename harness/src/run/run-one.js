@@ -1,6 +1,7 @@
 // @ts-check
 import { isDynoError } from '../errors.js'
 import { startLoad } from '../load/run-load.js'
+import { startWrkLoad } from '../load/wrk-engine.js'
 import { createResultRecord, settleRecord } from '../results/result-record.js'
 import { describeExit, startSut } from '../sut-process/start-sut.js'
 import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
@@ -114,7 +115,10 @@ async function measure (context, running, record, eventLoopFile) {
   /** @type {('warmup' | 'measure')[]} */
   const phaseNames = [...(context.load.warmupSec > 0 ? /** @type {const} */ (['warmup']) : []), 'measure']
   const sampling = samplePhases({ phases: phaseNames, sutPgid: running.pid, generatorPid: () => load.pid })
-  const load = startLoad({
+  const startEngine = context.load.engine === 'wrk'
+    ? (/** @type {import('../load/load-plan.js').LoadPlan} */ plan, /** @type {any} */ hooks) => startWrkLoad(plan, { ...hooks, threads: context.load.wrkThreads ?? 1 })
+    : startLoad
+  const load = startEngine({
     url: `http://127.0.0.1:${running.port}${scenario.request.path}`,
     method: scenario.request.method,
     headers: scenario.request.headers ?? {},
@@ -128,7 +132,8 @@ async function measure (context, running, record, eventLoopFile) {
     ratePerSec: context.load.ratePerSec ?? null
   }, {
     onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }),
-    onPhase: () => sampling.phaseDone(),
+    // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
+    onPhase: () => setImmediate(() => sampling.phaseDone()),
     env: runEnv(context.runId),
     cpus: context.pinning.generatorCpus
   })

@@ -1,0 +1,195 @@
+// @ts-check
+// `dyno calibrate`: how much load can the generator itself produce on this machine? Against the two
+// fastest SUTs (node-http, and node-net: raw sockets, the lower bound), each engine drives the
+// plaintext scenario for a few seconds at the same connections: autocannon as `dyno run` uses it
+// (its own process, every response checked), wrk with the same checks in Lua, and wrk with no
+// response() at all (its top speed). wrk / autocannon says how far autocannon is from a C generator.
+import { randomBytes } from 'node:crypto'
+import { SCENARIOS } from '@dyno/scenarios'
+import { onInterrupt } from '../cli/interrupt.js'
+import { DEFAULTS } from '../defaults.js'
+import { ENGINE_VERSIONS } from '../env/fingerprint.js'
+import { DynoError, isDynoError } from '../errors.js'
+import { startLoad } from '../load/run-load.js'
+import { startWrkLoad } from '../load/wrk-engine.js'
+import { findWrk, wrkVersion } from '../load/wrk-phase.js'
+import { runEnv } from '../run/run-env.js'
+import { startSut } from '../sut-process/start-sut.js'
+import { discoverSuts } from '../suts/discover-suts.js'
+import { selectSuts } from '../suts/select.js'
+import { formatInteger, formatMs } from '../ui/format.js'
+import { createTable } from '../ui/table.js'
+
+/** The fastest SUTs: the generator, not the server, should be what runs out first. */
+export const CALIBRATION_SUTS = ['node-http', 'node-net']
+const CALIBRATION_SCENARIO = 'plaintext'
+/** @type {EngineName[]} */
+const ENGINES = ['autocannon', 'wrk', 'wrk (no checks)']
+export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2, wrkThreads: 1 })
+
+/**
+ * @typedef {'autocannon' | 'wrk' | 'wrk (no checks)'} EngineName
+ *
+ * @typedef {object} CalibrationRow
+ * @property {string} sut
+ * @property {number} connections
+ * @property {EngineName} engine
+ * @property {import('../load/load-plan.js').PhaseSummary | null} summary the measured phase
+ * @property {string | null} error why the engine gave no figures
+ *
+ * @typedef {object} CalibrateOptions
+ * @property {string[]} [frameworks] default: CALIBRATION_SUTS
+ * @property {number | number[]} [connections] one run per level; default: DEFAULTS.connections
+ * @property {number} [durationSec] whole seconds (wrk's unit); default 5
+ * @property {number} [warmupSec] whole seconds, 0: none; default 2
+ * @property {number} [wrkThreads] default 1
+ * @property {number} [readyTimeoutSec]
+ * @property {string} [runId] marks the SUT and generator processes (DYNO_RUN_ID); default: calibrate-<random>
+ */
+
+/**
+ * Runs the calibration and prints the table and the ratios. Returns the exit code: 0, 1 when an
+ * engine failed or saw wrong answers (its figures are then not a calibration), 130 on Ctrl-C (after
+ * printing what was measured).
+ * @param {CalibrateOptions} options
+ * @param {import('../cli/main.js').Io} io
+ * @returns {Promise<number>}
+ */
+export async function calibrate (options, io) {
+  let interrupted = false
+  const rows = await onInterrupt(async (signal) => {
+    const measured = await calibrationRows(options, signal)
+    interrupted = signal.aborted
+    return measured
+  })
+  io.stdout.write(formatCalibration(rows, { wrkVersion: wrkVersionOrNote() }) + '\n')
+  if (interrupted) {
+    const error = new DynoError('DYNO_ERR_INTERRUPTED', 'calibration interrupted; the table shows what was measured')
+    io.stderr.write(`${error.code}: ${error.message}\n`)
+    return error.exitCode
+  }
+  return rows.some((row) => row.error !== null) ? 1 : 0
+}
+
+/**
+ * @param {CalibrateOptions} options @param {AbortSignal} [signal]
+ * @returns {Promise<CalibrationRow[]>}
+ */
+export async function calibrationRows (options, signal) {
+  const suts = selectSuts(discoverSuts(), options.frameworks ?? CALIBRATION_SUTS)
+  const levels = [options.connections ?? DEFAULTS.connections].flat()
+  const durationSec = options.durationSec ?? CALIBRATION_DEFAULTS.durationSec
+  const warmupSec = options.warmupSec ?? CALIBRATION_DEFAULTS.warmupSec
+  const scenario = SCENARIOS.find((candidate) => candidate.name === CALIBRATION_SCENARIO)
+  if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
+  const mark = runEnv(options.runId ?? `calibrate-${randomBytes(3).toString('hex')}`)
+  /** @type {CalibrationRow[]} */
+  const rows = []
+  for (const sut of suts) {
+    for (const connections of levels) {
+      if (signal?.aborted) return rows
+      // A fresh SUT per level, warmed up again by each engine: no engine inherits another's JIT state unfairly.
+      let running
+      try {
+        running = await startSut(sut, { readyTimeoutSec: options.readyTimeoutSec ?? DEFAULTS.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal })
+      } catch (error) {
+        if (!isDynoError(error)) throw error
+        if (error.code === 'DYNO_ERR_INTERRUPTED') return rows
+        for (const engine of ENGINES) rows.push({ sut: sut.name, connections, engine, summary: null, error: `${error.code}: ${error.message}` })
+        continue
+      }
+      try {
+        /** @type {import('../load/load-plan.js').LoadPlan} */
+        const plan = {
+          url: `http://127.0.0.1:${running.port}${scenario.request.path}`,
+          method: scenario.request.method,
+          headers: scenario.request.headers ?? {},
+          body: scenario.request.body ?? null,
+          connections,
+          pipelining: 1,
+          phases: [...(warmupSec > 0 ? [{ name: /** @type {const} */ ('warmup'), durationSec: warmupSec }] : []), { name: 'measure', durationSec }],
+          expectedStatus: scenario.expect.status,
+          expectedBody: scenario.expect.body,
+          windowMs: 1000
+        }
+        /** @type {[EngineName, () => { stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary>> }> }][]} */
+        const engines = [
+          ['autocannon', () => startLoad(plan, { env: mark })],
+          ['wrk', () => startWrkLoad(plan, { threads: options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads, env: mark })],
+          ['wrk (no checks)', () => startWrkLoad(plan, { threads: options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads, env: mark, checkResponses: false })]
+        ]
+        for (const [engine, start] of engines) {
+          if (signal?.aborted || running.hasExited()) break
+          rows.push({ sut: sut.name, connections, engine, ...await measureWith(start, signal) })
+        }
+      } finally {
+        await running.stop(DEFAULTS.stopGraceSec * 1000)
+      }
+    }
+  }
+  return rows
+}
+
+/**
+ * @param {() => { stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary>> }> }} start
+ * @param {AbortSignal} [signal]
+ * @returns {Promise<{ summary: import('../load/load-plan.js').PhaseSummary | null, error: string | null }>}
+ */
+async function measureWith (start, signal) {
+  const load = start()
+  const stop = () => load.stop()
+  signal?.addEventListener('abort', stop, { once: true })
+  try {
+    const summary = (await load.done).phases.measure ?? null
+    if (!summary) return { summary, error: 'no measurement (stopped during warmup)' }
+    const wrong = summary.mismatches + summary.unexpectedStatus
+    return { summary, error: wrong > 0 ? `${wrong} wrong answers: not a calibration` : null }
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return { summary: null, error: `${error.code}: ${error.message}` }
+  } finally {
+    signal?.removeEventListener('abort', stop)
+  }
+}
+
+function wrkVersionOrNote () {
+  const wrkPath = findWrk()
+  return wrkPath ? wrkVersion(wrkPath) ?? 'wrk (version unknown)' : 'wrk not installed (apt-get install wrk)'
+}
+
+/**
+ * The rows as a table, then per SUT and level the ratio of wrk's rate to autocannon's.
+ * @param {CalibrationRow[]} rows
+ * @param {{ wrkVersion: string }} versions
+ * @returns {string}
+ */
+export function formatCalibration (rows, versions) {
+  const table = createTable(['SUT', 'connections', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'note'], { alignRight: [1, 3, 4, 5, 6] })
+  for (const row of rows) {
+    const { summary } = row
+    table.push([row.sut, row.connections, row.engine, formatInteger(summary?.requestsPerSec.mean), formatMs(summary?.latencyMs?.p50),
+      formatMs(summary?.latencyMs?.p99), summary ? summary.errors : '-', row.error ?? ''])
+  }
+  const lines = [`engines: autocannon ${ENGINE_VERSIONS.autocannon} (its own process, every response checked); ${versions.wrkVersion} (1 process; Lua checks)`, table.toString()]
+  for (const ratio of calibrationRatios(rows)) {
+    lines.push(`${ratio.sut} @ ${ratio.connections} connections: wrk / autocannon = ${ratio.checked ?? '-'}×` +
+      `${ratio.unchecked !== null ? ` (wrk without checks: ${ratio.unchecked}×)` : ''}`)
+  }
+  return lines.join('\n')
+}
+
+/**
+ * @param {CalibrationRow[]} rows
+ * @returns {{ sut: string, connections: number, checked: number | null, unchecked: number | null }[]} rate ratios, 2 decimals
+ */
+export function calibrationRatios (rows) {
+  const rate = (/** @type {CalibrationRow | undefined} */ row) => row && row.error === null ? row.summary?.requestsPerSec.mean ?? null : null
+  const keys = [...new Set(rows.map((row) => `${row.sut}\0${row.connections}`))]
+  return keys.map((key) => {
+    const [sut, connections] = key.split('\0')
+    const of = (/** @type {EngineName} */ engine) => rate(rows.find((row) => row.sut === sut && String(row.connections) === connections && row.engine === engine))
+    const base = of('autocannon')
+    const ratio = (/** @type {number | null} */ value) => base && value !== null ? Math.round(value / base * 100) / 100 : null
+    return { sut, connections: Number(connections), checked: ratio(of('wrk')), unchecked: ratio(of('wrk (no checks)')) }
+  })
+}

@@ -1,0 +1,142 @@
+// @ts-check
+// The wrk engine: runs a load plan (the one the autocannon worker gets) with wrk, a C load generator,
+// one wrk process per phase, and gives back the same PhaseSummary per phase.
+//
+// What wrk checks, per response, in its Lua response(): the status (counted per status), and the body:
+// - exact text: compared in Lua with the expected text;
+// - JSON deep-equal: compared in Lua with the canonical JSON text; a body that differs is kept
+//   (distinct bodies, with their counts) and checked here with the harness's own bodyMatches;
+// - a named check (worldRow): every distinct body is kept and checked here the same way.
+// At most DYNO_WRK_MAX_DISTINCT_BODIES distinct bodies are kept per thread; responses beyond count as mismatches.
+import { DynoError } from '../errors.js'
+import { findWrk, startWrkPhase } from './wrk-phase.js'
+import { wrkPhaseSummary } from './wrk-summary.js'
+
+/** Distinct bodies each thread keeps for the check here (a random row per request has 10,000). */
+const MAX_DISTINCT_BODIES = 20_000
+
+/**
+ * @typedef {object} WrkOptions
+ * @property {number} [threads] wrk threads (`-t`); 1 by default; must divide the connections
+ * @property {number} [timeoutSec] a response slower than this is a timeout (wrk's `--timeout`; 10 s, as autocannon)
+ * @property {boolean} [checkResponses] false: no Lua response() at all, wrk's top speed (calibration only:
+ *   statuses and bodies are then not checked)
+ * @property {Record<string, string>} [env] added to wrk's environment (DYNO_RUN_ID)
+ * @property {number[] | null} [cpus] pin wrk to these CPUs (as startLoad's hooks.cpus)
+ * @property {(phase: 'warmup' | 'measure') => void} [onPhase] a phase finished (as startLoad's hooks.onPhase)
+ * @property {(progress: { phase: string, elapsedSec: number, requestsPerSec: null }) => void} [onProgress]
+ *   once a second; wrk reports its rate only at the end
+ *
+ * @typedef {object} WrkLoadOutcome
+ * @property {Partial<Record<'warmup' | 'measure', import('./wrk-summary.js').WrkPhaseSummary>>} phases
+ * @property {Partial<Record<'warmup' | 'measure', import('./wrk-summary.js').WrkReport>>} reports wrk's own lines, as printed
+ */
+
+/** @param {string} message */
+const invalid = (message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
+
+/**
+ * The DYNO_WRK_* variables through which wrk-report.lua gets the request and the expectation.
+ * @param {import('./load-plan.js').LoadPlan} plan @param {boolean} checkResponses
+ * @returns {Record<string, string>}
+ */
+export function scriptEnv (plan, checkResponses) {
+  const headerLines = Object.entries(plan.headers)
+    // wrk writes Content-Length itself from the body.
+    .filter(([name]) => name.toLowerCase() !== 'content-length')
+    .map(([name, value]) => {
+      if (/[\r\n:]/.test(name) || /[\r\n]/.test(value)) throw invalid(`wrk: the header \`${name}\` cannot be sent as given`)
+      return `${name}: ${value}\n`
+    })
+  /** @type {Record<string, string>} */
+  const env = {
+    DYNO_WRK_METHOD: plan.method,
+    DYNO_WRK_HEADERS: headerLines.join(''),
+    DYNO_WRK_PIPELINING: String(plan.pipelining),
+    DYNO_WRK_CHECK: checkResponses ? '1' : '0',
+    DYNO_WRK_MAX_DISTINCT_BODIES: String(MAX_DISTINCT_BODIES),
+    ...bodyModeEnv(plan.expectedBody)
+  }
+  if (plan.body !== null) env.DYNO_WRK_BODY = plan.body
+  for (const [name, value] of Object.entries(env)) {
+    if (value.includes('\0')) throw invalid(`wrk: ${name} cannot carry a NUL byte`)
+  }
+  return env
+}
+
+/** @param {import('@dyno/scenarios').BodyExpectation | null} expected @returns {Record<string, string>} */
+function bodyModeEnv (expected) {
+  if (!expected) return { DYNO_WRK_BODY_MODE: 'none' }
+  if (expected.text !== undefined) return { DYNO_WRK_BODY_MODE: 'exact', DYNO_WRK_EXPECTED_TEXT: expected.text }
+  if (expected.check !== undefined) return { DYNO_WRK_BODY_MODE: 'recheck' }
+  return { DYNO_WRK_BODY_MODE: 'recheck', DYNO_WRK_EXPECTED_TEXT: JSON.stringify(expected.json) }
+}
+
+/**
+ * @param {import('./load-plan.js').LoadPlan} plan @param {number} threads @param {number} timeoutSec
+ * @throws {DynoError} DYNO_ERR_INVALID_OPTION naming what wrk cannot do
+ */
+function checkPlan (plan, threads, timeoutSec) {
+  if (plan.ratePerSec !== undefined && plan.ratePerSec !== null) throw invalid('wrk keeps every connection busy (closed loop): it cannot send at a fixed rate; use the autocannon engine\'s rate mode')
+  if (!/^http:\/\//.test(plan.url)) throw invalid(`wrk: dyno sends plain HTTP, got the URL \`${plan.url}\``)
+  for (const phase of plan.phases) {
+    if (!Number.isInteger(phase.durationSec) || phase.durationSec < 1) {
+      throw invalid(`wrk runs whole seconds: the ${phase.name} phase must last a whole number of seconds ≥ 1, got \`${phase.durationSec}\``)
+    }
+  }
+  if (!Number.isInteger(threads) || threads < 1 || threads > plan.connections || plan.connections % threads !== 0) {
+    throw invalid(`wrk threads must be a whole number from 1 to the connections that divides them (${plan.connections}), got \`${threads}\``)
+  }
+  if (!Number.isInteger(timeoutSec) || timeoutSec < 1) throw invalid(`wrk's timeout must be a whole number of seconds ≥ 1, got \`${timeoutSec}\``)
+}
+
+/**
+ * Runs the plan's phases in order, each its own wrk process (its own process group). Same shape as
+ * startLoad's LoadRun: stop() cuts the phase under way short (wrk still reports it, `stoppedEarly`) and
+ * skips the rest; a plan wrk cannot run, a missing wrk or a wrk that fails rejects `done` with a DynoError.
+ * `pid` is the wrk process of the phase under way (a new one each phase), undefined between phases.
+ * @param {import('./load-plan.js').LoadPlan} plan
+ * @param {WrkOptions} [options]
+ * @returns {{ readonly pid: number | undefined, stop: () => void, done: Promise<WrkLoadOutcome> }}
+ */
+export function startWrkLoad (plan, { threads = 1, timeoutSec = 10, checkResponses = true, env = {}, cpus = null, onPhase, onProgress } = {}) {
+  let stopRequested = false
+  /** @type {import('./wrk-phase.js').WrkPhaseRun | null} */
+  let current = null
+
+  const run = async () => {
+    checkPlan(plan, threads, timeoutSec)
+    const wrkPath = findWrk()
+    if (!wrkPath) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'wrk is not installed: no `wrk` on PATH (apt-get install wrk)')
+    const phaseEnv = { ...env, ...scriptEnv(plan, checkResponses) }
+    /** @type {WrkLoadOutcome} */
+    const outcome = { phases: {}, reports: {} }
+    for (const phase of plan.phases) {
+      if (stopRequested) break
+      current = startWrkPhase({ wrkPath, url: plan.url, threads, connections: plan.connections, durationSec: phase.durationSec, timeoutSec, env: phaseEnv, cpus })
+      let elapsedSec = 0
+      const ticker = setInterval(() => onProgress?.({ phase: phase.name, elapsedSec: ++elapsedSec, requestsPerSec: null }), 1000)
+      let report
+      try {
+        report = await current.done
+      } finally {
+        clearInterval(ticker)
+        current = null
+      }
+      if (!report) break
+      outcome.reports[phase.name] = report
+      outcome.phases[phase.name] = wrkPhaseSummary(report, { ...plan, stoppedEarly: stopRequested })
+      onPhase?.(phase.name)
+    }
+    return outcome
+  }
+
+  return {
+    get pid () { return current?.pid },
+    stop: () => {
+      stopRequested = true
+      current?.stop()
+    },
+    done: run()
+  }
+}

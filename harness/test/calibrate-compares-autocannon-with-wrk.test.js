@@ -1,0 +1,28 @@
+// @ts-check
+import { PassThrough } from 'node:stream'
+import { afterAll, expect, it } from 'vitest'
+import { calibrate } from '../src/commands/calibrate-command.js'
+import { findWrk } from '../src/load/wrk-phase.js'
+import { trackRuns } from './support/leftover-processes.js'
+
+const runs = trackRuns()
+const wrkMissing = findWrk() === null
+if (wrkMissing && process.env.CI === 'true') throw new Error('wrk is missing under CI=true (apt-get install wrk)')
+
+/** @param {PassThrough} stream */
+const text = (stream) => String(stream.read() ?? '')
+
+it.skipIf(wrkMissing)('drives node-http with each engine at the same connections and prints the rates and wrk / autocannon', async () => {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  const code = await calibrate({ frameworks: ['node-http'], connections: [10], durationSec: 1, warmupSec: 0, runId: runs.add('calibrate-test') }, { stdout, stderr })
+  const output = text(stdout)
+  expect(text(stderr)).toBe('')
+  expect(code).toBe(0)
+  for (const engine of ['autocannon', 'wrk', 'wrk (no checks)']) {
+    expect(output).toMatch(new RegExp(`node-http\\s*│\\s*10\\s*│\\s*${engine.replace(/[()]/g, '\\$&')}\\s*│\\s*[\\d,]+\\s*│`))
+  }
+  expect(output).toMatch(/node-http @ 10 connections: wrk \/ autocannon = \d+(\.\d+)?× \(wrk without checks: \d+(\.\d+)?×\)/)
+}, 60_000)
+
+afterAll(() => { if (!wrkMissing) runs.expectNoneLeft(expect) })

@@ -1,0 +1,150 @@
+// @ts-check
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { decodeHistogram } from '../src/load/latency-histogram.js'
+import { startWrkLoad } from '../src/load/wrk-engine.js'
+import { findWrk, wrkVersion } from '../src/load/wrk-phase.js'
+import { TIMESERIES_NOTE } from '../src/load/wrk-summary.js'
+import { PACKAGES_DIR } from '../src/paths.js'
+import { runEnv } from '../src/run/run-env.js'
+import { startSut } from '../src/sut-process/start-sut.js'
+import { loadSut } from '../src/suts/discover-suts.js'
+import { fixtureSut } from './support/fixture-suts.js'
+import { trackRuns } from './support/leftover-processes.js'
+import { scenarioNamed } from './support/run-fixture.js'
+
+const runs = trackRuns()
+const wrkMissing = findWrk() === null
+if (wrkMissing && process.env.CI === 'true') throw new Error('wrk is missing under CI=true (apt-get install wrk)')
+
+/**
+ * Starts a SUT marked with a fresh run id, runs `work` against it, and always stops it.
+ * @template T
+ * @param {import('../src/suts/discover-suts.js').SutDescriptor} sut
+ * @param {(port: number, env: Record<string, string>) => Promise<T>} work
+ */
+async function withSut (sut, work) {
+  const env = runEnv(runs.add(`wrk-test-${Math.random().toString(16).slice(2, 8)}`))
+  const running = await startSut(sut, { readyTimeoutSec: 10, stopGraceSec: 5, env })
+  try {
+    return await work(running.port, env)
+  } finally {
+    await running.stop(5000)
+  }
+}
+
+/**
+ * A plan for one scenario against the port, as run-one.js builds it.
+ * @param {number} port @param {string} scenarioName
+ * @param {Partial<import('../src/load/load-plan.js').LoadPlan>} [overrides]
+ * @returns {import('../src/load/load-plan.js').LoadPlan}
+ */
+function planFor (port, scenarioName, overrides = {}) {
+  const scenario = scenarioNamed(scenarioName)
+  return {
+    url: `http://127.0.0.1:${port}${scenario.request.path}`,
+    method: scenario.request.method,
+    headers: scenario.request.headers ?? {},
+    body: scenario.request.body ?? null,
+    connections: 10,
+    pipelining: 1,
+    phases: [{ name: 'measure', durationSec: 1 }],
+    expectedStatus: scenario.expect.status,
+    expectedBody: scenario.expect.body,
+    windowMs: 250,
+    ...overrides
+  }
+}
+
+const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))
+
+describe.skipIf(wrkMissing)('the wrk engine', () => {
+  it('reports its version from wrk -v', () => {
+    expect(wrkVersion(/** @type {string} */ (findWrk()))).toMatch(/^wrk \S*4\.\d/)
+  })
+
+  it('drives node-http for 1 s (POST with a body) and reports every response: statuses, bytes, a µs histogram of each', async () => {
+    const { phases, reports } = await withSut(nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'post'), { env }).done)
+    const summary = /** @type {import('../src/load/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
+    expect(summary.requests).toBeGreaterThan(200)
+    expect(summary.statusCounts).toEqual({ 200: summary.requests })
+    expect(summary).toMatchObject({ errors: 0, timeouts: 0, non2xx: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false, timeseries: null })
+    expect(summary.engineNotes).toContain(TIMESERIES_NOTE)
+    expect(summary.durationSec).toBeGreaterThan(0.9)
+    expect(summary.durationSec).toBeLessThan(2)
+    expect(summary.requestsPerSec.mean).toBeCloseTo(summary.requests / summary.durationSec, -1)
+    expect(summary.bytesPerSec).toBeGreaterThan(summary.requestsPerSec.mean * 1000) // the ~1 KB echo, each time
+    // wrk's coordinated-omission correction is undone: one sample per response, as autocannon records.
+    const histogram = decodeHistogram(summary.latencyHistogramUs)
+    expect(histogram.totalCount).toBe(summary.requests)
+    const latency = /** @type {NonNullable<typeof summary.latencyMs>} */ (summary.latencyMs)
+    expect(latency.min).toBeGreaterThan(0)
+    expect(latency.min).toBeLessThanOrEqual(latency.p50)
+    expect(latency.p50).toBeLessThanOrEqual(latency.p99)
+    expect(latency.p99).toBeLessThanOrEqual(latency.max)
+    // wrk's own maximum is the same measurement; the histogram keeps 3 significant digits.
+    expect(latency.max).toBeCloseTo(/** @type {NonNullable<import('../src/load/wrk-summary.js').WrkReport['latencyUs']>} */ (reports.measure?.latencyUs).max / 1000, 0)
+  }, 30_000)
+
+  it('counts wrong bodies and unexpected statuses from a SUT that breaks under load, exact text and JSON alike', async () => {
+    const exact = scenarioNamed('json').expect.body
+    const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
+    for (const expectedBody of [exact, byJson]) {
+      const { phases } = await withSut(fixtureSut('wrong-under-load'), (port, env) => startWrkLoad(planFor(port, 'json', { expectedBody }), { env }).done)
+      const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
+      // One answer in ten is a wrong body, one in ten a 503 with an empty body (a wrong body too).
+      expect(summary.unexpectedStatus).toBe(summary.statusCounts['503'])
+      expect(summary.unexpectedStatus).toBeGreaterThan(summary.requests / 12)
+      expect(summary.mismatches).toBeGreaterThan(summary.requests / 6)
+      expect(summary.mismatches).toBeLessThan(summary.requests / 4)
+      expect(summary.non2xx).toBe(summary.unexpectedStatus)
+      expect(summary.statusCounts['200'] + summary.statusCounts['503']).toBe(summary.requests)
+    }
+  }, 30_000)
+
+  it('pipelines: wrk writes the requests of a batch at once and times the batch', async () => {
+    const { phases } = await withSut(nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env }).done)
+    const summary = /** @type {import('../src/load/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
+    expect(summary.statusCounts).toEqual({ 200: summary.requests })
+    expect(summary.mismatches).toBe(0)
+    const samples = decodeHistogram(summary.latencyHistogramUs).totalCount
+    expect(samples).toBeGreaterThan(summary.requests / 4 - 10 * 4)
+    expect(samples).toBeLessThanOrEqual(Math.ceil(summary.requests / 4))
+    expect(summary.engineNotes.join(' ')).toContain('one sample per batch of 4')
+  }, 30_000)
+
+  it('stops at once when told: wrk still reports the phase under way, stoppedEarly, and runs no further phase', async () => {
+    const startedAt = Date.now()
+    /** @type {(number | undefined)[]} */
+    const pids = []
+    const { phases } = await withSut(nodeHttp(), (port, env) => {
+      const load = startWrkLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
+        env,
+        onProgress: ({ elapsedSec }) => {
+          pids.push(load.pid)
+          if (elapsedSec === 1) load.stop()
+        }
+      })
+      return load.done
+    })
+    expect(Date.now() - startedAt).toBeLessThan(10_000)
+    expect(pids[0]).toBeGreaterThan(0) // the wrk process under way, for resource sampling
+    expect(phases.measure).toBeUndefined()
+    expect(phases.warmup).toMatchObject({ stoppedEarly: true, unexpectedStatus: 0, mismatches: 0 })
+    expect(phases.warmup?.requests).toBeGreaterThan(100)
+    expect(phases.warmup?.durationSec).toBeLessThan(5)
+  }, 30_000)
+
+  it('refuses what wrk cannot do, naming it, before starting anything', async () => {
+    const plan = planFor(1, 'plaintext', { phases: [{ name: 'measure', durationSec: 1.5 }] })
+    await expect(startWrkLoad(plan).done).rejects.toMatchObject({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('whole number of seconds') })
+    await expect(startWrkLoad(planFor(1, 'plaintext', { connections: 10 }), { threads: 3 }).done)
+      .rejects.toMatchObject({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('divides them (10), got `3`') })
+    await expect(startWrkLoad(planFor(1, 'plaintext', { ratePerSec: 500 })).done)
+      .rejects.toMatchObject({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('cannot send at a fixed rate') })
+    await expect(startWrkLoad(planFor(1, 'plaintext', { ratePerSec: null, phases: [{ name: 'measure', durationSec: 0.5 }] })).done)
+      .rejects.toMatchObject({ message: expect.stringContaining('whole number of seconds') }) // a closed-loop plan gets as far as the duration check
+  })
+
+  afterAll(() => runs.expectNoneLeft(expect))
+})
