@@ -13,6 +13,8 @@ describe('option parsing', () => {
     expect(parseOptions('run', {})).toEqual({
       profile: 'quick',
       pin: 'auto',
+      engine: 'autocannon',
+      wrkThreads: 1,
       out: DEFAULTS.out,
       readyTimeoutSec: DEFAULTS.readyTimeoutSec,
       pgPoolSize: DEFAULTS.pgPoolSize,
