@@ -10,6 +10,8 @@ import { onInterrupt } from '../cli/interrupt.js'
 import { DEFAULTS } from '../defaults.js'
 import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 import { DynoError, isDynoError } from '../errors.js'
+import { DEFAULT_PIN } from '../pinning/pin-option.js'
+import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { startLoad } from '../load/run-load.js'
 import { startWrkLoad } from '../load/wrk-engine.js'
 import { findWrk, wrkVersion } from '../load/wrk-phase.js'
@@ -45,6 +47,7 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
  * @property {number} [wrkThreads] default 1
  * @property {number} [readyTimeoutSec]
  * @property {string} [runId] marks the SUT and generator processes (DYNO_RUN_ID); default: calibrate-<random>
+  * @property {import('../pinning/pin-option.js').PinRequest | string} [pin] as `dyno run --pin` (default auto)
  */
 
 /**
@@ -62,6 +65,8 @@ export async function calibrate (options, io) {
     interrupted = signal.aborted
     return measured
   })
+  const pinning = resolvePinning(options.pin ?? DEFAULT_PIN)
+  io.stdout.write(`pinning: ${pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`}\n`)
   io.stdout.write(formatCalibration(rows, { wrkVersion: wrkVersionOrNote() }) + '\n')
   if (interrupted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', 'calibration interrupted; the table shows what was measured')
@@ -83,6 +88,8 @@ export async function calibrationRows (options, signal) {
   const scenario = SCENARIOS.find((candidate) => candidate.name === CALIBRATION_SCENARIO)
   if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
   const mark = runEnv(options.runId ?? `calibrate-${randomBytes(3).toString('hex')}`)
+  // The same pinning as `dyno run`: the SUT on its cpus, every engine on the generator's.
+  const pinning = resolvePinning(options.pin ?? DEFAULT_PIN)
   /** @type {CalibrationRow[]} */
   const rows = []
   for (const sut of suts) {
@@ -91,7 +98,7 @@ export async function calibrationRows (options, signal) {
       // A fresh SUT per level, warmed up again by each engine: no engine inherits another's JIT state unfairly.
       let running
       try {
-        running = await startSut(sut, { readyTimeoutSec: options.readyTimeoutSec ?? DEFAULTS.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal })
+        running = await startSut(sut, { readyTimeoutSec: options.readyTimeoutSec ?? DEFAULTS.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal, cpus: pinning.sutCpus })
       } catch (error) {
         if (!isDynoError(error)) throw error
         if (error.code === 'DYNO_ERR_INTERRUPTED') return rows
@@ -114,9 +121,9 @@ export async function calibrationRows (options, signal) {
         }
         /** @type {[EngineName, () => { stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary>> }> }][]} */
         const engines = [
-          ['autocannon', () => startLoad(plan, { env: mark })],
-          ['wrk', () => startWrkLoad(plan, { threads: options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads, env: mark })],
-          ['wrk (no checks)', () => startWrkLoad(plan, { threads: options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads, env: mark, checkResponses: false })]
+          ['autocannon', () => startLoad(plan, { env: mark, cpus: pinning.generatorCpus })],
+          ['wrk', () => startWrkLoad(plan, { threads: options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads, env: mark, cpus: pinning.generatorCpus })],
+          ['wrk (no checks)', () => startWrkLoad(plan, { threads: options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads, env: mark, checkResponses: false, cpus: pinning.generatorCpus })]
         ]
         for (const [engine, start] of engines) {
           if (signal?.aborted || running.hasExited()) break
