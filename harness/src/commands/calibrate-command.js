@@ -47,7 +47,7 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
  * @property {number} [wrkThreads] default 1
  * @property {number} [readyTimeoutSec]
  * @property {string} [runId] marks the SUT and generator processes (DYNO_RUN_ID); default: calibrate-<random>
-  * @property {import('../pinning/pin-option.js').PinRequest | string} [pin] as `dyno run --pin` (default auto)
+ * @property {import('../pinning/pin-option.js').PinRequest | string} [pin] as `dyno run --pin` (default auto)
  */
 
 /**
