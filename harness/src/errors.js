@@ -20,6 +20,7 @@ export const ERRORS = Object.freeze({
   DYNO_ERR_QUERY_RATIO: { exitCode: 1, hint: 'The SUT did not make one query per request (a cache or a constant answer); its numbers are not comparable.' },
   DYNO_ERR_LOAD_GENERATOR: { exitCode: 1, hint: 'The load generator process failed; its message says why.' },
   DYNO_ERR_INTERRUPTED: { exitCode: 130, hint: 'The run was interrupted; finished runs are kept in the run directory.' },
+  DYNO_ERR_RUN_UNREADABLE: { exitCode: 2, hint: 'Name a run directory written by `dyno run` (it holds run.json).' },
   DYNO_ERR_RESULTS_WRITE: { exitCode: 1, hint: 'Check that the --out directory is writable and the disk is not full.' }
 })
 

@@ -18,7 +18,7 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
   const [runId] = readdirSync(out)
   runs.add(runId)
   const runDir = join(out, runId)
-  expect(readdirSync(runDir).sort()).toEqual(['aggregates.json', 'node-http--json.json', 'node-http--plaintext.json', 'run.json'])
+  expect(readdirSync(runDir).sort()).toEqual(['aggregates.json', 'node-http--json.json', 'node-http--plaintext.json', 'report.md', 'run.json'])
   const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
   expect(schemaErrors('run-index', index)).toEqual([])
   expect(index).toMatchObject({ runId, status: 'complete', options: { connections: [10], durationSec: 1, warmupSec: 0.5, profile: 'quick', repeats: 1 } })
@@ -59,6 +59,7 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
   expect(aggregates.aggregates.map((/** @type {{ scenario: string, runs: number }} */ entry) => [entry.scenario, entry.runs])).toEqual([['plaintext', 1], ['json', 1]])
   expect(result.stdout).toMatch(/node-http\s+│\s+20\.\d+\.\d+\s+│\s+plaintext\s+│\s+[\d,]+\s+│/)
   expect(result.stdout).toContain(`results: ${runDir}`)
+  expect(result.stdout).toContain(`report: ${join(runDir, 'report.md')}`)
 }, 60_000)
 
 afterAll(() => runs.expectNoneLeft(expect))

@@ -6,6 +6,7 @@ import { formatList } from '../commands/list-command.js'
 import { anyVerifyFailure, formatVerifyMatrix, verifySuts } from '../commands/verify-command.js'
 import { runCommand } from '../commands/run-command.js'
 import { calibrate } from '../commands/calibrate-command.js'
+import { writeReports } from '../commands/report-command.js'
 import { COMMAND_OPTIONS } from './option-table.js'
 import { parseOptions } from './parse-options.js'
 import { onInterrupt } from './interrupt.js'
@@ -40,6 +41,13 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
   })
   register('calibrate', 'Measure the most req/s each load generator (autocannon, wrk) drives against the fastest SUTs, and their ratio', (options) =>
     calibrate(options, io))
+  cli.command('report [...runDirs]', 'Write report.md into each run directory (default: the latest run) and print its path')
+    .action((runDirs) => {
+      matched.action = async () => {
+        for (const path of writeReports(runDirs)) io.stdout.write(`${path}\n`)
+        return 0
+      }
+    })
   register('list', 'List the SUTs (with installed framework versions and validators) and the scenarios', async () => {
     io.stdout.write(formatList() + '\n')
     return 0
@@ -56,7 +64,7 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
         cli.outputHelp()
         return 0
       }
-      throw new DynoError('DYNO_ERR_UNKNOWN_COMMAND', `unknown command \`${given}\`; valid: run, verify, calibrate, list`)
+      throw new DynoError('DYNO_ERR_UNKNOWN_COMMAND', `unknown command \`${given}\`; valid: run, verify, calibrate, report, list`)
     }
     await cli.runMatchedCommand()
     return matched.action ? await matched.action() : 0

@@ -163,6 +163,7 @@ export const COMMAND_OPTIONS = Object.freeze({
     OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
   calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.readyTimeout],
+  report: [],
   list: []
 })
 

@@ -10,6 +10,7 @@ import { createProgress } from '../ui/progress.js'
 import { formatAggregateTable } from '../ui/aggregate-table.js'
 import { formatSummaryTable } from '../ui/summary-table.js'
 import { resolveRunSettings } from '../run/resolve-run-settings.js'
+import { writeReports } from './report-command.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { findWrk } from '../load/wrk-phase.js'
 
@@ -67,6 +68,7 @@ export async function runCommand (options, io) {
   io.stdout.write(formatSummaryTable(outcome.records, { showConnections: settings.connections.length > 1 }) + '\n')
   if (settings.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
   io.stdout.write(`results: ${outcome.runDir}\n`)
+  for (const path of writeReports([outcome.runDir])) io.stdout.write(`report: ${path}\n`)
   if (outcome.interrupted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', `interrupted after ${outcome.records.length} runs; they are kept in ${outcome.runDir}`)
     io.stderr.write(`${error.code}: ${error.message}\n`)

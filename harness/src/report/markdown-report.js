@@ -1,0 +1,95 @@
+// @ts-check
+import { formatInteger, formatMs } from '../ui/format.js'
+
+/** @param {string} text a table cell: no pipes, no line breaks */
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
+
+/**
+ * @typedef {object} ReportRow one SUT at one connection level in one scenario
+ * @property {string} sut
+ * @property {string} version
+ * @property {number} connections
+ * @property {import('../stats/aggregate-runs.js').Aggregate | null} aggregate null when no run was ok
+ * @property {import('../results/result-record.js').ResultRecord[]} records
+ */
+
+/**
+ * Groups a run's records by scenario, then by (SUT, connections), with their aggregate.
+ * @param {import('./read-run.js').RunData} run
+ * @returns {Map<string, ReportRow[]>}
+ */
+export function reportRows (run) {
+  /** @type {Map<string, ReportRow[]>} */
+  const scenarios = new Map()
+  for (const record of run.records) {
+    const rows = scenarios.get(record.scenario.name) ?? []
+    scenarios.set(record.scenario.name, rows)
+    let row = rows.find((candidate) => candidate.sut === record.sut.name && candidate.connections === record.load.connections)
+    if (!row) {
+      const aggregate = run.aggregates.find((entry) => entry.sut === record.sut.name && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
+      row = { sut: record.sut.name, version: record.sut.frameworkVersion ?? '-', connections: record.load.connections, aggregate: aggregate && aggregate.runs > 0 ? aggregate : null, records: [] }
+      rows.push(row)
+    }
+    row.records.push(record)
+  }
+  for (const rows of scenarios.values()) rows.sort((a, b) => (b.aggregate?.requestsPerSec.median ?? -1) - (a.aggregate?.requestsPerSec.median ?? -1))
+  return scenarios
+}
+
+/** @param {ReportRow} row */
+function flags (row) {
+  const notes = []
+  if (row.records.some((record) => record.summary?.generatorBound)) notes.push('**generator-bound**: measures the load generator, not the framework')
+  for (const record of row.records.filter((candidate) => candidate.status !== 'ok')) {
+    notes.push(`${record.status}${record.repeat.of > 1 ? ` (run ${record.repeat.index})` : ''}: ${record.reason}`)
+  }
+  return notes.join('; ')
+}
+
+/**
+ * The run as markdown: per scenario a table sorted by req/s (median and 95% CI when repeated, the
+ * speed factor against the slowest, p50 and p99 from the merged histograms, errors, flags), then the
+ * environment. Every figure comes from the result files.
+ * @param {import('./read-run.js').RunData} run
+ * @returns {string}
+ */
+export function markdownReport (run) {
+  const lines = [`# dyno run ${run.index.runId}`, '']
+  const repeated = run.records.some((record) => record.repeat.of > 1)
+  for (const [scenario, rows] of reportRows(run)) {
+    const sweep = new Set(rows.map((row) => row.connections)).size > 1
+    lines.push(`## ${scenario}`, '')
+    lines.push(`| framework | version |${sweep ? ' conns |' : ''} req/s |${repeated ? ' 95% CI |' : ''} × slowest | p50 ms | p99 ms | errors | flags |`)
+    lines.push(`|---|---|${sweep ? '---:|' : ''}---:|${repeated ? '---:|' : ''}---:|---:|---:|---:|---|`)
+    for (const row of rows) {
+      const slowest = Math.min(...rows.filter((other) => other.aggregate && other.connections === row.connections).map((other) => /** @type {NonNullable<typeof other.aggregate>} */ (other.aggregate).requestsPerSec.median))
+      const rate = row.aggregate?.requestsPerSec
+      const errors = row.records.reduce((sum, record) => sum + (record.summary?.errors ?? 0), 0)
+      lines.push(`| ${cell(row.sut)} | ${cell(row.version)} |${sweep ? ` ${row.connections} |` : ''} ${rate ? formatInteger(rate.median) : '-'} |` +
+        `${repeated ? ` ${rate?.ci95 ? `${formatInteger(rate.ci95[0])}–${formatInteger(rate.ci95[1])}` : '-'} |` : ''}` +
+        ` ${rate && slowest > 0 ? `${(rate.median / slowest).toFixed(2)}×` : '-'} | ${formatMs(row.aggregate?.latencyMs?.p50)} | ${formatMs(row.aggregate?.latencyMs?.p99)} |` +
+        ` ${formatInteger(errors)} | ${cell(flags(row))} |`)
+    }
+    lines.push('')
+  }
+  lines.push('## Environment', '', ...environmentLines(run), '')
+  return lines.join('\n')
+}
+
+/** @param {import('./read-run.js').RunData} run */
+function environmentLines (run) {
+  const { env, options } = run.index
+  const first = run.records[0]
+  const pinning = first?.load.pinning
+  const services = Object.entries(env.services ?? {}).map(([name, service]) => `${name} ${/** @type {{ version: string }} */ (service).version}`)
+  return [
+    `- CPU: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB`,
+    `- OS: ${env.os.type} ${env.os.release} (${env.os.arch}); Node ${env.node}`,
+    `- load: ${first ? `${first.load.engine} ${first.load.engineVersion}` : '-'}, profile ${options.profile ?? '-'}, ` +
+      `connections ${[].concat(options.connections ?? []).join(', ') || '-'}, ${options.warmupSec ?? '-'} s warmup + ${options.durationSec ?? '-'} s, ` +
+      `${options.repeats ?? 1} repeat${(options.repeats ?? 1) > 1 ? 's' : ''}${options.ratePerSec ? `, open model at ${options.ratePerSec} req/s` : ''}`,
+    `- pinning: ${pinning ? (pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generator on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`) : '-'}`,
+    ...(services.length > 0 ? [`- services: ${services.join(', ')}`] : []),
+    `- dyno ${env.harnessVersion}, commit ${env.git.commit ?? 'unknown'}${env.git.dirty ? ' (with uncommitted changes)' : ''}`
+  ]
+}

@@ -1,0 +1,48 @@
+// @ts-check
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { DynoError } from '../errors.js'
+
+/**
+ * @typedef {object} RunData a run directory as written by `dyno run`
+ * @property {string} dir
+ * @property {any} index run.json
+ * @property {import('../results/result-record.js').ResultRecord[]} records in run order
+ * @property {import('../stats/aggregate-runs.js').Aggregate[]} aggregates
+ */
+
+/** @param {string} path @param {string} what */
+function readJson (path, what) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: cannot read ${what}: ${/** @type {Error} */ (error).message}`, { cause: error })
+  }
+}
+
+/**
+ * Reads a run directory: its index, every result it lists, and its aggregates.
+ * @param {string} dir
+ * @returns {RunData}
+ */
+export function readRun (dir) {
+  const indexPath = join(dir, 'run.json')
+  if (!existsSync(indexPath)) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} is not a dyno run directory: it has no run.json`)
+  const index = readJson(indexPath, 'the run index')
+  const records = index.results.map((/** @type {{ file: string }} */ entry) => readJson(join(dir, entry.file), 'a result'))
+  const aggregates = index.aggregatesFile ? readJson(join(dir, index.aggregatesFile), 'the aggregates').aggregates : []
+  return { dir, index, records, aggregates }
+}
+
+/**
+ * The newest run directory under `out` (run ids sort by time).
+ * @param {string} out
+ * @returns {string}
+ */
+export function latestRunDir (out) {
+  const runs = existsSync(out)
+    ? readdirSync(out, { withFileTypes: true }).filter((entry) => entry.isDirectory() && existsSync(join(out, entry.name, 'run.json'))).map((entry) => entry.name).sort()
+    : []
+  if (runs.length === 0) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `no run directory under ${resolve(out)}: run \`pnpm bench\` first, or name a run directory`)
+  return join(out, runs[runs.length - 1])
+}
