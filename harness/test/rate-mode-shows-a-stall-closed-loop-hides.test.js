@@ -6,6 +6,7 @@
 // wait up to 200 ms, and its p99 shows it.
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
+import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { startLoad } from '../src/load/run-load.js'
 import { runRatePhase } from '../src/load/rate-phase.js'
 import { runEnv } from '../src/run/run-env.js'
@@ -28,18 +29,7 @@ const STALL_MS = 200
  * @param {number} port
  * @returns {import('../src/load/load-plan.js').LoadPlan}
  */
-const planFor = (port) => ({
-  url: `http://127.0.0.1:${port}${scenario.request.path}`,
-  method: scenario.request.method,
-  headers: scenario.request.headers ?? {},
-  body: scenario.request.body ?? null,
-  connections: 10,
-  pipelining: 1,
-  phases: [{ name: 'measure', durationSec: DURATION_SEC }],
-  expectedStatus: scenario.expect.status,
-  expectedBody: scenario.expect.body,
-  windowMs: 250
-})
+const planFor = (port) => scenarioLoadPlan({ port, scenario, connections: 10, pipelining: 1, warmupSec: 0, durationSec: DURATION_SEC, windowMs: 250 })
 
 /**
  * Runs `measure` against a fresh stalling SUT (its stalls are timed from its first request) and stops it.

@@ -2,6 +2,7 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
+import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { startWrkLoad } from '../src/load/wrk-engine.js'
 import { findWrk, wrkVersion } from '../src/load/wrk-phase.js'
 import { TIMESERIES_NOTE } from '../src/load/wrk-summary.js'
@@ -41,19 +42,7 @@ async function withSut (sut, work) {
  */
 function planFor (port, scenarioName, overrides = {}) {
   const scenario = scenarioNamed(scenarioName)
-  return {
-    url: `http://127.0.0.1:${port}${scenario.request.path}`,
-    method: scenario.request.method,
-    headers: scenario.request.headers ?? {},
-    body: scenario.request.body ?? null,
-    connections: 10,
-    pipelining: 1,
-    phases: [{ name: 'measure', durationSec: 1 }],
-    expectedStatus: scenario.expect.status,
-    expectedBody: scenario.expect.body,
-    windowMs: 250,
-    ...overrides
-  }
+  return { ...scenarioLoadPlan({ port, scenario, connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }), ...overrides }
 }
 
 const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))

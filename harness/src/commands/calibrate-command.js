@@ -12,6 +12,7 @@ import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 import { DynoError, isDynoError } from '../errors.js'
 import { DEFAULT_PIN } from '../pinning/pin-option.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
+import { scenarioLoadPlan } from '../load/load-plan.js'
 import { startLoad } from '../load/run-load.js'
 import { startWrkLoad } from '../load/wrk-engine.js'
 import { findWrk, wrkVersion } from '../load/wrk-phase.js'
@@ -107,18 +108,7 @@ export async function calibrationRows (options, signal) {
       }
       try {
         /** @type {import('../load/load-plan.js').LoadPlan} */
-        const plan = {
-          url: `http://127.0.0.1:${running.port}${scenario.request.path}`,
-          method: scenario.request.method,
-          headers: scenario.request.headers ?? {},
-          body: scenario.request.body ?? null,
-          connections,
-          pipelining: 1,
-          phases: [...(warmupSec > 0 ? [{ name: /** @type {const} */ ('warmup'), durationSec: warmupSec }] : []), { name: 'measure', durationSec }],
-          expectedStatus: scenario.expect.status,
-          expectedBody: scenario.expect.body,
-          windowMs: 1000
-        }
+        const plan = scenarioLoadPlan({ port: running.port, scenario, connections, pipelining: 1, warmupSec, durationSec, windowMs: 1000 })
         /** @type {[EngineName, () => { stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary>> }> }][]} */
         const engines = [
           ['autocannon', () => startLoad(plan, { env: mark, cpus: pinning.generatorCpus })],

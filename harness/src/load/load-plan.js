@@ -36,4 +36,29 @@
  * @property {ReturnType<typeof import('../resources/event-loop-samples.js').summarizeEventLoop>} [eventLoop]
  * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut it
  */
-export {}
+
+/**
+ * The load plan of a scenario against a SUT on 127.0.0.1: the scenario's request and expectation,
+ * a warmup phase when warmupSec > 0, then the measured phase.
+ * @param {{ port: number, scenario: import('@dyno/scenarios').Scenario, connections: number, pipelining: number,
+ *   warmupSec: number, durationSec: number, windowMs: number, ratePerSec?: number | null }} settings
+ * @returns {LoadPlan}
+ */
+export function scenarioLoadPlan ({ port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null }) {
+  return {
+    url: `http://127.0.0.1:${port}${scenario.request.path}`,
+    method: scenario.request.method,
+    headers: scenario.request.headers ?? {},
+    body: scenario.request.body ?? null,
+    connections,
+    pipelining,
+    phases: [
+      ...(warmupSec > 0 ? [{ name: /** @type {const} */ ('warmup'), durationSec: warmupSec }] : []),
+      { name: /** @type {const} */ ('measure'), durationSec }
+    ],
+    expectedStatus: scenario.expect.status,
+    expectedBody: scenario.expect.body,
+    windowMs,
+    ratePerSec
+  }
+}

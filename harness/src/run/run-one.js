@@ -1,5 +1,6 @@
 // @ts-check
 import { isDynoError } from '../errors.js'
+import { scenarioLoadPlan } from '../load/load-plan.js'
 import { startLoad } from '../load/run-load.js'
 import { startWrkLoad } from '../load/wrk-engine.js'
 import { createResultRecord, settleRecord } from '../results/result-record.js'
@@ -112,25 +113,13 @@ async function measure (context, running, record, eventLoopFile) {
 
   const queriesBefore = context.queryCounter ? await context.queryCounter.count() : 0
 
-  /** @type {('warmup' | 'measure')[]} */
-  const phaseNames = [...(context.load.warmupSec > 0 ? /** @type {const} */ (['warmup']) : []), 'measure']
+  const plan = scenarioLoadPlan({ port: running.port, scenario, ...context.load })
+  const phaseNames = plan.phases.map((phase) => phase.name)
   const sampling = samplePhases({ phases: phaseNames, sutPgid: running.pid, generatorPid: () => load.pid })
   const startEngine = context.load.engine === 'wrk'
-    ? (/** @type {import('../load/load-plan.js').LoadPlan} */ plan, /** @type {any} */ hooks) => startWrkLoad(plan, { ...hooks, threads: context.load.wrkThreads ?? 1 })
+    ? (/** @type {import('../load/load-plan.js').LoadPlan} */ wrkPlan, /** @type {any} */ hooks) => startWrkLoad(wrkPlan, { ...hooks, threads: context.load.wrkThreads ?? 1 })
     : startLoad
-  const load = startEngine({
-    url: `http://127.0.0.1:${running.port}${scenario.request.path}`,
-    method: scenario.request.method,
-    headers: scenario.request.headers ?? {},
-    body: scenario.request.body ?? null,
-    connections: context.load.connections,
-    pipelining: context.load.pipelining,
-    phases: phaseNames.map((name) => ({ name, durationSec: name === 'warmup' ? context.load.warmupSec : context.load.durationSec })),
-    expectedStatus: scenario.expect.status,
-    expectedBody: scenario.expect.body,
-    windowMs: context.load.windowMs,
-    ratePerSec: context.load.ratePerSec ?? null
-  }, {
+  const load = startEngine(plan, {
     onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }),
     // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
     onPhase: () => setImmediate(() => sampling.phaseDone()),
