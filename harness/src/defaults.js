@@ -21,4 +21,4 @@ export const DEFAULTS = Object.freeze({
 })
 
 /** The version of the result schema this harness writes (harness/schema/result.schema.json). */
-export const SCHEMA_VERSION = 1
+export const SCHEMA_VERSION = 2

@@ -8,6 +8,8 @@ export const ERRORS = Object.freeze({
   DYNO_ERR_UNKNOWN_FRAMEWORK: { exitCode: 2, hint: 'Run `dyno list` to see the SUTs.' },
   DYNO_ERR_UNKNOWN_SCENARIO: { exitCode: 2, hint: 'Run `dyno list` to see the scenarios.' },
   DYNO_ERR_UNKNOWN_COMMAND: { exitCode: 2, hint: 'Run `dyno --help` to see the commands.' },
+  DYNO_ERR_UNKNOWN_RUNTIME: { exitCode: 2, hint: 'Run `dyno list` to see the runtimes and whether each is installed.' },
+  DYNO_ERR_SUT_BUILD: { exitCode: 1, hint: 'The SUT\'s build script failed; run it by hand (`pnpm --filter @dyno/sut-<name> build`) and read its output.' },
   DYNO_ERR_SUT_PACKAGE: { exitCode: 2, hint: 'A SUT package needs a `dyno` field with `framework` and `start` (see scenarios/README.md).' },
   DYNO_ERR_SUT_NOT_READY: { exitCode: 1, hint: 'The SUT must print {"event":"ready","port":<port>} on stdout once it listens; see its stderr above.' },
   DYNO_ERR_SUT_EXITED: { exitCode: 1, hint: 'The SUT process ended on its own; its last stderr lines say why.' },

@@ -19,8 +19,15 @@ describe('option parsing', () => {
       readyTimeoutSec: DEFAULTS.readyTimeoutSec,
       pgPoolSize: DEFAULTS.pgPoolSize,
       windowMs: DEFAULTS.windowMs,
+      workers: 1,
       verify: true
     })
+  })
+
+  it('names an unknown runtime and lists the valid ones', () => {
+    expect(() => parseOptions('run', { runtime: 'node@22,node@18' })).toThrowError(
+      expect.objectContaining({ code: 'DYNO_ERR_UNKNOWN_RUNTIME', message: expect.stringMatching(/`node@18`; valid: node, node@20, node@22, node@24, bun, deno/) }))
+    expect(parseOptions('run', { runtime: 'node@22,bun,node@22' }).runtimes).toEqual(['node@22', 'bun'])
   })
 
   it('turns valid values into typed fields with units', () => {

@@ -35,7 +35,7 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
   register('run', 'Benchmark the selected SUTs on the selected scenarios and write one result file per run', (options) =>
     runCommand(options, io))
   register('verify', 'Start each SUT and check every scenario of the contract; exit 1 on any failure', async (options) => {
-    const rows = await onInterrupt((signal) => verifySuts(options, { signal }))
+    const rows = await onInterrupt((signal) => verifySuts(options, { signal, onBuildLine: (name, line) => io.stderr.write(`build ${name}: ${line}\n`) }))
     io.stdout.write(formatVerifyMatrix(rows) + '\n')
     return anyVerifyFailure(rows) ? 1 : 0
   })

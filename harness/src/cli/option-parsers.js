@@ -1,4 +1,5 @@
 // @ts-check
+import { checkRuntimeNames } from '../runtimes/runtime-targets.js'
 import { DynoError } from '../errors.js'
 
 /**
@@ -111,4 +112,13 @@ export function directory (raw, flag) {
 export function flag (raw, name) {
   if (typeof raw !== 'boolean') throw invalidOption(name, raw, 'given without a value')
   return raw
+}
+
+/**
+ * A comma-separated list of runtime names, each one dyno knows; throws DYNO_ERR_UNKNOWN_RUNTIME
+ * naming the unknown ones and the valid ones.
+ * @type {OptionParser}
+ */
+export function runtimeList (raw, flag) {
+  return [...new Set(checkRuntimeNames(nameList(raw, flag)))]
 }

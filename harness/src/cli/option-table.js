@@ -2,7 +2,8 @@
 import { DEFAULTS } from '../defaults.js'
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { DEFAULT_PIN, pinOption } from '../pinning/pin-option.js'
-import { directory, flag, nameList, oneOf, positiveNumber, seconds, wholeNumber, wholeNumberList } from './option-parsers.js'
+import { RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
+import { directory, flag, nameList, runtimeList, oneOf, positiveNumber, seconds, wholeNumber, wholeNumberList } from './option-parsers.js'
 
 /**
  * The options of every command, in one table: cac registers them from here (so `--help` is generated
@@ -18,6 +19,19 @@ import { directory, flag, nameList, oneOf, positiveNumber, seconds, wholeNumber,
 
 /** @type {Record<string, OptionSpec>} */
 const OPTIONS = {
+  runtime: {
+    field: 'runtimes',
+    flag: '--runtime <names>',
+    description: `JS runtimes to run each Node-compatible SUT on, comma-separated, side by side: ${RUNTIME_NAMES.join(', ')} (default: node, the Node running dyno)`,
+    parse: runtimeList
+  },
+  workers: {
+    field: 'workers',
+    flag: '--workers <n>',
+    description: 'Server worker processes for SUTs that support them (gunicorn, uvicorn, Go GOMAXPROCS); others are skipped when n > 1',
+    parse: wholeNumber({ min: 1, max: 64 }),
+    default: 1
+  },
   frameworks: {
     field: 'frameworks',
     flag: '--frameworks <names>',
@@ -159,9 +173,9 @@ const OPTIONS = {
 
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
-  run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
+  run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
     OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
-  verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.readyTimeout],
+  verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
   calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.readyTimeout],
   report: [],
   list: []

@@ -13,6 +13,8 @@ import { resolveRunSettings } from '../run/resolve-run-settings.js'
 import { writeReports } from './report-command.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { findWrk } from '../load/wrk-phase.js'
+import { resolveSubjects } from '../suts/resolve-subjects.js'
+import { DEFAULT_RUNTIME } from '../runtimes/runtime-targets.js'
 
 /**
  * `dyno run`: benchmark, print a summary, and say where the results are.
@@ -25,7 +27,7 @@ export async function runCommand (options, io) {
   const settings = resolveRunSettings(options)
   const pinning = resolvePinning(options.pin)
   checkEngine(options, settings)
-  const suts = selectSuts(discoverSuts(), options.frameworks)
+  const selected = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], settings.scenarios)
   const load = {
     pipelining: settings.pipelining,
@@ -37,6 +39,11 @@ export async function runCommand (options, io) {
     wrkThreads: options.wrkThreads
   }
   const progress = createProgress(io.stderr, load)
+  const suts = await resolveSubjects(selected, {
+    runtimes: options.runtimes ?? [DEFAULT_RUNTIME],
+    workers: options.workers,
+    onBuildLine: (name, line) => progress.log(`  build ${name}: ${line}`)
+  })
   const outcome = await onInterrupt((signal) => runSuite({
     suts,
     scenarios,
@@ -52,7 +59,7 @@ export async function runCommand (options, io) {
     options: { ...options, ...settings, pinning },
     signal
   }, {
-    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUTs × ${scenarios.length} scenarios` +
+    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUT${suts.length === 1 ? '' : 's'}${(options.runtimes?.length ?? 1) > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
       `${settings.connections.length > 1 ? ` × ${settings.connections.length} connection levels` : ''}${settings.repeats > 1 ? ` × ${settings.repeats} repeats, seed ${settings.seed}` : ''}; ` +
       `profile ${settings.profile}, ${settings.warmupSec} s warmup + ${settings.durationSec} s each), results in ${runDir}`),
     onServices: ({ available, unavailable }) => {
@@ -60,7 +67,7 @@ export async function runCommand (options, io) {
       for (const [name, reason] of Object.entries(unavailable)) progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
     },
     onProgress: (event) => progress.update(event),
-    onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.name} × ${record.scenario.name}` +
+    onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
       (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
       `  → ${file}`)
   }))

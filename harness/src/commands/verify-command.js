@@ -12,24 +12,30 @@ import { refusalReason } from '../run/refusal.js'
 import { runEnv } from '../run/run-env.js'
 import { startServices } from '../services/service-manager.js'
 import { createTable } from '../ui/table.js'
+import { resolveSubjects } from '../suts/resolve-subjects.js'
 
 /** SUTs verified at once: verification is light, and two cores serve two SUTs well. */
 const VERIFY_CONCURRENCY = 2
 
 /**
  * @typedef {{ scenario: string, state: 'pass' | 'fail' | 'skipped', reason: string | null }} VerifyCell
- * @typedef {{ sut: import('../suts/discover-suts.js').SutDescriptor, cells: VerifyCell[] }} VerifyRow
+ * @typedef {{ sut: import('../suts/resolve-subjects.js').Subject, cells: VerifyCell[] }} VerifyRow
  */
 
 /**
- * Starts each selected SUT once and checks every selected scenario against it.
- * @param {{ frameworks?: string[], scenarios?: string[], readyTimeoutSec: number }} options
+ * Starts each selected SUT once (on each selected runtime) and checks every selected scenario against it.
+ * @param {{ frameworks?: string[], scenarios?: string[], runtimes?: string[], workers?: number, readyTimeoutSec: number }} options
  * @param {{ suts?: import('../suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string,
- *   services?: import('../services/service-manager.js').Services }} [context] services: already started (and stopped) by the caller
+ *   services?: import('../services/service-manager.js').Services, onBuildLine?: (sut: string, line: string) => void }} [context] services: already started (and stopped) by the caller
  * @returns {Promise<VerifyRow[]>}
  */
 export async function verifySuts (options, context = {}) {
-  const suts = selectSuts(context.suts ?? discoverSuts(), options.frameworks)
+  const suts = await resolveSubjects(selectSuts(context.suts ?? discoverSuts(), options.frameworks), {
+    runtimes: options.runtimes,
+    workers: options.workers,
+    onBuildLine: context.onBuildLine,
+    signal: context.signal
+  })
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
   const mark = runEnv(context.runId ?? `verify-${randomBytes(3).toString('hex')}`)
   const services = context.services ?? await startServices(scenarios.flatMap((scenario) => scenario.services ?? []), { mark })
@@ -47,7 +53,7 @@ export async function verifySuts (options, context = {}) {
 }
 
 /**
- * @param {import('../suts/discover-suts.js').SutDescriptor} sut
+ * @param {import('../suts/resolve-subjects.js').Subject} sut
  * @param {import('@dyno/scenarios').Scenario[]} scenarios
  * @param {{ readyTimeoutSec: number, env: Record<string, string>, services: import('../services/service-manager.js').Services, ci: boolean, signal?: AbortSignal }} context
  * @returns {Promise<VerifyRow>}
@@ -56,6 +62,7 @@ async function verifySut (sut, scenarios, { readyTimeoutSec, env, services, ci, 
   /** @param {VerifyCell['state']} state @param {string} reason */
   const allCells = (state, reason) => scenarios.map((scenario) => ({ scenario: scenario.name, state, reason }))
   if (sut.skipReason) return { sut, cells: allCells('skipped', sut.skipReason) }
+  if (sut.buildFailure) return { sut, cells: allCells('fail', `DYNO_ERR_SUT_BUILD: ${sut.buildFailure}`) }
   let running
   try {
     running = await startSut(sut, { readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, signal, env })
@@ -115,12 +122,12 @@ export function formatVerifyMatrix (rows) {
   if (rows.length === 0) return 'no SUTs selected'
   const scenarioNames = rows[0].cells.map((cell) => cell.scenario)
   const table = createTable(['SUT', ...scenarioNames])
-  for (const row of rows) table.push([row.sut.name, ...row.cells.map((cell) => CELL_SYMBOL[cell.state])])
+  for (const row of rows) table.push([row.sut.label, ...row.cells.map((cell) => CELL_SYMBOL[cell.state])])
   const reasons = rows.flatMap((row) => {
     const failed = row.cells.filter((cell) => cell.state !== 'pass')
     const sameForAll = failed.length === row.cells.length && new Set(failed.map((cell) => cell.reason)).size === 1
-    if (sameForAll) return [`${row.sut.name} (all scenarios, ${failed[0].state}): ${failed[0].reason}`]
-    return failed.map((cell) => `${row.sut.name} × ${cell.scenario} (${cell.state}): ${cell.reason}`)
+    if (sameForAll) return [`${row.sut.label} (all scenarios, ${failed[0].state}): ${failed[0].reason}`]
+    return failed.map((cell) => `${row.sut.label} × ${cell.scenario} (${cell.state}): ${cell.reason}`)
   })
   return [table.toString(), ...reasons].join('\n')
 }

@@ -24,10 +24,10 @@ export function reportRows (run) {
   for (const record of run.records) {
     const rows = scenarios.get(record.scenario.name) ?? []
     scenarios.set(record.scenario.name, rows)
-    let row = rows.find((candidate) => candidate.sut === record.sut.name && candidate.connections === record.load.connections)
+    let row = rows.find((candidate) => candidate.sut === record.sut.label && candidate.connections === record.load.connections)
     if (!row) {
-      const aggregate = run.aggregates.find((entry) => entry.sut === record.sut.name && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
-      row = { sut: record.sut.name, version: record.sut.frameworkVersion ?? '-', connections: record.load.connections, aggregate: aggregate && aggregate.runs > 0 ? aggregate : null, records: [] }
+      const aggregate = run.aggregates.find((entry) => entry.sut === record.sut.label && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
+      row = { sut: record.sut.label, version: record.sut.frameworkVersion ?? '-', connections: record.load.connections, aggregate: aggregate && aggregate.runs > 0 ? aggregate : null, records: [] }
       rows.push(row)
     }
     row.records.push(record)

@@ -14,7 +14,8 @@ import { ENGINE_VERSIONS, wrkEngineVersion } from '../env/fingerprint.js'
  * @property {string} startedAt
  * @property {string | null} finishedAt
  * @property {ReturnType<typeof import('../env/fingerprint.js').environmentFingerprint>} env
- * @property {{ name: string, package: string, framework: string, frameworkVersion: string | null, validator: string, runtime: string, runtimeVersion: string }} sut
+ * @property {{ name: string, label: string, package: string, framework: string, frameworkVersion: string | null, validator: string,
+ *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number }} sut label: the name, with the runtime when a run sets runtimes side by side
  * @property {{ name: string, method: string, path: string }} scenario
  * @property {Omit<LoadSettings, 'engine'> & { engine: 'autocannon' | 'undici-rate' | 'wrk', engineVersion: string, pinning: PinPlan }} load engine undici-rate: the open-model schedule (--rate)
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
@@ -55,12 +56,15 @@ export function createResultRecord ({ runId, env, sut, scenario, load, repeat = 
     env,
     sut: {
       name: sut.name,
+      label: sut.label,
       package: sut.packageName,
       framework: sut.framework,
       frameworkVersion: sut.frameworkVersion,
       validator: sut.validator,
-      runtime: 'node',
-      runtimeVersion: process.version
+      runtime: sut.runtime.name,
+      runtimeKind: sut.runtime.kind,
+      runtimeVersion: sut.runtime.version,
+      workers: sut.workers
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
     load: {

@@ -3,7 +3,7 @@ import { seededRandom, shuffled } from '../stats/seeded-random.js'
 
 /**
  * @typedef {object} PlannedRun
- * @property {import('../suts/discover-suts.js').SutDescriptor} sut
+ * @property {import('../suts/resolve-subjects.js').Subject} sut
  * @property {import('@dyno/scenarios').Scenario} scenario
  * @property {number} connections
  * @property {number} repeat 1-based
@@ -15,7 +15,7 @@ import { seededRandom, shuffled } from '../stats/seeded-random.js'
  * Several: round after round, each round every (SUT, scenario, level) once, in an order shuffled
  * anew from the seed, so that drift of the machine spreads evenly over the SUTs instead of favouring
  * whichever ran first.
- * @param {{ suts: import('../suts/discover-suts.js').SutDescriptor[], scenarios: import('@dyno/scenarios').Scenario[],
+ * @param {{ suts: import('../suts/resolve-subjects.js').Subject[], scenarios: import('@dyno/scenarios').Scenario[],
  *   connections: number[], repeats: number, seed: number }} options
  * @returns {PlannedRun[]}
  */
@@ -26,7 +26,8 @@ export function planRuns ({ suts, scenarios, connections, repeats, seed }) {
   for (let repeat = 1; repeat <= repeats; repeat++) {
     const round = repeats === 1 ? cells : shuffled(cells, random)
     for (const cell of round) {
-      const file = `${cell.sut.name}--${cell.scenario.name}${connections.length > 1 ? `--c${cell.connections}` : ''}${repeats > 1 ? `--r${repeat}` : ''}.json`
+      const runtime = cell.sut.label === cell.sut.name ? '' : `--${cell.sut.runtime.name}`
+      const file = `${cell.sut.name}${runtime}--${cell.scenario.name}${connections.length > 1 ? `--c${cell.connections}` : ''}${repeats > 1 ? `--r${repeat}` : ''}.json`
       plan.push({ ...cell, repeat, file })
     }
   }

@@ -20,7 +20,7 @@ import { join } from 'node:path'
  * @typedef {object} RunContext
  * @property {string} runId
  * @property {import('../results/result-record.js').ResultRecord['env']} env
- * @property {import('../suts/discover-suts.js').SutDescriptor} sut
+ * @property {import('../suts/resolve-subjects.js').Subject} sut
  * @property {import('@dyno/scenarios').Scenario} scenario
  * @property {import('../results/result-record.js').LoadSettings} load
  * @property {{ index: number, of: number }} [repeat]
@@ -47,6 +47,7 @@ export async function runOne (context) {
   const { sut, signal } = context
   const record = createResultRecord(context)
   if (sut.skipReason) return settleRecord(record, 'skipped', sut.skipReason)
+  if (sut.buildFailure) return settleRecord(record, 'failed', sut.buildFailure, 'DYNO_ERR_SUT_BUILD')
   const unsupported = sut.unsupportedScenarios[context.scenario.name]
   if (unsupported) return settleRecord(record, 'skipped', `${sut.name} cannot serve ${context.scenario.name} as the contract says: ${unsupported}`)
   if (context.unavailable) {

@@ -18,7 +18,7 @@ export const AGGREGATES_FILE = 'aggregates.json'
 
 /**
  * @typedef {object} SuiteOptions
- * @property {import('../suts/discover-suts.js').SutDescriptor[]} suts
+ * @property {import('../suts/resolve-subjects.js').Subject[]} suts resolved: each on its runtime, built
  * @property {import('@dyno/scenarios').Scenario[]} scenarios
  * @property {Omit<import('../results/result-record.js').LoadSettings, 'connections'>} load
  * @property {number[]} connections one run per level
@@ -61,8 +61,8 @@ export async function runSuite (suite, hooks = {}) {
     options: suite.options,
     seed: suite.seed,
     env,
-    planned: plan.map(({ sut, scenario, connections, repeat, file }) => ({ sut: sut.name, scenario: scenario.name, connections, repeat, file })),
-    results: /** @type {{ file: string, sut: string, scenario: string, connections: number, repeat: number, status: string, reason: string | null }[]} */ ([]),
+    planned: plan.map(({ sut, scenario, connections, repeat, file }) => ({ sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, file })),
+    results: /** @type {{ file: string, sut: string, runtime: string, scenario: string, connections: number, repeat: number, status: string, reason: string | null }[]} */ ([]),
     aggregatesFile: /** @type {string | null} */ (null)
   }
   const indexPath = join(runDir, 'run.json')
@@ -93,7 +93,7 @@ export async function runSuite (suite, hooks = {}) {
         stopGraceSec: DEFAULTS.stopGraceSec,
         requestTimeoutSec: DEFAULTS.requestTimeoutSec,
         signal: suite.signal,
-        onProgress: (event) => hooks.onProgress?.({ index: position, total: plan.length, sut: sut.name, scenario: scenario.name, connections, repeat, ...event }),
+        onProgress: (event) => hooks.onProgress?.({ index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event }),
         serviceEnv: { ...services.envFor(needed), PG_POOL_SIZE: String(suite.pgPoolSize) },
         queryCounter: counterService?.queryCount ? { service: counterService.name, count: counterService.queryCount } : null,
         unavailable,
@@ -108,7 +108,7 @@ export async function runSuite (suite, hooks = {}) {
       }
       writeJsonAtomic(join(runDir, file), record)
       records.push(record)
-      index.results.push({ file, sut: sut.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason })
+      index.results.push({ file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason })
       writeJsonAtomic(indexPath, index)
       hooks.onResult?.(record, file)
     }

@@ -28,7 +28,7 @@ export function aggregateRuns (records, { seed }) {
   /** @type {Map<string, import('../results/result-record.js').ResultRecord[]>} */
   const cells = new Map()
   for (const record of records) {
-    const key = JSON.stringify([record.sut.name, record.scenario.name, record.load.connections])
+    const key = JSON.stringify([record.sut.label, record.scenario.name, record.load.connections])
     cells.set(key, [...(cells.get(key) ?? []), record])
   }
   return [...cells.values()].map((group) => {
@@ -36,7 +36,7 @@ export function aggregateRuns (records, { seed }) {
     const rates = ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).requestsPerSec.mean)
     const [first] = group
     return {
-      sut: first.sut.name,
+      sut: first.sut.label,
       scenario: first.scenario.name,
       connections: first.load.connections,
       runs: ok.length,

@@ -41,7 +41,7 @@ function parseReadyLine (line) {
 }
 
 /** Variables that point a SUT at its data sources: only the harness sets them, per scenario. */
-const DATA_SOURCE_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_POOL_SIZE']
+const DATA_SOURCE_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_POOL_SIZE', 'WORKERS']
 
 /** The harness's environment without the data-source variables, so a SUT opens only what its scenario needs. */
 function inheritedEnv () {
@@ -59,8 +59,10 @@ function inheritedEnv () {
  * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_INTERRUPTED
  */
 export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null }) {
-  const { command, args } = pinnedSpawnArgs(process.execPath, [sut.startFile], cpus)
+  if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} (${sut.runtimeKind}) has no resolved launch command: resolve it with resolveSubjects() first`)
+  const { command, args } = pinnedSpawnArgs(sut.launch.command, sut.launch.args, cpus)
   const base = inheritedEnv()
+  const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null
   const child = spawn(command, args, {
     cwd: sut.dir,
     env: {
@@ -68,9 +70,10 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
       NODE_ENV: 'production',
       PORT: '0',
       HOST: '127.0.0.1',
+      WORKERS: String(sut.workers),
       ...env,
       // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
-      ...(eventLoopFile ? eventLoopEnv({ file: eventLoopFile, inheritedNodeOptions: env.NODE_OPTIONS ?? base.NODE_OPTIONS ?? '' }) : {})
+      ...(probeFile ? eventLoopEnv({ file: probeFile, inheritedNodeOptions: env.NODE_OPTIONS ?? base.NODE_OPTIONS ?? '' }) : {})
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true

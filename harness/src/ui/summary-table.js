@@ -16,7 +16,7 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
   for (const record of records) {
     const summary = record.summary
     table.push([
-      record.sut.name,
+      record.sut.label,
       record.sut.frameworkVersion ?? '-',
       record.scenario.name,
       ...(showConnections ? [String(record.load.connections)] : []),
@@ -32,8 +32,8 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
   const warnings = bound.length === 0
     ? []
     : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (the load generator used ≥ 90% of its CPU): ` +
-      `${bound.map((record) => `${record.sut.name} × ${record.scenario.name}`).join(', ')}. These numbers measure the load generator, not the framework.`]
+      `${bound.map((record) => `${record.sut.label} × ${record.scenario.name}`).join(', ')}. These numbers measure the load generator, not the framework.`]
   const reasons = records.filter((record) => record.status !== 'ok')
-    .map((record) => `${record.sut.name} × ${record.scenario.name}: ${record.status}: ${record.reason}`)
+    .map((record) => `${record.sut.label} × ${record.scenario.name}: ${record.status}: ${record.reason}`)
   return [table.toString(), ...warnings, ...reasons].join('\n')
 }

@@ -1,0 +1,76 @@
+// @ts-check
+// A run measures subjects: a SUT on one runtime with one worker setting. Node-compatible SUTs run on
+// every runtime the run names (the runtime matrix); Bun-, Deno-, Go- and Python-only SUTs run on their
+// own. Building, finding runtimes and refusing what cannot run correctly all happen here, once, before
+// the first measurement; what cannot run becomes a skip (or a build failure) with its reason.
+import { DEFAULT_RUNTIME, resolveRuntimeTarget } from '../runtimes/runtime-targets.js'
+import { buildSut } from './build-sut.js'
+
+/**
+ * @typedef {import('./discover-suts.js').SutDescriptor & { buildFailure?: string | null }} Subject
+ */
+
+/**
+ * @param {import('./discover-suts.js').SutDescriptor[]} suts
+ * @param {{ runtimes?: string[], workers?: number, onBuildLine?: (sut: string, line: string) => void, signal?: AbortSignal }} [options]
+ * @returns {Promise<Subject[]>}
+ */
+export async function resolveSubjects (suts, { runtimes = [DEFAULT_RUNTIME], workers = 1, onBuildLine = () => {}, signal } = {}) {
+  const sideBySide = runtimes.length > 1
+  /** @type {Subject[]} */
+  const subjects = []
+  for (const sut of suts) {
+    const build = sut.skipReason ? null : await buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal })
+    const base = {
+      ...sut,
+      workers,
+      frameworkVersion: build?.frameworkVersion ?? sut.frameworkVersion,
+      skipReason: sut.skipReason ?? (build?.state === 'skipped' ? build.reason : null) ?? workersProblem(sut, workers),
+      buildFailure: build?.state === 'failed' ? build.reason : null
+    }
+    if (sut.runtimeKind === 'node') {
+      for (const name of runtimes) subjects.push(onJsRuntime(base, name, sideBySide))
+    } else if (sut.runtimeKind === 'bun' || sut.runtimeKind === 'deno') {
+      subjects.push(onJsRuntime(base, sut.runtimeKind, false))
+    } else {
+      const [command, ...args] = /** @type {string[]} */ (sut.command)
+      subjects.push({
+        ...base,
+        runtime: { name: sut.runtimeKind, kind: sut.runtimeKind, version: build?.runtimeVersion ?? null },
+        launch: { command, args, eventLoopProbe: false }
+      })
+    }
+  }
+  return subjects
+}
+
+/**
+ * @param {Subject} sut
+ * @param {string} runtimeName
+ * @param {boolean} sideBySide whether the label names the runtime
+ * @returns {Subject}
+ */
+function onJsRuntime (sut, runtimeName, sideBySide) {
+  const label = sideBySide ? `${sut.name} (${runtimeName})` : sut.name
+  const { target, problem } = resolveRuntimeTarget(runtimeName)
+  const declared = sut.unsupportedRuntimes[runtimeName] ?? sut.unsupportedRuntimes[runtimeName.split('@')[0]]
+  const skipReason = sut.skipReason ??
+    (declared ? `${sut.name} cannot run correctly on ${runtimeName}: ${declared}` : null) ??
+    (problem ? `runtime ${runtimeName} is not available: ${problem}` : null)
+  return {
+    ...sut,
+    label,
+    skipReason,
+    runtime: { name: runtimeName, kind: target?.kind ?? runtimeName, version: target?.version ?? null },
+    launch: target ? { command: target.executable, args: [...target.args, sut.startFile], eventLoopProbe: target.kind === 'node' } : null
+  }
+}
+
+/**
+ * @param {import('./discover-suts.js').SutDescriptor} sut
+ * @param {number} workers
+ */
+function workersProblem (sut, workers) {
+  if (workers === 1 || sut.supportsWorkers) return null
+  return `${sut.name} runs as one server process and has no worker setting; --workers ${workers} applies to SUTs whose package.json says dyno.workers`
+}
