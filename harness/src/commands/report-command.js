@@ -4,25 +4,39 @@ import { join, resolve } from 'node:path'
 import { DEFAULTS } from '../defaults.js'
 import { DynoError } from '../errors.js'
 import { REPO_ROOT } from '../paths.js'
-import { markdownReport } from '../report/markdown-report.js'
+import { htmlReport } from '../report/html-report.js'
+import { markdownReport, markdownSideBySide } from '../report/markdown-report.js'
 import { latestRunDir, readRun } from '../report/read-run.js'
+import { runLabels } from '../report/run-labels.js'
+
+/** @param {string} path @param {string} text */
+function writeReport (path, text) {
+  try {
+    writeFileSync(path, text)
+  } catch (error) {
+    throw new DynoError('DYNO_ERR_RESULTS_WRITE', `could not write ${path}: ${/** @type {Error} */ (error).message}`, { cause: error })
+  }
+  return path
+}
 
 /**
- * Writes report.md into each run directory named (default: the newest under results/) and returns
- * the paths written.
+ * Writes report.md and report.html into each run directory named (default: the newest under
+ * results/). Several directories also get a side-by-side pair, side-by-side.md and .html, written into
+ * the last one. Returns the paths written.
  * @param {string[]} runDirs
  * @returns {string[]}
  */
 export function writeReports (runDirs) {
   const dirs = runDirs.length > 0 ? runDirs.map((dir) => resolve(dir)) : [latestRunDir(resolve(REPO_ROOT, DEFAULTS.out))]
-  return dirs.map((dir) => {
-    const path = join(dir, 'report.md')
-    try {
-      writeFileSync(path, markdownReport(readRun(dir)))
-    } catch (error) {
-      if (error instanceof DynoError) throw error
-      throw new DynoError('DYNO_ERR_RESULTS_WRITE', `could not write ${path}: ${/** @type {Error} */ (error).message}`, { cause: error })
-    }
-    return path
-  })
+  const runs = dirs.map((dir) => readRun(dir))
+  const paths = runs.flatMap((run) => [
+    writeReport(join(run.dir, 'report.md'), markdownReport(run)),
+    writeReport(join(run.dir, 'report.html'), htmlReport([run]))
+  ])
+  if (runs.length > 1) {
+    const last = runs[runs.length - 1].dir
+    paths.push(writeReport(join(last, 'side-by-side.md'), markdownSideBySide(runs, runLabels(runs))))
+    paths.push(writeReport(join(last, 'side-by-side.html'), htmlReport(runs)))
+  }
+  return paths
 }

@@ -93,3 +93,31 @@ function environmentLines (run) {
     `- dyno ${env.harnessVersion}, commit ${env.git.commit ?? 'unknown'}${env.git.dirty ? ' (with uncommitted changes)' : ''}`
   ]
 }
+
+/**
+ * Several runs side by side (for example Node 20 against Node 22): per scenario and connection level,
+ * each SUT's median req/s and p99 in every run, and the req/s of each later run relative to the first.
+ * @param {import('./read-run.js').RunData[]} runs
+ * @param {string[]} labels what tells the runs apart
+ * @returns {string}
+ */
+export function markdownSideBySide (runs, labels) {
+  const perRun = runs.map((run) => reportRows(run))
+  const scenarios = [...new Set(perRun.flatMap((rows) => [...rows.keys()]))]
+  const lines = [`# dyno: ${labels.join(' vs ')}`, '']
+  for (const scenario of scenarios) {
+    lines.push(`## ${scenario}`, '')
+    lines.push(`| framework | conns |${labels.map((label) => ` ${cell(label)} req/s | p99 ms |`).join('')}${labels.slice(1).map((label) => ` ${cell(label)} vs ${cell(labels[0])} |`).join('')}`)
+    lines.push(`|---|---:|${labels.map(() => '---:|---:|').join('')}${labels.slice(1).map(() => '---:|').join('')}`)
+    const keys = [...new Map(perRun.flatMap((rows) => (rows.get(scenario) ?? []).map((row) => [`${row.sut}@${row.connections}`, row]))).values()]
+    for (const key of keys) {
+      const rows = perRun.map((scenarioRows) => (scenarioRows.get(scenario) ?? []).find((row) => row.sut === key.sut && row.connections === key.connections))
+      const medians = rows.map((row) => row?.aggregate?.requestsPerSec.median ?? null)
+      lines.push(`| ${cell(key.sut)} | ${key.connections} |${rows.map((row, index) => ` ${medians[index] === null ? (row ? row.records[0].status : '-') : formatInteger(medians[index])} | ${formatMs(row?.aggregate?.latencyMs?.p99)} |`).join('')}` +
+        `${medians.slice(1).map((value) => ` ${value !== null && medians[0] ? `${(value / medians[0]).toFixed(2)}×` : '-'} |`).join('')}`)
+    }
+    lines.push('')
+  }
+  runs.forEach((run, index) => lines.push(`## Environment: ${labels[index]}`, '', ...environmentLines(run), ''))
+  return lines.join('\n')
+}

@@ -18,17 +18,17 @@ export const scenarioNamed = (name) => {
  * directory, with short load settings; returns the records as written to disk.
  * @param {{ suts: import('../../src/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
  *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, readyTimeoutSec?: number, verify?: boolean, signal?: AbortSignal,
- *   runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks }} options the run is registered with
+ *   runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[], repeats?: number }} options the run is registered with
  *   `runs` as soon as it has an id; hooks are the harness's own (progress, services)
  */
-export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {} }) {
+export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels, repeats = 1 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite({
     suts,
     scenarios: scenarios.map(scenarioNamed),
     load: { pipelining: 1, durationSec: 1, warmupSec: 0, windowMs: 250, ...load },
-    connections: [load.connections ?? 10],
-    repeats: 1,
+    connections: levels ?? [load.connections ?? 10],
+    repeats,
     seed: 1,
     out,
     verify,

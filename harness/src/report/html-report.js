@@ -1,0 +1,109 @@
+// @ts-check
+// report.html: one file that opens offline from file://. The chart library (ECharts, from node_modules),
+// the drawing script, the stylesheet and the data are all inlined; nothing is fetched.
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { SCENARIOS } from '@dyno/scenarios'
+import { reportModel } from './report-model.js'
+
+const require = createRequire(import.meta.url)
+const ECHARTS_FILE = require.resolve('echarts/dist/echarts.min.js')
+const ECHARTS_VERSION = require('echarts/package.json').version
+const CLIENT_FILE = new URL('./html/report-client.js', import.meta.url)
+const STYLE_FILE = new URL('./html/report.css', import.meta.url)
+
+/** @param {unknown} text */
+const escapeHtml = (text) => String(text ?? '').replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+/** Inlined script text must not close its own element. @param {string} source */
+const inlineScript = (source) => source.replace(/<\/script/gi, '<\\/script')
+
+/**
+ * @param {import('./read-run.js').RunData[]} runs one run, or several to set side by side
+ * @returns {string} the whole page
+ */
+export function htmlReport (runs) {
+  const model = {
+    ...reportModel(runs, { scenarioSummaries: Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario.summary])) }),
+    windowLabel: `${runs[0].index.options?.windowMs ?? 250} ms windows`
+  }
+  const sections = model.scenarios.map((section, index) => scenarioSection(section, index)).join('\n')
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(model.title)}</title>
+<style>${readFileSync(STYLE_FILE, 'utf8')}</style>
+</head>
+<body>
+<h1>${escapeHtml(model.title)}</h1>
+<p class="note">Written by dyno from the result files of ${runs.map((run) => `<code>${escapeHtml(run.dir)}</code>`).join(', ')}. Charts: ECharts ${escapeHtml(ECHARTS_VERSION)}, inlined.</p>
+<h2>Environment</h2>
+${environmentTable(model.runs)}
+<h2>Failed, invalid and skipped runs</h2>
+${problemTable(model.problems)}
+${sections}
+<script id="dyno-model" type="application/json">${JSON.stringify(model).replace(/</g, '\\u003c')}</script>
+<script>${inlineScript(readFileSync(ECHARTS_FILE, 'utf8'))}</script>
+<script>${inlineScript(readFileSync(CLIENT_FILE, 'utf8'))}</script>
+</body>
+</html>
+`
+}
+
+/**
+ * The charts a scenario has data for; each div names its chart kind and section for the drawing script.
+ * @param {import('./report-model.js').ScenarioCharts} section
+ * @param {number} index
+ */
+function scenarioSection (section, index) {
+  const has = (/** @type {{ points: unknown[] }[]} */ series) => series.some((entry) => entry.points.length > 0)
+  const charts = [
+    section.throughput.series.some((entry) => entry.values.some((value) => value !== null)) && 'throughput',
+    has(section.latencyOverTime.series) && 'latencyOverTime',
+    has(section.latencyDistribution.series) && 'latencyDistribution',
+    section.connectionSweep && 'sweepThroughput',
+    section.connectionSweep && 'sweepP99',
+    has(section.resourcesOverTime.cpu) && 'cpu',
+    has(section.resourcesOverTime.rss) && 'rss',
+    section.requestsPerCpuSec.series.some((entry) => entry.values.some((value) => value !== null)) && 'requestsPerCpuSec'
+  ].filter(Boolean)
+  const slug = section.scenario.replace(/[^a-z0-9-]/gi, '-')
+  const body = charts.length === 0
+    ? '<p class="note">No run of this scenario was ok: nothing to draw (see the table of failed, invalid and skipped runs).</p>'
+    : `<div class="charts">${charts.map((chart) => `<div class="chart" id="chart-${slug}-${chart}" data-chart="${chart}" data-section="${index}"></div>`).join('')}</div>`
+  return `<section id="scenario-${slug}">
+<h2>${escapeHtml(section.scenario)}</h2>
+<p class="summary">${escapeHtml(section.summary)}</p>
+${body}
+</section>`
+}
+
+/** @param {import('./report-model.js').ReportModel['runs']} runs */
+function environmentTable (runs) {
+  /** @type {[string, (run: import('./report-model.js').ReportModel['runs'][number]) => string][]} */
+  const rows = [
+    ['run', (run) => `${run.runId} (${run.status})`],
+    ['CPU', (run) => `${run.env.cpu.model}, ${run.env.cpu.cores} cores, ${Math.round(run.env.memoryBytes / 2 ** 30)} GiB`],
+    ['OS', (run) => `${run.env.os.type} ${run.env.os.release} (${run.env.os.arch})`],
+    ['Node (harness)', (run) => run.env.node],
+    ['load generator', (run) => run.engine ?? '-'],
+    ['load', (run) => run.load],
+    ['runtimes', (run) => run.runtimes],
+    ['pinning', (run) => run.pinning],
+    ['services', (run) => Object.entries(run.env.services ?? {}).map(([name, service]) => `${name} ${/** @type {any} */ (service).version}`).join(', ') || '-'],
+    ['commit', (run) => `${run.env.git.commit ?? 'unknown'}${run.env.git.dirty ? ' (uncommitted changes)' : ''}`]
+  ]
+  return `<table><thead><tr><th></th>${runs.map((run) => `<th>${escapeHtml(run.label)}</th>`).join('')}</tr></thead><tbody>
+${rows.map(([name, value]) => `<tr><th>${escapeHtml(name)}</th>${runs.map((run) => `<td>${escapeHtml(value(run))}</td>`).join('')}</tr>`).join('\n')}
+</tbody></table>`
+}
+
+/** @param {import('./report-model.js').ReportModel['problems']} problems */
+function problemTable (problems) {
+  if (problems.length === 0) return '<p>None: every run was ok.</p>'
+  return `<table id="problems"><thead><tr><th>run</th><th>SUT</th><th>scenario</th><th>conns</th><th>repeat</th><th>status</th><th>code</th><th>reason</th></tr></thead><tbody>
+${problems.map((problem) => `<tr><td>${escapeHtml(problem.run)}</td><td>${escapeHtml(problem.sut)}</td><td>${escapeHtml(problem.scenario)}</td><td>${problem.connections}</td>` +
+  `<td>${escapeHtml(problem.repeat)}</td><td class="status-${escapeHtml(problem.status)}">${escapeHtml(problem.status)}</td><td>${escapeHtml(problem.errorCode ?? '')}</td><td class="reason">${escapeHtml(problem.reason)}</td></tr>`).join('\n')}
+</tbody></table>`
+}

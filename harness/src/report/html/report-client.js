@@ -1,0 +1,128 @@
+/* global document, window, echarts */
+// Draws report.html's charts from the model embedded in the page (#dyno-model). Runs in the browser
+// from file://, against the ECharts build inlined before it; it only draws: every figure is in the model.
+(function drawReport () {
+  const model = JSON.parse(document.getElementById('dyno-model').textContent)
+  const rendered = []
+
+  const PALETTE = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc',
+    '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf']
+  const PERCENTILE_LABELS = { 100: 'max' }
+  const percentileLabel = (value) => PERCENTILE_LABELS[value] ?? `p${value}`
+  const format = (value) => value == null ? '-' : Number(value).toLocaleString('en-US', { maximumFractionDigits: 3 })
+
+  const baseOption = (title, extra) => Object.assign({
+    animation: false,
+    title: { text: title, left: 0, textStyle: { fontSize: 14 } },
+    tooltip: { trigger: 'axis', valueFormatter: format },
+    legend: { type: 'scroll', top: 24, left: 0, right: 0 },
+    grid: { top: 76, left: 64, right: 24, bottom: 48, containLabel: true },
+    toolbox: { feature: { saveAsImage: { title: 'PNG' } } }
+  }, extra)
+
+  /** Horizontal bars per subject, one series per run, with 95% CI whiskers where the run was repeated. */
+  function barOption (title, axisName, { categories, series }) {
+    const count = series.length
+    const bandShare = 0.7
+    const bars = series.map((entry) => ({
+      name: entry.name,
+      type: 'bar',
+      data: entry.values,
+      barGap: '0%',
+      barCategoryGap: `${Math.round((1 - bandShare) * 100)}%`,
+      label: { show: true, position: 'insideRight', color: '#fff', formatter: ({ value }) => format(value) }
+    }))
+    const whiskers = series.flatMap((entry, index) => entry.ci95.some(Boolean)
+      ? [{
+          name: `${entry.name} 95% CI`,
+          type: 'custom',
+          z: 10,
+          color: '#222',
+          data: entry.ci95.map((ci, category) => ci ? [ci[0], ci[1], category] : [null, null, category]),
+          encode: { x: [0, 1], y: 2 },
+          renderItem: (params, api) => {
+            if (api.value(0) == null) return null
+            const low = api.coord([api.value(0), api.value(2)])
+            const high = api.coord([api.value(1), api.value(2)])
+            const band = api.size([0, 1])[1]
+            const barHeight = band * bandShare / count
+            // ECharts stacks the bars of a horizontal category from the bottom up, series 0 lowest.
+            const y = low[1] + band * bandShare / 2 - (index + 0.5) * barHeight
+            const cap = barHeight * 0.3
+            const style = { stroke: '#222', lineWidth: 1.5 }
+            return {
+              type: 'group',
+              children: [
+                { type: 'line', shape: { x1: low[0], y1: y, x2: high[0], y2: y }, style },
+                { type: 'line', shape: { x1: low[0], y1: y - cap, x2: low[0], y2: y + cap }, style },
+                { type: 'line', shape: { x1: high[0], y1: y - cap, x2: high[0], y2: y + cap }, style }
+              ]
+            }
+          }
+        }]
+      : [])
+    return baseOption(title, {
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: format },
+      xAxis: { type: 'value', name: axisName, nameLocation: 'middle', nameGap: 28 },
+      yAxis: { type: 'category', data: categories, inverse: true },
+      series: [...bars, ...whiskers]
+    })
+  }
+
+  function lineOption (title, { xName, yName, series, logY = false, logX = false }) {
+    // The lines of one SUT (p50 and its dashed p99) share a colour.
+    const groups = [...new Set(series.map((entry) => entry.group ?? entry.name))]
+    const colorOf = (entry) => PALETTE[groups.indexOf(entry.group ?? entry.name) % PALETTE.length]
+    return baseOption(title, {
+      xAxis: { type: logX ? 'log' : 'value', name: xName, nameLocation: 'middle', nameGap: 28, logBase: logX ? 10 : undefined },
+      yAxis: { type: logY ? 'log' : 'value', name: yName, minorSplitLine: { show: logY } },
+      series: series.map((entry) => ({
+        name: entry.name,
+        type: 'line',
+        showSymbol: entry.points.length < 30,
+        color: colorOf(entry),
+        lineStyle: entry.dashed ? { type: 'dashed' } : undefined,
+        data: entry.points
+      }))
+    })
+  }
+
+  const CHARTS = {
+    throughput: (section) => barOption(`${section.scenario}: requests per second (median${section.throughput.series.some((entry) => entry.ci95.some(Boolean)) ? ', 95% CI' : ''})`, 'req/s', section.throughput),
+    latencyOverTime: (section) => {
+      const { series, warmupEndSec, stableAfter } = section.latencyOverTime
+      const option = lineOption(`${section.scenario}: latency over time (${model.windowLabel}, p50 and p99)`, { xName: 's since load began', yName: 'ms', series, logY: true })
+      if (option.series.length > 0) {
+        // The warm-up is shaded on the first line; each SUT's stableAfterMs is a dashed mark on its p50 line.
+        option.series[0].markArea = { silent: true, itemStyle: { color: 'rgba(255, 170, 0, 0.12)' }, label: { show: true, position: 'insideTop', color: '#a60' }, data: [[{ name: 'warm-up', xAxis: 0 }, { xAxis: warmupEndSec }]] }
+        for (const mark of stableAfter) {
+          const line = option.series.find((entry) => entry.name === `${mark.name} p50`)
+          if (line) line.markLine = { symbol: 'none', silent: true, lineStyle: { type: 'dashed' }, label: { formatter: `stable ${mark.atSec} s` }, data: [{ xAxis: mark.atSec }] }
+        }
+      }
+      return option
+    },
+    latencyDistribution: (section) => {
+      const option = lineOption(`${section.scenario}: latency distribution (merged histograms)`, { xName: 'percentile', yName: 'ms', series: section.latencyDistribution.series, logY: true })
+      const percentiles = [...new Set(section.latencyDistribution.series.flatMap((entry) => entry.points.map((point) => point[0])))]
+      option.xAxis = { type: 'category', name: 'percentile', nameLocation: 'middle', nameGap: 28, data: percentiles.map(percentileLabel) }
+      option.series = section.latencyDistribution.series.map((entry) => ({ name: entry.name, type: 'line', data: entry.points.map((point) => point[1]) }))
+      return option
+    },
+    sweepThroughput: (section) => lineOption(`${section.scenario}: req/s against connections`, { xName: 'connections', yName: 'req/s', series: section.connectionSweep.throughput, logX: true }),
+    sweepP99: (section) => lineOption(`${section.scenario}: p99 latency against connections`, { xName: 'connections', yName: 'ms', series: section.connectionSweep.p99, logX: true, logY: true }),
+    cpu: (section) => lineOption(`${section.scenario}: SUT CPU over time (% of one core)`, { xName: 's since load began', yName: '% CPU', series: section.resourcesOverTime.cpu }),
+    rss: (section) => lineOption(`${section.scenario}: SUT resident memory over time`, { xName: 's since load began', yName: 'MiB', series: section.resourcesOverTime.rss }),
+    requestsPerCpuSec: (section) => barOption(`${section.scenario}: requests per CPU-second of the SUT`, 'req / CPU-s', section.requestsPerCpuSec)
+  }
+
+  for (const element of document.querySelectorAll('[data-chart]')) {
+    const section = model.scenarios[Number(element.dataset.section)]
+    const option = CHARTS[element.dataset.chart](section)
+    const chart = echarts.init(element, null, { renderer: 'canvas' })
+    chart.setOption(option)
+    rendered.push({ id: element.id, chart: element.dataset.chart, scenario: section.scenario, series: option.series.length })
+    window.addEventListener('resize', () => chart.resize())
+  }
+  window.dynoRenderedCharts = rendered
+})()

@@ -1,0 +1,262 @@
+// @ts-check
+// What report.html draws, computed from the result files: one section per scenario with the series of
+// each chart, the runs' environments and every run that is not ok. The page only draws; every number
+// in it comes from here.
+import { mergedLatencyDistributionMs } from '../results/merge-histograms.js'
+import { runLabels } from './run-labels.js'
+
+/**
+ * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
+ * @typedef {{ name: string, values: (number | null)[], ci95: ([number, number] | null)[] }} BarSeries
+ * @typedef {{ name: string, points: [number, number][], group?: string, dashed?: boolean }} LineSeries x, y; group: lines of one SUT share a colour; dashed: its tail line
+ * @typedef {object} ScenarioCharts
+ * @property {string} scenario
+ * @property {string} summary
+ * @property {{ categories: string[], series: BarSeries[] }} throughput req/s per subject, one series per run
+ * @property {{ series: LineSeries[], warmupEndSec: number, stableAfter: { name: string, atSec: number }[] }} latencyOverTime p50 and p99 per subject, seconds since load began
+ * @property {{ series: LineSeries[] }} latencyDistribution percentile → ms per subject
+ * @property {{ throughput: LineSeries[], p99: LineSeries[] } | null} connectionSweep null when one level only
+ * @property {{ cpu: LineSeries[], rss: LineSeries[] }} resourcesOverTime SUT CPU (% of one core) and RSS (MiB), seconds since load began
+ * @property {{ categories: string[], series: BarSeries[] }} requestsPerCpuSec
+ * @typedef {object} ReportModel
+ * @property {string} title
+ * @property {{ label: string, runId: string, dir: string, status: string, env: any, options: any, engine: string | null, load: string, runtimes: string, pinning: string }[]} runs
+ * @property {ScenarioCharts[]} scenarios
+ * @property {{ run: string, sut: string, scenario: string, connections: number, repeat: string, status: string, errorCode: string | null, reason: string }[]} problems
+ */
+
+const MIB = 2 ** 20
+const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
+
+/**
+ * @param {import('./read-run.js').RunData[]} runs
+ * @param {{ scenarioSummaries?: Record<string, string> }} [options]
+ * @returns {ReportModel}
+ */
+export function reportModel (runs, { scenarioSummaries = {} } = {}) {
+  const labels = runLabels(runs)
+  const sideBySide = runs.length > 1
+  /** @type {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} */
+  const entries = runs.flatMap((run, index) => run.records.map((record) => ({ runLabel: labels[index], run, record })))
+  const scenarioNames = [...new Set(entries.map((entry) => entry.record.scenario.name))]
+  return {
+    title: sideBySide ? `dyno: ${labels.join(' vs ')}` : `dyno run ${runs[0].index.runId}`,
+    runs: runs.map((run, index) => describeRun(run, labels[index])),
+    scenarios: scenarioNames.map((scenario) => scenarioCharts(scenario, scenarioSummaries[scenario] ?? '', entries.filter((entry) => entry.record.scenario.name === scenario), { labels, sideBySide })),
+    problems: entries.filter(({ record }) => record.status !== 'ok').map(({ runLabel, record }) => ({
+      run: runLabel,
+      sut: record.sut.label ?? record.sut.name,
+      scenario: record.scenario.name,
+      connections: record.load.connections,
+      repeat: `${record.repeat.index}/${record.repeat.of}`,
+      status: record.status,
+      errorCode: record.errorCode,
+      reason: record.reason ?? ''
+    }))
+  }
+}
+
+/** @param {import('./read-run.js').RunData} run @param {string} label */
+function describeRun (run, label) {
+  const first = run.records[0]
+  const pinning = first?.load.pinning
+  return {
+    label,
+    runId: run.index.runId,
+    dir: run.dir,
+    status: run.index.status,
+    env: run.index.env,
+    options: run.index.options,
+    engine: first ? `${first.load.engine} ${first.load.engineVersion}` : null,
+    load: first
+      ? `connections ${[...new Set(run.records.map((record) => record.load.connections))].sort((a, b) => a - b).join(', ')}, ` +
+        `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s, ${first.repeat.of} repeat${first.repeat.of > 1 ? 's' : ''}` +
+        `${first.load.ratePerSec ? `, open model ${first.load.ratePerSec} req/s` : ''}${run.index.options?.profile ? `, profile ${run.index.options.profile}` : ''}`
+      : '-',
+    runtimes: [...new Set(run.records.map((record) => `${record.sut.runtime}${record.sut.runtimeVersion ? ` ${record.sut.runtimeVersion}` : ''}`))].join(', '),
+    pinning: pinning ? (pinning.pinned ? `SUT cpu ${pinning.sutCpus?.join(',')}, generator cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`) : '-'
+  }
+}
+
+/**
+ * @param {string} scenario
+ * @param {string} summary
+ * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries this scenario's records of every run
+ * @param {{ labels: string[], sideBySide: boolean }} context
+ * @returns {ScenarioCharts}
+ */
+function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
+  const levels = [...new Set(entries.map((entry) => entry.record.load.connections))].sort((a, b) => a - b)
+  // The single-level charts show the highest level a sweep reached (the one under most stress).
+  const level = levels[levels.length - 1]
+  const atLevel = entries.filter((entry) => entry.record.load.connections === level)
+  const cells = groupCells(atLevel, sideBySide)
+  const subjects = [...new Set(cells.map((cell) => cell.subject))]
+  const medianOf = (/** @type {Cell} */ cell) => cell.aggregate?.requestsPerSec.median ?? null
+  // Fastest first, by the best of its runs.
+  const best = (/** @type {string} */ subject) => Math.max(...cells.filter((cell) => cell.subject === subject).map((cell) => medianOf(cell) ?? -1))
+  subjects.sort((a, b) => best(b) - best(a))
+  const bars = (/** @type {(cell: Cell) => number | null} */ value, /** @type {(cell: Cell) => [number, number] | null} */ ci) => labels
+    .filter((label) => cells.some((cell) => cell.runLabel === label))
+    .map((label) => {
+      const byRun = subjects.map((subject) => cells.find((cell) => cell.subject === subject && cell.runLabel === label))
+      return { name: label, values: byRun.map((cell) => cell ? value(cell) : null), ci95: byRun.map((cell) => cell ? ci(cell) : null) }
+    })
+  const named = (/** @type {Cell} */ cell) => sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject
+  const representatives = cells.map((cell) => ({ cell, record: representative(cell) })).filter((item) => item.record !== null)
+  const warmupEndSec = Math.max(0, ...representatives.map(({ record }) => phaseSeconds(/** @type {ResultRecord} */ (record).warmup)))
+  return {
+    scenario,
+    summary,
+    throughput: { categories: subjects, series: bars(medianOf, (cell) => cell.aggregate?.requestsPerSec.ci95 ?? null) },
+    latencyOverTime: {
+      series: representatives.flatMap(({ cell, record }) => latencyLines(named(cell), /** @type {ResultRecord} */ (record))),
+      warmupEndSec,
+      stableAfter: representatives
+        .filter(({ record }) => typeof record?.warmupAnalysis?.stableAfterMs === 'number')
+        .map(({ cell, record }) => ({ name: named(cell), atSec: round3(/** @type {number} */ (/** @type {ResultRecord} */ (record).warmupAnalysis?.stableAfterMs) / 1000) }))
+    },
+    latencyDistribution: {
+      series: cells.map((cell) => ({
+        name: named(cell),
+        points: /** @type {[number, number][]} */ (mergedLatencyDistributionMs(okRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).latencyHistogramUs))
+          .map((point) => [point.percentile, point.latencyMs]))
+      })).filter((series) => series.points.length > 0)
+    },
+    connectionSweep: levels.length < 2 ? null : connectionSweep(entries, sideBySide),
+    resourcesOverTime: {
+      cpu: representatives.map(({ cell, record }) => ({ name: named(cell), points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => round3(sample.cpuUserPct + sample.cpuSystemPct)) })),
+      rss: representatives.map(({ cell, record }) => ({ name: named(cell), points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => round3(sample.rssBytes / MIB)) }))
+    },
+    requestsPerCpuSec: {
+      categories: subjects,
+      series: bars((cell) => {
+        const values = okRecords(cell).map((record) => record.summary?.requestsPerCpuSec).filter((value) => typeof value === 'number')
+        return values.length === 0 ? null : Math.round(median(/** @type {number[]} */ (values)))
+      }, () => null)
+    }
+  }
+}
+
+/**
+ * @typedef {{ subject: string, runLabel: string, records: ResultRecord[], aggregate: import('../stats/aggregate-runs.js').Aggregate | null }} Cell
+ */
+
+/**
+ * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries one connection level
+ * @param {boolean} sideBySide
+ * @returns {Cell[]}
+ */
+function groupCells (entries, sideBySide) {
+  /** @type {Map<string, Cell>} */
+  const cells = new Map()
+  for (const { runLabel, run, record } of entries) {
+    const subject = record.sut.label ?? record.sut.name
+    const key = JSON.stringify([runLabel, subject])
+    let cell = cells.get(key)
+    if (!cell) {
+      const aggregate = run.aggregates.find((entry) => entry.sut === subject && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
+      cell = { subject, runLabel: sideBySide ? runLabel : runLabel, records: [], aggregate: aggregate && aggregate.runs > 0 ? aggregate : null }
+      cells.set(key, cell)
+    }
+    cell.records.push(record)
+  }
+  return [...cells.values()]
+}
+
+/** @param {Cell} cell */
+const okRecords = (cell) => cell.records.filter((record) => record.status === 'ok' && record.summary)
+
+/**
+ * The run whose req/s is the median of its repeats: its timeline stands for the cell.
+ * @param {Cell} cell
+ * @returns {ResultRecord | null}
+ */
+function representative (cell) {
+  const ok = okRecords(cell).sort((a, b) => /** @type {any} */ (a.summary).requestsPerSec.mean - /** @type {any} */ (b.summary).requestsPerSec.mean)
+  return ok.length === 0 ? null : ok[Math.floor((ok.length - 1) / 2)]
+}
+
+/** @param {ResultRecord['warmup']} phase */
+function phaseSeconds (phase) {
+  if (!phase) return 0
+  const windows = phase.timeseries ?? []
+  return windows.length > 0 ? round3(windows.reduce((sum, window) => sum + window.durationMs, 0) / 1000) : phase.durationSec
+}
+
+/**
+ * p50 and p99 per window over warmup then measurement, as one timeline in seconds.
+ * @param {string} name @param {ResultRecord} record
+ * @returns {LineSeries[]}
+ */
+function latencyLines (name, record) {
+  const offsetSec = phaseSeconds(record.warmup)
+  const windows = [
+    ...(record.warmup?.timeseries ?? []).map((window) => ({ window, atSec: window.startMs / 1000 })),
+    ...(record.summary?.timeseries ?? []).map((window) => ({ window, atSec: offsetSec + window.startMs / 1000 }))
+  ].filter(({ window }) => window.latencyMs !== null)
+  const line = (/** @type {'p50' | 'p99'} */ key) => /** @type {[number, number][]} */ (windows.map(({ window, atSec }) => [round3(atSec), /** @type {any} */ (window.latencyMs)[key]]))
+  return [{ name: `${name} p50`, group: name, points: line('p50') }, { name: `${name} p99`, group: name, dashed: true, points: line('p99') }]
+}
+
+/**
+ * A SUT resource over warmup then measurement, in seconds since load began. The sampler of the first
+ * phase starts before the generator has started its load, and a phase's report ends when its load
+ * ends, so load began `durationSec` before the first phase's report stopped; samples from before it
+ * (the generator starting up) are left out.
+ * @param {ResultRecord} record
+ * @param {(sample: import('../resources/resource-sampler.js').ResourceSample) => number} value
+ * @returns {[number, number][]}
+ */
+function resourceLine (record, value) {
+  const phases = [record.warmup, record.summary].filter((phase) => phase?.resources)
+  if (phases.length === 0) return []
+  const first = /** @type {NonNullable<ResultRecord['summary']>} */ (phases[0])
+  const loadBeganMs = /** @type {NonNullable<typeof first.resources>} */ (first.resources).stoppedAtMs - first.durationSec * 1000
+  return phases.flatMap((phase) => {
+    const report = /** @type {NonNullable<NonNullable<ResultRecord['summary']>['resources']>} */ (/** @type {NonNullable<ResultRecord['summary']>} */ (phase).resources)
+    return (report.targets.sut?.samples ?? [])
+      .map((sample) => /** @type {[number, number]} */ ([round3((report.startedAtMs + sample.tMs - loadBeganMs) / 1000), value(sample)]))
+      .filter(([atSec]) => atSec >= 0)
+  })
+}
+
+/**
+ * req/s and p99 against connections, one line per subject.
+ * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries every level
+ * @param {boolean} sideBySide
+ */
+function connectionSweep (entries, sideBySide) {
+  const cells = groupCellsByLevel(entries, sideBySide)
+  /** @type {Map<string, { throughput: [number, number][], p99: [number, number][] }>} */
+  const lines = new Map()
+  for (const { name, connections, aggregate } of cells) {
+    if (!aggregate) continue
+    const line = lines.get(name) ?? { throughput: [], p99: [] }
+    lines.set(name, line)
+    line.throughput.push([connections, aggregate.requestsPerSec.median])
+    if (aggregate.latencyMs) line.p99.push([connections, aggregate.latencyMs.p99])
+  }
+  const sorted = (/** @type {[number, number][]} */ points) => [...points].sort((a, b) => a[0] - b[0])
+  return {
+    throughput: [...lines].map(([name, line]) => ({ name, points: sorted(line.throughput) })),
+    p99: [...lines].map(([name, line]) => ({ name, points: sorted(line.p99) }))
+  }
+}
+
+/**
+ * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries
+ * @param {boolean} sideBySide
+ */
+function groupCellsByLevel (entries, sideBySide) {
+  const levels = [...new Set(entries.map((entry) => entry.record.load.connections))]
+  return levels.flatMap((connections) => groupCells(entries.filter((entry) => entry.record.load.connections === connections), sideBySide)
+    .map((cell) => ({ name: sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject, connections, aggregate: cell.aggregate })))
+}
+
+/** @param {number[]} values */
+function median (values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}

@@ -1,0 +1,117 @@
+// @ts-check
+// report.html of a real run, opened from file:// in Debian's chromium: every chart drawn with one
+// series per SUT it shows, nothing fetched from the network, no console error, and a screenshot kept.
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { writeReports } from '../src/commands/report-command.js'
+import { PACKAGES_DIR } from '../src/paths.js'
+import { loadSut } from '../src/suts/discover-suts.js'
+import { CHROMIUM_PATH, launchChromium } from './support/browser.js'
+import { fixtureSut } from './support/fixture-suts.js'
+import { trackRuns } from './support/leftover-processes.js'
+import { runInTempDir } from './support/run-fixture.js'
+
+const SCREENSHOT_DIR = join(import.meta.dirname, '..', 'test-output')
+const ci = process.env.CI === 'true'
+const runs = trackRuns()
+
+if (!CHROMIUM_PATH && ci) throw new Error('chromium is missing under CI=true: .ci/run installs it with apt-get install -y chromium')
+
+describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : ' (skipped: chromium is not installed; apt-get install -y chromium)'}`, () => {
+  /** @type {Awaited<ReturnType<typeof runInTempDir>>} */
+  let sweep
+  /** @type {Awaited<ReturnType<typeof runInTempDir>>} */
+  let second
+  /** @type {Awaited<ReturnType<typeof launchChromium>>} */
+  let browser
+
+  beforeAll(async () => {
+    // Two SUTs at two connection levels, twice each (CI whiskers), and one invalid and one skipped SUT.
+    sweep = await runInTempDir({
+      runs,
+      suts: [loadSut(`${PACKAGES_DIR}node-http`), loadSut(`${PACKAGES_DIR}fastify`), fixtureSut('wrong-body'), fixtureSut('skipped-here')],
+      scenarios: ['json'],
+      levels: [5, 20],
+      repeats: 2,
+      load: { durationSec: 1, warmupSec: 0.5 }
+    })
+    second = await runInTempDir({ runs, suts: [loadSut(`${PACKAGES_DIR}node-http`)], scenarios: ['json'], load: { durationSec: 1, warmupSec: 0.5, connections: 20 } })
+    browser = await launchChromium()
+  }, 120_000)
+
+  afterAll(async () => {
+    await browser?.close()
+    runs.expectNoneLeft(expect)
+  })
+
+  /**
+   * Opens a report page and collects what the test checks.
+   * @param {string} path
+   * @param {string} screenshot
+   */
+  async function openReport (path, screenshot) {
+    const page = await browser.context.newPage()
+    /** @type {string[]} */
+    const problems = []
+    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`) })
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('request', (request) => { if (!request.url().startsWith('file:')) problems.push(`network request: ${request.url()}`) })
+    await page.goto(pathToFileURL(path).href)
+    await page.waitForFunction(() => /** @type {any} */ (globalThis).dynoRenderedCharts !== undefined, null, { timeout: 20_000 })
+    const charts = await page.evaluate(() => [...globalThis.document.querySelectorAll('[data-chart]')].map((element) => {
+      const instance = /** @type {any} */ (globalThis).echarts.getInstanceByDom(element)
+      const canvas = element.querySelector('canvas')
+      return {
+        chart: element.getAttribute('data-chart'),
+        series: instance ? instance.getOption().series.map((/** @type {{ name: string }} */ series) => series.name) : null,
+        drawn: Boolean(canvas && canvas.width > 0 && canvas.height > 0)
+      }
+    }))
+    const problemRows = await page.$$eval('#problems tbody tr', (rows) => rows.map((row) => row.textContent ?? ''))
+    mkdirSync(SCREENSHOT_DIR, { recursive: true })
+    await page.screenshot({ path: join(SCREENSHOT_DIR, screenshot), fullPage: true })
+    await page.close()
+    return { charts, problems, problemRows }
+  }
+
+  it('draws every chart of a sweep with repeats, one series per measured SUT, offline and without errors', async () => {
+    const paths = writeReports([sweep.runDir])
+    expect(paths).toEqual([join(sweep.runDir, 'report.md'), join(sweep.runDir, 'report.html')])
+    const { charts, problems, problemRows } = await openReport(paths[1], 'report-sweep.png')
+    expect(problems).toEqual([])
+
+    const measured = [...new Set(sweep.written.filter((record) => record.status === 'ok').map((record) => record.sut.label))].sort()
+    expect(measured).toEqual(['fastify', 'node-http'])
+    const byKind = Object.fromEntries(charts.map((chart) => [chart.chart, chart]))
+    expect(Object.keys(byKind).sort()).toEqual(['cpu', 'latencyDistribution', 'latencyOverTime', 'requestsPerCpuSec', 'rss', 'sweepP99', 'sweepThroughput', 'throughput'])
+    for (const chart of charts) expect(chart.drawn, `${chart.chart} has a drawn canvas`).toBe(true)
+    const sorted = (/** @type {string[] | null} */ names) => [...(names ?? [])].sort()
+    // Bars: one series for the run, plus its 95% CI whiskers (two repeats each).
+    expect(sorted(byKind.throughput.series)).toEqual([sweep.runId, `${sweep.runId} 95% CI`])
+    expect(sorted(byKind.requestsPerCpuSec.series)).toEqual([sweep.runId])
+    expect(sorted(byKind.latencyOverTime.series)).toEqual(measured.flatMap((name) => [`${name} p50`, `${name} p99`]))
+    for (const kind of ['latencyDistribution', 'sweepThroughput', 'sweepP99', 'cpu', 'rss']) expect(sorted(byKind[kind].series), kind).toEqual(measured)
+
+    // The runs that are not ok, with their reasons: the invalid fixture at both levels and repeats, and the skipped one.
+    expect(problemRows.filter((row) => row.includes('fixture-wrong-body') && row.includes('invalid') && row.includes('DYNO_ERR_RESPONSE_MISMATCH'))).toHaveLength(4)
+    expect(problemRows.filter((row) => row.includes('fixture-skipped-here') && row.includes('skipped') && row.includes('needs a machine this is not'))).toHaveLength(4)
+    const markdown = readFileSync(paths[0], 'utf8')
+    expect(markdown).toMatch(/\| fixture-skipped-here \|.*skipped \(run 1\): fixture: needs a machine this is not/)
+  }, 60_000)
+
+  it('sets two runs side by side: one bar series per run', async () => {
+    const paths = writeReports([sweep.runDir, second.runDir])
+    expect(paths.slice(-2)).toEqual([join(second.runDir, 'side-by-side.md'), join(second.runDir, 'side-by-side.html')])
+    const { charts, problems } = await openReport(paths[paths.length - 1], 'report-side-by-side.png')
+    expect(problems).toEqual([])
+    const throughput = charts.find((chart) => chart.chart === 'throughput')
+    const bars = (throughput?.series ?? []).filter((name) => !name.endsWith('95% CI'))
+    expect(bars).toEqual([sweep.runId, second.runId])
+    const markdown = readFileSync(paths[paths.length - 2], 'utf8')
+    const nodeHttp = second.aggregates.find((entry) => entry.sut === 'node-http')
+    expect(markdown).toContain('| node-http | 20 |')
+    expect(markdown).toContain(nodeHttp?.requestsPerSec.median.toLocaleString('en-US', { maximumFractionDigits: 0 }))
+  }, 60_000)
+})

@@ -1,0 +1,34 @@
+// @ts-check
+// Debian's chromium driven by playwright-core: the browser the HTML report is tested in. No
+// downloaded browser; .ci/run installs chromium with apt.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright-core'
+
+/** Where Debian's package puts the browser. */
+export const CHROMIUM_PATH = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path)) ?? null
+
+const LAUNCH_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run']
+
+/**
+ * A headless chromium on a fresh user-data directory, removed on close.
+ * @returns {Promise<{ context: import('playwright-core').BrowserContext, close: () => Promise<void> }>}
+ */
+export async function launchChromium () {
+  if (!CHROMIUM_PATH) throw new Error('chromium is not installed: apt-get install -y chromium')
+  const userDataDir = mkdtempSync(join(tmpdir(), 'dyno-chromium-'))
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: LAUNCH_FLAGS,
+    viewport: { width: 1400, height: 1000 }
+  })
+  return {
+    context,
+    close: async () => {
+      await context.close()
+      rmSync(userDataDir, { recursive: true, force: true })
+    }
+  }
+}
