@@ -7,15 +7,24 @@ import { discoverSuts } from '../src/suts/discover-suts.js'
 
 const rootScripts = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')).scripts
 
+/** How `pnpm start` of each kind of SUT begins: the runtime, or the built server itself. */
+const START_PREFIX = { node: /^node /, bun: /^bun /, deno: /^deno run /, go: /^bin\//, python: /^\.venv\/bin\// }
+
 it.each(discoverSuts().map((sut) => [sut.name, sut]))('%s has a start script, a README, an exact framework pin and a bench:<name> script', (name, sut) => {
   const manifest = JSON.parse(readFileSync(join(sut.dir, 'package.json'), 'utf8'))
-  expect(manifest.scripts.start).toMatch(/^node /)
-  expect(manifest.scripts.start).toContain(manifest.dyno.start)
+  expect(manifest.scripts.start).toMatch(START_PREFIX[sut.runtimeKind])
+  if (sut.command) expect(manifest.scripts.start).toBe(manifest.dyno.command.join(' '))
+  else expect(manifest.scripts.start).toContain(manifest.dyno.start)
   expect(readFileSync(join(sut.dir, 'README.md'), 'utf8')).toMatch(/\S/)
-  if (!sut.framework.startsWith('node:')) {
+  if (sut.buildScript) {
+    // Built by `pnpm install` (prepare) and again, when out of date, before first use.
+    expect(manifest.scripts.prepare).toBe(`node ${manifest.dyno.build}`)
+    expect(sut.frameworkVersion, `${name} was built by pnpm install and recorded its framework version`).toMatch(/^\d+\.\d+/)
+  } else if (!sut.framework.startsWith('node:')) {
     expect(sut.frameworkVersion, `${sut.framework} is installed`).not.toBeNull()
     const pinned = { ...manifest.dependencies }[sut.framework]
-    expect(pinned, `${sut.framework} is pinned exactly`).toMatch(/^(\d+\.\d+\.\d+(-[\w.]+)?|npm:[@\w/.-]+@\d+\.\d+\.\d+(-[\w.]+)?)$/)
+    // bun-native and deno-native take their runtime from the workspace catalog, pinned exactly there.
+    expect(pinned, `${sut.framework} is pinned exactly`).toMatch(/^(\d+\.\d+\.\d+(-[\w.]+)?|npm:[@\w/.-]+@\d+\.\d+\.\d+(-[\w.]+)?|catalog:)$/)
   }
   expect(rootScripts[`bench:${name}`]).toBe(`node harness/bin/dyno.js run --frameworks ${name}`)
 })

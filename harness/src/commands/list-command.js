@@ -1,17 +1,33 @@
 // @ts-check
 import { SCENARIOS } from '@dyno/scenarios'
+import { RUNTIME_NAMES, resolveRuntimeTarget } from '../runtimes/runtime-targets.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { createTable } from '../ui/table.js'
 
-/** @returns {string} the SUTs with their installed framework versions, then the scenarios */
+/** @param {import('../suts/discover-suts.js').SutDescriptor} sut */
+function sutNote (sut) {
+  if (sut.skipReason) return `skipped: ${sut.skipReason}`
+  return [
+    ...Object.keys(sut.unsupportedScenarios).map((name) => `cannot serve ${name}`),
+    ...Object.keys(sut.unsupportedRuntimes).map((name) => `not on ${name}`)
+  ].join(', ')
+}
+
+/** @returns {string} the SUTs with their installed framework versions, the runtimes, then the scenarios */
 export function formatList () {
-  const suts = createTable(['SUT', 'framework', 'installed version', 'validator', 'note'])
+  const suts = createTable(['SUT', 'runs on', 'framework', 'installed version', 'validator', 'note'])
   for (const sut of discoverSuts()) {
-    suts.push([sut.name, sut.framework, sut.frameworkVersion ?? 'not installed (run pnpm install)', sut.validator, sut.skipReason ? `skipped: ${sut.skipReason}` : Object.keys(sut.unsupportedScenarios).map((name) => `cannot serve ${name}`).join(', ')])
+    const notInstalled = sut.buildScript ? 'not built (run pnpm install)' : 'not installed (run pnpm install)'
+    suts.push([sut.name, sut.runtimeKind === 'node' ? 'node, --runtime' : sut.runtimeKind, sut.framework, sut.frameworkVersion ?? notInstalled, sut.validator, sutNote(sut)])
+  }
+  const runtimes = createTable(['runtime', 'version', 'executable'])
+  for (const name of RUNTIME_NAMES) {
+    const { target, problem } = resolveRuntimeTarget(name)
+    runtimes.push([name, target?.version ?? 'not available', target ? [target.executable, ...target.args].join(' ') : problem ?? ''])
   }
   const scenarios = createTable(['scenario', 'request', 'expected', 'summary'])
   for (const scenario of SCENARIOS) {
     scenarios.push([scenario.name, `${scenario.request.method} ${scenario.request.path}`, `${scenario.expect.status}${scenario.expect.contentType ? ` ${scenario.expect.contentType}` : ''}`, scenario.summary])
   }
-  return `SUTs\n${suts.toString()}\n\nScenarios\n${scenarios.toString()}`
+  return `SUTs\n${suts.toString()}\n\nRuntimes (--runtime)\n${runtimes.toString()}\n\nScenarios\n${scenarios.toString()}`
 }

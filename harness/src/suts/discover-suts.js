@@ -70,7 +70,7 @@ export function loadSut (dir) {
     dir,
     startFile,
     framework: meta.framework,
-    frameworkVersion: isJs ? frameworkVersion(dir, meta.framework) : null,
+    frameworkVersion: isJs ? frameworkVersion(dir, meta.framework) : builtFrameworkVersion(dir, meta.buildManifest),
     validator: typeof meta.validator === 'string' ? meta.validator : 'none',
     skipReason: typeof meta.skip === 'string' ? meta.skip : null,
     unsupportedScenarios: readReasons(manifestPath, 'unsupportedScenarios', meta.unsupportedScenarios),
@@ -86,6 +86,21 @@ export function loadSut (dir) {
       : { name: runtimeKind, kind: runtimeKind, version: null },
     launch: runtimeKind === 'node' ? { command: process.execPath, args: [startFile], eventLoopProbe: true } : null,
     workers: 1
+  }
+}
+
+/**
+ * The framework version a SUT's last build recorded (Go modules, Python wheels), null before a build.
+ * @param {string} dir @param {unknown} buildManifest
+ * @returns {string | null}
+ */
+function builtFrameworkVersion (dir, buildManifest) {
+  if (typeof buildManifest !== 'string') return null
+  try {
+    const version = JSON.parse(readFileSync(join(dir, buildManifest), 'utf8')).frameworkVersion
+    return typeof version === 'string' ? version : null
+  } catch {
+    return null
   }
 }
 

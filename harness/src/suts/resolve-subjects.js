@@ -61,9 +61,26 @@ function onJsRuntime (sut, runtimeName, sideBySide) {
     ...sut,
     label,
     skipReason,
+    unsupportedScenarios: { ...addonLimits(sut, runtimeName, target), ...sut.unsupportedScenarios },
     runtime: { name: runtimeName, kind: target?.kind ?? runtimeName, version: target?.version ?? null },
     launch: target ? { command: target.executable, args: [...target.args, sut.startFile], eventLoopProbe: target.kind === 'node' } : null
   }
+}
+
+/**
+ * The sqlite scenario's client, better-sqlite3, is a native addon on the V8 ABI, built by `pnpm install`
+ * for the Node that ran it: another Node major, Bun or Deno cannot load it, so a Node SUT skips that
+ * scenario there (sqlite-async, through the Node-API sqlite3 driver, runs everywhere).
+ * @param {Subject} sut
+ * @param {string} runtimeName
+ * @param {import('../runtimes/runtime-targets.js').RuntimeTarget | null} target
+ * @returns {Record<string, string>}
+ */
+function addonLimits (sut, runtimeName, target) {
+  if (sut.runtimeKind !== 'node' || !target) return {}
+  const sameAbi = target.kind === 'node' && target.version.replace(/^v/, '').split('.')[0] === process.versions.node.split('.')[0]
+  if (sameAbi) return {}
+  return { sqlite: `better-sqlite3 is a native addon built for Node ${process.versions.node} (ABI ${process.versions.modules}) by pnpm install; ${runtimeName} ${target.version} cannot load it` }
 }
 
 /**

@@ -63,6 +63,23 @@ export const NO_DATA_SOURCES = Object.freeze({
 })
 
 /**
+ * better-sqlite3 on the file, or the reason this runtime cannot load the addon (any other problem, such
+ * as a missing file, still throws).
+ * @param {string} path
+ * @returns {import('better-sqlite3').Database | Error}
+ */
+function openBetterSqlite (path) {
+  try {
+    return new Database(path, { readonly: true, fileMustExist: true })
+  } catch (error) {
+    const message = /** @type {Error} */ (error).message ?? ''
+    const addonProblem = /** @type {{ code?: string }} */ (error).code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|compiled against a different|dlopen|not supported|cannot load native addon|could not locate the bindings/i.test(message)
+    if (!addonProblem) throw error
+    return new Error(`better-sqlite3 cannot load on this runtime (${process.release?.name ?? 'unknown'} ${process.version}): ${message.split('\n')[0]}`)
+  }
+}
+
+/**
  * Opens, once at SUT start, a client for each data source the environment names: REDIS_URL (ioredis),
  * SQLITE_PATH (better-sqlite3 and sqlite3, read-only), DATABASE_URL (pg and postgres.js, each a pool of
  * PG_POOL_SIZE connections). Each client makes one round trip first: an unreachable URL rejects here,
@@ -89,10 +106,17 @@ export async function openDataSources (env = process.env) {
   }
 
   if (env.SQLITE_PATH) {
-    const database = new Database(env.SQLITE_PATH, { readonly: true, fileMustExist: true })
-    const statement = database.prepare(WORLD_QUERY_SQLITE)
-    closers.push(async () => { database.close() })
-    sources.sqliteWorld = () => toWorldRow(/** @type {any} */ (statement.get(randomWorldId())))
+    const database = openBetterSqlite(env.SQLITE_PATH)
+    if (database instanceof Error) {
+      // better-sqlite3 is a native addon built for the Node that ran `pnpm install`; another runtime
+      // (Node 22/24, Bun, Deno) cannot load it. The asynchronous driver below still serves sqlite-async.
+      const unavailable = database
+      sources.sqliteWorld = () => { throw unavailable }
+    } else {
+      const statement = database.prepare(WORLD_QUERY_SQLITE)
+      closers.push(async () => { database.close() })
+      sources.sqliteWorld = () => toWorldRow(/** @type {any} */ (statement.get(randomWorldId())))
+    }
 
     const asyncDatabase = await new Promise((resolve, reject) => {
       const opened = new sqlite3.Database(/** @type {string} */ (env.SQLITE_PATH), sqlite3.OPEN_READONLY, (error) => error ? reject(error) : resolve(opened))
