@@ -23,7 +23,14 @@ export const ERRORS = Object.freeze({
   DYNO_ERR_LOAD_GENERATOR: { exitCode: 1, hint: 'The load generator process failed; its message says why.' },
   DYNO_ERR_INTERRUPTED: { exitCode: 130, hint: 'The run was interrupted; finished runs are kept in the run directory.' },
   DYNO_ERR_RUN_UNREADABLE: { exitCode: 2, hint: 'Name a run directory written by `dyno run` (it holds run.json).' },
-  DYNO_ERR_RESULTS_WRITE: { exitCode: 1, hint: 'Check that the --out directory is writable and the disk is not full.' }
+  DYNO_ERR_COMPARE_INPUT: { exitCode: 2, hint: 'Give `dyno compare` two run directories (with run.json), directories of runs, or result files written by `dyno run`.' },
+  DYNO_ERR_COMPARE_SCHEMA: { exitCode: 2, hint: 'Compare results written by the same result schema version: re-run the older side with this dyno.' },
+  DYNO_ERR_COMPARE_DISJOINT: { exitCode: 2, hint: 'Run the same SUTs, scenarios and connections on both sides (`--frameworks`, `--scenarios`, `--connections`).' },
+  DYNO_ERR_RESULTS_WRITE: { exitCode: 1, hint: 'Check that the --out directory is writable and the disk is not full.' },
+  DYNO_ERR_GIT_REF: { exitCode: 2, hint: 'Name a branch, tag or commit of this repository (`git log --oneline`); fetch remote refs first.' },
+  DYNO_ERR_GIT_WORKTREE: { exitCode: 1, hint: 'git could not add a worktree; `git worktree list` and `git worktree prune` show and clear stale ones.' },
+  DYNO_ERR_COMPARE_INSTALL: { exitCode: 1, hint: 'pnpm install failed in a worktree; its last lines say why (the commit\'s lockfile must match its package.json).' },
+  DYNO_ERR_COMPARE_RUN: { exitCode: 1, hint: 'A side\'s `dyno run` could not run at all (not: some runs failed); its last lines say why.' }
 })
 
 /** @typedef {keyof typeof ERRORS} ErrorCode */

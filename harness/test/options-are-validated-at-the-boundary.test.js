@@ -81,7 +81,7 @@ describe('the CLI on bad input', () => {
     expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate`/)
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
-    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; valid: run, verify, calibrate, report, list')
+    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; valid: run, verify, calibrate, report, compare, list')
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {

@@ -7,6 +7,8 @@ import { anyVerifyFailure, formatVerifyMatrix, verifySuts } from '../commands/ve
 import { runCommand } from '../commands/run-command.js'
 import { calibrate } from '../commands/calibrate-command.js'
 import { writeReports } from '../commands/report-command.js'
+import { compareCommand } from '../commands/compare-command.js'
+import { compareCommitsCommand } from '../commands/compare-commits-command.js'
 import { COMMAND_OPTIONS } from './option-table.js'
 import { parseOptions } from './parse-options.js'
 import { onInterrupt } from './interrupt.js'
@@ -41,13 +43,24 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
   })
   register('calibrate', 'Measure the most req/s each load generator (autocannon, wrk) drives against the fastest SUTs, and their ratio', (options) =>
     calibrate(options, io))
-  cli.command('report [...runDirs]', 'Write report.md into each run directory (default: the latest run) and print its path')
+  cli.command('report [...runDirs]', 'Write report.md and report.html into each run directory (default: the latest run; several: also side-by-side.md/.html in the last) and print their paths')
     .action((runDirs) => {
       matched.action = async () => {
         for (const path of writeReports(runDirs)) io.stdout.write(`${path}\n`)
         return 0
       }
     })
+  const compare = cli.command('compare <baseline> <candidate>', 'Compare two runs (run directories, directories of runs, or result files): per SUT, scenario and connections, req/s and p99 with the change, its 95% interval, a Mann–Whitney test over the repeats and a verdict')
+  for (const spec of COMMAND_OPTIONS.compare) compare.option(spec.flag, spec.description, spec.default !== undefined ? { default: spec.default } : undefined)
+  compare.action((baseline, candidate, raw) => {
+    matched.action = () => compareCommand(baseline, candidate, /** @type {any} */ (parseOptions('compare', raw)), io)
+  })
+  const compareCommits = cli.command('compare-commits <baseRef> <headRef>', 'Check two commits out into temporary git worktrees, install each, run them in alternating rounds (--repeats, default: the ci profile\'s 5) and compare them like `dyno compare`')
+  // No defaults from cac here: only the run options the user gave are passed on to both commits' harnesses.
+  for (const spec of COMMAND_OPTIONS['compare-commits']) compareCommits.option(spec.flag, spec.description)
+  compareCommits.action((baseRef, headRef, raw) => {
+    matched.action = () => compareCommitsCommand(String(baseRef), String(headRef), /** @type {any} */ (parseOptions('compare-commits', raw)), raw, io)
+  })
   register('list', 'List the SUTs (with installed framework versions and validators) and the scenarios', async () => {
     io.stdout.write(formatList() + '\n')
     return 0
@@ -64,7 +77,7 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
         cli.outputHelp()
         return 0
       }
-      throw new DynoError('DYNO_ERR_UNKNOWN_COMMAND', `unknown command \`${given}\`; valid: run, verify, calibrate, report, list`)
+      throw new DynoError('DYNO_ERR_UNKNOWN_COMMAND', `unknown command \`${given}\`; valid: run, verify, calibrate, report, compare, compare-commits, list`)
     }
     await cli.runMatchedCommand()
     return matched.action ? await matched.action() : 0

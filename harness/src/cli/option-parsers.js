@@ -122,3 +122,30 @@ export function flag (raw, name) {
 export function runtimeList (raw, flag) {
   return [...new Set(checkRuntimeNames(nameList(raw, flag)))]
 }
+
+/**
+ * A percentage from `min` to `max`, written `5` or `5%`.
+ * @param {{ min: number, max: number }} range
+ * @returns {OptionParser}
+ */
+export function percentage ({ min, max }) {
+  return (raw, flag) => {
+    const text = String(raw).trim().replace(/%$/, '')
+    const value = Number(text)
+    if (!/^\d+(\.\d+)?$/.test(text) || value < min || value > max) throw invalidOption(flag, raw, `a percentage from ${min} to ${max} (e.g. 5 or 5%)`)
+    return value
+  }
+}
+
+/**
+ * A comma-separated list of names, each one of `allowed`.
+ * @param {readonly string[]} allowed
+ * @returns {OptionParser}
+ */
+export function subsetOf (allowed) {
+  return (raw, flag) => {
+    const names = typeof raw === 'string' ? raw.split(',').map((name) => name.trim()).filter(Boolean) : []
+    if (names.length === 0 || names.some((name) => !allowed.includes(name))) throw invalidOption(flag, raw, `one or more of ${allowed.join(', ')}, comma-separated`)
+    return [...new Set(names)]
+  }
+}

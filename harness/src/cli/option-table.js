@@ -3,7 +3,8 @@ import { DEFAULTS } from '../defaults.js'
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { DEFAULT_PIN, pinOption } from '../pinning/pin-option.js'
 import { RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
-import { directory, flag, nameList, runtimeList, oneOf, positiveNumber, seconds, wholeNumber, wholeNumberList } from './option-parsers.js'
+import { directory, flag, nameList, runtimeList, oneOf, percentage, positiveNumber, seconds, subsetOf, wholeNumber, wholeNumberList } from './option-parsers.js'
+import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
 
 /**
  * The options of every command, in one table: cac registers them from here (so `--help` is generated
@@ -168,6 +169,26 @@ const OPTIONS = {
     description: 'Measure without checking the responses first (the result says so)',
     parse: flag,
     default: DEFAULTS.verify
+  },
+  compareFormat: {
+    field: 'format',
+    flag: '--format <name>',
+    description: 'Output: table (terminal), md (markdown), json, bmf (Bencher Metric Format), gab (github-action-benchmark customBiggerIsBetter: req/s), gab-p99 (customSmallerIsBetter: p99 ms)',
+    parse: oneOf(COMPARE_FORMATS),
+    default: COMPARE_DEFAULTS.format
+  },
+  threshold: {
+    field: 'thresholdPercent',
+    flag: '--threshold <percent>',
+    description: 'Smallest significant change of req/s that counts as improved or regressed, in percent',
+    parse: percentage({ min: 0, max: 100 }),
+    default: COMPARE_DEFAULTS.thresholdPercent
+  },
+  failOn: {
+    field: 'failOn',
+    flag: '--fail-on <conditions>',
+    description: 'Exit 1 on: regression (a significant regression beyond the threshold), not-comparable (a row that could not be compared), or both, comma-separated',
+    parse: subsetOf(FAIL_ON_CONDITIONS)
   }
 }
 
@@ -178,6 +199,11 @@ export const COMMAND_OPTIONS = Object.freeze({
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
   calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.readyTimeout],
   report: [],
+  compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
+  // The run options of both commits' rounds (--repeats: rounds; default profile: ci), then how to compare.
+  'compare-commits': [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,
+    OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   list: []
 })
 

@@ -11,9 +11,10 @@ ajvFormats.default(ajv)
 ajv.addSchema(load('result.schema.json'))
 ajv.addSchema(load('run-index.schema.json'))
 ajv.addSchema(load('aggregates.schema.json'))
+ajv.addSchema(load('compare.schema.json'))
 
 /**
- * @param {'result' | 'run-index' | 'aggregates'} kind
+ * @param {'result' | 'run-index' | 'aggregates' | 'compare'} kind
  * @param {unknown} document
  * @returns {string[]} the schema violations, empty when valid
  */

@@ -1,0 +1,42 @@
+// @ts-check
+import { buildComparison, failingRows } from '../compare/build-comparison.js'
+import { COMPARE_DEFAULTS } from '../compare/compare-defaults.js'
+import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
+import { rowName } from '../compare/formats/cells.js'
+import { readCompareInputs } from '../compare/read-inputs.js'
+
+/**
+ * Reads both sides and compares them (no output): for callers that want the figures, such as
+ * `compare-commits`.
+ * @param {string[]} baselinePaths run directories, directories of runs, run.json or result files
+ * @param {string[]} candidatePaths
+ * @param {{ thresholdPercent?: number, alpha?: number }} [settings]
+ * @returns {import('../compare/build-comparison.js').Comparison}
+ */
+export function compareRuns (baselinePaths, candidatePaths, settings = {}) {
+  return buildComparison(readCompareInputs(baselinePaths, candidatePaths), {
+    thresholdPercent: settings.thresholdPercent ?? COMPARE_DEFAULTS.thresholdPercent,
+    alpha: settings.alpha ?? COMPARE_DEFAULTS.alpha
+  })
+}
+
+/**
+ * `dyno compare BASELINE CANDIDATE`: prints the comparison in the chosen format on stdout.
+ * Exit code: 0, or 1 when a condition named by `--fail-on` holds (said on stderr); unreadable or
+ * incomparable inputs throw a DynoError (exit 2).
+ * @param {string} baseline
+ * @param {string} candidate
+ * @param {{ format: import('../compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent: number, failOn?: string[] }} options
+ *   validated by parseOptions('compare', …)
+ * @param {import('../cli/main.js').Io} io
+ * @returns {Promise<number>}
+ */
+export async function compareCommand (baseline, candidate, options, io) {
+  const comparison = compareRuns([baseline], [candidate], { thresholdPercent: options.thresholdPercent })
+  io.stdout.write(COMPARE_FORMATTERS[options.format](comparison) + '\n')
+  const failing = failingRows(comparison, options.failOn ?? [])
+  if (failing.length === 0) return 0
+  io.stderr.write(`dyno compare: --fail-on ${(options.failOn ?? []).join(',')}: ${failing.map((row) =>
+    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${row.requestsPerSec?.changePercent}%`}`).join('; ')}\n`)
+  return 1
+}

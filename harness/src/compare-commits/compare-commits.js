@@ -1,0 +1,106 @@
+// @ts-check
+// compare-commits: both commits checked out side by side, installed, and benchmarked in alternating
+// rounds on the same machine, so that whatever drifts during the session (thermal state, other load,
+// caches) reaches both commits alike; then compared like any two runs.
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { DynoError } from '../errors.js'
+import { runChild } from './child-command.js'
+import { createWorktrees, resolveCommit } from './git-worktrees.js'
+
+/** Harness and data packages every worktree needs besides the selected SUTs. */
+const HARNESS_PACKAGES = ['@dyno/harness...']
+
+/**
+ * @typedef {'base' | 'head'} Side
+ * @typedef {object} CompareCommitsPlan
+ * @property {string} repoDir the repository the refs belong to
+ * @property {string} baseRef
+ * @property {string} headRef
+ * @property {string[]} runArgs `dyno run` options for every round (without --repeats and --out)
+ * @property {string[] | null} frameworks the selected SUTs (installs only them), null: all
+ * @property {number} rounds pairs of runs
+ * @property {string} resultsDir receives `base/<runId>/` and `head/<runId>/` of every round
+ * @property {AbortSignal} signal
+ * @property {(event: { stage: string, side?: Side, round?: number, line?: string }) => void} [onProgress]
+ */
+
+/**
+ * @param {CompareCommitsPlan} plan
+ * @returns {Promise<{ base: { ref: string, commit: string, subject: string }, head: { ref: string, commit: string, subject: string },
+ *   order: { round: number, side: Side, exitCode: number | null }[], resultsDir: string, installSec: number, runSec: number }>}
+ */
+export async function compareCommits (plan) {
+  const { repoDir, signal, onProgress = () => {} } = plan
+  const base = await resolveCommit(repoDir, plan.baseRef, 'BASE_REF')
+  const head = await resolveCommit(repoDir, plan.headRef, 'HEAD_REF')
+  const worktrees = createWorktrees(repoDir)
+  /** @type {{ round: number, side: Side, exitCode: number | null }[]} */
+  const order = []
+  try {
+    const installStarted = performance.now()
+    /** @type {Record<Side, string>} */
+    const dirs = { base: '', head: '' }
+    for (const [side, commit] of /** @type {[Side, string][]} */ ([['base', base.commit], ['head', head.commit]])) {
+      onProgress({ stage: `checking out ${commit.slice(0, 12)}`, side })
+      dirs[side] = await worktrees.add(side, commit)
+      onProgress({ stage: 'installing', side })
+      await install(dirs[side], plan, side)
+    }
+    const installSec = (performance.now() - installStarted) / 1000
+
+    const runStarted = performance.now()
+    for (let round = 1; round <= plan.rounds && !signal.aborted; round++) {
+      // Alternating which side goes first (AB, BA, AB, …) cancels a steady drift instead of handing it to one side.
+      const sides = /** @type {Side[]} */ (round % 2 === 1 ? ['base', 'head'] : ['head', 'base'])
+      for (const side of sides) {
+        if (signal.aborted) break
+        onProgress({ stage: 'running', side, round })
+        const exitCode = await runRound(dirs[side], join(plan.resultsDir, side), plan, side, round)
+        order.push({ round, side, exitCode })
+      }
+    }
+    if (signal.aborted) {
+      throw new DynoError('DYNO_ERR_INTERRUPTED', `compare-commits interrupted after ${order.length} of ${plan.rounds * 2} runs; what they measured is kept in ${plan.resultsDir}`)
+    }
+    return { base, head, order, resultsDir: plan.resultsDir, installSec, runSec: (performance.now() - runStarted) / 1000 }
+  } finally {
+    onProgress({ stage: 'removing the worktrees' })
+    const problems = await worktrees.removeAll()
+    for (const problem of problems) onProgress({ stage: 'cleanup problem', line: problem })
+  }
+}
+
+/**
+ * `pnpm install` in a worktree: the lockfile as committed, from the local store where it can.
+ * @param {string} dir @param {CompareCommitsPlan} plan @param {Side} side
+ */
+async function install (dir, plan, side) {
+  const filters = plan.frameworks
+    ? [...HARNESS_PACKAGES, ...plan.frameworks.map((name) => `@dyno/sut-${name}...`)].flatMap((filter) => ['--filter', filter])
+    : []
+  const args = ['install', '--frozen-lockfile', '--prefer-offline', ...filters]
+  const outcome = await runChild('pnpm', args, { cwd: dir, signal: plan.signal, onLine: (line) => plan.onProgress?.({ stage: 'installing', side, line }) })
+    .catch((error) => {
+      throw new DynoError('DYNO_ERR_COMPARE_INSTALL', `could not start pnpm in ${dir}: ${error.message} (install pnpm 10: npm i -g pnpm@10)`, { cause: error })
+    })
+  if (plan.signal.aborted) throw new DynoError('DYNO_ERR_INTERRUPTED', 'compare-commits interrupted while installing')
+  if (outcome.code !== 0) {
+    throw new DynoError('DYNO_ERR_COMPARE_INSTALL', `pnpm ${args.join(' ')} failed for ${side} (${dir}), exit ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
+  }
+}
+
+/**
+ * One `dyno run` of one side, with the side's own harness.
+ * @param {string} dir @param {string} out @param {CompareCommitsPlan} plan @param {Side} side @param {number} round
+ * @returns {Promise<number | null>} the exit code: 0 all ok, 1 some run not ok (kept and shown by the comparison)
+ */
+async function runRound (dir, out, plan, side, round) {
+  const cli = join(dir, 'harness', 'bin', 'dyno.js')
+  if (!existsSync(cli)) throw new DynoError('DYNO_ERR_COMPARE_RUN', `${side} has no harness/bin/dyno.js: the commit predates dyno's CLI`)
+  mkdirSync(out, { recursive: true })
+  const args = [cli, 'run', ...plan.runArgs, '--repeats', '1', '--out', out]
+  const outcome = await runChild(process.execPath, args, { cwd: dir, signal: plan.signal, onLine: (line) => plan.onProgress?.({ stage: 'running', side, round, line }) })
+  if (outcome.code === 0 || outcome.code === 1 || plan.signal.aborted) return outcome.code
+  throw new DynoError('DYNO_ERR_COMPARE_RUN', `dyno run of ${side} (round ${round}) exited ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
+}

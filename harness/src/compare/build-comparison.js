@@ -1,0 +1,229 @@
+// @ts-check
+import { mean, sampleStandardDeviation } from 'simple-statistics'
+import { COMPARE_SCHEMA_VERSION } from './compare-defaults.js'
+import { metricChange, sideFigures, tooFewRepeatsReason } from './change-statistics.js'
+import { matchResults } from './match-results.js'
+import { verdictOf } from './verdict.js'
+
+/**
+ * @typedef {import('./verdict.js').Verdict} Verdict
+ * @typedef {import('./read-inputs.js').Side} Side
+ * @typedef {import('./read-inputs.js').SourcedRecord} SourcedRecord
+ * @typedef {import('./change-statistics.js').SideFigures} SideFigures
+ *
+ * @typedef {object} MetricRow one metric of one row
+ * @property {SideFigures | null} baseline null when that side has no usable runs
+ * @property {SideFigures | null} candidate
+ * @property {number | null} changePercent
+ * @property {[number, number] | null} ci95Percent
+ * @property {import('./change-statistics.js').MetricChange['test']} test
+ * @property {boolean | null} significant
+ * @property {Verdict | null} verdict null unless the row is compared
+ *
+ * @typedef {object} ComparisonRow one (SUT, scenario, connections)
+ * @property {string} sut
+ * @property {string} scenario
+ * @property {number} connections
+ * @property {'compared' | 'too-few-repeats' | 'not-comparable'} status
+ * @property {string | null} reason why the row is not compared, or gets the point change only
+ * @property {string[]} notes what a reader should know (different durations, …)
+ * @property {Verdict | null} verdict the verdict on req/s, the primary metric
+ * @property {MetricRow | null} requestsPerSec bigger is better
+ * @property {MetricRow | null} p99Us 99th percentile latency in µs, smaller is better
+ * @property {{ baseline: string[], candidate: string[] }} files the result files of each side
+ *
+ * @typedef {object} Comparison
+ * @property {number} schemaVersion
+ * @property {SideSummary} baseline
+ * @property {SideSummary} candidate
+ * @property {{ thresholdPercent: number, alpha: number, test: 'mann-whitney-u', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' }} settings
+ * @property {ComparisonRow[]} rows
+ * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number }} summary
+ *
+ * @typedef {{ paths: string[], runIds: string[], commits: Side['commits'], resultSchemaVersion: number }} SideSummary
+ */
+
+/** Load settings that make two measurements different experiments. */
+const LOAD_IDENTITY = /** @type {const} */ (['engine', 'pipelining', 'ratePerSec'])
+/** Load settings that may differ, with a note. */
+const LOAD_NOTED = /** @type {const} */ (['durationSec', 'warmupSec'])
+
+/**
+ * Compares two sides cell by cell.
+ * @param {{ baseline: Side, candidate: Side }} sides
+ * @param {{ thresholdPercent: number, alpha: number }} settings
+ * @returns {Comparison}
+ */
+export function buildComparison ({ baseline, candidate }, { thresholdPercent, alpha }) {
+  const rows = matchResults(baseline, candidate).map((cell) => compareCell(cell, { thresholdPercent, alpha, seeds: [baseline.seed, candidate.seed] }))
+  const count = (/** @type {(row: ComparisonRow) => boolean} */ test) => rows.filter(test).length
+  return {
+    schemaVersion: COMPARE_SCHEMA_VERSION,
+    baseline: sideSummary(baseline),
+    candidate: sideSummary(candidate),
+    settings: { thresholdPercent, alpha, test: 'mann-whitney-u', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' },
+    rows,
+    summary: {
+      improved: count((row) => row.verdict === 'improved'),
+      regressed: count((row) => row.verdict === 'regressed'),
+      unchanged: count((row) => row.verdict === 'unchanged'),
+      tooFewRepeats: count((row) => row.status === 'too-few-repeats'),
+      notComparable: count((row) => row.status === 'not-comparable')
+    }
+  }
+}
+
+/** @param {Side} side @returns {SideSummary} */
+function sideSummary (side) {
+  return { paths: side.paths, runIds: side.runIds, commits: side.commits, resultSchemaVersion: side.schemaVersion }
+}
+
+/**
+ * The values of one metric on one side, or why there are none.
+ * @param {SourcedRecord[]} records
+ * @param {(record: import('../results/result-record.js').ResultRecord) => number | null | undefined} pick
+ * @returns {number[] | null} null when a side is missing, has a run that is not ok, or lacks the value
+ */
+function valuesOf (records, pick) {
+  if (records.length === 0 || records.some(({ record }) => record.status !== 'ok')) return null
+  const values = records.map(({ record }) => pick(record))
+  return values.every((value) => typeof value === 'number' && value > 0) ? /** @type {number[]} */ (values) : null
+}
+
+const METRICS = {
+  requestsPerSec: {
+    pick: (/** @type {import('../results/result-record.js').ResultRecord} */ record) => record.summary?.requestsPerSec.mean,
+    digits: 1,
+    biggerIsBetter: true
+  },
+  p99Us: {
+    pick: (/** @type {import('../results/result-record.js').ResultRecord} */ record) => {
+      const ms = record.summary?.latencyMs?.p99
+      return typeof ms === 'number' ? ms * 1000 : null
+    },
+    digits: 0,
+    biggerIsBetter: false
+  }
+}
+
+/**
+ * @param {import('./match-results.js').MatchedCell} cell
+ * @param {{ thresholdPercent: number, alpha: number, seeds: [number, number] }} settings
+ * @returns {ComparisonRow}
+ */
+function compareCell (cell, { thresholdPercent, alpha, seeds }) {
+  const files = { baseline: cell.baseline.map(({ file }) => file), candidate: cell.candidate.map(({ file }) => file) }
+  const base = { sut: cell.sut, scenario: cell.scenario, connections: cell.connections, files }
+  const problem = whyNotComparable(cell)
+  const notes = rowNotes(cell)
+  if (problem) {
+    /** @type {(metric: keyof typeof METRICS) => MetricRow} */
+    const sidesOnly = (metric) => {
+      const { pick, digits } = METRICS[metric]
+      const [baselineValues, candidateValues] = [valuesOf(cell.baseline, pick), valuesOf(cell.candidate, pick)]
+      return {
+        baseline: baselineValues && sideFigures(baselineValues, { seed: seeds[0], digits }),
+        candidate: candidateValues && sideFigures(candidateValues, { seed: seeds[1], digits }),
+        changePercent: null,
+        ci95Percent: null,
+        test: null,
+        significant: null,
+        verdict: null
+      }
+    }
+    return { ...base, status: 'not-comparable', reason: problem, notes, verdict: null, requestsPerSec: sidesOnly('requestsPerSec'), p99Us: sidesOnly('p99Us') }
+  }
+  /** @type {(metric: keyof typeof METRICS) => MetricRow | null} */
+  const changeOf = (metric) => {
+    const { pick, digits, biggerIsBetter } = METRICS[metric]
+    const [baselineValues, candidateValues] = [valuesOf(cell.baseline, pick), valuesOf(cell.candidate, pick)]
+    if (!baselineValues || !candidateValues) return null
+    const change = metricChange(baselineValues, candidateValues, { alpha, seeds, digits })
+    return {
+      baseline: change.baseline,
+      candidate: change.candidate,
+      changePercent: change.changePercent,
+      ci95Percent: change.ci95Percent,
+      test: change.test,
+      significant: change.significant,
+      verdict: change.enoughRepeats ? verdictOf({ significant: change.significant, changePercent: change.changePercent }, { thresholdPercent, biggerIsBetter }) : null
+    }
+  }
+  const requestsPerSec = changeOf('requestsPerSec')
+  const p99Us = changeOf('p99Us')
+  if (!p99Us) notes.push('p99 latency is missing from some results: compared on req/s only')
+  for (const side of /** @type {const} */ (['baseline', 'candidate'])) {
+    const runs = requestsPerSec?.[side]?.runs ?? []
+    const cv = runs.length < 2 ? 0 : sampleStandardDeviation(runs) / mean(runs)
+    if (cv * 100 > thresholdPercent) notes.push(`the ${side}'s req/s vary from run to run by more than the threshold (CV ${(cv * 100).toFixed(1)}%): a noisy machine hides changes of that size`)
+  }
+  const enough = requestsPerSec?.test !== null && requestsPerSec?.test !== undefined
+  return {
+    ...base,
+    status: enough ? 'compared' : 'too-few-repeats',
+    reason: enough ? null : tooFewRepeatsReason(cell.baseline.length, cell.candidate.length, alpha),
+    notes,
+    verdict: enough ? /** @type {MetricRow} */ (requestsPerSec).verdict : null,
+    requestsPerSec,
+    p99Us
+  }
+}
+
+/**
+ * @param {import('./match-results.js').MatchedCell} cell
+ * @returns {string | null}
+ */
+function whyNotComparable (cell) {
+  if (cell.baseline.length === 0) return 'only in the candidate'
+  if (cell.candidate.length === 0) return 'only in the baseline'
+  const notOk = [...cell.baseline.map((sourced) => ({ side: 'baseline', ...sourced })), ...cell.candidate.map((sourced) => ({ side: 'candidate', ...sourced }))]
+    .filter(({ record }) => record.status !== 'ok')
+  if (notOk.length > 0) {
+    return notOk.map(({ side, record, file }) => `${side}${record.repeat && record.repeat.of > 1 ? ` run ${record.repeat.index}` : ''} ${record.status}: ` +
+      `${firstLine(record.reason ?? 'no reason recorded')} (${file})`).join('; ')
+  }
+  const [baseLoad, candidateLoad] = [cell.baseline[0].record.load, cell.candidate[0].record.load]
+  const differing = LOAD_IDENTITY.filter((field) => (baseLoad[field] ?? null) !== (candidateLoad[field] ?? null))
+  if (differing.length > 0) {
+    return `the load differs: ${differing.map((field) => `${field} ${baseLoad[field] ?? 'none'} vs ${candidateLoad[field] ?? 'none'}`).join(', ')}`
+  }
+  const missing = [...cell.baseline, ...cell.candidate].find(({ record }) => !(/** @type {number} */ (record.summary?.requestsPerSec.mean) > 0))
+  if (missing) return `a result measured no requests (${missing.file})`
+  return null
+}
+
+/**
+ * What a reader should know about a row: load settings that differ, runs the load generator limited.
+ * @param {import('./match-results.js').MatchedCell} cell
+ * @returns {string[]}
+ */
+function rowNotes (cell) {
+  const notes = []
+  if (cell.baseline.length > 0 && cell.candidate.length > 0) {
+    const [baseLoad, candidateLoad] = [cell.baseline[0].record.load, cell.candidate[0].record.load]
+    notes.push(...LOAD_NOTED.filter((field) => baseLoad[field] !== candidateLoad[field])
+      .map((field) => `${field} differs: ${baseLoad[field]} (baseline) vs ${candidateLoad[field]} (candidate)`))
+  }
+  for (const side of /** @type {const} */ (['baseline', 'candidate'])) {
+    const bound = cell[side].filter(({ record }) => record.summary?.generatorBound)
+    if (bound.length > 0) notes.push(`${bound.length} ${side} run${bound.length > 1 ? 's were' : ' was'} generator-bound: the load generator, not the SUT, set req/s`)
+  }
+  return notes
+}
+
+/** @param {string} text @returns {string} the first line, at most 200 characters */
+function firstLine (text) {
+  const [line] = text.split('\n')
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line
+}
+
+/**
+ * The rows that make `--fail-on` fail.
+ * @param {Comparison} comparison
+ * @param {readonly string[]} failOn `regression`, `not-comparable`
+ * @returns {ComparisonRow[]}
+ */
+export function failingRows (comparison, failOn) {
+  return comparison.rows.filter((row) => (failOn.includes('regression') && row.verdict === 'regressed') ||
+    (failOn.includes('not-comparable') && row.status === 'not-comparable'))
+}

@@ -1,0 +1,77 @@
+// @ts-check
+import { median } from 'simple-statistics'
+import { bootstrapMedianInterval } from '../stats/bootstrap.js'
+import { hodgesLehmannRatio } from './hodges-lehmann.js'
+import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from './mann-whitney.js'
+
+/**
+ * @typedef {object} SideFigures one side's values of one metric, one per repeat
+ * @property {number[]} runs in repeat order
+ * @property {number} median
+ * @property {[number, number] | null} ci95 percentile-bootstrap interval of the median (as `dyno run`
+ *   reports it), null below 2 runs
+ *
+ * @typedef {object} MetricChange
+ * @property {SideFigures} baseline
+ * @property {SideFigures} candidate
+ * @property {number} changePercent the Hodges–Lehmann estimate of candidate / baseline − 1, in percent
+ *   (with one run a side: the plain ratio)
+ * @property {[number, number] | null} ci95Percent its distribution-free interval; null with too few repeats
+ * @property {{ name: 'mann-whitney-u', method: 'exact' | 'normal', u: number, pValue: number } | null} test
+ *   null with too few repeats
+ * @property {boolean | null} significant p < alpha; null with too few repeats
+ * @property {boolean} enoughRepeats whether these run counts can show significance at all
+ *   (Mann–Whitney: C(m+n, m) ≥ 2 / alpha, e.g. 4 and 4, or 3 and 5)
+ */
+
+const round = (/** @type {number} */ value, /** @type {number} */ digits) => Number(value.toFixed(digits))
+
+/**
+ * @param {number[]} values
+ * @param {{ seed: number, digits: number }} options
+ * @returns {SideFigures}
+ */
+export function sideFigures (values, { seed, digits }) {
+  return {
+    runs: values.map((value) => round(value, digits)),
+    median: round(median(values), digits),
+    ci95: values.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(values, { seed }).map((value) => round(value, digits)))
+  }
+}
+
+/**
+ * How one metric changed from the baseline's repeats to the candidate's: the Mann–Whitney U test
+ * over the repeats and the Hodges–Lehmann ratio with its interval (see hodges-lehmann.js for why).
+ * @param {number[]} baseline one value per repeat, all > 0
+ * @param {number[]} candidate
+ * @param {{ alpha: number, seeds: [number, number], digits: number }} options seeds: of each side's bootstrap
+ *   interval (its run's seed); digits: of the side figures
+ * @returns {MetricChange}
+ */
+export function metricChange (baseline, candidate, { alpha, seeds, digits }) {
+  const enoughRepeats = canReachSignificance(baseline.length, candidate.length, alpha)
+  const estimate = hodgesLehmannRatio(baseline, candidate, { alpha })
+  const toPercent = (/** @type {number} */ ratio) => round((ratio - 1) * 100, 2)
+  const test = enoughRepeats ? mannWhitneyU(baseline, candidate) : null
+  return {
+    baseline: sideFigures(baseline, { seed: seeds[0], digits }),
+    candidate: sideFigures(candidate, { seed: seeds[1], digits }),
+    changePercent: toPercent(estimate.ratio),
+    ci95Percent: enoughRepeats && estimate.interval ? [toPercent(estimate.interval[0]), toPercent(estimate.interval[1])] : null,
+    test: test ? { name: 'mann-whitney-u', method: test.method, u: test.u, pValue: Number(test.pValue.toPrecision(4)) } : null,
+    significant: test ? test.pValue < alpha : null,
+    enoughRepeats
+  }
+}
+
+/**
+ * Why a cell gets the point change only.
+ * @param {number} m baseline runs
+ * @param {number} n candidate runs
+ * @param {number} alpha
+ */
+export function tooFewRepeatsReason (m, n, alpha) {
+  return `too few repeats for a test: ${m} baseline and ${n} candidate run${n === 1 ? '' : 's'}; the Mann–Whitney U test cannot reach ` +
+    `p < ${alpha} with them (its smallest p is ${Number(smallestTwoSidedP(m, n).toPrecision(2))}): at least 4 runs a side (or 3 and 5) are needed; ` +
+    'the point change only'
+}

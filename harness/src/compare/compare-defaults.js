@@ -1,0 +1,18 @@
+// @ts-check
+/** The defaults of `dyno compare`, in one place. */
+export const COMPARE_DEFAULTS = Object.freeze({
+  /** Smallest relative change, in percent, that a verdict calls improved or regressed. */
+  thresholdPercent: 5,
+  /** Significance level of the Mann–Whitney test; the confidence intervals are at 1 − alpha (95%). */
+  alpha: 0.05,
+  format: 'table'
+})
+
+/** Output formats of `dyno compare --format`. */
+export const COMPARE_FORMATS = /** @type {const} */ (['table', 'md', 'json', 'bmf', 'gab', 'gab-p99'])
+
+/** What `--fail-on` may name: a significant regression beyond the threshold, a row that could not be compared. */
+export const FAIL_ON_CONDITIONS = /** @type {const} */ (['regression', 'not-comparable'])
+
+/** The version of the `--format json` document (harness/schema/compare.schema.json). */
+export const COMPARE_SCHEMA_VERSION = 1

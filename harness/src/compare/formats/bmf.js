@@ -1,0 +1,38 @@
+// @ts-check
+/**
+ * The candidate's figures in Bencher Metric Format, for `bencher run --adapter json --file …`:
+ * `{ "<sut>/<scenario>/c<connections>": { "<measure>": { value, lower_value?, upper_value? } } }`.
+ * Bencher keeps the history and runs its own thresholds, so this is the candidate's measurement,
+ * not the comparison; it uses Bencher's two built-in measures in their units: `throughput` (req/s,
+ * operations per second) and `latency` (here the p99, in nanoseconds). The bounds are the 95%
+ * bootstrap interval of the median over the repeats, omitted with one run. Cells whose candidate
+ * has no valid measurement (a run not ok, or only in the baseline) are left out.
+ * @param {import('../build-comparison.js').Comparison} comparison
+ * @returns {string}
+ */
+export function formatCompareBmf (comparison) {
+  /** @type {Record<string, Record<string, { value: number, lower_value?: number, upper_value?: number }>>} */
+  const benchmarks = {}
+  for (const row of comparison.rows) {
+    const rate = row.requestsPerSec?.candidate
+    if (!rate) continue
+    /** @type {Record<string, { value: number, lower_value?: number, upper_value?: number }>} */
+    const measures = { throughput: metric(rate.median, rate.ci95, 1) }
+    const p99 = row.p99Us?.candidate
+    if (p99) measures.latency = metric(p99.median, p99.ci95, 1000)
+    benchmarks[benchmarkName(row)] = measures
+  }
+  return JSON.stringify(benchmarks, null, 2)
+}
+
+/** @param {import('../build-comparison.js').ComparisonRow} row @returns {string} `node-http/json/c100` */
+export const benchmarkName = (row) => `${row.sut}/${row.scenario}/c${row.connections}`
+
+/**
+ * @param {number} value @param {[number, number] | null} interval @param {number} scale to the measure's unit
+ */
+function metric (value, interval, scale) {
+  return interval
+    ? { value: value * scale, lower_value: interval[0] * scale, upper_value: interval[1] * scale }
+    : { value: value * scale }
+}

@@ -1,0 +1,74 @@
+// @ts-check
+import { formatInteger, formatMs } from '../../ui/format.js'
+
+/**
+ * How the human formats (table, markdown) write the figures of a comparison, in one place.
+ * @typedef {import('../build-comparison.js').ComparisonRow} ComparisonRow
+ * @typedef {import('../build-comparison.js').MetricRow} MetricRow
+ * @typedef {import('../build-comparison.js').Comparison} Comparison
+ */
+
+/** @param {number} percent @returns {string} e.g. `+3.2%`, `-10.0%` */
+export const signedPercent = (percent) => `${percent > 0 ? '+' : ''}${percent.toFixed(1)}%`
+
+/** @param {MetricRow | null} metric @returns {string} `-4.0% [-7.7%, -0.5%]`, the point change alone, or `-` */
+export function changeCell (metric) {
+  if (!metric || metric.changePercent === null) return '-'
+  const interval = metric.ci95Percent ? ` [${signedPercent(metric.ci95Percent[0])}, ${signedPercent(metric.ci95Percent[1])}]` : ''
+  return `${signedPercent(metric.changePercent)}${interval}`
+}
+
+/** @param {MetricRow | null} metric */
+export function pValueCell (metric) {
+  if (!metric?.test) return '-'
+  return metric.test.pValue < 0.001 ? '<0.001' : metric.test.pValue.toFixed(3)
+}
+
+/** @param {MetricRow | null} metric @param {'baseline' | 'candidate'} side */
+export const rateCell = (metric, side) => formatInteger(metric?.[side]?.median)
+
+/** @param {MetricRow | null} metric @param {'baseline' | 'candidate'} side */
+export const p99Cell = (metric, side) => {
+  const us = metric?.[side]?.median
+  return us === undefined || us === null ? '-' : formatMs(us / 1000)
+}
+
+/** @param {ComparisonRow} row @returns {string} runs of each side, `5/5` */
+export const runsCell = (row) => `${row.files.baseline.length}/${row.files.candidate.length}`
+
+/** @param {ComparisonRow} row */
+export function verdictCell (row) {
+  if (row.status === 'not-comparable') return 'not comparable'
+  if (row.status === 'too-few-repeats') return 'point change only'
+  return /** @type {string} */ (row.verdict)
+}
+
+/** @param {ComparisonRow} row @returns {string} `node-http × json (100 connections)` */
+export const rowName = (row) => `${row.sut} × ${row.scenario} (${row.connections} connections)`
+
+/** @param {ComparisonRow} row @returns {string[]} the reason and the notes of a row, for under the table */
+export const rowRemarks = (row) => [row.reason, ...row.notes].filter((text) => text !== null).map((text) => `${rowName(row)}: ${text}`)
+
+/**
+ * @param {Comparison['baseline']} side
+ * @returns {string} where a side came from: its paths, run ids and commits
+ */
+export function sideLine (side) {
+  const commits = side.commits.map((entry) => entry.commit ? `${entry.commit.slice(0, 12)}${entry.dirty ? ' (with uncommitted changes)' : ''}` : 'commit unknown')
+  const runs = side.runIds.length > 2 ? `${side.runIds.length} runs, ${side.runIds[0]} … ${side.runIds.at(-1)}` : `run${side.runIds.length > 1 ? 's' : ''} ${side.runIds.join(', ')}`
+  return `${side.paths.join(', ')} (${runs}; ${commits.join(', ')})`
+}
+
+/** @param {Comparison} comparison @returns {string} the verdict counts and how they were reached */
+export function summaryLine (comparison) {
+  const { summary, settings } = comparison
+  const counts = [
+    `${summary.regressed} regressed`,
+    `${summary.improved} improved`,
+    `${summary.unchanged} unchanged`,
+    ...(summary.tooFewRepeats ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
+    ...(summary.notComparable ? [`${summary.notComparable} not comparable`] : [])
+  ]
+  return `Verdicts on req/s: ${counts.join(', ')}. A verdict needs p < ${settings.alpha} (two-sided Mann–Whitney U over the repeats) ` +
+    `and a change of at least ${settings.thresholdPercent}%; the change is the Hodges–Lehmann estimate of candidate / baseline with its 95% interval.`
+}

@@ -1,0 +1,53 @@
+// @ts-check
+import { formatInteger, formatMs } from '../../ui/format.js'
+import { benchmarkName } from './bmf.js'
+import { changeCell, pValueCell } from './cells.js'
+
+/**
+ * @typedef {{ name: string, unit: string, value: number, range?: string, extra?: string }} GabEntry
+ *   one entry of github-action-benchmark's custom JSON (an array of these)
+ * @typedef {import('../build-comparison.js').ComparisonRow} ComparisonRow
+ * @typedef {import('../build-comparison.js').MetricRow} MetricRow
+ */
+
+/**
+ * The candidate's figures as github-action-benchmark's custom JSON. The action reads one direction
+ * per file (its `tool` input), so there are two formats: `gab` is req/s for `tool:
+ * customBiggerIsBetter`, `gab-p99` the p99 latency in ms for `tool: customSmallerIsBetter`. `range`
+ * is ± half the 95% bootstrap interval of the median; `extra` carries the comparison with the
+ * baseline (change, interval, p, verdict). Cells whose candidate has no valid measurement are left out.
+ * @param {import('../build-comparison.js').Comparison} comparison
+ * @param {'requestsPerSec' | 'p99Us'} metric
+ * @returns {string}
+ */
+export function formatCompareGab (comparison, metric) {
+  /** @type {GabEntry[]} */
+  const entries = []
+  for (const row of comparison.rows) {
+    const figures = row[metric]
+    const candidate = figures?.candidate
+    if (!figures || !candidate) continue
+    const scale = metric === 'p99Us' ? 1 / 1000 : 1
+    entries.push({
+      name: metric === 'p99Us' ? `${benchmarkName(row)} p99` : benchmarkName(row),
+      unit: metric === 'p99Us' ? 'ms' : 'req/s',
+      value: Number((candidate.median * scale).toFixed(3)),
+      ...(candidate.ci95 ? { range: `± ${Number(((candidate.ci95[1] - candidate.ci95[0]) / 2 * scale).toFixed(3))}` } : {}),
+      extra: extra(row, figures, metric)
+    })
+  }
+  return JSON.stringify(entries, null, 2)
+}
+
+/**
+ * @param {ComparisonRow} row @param {MetricRow} figures @param {'requestsPerSec' | 'p99Us'} metric
+ * @returns {string} e.g. `vs baseline 10,412 req/s: -9.1% [-11.0%, -7.2%], p = 0.008 (Mann–Whitney U, 5 and 5 runs): regressed`
+ */
+function extra (row, figures, metric) {
+  const baseline = figures.baseline
+  const baselineText = baseline ? (metric === 'p99Us' ? `${formatMs(baseline.median / 1000)} ms` : `${formatInteger(baseline.median)} req/s`) : 'none'
+  const runs = `${row.files.baseline.length} and ${row.files.candidate.length} runs`
+  if (row.status === 'not-comparable') return `vs baseline ${baselineText}: not comparable: ${row.reason}`
+  if (row.status === 'too-few-repeats') return `vs baseline ${baselineText}: ${changeCell(figures)} (point change only: ${runs} are too few for a test)`
+  return `vs baseline ${baselineText}: ${changeCell(figures)}, p = ${pValueCell(figures)} (Mann–Whitney U, ${runs}): ${figures.verdict}`
+}

@@ -1,0 +1,9 @@
+// @ts-check
+/**
+ * The comparison as JSON, as harness/schema/compare.schema.json describes it.
+ * @param {import('../build-comparison.js').Comparison} comparison
+ * @returns {string}
+ */
+export function formatCompareJson (comparison) {
+  return JSON.stringify(comparison, null, 2)
+}

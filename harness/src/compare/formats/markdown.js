@@ -1,0 +1,48 @@
+// @ts-check
+import { changeCell, p99Cell, pValueCell, rateCell, rowRemarks, runsCell, sideLine, summaryLine, verdictCell } from './cells.js'
+
+/** @param {string} text a table cell: no pipes, no line breaks */
+const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
+
+/**
+ * The comparison as GitHub-flavoured markdown (a pull request comment, a job summary): the two
+ * sides, one table row per (SUT, scenario, connections) with the verdict in bold when it is not
+ * `unchanged`, the reasons and notes, and how the verdicts were reached.
+ * @param {import('../build-comparison.js').Comparison} comparison
+ * @returns {string}
+ */
+export function formatCompareMarkdown (comparison) {
+  const { summary } = comparison
+  const headline = [
+    summary.regressed > 0
+      ? `**${summary.regressed} significant regression${summary.regressed > 1 ? 's' : ''}** beyond ${comparison.settings.thresholdPercent}%`
+      : 'no significant regression',
+    ...(summary.improved > 0 ? [`${summary.improved} improved`] : []),
+    ...(summary.tooFewRepeats > 0 ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
+    ...(summary.notComparable > 0 ? [`**${summary.notComparable} not comparable**`] : [])
+  ].join('; ')
+  const lines = [
+    '## dyno compare',
+    '',
+    headline,
+    '',
+    `- baseline: ${cell(sideLine(comparison.baseline))}`,
+    `- candidate: ${cell(sideLine(comparison.candidate))}`,
+    '',
+    '| framework | scenario | conns | runs | base req/s | cand req/s | change (95% CI) | p | base p99 ms | cand p99 ms | p99 change | verdict |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|'
+  ]
+  for (const row of comparison.rows) {
+    const verdict = verdictCell(row)
+    lines.push(`| ${[
+      cell(row.sut), cell(row.scenario), String(row.connections), runsCell(row),
+      rateCell(row.requestsPerSec, 'baseline'), rateCell(row.requestsPerSec, 'candidate'), changeCell(row.requestsPerSec), pValueCell(row.requestsPerSec),
+      p99Cell(row.p99Us, 'baseline'), p99Cell(row.p99Us, 'candidate'), changeCell(row.p99Us),
+      row.verdict === 'regressed' || row.verdict === 'improved' ? `**${verdict}**` : verdict
+    ].join(' | ')} |`)
+  }
+  const remarks = comparison.rows.flatMap(rowRemarks)
+  if (remarks.length > 0) lines.push('', ...remarks.map((remark) => `- ${cell(remark)}`))
+  lines.push('', summaryLine(comparison), '')
+  return lines.join('\n')
+}

@@ -1,0 +1,46 @@
+// @ts-check
+// The GitHub workflows are checked by actionlint (the Go tool, built once through the Go module proxy
+// into node_modules/.cache): syntax, expressions, action inputs and the shell scripts of `run` steps.
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { REPO_ROOT } from '../src/paths.js'
+
+const ACTIONLINT_VERSION = 'v1.7.12'
+const TOOLS_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'dyno-tools', `actionlint-${ACTIONLINT_VERSION}`)
+const ACTIONLINT = join(TOOLS_DIR, 'actionlint')
+const WORKFLOWS = ['.github/workflows/ci.yml', '.github/workflows/bench.yml']
+
+const hasGo = spawnSync('go', ['version']).status === 0
+if (!hasGo && process.env.CI === 'true') throw new Error('go is missing under CI=true: actionlint is built with it (install Go 1.22+)')
+
+describe.skipIf(!hasGo)(`workflows${hasGo ? '' : ' (skipped: go is not installed, and actionlint is built with it)'}`, () => {
+  it('pass actionlint', () => {
+    if (!existsSync(ACTIONLINT)) {
+      execFileSync('go', ['install', `github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`], { env: { ...process.env, GOBIN: TOOLS_DIR }, stdio: 'pipe' })
+    }
+    const result = spawnSync(ACTIONLINT, ['-no-color', ...WORKFLOWS], { cwd: REPO_ROOT, encoding: 'utf8' })
+    expect(result.stdout + result.stderr).toBe('')
+    expect(result.status).toBe(0)
+  }, 180_000)
+
+  it('catches a broken workflow (the check is real)', () => {
+    const broken = readFileSync(join(REPO_ROOT, WORKFLOWS[1]), 'utf8').replace('runs-on: ubuntu-24.04', `runs-on: ubuntu-24.04\n    timeout-minutes: $${'{{'} inputs.nope }}`)
+    const result = spawnSync(ACTIONLINT, ['-no-color', '-'], { cwd: REPO_ROOT, input: broken, encoding: 'utf8' })
+    expect(result.status).toBe(1)
+    expect(result.stdout).toMatch(/nope/)
+  })
+
+  it('benchmarks pull requests with compare-commits on the ci profile and fails on a regression', () => {
+    const bench = readFileSync(join(REPO_ROOT, WORKFLOWS[1]), 'utf8')
+    expect(bench).toMatch(/pull_request:/)
+    expect(bench).toMatch(/workflow_dispatch:/)
+    expect(bench).toMatch(/fetch-depth: 0/)
+    expect(bench).toMatch(/compare-commits "\$BASE_REF" "\$HEAD_REF"[^\n]*\\\n\s+--profile ci/)
+    expect(bench).toMatch(/--fail-on regression/)
+    expect(bench).toMatch(/GITHUB_STEP_SUMMARY/)
+    expect(bench).toMatch(/upload-artifact/)
+    expect(readFileSync(join(REPO_ROOT, WORKFLOWS[0]), 'utf8')).toMatch(/run: bash \.ci\/run/)
+  })
+})
