@@ -50,7 +50,8 @@ it('gives no samples for a file never written, and skips a torn line', () => {
   expect(summarizeEventLoop([], { startedAtMs: 0, intervalMs: 100 })).toEqual({ intervalMs: 100, meanMs: null, worstP99Ms: null, maxMs: null, samples: [] })
 })
 
-const suts = discoverSuts().filter((sut) => !sut.skipReason)
+// The preload is injected through NODE_OPTIONS: Node SUTs only (Bun, Deno, Go and Python report no event loop).
+const suts = discoverSuts().filter((sut) => !sut.skipReason && sut.runtimeKind === 'node')
 
 it.each(suts.map((sut) => [sut.name, sut]))('runs inside %s, whose ready line still arrives', async (name, sut) => {
   const file = join(dir, `${name}.jsonl`)

@@ -81,7 +81,7 @@ describe('the CLI on bad input', () => {
     expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate`/)
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
-    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; valid: run, verify, calibrate, report, compare, list')
+    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; valid: run, verify, calibrate, report, compare, compare-commits, list')
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {
@@ -101,11 +101,13 @@ describe('the CLI on bad input', () => {
     }
   })
 
-  it('lists the SUTs with installed versions and the scenarios', async () => {
+  it('lists the SUTs with installed versions, the runtimes and the scenarios', async () => {
     const result = await runCli(['list'])
     expect(result.code).toBe(0)
-    expect(result.stdout).toMatch(/fastify\s+│\s+fastify\s+│\s+5\.\d+\.\d+/)
-    expect(result.stdout).toMatch(/express\s+│\s+express\s+│\s+5\.\d+\.\d+/)
+    expect(result.stdout).toMatch(/fastify\s+│\s+node, --runtime\s+│\s+fastify\s+│\s+5\.\d+\.\d+/)
+    expect(result.stdout).toMatch(/express\s+│\s+node, --runtime\s+│\s+express\s+│\s+5\.\d+\.\d+/)
+    expect(result.stdout).toMatch(/go-gin\s+│\s+go\s+│\s+gin\s+│\s+1\.\d+\.\d+/)
+    expect(result.stdout).toMatch(/node@24\s+│\s+v24\.\d+\.\d+/)
     expect(result.stdout).toMatch(/json\s+│\s+GET \/json/)
   })
 })

@@ -18,7 +18,7 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
   const [runId] = readdirSync(out)
   runs.add(runId)
   const runDir = join(out, runId)
-  expect(readdirSync(runDir).sort()).toEqual(['aggregates.json', 'node-http--json.json', 'node-http--plaintext.json', 'report.md', 'run.json'])
+  expect(readdirSync(runDir).sort()).toEqual(['aggregates.json', 'node-http--json.json', 'node-http--plaintext.json', 'report.html', 'report.md', 'run.json'])
   const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
   expect(schemaErrors('run-index', index)).toEqual([])
   expect(index).toMatchObject({ runId, status: 'complete', options: { connections: [10], durationSec: 1, warmupSec: 0.5, profile: 'quick', repeats: 1 } })

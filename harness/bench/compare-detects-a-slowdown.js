@@ -1,0 +1,69 @@
+// @ts-check
+// The proof behind `dyno compare`'s verdicts, on this machine: TRIALS times, the cpu-work fixture runs in
+// ROUNDS rotating rounds as three sides (a baseline, the same code again, and 10% more work per
+// request); each trial compares baseline with baseline (A/A: must never be called regressed or
+// improved) and baseline with the slowdown (must be called regressed, significant, every time).
+// Usage: node harness/bench/compare-detects-a-slowdown.js [trials=5] [rounds=6] [durationSec=2]
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { SCENARIOS } from '@dyno/scenarios'
+import { compareRuns } from '../src/commands/compare-command.js'
+import { resolvePinning } from '../src/pinning/resolve-pinning.js'
+import { runSuite } from '../src/run/run-suite.js'
+import { loadSut } from '../src/suts/discover-suts.js'
+
+const [trials = 5, rounds = 6, durationSec = 2] = process.argv.slice(2).map(Number)
+const EXTRA_WORK_PERCENT = '10'
+const sut = loadSut(new URL('../test/fixtures/suts/cpu-work', import.meta.url).pathname)
+const json = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === 'json'))
+const sides = [{ name: 'baseline', extra: null }, { name: 'again', extra: null }, { name: 'slower', extra: EXTRA_WORK_PERCENT }]
+
+/** @param {string} out @param {string | null} extra */
+async function runOnce (out, extra) {
+  if (extra) process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT = extra
+  try {
+    const outcome = await runSuite({
+      suts: [sut],
+      scenarios: [json],
+      load: { pipelining: 1, durationSec, warmupSec: 0.5, windowMs: 250 },
+      connections: [10],
+      repeats: 1,
+      seed: 1,
+      out,
+      verify: true,
+      readyTimeoutSec: 10,
+      pgPoolSize: 4,
+      pinning: resolvePinning('auto'),
+      options: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra },
+      signal: new AbortController().signal
+    })
+    return outcome.records[0].summary?.requestsPerSec.mean ?? 0
+  } finally {
+    delete process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT
+  }
+}
+
+/** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
+const describe = (row) => `${row.requestsPerSec?.changePercent}% [${row.requestsPerSec?.ci95Percent?.join(', ')}], p=${row.requestsPerSec?.test?.pValue ?? '-'}, ${row.verdict}`
+
+const started = performance.now()
+const verdicts = { aa: /** @type {string[]} */ ([]), slowdown: /** @type {string[]} */ ([]) }
+for (let trial = 1; trial <= trials; trial++) {
+  const root = mkdtempSync(join(tmpdir(), `dyno-proof-${trial}-`))
+  const rates = Object.fromEntries(sides.map((side) => [side.name, /** @type {number[]} */ ([])]))
+  for (let round = 0; round < rounds; round++) {
+    for (let offset = 0; offset < sides.length; offset++) {
+      const side = sides[(round + offset) % sides.length]
+      rates[side.name].push(Math.round(await runOnce(join(root, side.name), side.extra)))
+    }
+  }
+  const aa = compareRuns([join(root, 'baseline')], [join(root, 'again')]).rows[0]
+  const slowdown = compareRuns([join(root, 'baseline')], [join(root, 'slower')]).rows[0]
+  verdicts.aa.push(aa.verdict ?? aa.status)
+  verdicts.slowdown.push(slowdown.verdict ?? slowdown.status)
+  console.log(`trial ${trial}: req/s baseline ${rates.baseline.join(' ')} | again ${rates.again.join(' ')} | slower ${rates.slower.join(' ')}`)
+  console.log(`  A/A        ${describe(aa)}`)
+  console.log(`  +${EXTRA_WORK_PERCENT}% work  ${describe(slowdown)}`)
+}
+console.log(`A/A verdicts: ${verdicts.aa.join(', ')}; slowdown verdicts: ${verdicts.slowdown.join(', ')}; ${Math.round((performance.now() - started) / 1000)} s`)
