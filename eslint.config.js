@@ -4,5 +4,5 @@ import neostandard from 'neostandard'
 
 export default neostandard({
   ts: true,
-  ignores: ['**/node_modules/**', '**/dist/**', 'results/**', '.turbo/**', '**/.venv/**', '**/build/**']
+  ignores: ['**/node_modules/**', '**/dist/**', 'results/**', '.turbo/**', '**/.venv/**', 'packages/*/build/**']
 })

@@ -3,7 +3,7 @@
 // ROUNDS rotating rounds as three sides (a baseline, the same code again, and 10% more work per
 // request); each trial compares baseline with baseline (A/A: must never be called regressed or
 // improved) and baseline with the slowdown (must be called regressed, significant, every time).
-// Usage: node harness/bench/compare-detects-a-slowdown.js [trials=5] [rounds=6] [durationSec=2]
+// Usage: node harness/bench/compare-detects-a-slowdown.js [trials=5] [rounds=6] [durationSec=3] [warmupSec=2]
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,7 +13,7 @@ import { resolvePinning } from '../src/pinning/resolve-pinning.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 
-const [trials = 5, rounds = 6, durationSec = 2] = process.argv.slice(2).map(Number)
+const [trials = 5, rounds = 6, durationSec = 3, warmupSec = 2] = process.argv.slice(2).map(Number)
 const EXTRA_WORK_PERCENT = '10'
 const sut = loadSut(new URL('../test/fixtures/suts/cpu-work', import.meta.url).pathname)
 const json = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === 'json'))
@@ -26,7 +26,7 @@ async function runOnce (out, extra) {
     const outcome = await runSuite({
       suts: [sut],
       scenarios: [json],
-      load: { pipelining: 1, durationSec, warmupSec: 0.5, windowMs: 250 },
+      load: { pipelining: 1, durationSec, warmupSec, windowMs: 250 },
       connections: [10],
       repeats: 1,
       seed: 1,

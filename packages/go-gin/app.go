@@ -3,7 +3,7 @@ package main
 import (
 	"net/http"
 
-	"dyno/sut-go-gin/internal/dyno"
+	"dyno.local/scenarios/dyno"
 
 	"github.com/gin-gonic/gin"
 )

@@ -1,11 +1,11 @@
 // Command server is the dyno SUT for Gin: the contract's routes (app.go) started by the shared Go start
-// (internal/dyno/start.go), which listens on PORT/HOST and prints {"event":"ready","port":N}.
+// (scenarios/go/dyno/start.go), which listens on PORT/HOST and prints {"event":"ready","port":N}.
 package main
 
 import (
 	"net/http"
 
-	"dyno/sut-go-gin/internal/dyno"
+	"dyno.local/scenarios/dyno"
 )
 
 func main() {

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strconv"
 
-	"dyno/sut-go-nethttp/internal/dyno"
+	"dyno.local/scenarios/dyno"
 )
 
 func writeJSON(w http.ResponseWriter, status int, value any) {

@@ -1,51 +1,28 @@
 // @ts-check
 /// <reference path="./deno.d.ts" />
-// The data sources on Deno. The shared clients (@dyno/scenarios/data) serve Redis (ioredis) and PostgreSQL
-// (pg, postgres.js) unchanged; better-sqlite3 cannot load on Deno (it is built on the V8/nan addon ABI,
-// which Deno does not expose), so the synchronous sqlite scenario uses Deno's own `node:sqlite`
-// (DatabaseSync), and the asynchronous one the same sqlite3 driver (a Node-API addon, which Deno loads)
-// the shared module uses.
+// The data sources on Deno: the shared clients (@dyno/scenarios/data) serve Redis (ioredis), PostgreSQL (pg,
+// postgres.js) and the asynchronous sqlite scenario (sqlite3, a Node-API addon Deno loads) unchanged.
+// better-sqlite3 cannot load on Deno (it is built on the V8/nan addon ABI, which Deno does not expose), so the
+// synchronous sqlite scenario uses Deno's own `node:sqlite` (DatabaseSync).
 import { DatabaseSync } from 'node:sqlite'
-import sqlite3 from 'sqlite3'
-import { WORLD_QUERY_SQLITE, openDataSources, randomWorldId } from '@dyno/scenarios/data'
-
-/** @param {unknown} row @returns {{ id: number, randomNumber: number }} */
-function toWorldRow (row) {
-  if (!row) throw new Error('no world row for that id: the world table is not seeded')
-  const { id, randomnumber } = /** @type {{ id: number, randomnumber: number }} */ (row)
-  return { id, randomNumber: randomnumber }
-}
+import { WORLD_QUERY_SQLITE, openDataSources, randomWorldId, toWorldRow } from '@dyno/scenarios/data'
 
 /**
- * Opens, once at start, a client for each data source the environment names (REDIS_URL, DATABASE_URL,
- * PG_POOL_SIZE through the shared module; SQLITE_PATH here), as `openDataSources` does on Node.
+ * Opens, once at start, a client for each data source the environment names, as `openDataSources` does on
+ * Node, with node:sqlite for the synchronous sqlite scenario.
  * @param {NodeJS.ProcessEnv} [env]
  * @returns {Promise<import('@dyno/scenarios/data').DataSources>}
  */
 export async function openDenoDataSources (env = process.env) {
-  const { SQLITE_PATH: sqlitePath, ...others } = env
-  const shared = await openDataSources(others)
-  if (!sqlitePath) return shared
-
-  const database = new DatabaseSync(sqlitePath, { readOnly: true })
+  const shared = await openDataSources(env)
+  if (!env.SQLITE_PATH) return shared
+  const database = new DatabaseSync(env.SQLITE_PATH, { readOnly: true })
   const statement = database.prepare(WORLD_QUERY_SQLITE)
-  /** @type {import('sqlite3').Database} */
-  const asyncDatabase = await new Promise((resolve, reject) => {
-    const opened = new sqlite3.Database(sqlitePath, sqlite3.OPEN_READONLY, (error) => error ? reject(error) : resolve(opened))
-  }).catch(async (error) => {
-    database.close()
-    await shared.close()
-    throw error
-  })
   return {
     ...shared,
-    sqliteWorld: () => toWorldRow(statement.get(randomWorldId())),
-    sqliteAsyncWorld: () => new Promise((resolve, reject) => {
-      asyncDatabase.get(WORLD_QUERY_SQLITE, [randomWorldId()], (error, row) => error ? reject(error) : resolve(toWorldRow(row)))
-    }),
+    sqliteWorld: () => toWorldRow(/** @type {any} */ (statement.get(randomWorldId()))),
     close: async () => {
       database.close()
-      await new Promise((resolve) => asyncDatabase.close(() => resolve(undefined)))
       await shared.close()
     }
   }

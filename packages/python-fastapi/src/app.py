@@ -8,11 +8,12 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 
-from data_sources import NO_DATA_SOURCES, open_data_sources
-from dyno_work import (
+from dyno_scenarios.work import (
     EXTRA_ROUTES, HELLO_TEXT, TEXT_MIN_LENGTH, error_or_ok, extra_route_body, fibonacci_result, hello_message,
     route_params, route_pattern, validation_result,
 )
+
+from data_sources import NO_DATA_SOURCES, open_data_sources
 
 
 async def _validation_error_as_400(request, error):

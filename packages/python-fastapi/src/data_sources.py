@@ -3,40 +3,26 @@
 Opened once per worker process, in the app's lifespan startup, before uvicorn accepts connections; each
 client makes one round trip first, so a wrong URL stops the SUT at start with a message naming the
 variable. A source whose variable is absent raises when called, so the framework answers 500 and
-verification says why. Closed in the lifespan shutdown (SIGTERM).
+verification says why. Closed in the lifespan shutdown (SIGTERM). What is not about the clients (the
+variables, the world rows, the errors, the sqlite3 connection) is the shared `dyno_scenarios.data`.
 """
-
-import sqlite3
-from pathlib import Path
 
 import asyncpg
 import redis.asyncio
 
-from dyno_work import (
-    CONNECT_TIMEOUT_SEC, REDIS_MESSAGE_KEY, WORLD_QUERY_POSTGRES_DOLLAR, WORLD_QUERY_SQLITE, not_configured,
-    pg_pool_size, random_world_id, shown_url, world_row,
+from dyno_scenarios.data import (
+    CONNECT_TIMEOUT_SEC, REDIS_MESSAGE_KEY, WORLD_QUERY_POSTGRES_DOLLAR, open_sqlite, random_world_id, read_data_env,
+    sqlite_world, unavailable, unavailable_async, unreachable, world_row,
 )
-
-
-def _unavailable(variable):
-    def call():
-        raise not_configured(variable)
-    return call
-
-
-def _unavailable_async(variable):
-    async def call():
-        raise not_configured(variable)
-    return call
 
 
 class DataSources:
     """`await redis_message()`, `sqlite_world()` (blocking), `await postgres_world()` and `await close()`."""
 
     def __init__(self):
-        self.redis_message = _unavailable_async("REDIS_URL")
-        self.sqlite_world = _unavailable("SQLITE_PATH")
-        self.postgres_world = _unavailable_async("DATABASE_URL")
+        self.redis_message = unavailable_async("REDIS_URL")
+        self.sqlite_world = unavailable("SQLITE_PATH")
+        self.postgres_world = unavailable_async("DATABASE_URL")
         self._closers = []
 
     async def close(self):
@@ -56,47 +42,42 @@ async def _checked(variable, url, probe, sources):
         await probe()
     except Exception as error:
         await sources.close()
-        raise RuntimeError(f"cannot reach {variable}={shown_url(url)}: {str(error) or repr(error)}") from error
+        raise unreachable(variable, url, error) from error
 
 
 async def open_data_sources(env):
     """Opens a client for each variable the environment names: REDIS_URL (redis-py's asyncio client),
     SQLITE_PATH (sqlite3, read-only), DATABASE_URL (an asyncpg pool of at most PG_POOL_SIZE connections)."""
+    config = read_data_env(env)
     sources = DataSources()
-    pool_size = pg_pool_size(env)
 
-    redis_url = env.get("REDIS_URL")
-    if redis_url:
-        client = redis.asyncio.Redis.from_url(redis_url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_SEC)
+    if config.redis_url:
+        client = redis.asyncio.Redis.from_url(config.redis_url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_SEC)
         sources._closers.append(client.aclose)
-        await _checked("REDIS_URL", redis_url, client.ping, sources)
+        await _checked("REDIS_URL", config.redis_url, client.ping, sources)
 
         async def redis_message():
             return {"message": await client.get(REDIS_MESSAGE_KEY)}
         sources.redis_message = redis_message
 
-    sqlite_path = env.get("SQLITE_PATH")
-    if sqlite_path:
+    if config.sqlite_path:
         # stdlib sqlite3 blocks, so the route is a plain `def` that FastAPI runs in its thread pool; the
-        # one read-only connection is used from those threads (SQLite itself serializes access).
-        try:
-            database = sqlite3.connect(f"{Path(sqlite_path).resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-        except sqlite3.Error as error:
-            raise RuntimeError(f"cannot open SQLITE_PATH={sqlite_path}: {error}") from error
+        # one read-only connection is used from those threads.
+        database = open_sqlite(config.sqlite_path)
 
         async def close_sqlite():
             database.close()
         sources._closers.append(close_sqlite)
-        sources.sqlite_world = lambda: world_row(database.execute(WORLD_QUERY_SQLITE, (random_world_id(),)).fetchone())
+        sources.sqlite_world = lambda: sqlite_world(database)
 
-    database_url = env.get("DATABASE_URL")
-    if database_url:
+    if config.database_url:
+        database_url = config.database_url
         pool = None
 
         async def connect():
             nonlocal pool
             # min_size=1: the first connection is the start-up round trip; the rest open on demand.
-            pool = await asyncpg.create_pool(database_url, min_size=1, max_size=pool_size, timeout=CONNECT_TIMEOUT_SEC)
+            pool = await asyncpg.create_pool(database_url, min_size=1, max_size=config.pg_pool_size, timeout=CONNECT_TIMEOUT_SEC)
             sources._closers.append(pool.close)
             await pool.fetchval("SELECT 1")
         await _checked("DATABASE_URL", database_url, connect, sources)

@@ -15,7 +15,7 @@ import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 from uvicorn.supervisors.multiprocess import Multiprocess
 
-from dyno_work import listen_options, ready_line, workers as workers_from_env
+from dyno_scenarios.sut import listen_options, ready_line, workers as workers_from_env
 
 APP = "asgi:app"
 # How long each worker may take to import the app and open its data clients before it counts as failed.

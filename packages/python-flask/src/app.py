@@ -3,11 +3,12 @@
 from flask import Flask, abort, request
 from flask.json.provider import DefaultJSONProvider
 
-from data_sources import NO_DATA_SOURCES
-from dyno_work import (
+from dyno_scenarios.work import (
     EXTRA_ROUTES, HELLO_TEXT, error_or_ok, extra_route_body, fibonacci_result, hello_message, route_params,
     route_pattern, validate_query, validation_result,
 )
+
+from data_sources import NO_DATA_SOURCES
 
 TEXT_PLAIN = {"Content-Type": "text/plain; charset=utf-8"}
 

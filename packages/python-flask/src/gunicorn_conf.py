@@ -8,9 +8,10 @@ import multiprocessing
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dyno_scenarios.sut import listen_options, ready_line, workers as workers_from_env
 
-from dyno_work import listen_options, ready_line, workers as workers_from_env  # noqa: E402
+# wsgi.py, app.py and data_sources.py sit beside this file; the workers import them from here.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 host, port = listen_options(os.environ)
 bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]

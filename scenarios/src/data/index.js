@@ -4,5 +4,5 @@
 export { DEFAULT_PG_POOL_SIZE, NO_DATA_SOURCES, openDataSources } from './open-data-sources.js'
 export {
   REDIS_MESSAGE_KEY, REDIS_MESSAGE_VALUE, WORLD_QUERY_POSTGRES, WORLD_QUERY_SQLITE, WORLD_ROW_COUNT, WORLD_TABLE_DDL,
-  isWorldRow, randomNumberFor, randomWorldId, worldRows
+  isWorldRow, randomNumberFor, randomWorldId, toWorldRow, worldRows
 } from './world.js'

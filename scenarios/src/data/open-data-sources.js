@@ -4,7 +4,7 @@ import { Redis } from 'ioredis'
 import pg from 'pg'
 import postgres from 'postgres'
 import sqlite3 from 'sqlite3'
-import { REDIS_MESSAGE_KEY, WORLD_QUERY_POSTGRES, WORLD_QUERY_SQLITE, randomWorldId } from './world.js'
+import { REDIS_MESSAGE_KEY, WORLD_QUERY_POSTGRES, WORLD_QUERY_SQLITE, randomWorldId, toWorldRow } from './world.js'
 
 /** The pool size of both PostgreSQL clients when PG_POOL_SIZE does not say. */
 export const DEFAULT_PG_POOL_SIZE = 10
@@ -45,12 +45,6 @@ function notConfigured (variable) {
   throw new Error(`${variable} is not set: this SUT was started without that data source`)
 }
 
-/** @param {{ id: number, randomnumber: number } | undefined} row @returns {WorldRow} */
-function toWorldRow (row) {
-  if (!row) throw new Error('no world row for that id: the world table is not seeded')
-  return { id: row.id, randomNumber: row.randomnumber }
-}
-
 /** A DataSources with nothing configured, for `createApp()` called without data (tests of the static routes). */
 /** @type {Readonly<DataSources>} */
 export const NO_DATA_SOURCES = Object.freeze({
@@ -73,7 +67,7 @@ function openBetterSqlite (path) {
     return new Database(path, { readonly: true, fileMustExist: true })
   } catch (error) {
     const message = /** @type {Error} */ (error).message ?? ''
-    const addonProblem = /** @type {{ code?: string }} */ (error).code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|compiled against a different|dlopen|not supported|cannot load native addon|could not locate the bindings/i.test(message)
+    const addonProblem = /** @type {{ code?: string }} */ (error).code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|compiled against a different|dlopen|not (yet )?supported|cannot load native addon|could not locate the bindings/i.test(message)
     if (!addonProblem) throw error
     return new Error(`better-sqlite3 cannot load on this runtime (${process.release?.name ?? 'unknown'} ${process.version}): ${message.split('\n')[0]}`)
   }

@@ -44,3 +44,13 @@ export function * worldRows () {
 /** The Redis key the redis scenario reads, and the value it is seeded with. */
 export const REDIS_MESSAGE_KEY = 'dyno:message'
 export const REDIS_MESSAGE_VALUE = 'Hello, World!'
+
+/**
+ * A row as the databases return it (`randomnumber`, lower case) in the contract's shape.
+ * @param {{ id: number, randomnumber: number } | undefined} row
+ * @returns {{ id: number, randomNumber: number }}
+ */
+export function toWorldRow (row) {
+  if (!row) throw new Error('no world row for that id: the world table is not seeded')
+  return { id: row.id, randomNumber: row.randomnumber }
+}

@@ -1,11 +1,5 @@
-"""The work each route does, shared by the Python SUTs so that only the framework layer differs.
+"""The work each route does (scenarios/src/work/*.js), so that only the framework layer differs between SUTs."""
 
-A line-for-line mirror of scenarios/src/work/*.js and the constants of scenarios/src/data/world.js: the
-Python SUTs cannot import JavaScript, and verification checks every value against the JS contract, so a
-drift here fails `dyno verify`. The same file sits in packages/python-flask and packages/python-fastapi.
-"""
-
-import random
 import re
 
 HELLO_TEXT = "Hello, World!"
@@ -101,69 +95,3 @@ def route_pattern(path, template):
 
 def extra_route_body(path, params):
     return {"route": path, "params": dict(params)}
-
-
-# The data of the database scenarios (scenarios/src/data/world.js).
-WORLD_ROW_COUNT = 10_000
-REDIS_MESSAGE_KEY = "dyno:message"
-WORLD_QUERY_SQLITE = "SELECT id, randomnumber FROM world WHERE id = ?"
-WORLD_QUERY_POSTGRES_DOLLAR = "SELECT id, randomnumber FROM world WHERE id = $1"
-WORLD_QUERY_POSTGRES_PYFORMAT = "SELECT id, randomnumber FROM world WHERE id = %s"
-DEFAULT_PG_POOL_SIZE = 10
-CONNECT_TIMEOUT_SEC = 5
-
-
-def random_world_id():
-    """A uniformly random id in 1..WORLD_ROW_COUNT: a new row for every request."""
-    return random.randint(1, WORLD_ROW_COUNT)
-
-
-def world_row(row):
-    """`(id, randomnumber)` from a driver as the response body `{id, randomNumber}`."""
-    if row is None:
-        raise LookupError("no world row for that id: the world table is not seeded")
-    return {"id": row[0], "randomNumber": row[1]}
-
-
-_WHOLE_NUMBER = re.compile(r"[0-9]+")
-
-
-def pg_pool_size(env):
-    raw = env.get("PG_POOL_SIZE")
-    if not raw:
-        return DEFAULT_PG_POOL_SIZE
-    if not _WHOLE_NUMBER.fullmatch(raw) or int(raw) < 1:
-        raise ValueError(f"PG_POOL_SIZE must be a whole number ≥ 1, got {raw!r}")
-    return int(raw)
-
-
-def shown_url(url):
-    """The URL with its password masked, for error messages."""
-    return re.sub(r"//([^:@/]+):[^@/]*@", r"//\1:***@", url)
-
-
-def not_configured(variable):
-    """What a database route raises when its variable is absent: the framework answers 500."""
-    return RuntimeError(f"{variable} is not set: this SUT was started without that data source")
-
-
-def listen_options(env):
-    """PORT (default 0, an ephemeral port) and HOST (default 127.0.0.1), checked like the JS SUTs do."""
-    raw_port = env.get("PORT") or "0"
-    if not _WHOLE_NUMBER.fullmatch(raw_port) or int(raw_port) > 65535:
-        raise ValueError(f"PORT must be a whole number from 0 to 65535, got {raw_port!r}")
-    return env.get("HOST") or "127.0.0.1", int(raw_port)
-
-
-def workers(env):
-    raw = env.get("WORKERS") or "1"
-    if not _WHOLE_NUMBER.fullmatch(raw) or int(raw) < 1:
-        raise ValueError(f"WORKERS must be a whole number ≥ 1, got {raw!r}")
-    return int(raw)
-
-
-def ready_line(port):
-    """The one stdout line the harness waits for: `{"event":"ready","port":<bound port>}`."""
-    if port <= 0:
-        raise ValueError(f"the ready line needs the bound port, got {port}")
-    return '{"event":"ready","port":%d}\n' % port

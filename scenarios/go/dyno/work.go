@@ -1,4 +1,4 @@
-// Package dyno is the Go side of @dyno/scenarios, identical in every Go SUT (packages/go-*/internal/dyno):
+// Package dyno is the Go side of @dyno/scenarios, the one copy every Go SUT (packages/go-*) imports:
 // work.go the work each route does (scenarios/src/work), data.go the data sources (scenarios/src/data),
 // start.go the start (scenarios/src/sut). Bodies, numbers and JSON key order match the JavaScript
 // originals; keep them in step.
