@@ -24,7 +24,8 @@ const inlineScript = (source) => source.replace(/<\/script/gi, '<\\/script')
 export function htmlReport (runs) {
   const model = {
     ...reportModel(runs, { scenarioSummaries: Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario.summary])) }),
-    windowLabel: `${runs[0].index.options?.windowMs ?? 250} ms windows`
+    // The window the runs were cut into, as recorded (several widths when runs differ).
+    windowLabel: `${[...new Set(runs.flatMap((run) => run.records.map((record) => record.load.windowMs)).filter(Boolean))].join(' / ') || '-'} ms windows`
   }
   const sections = model.scenarios.map((section, index) => scenarioSection(section, index)).join('\n')
   return `<!doctype html>

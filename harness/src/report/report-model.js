@@ -90,12 +90,14 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   // The single-level charts show the highest level a sweep reached (the one under most stress).
   const level = levels[levels.length - 1]
   const atLevel = entries.filter((entry) => entry.record.load.connections === level)
-  const cells = groupCells(atLevel, sideBySide)
+  const cells = groupCells(atLevel)
   const subjects = [...new Set(cells.map((cell) => cell.subject))]
   const medianOf = (/** @type {Cell} */ cell) => cell.aggregate?.requestsPerSec.median ?? null
   // Fastest first, by the best of its runs.
   const best = (/** @type {string} */ subject) => Math.max(...cells.filter((cell) => cell.subject === subject).map((cell) => medianOf(cell) ?? -1))
   subjects.sort((a, b) => best(b) - best(a))
+  // Lines and legends follow the same order: the fastest first.
+  cells.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject))
   const bars = (/** @type {(cell: Cell) => number | null} */ value, /** @type {(cell: Cell) => [number, number] | null} */ ci) => labels
     .filter((label) => cells.some((cell) => cell.runLabel === label))
     .map((label) => {
@@ -144,10 +146,9 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
 
 /**
  * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries one connection level
- * @param {boolean} sideBySide
  * @returns {Cell[]}
  */
-function groupCells (entries, sideBySide) {
+function groupCells (entries) {
   /** @type {Map<string, Cell>} */
   const cells = new Map()
   for (const { runLabel, run, record } of entries) {
@@ -156,7 +157,7 @@ function groupCells (entries, sideBySide) {
     let cell = cells.get(key)
     if (!cell) {
       const aggregate = run.aggregates.find((entry) => entry.sut === subject && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
-      cell = { subject, runLabel: sideBySide ? runLabel : runLabel, records: [], aggregate: aggregate && aggregate.runs > 0 ? aggregate : null }
+      cell = { subject, runLabel, records: [], aggregate: aggregate && aggregate.runs > 0 ? aggregate : null }
       cells.set(key, cell)
     }
     cell.records.push(record)
@@ -250,7 +251,7 @@ function connectionSweep (entries, sideBySide) {
  */
 function groupCellsByLevel (entries, sideBySide) {
   const levels = [...new Set(entries.map((entry) => entry.record.load.connections))]
-  return levels.flatMap((connections) => groupCells(entries.filter((entry) => entry.record.load.connections === connections), sideBySide)
+  return levels.flatMap((connections) => groupCells(entries.filter((entry) => entry.record.load.connections === connections))
     .map((cell) => ({ name: sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject, connections, aggregate: cell.aggregate })))
 }
 

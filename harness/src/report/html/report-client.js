@@ -8,6 +8,8 @@
   const PALETTE = ['#5470c6', '#91cc75', '#fac858', '#ee6666', '#73c0de', '#3ba272', '#fc8452', '#9a60b4', '#ea7ccc',
     '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf']
   const PERCENTILE_LABELS = { 100: 'max' }
+  /** Line charts show this many SUTs at first (the fastest); the legend turns the others on. */
+  const VISIBLE_LINE_GROUPS = 8
   const percentileLabel = (value) => PERCENTILE_LABELS[value] ?? `p${value}`
   const format = (value) => value == null ? '-' : Number(value).toLocaleString('en-US', { maximumFractionDigits: 3 })
 
@@ -16,7 +18,7 @@
     title: { text: title, left: 0, textStyle: { fontSize: 14 } },
     tooltip: { trigger: 'axis', valueFormatter: format },
     legend: { type: 'scroll', top: 24, left: 0, right: 0 },
-    grid: { top: 76, left: 64, right: 24, bottom: 48, containLabel: true },
+    grid: { top: 76, left: 64, right: 64, bottom: 48, containLabel: true },
     toolbox: { feature: { saveAsImage: { title: 'PNG' } } }
   }, extra)
 
@@ -30,7 +32,7 @@
       data: entry.values,
       barGap: '0%',
       barCategoryGap: `${Math.round((1 - bandShare) * 100)}%`,
-      label: { show: true, position: 'insideRight', color: '#fff', formatter: ({ value }) => format(value) }
+      label: { show: true, position: 'right', color: '#333', formatter: ({ value }) => format(value) }
     }))
     const whiskers = series.flatMap((entry, index) => entry.ci95.some(Boolean)
       ? [{
@@ -73,7 +75,10 @@
     // The lines of one SUT (p50 and its dashed p99) share a colour.
     const groups = [...new Set(series.map((entry) => entry.group ?? entry.name))]
     const colorOf = (entry) => PALETTE[groups.indexOf(entry.group ?? entry.name) % PALETTE.length]
+    // Many SUTs make a tangle: the fastest few are shown, the rest one click away in the legend.
+    const selected = Object.fromEntries(series.map((entry) => [entry.name, groups.indexOf(entry.group ?? entry.name) < VISIBLE_LINE_GROUPS]))
     return baseOption(title, {
+      legend: { type: 'scroll', top: 24, left: 0, right: 0, selected },
       xAxis: { type: logX ? 'log' : 'value', name: xName, nameLocation: 'middle', nameGap: 28, logBase: logX ? 10 : undefined },
       yAxis: { type: logY ? 'log' : 'value', name: yName, minorSplitLine: { show: logY } },
       series: series.map((entry) => ({
@@ -119,6 +124,9 @@
   for (const element of document.querySelectorAll('[data-chart]')) {
     const section = model.scenarios[Number(element.dataset.section)]
     const option = CHARTS[element.dataset.chart](section)
+    // Bar charts grow with their bars, so two dozen SUTs stay legible.
+    const bars = option.yAxis?.type === 'category' ? option.yAxis.data.length * Math.max(1, option.series.filter((entry) => entry.type === 'bar').length) : 0
+    if (bars > 10) element.style.height = `${120 + bars * 24}px`
     const chart = echarts.init(element, null, { renderer: 'canvas' })
     chart.setOption(option)
     rendered.push({ id: element.id, chart: element.dataset.chart, scenario: section.scenario, series: option.series.length })
