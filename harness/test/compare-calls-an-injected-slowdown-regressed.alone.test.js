@@ -7,17 +7,22 @@ import { runCli } from './support/run-cli.js'
 
 const runs = trackRuns()
 /**
- * The injected slowdown: this much more CPU work per request in the candidate (req/s about 20% lower).
- * 25%, not the 10% of the A/A and slowdown proofs: those run on an idle machine, while this test must
- * hold against the run-to-run noise of a busy CI machine (a CV near 8% was seen with other work on it,
- * where a 10% slowdown is found only about half the time by 8 runs a side).
+ * The injected slowdown: this much more CPU work per request in the candidate (req/s about 37% lower).
+ * Not the 10% of the slowdown proof (harness/bench/compare-detects-a-slowdown.js, figures in the issue
+ * notes): this test runs on the CI machine right after the rest of the suite, where one round can come
+ * out at a third of the others (seen: 645 against ~1,800 req/s), and must not fail because of it.
+ * The A/A half of the proof is not asserted here: at a 5% significance level one A/A comparison in
+ * twenty may be called significant by design, which would make the test fail by chance; the proof
+ * script measures it over many trials instead.
  */
-const EXTRA_WORK_PERCENT = '25'
+const EXTRA_WORK_PERCENT = '60'
 
-it(`calls ${EXTRA_WORK_PERCENT}% more work per request a significant regression, and a second run of the baseline no change`, async () => {
+it(`calls ${EXTRA_WORK_PERCENT}% more work per request a significant regression and fails --fail-on regression`, async () => {
   const dirs = await interleavedFixtureRuns({
-    sides: [{ name: 'baseline', extraWorkPercent: null }, { name: 'slower', extraWorkPercent: EXTRA_WORK_PERCENT }, { name: 'baseline-again', extraWorkPercent: null }],
+    sides: [{ name: 'baseline', extraWorkPercent: null }, { name: 'slower', extraWorkPercent: EXTRA_WORK_PERCENT }],
     rounds: 8,
+    durationSec: 1.5,
+    warmupSec: 0.5,
     runs
   })
 
@@ -31,10 +36,10 @@ it(`calls ${EXTRA_WORK_PERCENT}% more work per request a significant regression,
   expect(slowdown.code).toBe(1)
   expect(slowdown.stderr).toContain('fixture-cpu-work × json (10 connections) regressed')
 
-  const again = await runCli(['compare', dirs.baseline, dirs['baseline-again'], '--format', 'json', '--fail-on', 'regression'])
-  const same = JSON.parse(again.stdout).rows[0]
-  expect(same.verdict, JSON.stringify(same.requestsPerSec)).toBe('unchanged')
-  expect(again.code).toBe(0)
+  // The other direction is an improvement, with the same figures mirrored.
+  const faster = await runCli(['compare', dirs.slower, dirs.baseline, '--format', 'json', '--fail-on', 'regression'])
+  expect(JSON.parse(faster.stdout).rows[0].verdict).toBe('improved')
+  expect(faster.code).toBe(0)
 }, 240_000)
 
 afterAll(() => runs.expectNoneLeft(expect))
