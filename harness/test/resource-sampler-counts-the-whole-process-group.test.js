@@ -84,8 +84,11 @@ it('counts the CPU a grandchild burns in the group, as the grandchild itself mea
 
 it('keeps sampling when the processes end between reads, and keeps what they used before', async () => {
   const tree = await startTree(400)
-  const sampler = startResourceSampler({ intervalMs: 50, targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid } } })
+  const intervalMs = 50
+  const sampler = startResourceSampler({ intervalMs, targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid } } })
   const burntSec = await tree.burn()
+  // CPU a process uses after the sampler's last read of it dies with it; let a few reads see the burn first.
+  await delay(3 * intervalMs)
   process.kill(-tree.pgid, 'SIGKILL')
   await stopProcessGroup(tree.child, { graceMs: 2000, label: 'process tree' })
   expect(processGroupAlive(tree.pgid)).toBe(false)
