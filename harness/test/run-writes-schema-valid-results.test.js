@@ -1,5 +1,5 @@
 // @ts-check
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
@@ -11,7 +11,10 @@ const runs = trackRuns()
 
 it('writes one schema-valid result per scenario and a run index, warmup kept apart', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-run-'))
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json', '--duration', '1', '--warmup', '0.5', '--connections', '10', '--out', out])
+  const scratch = mkdtempSync(join(tmpdir(), 'dyno-run-tmp-'))
+  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json', '--duration', '1', '--warmup', '0.5', '--connections', '10', '--out', out], { env: { ...process.env, TMPDIR: scratch } })
+  expect(readdirSync(scratch)).toEqual([]) // the SUT's event-loop files are gone once it has exited
+  rmSync(scratch, { recursive: true })
   expect(result.stderr).not.toMatch(/unexpected error/)
   expect(result.code).toBe(0)
 

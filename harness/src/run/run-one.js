@@ -77,7 +77,6 @@ export async function runOne (context) {
   try {
     await measure(context, running, record, eventLoopFile)
   } finally {
-    rmSync(eventLoopFile, { force: true })
     try {
       const { forced } = await running.stop(context.stopGraceSec * 1000)
       record.sutProcess.forcedKill = forced
@@ -87,6 +86,7 @@ export async function runOne (context) {
     const exit = await running.exited
     record.sutProcess.exit = { code: exit.code, signal: exit.signal }
     record.sutProcess.stderrTail = running.stderr.snapshot()
+    rmSync(eventLoopFile, { force: true }) // after the exit: the preload writes a last line as the SUT ends
   }
   return record
 }
