@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    globalSetup: ['./test/support/scratch-tmpdir.js'],
     projects: [
       {
         extends: true,

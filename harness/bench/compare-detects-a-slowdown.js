@@ -2,7 +2,8 @@
 // The proof behind `dyno compare`'s verdicts, on this machine: TRIALS times, the cpu-work fixture runs in
 // ROUNDS rotating rounds as three sides (a baseline, the same code again, and 10% more work per
 // request); each trial compares baseline with baseline (A/A: must never be called regressed or
-// improved) and baseline with the slowdown (must be called regressed, significant, every time).
+// improved) and baseline with the slowdown (must be called regressed, significant, every time), both
+// as independent samples (Mann–Whitney U) and paired round by round (Wilcoxon signed-rank, --paired).
 // Usage: node harness/bench/compare-detects-a-slowdown.js [trials=5] [rounds=6] [durationSec=3] [warmupSec=2]
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -48,7 +49,8 @@ async function runOnce (out, extra) {
 const describe = (row) => `${row.requestsPerSec?.changePercent}% [${row.requestsPerSec?.ci95Percent?.join(', ')}], p=${row.requestsPerSec?.test?.pValue ?? '-'}, ${row.verdict}`
 
 const started = performance.now()
-const verdicts = { aa: /** @type {string[]} */ ([]), slowdown: /** @type {string[]} */ ([]) }
+/** @type {Record<'aa' | 'slowdown' | 'pairedAa' | 'pairedSlowdown', string[]>} */
+const verdicts = { aa: [], slowdown: [], pairedAa: [], pairedSlowdown: [] }
 for (let trial = 1; trial <= trials; trial++) {
   const root = mkdtempSync(join(tmpdir(), `dyno-proof-${trial}-`))
   const rates = Object.fromEntries(sides.map((side) => [side.name, /** @type {number[]} */ ([])]))
@@ -58,12 +60,16 @@ for (let trial = 1; trial <= trials; trial++) {
       rates[side.name].push(Math.round(await runOnce(join(root, side.name), side.extra)))
     }
   }
-  const aa = compareRuns([join(root, 'baseline')], [join(root, 'again')]).rows[0]
-  const slowdown = compareRuns([join(root, 'baseline')], [join(root, 'slower')]).rows[0]
-  verdicts.aa.push(aa.verdict ?? aa.status)
-  verdicts.slowdown.push(slowdown.verdict ?? slowdown.status)
   console.log(`trial ${trial}: req/s baseline ${rates.baseline.join(' ')} | again ${rates.again.join(' ')} | slower ${rates.slower.join(' ')}`)
-  console.log(`  A/A        ${describe(aa)}`)
-  console.log(`  +${EXTRA_WORK_PERCENT}% work  ${describe(slowdown)}`)
+  for (const paired of [false, true]) {
+    const aa = compareRuns([join(root, 'baseline')], [join(root, 'again')], { paired }).rows[0]
+    const slowdown = compareRuns([join(root, 'baseline')], [join(root, 'slower')], { paired }).rows[0]
+    verdicts[paired ? 'pairedAa' : 'aa'].push(aa.verdict ?? aa.status)
+    verdicts[paired ? 'pairedSlowdown' : 'slowdown'].push(slowdown.verdict ?? slowdown.status)
+    console.log(`  ${paired ? 'paired  ' : 'unpaired'} A/A        ${describe(aa)}`)
+    console.log(`  ${paired ? 'paired  ' : 'unpaired'} +${EXTRA_WORK_PERCENT}% work  ${describe(slowdown)}`)
+  }
 }
-console.log(`A/A verdicts: ${verdicts.aa.join(', ')}; slowdown verdicts: ${verdicts.slowdown.join(', ')}; ${Math.round((performance.now() - started) / 1000)} s`)
+console.log(`unpaired: A/A ${verdicts.aa.join(', ')}; slowdown ${verdicts.slowdown.join(', ')}`)
+console.log(`paired:   A/A ${verdicts.pairedAa.join(', ')}; slowdown ${verdicts.pairedSlowdown.join(', ')}`)
+console.log(`${Math.round((performance.now() - started) / 1000)} s`)

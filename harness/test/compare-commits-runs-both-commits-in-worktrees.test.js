@@ -90,8 +90,10 @@ describe('compare-commits', () => {
         expect(index.results.map((/** @type {{ status: string }} */ entry) => entry.status)).toEqual(['ok'])
       }
     }
-    const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')])
+    // As the command compares them: each round's two runs are a pair (too few here for either test).
+    const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { paired: true })
     expect(comparison.rows.map((row) => [row.sut, row.scenario, row.connections, row.status])).toEqual([['node-http', 'json', 10, 'too-few-repeats']])
+    expect(comparison.rows[0].notes).toContain('compared as independent samples (Mann–Whitney U), not paired: 2 pairs cannot reach p < 0.05 in the signed-rank test (its smallest p is 0.5; 6 pairs are needed)')
     // Nothing left behind: no worktree, no temporary checkout, no process of the rounds.
     expect(worktreeCount(repo.dir)).toBe(1)
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith('dyno-commits-') && existsSync(join(tmpdir(), name, 'base')))).toEqual([])

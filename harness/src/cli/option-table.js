@@ -184,6 +184,14 @@ const OPTIONS = {
     parse: percentage({ min: 0, max: 100 }),
     default: COMPARE_DEFAULTS.thresholdPercent
   },
+  paired: {
+    field: 'paired',
+    flag: '--paired',
+    description: 'The sides were run in alternating rounds, as compare-commits runs them: pair each cell\'s runs in the order they started and test the per-round ratios ' +
+      '(Wilcoxon signed-rank, from 6 pairs; with fewer, or unequal counts, the row falls back to Mann–Whitney U and says so)',
+    parse: flag,
+    default: false
+  },
   failOn: {
     field: 'failOn',
     flag: '--fail-on <conditions>',
@@ -199,7 +207,7 @@ export const COMMAND_OPTIONS = Object.freeze({
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
   calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.readyTimeout],
   report: [],
-  compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
+  compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   // The run options of both commits' rounds (--repeats: rounds; default profile: ci), then how to compare.
   'compare-commits': [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
     OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,

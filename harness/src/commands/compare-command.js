@@ -10,13 +10,15 @@ import { readCompareInputs } from '../compare/read-inputs.js'
  * `compare-commits`.
  * @param {string[]} baselinePaths run directories, directories of runs, run.json or result files
  * @param {string[]} candidatePaths
- * @param {{ thresholdPercent?: number, alpha?: number }} [settings]
+ * @param {{ thresholdPercent?: number, alpha?: number, paired?: boolean }} [settings] paired: the sides were run in
+ *   alternating rounds; pair each cell's runs in the order they started
  * @returns {import('../compare/build-comparison.js').Comparison}
  */
 export function compareRuns (baselinePaths, candidatePaths, settings = {}) {
   return buildComparison(readCompareInputs(baselinePaths, candidatePaths), {
     thresholdPercent: settings.thresholdPercent ?? COMPARE_DEFAULTS.thresholdPercent,
-    alpha: settings.alpha ?? COMPARE_DEFAULTS.alpha
+    alpha: settings.alpha ?? COMPARE_DEFAULTS.alpha,
+    paired: settings.paired ?? false
   })
 }
 
@@ -26,13 +28,13 @@ export function compareRuns (baselinePaths, candidatePaths, settings = {}) {
  * incomparable inputs throw a DynoError (exit 2).
  * @param {string} baseline
  * @param {string} candidate
- * @param {{ format: import('../compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent: number, failOn?: string[] }} options
+ * @param {{ format: import('../compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent: number, paired?: boolean, failOn?: string[] }} options
  *   validated by parseOptions('compare', …)
  * @param {import('../cli/main.js').Io} io
  * @returns {Promise<number>}
  */
 export async function compareCommand (baseline, candidate, options, io) {
-  const comparison = compareRuns([baseline], [candidate], { thresholdPercent: options.thresholdPercent })
+  const comparison = compareRuns([baseline], [candidate], { thresholdPercent: options.thresholdPercent, paired: options.paired })
   io.stdout.write(COMPARE_FORMATTERS[options.format](comparison) + '\n')
   const failing = failingRows(comparison, options.failOn ?? [])
   if (failing.length === 0) return 0

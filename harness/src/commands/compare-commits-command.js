@@ -11,7 +11,7 @@ import { REPO_ROOT } from '../paths.js'
 import { createRunId } from '../run/run-id.js'
 import { compareRuns } from './compare-command.js'
 
-/** The profile of compare-commits when none is named: a few cheap scenarios, 5 rounds. */
+/** The profile of compare-commits when none is named: a few cheap scenarios, 6 rounds (6 pairs for the signed-rank test). */
 export const DEFAULT_COMPARE_PROFILE = 'ci'
 
 /** Options of `dyno run` that compare-commits sets itself for every round. */
@@ -67,7 +67,8 @@ export async function compareCommitsCommand (baseRef, headRef, options, raw, io)
       else if (stage === 'cleanup problem') log(`  ${line}`)
     }
   }))
-  const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: options.thresholdPercent })
+  // The rounds alternate base and head on one machine: each round's two runs are a pair.
+  const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: options.thresholdPercent, paired: true })
   const totalSec = (performance.now() - started) / 1000
   if (options.format === 'md') {
     io.stdout.write(`Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) against head \`${outcome.head.commit.slice(0, 12)}\` ` +

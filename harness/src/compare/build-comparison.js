@@ -16,7 +16,7 @@ import { verdictOf } from './verdict.js'
  * @property {SideFigures | null} candidate
  * @property {number | null} changePercent
  * @property {[number, number] | null} ci95Percent
- * @property {import('./change-statistics.js').MetricChange['test']} test
+ * @property {import('./change-statistics.js').ChangeTest | null} test
  * @property {boolean | null} significant
  * @property {Verdict | null} verdict null unless the row is compared
  *
@@ -36,7 +36,8 @@ import { verdictOf } from './verdict.js'
  * @property {number} schemaVersion
  * @property {SideSummary} baseline
  * @property {SideSummary} candidate
- * @property {{ thresholdPercent: number, alpha: number, test: 'mann-whitney-u', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' }} settings
+ * @property {{ thresholdPercent: number, alpha: number, paired: boolean, test: 'mann-whitney-u' | 'wilcoxon-signed-rank', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' }} settings
+ *   test: the test of every row, except paired rows that could not be paired (said in their notes)
  * @property {ComparisonRow[]} rows
  * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number }} summary
  *
@@ -51,17 +52,18 @@ const LOAD_NOTED = /** @type {const} */ (['durationSec', 'warmupSec'])
 /**
  * Compares two sides cell by cell.
  * @param {{ baseline: Side, candidate: Side }} sides
- * @param {{ thresholdPercent: number, alpha: number }} settings
+ * @param {{ thresholdPercent: number, alpha: number, paired?: boolean }} settings paired: both sides were run in
+ *   alternating rounds, so each cell's runs pair up in the order they started
  * @returns {Comparison}
  */
-export function buildComparison ({ baseline, candidate }, { thresholdPercent, alpha }) {
-  const rows = matchResults(baseline, candidate).map((cell) => compareCell(cell, { thresholdPercent, alpha, seeds: [baseline.seed, candidate.seed] }))
+export function buildComparison ({ baseline, candidate }, { thresholdPercent, alpha, paired = false }) {
+  const rows = matchResults(baseline, candidate).map((cell) => compareCell(cell, { thresholdPercent, alpha, paired, seeds: [baseline.seed, candidate.seed] }))
   const count = (/** @type {(row: ComparisonRow) => boolean} */ test) => rows.filter(test).length
   return {
     schemaVersion: COMPARE_SCHEMA_VERSION,
     baseline: sideSummary(baseline),
     candidate: sideSummary(candidate),
-    settings: { thresholdPercent, alpha, test: 'mann-whitney-u', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' },
+    settings: { thresholdPercent, alpha, paired, test: paired ? 'wilcoxon-signed-rank' : 'mann-whitney-u', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' },
     rows,
     summary: {
       improved: count((row) => row.verdict === 'improved'),
@@ -107,11 +109,12 @@ const METRICS = {
 }
 
 /**
- * @param {import('./match-results.js').MatchedCell} cell
- * @param {{ thresholdPercent: number, alpha: number, seeds: [number, number] }} settings
+ * @param {import('./match-results.js').MatchedCell} matched
+ * @param {{ thresholdPercent: number, alpha: number, paired: boolean, seeds: [number, number] }} settings
  * @returns {ComparisonRow}
  */
-function compareCell (cell, { thresholdPercent, alpha, seeds }) {
+function compareCell (matched, { thresholdPercent, alpha, paired, seeds }) {
+  const cell = paired ? { ...matched, baseline: inStartOrder(matched.baseline), candidate: inStartOrder(matched.candidate) } : matched
   const files = { baseline: cell.baseline.map(({ file }) => file), candidate: cell.candidate.map(({ file }) => file) }
   const base = { sut: cell.sut, scenario: cell.scenario, connections: cell.connections, files }
   const problem = whyNotComparable(cell)
@@ -138,7 +141,8 @@ function compareCell (cell, { thresholdPercent, alpha, seeds }) {
     const { pick, digits, biggerIsBetter } = METRICS[metric]
     const [baselineValues, candidateValues] = [valuesOf(cell.baseline, pick), valuesOf(cell.candidate, pick)]
     if (!baselineValues || !candidateValues) return null
-    const change = metricChange(baselineValues, candidateValues, { alpha, seeds, digits })
+    const change = metricChange(baselineValues, candidateValues, { alpha, seeds, digits, paired })
+    if (metric === 'requestsPerSec' && change.unpairedBecause) notes.push(`compared as independent samples (Mann–Whitney U), not paired: ${change.unpairedBecause}`)
     return {
       baseline: change.baseline,
       candidate: change.candidate,
@@ -167,6 +171,11 @@ function compareCell (cell, { thresholdPercent, alpha, seeds }) {
     requestsPerSec,
     p99Us
   }
+}
+
+/** @param {SourcedRecord[]} records @returns {SourcedRecord[]} in the order the runs started: round order */
+function inStartOrder (records) {
+  return [...records].sort((a, b) => Date.parse(a.record.startedAt) - Date.parse(b.record.startedAt))
 }
 
 /**

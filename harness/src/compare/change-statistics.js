@@ -3,6 +3,8 @@ import { median } from 'simple-statistics'
 import { bootstrapMedianInterval } from '../stats/bootstrap.js'
 import { hodgesLehmannRatio } from './hodges-lehmann.js'
 import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from './mann-whitney.js'
+import { pairedHodgesLehmannRatio } from './paired-hodges-lehmann.js'
+import { smallestSignedRankP, wilcoxonSignedRank } from './wilcoxon-signed-rank.js'
 
 /**
  * @typedef {object} SideFigures one side's values of one metric, one per repeat
@@ -15,13 +17,16 @@ import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from './mann-wh
  * @property {SideFigures} baseline
  * @property {SideFigures} candidate
  * @property {number} changePercent the Hodges–Lehmann estimate of candidate / baseline − 1, in percent
- *   (with one run a side: the plain ratio)
+ *   (with one run a side: the plain ratio); paired: from the per-round ratios
  * @property {[number, number] | null} ci95Percent its distribution-free interval; null with too few repeats
- * @property {{ name: 'mann-whitney-u', method: 'exact' | 'normal', u: number, pValue: number } | null} test
- *   null with too few repeats
+ * @property {ChangeTest | null} test null with too few repeats
  * @property {boolean | null} significant p < alpha; null with too few repeats
  * @property {boolean} enoughRepeats whether these run counts can show significance at all
- *   (Mann–Whitney: C(m+n, m) ≥ 2 / alpha, e.g. 4 and 4, or 3 and 5)
+ *   (Mann–Whitney: C(m+n, m) ≥ 2 / alpha, e.g. 4 and 4, or 3 and 5; signed-rank: 6 pairs)
+ * @property {string | null} unpairedBecause why runs asked to be paired were compared as independent samples
+ *
+ * @typedef {{ name: 'mann-whitney-u', method: 'exact' | 'normal', u: number, pValue: number }
+ *   | { name: 'wilcoxon-signed-rank', method: 'exact' | 'normal', w: number, pairs: number, pValue: number }} ChangeTest
  */
 
 const round = (/** @type {number} */ value, /** @type {number} */ digits) => Number(value.toFixed(digits))
@@ -41,27 +46,56 @@ export function sideFigures (values, { seed, digits }) {
 
 /**
  * How one metric changed from the baseline's repeats to the candidate's: the Mann–Whitney U test
- * over the repeats and the Hodges–Lehmann ratio with its interval (see hodges-lehmann.js for why).
+ * over the repeats and the Hodges–Lehmann ratio with its interval (see hodges-lehmann.js for why),
+ * or, for runs made in alternating rounds and given in round order, the Wilcoxon signed-rank test
+ * over the per-round ratios and their paired Hodges–Lehmann estimate.
  * @param {number[]} baseline one value per repeat, all > 0
  * @param {number[]} candidate
- * @param {{ alpha: number, seeds: [number, number], digits: number }} options seeds: of each side's bootstrap
- *   interval (its run's seed); digits: of the side figures
+ * @param {{ alpha: number, seeds: [number, number], digits: number, paired?: boolean }} options seeds: of each
+ *   side's bootstrap interval (its run's seed); digits: of the side figures; paired: the i-th values
+ *   of both sides come from the same round
  * @returns {MetricChange}
  */
-export function metricChange (baseline, candidate, { alpha, seeds, digits }) {
-  const enoughRepeats = canReachSignificance(baseline.length, candidate.length, alpha)
-  const estimate = hodgesLehmannRatio(baseline, candidate, { alpha })
+export function metricChange (baseline, candidate, { alpha, seeds, digits, paired = false }) {
+  const unpairedBecause = paired ? whyNotPaired(baseline.length, candidate.length, alpha) : null
+  const pairedTest = paired && unpairedBecause === null
+  const enoughRepeats = pairedTest || canReachSignificance(baseline.length, candidate.length, alpha)
+  const estimate = pairedTest ? pairedHodgesLehmannRatio(baseline, candidate, { alpha }) : hodgesLehmannRatio(baseline, candidate, { alpha })
   const toPercent = (/** @type {number} */ ratio) => round((ratio - 1) * 100, 2)
-  const test = enoughRepeats ? mannWhitneyU(baseline, candidate) : null
+  /** @type {ChangeTest | null} */
+  let test = null
+  if (pairedTest) {
+    const result = wilcoxonSignedRank(candidate.map((value, index) => Math.log(value) - Math.log(baseline[index])))
+    test = { name: 'wilcoxon-signed-rank', method: result.method, w: result.w, pairs: result.pairs, pValue: Number(result.pValue.toPrecision(4)) }
+  } else if (enoughRepeats) {
+    const result = mannWhitneyU(baseline, candidate)
+    test = { name: 'mann-whitney-u', method: result.method, u: result.u, pValue: Number(result.pValue.toPrecision(4)) }
+  }
   return {
     baseline: sideFigures(baseline, { seed: seeds[0], digits }),
     candidate: sideFigures(candidate, { seed: seeds[1], digits }),
     changePercent: toPercent(estimate.ratio),
     ci95Percent: enoughRepeats && estimate.interval ? [toPercent(estimate.interval[0]), toPercent(estimate.interval[1])] : null,
-    test: test ? { name: 'mann-whitney-u', method: test.method, u: test.u, pValue: Number(test.pValue.toPrecision(4)) } : null,
+    test,
     significant: test ? test.pValue < alpha : null,
-    enoughRepeats
+    enoughRepeats,
+    unpairedBecause
   }
+}
+
+/**
+ * Why runs asked to be paired go to the Mann–Whitney test instead, or null when they can be paired.
+ * @param {number} m baseline runs
+ * @param {number} n candidate runs
+ * @param {number} alpha
+ * @returns {string | null}
+ */
+function whyNotPaired (m, n, alpha) {
+  if (m !== n) return `the sides have ${m} and ${n} runs, so they cannot be paired round by round`
+  if (smallestSignedRankP(m) >= alpha) {
+    return `${m} pair${m === 1 ? '' : 's'} cannot reach p < ${alpha} in the signed-rank test (its smallest p is ${Number(smallestSignedRankP(m).toPrecision(2))}; 6 pairs are needed)`
+  }
+  return null
 }
 
 /**

@@ -3,7 +3,7 @@
 export const COMPARE_DEFAULTS = Object.freeze({
   /** Smallest relative change, in percent, that a verdict calls improved or regressed. */
   thresholdPercent: 5,
-  /** Significance level of the Mann–Whitney test; the confidence intervals are at 1 − alpha (95%). */
+  /** Significance level of the tests; the confidence intervals are at 1 − alpha (95%). */
   alpha: 0.05,
   format: 'table'
 })
@@ -15,4 +15,4 @@ export const COMPARE_FORMATS = /** @type {const} */ (['table', 'md', 'json', 'bm
 export const FAIL_ON_CONDITIONS = /** @type {const} */ (['regression', 'not-comparable'])
 
 /** The version of the `--format json` document (harness/schema/compare.schema.json). */
-export const COMPARE_SCHEMA_VERSION = 1
+export const COMPARE_SCHEMA_VERSION = 2

@@ -1,5 +1,6 @@
 // @ts-check
 import { exactUDistribution, EXACT_MAX_SIZE } from './mann-whitney.js'
+import { midranks } from './midranks.js'
 import { normalUpperQuantile } from './normal-distribution.js'
 
 /**
@@ -62,27 +63,32 @@ export function hodgesLehmannRatio (baseline, candidate, { alpha }) {
 function criticalU (x, y, alpha) {
   const m = x.length
   const n = y.length
-  const pooled = [...x, ...y].sort((a, b) => a - b)
-  let tieTerm = 0
-  for (let start = 0; start < pooled.length;) {
-    let end = start
-    while (end + 1 < pooled.length && pooled[end + 1] === pooled[start]) end++
-    tieTerm += (end - start + 1) ** 3 - (end - start + 1)
-    start = end + 1
-  }
+  const { tieTerm } = midranks([...x, ...y])
   if (tieTerm === 0 && m <= EXACT_MAX_SIZE && n <= EXACT_MAX_SIZE) {
-    const distribution = exactUDistribution(m, n)
-    let cumulative = 0
-    let u = -1
-    while (u + 1 < distribution.length && cumulative + distribution[u + 1] <= alpha / 2) {
-      u += 1
-      cumulative += distribution[u]
-    }
-    return u < 0 ? null : { u, coverage: 1 - 2 * cumulative }
+    const critical = lowerCriticalValue(exactUDistribution(m, n), alpha)
+    return critical && { u: critical.value, coverage: critical.coverage }
   }
   const total = m + n
   const variance = m * n / 12 * ((total + 1) - tieTerm / (total * (total - 1)))
   if (variance <= 0) return null
   const u = Math.floor(m * n / 2 - normalUpperQuantile(alpha / 2) * Math.sqrt(variance) - 0.5)
   return u < 0 ? null : { u, coverage: null }
+}
+
+/**
+ * The largest value v of a statistic, symmetric under the null and counted from 0, with
+ * P(S ≤ v) ≤ alpha / 2; the interval between the (v+1)-th smallest and (v+1)-th largest estimates
+ * then covers at least 1 − alpha.
+ * @param {Float64Array} distribution P(S = s) for s = 0, 1, …
+ * @param {number} alpha
+ * @returns {{ value: number, coverage: number } | null} null when even P(S = 0) exceeds alpha / 2
+ */
+export function lowerCriticalValue (distribution, alpha) {
+  let cumulative = 0
+  let value = -1
+  while (value + 1 < distribution.length && cumulative + distribution[value + 1] <= alpha / 2) {
+    value += 1
+    cumulative += distribution[value]
+  }
+  return value < 0 ? null : { value, coverage: 1 - 2 * cumulative }
 }

@@ -1,4 +1,5 @@
 // @ts-check
+import { midranks } from './midranks.js'
 import { normalSurvival } from './normal-distribution.js'
 
 /**
@@ -62,27 +63,6 @@ function exactUpperTail (distribution, u) {
   let sum = 0
   for (let value = Math.max(0, Math.ceil(u)); value < distribution.length; value++) sum += distribution[value]
   return sum
-}
-
-/**
- * Midranks of the pooled values (1-based; tied values share the mean of their ranks) and the tie
- * term Σ(t³ − t) over the groups of t tied values.
- * @param {number[]} pooled
- */
-function midranks (pooled) {
-  const order = pooled.map((value, index) => ({ value, index })).sort((a, b) => a.value - b.value)
-  const ranks = new Array(pooled.length)
-  let tieTerm = 0
-  for (let start = 0; start < order.length;) {
-    let end = start
-    while (end + 1 < order.length && order[end + 1].value === order[start].value) end++
-    const rank = (start + end) / 2 + 1
-    for (let position = start; position <= end; position++) ranks[order[position].index] = rank
-    const tied = end - start + 1
-    tieTerm += tied ** 3 - tied
-    start = end + 1
-  }
-  return { ranks, tieTerm }
 }
 
 /**

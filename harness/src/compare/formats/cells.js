@@ -69,6 +69,9 @@ export function summaryLine (comparison) {
     ...(summary.tooFewRepeats ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
     ...(summary.notComparable ? [`${summary.notComparable} not comparable`] : [])
   ]
-  return `Verdicts on req/s: ${counts.join(', ')}. A verdict needs p < ${settings.alpha} (two-sided Mann–Whitney U over the repeats) ` +
+  const test = settings.paired
+    ? 'two-sided Wilcoxon signed-rank over the per-round ratios of runs made in alternating rounds; Mann–Whitney U where a row says it could not pair them'
+    : 'two-sided Mann–Whitney U over the repeats'
+  return `Verdicts on req/s: ${counts.join(', ')}. A verdict needs p < ${settings.alpha} (${test}) ` +
     `and a change of at least ${settings.thresholdPercent}%; the change is the Hodges–Lehmann estimate of candidate / baseline with its 95% interval.`
 }

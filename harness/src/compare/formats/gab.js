@@ -49,5 +49,6 @@ function extra (row, figures, metric) {
   const runs = `${row.files.baseline.length} and ${row.files.candidate.length} runs`
   if (row.status === 'not-comparable') return `vs baseline ${baselineText}: not comparable: ${row.reason}`
   if (row.status === 'too-few-repeats') return `vs baseline ${baselineText}: ${changeCell(figures)} (point change only: ${runs} are too few for a test)`
-  return `vs baseline ${baselineText}: ${changeCell(figures)}, p = ${pValueCell(figures)} (Mann–Whitney U, ${runs}): ${figures.verdict}`
+  const test = figures.test?.name === 'wilcoxon-signed-rank' ? `Wilcoxon signed-rank, ${figures.test.pairs} pairs` : `Mann–Whitney U, ${runs}`
+  return `vs baseline ${baselineText}: ${changeCell(figures)}, p = ${pValueCell(figures)} (${test}): ${figures.verdict}`
 }
