@@ -175,12 +175,15 @@ describe('dyno compare --paired', () => {
       verdict: 'regressed',
       requestsPerSec: { changePercent: -6.84, test: { name: 'wilcoxon-signed-rank', pairs: 8 }, significant: true }
     })
+    // Each side swings by about 11.5% from round to round (CV), the per-round ratios by under 2%: no noise to warn of.
+    expect(document.rows[0].notes.filter((/** @type {string} */ note) => note.includes('vary'))).toEqual([])
   })
 
   it('without --paired, treats them as independent samples and calls it unchanged', async () => {
     const document = await compareJson()
     expect(document.settings).toMatchObject({ paired: false, test: 'mann-whitney-u' })
     expect(document.rows[0]).toMatchObject({ verdict: 'unchanged', requestsPerSec: { test: { name: 'mann-whitney-u' }, significant: false } })
+    expect(document.rows[0].notes).toContain("the baseline's req/s vary from run to run by more than the threshold (CV 11.5%): a noisy machine hides changes of that size")
   })
 
   it('names the paired test in the table and in github-action-benchmark output', async () => {

@@ -156,11 +156,7 @@ function compareCell (matched, { thresholdPercent, alpha, paired, seeds }) {
   const requestsPerSec = changeOf('requestsPerSec')
   const p99Us = changeOf('p99Us')
   if (!p99Us) notes.push('p99 latency is missing from some results: compared on req/s only')
-  for (const side of /** @type {const} */ (['baseline', 'candidate'])) {
-    const runs = requestsPerSec?.[side]?.runs ?? []
-    const cv = runs.length < 2 ? 0 : sampleStandardDeviation(runs) / mean(runs)
-    if (cv * 100 > thresholdPercent) notes.push(`the ${side}'s req/s vary from run to run by more than the threshold (CV ${(cv * 100).toFixed(1)}%): a noisy machine hides changes of that size`)
-  }
+  notes.push(...noiseNotes(requestsPerSec, thresholdPercent))
   const enough = requestsPerSec?.test !== null && requestsPerSec?.test !== undefined
   return {
     ...base,
@@ -171,6 +167,27 @@ function compareCell (matched, { thresholdPercent, alpha, paired, seeds }) {
     requestsPerSec,
     p99Us
   }
+}
+
+/**
+ * Where the runs vary by more than the threshold: each side's runs, or, for a paired test (which
+ * cancels what a round's two runs share), the per-round ratios.
+ * @param {MetricRow | null} figures the req/s row
+ * @param {number} thresholdPercent
+ * @returns {string[]}
+ */
+function noiseNotes (figures, thresholdPercent) {
+  const cvPercent = (/** @type {number[]} */ values) => values.length < 2 ? 0 : sampleStandardDeviation(values) / mean(values) * 100
+  const hides = 'a noisy machine hides changes of that size'
+  if (figures?.test?.name === 'wilcoxon-signed-rank' && figures.baseline && figures.candidate) {
+    const baselineRuns = figures.baseline.runs
+    const cv = cvPercent(figures.candidate.runs.map((value, index) => value / baselineRuns[index]))
+    return cv > thresholdPercent ? [`the per-round ratios of req/s vary by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`] : []
+  }
+  return /** @type {const} */ (['baseline', 'candidate']).flatMap((side) => {
+    const cv = cvPercent(figures?.[side]?.runs ?? [])
+    return cv > thresholdPercent ? [`the ${side}'s req/s vary from run to run by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`] : []
+  })
 }
 
 /** @param {SourcedRecord[]} records @returns {SourcedRecord[]} in the order the runs started: round order */
