@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { metricChange } from '../src/compare/change-statistics.js'
 import { pairedHodgesLehmannRatio } from '../src/compare/paired-hodges-lehmann.js'
-import { exactSignedRankDistribution, smallestSignedRankP, wilcoxonSignedRank } from '../src/compare/wilcoxon-signed-rank.js'
+import { exactSignedRankDistribution, pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from '../src/compare/wilcoxon-signed-rank.js'
 import { realRun, runWithFigures } from './support/compare-inputs.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
@@ -90,6 +90,8 @@ describe('Wilcoxon signed-rank against scipy', () => {
     expect(smallestSignedRankP(6)).toBe(0.03125)
     expect(wilcoxonSignedRank([-1, -2, -3, -4, -5]).pValue).toBe(0.0625)
     expect(wilcoxonSignedRank([]).pValue).toBe(1)
+    expect(pairsNeeded(0.05)).toBe(6)
+    expect(pairsNeeded(0.01)).toBe(8)
   })
 })
 
@@ -143,6 +145,8 @@ describe('paired change', () => {
     const unequal = metricChange(baseline, candidate.slice(0, 7), { ...settings, paired: true })
     expect(unequal.test?.name).toBe('mann-whitney-u')
     expect(unequal.unpairedBecause).toBe('the sides have 8 and 7 runs, so they cannot be paired round by round')
+    const strict = metricChange(baseline.slice(0, 7), candidate.slice(0, 7), { ...settings, alpha: 0.01, paired: true })
+    expect(strict.unpairedBecause).toMatch(/7 pairs cannot reach p < 0.01 .*; 8 pairs are needed\)$/)
   })
 })
 

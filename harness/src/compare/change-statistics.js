@@ -4,7 +4,7 @@ import { bootstrapMedianInterval } from '../stats/bootstrap.js'
 import { hodgesLehmannRatio } from './hodges-lehmann.js'
 import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from './mann-whitney.js'
 import { pairedHodgesLehmannRatio } from './paired-hodges-lehmann.js'
-import { smallestSignedRankP, wilcoxonSignedRank } from './wilcoxon-signed-rank.js'
+import { pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from './wilcoxon-signed-rank.js'
 
 /**
  * @typedef {object} SideFigures one side's values of one metric, one per repeat
@@ -92,8 +92,9 @@ export function metricChange (baseline, candidate, { alpha, seeds, digits, paire
  */
 function whyNotPaired (m, n, alpha) {
   if (m !== n) return `the sides have ${m} and ${n} runs, so they cannot be paired round by round`
-  if (smallestSignedRankP(m) >= alpha) {
-    return `${m} pair${m === 1 ? '' : 's'} cannot reach p < ${alpha} in the signed-rank test (its smallest p is ${Number(smallestSignedRankP(m).toPrecision(2))}; 6 pairs are needed)`
+  if (m < pairsNeeded(alpha)) {
+    return `${m} pair${m === 1 ? '' : 's'} cannot reach p < ${alpha} in the signed-rank test (its smallest p is ${Number(smallestSignedRankP(m).toPrecision(2))}; ` +
+      `${pairsNeeded(alpha)} pairs are needed)`
   }
   return null
 }

@@ -78,3 +78,13 @@ export function wilcoxonSignedRank (differences) {
 export function smallestSignedRankP (n) {
   return Math.min(1, 2 / 2 ** n)
 }
+
+/**
+ * The fewest pairs whose smallest p-value is below alpha: 6 at 0.05, 8 at 0.01.
+ * @param {number} alpha
+ */
+export function pairsNeeded (alpha) {
+  let n = 1
+  while (smallestSignedRankP(n) >= alpha) n++
+  return n
+}
