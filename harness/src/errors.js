@@ -26,6 +26,7 @@ export const ERRORS = Object.freeze({
   DYNO_ERR_COMPARE_INPUT: { exitCode: 2, hint: 'Give `dyno compare` two run directories (with run.json), directories of runs, or result files written by `dyno run`.' },
   DYNO_ERR_COMPARE_SCHEMA: { exitCode: 2, hint: 'Compare results written by the same result schema version: re-run the older side with this dyno.' },
   DYNO_ERR_COMPARE_DISJOINT: { exitCode: 2, hint: 'Run the same SUTs, scenarios and connections on both sides (`--frameworks`, `--scenarios`, `--connections`).' },
+  DYNO_ERR_PATH: { exitCode: 2, hint: 'Name a directory dyno can create or write in (--out), or a run directory or result file written by `dyno run` (report, compare).' },
   DYNO_ERR_RESULTS_WRITE: { exitCode: 1, hint: 'Check that the --out directory is writable and the disk is not full.' },
   DYNO_ERR_GIT_REF: { exitCode: 2, hint: 'Name a branch, tag or commit of this repository (`git log --oneline`); fetch remote refs first.' },
   DYNO_ERR_GIT_WORKTREE: { exitCode: 1, hint: 'git could not add a worktree; `git worktree list` and `git worktree prune` show and clear stale ones.' },

@@ -1,7 +1,7 @@
 // @ts-check
 // report.html of a real run, opened from file:// in Debian's chromium: every chart drawn with one
 // series per SUT it shows, nothing fetched from the network, no console error, and a screenshot kept.
-import { mkdirSync, readFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -14,6 +14,9 @@ import { trackRuns } from './support/leftover-processes.js'
 import { runInTempDir } from './support/run-fixture.js'
 
 const SCREENSHOT_DIR = join(import.meta.dirname, '..', 'test-output')
+/** The legend entries of flagged bars: whether a run is generator-bound depends on the machine, so the series checks leave them out. */
+const FLAG_LEGENDS = ["† generator-bound: the load generator's limit, not the framework's", '✗ invalid: answered wrong under load, not a valid figure']
+const withoutFlagLegends = (/** @type {string[]} */ names) => names.filter((name) => !FLAG_LEGENDS.includes(name))
 const ci = process.env.CI === 'true'
 const runs = trackRuns()
 
@@ -37,7 +40,8 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
       repeats: 2,
       load: { durationSec: 1, warmupSec: 0.5 }
     })
-    second = await runInTempDir({ runs, suts: [loadSut(`${PACKAGES_DIR}node-http`)], scenarios: ['json'], load: { durationSec: 1, warmupSec: 0.5, connections: 20 } })
+    // node-http, and a SUT that starts answering wrong under load: measured, then found invalid.
+    second = await runInTempDir({ runs, suts: [loadSut(`${PACKAGES_DIR}node-http`), fixtureSut('wrong-under-load')], scenarios: ['json'], load: { durationSec: 1, warmupSec: 0.5, connections: 20 } })
     browser = await launchChromium()
   }, 120_000)
 
@@ -66,6 +70,16 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
       return {
         chart: element.getAttribute('data-chart'),
         series: instance ? instance.getOption().series.map((/** @type {{ name: string }} */ series) => series.name) : null,
+        // Per bar of each bar series: its category and how it is marked (hatched, framed, its label's suffix).
+        bars: instance
+          ? instance.getOption().series.filter((/** @type {any} */ series) => series.type === 'bar').map((/** @type {any} */ series) => series.data.map((/** @type {any} */ item, /** @type {number} */ index) => ({
+            category: instance.getOption().yAxis[0].data[index],
+            hatched: Boolean(item?.itemStyle?.decal),
+            framed: item?.itemStyle?.borderType === 'dashed',
+            label: item?.label?.formatter ? item.label.formatter({ value: item.value }) : null
+          })))
+          : null,
+        legends: instance ? instance.getOption().legend.map((/** @type {any} */ legend) => legend.data ?? null) : null,
         drawn: Boolean(canvas && canvas.width > 0 && canvas.height > 0)
       }
     }))
@@ -89,7 +103,7 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
     for (const chart of charts) expect(chart.drawn, `${chart.chart} has a drawn canvas`).toBe(true)
     const sorted = (/** @type {string[] | null} */ names) => [...(names ?? [])].sort()
     // Bars: one series for the run, plus its 95% CI whiskers (two repeats each).
-    expect(sorted(byKind.throughput.series)).toEqual([sweep.runId, `${sweep.runId} 95% CI`])
+    expect(withoutFlagLegends(sorted(byKind.throughput.series))).toEqual([sweep.runId, `${sweep.runId} 95% CI`])
     expect(sorted(byKind.requestsPerCpuSec.series)).toEqual([sweep.runId])
     expect(sorted(byKind.latencyOverTime.series)).toEqual(measured.flatMap((name) => [`${name} p50`, `${name} p99`]))
     for (const kind of ['latencyDistribution', 'sweepThroughput', 'sweepP99', 'cpu', 'rss']) expect(sorted(byKind[kind].series), kind).toEqual(measured)
@@ -101,13 +115,39 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
     expect(markdown).toMatch(/\| fixture-skipped-here \|.*skipped \(run 1\): fixture: needs a machine this is not/)
   }, 60_000)
 
+  it('marks generator-bound and invalid req/s bars, with a legend that says why they are not figures of the framework', async () => {
+    const invalid = second.written.find((record) => record.sut.name === 'fixture-wrong-under-load')
+    expect(invalid).toMatchObject({ status: 'invalid', errorCode: 'DYNO_ERR_UNEXPECTED_UNDER_LOAD' })
+    expect(invalid?.summary?.requestsPerSec.mean).toBeGreaterThan(0)
+    // Whether a run is generator-bound depends on the machine; the report's part is to draw the flag it finds.
+    const copy = join(second.runDir, '..', `${second.runId}-generator-bound`)
+    cpSync(second.runDir, copy, { recursive: true })
+    const nodeHttpFile = join(copy, second.index.results.find((/** @type {{ sut: string }} */ entry) => entry.sut === 'node-http').file)
+    const nodeHttp = JSON.parse(readFileSync(nodeHttpFile, 'utf8'))
+    writeFileSync(nodeHttpFile, JSON.stringify({ ...nodeHttp, summary: { ...nodeHttp.summary, generatorBound: true } }))
+
+    const { charts, problems } = await openReport(writeReports([copy])[1], 'report-flagged-bars.png')
+    expect(problems).toEqual([])
+    const throughput = charts.find((chart) => chart.chart === 'throughput')
+    expect(throughput?.legends?.[1]).toEqual(FLAG_LEGENDS)
+    const bars = throughput?.bars?.[0] ?? []
+    expect(bars.find((bar) => bar.category === 'node-http')).toMatchObject({ hatched: true, framed: false, label: expect.stringMatching(/ †$/) })
+    expect(bars.find((bar) => bar.category === 'fixture-wrong-under-load')).toMatchObject({ framed: true, label: expect.stringMatching(/ ✗ invalid$/) })
+    // The other charts keep their plain bars, and an unflagged report has no flags' legend.
+    expect(charts.find((chart) => chart.chart === 'requestsPerCpuSec')?.bars?.flat().some((bar) => bar.hatched || bar.framed)).toBe(false)
+    const plain = await openReport(writeReports([sweep.runDir])[1], 'report-sweep.png')
+    const plainThroughput = plain.charts.find((chart) => chart.chart === 'throughput')
+    const sweepBound = sweep.written.some((record) => record.summary?.generatorBound)
+    if (!sweepBound) expect(plainThroughput?.legends).toHaveLength(1)
+  }, 60_000)
+
   it('sets two runs side by side: one bar series per run', async () => {
     const paths = writeReports([sweep.runDir, second.runDir])
     expect(paths.slice(-2)).toEqual([join(second.runDir, 'side-by-side.md'), join(second.runDir, 'side-by-side.html')])
     const { charts, problems } = await openReport(paths[paths.length - 1], 'report-side-by-side.png')
     expect(problems).toEqual([])
     const throughput = charts.find((chart) => chart.chart === 'throughput')
-    const bars = (throughput?.series ?? []).filter((name) => !name.endsWith('95% CI'))
+    const bars = withoutFlagLegends(throughput?.series ?? []).filter((name) => !name.endsWith('95% CI'))
     expect(bars).toEqual([sweep.runId, second.runId])
     const markdown = readFileSync(paths[paths.length - 2], 'utf8')
     const nodeHttp = second.aggregates.find((entry) => entry.sut === 'node-http')

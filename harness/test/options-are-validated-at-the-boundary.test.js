@@ -57,14 +57,14 @@ describe('the CLI on bad input', () => {
   it('exits 2 naming an unknown framework and the valid ones, and starts nothing', async () => {
     const result = await runCli(['run', '--frameworks', 'nope', '--out', out])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/DYNO_ERR_UNKNOWN_FRAMEWORK: --frameworks: unknown framework `nope`; valid: .*express.*fastify.*node-http/)
+    expect(result.stderr).toMatch(/DYNO_ERR_UNKNOWN_FRAMEWORK: `--frameworks`: unknown framework `nope`; valid: .*express.*fastify.*node-http/)
     expect(existsSync(out)).toBe(false)
   })
 
   it('exits 2 naming an unknown scenario and the valid ones', async () => {
     const result = await runCli(['run', '--scenarios', 'json,jsonn', '--out', out])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/DYNO_ERR_UNKNOWN_SCENARIO: --scenarios: unknown scenario `jsonn`; valid: plaintext, json,/)
+    expect(result.stderr).toMatch(/DYNO_ERR_UNKNOWN_SCENARIO: `--scenarios`: unknown scenario `jsonn`; valid: plaintext, json,/)
     expect(existsSync(out)).toBe(false)
   })
 

@@ -1,13 +1,31 @@
 // @ts-check
 import { checkRuntimeNames } from '../runtimes/runtime-targets.js'
+import { resolve } from 'node:path'
 import { DynoError } from '../errors.js'
+import { REPO_ROOT } from '../paths.js'
+import { checkWritableDirectory } from '../util/checked-paths.js'
+import { discoverSuts } from '../suts/discover-suts.js'
+import { selectScenarios, selectSuts } from '../suts/select.js'
+import { SCENARIOS } from '@dyno/scenarios'
 
 /**
  * Parsers for option values. Each takes the raw value (cac may hand over a string, a number or a
  * boolean) and the flag it came from, and returns the typed value or throws DYNO_ERR_INVALID_OPTION
- * naming the flag, the bad value and what is allowed.
- * @typedef {(raw: unknown, flag: string) => any} OptionParser
+ * naming the flag, the bad value and what is allowed. Its `domain` says what it accepts, so that the tests can
+ * derive the values each option must refuse from the option table alone.
+ * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean }
+ *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] } | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' }} OptionDomain
+ * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
  */
+
+/**
+ * @param {(raw: unknown, flag: string) => any} parse
+ * @param {OptionDomain} domain
+ * @returns {OptionParser}
+ */
+export function withDomain (parse, domain) {
+  return Object.assign(parse, { domain })
+}
 
 /** @param {string} flag @param {unknown} raw @param {string} allowed */
 export function invalidOption (flag, raw, allowed) {
@@ -19,14 +37,14 @@ export function invalidOption (flag, raw, allowed) {
  * @returns {OptionParser}
  */
 export function wholeNumber ({ min, max }) {
-  return (raw, flag) => {
+  return withDomain((raw, flag) => {
     const text = String(raw).trim()
     const value = Number(text)
     if (!/^\d+$/.test(text) || value < min || value > max) {
       throw invalidOption(flag, raw, `a whole number from ${min} to ${max}`)
     }
     return value
-  }
+  }, { kind: 'whole', min, max })
 }
 
 /**
@@ -34,7 +52,7 @@ export function wholeNumber ({ min, max }) {
  * @returns {OptionParser}
  */
 export function seconds ({ min, max, minExclusive = false }) {
-  return (raw, flag) => {
+  return withDomain((raw, flag) => {
     const text = String(raw).trim()
     const value = Number(text)
     const tooSmall = minExclusive ? value <= min : value < min
@@ -42,7 +60,7 @@ export function seconds ({ min, max, minExclusive = false }) {
       throw invalidOption(flag, raw, `a number of seconds ${minExclusive ? 'above' : 'from'} ${min} ${minExclusive ? 'and up' : ''} to ${max}`.replace('  ', ' '))
     }
     return value
-  }
+  }, { kind: 'seconds', min, max, minExclusive })
 }
 
 /**
@@ -52,7 +70,7 @@ export function seconds ({ min, max, minExclusive = false }) {
  */
 export function wholeNumberList ({ min, max }) {
   const one = wholeNumber({ min, max })
-  return (raw, flag) => {
+  return withDomain((raw, flag) => {
     const parts = String(raw).split(',').map((part) => part.trim())
     if (parts.length === 0 || parts.some((part) => part === '')) throw invalidOption(flag, raw, `a whole number from ${min} to ${max}, or a comma-separated list of them`)
     const values = parts.map((part) => {
@@ -63,7 +81,7 @@ export function wholeNumberList ({ min, max }) {
       }
     })
     return [...new Set(values)]
-  }
+  }, { kind: 'wholeList', min, max })
 }
 
 /**
@@ -72,10 +90,10 @@ export function wholeNumberList ({ min, max }) {
  * @returns {OptionParser}
  */
 export function oneOf (allowed) {
-  return (raw, flag) => {
+  return withDomain((raw, flag) => {
     if (!allowed.includes(String(raw))) throw invalidOption(flag, raw, `one of ${allowed.join(', ')}`)
     return String(raw)
-  }
+  }, { kind: 'oneOf', allowed })
 }
 
 /**
@@ -84,44 +102,61 @@ export function oneOf (allowed) {
  * @returns {OptionParser}
  */
 export function positiveNumber ({ max }) {
-  return (raw, flag) => {
+  return withDomain((raw, flag) => {
     const text = String(raw).trim()
     const value = Number(text)
     if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > max) throw invalidOption(flag, raw, `a number above 0, at most ${max}`)
     return value
-  }
+  }, { kind: 'positive', min: 0, max, minExclusive: true })
 }
 
-/** @type {OptionParser} */
-export function nameList (raw, flag) {
+export const nameList = withDomain(function nameList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
   if (typeof raw !== 'string' && typeof raw !== 'number') {
     throw invalidOption(flag, raw, 'a comma-separated list of names')
   }
   const names = String(raw).split(',').map((name) => name.trim()).filter(Boolean)
   if (names.length === 0) throw invalidOption(flag, raw, 'a comma-separated list of at least one name')
   return [...new Set(names)]
-}
+}, { kind: 'names' })
 
-/** @type {OptionParser} */
-export function directory (raw, flag) {
+/** SUT names, each one under packages/ (checked here, so no later step starts before a typo is seen). */
+export const frameworkList = withDomain(function frameworkList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  const names = nameList(raw, flag)
+  selectSuts(discoverSuts(), names)
+  return names
+}, { kind: 'names' })
+
+/** Scenario names, each one of the contract's. */
+export const scenarioList = withDomain(function scenarioList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  const names = nameList(raw, flag)
+  selectScenarios([...SCENARIOS], names)
+  return names
+}, { kind: 'names' })
+
+/**
+ * A directory dyno writes in (relative paths from the repository root, where `pnpm bench` runs): it must be
+ * one, or be creatable, and take new files. Checked here, before anything starts; created later.
+ */
+export const outputDirectory = withDomain(function outputDirectory (/** @type {unknown} */ raw, /** @type {string} */ flag) {
   if (typeof raw !== 'string' || raw.trim() === '') throw invalidOption(flag, raw, 'a directory path')
+  const path = resolve(REPO_ROOT, raw)
+  checkWritableDirectory(path, `\`${flag}\` \`${raw}\`${path === raw ? '' : ` (${path})`}`)
   return raw
-}
+}, { kind: 'outputDirectory' })
 
-/** @type {OptionParser} */
-export function flag (raw, name) {
+/** An option given without a value (`--paired`, `--no-verify`). */
+export const flag = withDomain(function flag (/** @type {unknown} */ raw, /** @type {string} */ name) {
   if (typeof raw !== 'boolean') throw invalidOption(name, raw, 'given without a value')
   return raw
-}
+}, { kind: 'flag' })
 
 /**
  * A comma-separated list of runtime names, each one dyno knows; throws DYNO_ERR_UNKNOWN_RUNTIME
  * naming the unknown ones and the valid ones.
- * @type {OptionParser}
  */
-export function runtimeList (raw, flag) {
+export const runtimeList = withDomain(function runtimeList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
   return [...new Set(checkRuntimeNames(nameList(raw, flag)))]
-}
+}, { kind: 'names' })
 
 /**
  * A percentage from `min` to `max`, written `5` or `5%`.
@@ -129,12 +164,12 @@ export function runtimeList (raw, flag) {
  * @returns {OptionParser}
  */
 export function percentage ({ min, max }) {
-  return (raw, flag) => {
+  return withDomain((raw, flag) => {
     const text = String(raw).trim().replace(/%$/, '')
     const value = Number(text)
     if (!/^\d+(\.\d+)?$/.test(text) || value < min || value > max) throw invalidOption(flag, raw, `a percentage from ${min} to ${max} (e.g. 5 or 5%)`)
     return value
-  }
+  }, { kind: 'percentage', min, max })
 }
 
 /**
@@ -143,9 +178,9 @@ export function percentage ({ min, max }) {
  * @returns {OptionParser}
  */
 export function subsetOf (allowed) {
-  return (raw, flag) => {
+  return withDomain((raw, flag) => {
     const names = typeof raw === 'string' ? raw.split(',').map((name) => name.trim()).filter(Boolean) : []
     if (names.length === 0 || names.some((name) => !allowed.includes(name))) throw invalidOption(flag, raw, `one or more of ${allowed.join(', ')}, comma-separated`)
     return [...new Set(names)]
-  }
+  }, { kind: 'subset', allowed })
 }

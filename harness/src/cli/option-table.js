@@ -3,7 +3,7 @@ import { DEFAULTS } from '../defaults.js'
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { DEFAULT_PIN, pinOption } from '../pinning/pin-option.js'
 import { RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
-import { directory, flag, nameList, runtimeList, oneOf, percentage, positiveNumber, seconds, subsetOf, wholeNumber, wholeNumberList } from './option-parsers.js'
+import { outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, positiveNumber, seconds, subsetOf, wholeNumber, wholeNumberList } from './option-parsers.js'
 import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
 
 /**
@@ -37,13 +37,13 @@ const OPTIONS = {
     field: 'frameworks',
     flag: '--frameworks <names>',
     description: 'SUTs to run, comma-separated (default: all; see `dyno list`)',
-    parse: nameList
+    parse: frameworkList
   },
   scenarios: {
     field: 'scenarios',
     flag: '--scenarios <names>',
     description: "Scenarios to run, comma-separated (default: the profile's; see `dyno list`)",
-    parse: nameList
+    parse: scenarioList
   },
   connections: {
     field: 'connections',
@@ -93,7 +93,7 @@ const OPTIONS = {
     field: 'frameworks',
     flag: '--frameworks <names>',
     description: 'SUTs to calibrate against (default: node-http,node-net)',
-    parse: nameList
+    parse: frameworkList
   },
   calibrateDuration: {
     field: 'durationSec',
@@ -139,7 +139,7 @@ const OPTIONS = {
     field: 'out',
     flag: '--out <dir>',
     description: 'Directory that receives one folder per run',
-    parse: directory,
+    parse: outputDirectory,
     default: DEFAULTS.out
   },
   readyTimeout: {

@@ -6,7 +6,6 @@
 // response() at all (its top speed). wrk / autocannon says how far autocannon is from a C generator.
 import { randomBytes } from 'node:crypto'
 import { SCENARIOS } from '@dyno/scenarios'
-import { onInterrupt } from '../cli/interrupt.js'
 import { DEFAULTS } from '../defaults.js'
 import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 import { DynoError, isDynoError } from '../errors.js'
@@ -53,23 +52,19 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
 
 /**
  * Runs the calibration and prints the table and the ratios. Returns the exit code: 0, 1 when an
- * engine failed or saw wrong answers (its figures are then not a calibration), 130 on Ctrl-C (after
- * printing what was measured).
+ * engine failed or saw wrong answers (its figures are then not a calibration); interrupted (see main), after
+ * printing what was measured.
  * @param {CalibrateOptions} options
  * @param {import('../cli/main.js').Io} io
+ * @param {AbortSignal} signal
  * @returns {Promise<number>}
  */
-export async function calibrate (options, io) {
-  let interrupted = false
-  const rows = await onInterrupt(async (signal) => {
-    const measured = await calibrationRows(options, signal)
-    interrupted = signal.aborted
-    return measured
-  })
+export async function calibrate (options, io, signal) {
+  const rows = await calibrationRows(options, signal)
   const pinning = resolvePinning(options.pin ?? DEFAULT_PIN)
   io.stdout.write(`pinning: ${pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`}\n`)
   io.stdout.write(formatCalibration(rows, { wrkVersion: wrkVersionOrNote() }) + '\n')
-  if (interrupted) {
+  if (signal.aborted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', 'calibration interrupted; the table shows what was measured')
     io.stderr.write(`${error.code}: ${error.message}\n`)
     return error.exitCode

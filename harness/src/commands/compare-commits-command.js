@@ -1,7 +1,6 @@
 // @ts-check
 import { join, resolve } from 'node:path'
 import { LOAD_PROFILES } from '@dyno/scenarios'
-import { onInterrupt } from '../cli/interrupt.js'
 import { COMMAND_OPTIONS, cacKey, flagName } from '../cli/option-table.js'
 import { failingRows } from '../compare/build-comparison.js'
 import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
@@ -35,15 +34,16 @@ export function forwardedRunArgs (raw) {
 /**
  * `dyno compare-commits BASE_REF HEAD_REF`: both commits in temporary worktrees, installed, run in
  * alternating rounds, compared; the comparison on stdout in --format, progress on stderr.
- * Exit code: 0; 1 when --fail-on holds; 2 for a bad ref or option (a DynoError); 130 on Ctrl-C.
+ * Exit code: 0; 1 when --fail-on holds; 2 for a bad ref or option (a DynoError); interrupted: see main.
  * @param {string} baseRef
  * @param {string} headRef
  * @param {Record<string, any>} options validated by parseOptions('compare-commits', …)
  * @param {Record<string, unknown>} raw the options as given, for the rounds' `dyno run`
  * @param {import('../cli/main.js').Io} io
+ * @param {AbortSignal} signal
  * @returns {Promise<number>}
  */
-export async function compareCommitsCommand (baseRef, headRef, options, raw, io) {
+export async function compareCommitsCommand (baseRef, headRef, options, raw, io, signal) {
   // Comparing commits defaults to the profile made for it; an explicit --profile wins.
   const profileName = raw.profile === undefined ? DEFAULT_COMPARE_PROFILE : options.profile
   const rounds = raw.repeats === undefined ? LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (profileName)].repeats : options.repeats
@@ -52,7 +52,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, raw, io)
   const started = performance.now()
   const log = (/** @type {string} */ line) => io.stderr.write(`${line}\n`)
   log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} rounds (base and head alternating), profile ${profileName}; results in ${resultsDir}`)
-  const outcome = await onInterrupt((signal) => compareCommits({
+  const outcome = await compareCommits({
     repoDir: REPO_ROOT,
     baseRef,
     headRef,
@@ -66,7 +66,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, raw, io)
       else if (stage === 'running' && /^\s+(ok|invalid|failed|skipped)\s/.test(line)) log(`    ${side} r${round}: ${line.trim()}`)
       else if (stage === 'cleanup problem') log(`  ${line}`)
     }
-  }))
+  })
   // The rounds alternate base and head on one machine: each round's two runs are a pair.
   const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: options.thresholdPercent, paired: true })
   const totalSec = (performance.now() - started) / 1000

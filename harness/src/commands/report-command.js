@@ -8,6 +8,7 @@ import { htmlReport } from '../report/html-report.js'
 import { markdownReport, markdownSideBySide } from '../report/markdown-report.js'
 import { latestRunDir, readRun } from '../report/read-run.js'
 import { runLabels } from '../report/run-labels.js'
+import { checkWritableDirectory } from '../util/checked-paths.js'
 
 /** @param {string} path @param {string} text */
 function writeReport (path, text) {
@@ -27,8 +28,11 @@ function writeReport (path, text) {
  * @returns {string[]}
  */
 export function writeReports (runDirs) {
+  const empty = runDirs.find((dir) => dir.trim() === '')
+  if (empty !== undefined) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `\`${empty}\` names no run directory: give the path of one (or none, for the latest)`)
   const dirs = runDirs.length > 0 ? runDirs.map((dir) => resolve(dir)) : [latestRunDir(resolve(REPO_ROOT, DEFAULTS.out))]
   const runs = dirs.map((dir) => readRun(dir))
+  for (const dir of dirs) checkWritableDirectory(dir, `run directory ${dir}`)
   const paths = runs.flatMap((run) => [
     writeReport(join(run.dir, 'report.md'), markdownReport(run)),
     writeReport(join(run.dir, 'report.html'), htmlReport([run]))

@@ -1,6 +1,5 @@
 // @ts-check
 import { SCENARIOS } from '@dyno/scenarios'
-import { onInterrupt } from '../cli/interrupt.js'
 import { DynoError } from '../errors.js'
 import { runSuite } from '../run/run-suite.js'
 import { discoverSuts } from '../suts/discover-suts.js'
@@ -18,12 +17,13 @@ import { DEFAULT_RUNTIME } from '../runtimes/runtime-targets.js'
 
 /**
  * `dyno run`: benchmark, print a summary, and say where the results are.
- * Exit code: 0 when every run is ok or skipped, 1 when any failed or is invalid, 130 on Ctrl-C.
+ * Exit code: 0 when every run is ok or skipped, 1 when any failed or is invalid; interrupted: see main.
  * @param {Record<string, any>} options validated by parseOptions('run', …)
  * @param {import('../cli/main.js').Io} io
+ * @param {AbortSignal} signal aborted by an interruption: the run under way stops and is written
  * @returns {Promise<number>}
  */
-export async function runCommand (options, io) {
+export async function runCommand (options, io, signal) {
   const settings = resolveRunSettings(options)
   const pinning = resolvePinning(options.pin)
   checkEngine(options, settings)
@@ -44,7 +44,8 @@ export async function runCommand (options, io) {
     workers: options.workers,
     onBuildLine: (name, line) => progress.log(`  build ${name}: ${line}`)
   })
-  const outcome = await onInterrupt((signal) => runSuite({
+  if (signal.aborted) throw new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
+  const outcome = await runSuite({
     suts,
     scenarios,
     load,
@@ -70,7 +71,7 @@ export async function runCommand (options, io) {
     onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
       (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
       `  → ${file}`)
-  }))
+  })
   progress.done()
   io.stdout.write(formatSummaryTable(outcome.records, { showConnections: settings.connections.length > 1 }) + '\n')
   if (settings.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')

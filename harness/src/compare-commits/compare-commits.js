@@ -2,10 +2,11 @@
 // compare-commits: both commits checked out side by side, installed, and benchmarked in alternating
 // rounds on the same machine, so that whatever drifts during the session (thermal state, other load,
 // caches) reaches both commits alike; then compared like any two runs.
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { DynoError } from '../errors.js'
 import { runChild } from './child-command.js'
+import { makeDirectory } from '../util/checked-paths.js'
 import { createWorktrees, resolveCommit } from './git-worktrees.js'
 
 /** Harness and data packages every worktree needs besides the selected SUTs. */
@@ -98,7 +99,7 @@ async function install (dir, plan, side) {
 async function runRound (dir, out, plan, side, round) {
   const cli = join(dir, 'harness', 'bin', 'dyno.js')
   if (!existsSync(cli)) throw new DynoError('DYNO_ERR_COMPARE_RUN', `${side} has no harness/bin/dyno.js: the commit predates dyno's CLI`)
-  mkdirSync(out, { recursive: true })
+  makeDirectory(out)
   const args = [cli, 'run', ...plan.runArgs, '--repeats', '1', '--out', out]
   const outcome = await runChild(process.execPath, args, { cwd: dir, signal: plan.signal, onLine: (line) => plan.onProgress?.({ stage: 'running', side, round, line }) })
   if (outcome.code === 0 || outcome.code === 1 || plan.signal.aborted) return outcome.code

@@ -1,9 +1,10 @@
 // @ts-check
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SCHEMA_VERSION } from '../defaults.js'
 import { DynoError, isDynoError } from '../errors.js'
 import { readRun } from '../report/read-run.js'
+import { inputKind } from '../util/checked-paths.js'
 
 /**
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
@@ -39,8 +40,9 @@ export function readSide (side, paths) {
   const records = []
   for (const given of paths) {
     const path = resolve(given)
-    if (!existsSync(path)) throw inputError(side, `${path} does not exist`)
-    if (statSync(path).isDirectory()) {
+    const kind = inputKind(path, `${side}: ${path}`)
+    if (!kind) throw inputError(side, `${path} does not exist`)
+    if (kind === 'directory') {
       const runDirs = existsSync(join(path, RUN_INDEX))
         ? [path]
         : readdirSync(path, { withFileTypes: true })
@@ -83,6 +85,13 @@ export function readSide (side, paths) {
  * @returns {{ baseline: Side, candidate: Side }}
  */
 export function readCompareInputs (baselinePaths, candidatePaths) {
+  // What each path is, for both sides, before either side's content is read.
+  for (const [side, paths] of /** @type {const} */ ([['baseline', baselinePaths], ['candidate', candidatePaths]])) {
+    for (const given of paths) {
+      if (given === '') throw inputError(side, '`` is an empty path: give a run directory or a result file')
+      if (!inputKind(resolve(given), `${side}: ${resolve(given)}`)) throw inputError(side, `${resolve(given)} does not exist`)
+    }
+  }
   const baseline = readSide('baseline', baselinePaths)
   const candidate = readSide('candidate', candidatePaths)
   if (baseline.schemaVersion !== candidate.schemaVersion) {

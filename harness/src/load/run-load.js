@@ -1,9 +1,8 @@
 // @ts-check
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { DynoError } from '../errors.js'
 import { LineTail } from '../sut-process/line-tail.js'
-import { stopProcessGroup } from '../sut-process/process-group.js'
+import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 
 const WORKER_PATH = fileURLToPath(new URL('./load-worker.js', import.meta.url))
@@ -33,7 +32,7 @@ const GENERATOR_GRACE_MS = 10_000
 export function startLoad (plan, hooks = {}) {
   // spawn rather than fork, so that taskset can wrap it; the IPC channel survives taskset's exec.
   const { command, args } = pinnedSpawnArgs(process.execPath, [WORKER_PATH], hooks.cpus ?? null)
-  const child = spawn(command, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...hooks.env } })
+  const child = spawnGroupLeader(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...hooks.env } })
   const stderr = new LineTail(20)
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)

@@ -1,13 +1,13 @@
 // @ts-check
 // One wrk process: one phase of load, in its own process group, with dyno's Lua script; it ends with
 // the report line the script prints in done().
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { DynoError } from '../errors.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 import { findExecutable } from '../services/find-executable.js'
 import { LineTail } from '../sut-process/line-tail.js'
-import { stopProcessGroup } from '../sut-process/process-group.js'
+import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
 
 export const WRK_SCRIPT_PATH = fileURLToPath(new URL('./wrk-report.lua', import.meta.url))
 /**
@@ -55,7 +55,7 @@ export function startWrkPhase ({ wrkPath, url, threads, connections, durationSec
   const args = ['-t', String(threads), '-c', String(connections), '-d', `${durationSec}s`,
     '--timeout', `${timeoutSec}s`, '--latency', '-s', WRK_SCRIPT_PATH, url]
   const pinned = pinnedSpawnArgs(wrkPath, args, cpus)
-  const child = spawn(pinned.command, pinned.args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
+  const child = spawnGroupLeader(pinned.command, pinned.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
   /** @type {Buffer[]} */
   const stdout = []
   const stderr = new LineTail(20)

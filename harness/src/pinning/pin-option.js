@@ -2,6 +2,7 @@
 // `--pin auto|off|sut=<cpus>,gen=<cpus>`: where the SUT and the load generator may run.
 import { DynoError } from '../errors.js'
 import { formatCpuList, machineCpus, parseCpuList } from './cpu-list.js'
+import { withDomain } from '../cli/option-parsers.js'
 
 /**
  * @typedef {{ mode: 'auto' } | { mode: 'off' } | { mode: 'explicit', sutCpus: number[], generatorCpus: number[] }} PinRequest
@@ -10,11 +11,8 @@ import { formatCpuList, machineCpus, parseCpuList } from './cpu-list.js'
 /** The default as typed: the option table's `default` goes through `pinOption` like a typed value. */
 export const DEFAULT_PIN = 'auto'
 
-/**
- * The parser for the option table: validates against the cpus this process may use.
- * @type {import('../cli/option-parsers.js').OptionParser}
- */
-export const pinOption = (raw, flag) => parsePin(raw, flag, machineCpus())
+/** The parser for the option table: validates against the cpus this process may use. */
+export const pinOption = withDomain((raw, flag) => parsePin(raw, flag, machineCpus()), { kind: 'pin' })
 
 /**
  * @param {unknown} raw

@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { DynoError } from '../errors.js'
+import { inputKind } from '../util/checked-paths.js'
 
 /**
  * @typedef {object} RunData a run directory as written by `dyno run`
@@ -13,6 +14,8 @@ import { DynoError } from '../errors.js'
 
 /** @param {string} path @param {string} what */
 function readJson (path, what) {
+  const kind = inputKind(path, `${what} ${path}`)
+  if (kind !== 'file') throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: cannot read ${what}: it is ${kind === 'directory' ? 'a directory' : 'missing'}`)
   try {
     return JSON.parse(readFileSync(path, 'utf8'))
   } catch (error) {
@@ -27,6 +30,8 @@ function readJson (path, what) {
  */
 export function readRun (dir) {
   const indexPath = join(dir, 'run.json')
+  const kind = inputKind(dir, dir)
+  if (kind !== 'directory') throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} ${kind ? 'is a file' : 'does not exist'}: name a dyno run directory`)
   if (!existsSync(indexPath)) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} is not a dyno run directory: it has no run.json`)
   const index = readJson(indexPath, 'the run index')
   const records = index.results.map((/** @type {{ file: string }} */ entry) => readJson(join(dir, entry.file), 'a result'))

@@ -7,7 +7,9 @@ import { runLabels } from './run-labels.js'
 
 /**
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
- * @typedef {{ name: string, values: (number | null)[], ci95: ([number, number] | null)[] }} BarSeries
+ * @typedef {'generator-bound' | 'invalid'} BarFlag a bar that is not a valid figure of the framework: the load generator's
+ *   limit (the run used ≥ 90% of the generator's CPU), or the req/s of runs that answered wrong under load
+ * @typedef {{ name: string, values: (number | null)[], ci95: ([number, number] | null)[], flags?: (BarFlag[])[] }} BarSeries
  * @typedef {{ name: string, points: [number, number][], group?: string, dashed?: boolean }} LineSeries x, y; group: lines of one SUT share a colour; dashed: its tail line
  * @typedef {object} ScenarioCharts
  * @property {string} scenario
@@ -98,11 +100,16 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   subjects.sort((a, b) => best(b) - best(a))
   // Lines and legends follow the same order: the fastest first.
   cells.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject))
-  const bars = (/** @type {(cell: Cell) => number | null} */ value, /** @type {(cell: Cell) => [number, number] | null} */ ci) => labels
+  const bars = (/** @type {(cell: Cell) => number | null} */ value, /** @type {(cell: Cell) => [number, number] | null} */ ci, /** @type {((cell: Cell) => BarFlag[]) | null} */ flags = null) => labels
     .filter((label) => cells.some((cell) => cell.runLabel === label))
     .map((label) => {
       const byRun = subjects.map((subject) => cells.find((cell) => cell.subject === subject && cell.runLabel === label))
-      return { name: label, values: byRun.map((cell) => cell ? value(cell) : null), ci95: byRun.map((cell) => cell ? ci(cell) : null) }
+      return {
+        name: label,
+        values: byRun.map((cell) => cell ? value(cell) : null),
+        ci95: byRun.map((cell) => cell ? ci(cell) : null),
+        ...(flags ? { flags: byRun.map((cell) => cell ? flags(cell) : []) } : {})
+      }
     })
   const named = (/** @type {Cell} */ cell) => sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject
   const representatives = cells.map((cell) => ({ cell, record: representative(cell) })).filter((item) => item.record !== null)
@@ -110,7 +117,7 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   return {
     scenario,
     summary,
-    throughput: { categories: subjects, series: bars(medianOf, (cell) => cell.aggregate?.requestsPerSec.ci95 ?? null) },
+    throughput: { categories: subjects, series: bars((cell) => medianOf(cell) ?? invalidMedian(cell), (cell) => cell.aggregate?.requestsPerSec.ci95 ?? null, throughputFlags) },
     latencyOverTime: {
       series: representatives.flatMap(({ cell, record }) => latencyLines(named(cell), /** @type {ResultRecord} */ (record))),
       warmupEndSec,
@@ -167,6 +174,34 @@ function groupCells (entries) {
 
 /** @param {Cell} cell */
 const okRecords = (cell) => cell.records.filter((record) => record.status === 'ok' && record.summary)
+
+/** @param {Cell} cell */
+const invalidRecords = (cell) => cell.records.filter((record) => record.status === 'invalid' && record.summary)
+
+/**
+ * A cell with no valid run but runs that were measured and then found answering wrong: their median req/s,
+ * drawn only as an invalid bar.
+ * @param {Cell} cell
+ */
+function invalidMedian (cell) {
+  const rates = invalidRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).requestsPerSec.mean)
+  return rates.length === 0 ? null : Math.round(median(rates))
+}
+
+/**
+ * What makes a req/s bar not a figure of the framework: a run that went into it was generator-bound, or the
+ * bar is the req/s of invalid runs.
+ * @param {Cell} cell
+ * @returns {BarFlag[]}
+ */
+function throughputFlags (cell) {
+  const drawn = cell.aggregate ? okRecords(cell) : invalidRecords(cell)
+  /** @type {BarFlag[]} */
+  const flags = []
+  if (drawn.some((record) => record.summary?.generatorBound)) flags.push('generator-bound')
+  if (!cell.aggregate && drawn.length > 0) flags.push('invalid')
+  return flags
+}
 
 /**
  * The run whose req/s is the median of its repeats: its timeline stands for the cell.

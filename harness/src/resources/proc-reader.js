@@ -7,7 +7,9 @@ import { closeSync, openSync, readdirSync, readSync } from 'node:fs'
  * @typedef {object} ProcStat the fields of /proc/<pid>/stat the sampler uses
  * @property {number} pid
  * @property {string} state one letter: R, S, D, Z, …
+ * @property {number} ppid field 4
  * @property {number} pgid field 5, pgrp
+ * @property {number} session field 6, the session id (the pid of the session leader)
  * @property {number} utimeTicks field 14, all threads, in clock ticks
  * @property {number} stimeTicks field 15
  * @property {number} startTicks field 22, starttime: tells a reused pid from the process seen before
@@ -51,7 +53,9 @@ export function readProcStat (pid) {
   return {
     pid,
     state: fields[0],
+    ppid: Number(fields[1]),
     pgid: Number(fields[2]),
+    session: Number(fields[3]),
     utimeTicks: Number(fields[11]),
     stimeTicks: Number(fields[12]),
     startTicks: Number(fields[19]),

@@ -76,6 +76,10 @@ export async function runOne (context) {
   record.sutProcess.ready = running.ready
   try {
     await measure(context, running, record, eventLoopFile)
+    // A second Ctrl-C kills the SUT and the generator at once: what that broke is the interruption's doing.
+    if (signal.aborted && (record.status === 'failed' || record.status === 'invalid') && record.errorCode !== 'DYNO_ERR_INTERRUPTED') {
+      settleRecord(record, 'failed', `interrupted by ${String(signal.reason)}: ${record.reason}`, 'DYNO_ERR_INTERRUPTED')
+    }
   } finally {
     try {
       const { forced } = await running.stop(context.stopGraceSec * 1000)

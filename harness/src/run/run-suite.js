@@ -1,5 +1,4 @@
 // @ts-check
-import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
 import { environmentFingerprint } from '../env/fingerprint.js'
@@ -12,6 +11,7 @@ import { planRuns } from './plan-runs.js'
 import { createRunId } from './run-id.js'
 import { runEnv } from './run-env.js'
 import { runOne } from './run-one.js'
+import { makeDirectory } from '../util/checked-paths.js'
 
 /** The file of a run directory that holds the per-(SUT, scenario, connections) statistics. */
 export const AGGREGATES_FILE = 'aggregates.json'
@@ -49,7 +49,7 @@ export const AGGREGATES_FILE = 'aggregates.json'
 export async function runSuite (suite, hooks = {}) {
   const runId = createRunId()
   const runDir = join(resolve(REPO_ROOT, suite.out), runId)
-  mkdirSync(runDir, { recursive: true })
+  makeDirectory(runDir)
   const env = environmentFingerprint()
   const plan = planRuns({ suts: suite.suts, scenarios: suite.scenarios, connections: suite.connections, repeats: suite.repeats, seed: suite.seed })
   const index = {
@@ -102,7 +102,7 @@ export async function runSuite (suite, hooks = {}) {
       })
       for (const name of needed) {
         const service = services.available.get(name)
-        if (service && record.status !== 'skipped' && !(await service.healthy())) {
+        if (service && record.status !== 'skipped' && !suite.signal.aborted && !(await service.healthy())) {
           settleRecord(record, 'failed', `${name} died during the run; dyno restarts it before the next run`, 'DYNO_ERR_SERVICE_DIED')
         }
       }

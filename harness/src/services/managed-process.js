@@ -1,8 +1,7 @@
 // @ts-check
-import { spawn } from 'node:child_process'
 import { DynoError } from '../errors.js'
 import { LineTail } from '../sut-process/line-tail.js'
-import { stopProcessGroup } from '../sut-process/process-group.js'
+import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
 
 /**
  * @typedef {object} ManagedProcess a service server dyno started and must stop
@@ -19,7 +18,7 @@ import { stopProcessGroup } from '../sut-process/process-group.js'
  * @returns {Promise<ManagedProcess>}
  */
 export function startManagedProcess ({ name, command, args, readyPattern, timeoutMs, cwd, uid, gid, env }) {
-  const child = spawn(command, args, { cwd, uid, gid, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  const child = spawnGroupLeader(command, args, { cwd, uid, gid, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   const output = new LineTail(30)
   const alive = () => child.exitCode === null && child.signalCode === null
   const stop = async () => { await stopProcessGroup(child, { graceMs: 5000, label: name }) }

@@ -1,13 +1,28 @@
 // @ts-check
+import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { setTimeout as delay } from 'node:timers/promises'
 import { DynoError } from '../errors.js'
 import { scanProcessGroup } from '../resources/proc-reader.js'
+import { forgetProcessGroup, registerProcessGroup } from './group-registry.js'
 
 /** How often the group is polled while waiting for its last member to go. */
 const POLL_INTERVAL_MS = 20
 /** How long to wait for the group to disappear after SIGKILL. */
 const KILL_WAIT_MS = 3000
+
+/**
+ * Spawns a process as the leader of its own group (so a Ctrl-C in the terminal reaches only dyno, which then
+ * stops it in order) and registers the group, so that it cannot outlive dyno.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {Omit<import('node:child_process').SpawnOptions, 'detached'>} options
+ */
+export function spawnGroupLeader (command, args, options) {
+  const child = spawn(command, args, { ...options, detached: true })
+  registerProcessGroup(child)
+  return child
+}
 
 /**
  * @param {number} pgid
@@ -76,6 +91,7 @@ export async function stopProcessGroup (child, { graceMs, label }) {
   if (!(await waitForGroupGone(pgid, KILL_WAIT_MS))) {
     throw new DynoError('DYNO_ERR_SUT_NOT_STOPPED', `${label}: a process of group ${pgid} is still running after SIGKILL`)
   }
+  forgetProcessGroup(pgid)
   await exited
   return { forced }
 }

@@ -1,8 +1,7 @@
 // @ts-check
-import { spawn } from 'node:child_process'
 import { DynoError } from '../errors.js'
 import { LineTail } from './line-tail.js'
-import { stopProcessGroup } from './process-group.js'
+import { spawnGroupLeader, stopProcessGroup } from './process-group.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 import { eventLoopEnv } from '../resources/event-loop-samples.js'
 
@@ -63,7 +62,7 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
   const { command, args } = pinnedSpawnArgs(sut.launch.command, sut.launch.args, cpus)
   const base = inheritedEnv()
   const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null
-  const child = spawn(command, args, {
+  const child = spawnGroupLeader(command, args, {
     cwd: sut.dir,
     env: {
       ...base,
@@ -75,8 +74,7 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
       // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
       ...(probeFile ? eventLoopEnv({ file: probeFile, inheritedNodeOptions: env.NODE_OPTIONS ?? base.NODE_OPTIONS ?? '' }) : {})
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true
+    stdio: ['ignore', 'pipe', 'pipe']
   })
   const stderr = new LineTail(STDERR_TAIL_LINES)
   child.stderr?.on('data', (chunk) => stderr.push(chunk))

@@ -16,7 +16,7 @@ export function selectByName (catalogue, names, { code, what, flag }) {
   const unknown = names.filter((name) => !valid.includes(name))
   if (unknown.length > 0) {
     const listed = unknown.map((name) => `\`${name}\``).join(', ')
-    throw new DynoError(code, `${flag}: unknown ${what}${unknown.length > 1 ? 's' : ''} ${listed}; valid: ${valid.join(', ')}`)
+    throw new DynoError(code, `\`${flag}\`: unknown ${what}${unknown.length > 1 ? 's' : ''} ${listed}; valid: ${valid.join(', ')}`)
   }
   return catalogue.filter((item) => names.includes(item.name))
 }

@@ -22,6 +22,31 @@
     toolbox: { feature: { saveAsImage: { title: 'PNG' } } }
   }, extra)
 
+  /**
+   * How a bar that is not a figure of the framework is drawn, and its legend entry: hatched for the load
+   * generator's limit, grey in a red dashed frame for runs that answered wrong.
+   */
+  const FLAG_STYLES = {
+    'generator-bound': {
+      legend: '† generator-bound: the load generator\'s limit, not the framework\'s',
+      suffix: ' †',
+      itemStyle: { opacity: 0.55, decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [3, 5], rotation: -Math.PI / 4, color: 'rgba(0, 0, 0, 0.45)' } }
+    },
+    invalid: {
+      legend: '✗ invalid: answered wrong under load, not a valid figure',
+      suffix: ' ✗ invalid',
+      itemStyle: { color: '#c8c8c8', borderColor: '#d62728', borderWidth: 2, borderType: 'dashed' }
+    }
+  }
+
+  /** A bar's data item: plain, or styled and labelled by its flags. */
+  function barItem (value, flags) {
+    if (!flags || flags.length === 0) return value
+    const itemStyle = Object.assign({}, ...flags.map((flag) => FLAG_STYLES[flag].itemStyle))
+    const suffix = flags.map((flag) => FLAG_STYLES[flag].suffix).join('')
+    return { value, itemStyle, label: { formatter: ({ value: shown }) => format(shown) + suffix, color: flags.includes('invalid') ? '#d62728' : '#333' } }
+  }
+
   /** Horizontal bars per subject, one series per run, with 95% CI whiskers where the run was repeated. */
   function barOption (title, axisName, { categories, series }) {
     const count = series.length
@@ -29,10 +54,19 @@
     const bars = series.map((entry) => ({
       name: entry.name,
       type: 'bar',
-      data: entry.values,
+      data: entry.values.map((value, index) => barItem(value, entry.flags?.[index])),
       barGap: '0%',
       barCategoryGap: `${Math.round((1 - bandShare) * 100)}%`,
       label: { show: true, position: 'right', color: '#333', formatter: ({ value }) => format(value) }
+    }))
+    // The flags' legend: empty scatter series (they take no bar slot) whose legend icons show the styles.
+    const flagsUsed = Object.keys(FLAG_STYLES).filter((flag) => series.some((entry) => entry.flags?.some((flags) => flags.includes(flag))))
+    const legendEntries = flagsUsed.map((flag) => ({
+      name: FLAG_STYLES[flag].legend,
+      type: 'scatter',
+      symbol: 'rect',
+      data: [],
+      itemStyle: Object.assign({ color: '#888' }, FLAG_STYLES[flag].itemStyle)
     }))
     const whiskers = series.flatMap((entry, index) => entry.ci95.some(Boolean)
       ? [{
@@ -63,11 +97,19 @@
           }
         }]
       : [])
+    // The runs' legend on top as everywhere; the flags' legend below the axis, where it is read with the bars.
+    const legend = legendEntries.length === 0
+      ? undefined
+      : [
+          { type: 'scroll', top: 24, left: 0, right: 0, data: [...bars, ...whiskers].map((entry) => entry.name) },
+          { bottom: 0, left: 0, orient: 'vertical', data: legendEntries.map((entry) => entry.name) }
+        ]
     return baseOption(title, {
+      ...(legend ? { legend, grid: { top: 76, left: 64, right: 64, bottom: 48 + 22 * legendEntries.length, containLabel: true } } : {}),
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: format },
       xAxis: { type: 'value', name: axisName, nameLocation: 'middle', nameGap: 28 },
       yAxis: { type: 'category', data: categories, inverse: true },
-      series: [...bars, ...whiskers]
+      series: [...bars, ...whiskers, ...legendEntries]
     })
   }
 

@@ -1,0 +1,153 @@
+// @ts-check
+// Every option of every command, taken from the option table (an option added tomorrow is covered the day it
+// is added), and every path a command reads or writes, gets the values people mistype or misplace: empty,
+// negative, zero, huge, not a number, a file where a directory is meant, a place where nothing can be written.
+// Each must end at once with exit 2, a DYNO_ERR_ code, the bad value named, and no stack trace.
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+import { COMMAND_OPTIONS, flagName } from '../src/cli/option-table.js'
+
+const BATCH = fileURLToPath(new URL('./support/cli-batch.js', import.meta.url))
+/** One bad command line must be answered within this time; the whole batch is bounded too. */
+const PER_CASE_MS = 3000
+
+/**
+ * The values an option of this domain must refuse.
+ * @param {import('../src/cli/option-parsers.js').OptionDomain} domain
+ * @returns {string[]}
+ */
+function hostileValues (domain) {
+  const common = ['', 'abc', '-1']
+  switch (domain.kind) {
+    case 'whole':
+    case 'wholeList':
+    case 'seconds':
+    case 'positive':
+    case 'percentage': {
+      const belowRange = domain.minExclusive ? String(domain.min) : domain.min > 0 ? String(domain.min - 1) : null
+      return [...common, ...(belowRange ? [belowRange] : []), String(domain.max + 1), '99999999999999999999', '1e3', 'NaN', '/etc/passwd',
+        ...(domain.kind === 'whole' || domain.kind === 'wholeList' ? ['1.5'] : []), ...(domain.kind === 'wholeList' ? ['10,,20', '10,abc'] : [])]
+    }
+    case 'oneOf':
+    case 'subset':
+      return [...common, '0', '/etc/passwd', domain.allowed.join('')]
+    case 'names':
+      return [...common, '0', ',', '/etc/passwd']
+    case 'pin':
+      return [...common, '0', 'sut=0', 'gen=0', 'sut=99,gen=98']
+    case 'outputDirectory':
+      return ['', '/etc/passwd', '/etc/passwd/results', '/proc/dyno-results', '/sys/dyno-results']
+    case 'flag':
+      return ['yes', '', '0']
+  }
+}
+
+/**
+ * What each command needs besides the option under test. Nothing here may be refused first: the options are
+ * validated before refs and inputs are looked at, and the results of a run that wrongly starts go to a
+ * temporary directory (the watchdog below interrupts it).
+ * @param {string} command
+ * @param {string} out
+ */
+function commandLine (command, out) {
+  switch (command) {
+    case 'run': return { before: ['run'], after: ['--out', out] }
+    case 'compare': return { before: ['compare', 'guard-no-such-baseline', 'guard-no-such-candidate'], after: [] }
+    case 'compare-commits': return { before: ['compare-commits', 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
+    default: return { before: [command], after: [] }
+  }
+}
+
+/** @returns {{ argv: string[], value: string, flag?: string }[]} */
+function optionCases () {
+  const out = join(tmpdir(), `dyno-hostile-out-${process.pid}`)
+  return Object.entries(COMMAND_OPTIONS).flatMap(([command, specs]) => specs.flatMap((spec) => hostileValues(spec.parse.domain).map((value) => {
+    const { before, after } = commandLine(command, out)
+    const given = spec.parse.domain.kind === 'flag' ? [`${flagName(spec)}=${value}`] : [flagName(spec), value]
+    return { argv: [...before, ...(after[0] === flagName(spec) ? [] : after), ...given], value, flag: flagName(spec) }
+  })))
+}
+
+/**
+ * Paths that name the wrong thing where a command reads or writes a directory or a file.
+ * @returns {{ argv: string[], value: string, flag?: string }[]}
+ */
+function pathCases () {
+  const dir = join(tmpdir(), `dyno-hostile-${process.pid}`)
+  mkdirSync(join(dir, 'empty'), { recursive: true })
+  const fifo = join(dir, 'fifo')
+  execFileSync('mkfifo', [fifo])
+  writeFileSync(join(dir, 'not-json.json'), 'not json')
+  return [
+    ...['/etc/passwd', join(dir, 'empty'), fifo, '/dev/zero', '/nonexistent/run', ''].map((value) => ({ argv: ['report', value], value })),
+    ...['/etc/passwd', join(dir, 'empty'), fifo, '/dev/zero', '/nonexistent/run', join(dir, 'not-json.json'), '']
+      .map((value) => ({ argv: ['compare', value, join(dir, 'empty')], value })),
+    // What a path is, is checked on both sides before either side is read.
+    ...[fifo, '/dev/zero', '/nonexistent/run', ''].map((value) => ({ argv: ['compare', join(dir, 'not-json.json'), value], value }))
+  ]
+}
+
+/**
+ * Runs the cases in one child process, with a watchdog: a command line that is not answered within
+ * PER_CASE_MS (it hangs, or it was wrongly accepted and started working) ends the batch by SIGTERM, which
+ * dyno answers by stopping what it started.
+ * @param {{ argv: string[] }[]} cases
+ * @returns {Promise<{ argv: string[], code: number, stderr: string, stdout: string, elapsedMs: number }[]>}
+ */
+function runBatch (cases) {
+  const file = join(tmpdir(), `dyno-hostile-cases-${process.pid}.json`)
+  writeFileSync(file, JSON.stringify(cases.map((entry) => entry.argv)))
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BATCH, file], { stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    /** @type {NodeJS.Timeout | undefined} */
+    let watchdog
+    const underWay = () => stderr.trim().split('\n').at(-1)
+    const arm = () => {
+      clearTimeout(watchdog)
+      watchdog = setTimeout(() => {
+        child.kill('SIGTERM')
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref()
+        reject(new Error(`not answered within ${PER_CASE_MS} ms: dyno ${underWay()}`))
+      }, PER_CASE_MS)
+    }
+    child.stdout.on('data', (chunk) => { stdout += chunk })
+    child.stderr.on('data', (chunk) => { stderr += chunk; arm() })
+    arm()
+    child.on('exit', (code) => {
+      clearTimeout(watchdog)
+      if (code !== 0) return reject(new Error(`the batch exited ${code}:\n${stderr}`))
+      resolve(stdout.trim().split('\n').map((line) => JSON.parse(line)))
+    })
+  })
+}
+
+it('refuses every hostile value of every option and path with exit 2, a code, the value named, at once', async () => {
+  const cases = [...optionCases(), ...pathCases()]
+  // Every option of every command is covered.
+  for (const [command, specs] of Object.entries(COMMAND_OPTIONS)) {
+    for (const spec of specs) {
+      expect(cases.some((entry) => entry.argv[0] === command && entry.argv.some((arg) => arg.split('=')[0] === flagName(spec))), `${command} ${flagName(spec)}`).toBe(true)
+    }
+  }
+  const outcomes = await runBatch(cases)
+  expect(outcomes).toHaveLength(cases.length)
+  const wrong = outcomes.flatMap((outcome, index) => {
+    const { value, flag } = cases[index]
+    const problems = [
+      flag && !outcome.stderr.includes(`\`${flag}\``) && `the option ${flag} is not named`,
+      outcome.code !== 2 && `exit ${outcome.code}`,
+      !/^DYNO_ERR_[A-Z_]+: /.test(outcome.stderr) && 'no DYNO_ERR_ code first',
+      !outcome.stderr.includes(value === '' ? '``' : value) && 'the value is not named',
+      /\n\s+at .+:\d+:\d+/.test(outcome.stderr) && 'a stack trace',
+      outcome.elapsedMs > PER_CASE_MS && `took ${outcome.elapsedMs} ms`
+    ].filter(Boolean)
+    return problems.length === 0 ? [] : [`dyno ${outcome.argv.map((arg) => JSON.stringify(arg)).join(' ')}: ${problems.join(', ')}\n    ${outcome.stderr.trim().split('\n')[0]}`]
+  })
+  expect(wrong).toEqual([])
+}, 120_000)
