@@ -78,8 +78,9 @@ const OPTIONS = {
   engine: {
     field: 'engine',
     flag: '--engine <name>',
-    description: 'Load generator of the closed loop: autocannon, or wrk (C; needs wrk on PATH, whole seconds, no timeseries)',
-    parse: oneOf(['autocannon', 'wrk']),
+    description: 'Load generator: autocannon; wrk (C; needs wrk on PATH, whole seconds, no timeseries); or native (Rust, built by pnpm install: ' +
+      'one thread per generator cpu, closed loop or --rate, every response checked, windows)',
+    parse: oneOf(['autocannon', 'wrk', 'native']),
     default: 'autocannon'
   },
   wrkThreads: {

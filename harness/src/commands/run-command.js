@@ -12,6 +12,7 @@ import { resolveRunSettings } from '../run/resolve-run-settings.js'
 import { writeReports } from './report-command.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { findWrk } from '../load/wrk-phase.js'
+import { findNativeEngine } from '../load/native-engine.js'
 import { resolveSubjects } from '../suts/resolve-subjects.js'
 import { DEFAULT_RUNTIME } from '../runtimes/runtime-targets.js'
 
@@ -35,7 +36,7 @@ export async function runCommand (options, io, signal) {
     warmupSec: settings.warmupSec,
     windowMs: options.windowMs,
     ratePerSec: options.ratePerSec ?? null,
-    engine: /** @type {'autocannon' | 'wrk'} */ (options.engine),
+    engine: /** @type {'autocannon' | 'wrk' | 'native'} */ (options.engine),
     wrkThreads: options.wrkThreads
   }
   const progress = createProgress(io.stderr, load)
@@ -92,8 +93,13 @@ export async function runCommand (options, io, signal) {
  * @param {ReturnType<typeof resolveRunSettings>} settings
  */
 function checkEngine (options, settings) {
-  if (options.engine !== 'wrk') return
   const invalid = (/** @type {string} */ message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
+  if (options.engine === 'native') {
+    const engine = findNativeEngine()
+    if (!engine.ok) throw invalid(`\`--engine native\`: ${engine.reason}; allowed engines here: autocannon${findWrk() ? ', wrk' : ''}`)
+    return
+  }
+  if (options.engine !== 'wrk') return
   if (!findWrk()) throw invalid('`--engine wrk` needs wrk on PATH (apt-get install wrk); allowed engines here: autocannon')
   if (options.ratePerSec) throw invalid('`--rate` runs the open-model schedule, not wrk: give either `--rate` or `--engine wrk`')
   for (const [flag, value] of /** @type {[string, number][]} */ ([['--duration', settings.durationSec], ['--warmup', settings.warmupSec]])) {

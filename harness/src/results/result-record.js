@@ -1,11 +1,13 @@
 // @ts-check
 import { SCHEMA_VERSION } from '../defaults.js'
 import { ENGINE_VERSIONS, wrkEngineVersion } from '../env/fingerprint.js'
+import { findNativeEngine } from '../load/native-engine.js'
 
 /**
  * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
  * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null,
- *   engine?: 'autocannon' | 'wrk', wrkThreads?: number }} LoadSettings engine: of a closed loop (the open model is always undici-rate)
+ *   engine?: 'autocannon' | 'wrk' | 'native', wrkThreads?: number }} LoadSettings engine: autocannon and wrk run a closed loop (the
+ *   open model of autocannon's engine is undici-rate); native runs either
  * @typedef {import('../pinning/resolve-pinning.js').PinPlan} PinPlan
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
@@ -17,7 +19,7 @@ import { ENGINE_VERSIONS, wrkEngineVersion } from '../env/fingerprint.js'
  * @property {{ name: string, label: string, package: string, framework: string, frameworkVersion: string | null, validator: string,
  *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number }} sut label: the name, with the runtime when a run sets runtimes side by side
  * @property {{ name: string, method: string, path: string }} scenario
- * @property {Omit<LoadSettings, 'engine'> & { engine: 'autocannon' | 'undici-rate' | 'wrk', engineVersion: string, pinning: PinPlan }} load engine undici-rate: the open-model schedule (--rate)
+ * @property {Omit<LoadSettings, 'engine'> & { engine: 'autocannon' | 'undici-rate' | 'wrk' | 'native', engineVersion: string, pinning: PinPlan }} load engine undici-rate: the open-model schedule (--rate)
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
  * @property {RunStatus} status
  * @property {string | null} reason null when ok
@@ -33,9 +35,10 @@ import { ENGINE_VERSIONS, wrkEngineVersion } from '../env/fingerprint.js'
 /**
  * Which generator a run's load settings select, with its version.
  * @param {LoadSettings} load
- * @returns {{ engine: 'autocannon' | 'undici-rate' | 'wrk', engineVersion: string, ratePerSec: number | null }}
+ * @returns {{ engine: 'autocannon' | 'undici-rate' | 'wrk' | 'native', engineVersion: string, ratePerSec: number | null }}
  */
 function engineOf (load) {
+  if (load.engine === 'native') return { engine: 'native', engineVersion: nativeEngineVersion(), ratePerSec: load.ratePerSec ?? null }
   if (load.ratePerSec) return { engine: 'undici-rate', engineVersion: ENGINE_VERSIONS.undici, ratePerSec: load.ratePerSec }
   if (load.engine === 'wrk') return { engine: 'wrk', engineVersion: wrkEngineVersion(), ratePerSec: null }
   return { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ratePerSec: null }
@@ -98,4 +101,10 @@ export function settleRecord (record, status, reason, errorCode = null) {
   record.errorCode = errorCode
   record.finishedAt = new Date().toISOString()
   return record
+}
+
+/** @returns {string} the built native engine's version, or `not built` */
+function nativeEngineVersion () {
+  const engine = findNativeEngine()
+  return engine.ok ? engine.version : 'not built'
 }

@@ -3,6 +3,7 @@ import { isDynoError } from '../errors.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { startLoad } from '../load/run-load.js'
 import { startWrkLoad } from '../load/wrk-engine.js'
+import { startNativeLoad } from '../load/native-engine.js'
 import { createResultRecord, settleRecord } from '../results/result-record.js'
 import { describeExit, startSut } from '../sut-process/start-sut.js'
 import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
@@ -121,9 +122,12 @@ async function measure (context, running, record, eventLoopFile) {
   const plan = scenarioLoadPlan({ port: running.port, scenario, ...context.load })
   const phaseNames = plan.phases.map((phase) => phase.name)
   const sampling = samplePhases({ phases: phaseNames, sutPgid: running.pid, generatorPid: () => load.pid })
+  const generatorThreads = engineThreads(context)
   const startEngine = context.load.engine === 'wrk'
-    ? (/** @type {import('../load/load-plan.js').LoadPlan} */ wrkPlan, /** @type {any} */ hooks) => startWrkLoad(wrkPlan, { ...hooks, threads: context.load.wrkThreads ?? 1 })
-    : startLoad
+    ? (/** @type {import('../load/load-plan.js').LoadPlan} */ wrkPlan, /** @type {any} */ hooks) => startWrkLoad(wrkPlan, { ...hooks, threads: generatorThreads })
+    : context.load.engine === 'native'
+      ? (/** @type {import('../load/load-plan.js').LoadPlan} */ nativePlan, /** @type {any} */ hooks) => startNativeLoad(nativePlan, { ...hooks, threads: generatorThreads })
+      : startLoad
   const load = startEngine(plan, {
     onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }),
     // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
@@ -149,7 +153,7 @@ async function measure (context, running, record, eventLoopFile) {
   }
   record.warmup = outcome.phases.warmup ?? null
   record.summary = outcome.phases.measure ?? null
-  attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, { generatorCpus: context.pinning.generatorCpus, eventLoopFile })
+  attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, { generatorCpus: context.pinning.generatorCpus, generatorThreads, eventLoopFile })
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
   if (running.hasExited()) {
@@ -170,4 +174,15 @@ async function measure (context, running, record, eventLoopFile) {
     }
   }
   return settleRecord(record, 'ok', null)
+}
+
+/**
+ * The threads that drive load: autocannon and the open-model schedule run one; wrk its `--wrk-threads`; the
+ * native engine one per generator cpu (one when unpinned), never more than the connections.
+ * @param {RunContext} context
+ */
+function engineThreads ({ load, pinning }) {
+  if (load.engine === 'wrk') return load.wrkThreads ?? 1
+  if (load.engine === 'native') return Math.max(1, Math.min(pinning.generatorCpus?.length ?? 1, load.connections))
+  return 1
 }

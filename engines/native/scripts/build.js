@@ -1,0 +1,45 @@
+// @ts-check
+// Builds the native load engine (target/release/dyno-load) with cargo and writes build/dyno-build.json, the
+// manifest the harness reads. Run by `pnpm install` (prepare); cargo itself makes it quick when up to date.
+// Without Rust it writes `{ ok: false, skipReason }` and exits 0: installing never fails for want of Rust,
+// and `--engine native` then says what to install. A real build error fails (its output is on stderr).
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { writeManifest } from '@dyno/scenarios/build/build-manifest.js'
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url))
+const MANIFEST = join(PACKAGE_DIR, 'build', 'dyno-build.json')
+const GET_RUST = 'install Rust 1.80 or newer (https://rustup.rs; it puts cargo in ~/.cargo/bin) and run `pnpm install` again'
+/** @param {string} line */
+const progress = (line) => process.stderr.write(`engine-native: ${line}\n`)
+
+/** @returns {string | null} cargo from PATH, or where rustup puts it */
+function findCargo () {
+  for (const candidate of ['cargo', join(homedir(), '.cargo', 'bin', 'cargo')]) {
+    if (!spawnSync(candidate, ['--version'], { encoding: 'utf8' }).error) return candidate
+  }
+  return null
+}
+
+const cargo = findCargo()
+if (!cargo) {
+  progress(`skipped: cargo is not installed: ${GET_RUST}`)
+  writeManifest(MANIFEST, { ok: false, skipReason: `cargo is not installed: ${GET_RUST}` })
+} else {
+  const rustc = spawnSync(cargo, ['--version'], { encoding: 'utf8' }).stdout.trim()
+  progress(`building with ${rustc} (the first build downloads and compiles its crates: a minute)…`)
+  const started = Date.now()
+  const build = spawnSync(cargo, ['build', '--release', '--locked'], { cwd: PACKAGE_DIR, stdio: ['ignore', 2, 2] })
+  if (build.error || build.status !== 0 || !existsSync(join(PACKAGE_DIR, 'target', 'release', 'dyno-load'))) {
+    progress(`\`cargo build\` failed (${build.error?.message ?? `exit code ${build.status}`})`)
+    writeManifest(MANIFEST, { ok: false, skipReason: `\`cargo build\` failed with ${rustc}; run \`pnpm --filter @dyno/engine-native build\` and read its output` })
+    process.exitCode = 1
+  } else {
+    const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(PACKAGE_DIR, 'Cargo.toml'), 'utf8'))?.[1] ?? 'unknown'
+    writeManifest(MANIFEST, { ok: true, version: `${version} (${rustc})`, builtAt: new Date().toISOString() })
+    progress(`built target/release/dyno-load in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  }
+}

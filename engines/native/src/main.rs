@@ -1,0 +1,132 @@
+//! dyno-load: dyno's native load generator. Reads a config (JSON) on standard input, runs its phases in
+//! order (each on fresh connections, one thread per generator cpu), and writes JSON lines on standard
+//! output: `progress` once a second, a `phase` report when each phase ends, `done` at the end. SIGTERM or
+//! SIGINT ends the phase under way early (still reported, `stoppedEarly`) and runs no further phase.
+
+mod check;
+mod config;
+mod load;
+mod response;
+mod stats;
+
+use config::Config;
+use load::{run_thread, PhaseShared};
+use serde_json::json;
+use stats::{encode, millis, round3, PhaseReport, PhaseTotals, RateReport, WindowMerger};
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// How often the main thread looks at signals, progress and windows.
+const POLL: Duration = Duration::from_millis(50);
+
+fn main() {
+    let mut input = String::new();
+    if let Err(error) = std::io::stdin().read_to_string(&mut input) {
+        fail(&format!("cannot read the config from standard input: {error}"));
+    }
+    let config: Config = match serde_json::from_str(&input) {
+        Ok(config) => config,
+        Err(error) => fail(&format!("the config is not valid: {error}")),
+    };
+    if let Some(problem) = config.problem() {
+        fail(&format!("the config is not valid: {problem}"));
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
+        signal_hook::flag::register(signal, stop.clone()).expect("a signal handler");
+    }
+    let config = Arc::new(config);
+    for phase in &config.phases {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let report = run_phase(&config, &phase.name, Duration::from_millis(phase.duration_ms), &stop);
+        emit(&json!({ "type": "phase", "report": report }));
+    }
+    emit(&json!({ "type": "done" }));
+}
+
+fn run_phase(config: &Arc<Config>, name: &str, duration: Duration, stop: &AtomicBool) -> PhaseReport {
+    let start = Instant::now();
+    let shared = Arc::new(PhaseShared {
+        start,
+        end: start + duration,
+        stop: AtomicBool::new(false),
+        responses: (0..config.threads).map(|_| AtomicU64::new(0)).collect(),
+    });
+    let (window_sender, window_receiver) = mpsc::channel();
+    let threads: Vec<_> = (0..config.threads)
+        .map(|index| {
+            let (config, shared, sender) = (config.clone(), shared.clone(), window_sender.clone());
+            std::thread::Builder::new()
+                .name(format!("dyno-load-{index}"))
+                .spawn(move || run_thread(&config, index, shared, sender))
+                .expect("a generator thread")
+        })
+        .collect();
+    drop(window_sender);
+
+    let mut merger = WindowMerger::new(config.threads, start, config.window());
+    let mut per_second = Vec::new();
+    let mut counted = 0u64;
+    let mut next_second = start + Duration::from_secs(1);
+    let mut stopped_early = false;
+    while threads.iter().any(|thread| !thread.is_finished()) {
+        std::thread::sleep(POLL);
+        if stop.load(Ordering::Relaxed) && !shared.stop.swap(true, Ordering::Relaxed) {
+            stopped_early = Instant::now() < shared.end;
+        }
+        while let Ok(part) = window_receiver.try_recv() {
+            merger.add(part);
+        }
+        if Instant::now() >= next_second && next_second <= shared.end {
+            let total: u64 = shared.responses.iter().map(|count| count.load(Ordering::Relaxed)).sum();
+            let this_second = total - counted;
+            counted = total;
+            per_second.push(this_second);
+            emit(&json!({ "type": "progress", "phase": name, "elapsedSec": per_second.len(), "requestsPerSec": this_second }));
+            next_second += Duration::from_secs(1);
+        }
+    }
+    let ended = Instant::now().min(shared.end.max(start));
+    let mut totals = PhaseTotals::new();
+    for thread in threads {
+        totals.add(&thread.join().expect("a generator thread ended without its counts"));
+    }
+    for part in window_receiver.try_iter() {
+        merger.add(part);
+    }
+    let elapsed = ended.saturating_duration_since(start);
+    PhaseReport {
+        name: name.to_string(),
+        duration_ms: round3(millis(elapsed)),
+        requests: totals.requests,
+        bytes: totals.bytes,
+        errors: totals.errors,
+        timeouts: totals.timeouts,
+        mismatches: totals.mismatches,
+        status_counts: totals.status_counts(),
+        per_second,
+        latency_histogram_us: encode(&totals.histogram),
+        windows: merger.finish(),
+        stopped_early,
+        rate: config.rate_per_sec.map(|target| RateReport {
+            target_per_sec: target,
+            achieved_send_per_sec: round3(totals.sent as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE)),
+            max_send_lag_ms: round3(millis(totals.max_send_lag)),
+        }),
+    }
+}
+
+fn emit(value: &serde_json::Value) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{value}");
+    let _ = out.flush();
+}
+
+fn fail(message: &str) -> ! {
+    eprintln!("dyno-load: {message}");
+    std::process::exit(2);
+}

@@ -1,0 +1,185 @@
+// @ts-check
+// The native engine (engines/native, Rust): runs a load plan, closed loop or open model, with one thread
+// per generator cpu, every response's status counted and body checked as the contract says, one µs sample
+// per response. One process for the whole plan; each phase comes back as a JSON line and becomes the same
+// PhaseSummary the other engines give, through phaseSummary.
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { DynoError } from '../errors.js'
+import { NATIVE_ENGINE_DIR } from '../paths.js'
+import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
+import { LineTail } from '../sut-process/line-tail.js'
+import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
+import { decodeHistogram } from './latency-histogram.js'
+import { phaseSummary } from './phase-summary.js'
+
+const BINARY = join(NATIVE_ENGINE_DIR, 'target', 'release', 'dyno-load')
+const MANIFEST = join(NATIVE_ENGINE_DIR, 'build', 'dyno-build.json')
+/** The engine stops within a tick of being told; this bounds the wait beyond the planned duration. */
+const GRACE_MS = 10_000
+/** A response slower than this is a timeout (as autocannon and wrk count them). */
+const TIMEOUT_MS = 10_000
+
+/**
+ * The built engine, or why there is none (with what to install).
+ * @returns {{ ok: true, path: string, version: string } | { ok: false, reason: string }}
+ */
+export function findNativeEngine () {
+  let manifest = null
+  try {
+    manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'))
+  } catch {
+    return { ok: false, reason: 'the native engine is not built: run `pnpm install` (it builds engines/native with cargo; install Rust from https://rustup.rs or `apt-get install cargo`)' }
+  }
+  if (!manifest.ok) return { ok: false, reason: `the native engine is not built: ${manifest.skipReason}` }
+  if (!existsSync(BINARY)) return { ok: false, reason: `the native engine's binary ${BINARY} is missing: run \`pnpm --filter @dyno/engine-native build\`` }
+  return { ok: true, path: BINARY, version: manifest.version }
+}
+
+/**
+ * The whole HTTP/1.1 request of the plan, as the engine writes it on every connection.
+ * @param {import('./load-plan.js').LoadPlan} plan
+ */
+export function rawRequest (plan) {
+  const url = new URL(plan.url)
+  const lines = [`${plan.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`]
+  for (const [name, value] of Object.entries(plan.headers)) {
+    if (/[\r\n:]/.test(name) || /[\r\n]/.test(value)) throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: the header \`${name}\` cannot be sent as given`)
+    if (name.toLowerCase() !== 'content-length' && name.toLowerCase() !== 'host') lines.push(`${name}: ${value}`)
+  }
+  if (plan.body !== null) lines.push(`Content-Length: ${Buffer.byteLength(plan.body)}`)
+  return `${lines.join('\r\n')}\r\n\r\n${plan.body ?? ''}`
+}
+
+/** @param {import('@dyno/scenarios').BodyExpectation | null} expected */
+function bodyExpectation (expected) {
+  if (!expected) return { mode: 'none' }
+  if (expected.text !== undefined) return { mode: 'exact', text: expected.text }
+  if (expected.check === 'worldRow') return { mode: 'worldRow' }
+  if (expected.check !== undefined) throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: no body check named \`${expected.check}\`; it knows worldRow`)
+  return { mode: 'json', canonical: JSON.stringify(expected.json), json: expected.json }
+}
+
+/**
+ * @param {import('./load-plan.js').LoadPlan} plan @param {number} threads
+ * @returns {Record<string, unknown>} what the engine reads on its standard input
+ */
+export function engineConfig (plan, threads) {
+  const url = new URL(plan.url)
+  if (url.protocol !== 'http:') throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: dyno sends plain HTTP, got the URL \`${plan.url}\``)
+  return {
+    address: `${url.hostname}:${url.port}`,
+    request: rawRequest(plan),
+    connections: plan.connections,
+    pipelining: plan.pipelining,
+    threads: Math.max(1, Math.min(threads, plan.connections)),
+    phases: plan.phases.map((phase) => ({ name: phase.name, durationMs: Math.max(1, Math.round(phase.durationSec * 1000)) })),
+    windowMs: plan.windowMs,
+    timeoutMs: TIMEOUT_MS,
+    ratePerSec: plan.ratePerSec ?? null,
+    expectBody: bodyExpectation(plan.expectedBody)
+  }
+}
+
+/**
+ * @typedef {object} NativeWindow a window as the engine reports it
+ * @property {number} startMs @property {number} durationMs @property {number} requests @property {number} errors
+ * @property {[number, number, number, number] | null} latencyUs p50, p75, p90, p99
+ *
+ * @typedef {object} NativePhaseReport
+ * @property {'warmup' | 'measure'} name
+ * @property {number} durationMs @property {number} requests @property {number} bytes @property {number} errors
+ * @property {number} timeouts @property {number} mismatches @property {Record<string, number>} statusCounts
+ * @property {number[]} perSecond @property {string} latencyHistogramUs @property {NativeWindow[]} windows
+ * @property {boolean} stoppedEarly
+ * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number } | null} rate
+ */
+
+/**
+ * @param {NativePhaseReport} report @param {number} expectedStatus
+ * @returns {import('./load-plan.js').PhaseSummary}
+ */
+export function nativePhaseSummary (report, expectedStatus) {
+  const summary = phaseSummary({
+    requests: report.requests,
+    durationSec: report.durationMs / 1000,
+    perSecond: report.perSecond,
+    histogram: decodeHistogram(report.latencyHistogramUs),
+    bytes: report.bytes,
+    errors: report.errors + report.timeouts,
+    timeouts: report.timeouts,
+    statusCounts: report.statusCounts,
+    mismatches: report.mismatches,
+    stoppedEarly: report.stoppedEarly,
+    timeseries: report.windows.map((window) => ({
+      startMs: window.startMs,
+      durationMs: window.durationMs,
+      requests: window.requests,
+      requestsPerSec: window.durationMs > 0 ? Math.round(window.requests / window.durationMs * 1000 * 10) / 10 : 0,
+      latencyMs: window.latencyUs ? { p50: window.latencyUs[0] / 1000, p75: window.latencyUs[1] / 1000, p90: window.latencyUs[2] / 1000, p99: window.latencyUs[3] / 1000 } : null,
+      errors: window.errors
+    }))
+  }, expectedStatus)
+  return report.rate ? { ...summary, rate: report.rate } : summary
+}
+
+/**
+ * Starts the engine on the plan, in its own process group, pinned to `cpus` with one thread per cpu. Same
+ * shape as startLoad's LoadRun: stop() ends the phase under way early (still reported) and skips the rest.
+ * @param {import('./load-plan.js').LoadPlan} plan
+ * @param {{ onProgress?: (progress: { phase: string, elapsedSec: number, requestsPerSec: number }) => void, env?: Record<string, string>,
+ *   onPhase?: (phase: 'warmup' | 'measure') => void, cpus?: number[] | null, threads?: number }} [hooks] threads: default one per cpu
+ * @returns {{ pid: number | undefined, stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('./load-plan.js').PhaseSummary>> }> }}
+ */
+export function startNativeLoad (plan, hooks = {}) {
+  const engine = findNativeEngine()
+  if (!engine.ok) return { pid: undefined, stop: () => {}, done: Promise.reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', engine.reason)) }
+  const config = engineConfig(plan, hooks.threads ?? hooks.cpus?.length ?? 1)
+  const { command, args } = pinnedSpawnArgs(engine.path, [], hooks.cpus ?? null)
+  const child = spawnGroupLeader(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...hooks.env } })
+  const stderr = new LineTail(20)
+  child.stderr?.on('data', (chunk) => stderr.push(chunk))
+  child.stdin?.end(JSON.stringify(config))
+  const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)
+
+  const done = new Promise((resolve, reject) => {
+    /** @type {{ phases: Partial<Record<'warmup' | 'measure', import('./load-plan.js').PhaseSummary>> }} */
+    const outcome = { phases: {} }
+    let settled = false
+    const finish = (/** @type {Error | null} */ error) => {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      stopProcessGroup(child, { graceMs: 2000, label: 'native load engine' }).then(() => error ? reject(error) : resolve(outcome), reject)
+    }
+    const deadline = setTimeout(() => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
+      `the native engine did not finish within ${Math.round((plannedMs + GRACE_MS) / 1000)} s`)), plannedMs + GRACE_MS)
+    let pending = ''
+    child.stdout?.on('data', (chunk) => {
+      const lines = (pending + chunk.toString()).split('\n')
+      pending = lines.pop() ?? ''
+      for (const line of lines) {
+        let message
+        try {
+          message = JSON.parse(line)
+        } catch {
+          return finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine printed what is not JSON: ${line.slice(0, 200)}`))
+        }
+        if (message.type === 'progress') hooks.onProgress?.(message)
+        else if (message.type === 'phase') {
+          outcome.phases[/** @type {'warmup' | 'measure'} */ (message.report.name)] = nativePhaseSummary(message.report, plan.expectedStatus)
+          hooks.onPhase?.(message.report.name)
+        } else if (message.type === 'done') finish(null)
+      }
+    })
+    // After its output is read: an engine that ends without `done` ended early.
+    child.on('close', (code, signal) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
+      `the native engine exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`)))
+    child.on('error', (error) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine could not start: ${error.message}`, { cause: error })))
+  })
+  return {
+    pid: child.pid,
+    stop: () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM') },
+    done
+  }
+}
