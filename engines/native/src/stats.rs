@@ -36,6 +36,7 @@ pub struct ThreadStats {
     pub timeouts: u64,
     pub mismatches: u64,
     pub statuses: Vec<u64>,
+    /// Open model: requests the schedule has released, and the most it lagged behind itself.
     pub sent: u64,
     pub max_send_lag: Duration,
 }

@@ -1,0 +1,138 @@
+// @ts-check
+// The native engine (engines/native) against real SUTs: every response's status counted and body checked,
+// one µs sample per response, windows, pipelining, several threads merged exactly, stopping on request,
+// and the open model that shows a stall the closed loop hides.
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { decodeHistogram } from '../src/load/latency-histogram.js'
+import { scenarioLoadPlan } from '../src/load/load-plan.js'
+import { findNativeEngine, startNativeLoad } from '../src/load/native-engine.js'
+import { FIXTURE_SUTS_DIR, fixtureSut } from './support/fixture-suts.js'
+import { PACKAGES_DIR } from '../src/paths.js'
+import { runEnv } from '../src/run/run-env.js'
+import { startSut } from '../src/sut-process/start-sut.js'
+import { loadSut } from '../src/suts/discover-suts.js'
+import { trackRuns } from './support/leftover-processes.js'
+import { schemaErrors } from './support/result-schemas.js'
+import { runInTempDir, scenarioNamed } from './support/run-fixture.js'
+
+const runs = trackRuns()
+const engine = findNativeEngine()
+if (!engine.ok && process.env.CI === 'true') throw new Error(`the native engine is missing under CI=true: ${engine.reason}`)
+
+/**
+ * Starts a SUT marked with a fresh run id, runs `work` against it, and always stops it.
+ * @template T
+ * @param {import('../src/suts/discover-suts.js').SutDescriptor} sut
+ * @param {(port: number, env: Record<string, string>) => Promise<T>} work
+ */
+async function withSut (sut, work) {
+  const env = runEnv(runs.add(`native-test-${Math.random().toString(16).slice(2, 8)}`))
+  const running = await startSut(sut, { readyTimeoutSec: 10, stopGraceSec: 5, env })
+  try {
+    return await work(running.port, env)
+  } finally {
+    await running.stop(5000)
+  }
+}
+
+/**
+ * @param {number} port @param {string} scenarioName
+ * @param {Partial<import('../src/load/load-plan.js').LoadPlan>} [overrides]
+ * @returns {import('../src/load/load-plan.js').LoadPlan}
+ */
+function planFor (port, scenarioName, overrides = {}) {
+  return { ...scenarioLoadPlan({ port, scenario: scenarioNamed(scenarioName), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }), ...overrides }
+}
+
+const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))
+/** @param {Partial<Record<'warmup' | 'measure', import('../src/load/load-plan.js').PhaseSummary>>} phases */
+const measured = (phases) => /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
+
+describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
+  it('drives node-http (POST with a body) and reports every response: statuses, bytes, one µs sample each, windows', async () => {
+    const { phases } = await withSut(nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'post'), { env }).done)
+    const summary = measured(phases)
+    expect(summary.requests).toBeGreaterThan(200)
+    expect(summary.statusCounts).toEqual({ 200: summary.requests })
+    expect(summary).toMatchObject({ errors: 0, timeouts: 0, non2xx: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
+    expect(summary.durationSec).toBeGreaterThan(0.95)
+    expect(summary.durationSec).toBeLessThan(1.2)
+    expect(summary.bytesPerSec).toBeGreaterThan(summary.requestsPerSec.mean * 1000) // the ~1 KB echo, each time
+    expect(decodeHistogram(summary.latencyHistogramUs).totalCount).toBe(summary.requests)
+    const windows = /** @type {import('../src/load/timeseries.js').Window[]} */ (summary.timeseries)
+    expect(windows.length).toBeGreaterThanOrEqual(4)
+    expect(windows.reduce((sum, window) => sum + window.requests, 0)).toBe(summary.requests)
+    for (const window of windows.slice(0, -1)) expect(window.durationMs).toBeGreaterThan(240)
+    expect(windows[1].latencyMs?.p50).toBeLessThanOrEqual(/** @type {number} */ (windows[1].latencyMs?.p99))
+  }, 30_000)
+
+  it('counts wrong bodies and unexpected statuses from a SUT that breaks under load, exact text and JSON alike', async () => {
+    const exact = scenarioNamed('json').expect.body
+    const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
+    for (const expectedBody of [exact, byJson]) {
+      const { phases } = await withSut(fixtureSut('wrong-under-load'), (port, env) => startNativeLoad(planFor(port, 'json', { expectedBody }), { env }).done)
+      const summary = measured(phases)
+      // One answer in ten is a wrong body, one in ten a 503 with an empty body (a wrong body too).
+      expect(summary.unexpectedStatus).toBe(summary.statusCounts['503'])
+      expect(summary.unexpectedStatus).toBeGreaterThan(summary.requests / 12)
+      expect(summary.mismatches).toBeGreaterThan(summary.requests / 6)
+      expect(summary.mismatches).toBeLessThan(summary.requests / 4)
+      expect(summary.non2xx).toBe(summary.unexpectedStatus)
+      expect(summary.statusCounts['200'] + summary.statusCounts['503']).toBe(summary.requests)
+    }
+  }, 30_000)
+
+  it('pipelines and still times every response, and merges the histograms and windows of two threads exactly', async () => {
+    const { phases } = await withSut(nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env, threads: 2 }).done)
+    const summary = measured(phases)
+    expect(summary.statusCounts).toEqual({ 200: summary.requests })
+    expect(summary.mismatches).toBe(0)
+    expect(decodeHistogram(summary.latencyHistogramUs).totalCount).toBe(summary.requests)
+    const windows = /** @type {import('../src/load/timeseries.js').Window[]} */ (summary.timeseries)
+    expect(windows.reduce((sum, window) => sum + window.requests, 0)).toBe(summary.requests)
+  }, 30_000)
+
+  it('stops at once when told: it still reports the phase under way, stoppedEarly, and runs no further phase', async () => {
+    const startedAt = Date.now()
+    const { phases } = await withSut(nodeHttp(), (port, env) => {
+      const load = startNativeLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
+        env,
+        onProgress: ({ elapsedSec }) => { if (elapsedSec === 1) load.stop() }
+      })
+      return load.done
+    })
+    expect(Date.now() - startedAt).toBeLessThan(10_000)
+    expect(phases.measure).toBeUndefined()
+    expect(phases.warmup).toMatchObject({ stoppedEarly: true, unexpectedStatus: 0, mismatches: 0 })
+    expect(phases.warmup?.requests).toBeGreaterThan(100)
+    expect(phases.warmup?.durationSec).toBeLessThan(5)
+  }, 30_000)
+
+  it('in the open model shows a SUT\'s 200 ms stalls in its p99, keeping its schedule', async () => {
+    const ratePerSec = 500
+    const durationSec = 4
+    const stalling = loadSut(join(FIXTURE_SUTS_DIR, 'stalls-once-a-second'))
+    const { phases } = await withSut(stalling, (port, env) => startNativeLoad(planFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env }).done)
+    const summary = measured(phases)
+    expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
+    expect(summary.requests).toBeGreaterThan(ratePerSec * durationSec * 0.95)
+    expect(summary.rate?.targetPerSec).toBe(ratePerSec)
+    expect(summary.rate?.achievedSendPerSec).toBeGreaterThan(ratePerSec * 0.97)
+    // ~20 % of the requests are scheduled during a stall and wait up to 200 ms, so the p99 shows it...
+    expect(summary.latencyMs?.p99).toBeGreaterThanOrEqual(150)
+    // ...and the generator's own lag behind its schedule is far too small to explain it.
+    expect(summary.rate?.maxSendLagMs).toBeLessThan(150)
+  }, 30_000)
+
+  it('through the harness, `--engine native` writes a schema-valid result with the engine and its windows', async () => {
+    const { written: [record] } = await runInTempDir({ runs, suts: [nodeHttp()], scenarios: ['json'], load: { connections: 10, durationSec: 1, warmupSec: 0.5, engine: 'native' } })
+    expect(schemaErrors('result', record)).toEqual([])
+    expect(record).toMatchObject({ status: 'ok', load: { engine: 'native', engineVersion: engine.ok ? engine.version : '' } })
+    expect(record.summary.timeseries.length).toBeGreaterThanOrEqual(4)
+    expect(record.warmupAnalysis).not.toBeNull()
+    expect(record.summary.generatorCpuPct).toBeGreaterThan(0)
+  }, 60_000)
+
+  afterAll(() => runs.expectNoneLeft(expect))
+})
