@@ -75,7 +75,7 @@ function timed (command, input) {
 /** @param {number} port @returns {Promise<{ requestsPerSec: number, responses: number, cpuSec: number }>} */
 async function runNative (port) {
   const plan = scenarioLoadPlan({ port, scenario: /** @type {any} */ (scenario), connections, pipelining: 1, warmupSec, durationSec, windowMs: 250 })
-  const { stdout, cpuSec } = await timed([/** @type {string} */ (native.ok && native.path)], JSON.stringify(engineConfig(plan, 1)))
+  const { stdout, cpuSec } = await timed([(native.ok && native.path)], JSON.stringify(engineConfig(plan, 1)))
   const reports = stdout.trim().split('\n').map((line) => JSON.parse(line)).filter((message) => message.type === 'phase').map((message) => message.report)
   const measure = reports.find((report) => report.name === 'measure')
   if (measure.mismatches > 0 || measure.errors > 0) throw new Error(`native: ${measure.mismatches} mismatches, ${measure.errors} errors`)
@@ -87,7 +87,7 @@ async function runWrk (port) {
   const url = `http://127.0.0.1:${port}${scenario?.request.path}`
   const phases = []
   for (const seconds of [warmupSec, durationSec]) {
-    const { stdout, cpuSec } = await timed([/** @type {string} */ (wrk), '-t1', `-c${connections}`, `-d${seconds}s`, url])
+    const { stdout, cpuSec } = await timed([(wrk), '-t1', `-c${connections}`, `-d${seconds}s`, url])
     const requests = Number(/(\d+) requests in/.exec(stdout)?.[1])
     const rate = Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1])
     if (!(requests > 0) || /Non-2xx|Socket errors/.test(stdout)) throw new Error(`wrk: ${stdout}`)

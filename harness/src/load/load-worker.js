@@ -3,7 +3,8 @@
 // reports each phase's summary over IPC. It is a separate process so that the orchestrator never competes with it.
 import autocannon from 'autocannon'
 import { bodyVerifier } from './body-verifier.js'
-import { createLatencyHistogram, encodeHistogram, latencySummaryMs, recordLatencyMs } from './latency-histogram.js'
+import { createLatencyHistogram, recordLatencyMs } from './latency-histogram.js'
+import { phaseSummary } from './phase-summary.js'
 import { runRatePhase } from './rate-phase.js'
 import { createWindowRecorder } from './timeseries.js'
 
@@ -23,6 +24,8 @@ function runPhase (plan, phase) {
   return new Promise((resolve, reject) => {
     const histogram = createLatencyHistogram()
     const windows = createWindowRecorder(plan.windowMs)
+    /** @type {number[]} responses in each second, from autocannon's ticks */
+    const perSecond = []
     const instance = autocannon({
       url: plan.url,
       method: /** @type {any} */ (plan.method),
@@ -35,7 +38,7 @@ function runPhase (plan, phase) {
     }, (error, result) => {
       current = null
       if (error) return reject(error)
-      resolve({ ...summarize(result, histogram, plan.expectedStatus), timeseries: windows.finish() })
+      resolve(summarize(result, { histogram, perSecond, timeseries: windows.finish() }, plan.expectedStatus))
     })
     current = instance
     let elapsedSec = 0
@@ -47,6 +50,7 @@ function runPhase (plan, phase) {
     instance.on('reqError', () => windows.error())
     instance.on('tick', ({ counter }) => {
       elapsedSec += 1
+      perSecond.push(counter)
       send({ type: 'progress', phase: phase.name, elapsedSec, requestsPerSec: counter })
     })
     if (stopRequested) instance.stop()
@@ -55,31 +59,28 @@ function runPhase (plan, phase) {
 
 /**
  * @param {any} result autocannon's result
- * @param {import('hdr-histogram-js').Histogram} histogram
+ * @param {{ histogram: import('hdr-histogram-js').Histogram, perSecond: number[], timeseries: import('./timeseries.js').Window[] }} recorded
+ *   what the per-response hook and the ticks recorded
  * @param {number} expectedStatus
- * @returns {Omit<import('./load-plan.js').PhaseSummary, 'timeseries'>}
+ * @returns {import('./load-plan.js').PhaseSummary}
  */
-function summarize (result, histogram, expectedStatus) {
+function summarize (result, { histogram, perSecond, timeseries }, expectedStatus) {
   /** @type {Record<string, number>} */
   const statusCounts = {}
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCounts[status] = count
-  const requests = result.requests.total
-  const durationSec = result.duration
-  return {
-    requests,
-    durationSec,
-    requestsPerSec: { mean: durationSec > 0 ? Math.round(requests / durationSec * 10) / 10 : 0, stdev: result.requests.stddev },
-    latencyMs: latencySummaryMs(histogram),
-    latencyHistogramUs: encodeHistogram(histogram),
-    bytesPerSec: result.throughput.mean,
+  return phaseSummary({
+    requests: result.requests.total,
+    durationSec: result.duration,
+    perSecond,
+    histogram,
+    bytes: result.throughput.total,
     errors: result.errors,
     timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    mismatches: result.mismatches,
-    unexpectedStatus: requests - (statusCounts[String(expectedStatus)] ?? 0),
     statusCounts,
-    stoppedEarly: stopRequested
-  }
+    mismatches: result.mismatches,
+    stoppedEarly: stopRequested,
+    timeseries
+  }, expectedStatus)
 }
 
 process.on('message', async (/** @type {any} */ message) => {

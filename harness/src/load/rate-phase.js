@@ -5,7 +5,8 @@
 // (autocannon) would instead send less during the stall and never see it (coordinated omission).
 import { Pool, buildConnector } from 'undici'
 import { bodyVerifier } from './body-verifier.js'
-import { createLatencyHistogram, encodeHistogram, latencySummaryMs, recordLatencyMs } from './latency-histogram.js'
+import { createLatencyHistogram, recordLatencyMs } from './latency-histogram.js'
+import { phaseSummary } from './phase-summary.js'
 import { runSchedule } from './rate-schedule.js'
 import { createWindowRecorder } from './timeseries.js'
 
@@ -75,12 +76,18 @@ export async function runRatePhase (plan, phase, { onProgress, isStopped = () =>
   const timeouts = tally.abandon()
   await (drained ? pool.close() : pool.destroy())
 
+  const counts = tally.counts(phase.durationSec)
   return {
-    ...tally.summary(durationSec, phase.durationSec, plan.expectedStatus),
-    bytesPerSec: durationSec > 0 ? Math.round(bytes.total() / durationSec) : 0,
-    timeouts: tally.timeouts() + timeouts,
-    stoppedEarly: schedule.stoppedEarly,
-    timeseries: windows.finish(),
+    ...phaseSummary({
+      ...counts,
+      durationSec,
+      bytes: bytes.total(),
+      // As every engine counts them: a timed-out request is an error too.
+      errors: counts.errors + tally.timeouts() + timeouts,
+      timeouts: tally.timeouts() + timeouts,
+      stoppedEarly: schedule.stoppedEarly,
+      timeseries: windows.finish()
+    }, plan.expectedStatus),
     rate: {
       targetPerSec: plan.ratePerSec,
       achievedSendPerSec: round1(schedule.sent / sendWindowSec),
@@ -126,7 +133,6 @@ function createTally (verify, windows) {
   let requests = 0
   let errors = 0
   let timeouts = 0
-  let non2xx = 0
   let mismatches = 0
   let inFlight = 0
   let lastEndMs = 0
@@ -161,7 +167,6 @@ function createTally (verify, windows) {
           const second = Math.floor((endMs - startMs) / 1000)
           perSecond[second] = (perSecond[second] ?? 0) + 1
           statusCounts[status] = (statusCounts[status] ?? 0) + 1
-          if (status < 200 || status > 299) non2xx += 1
           if (verify && !verify(body)) mismatches += 1
           settle()
         },
@@ -197,25 +202,16 @@ function createTally (verify, windows) {
       return count
     },
     /**
-     * @param {number} durationSec measured
-     * @param {number} scheduledSec the phase's nominal length: the whole seconds of it give the per-second spread
-     * @param {number} expectedStatus
+     * What the phase counted, for phaseSummary (timeouts apart: the drain adds to them).
+     * @param {number} scheduledSec the phase's nominal length: its whole seconds give the per-second spread
      */
-    summary (durationSec, scheduledSec, expectedStatus) {
-      const wholeSeconds = Math.max(1, Math.floor(scheduledSec))
-      const counts = Array.from({ length: wholeSeconds }, (_, second) => perSecond[second] ?? 0)
-      const meanCount = counts.reduce((sum, count) => sum + count, 0) / counts.length
-      const variance = counts.reduce((sum, count) => sum + (count - meanCount) ** 2, 0) / counts.length
+    counts (scheduledSec) {
       return {
         requests,
-        durationSec: round3(durationSec),
-        requestsPerSec: { mean: durationSec > 0 ? round1(requests / durationSec) : 0, stdev: round1(Math.sqrt(variance)) },
-        latencyMs: latencySummaryMs(histogram),
-        latencyHistogramUs: encodeHistogram(histogram),
+        perSecond: Array.from({ length: Math.max(1, Math.floor(scheduledSec)) }, (_, second) => perSecond[second] ?? 0),
+        histogram,
         errors,
-        non2xx,
         mismatches,
-        unexpectedStatus: requests - (statusCounts[String(expectedStatus)] ?? 0),
         statusCounts
       }
     }
