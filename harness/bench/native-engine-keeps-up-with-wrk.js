@@ -44,8 +44,10 @@ const scenario = SCENARIOS.find((candidate) => candidate.name === values.scenari
 if (!scenario) throw new Error(`no scenario ${values.scenario}`)
 const native = findNativeEngine()
 if (!native.ok) throw new Error(native.reason)
-const wrk = findWrk()
-if (!wrk) throw new Error('wrk is not installed (apt-get install wrk)')
+const nativePath = /** @type {string} */ (native.path)
+const found = findWrk()
+if (!found) throw new Error('wrk is not installed (apt-get install wrk)')
+const wrk = found
 
 /**
  * Runs a command pinned to the generator cpu under bash, which reports the CPU its children used.
@@ -75,7 +77,7 @@ function timed (command, input) {
 /** @param {number} port @returns {Promise<{ requestsPerSec: number, responses: number, cpuSec: number }>} */
 async function runNative (port) {
   const plan = scenarioLoadPlan({ port, scenario: /** @type {any} */ (scenario), connections, pipelining: 1, warmupSec, durationSec, windowMs: 250 })
-  const { stdout, cpuSec } = await timed([(native.ok && native.path)], JSON.stringify(engineConfig(plan, 1)))
+  const { stdout, cpuSec } = await timed([nativePath], JSON.stringify(engineConfig(plan, 1)))
   const reports = stdout.trim().split('\n').map((line) => JSON.parse(line)).filter((message) => message.type === 'phase').map((message) => message.report)
   const measure = reports.find((report) => report.name === 'measure')
   if (measure.mismatches > 0 || measure.errors > 0) throw new Error(`native: ${measure.mismatches} mismatches, ${measure.errors} errors`)

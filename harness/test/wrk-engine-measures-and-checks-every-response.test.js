@@ -111,7 +111,7 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
       const load = startWrkLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
         env,
         onProgress: ({ elapsedSec }) => {
-          pids.push(load.pid)
+          pids.push(load.pids[0])
           if (elapsedSec === 1) load.stop()
         }
       })

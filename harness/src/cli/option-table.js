@@ -110,6 +110,12 @@ const OPTIONS = {
     parse: wholeNumber({ min: 0, max: 600 }),
     default: 2
   },
+  sutCpus: {
+    field: 'sutCpus',
+    flag: '--sut-cpus <n>',
+    description: 'CPUs the SUT gets under --pin auto, whatever the machine\'s size (default: one per server worker, --workers); the generator gets every other cpu',
+    parse: wholeNumber({ min: 1, max: 1024 })
+  },
   pin: {
     field: 'pin',
     flag: '--pin <mode>',
@@ -204,14 +210,14 @@ const OPTIONS = {
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
-  calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.readyTimeout],
+  calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.readyTimeout],
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   // The run options of both commits' rounds (--repeats: rounds; default profile: ci), then how to compare.
   'compare-commits': [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,
     OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   list: []
 })

@@ -48,6 +48,7 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
  * @property {number} [readyTimeoutSec]
  * @property {string} [runId] marks the SUT and generator processes (DYNO_RUN_ID); default: calibrate-<random>
  * @property {import('../pinning/pin-option.js').PinRequest | string} [pin] as `dyno run --pin` (default auto)
+ * @property {number} [sutCpus] the SUT's cpus under auto pinning (default 1)
  */
 
 /**
@@ -61,7 +62,7 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
  */
 export async function calibrate (options, io, signal) {
   const rows = await calibrationRows(options, signal)
-  const pinning = resolvePinning(options.pin ?? DEFAULT_PIN)
+  const pinning = resolvePinning(options.pin ?? DEFAULT_PIN, undefined, { sutCpus: options.sutCpus ?? 1 })
   io.stdout.write(`pinning: ${pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`}\n`)
   io.stdout.write(formatCalibration(rows, { wrkVersion: wrkVersionOrNote() }) + '\n')
   if (signal.aborted) {
@@ -85,7 +86,7 @@ export async function calibrationRows (options, signal) {
   if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
   const mark = runEnv(options.runId ?? `calibrate-${randomBytes(3).toString('hex')}`)
   // The same pinning as `dyno run`: the SUT on its cpus, every engine on the generator's.
-  const pinning = resolvePinning(options.pin ?? DEFAULT_PIN)
+  const pinning = resolvePinning(options.pin ?? DEFAULT_PIN, undefined, { sutCpus: options.sutCpus ?? 1 })
   /** @type {CalibrationRow[]} */
   const rows = []
   for (const sut of suts) {

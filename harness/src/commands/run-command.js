@@ -26,7 +26,7 @@ import { DEFAULT_RUNTIME } from '../runtimes/runtime-targets.js'
  */
 export async function runCommand (options, io, signal) {
   const settings = resolveRunSettings(options)
-  const pinning = resolvePinning(options.pin)
+  const pinning = resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus ?? options.workers })
   checkEngine(options, settings)
   const selected = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], settings.scenarios)

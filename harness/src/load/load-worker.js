@@ -1,11 +1,11 @@
 // @ts-check
-// The load generator process: runs each phase of a plan (autocannon, or the fixed-rate schedule) and
-// reports each phase's summary over IPC. It is a separate process so that the orchestrator never competes with it.
+// A load generator process: runs each phase of a plan (autocannon, or the fixed-rate schedule) and reports
+// what each phase counted over IPC. It is a separate process so that the orchestrator never competes with it;
+// the orchestrator runs one per generator cpu, each with its share of the connections, and adds them up.
 import autocannon from 'autocannon'
 import { bodyVerifier } from './body-verifier.js'
-import { createLatencyHistogram, recordLatencyMs } from './latency-histogram.js'
-import { phaseSummary } from './phase-summary.js'
-import { runRatePhase } from './rate-phase.js'
+import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from './latency-histogram.js'
+import { rateCounts } from './rate-phase.js'
 import { createWindowRecorder } from './timeseries.js'
 
 /** @type {{ stop: () => void } | null} */
@@ -18,7 +18,7 @@ const send = (message) => new Promise((resolve) => process.send?.(message, resol
 /**
  * @param {import('./load-plan.js').LoadPlan} plan
  * @param {{ name: string, durationSec: number }} phase
- * @returns {Promise<import('./load-plan.js').PhaseSummary>}
+ * @returns {Promise<import('./phase-counts.js').PortableCounts>}
  */
 function runPhase (plan, phase) {
   return new Promise((resolve, reject) => {
@@ -38,7 +38,7 @@ function runPhase (plan, phase) {
     }, (error, result) => {
       current = null
       if (error) return reject(error)
-      resolve(summarize(result, { histogram, perSecond, timeseries: windows.finish() }, plan.expectedStatus))
+      resolve(countsOf(result, { histogram, perSecond, windows: windows.finish() }))
     })
     current = instance
     let elapsedSec = 0
@@ -59,28 +59,27 @@ function runPhase (plan, phase) {
 
 /**
  * @param {any} result autocannon's result
- * @param {{ histogram: import('hdr-histogram-js').Histogram, perSecond: number[], timeseries: import('./timeseries.js').Window[] }} recorded
+ * @param {{ histogram: import('hdr-histogram-js').Histogram, perSecond: number[], windows: import('./timeseries.js').WindowPart[] }} recorded
  *   what the per-response hook and the ticks recorded
- * @param {number} expectedStatus
- * @returns {import('./load-plan.js').PhaseSummary}
+ * @returns {import('./phase-counts.js').PortableCounts}
  */
-function summarize (result, { histogram, perSecond, timeseries }, expectedStatus) {
+function countsOf (result, { histogram, perSecond, windows }) {
   /** @type {Record<string, number>} */
   const statusCounts = {}
   for (const [status, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCounts[status] = count
-  return phaseSummary({
+  return {
     requests: result.requests.total,
     durationSec: result.duration,
     perSecond,
-    histogram,
+    histogramUs: encodeHistogram(histogram),
     bytes: result.throughput.total,
     errors: result.errors,
     timeouts: result.timeouts,
     statusCounts,
     mismatches: result.mismatches,
     stoppedEarly: stopRequested,
-    timeseries
-  }, expectedStatus)
+    windows
+  }
 }
 
 process.on('message', async (/** @type {any} */ message) => {
@@ -96,13 +95,13 @@ process.on('message', async (/** @type {any} */ message) => {
     for (const phase of plan.phases) {
       if (stopRequested) break
       // An open-model plan sends on a fixed schedule (rate-phase.js); a closed one keeps the connections busy (autocannon).
-      const summary = plan.ratePerSec
-        ? await runRatePhase(/** @type {import('./rate-phase.js').RatePlan} */ (plan), phase, {
+      const counts = plan.ratePerSec
+        ? await rateCounts(/** @type {import('./rate-phase.js').RatePlan} */ (plan), phase, {
           onProgress: (progress) => send({ type: 'progress', ...progress }),
           isStopped: () => stopRequested
         })
         : await runPhase(plan, phase)
-      await send({ type: 'phase', phase: phase.name, summary })
+      await send({ type: 'phase', phase: phase.name, counts })
     }
     await send({ type: 'done' })
   } catch (error) {

@@ -129,11 +129,11 @@ export function nativePhaseSummary (report, expectedStatus) {
  * @param {import('./load-plan.js').LoadPlan} plan
  * @param {{ onProgress?: (progress: { phase: string, elapsedSec: number, requestsPerSec: number }) => void, env?: Record<string, string>,
  *   onPhase?: (phase: 'warmup' | 'measure') => void, cpus?: number[] | null, threads?: number }} [hooks] threads: default one per cpu
- * @returns {{ pid: number | undefined, stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('./load-plan.js').PhaseSummary>> }> }}
+ * @returns {{ pids: number[], stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('./load-plan.js').PhaseSummary>> }> }}
  */
 export function startNativeLoad (plan, hooks = {}) {
   const engine = findNativeEngine()
-  if (!engine.ok) return { pid: undefined, stop: () => {}, done: Promise.reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', engine.reason)) }
+  if (!engine.ok) return { pids: [], stop: () => {}, done: Promise.reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', engine.reason)) }
   const config = engineConfig(plan, hooks.threads ?? hooks.cpus?.length ?? 1)
   const { command, args } = pinnedSpawnArgs(engine.path, [], hooks.cpus ?? null)
   const child = spawnGroupLeader(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...hooks.env } })
@@ -178,7 +178,7 @@ export function startNativeLoad (plan, hooks = {}) {
     child.on('error', (error) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine could not start: ${error.message}`, { cause: error })))
   })
   return {
-    pid: child.pid,
+    pids: child.pid ? [child.pid] : [],
     stop: () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM') },
     done
   }

@@ -5,7 +5,8 @@
 // (autocannon) would instead send less during the stall and never see it (coordinated omission).
 import { Pool, buildConnector } from 'undici'
 import { bodyVerifier } from './body-verifier.js'
-import { createLatencyHistogram, recordLatencyMs } from './latency-histogram.js'
+import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from './latency-histogram.js'
+import { mergeCounts } from './phase-counts.js'
 import { phaseSummary } from './phase-summary.js'
 import { runSchedule } from './rate-schedule.js'
 import { createWindowRecorder } from './timeseries.js'
@@ -19,11 +20,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /**
  * @typedef {import('./load-plan.js').LoadPlan & { ratePerSec: number }} RatePlan
  *
- * @typedef {object} RateFigures how well the generator kept its schedule
- * @property {number} targetPerSec the rate asked for
- * @property {number} achievedSendPerSec requests sent / the time it took to send them
- * @property {number} maxSendLagMs the most a send fell behind its intended time: far above a few ms, the
- *   generator itself could not keep the schedule, and that lag is part of every latency it measured
+ * @typedef {import('./phase-counts.js').RateFigures} RateFigures how well the generator kept its schedule;
+ *   a maxSendLagMs far above a few ms means the generator itself could not keep it, and that lag is part of
+ *   every latency it measured
  *
  * @typedef {import('./load-plan.js').PhaseSummary & { rate: RateFigures }} RatePhaseSummary
  *
@@ -36,6 +35,18 @@ const round1 = (/** @type {number} */ value) => Math.round(value * 10) / 10
 const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
 
 /**
+ * Runs one phase at `plan.ratePerSec` and summarizes it (one generator process on its own).
+ * @param {RatePlan} plan
+ * @param {{ name: string, durationSec: number }} phase
+ * @param {RatePhaseHooks} [hooks]
+ * @returns {Promise<RatePhaseSummary>}
+ */
+export async function runRatePhase (plan, phase, hooks = {}) {
+  const { counts, rate } = mergeCounts([await rateCounts(plan, phase, hooks)])
+  return { ...phaseSummary(counts, plan.expectedStatus), rate: /** @type {RateFigures} */ (rate) }
+}
+
+/**
  * Runs one phase at `plan.ratePerSec` requests per second for `phase.durationSec`, over a pool of at
  * most `plan.connections` keep-alive connections. A request whose time has come while every connection
  * is busy waits in the pool's queue, and its latency includes that wait; no scheduled request is ever
@@ -43,9 +54,9 @@ const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
  * @param {RatePlan} plan
  * @param {{ name: string, durationSec: number }} phase
  * @param {RatePhaseHooks} [hooks]
- * @returns {Promise<RatePhaseSummary>}
+ * @returns {Promise<import('./phase-counts.js').PortableCounts & { rate: RateFigures }>}
  */
-export async function runRatePhase (plan, phase, { onProgress, isStopped = () => false } = {}) {
+export async function rateCounts (plan, phase, { onProgress, isStopped = () => false } = {}) {
   const url = new URL(plan.url)
   const bytes = createByteCounter()
   const pool = new Pool(url.origin, {
@@ -76,18 +87,17 @@ export async function runRatePhase (plan, phase, { onProgress, isStopped = () =>
   const timeouts = tally.abandon()
   await (drained ? pool.close() : pool.destroy())
 
-  const counts = tally.counts(phase.durationSec)
+  const { histogram, ...counts } = tally.counts(phase.durationSec)
   return {
-    ...phaseSummary({
-      ...counts,
-      durationSec,
-      bytes: bytes.total(),
-      // As every engine counts them: a timed-out request is an error too.
-      errors: counts.errors + tally.timeouts() + timeouts,
-      timeouts: tally.timeouts() + timeouts,
-      stoppedEarly: schedule.stoppedEarly,
-      timeseries: windows.finish()
-    }, plan.expectedStatus),
+    ...counts,
+    histogramUs: encodeHistogram(histogram),
+    durationSec,
+    bytes: bytes.total(),
+    // As every engine counts them: a timed-out request is an error too.
+    errors: counts.errors + tally.timeouts() + timeouts,
+    timeouts: tally.timeouts() + timeouts,
+    stoppedEarly: schedule.stoppedEarly,
+    windows: windows.finish(),
     rate: {
       targetPerSec: plan.ratePerSec,
       achievedSendPerSec: round1(schedule.sent / sendWindowSec),

@@ -4,6 +4,8 @@ import { DynoError } from '../errors.js'
 import { LineTail } from '../sut-process/line-tail.js'
 import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
+import { mergeCounts } from './phase-counts.js'
+import { phaseSummary } from './phase-summary.js'
 
 const WORKER_PATH = fileURLToPath(new URL('./load-worker.js', import.meta.url))
 /** The generator stops within a second of being told; this bounds the wait beyond the planned duration. */
@@ -16,59 +18,110 @@ const GENERATOR_GRACE_MS = 10_000
 
 /**
  * @typedef {object} LoadRun
- * @property {number | undefined} pid the generator process (for resource sampling)
+ * @property {number[]} pids the generator processes (for resource sampling)
  * @property {() => void} stop ask the generator to stop now; the phase under way still reports what it measured
  * @property {Promise<LoadOutcome>} done
  */
 
 /**
- * Starts the load generator process (in its own process group, so a Ctrl-C reaches only the
- * orchestrator, which then stops it in order) and runs the plan.
+ * The plans of `workers` generator processes driving one SUT together: the connections (and an open
+ * model's rate) shared as evenly as they go; every worker runs the same phases.
+ * @param {import('./load-plan.js').LoadPlan} plan @param {number} workers
+ * @returns {import('./load-plan.js').LoadPlan[]}
+ */
+export function workerPlans (plan, workers) {
+  const count = Math.max(1, Math.min(workers, plan.connections))
+  return Array.from({ length: count }, (_, index) => ({
+    ...plan,
+    connections: Math.floor(plan.connections / count) + (index < plan.connections % count ? 1 : 0),
+    ratePerSec: plan.ratePerSec ? plan.ratePerSec / count : plan.ratePerSec
+  }))
+}
+
+/**
+ * Starts the load generator, one autocannon process per generator cpu (each pinned to its cpu, in its own
+ * process group, so a Ctrl-C reaches only the orchestrator, which then stops them in order), and runs the
+ * plan. Each phase's counts of every process are added up exactly (histograms merged, counts and windows
+ * summed) into one PhaseSummary.
  * @param {import('./load-plan.js').LoadPlan} plan
  * @param {{ onProgress?: (progress: { phase: string, elapsedSec: number, requestsPerSec: number }) => void, env?: Record<string, string>,
- *   onPhase?: (phase: 'warmup' | 'measure') => void, cpus?: number[] | null }} [hooks] onPhase: a phase finished; cpus: pin the generator
+ *   onPhase?: (phase: 'warmup' | 'measure') => void, cpus?: number[] | null }} [hooks] onPhase: a phase finished; cpus: one process on each, pinned
  * @returns {LoadRun}
  */
 export function startLoad (plan, hooks = {}) {
-  // spawn rather than fork, so that taskset can wrap it; the IPC channel survives taskset's exec.
-  const { command, args } = pinnedSpawnArgs(process.execPath, [WORKER_PATH], hooks.cpus ?? null)
-  const child = spawnGroupLeader(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...hooks.env } })
-  const stderr = new LineTail(20)
-  child.stderr?.on('data', (chunk) => stderr.push(chunk))
+  const plans = workerPlans(plan, hooks.cpus?.length ?? 1)
+  const workers = plans.map((workerPlan, index) => startWorker(workerPlan, hooks.cpus ? [hooks.cpus[index]] : null, hooks.env))
   const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)
 
   const done = new Promise((resolve, reject) => {
     /** @type {LoadOutcome} */
     const outcome = { phases: {} }
+    /** @type {Map<string, import('./phase-counts.js').PortableCounts[]>} */
+    const phaseCounts = new Map()
+    /** @type {Map<number, number[]>} each second's responses, per worker, until every worker has reported it */
+    const progress = new Map()
+    /** @type {Set<import('node:child_process').ChildProcess>} the processes that said `done` */
+    const finished = new Set()
     let settled = false
     const finish = (/** @type {Error | null} */ error) => {
       if (settled) return
       settled = true
       clearTimeout(deadline)
-      stopProcessGroup(child, { graceMs: 2000, label: 'load generator' })
+      Promise.all(workers.map(({ child }) => stopProcessGroup(child, { graceMs: 2000, label: 'load generator' })))
         .then(() => error ? reject(error) : resolve(outcome), reject)
     }
     const deadline = setTimeout(() => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
       `the load generator did not finish within ${Math.round((plannedMs + GENERATOR_GRACE_MS) / 1000)} s`)), plannedMs + GENERATOR_GRACE_MS)
-    child.on('message', (/** @type {any} */ message) => {
-      if (message.type === 'progress') hooks.onProgress?.(message)
-      else if (message.type === 'phase') {
-        outcome.phases[/** @type {'warmup' | 'measure'} */ (message.phase)] = message.summary
-        hooks.onPhase?.(message.phase)
-      } else if (message.type === 'done') finish(null)
-      else if (message.type === 'error') finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the load generator failed: ${message.message}`))
-    })
-    child.on('exit', (code, signal) => {
-      // Let IPC messages still in flight arrive first; a clean exit without `done` is still an early exit.
-      setImmediate(() => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
-        `the load generator exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`)))
-    })
-    child.on('error', (error) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the load generator could not start: ${error.message}`, { cause: error })))
+    for (const { child, stderr } of workers) {
+      child.on('message', (/** @type {any} */ message) => {
+        if (message.type === 'progress') {
+          const seen = [...(progress.get(message.elapsedSec) ?? []), message.requestsPerSec]
+          progress.set(message.elapsedSec, seen)
+          if (seen.length === workers.length) {
+            progress.delete(message.elapsedSec)
+            hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: seen.reduce((sum, count) => sum + count, 0) })
+          }
+        } else if (message.type === 'phase') {
+          const list = [...(phaseCounts.get(message.phase) ?? []), message.counts]
+          phaseCounts.set(message.phase, list)
+          if (list.length === workers.length) {
+            const { counts, rate } = mergeCounts(list)
+            const summary = phaseSummary(counts, plan.expectedStatus)
+            outcome.phases[/** @type {'warmup' | 'measure'} */ (message.phase)] = rate ? { ...summary, rate: { ...rate, targetPerSec: /** @type {number} */ (plan.ratePerSec) } } : summary
+            hooks.onPhase?.(message.phase)
+          }
+        } else if (message.type === 'done') {
+          finished.add(child)
+          if (finished.size === workers.length) finish(null)
+        } else if (message.type === 'error') finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the load generator failed: ${message.message}`))
+      })
+      child.on('exit', (code, signal) => {
+        // Let IPC messages still in flight arrive first; a clean exit without `done` is still an early exit.
+        setImmediate(() => {
+          if (!finished.has(child)) {
+            finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `a load generator process exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`))
+          }
+        })
+      })
+      child.on('error', (error) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the load generator could not start: ${error.message}`, { cause: error })))
+    }
   })
-  child.send({ type: 'start', plan })
+  plans.forEach((workerPlan, index) => workers[index].child.send({ type: 'start', plan: workerPlan }))
   return {
-    pid: child.pid,
-    stop: () => { if (child.connected) child.send({ type: 'stop' }) },
+    pids: workers.map(({ child }) => child.pid).filter((pid) => pid !== undefined),
+    stop: () => { for (const { child } of workers) if (child.connected) child.send({ type: 'stop' }) },
     done
   }
+}
+
+/**
+ * @param {import('./load-plan.js').LoadPlan} plan @param {number[] | null} cpus @param {Record<string, string> | undefined} env
+ */
+function startWorker (plan, cpus, env) {
+  // spawn rather than fork, so that taskset can wrap it; the IPC channel survives taskset's exec.
+  const { command, args } = pinnedSpawnArgs(process.execPath, [WORKER_PATH], cpus)
+  const child = spawnGroupLeader(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...env } })
+  const stderr = new LineTail(20)
+  child.stderr?.on('data', (chunk) => stderr.push(chunk))
+  return { child, stderr, plan }
 }

@@ -1,5 +1,5 @@
 // @ts-check
-import { createLatencyHistogram, recordLatencyMs } from './latency-histogram.js'
+import { createLatencyHistogram, decodeHistogram, encodeHistogram, recordLatencyMs } from './latency-histogram.js'
 
 /**
  * @typedef {object} Window one slice of a phase
@@ -9,19 +9,27 @@ import { createLatencyHistogram, recordLatencyMs } from './latency-histogram.js'
  * @property {number} requestsPerSec
  * @property {{ p50: number, p75: number, p90: number, p99: number } | null} latencyMs null when no response completed
  * @property {number} errors
+ *
+ * @typedef {object} WindowPart one window as one generator process recorded it, with its histogram, so that the
+ *   windows of several processes add up exactly
+ * @property {number} startMs
+ * @property {number} durationMs
+ * @property {number} requests
+ * @property {number} errors
+ * @property {string | null} histogramUs the window's µs histogram, compressed base64; null when no response completed
  */
 
 const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
 
 /**
- * Cuts a phase into windows of `windowMs` and keeps, per window, the responses, their latency
- * percentiles (from a µs histogram reset every window) and the errors.
+ * Cuts a phase into windows of `windowMs` and keeps, per window, the responses, their µs histogram (reset
+ * every window) and the errors.
  * @param {number} windowMs
  */
 export function createWindowRecorder (windowMs) {
   const histogram = createLatencyHistogram()
-  /** @type {Window[]} */
-  const windows = []
+  /** @type {WindowPart[]} */
+  const parts = []
   const origin = performance.now()
   let windowStart = origin
   let requests = 0
@@ -31,15 +39,7 @@ export function createWindowRecorder (windowMs) {
     const now = performance.now()
     const durationMs = now - windowStart
     if (durationMs <= 0) return
-    const at = (/** @type {number} */ percentile) => round3(histogram.getValueAtPercentile(percentile) / 1000)
-    windows.push({
-      startMs: round3(windowStart - origin),
-      durationMs: round3(durationMs),
-      requests,
-      requestsPerSec: Math.round(requests / durationMs * 1000 * 10) / 10,
-      latencyMs: requests === 0 ? null : { p50: at(50), p75: at(75), p90: at(90), p99: at(99) },
-      errors
-    })
+    parts.push({ startMs: round3(windowStart - origin), durationMs: round3(durationMs), requests, errors, histogramUs: requests === 0 ? null : encodeHistogram(histogram) })
     histogram.reset()
     requests = 0
     errors = 0
@@ -54,11 +54,38 @@ export function createWindowRecorder (windowMs) {
       recordLatencyMs(histogram, latencyMs)
     },
     error () { errors += 1 },
-    /** @returns {Window[]} every window, the last one (shorter) included */
+    /** @returns {WindowPart[]} every window, the last one (shorter) included */
     finish () {
       clearInterval(timer)
       close()
-      return windows
+      return parts
     }
   }
+}
+
+/**
+ * The windows of a phase from the parts each generator process recorded: the parts of the same index add up
+ * (requests, errors, histograms), their span is the widest of them.
+ * @param {WindowPart[][]} partLists one list per process
+ * @returns {Window[]}
+ */
+export function windowsFromParts (partLists) {
+  const count = Math.max(0, ...partLists.map((parts) => parts.length))
+  return Array.from({ length: count }, (_, index) => {
+    const parts = partLists.map((list) => list[index]).filter((part) => part !== undefined)
+    const startMs = Math.min(...parts.map((part) => part.startMs))
+    const durationMs = Math.max(...parts.map((part) => part.startMs + part.durationMs)) - startMs
+    const requests = parts.reduce((sum, part) => sum + part.requests, 0)
+    const histogram = createLatencyHistogram()
+    for (const part of parts) if (part.histogramUs) histogram.add(decodeHistogram(part.histogramUs))
+    const at = (/** @type {number} */ percentile) => round3(histogram.getValueAtPercentile(percentile) / 1000)
+    return {
+      startMs: round3(startMs),
+      durationMs: round3(durationMs),
+      requests,
+      requestsPerSec: durationMs > 0 ? Math.round(requests / durationMs * 1000 * 10) / 10 : 0,
+      latencyMs: requests === 0 ? null : { p50: at(50), p75: at(75), p90: at(90), p99: at(99) },
+      errors: parts.reduce((sum, part) => sum + part.errors, 0)
+    }
+  })
 }

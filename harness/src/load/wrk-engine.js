@@ -94,10 +94,10 @@ function checkPlan (plan, threads, timeoutSec) {
  * Runs the plan's phases in order, each its own wrk process (its own process group). Same shape as
  * startLoad's LoadRun: stop() cuts the phase under way short (wrk still reports it, `stoppedEarly`) and
  * skips the rest; a plan wrk cannot run, a missing wrk or a wrk that fails rejects `done` with a DynoError.
- * `pid` is the wrk process of the phase under way (a new one each phase), undefined between phases.
+ * `pids` is the wrk process of the phase under way (a new one each phase), none between phases.
  * @param {import('./load-plan.js').LoadPlan} plan
  * @param {WrkOptions} [options]
- * @returns {{ readonly pid: number | undefined, stop: () => void, done: Promise<WrkLoadOutcome> }}
+ * @returns {{ readonly pids: number[], stop: () => void, done: Promise<WrkLoadOutcome> }}
  */
 export function startWrkLoad (plan, { threads = 1, timeoutSec = 10, checkResponses = true, env = {}, cpus = null, onPhase, onProgress } = {}) {
   let stopRequested = false
@@ -132,7 +132,7 @@ export function startWrkLoad (plan, { threads = 1, timeoutSec = 10, checkRespons
   }
 
   return {
-    get pid () { return current?.pid },
+    get pids () { return current?.pid ? [current.pid] : [] },
     stop: () => {
       stopRequested = true
       current?.stop()

@@ -17,6 +17,8 @@ import { parsePin } from './pin-option.js'
  * @property {number[] | null} sutCpus null when not pinned
  * @property {number[] | null} generatorCpus
  * @property {string | null} reason why not pinned (null when pinned)
+ * @property {number} [sutCpuAllotment] auto: the cpus the SUT was to get (`--sut-cpus`, else one per server worker);
+ *   it gets fewer only on a machine without a cpu to spare for the generator otherwise
  */
 
 /** @returns {Machine} */
@@ -25,15 +27,19 @@ export function currentMachine () {
 }
 
 /**
- * `auto`: on Linux with two cpus or more and `taskset`, the SUT gets every cpu but the last and the
- * generator the last one (two cpus: sut=0, gen=1); otherwise not pinned, with the reason.
+ * `auto`: on Linux with two cpus or more and `taskset`, the SUT gets a fixed allotment, the first
+ * `sutCpus` cpus (one per server worker unless `--sut-cpus` says otherwise), whatever the machine's size, and
+ * the generator every other cpu (two cpus: sut=0, gen=1; eight: sut=0, gen=1-7); so results of an 8-core and a
+ * 64-core machine measure the same SUT allotment, and the generator grows with the machine. A machine too
+ * small for the allotment keeps one cpu for the generator. Otherwise not pinned, with the reason.
  * @param {import('./pin-option.js').PinRequest | string} pin as `pinOption` parsed it, or the option's text
  *   (the option table's default arrives unparsed when parseOptions is called without cac)
  * @param {Machine} [machine]
+ * @param {{ sutCpus?: number }} [allotment] the SUT's cpus under `auto`; 1 by default
  * @returns {PinPlan}
  * @throws {DynoError} DYNO_ERR_INVALID_OPTION when explicit cpus were asked on a machine that cannot pin
  */
-export function resolvePinning (pin, machine = currentMachine()) {
+export function resolvePinning (pin, machine = currentMachine(), { sutCpus = 1 } = {}) {
   const request = typeof pin === 'string' ? parsePin(pin, '--pin', machine.cpus) : pin
   const off = (/** @type {string} */ reason) => ({ mode: request.mode, pinned: false, sutCpus: null, generatorCpus: null, reason })
   if (request.mode === 'off') return off('`--pin off`')
@@ -48,5 +54,6 @@ export function resolvePinning (pin, machine = currentMachine()) {
   }
   if (cannot) return off(cannot)
   if (machine.cpus.length < 2) return off(`pinning needs two cpus or more; dyno may use ${machine.cpus.length} (${formatCpuList(machine.cpus)})`)
-  return { mode: 'auto', pinned: true, sutCpus: machine.cpus.slice(0, -1), generatorCpus: machine.cpus.slice(-1), reason: null }
+  const given = Math.min(sutCpus, machine.cpus.length - 1)
+  return { mode: 'auto', pinned: true, sutCpus: machine.cpus.slice(0, given), generatorCpus: machine.cpus.slice(given), reason: null, sutCpuAllotment: sutCpus }
 }

@@ -8,8 +8,9 @@ import { readProcStat, scanProcessGroup } from './proc-reader.js'
 import { clockTicksPerSec, pageSizeBytes } from './system-constants.js'
 
 /**
- * @typedef {{ pgid: number } | { pid: number }} ResourceTarget a process group (leader and every
- *   descendant that stayed in the group, grandchildren included) or one process
+ * @typedef {{ pgid: number } | { pid: number } | { pids: number[] }} ResourceTarget a process group (leader and every
+ *   descendant that stayed in the group, grandchildren included), one process, or a set of processes (the
+ *   generator's, one per generator cpu)
  *
  * @typedef {object} ResourceSample one interval, ending at tMs
  * @property {number} tMs since the sampler started
@@ -19,8 +20,8 @@ import { clockTicksPerSec, pageSizeBytes } from './system-constants.js'
  * @property {number} processes how many processes were read
  *
  * @typedef {object} TargetResources
- * @property {'group' | 'process'} scope
- * @property {number} id the pgid or the pid
+ * @property {'group' | 'process' | 'processes'} scope
+ * @property {number} id the pgid, the pid, or the first of the pids
  * @property {number} durationSec from start to stop
  * @property {number} cpuUserSec user CPU used in the window, all processes and threads
  * @property {number} cpuSystemSec
@@ -58,8 +59,9 @@ const round1 = (/** @type {number} */ value) => Math.round(value * 10) / 10
  */
 function createTracker (target, { rescanMs }) {
   const isGroup = 'pgid' in target
-  const id = isGroup ? target.pgid : target.pid
-  if (!Number.isInteger(id) || id <= 0) throw new RangeError(`a resource target needs a positive pid or pgid, got ${JSON.stringify(target)}`)
+  const pids = 'pids' in target ? target.pids : 'pid' in target ? [target.pid] : []
+  const id = isGroup ? target.pgid : pids[0]
+  if ([id, ...pids].some((value) => !Number.isInteger(value) || value <= 0)) throw new RangeError(`a resource target needs a positive pid or pgid (or pids), got ${JSON.stringify(target)}`)
   /** @type {Map<number, Tracked>} */
   let known = new Map()
   let lastScanAt = -Infinity
@@ -67,10 +69,7 @@ function createTracker (target, { rescanMs }) {
 
   /** @returns {import('./proc-reader.js').ProcStat[]} */
   const readMembers = (/** @type {number} */ now) => {
-    if (!isGroup) {
-      const stat = readProcStat(id)
-      return stat ? [stat] : []
-    }
+    if (!isGroup) return pids.map(readProcStat).filter((stat) => stat !== null)
     if (now - lastScanAt >= rescanMs) {
       lastScanAt = now
       return scanProcessGroup(id)
@@ -85,7 +84,7 @@ function createTracker (target, { rescanMs }) {
   }
 
   return {
-    scope: /** @type {'group' | 'process'} */ (isGroup ? 'group' : 'process'),
+    scope: /** @type {'group' | 'process' | 'processes'} */ (isGroup ? 'group' : 'pids' in target ? 'processes' : 'process'),
     id,
     /**
      * @param {number} now performance.now()

@@ -9,17 +9,17 @@ import { startResourceSampler } from '../resources/resource-sampler.js'
  * Samples CPU and memory of the SUT's process group and of the load generator, one report per load
  * phase: a sampler starts with the load, and each phase the generator reports done closes its window
  * and opens the next one.
- * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPid: () => number | undefined }} options
+ * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPids: () => number[] }} options generatorPids: its processes now
  */
-export function samplePhases ({ phases, sutPgid, generatorPid }) {
+export function samplePhases ({ phases, sutPgid, generatorPids }) {
   /** @type {Partial<Record<'warmup' | 'measure', import('../resources/resource-sampler.js').ResourceReport>>} */
   const reports = {}
   let index = 0
   /** @type {ReturnType<typeof startResourceSampler> | null} */
   let sampler = null
   const start = () => {
-    const pid = generatorPid()
-    sampler = startResourceSampler({ targets: { sut: { pgid: sutPgid }, ...(pid ? { generator: { pid } } : {}) } })
+    const pids = generatorPids()
+    sampler = startResourceSampler({ targets: { sut: { pgid: sutPgid }, ...(pids.length > 0 ? { generator: { pids } } : {}) } })
   }
   const close = () => {
     if (!sampler) return

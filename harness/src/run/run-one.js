@@ -121,7 +121,7 @@ async function measure (context, running, record, eventLoopFile) {
 
   const plan = scenarioLoadPlan({ port: running.port, scenario, ...context.load })
   const phaseNames = plan.phases.map((phase) => phase.name)
-  const sampling = samplePhases({ phases: phaseNames, sutPgid: running.pid, generatorPid: () => load.pid })
+  const sampling = samplePhases({ phases: phaseNames, sutPgid: running.pid, generatorPids: () => load.pids })
   const generatorThreads = engineThreads(context)
   const startEngine = context.load.engine === 'wrk'
     ? (/** @type {import('../load/load-plan.js').LoadPlan} */ wrkPlan, /** @type {any} */ hooks) => startWrkLoad(wrkPlan, { ...hooks, threads: generatorThreads })
@@ -177,12 +177,12 @@ async function measure (context, running, record, eventLoopFile) {
 }
 
 /**
- * The threads that drive load: autocannon and the open-model schedule run one; wrk its `--wrk-threads`; the
- * native engine one per generator cpu (one when unpinned), never more than the connections.
+ * The threads that drive load: wrk its `--wrk-threads`; autocannon (and the open-model schedule) one process
+ * per generator cpu, the native engine one thread per generator cpu (one when unpinned), never more than the
+ * connections.
  * @param {RunContext} context
  */
 function engineThreads ({ load, pinning }) {
   if (load.engine === 'wrk') return load.wrkThreads ?? 1
-  if (load.engine === 'native') return Math.max(1, Math.min(pinning.generatorCpus?.length ?? 1, load.connections))
-  return 1
+  return Math.max(1, Math.min(pinning.generatorCpus?.length ?? 1, load.connections))
 }
