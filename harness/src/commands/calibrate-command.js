@@ -1,9 +1,10 @@
 // @ts-check
-// `dyno calibrate`: how much load can the generator itself produce on this machine? Against the two
-// fastest SUTs (node-http, and node-net: raw sockets, the lower bound), each engine drives the
-// plaintext scenario for a few seconds at the same connections: autocannon as `dyno run` uses it
-// (its own process, every response checked), wrk with the same checks in Lua, and wrk with no
-// response() at all (its top speed). wrk / autocannon says how far autocannon is from a C generator.
+// `dyno calibrate`: how much load can each generator produce on this machine? Against node-http and the
+// fastest SUT (uwebsockets), each engine drives the plaintext scenario for a few seconds at the same
+// connections, under the run's pinning: autocannon as `dyno run` uses it (one process per generator cpu,
+// every response checked), the native engine (one thread per generator cpu, every response checked), wrk with
+// the same checks in Lua, and wrk with no response() at all (its top speed). Each row says how much of its
+// generator cpus the engine used; the ratios say how far each engine is from autocannon.
 import { randomBytes } from 'node:crypto'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../defaults.js'
@@ -14,6 +15,8 @@ import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { startLoad } from '../load/run-load.js'
 import { startWrkLoad } from '../load/wrk-engine.js'
+import { findNativeEngine, startNativeLoad } from '../load/native-engine.js'
+import { startResourceSampler } from '../resources/resource-sampler.js'
 import { findWrk, wrkVersion } from '../load/wrk-phase.js'
 import { runEnv } from '../run/run-env.js'
 import { startSut } from '../sut-process/start-sut.js'
@@ -23,20 +26,21 @@ import { formatInteger, formatMs } from '../ui/format.js'
 import { createTable } from '../ui/table.js'
 
 /** The fastest SUTs: the generator, not the server, should be what runs out first. */
-export const CALIBRATION_SUTS = ['node-http', 'node-net']
+export const CALIBRATION_SUTS = ['node-http', 'uwebsockets']
 const CALIBRATION_SCENARIO = 'plaintext'
 /** @type {EngineName[]} */
-const ENGINES = ['autocannon', 'wrk', 'wrk (no checks)']
+const ENGINES = ['autocannon', 'native', 'wrk', 'wrk (no checks)']
 export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2, wrkThreads: 1 })
 
 /**
- * @typedef {'autocannon' | 'wrk' | 'wrk (no checks)'} EngineName
+ * @typedef {'autocannon' | 'native' | 'wrk' | 'wrk (no checks)'} EngineName
  *
  * @typedef {object} CalibrationRow
  * @property {string} sut
  * @property {number} connections
  * @property {EngineName} engine
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary the measured phase
+ * @property {number | null} generatorSharePct the share of its generator cpus the engine used while measuring (100: it was the limit)
  * @property {string | null} error why the engine gave no figures
  *
  * @typedef {object} CalibrateOptions
@@ -99,21 +103,24 @@ export async function calibrationRows (options, signal) {
       } catch (error) {
         if (!isDynoError(error)) throw error
         if (error.code === 'DYNO_ERR_INTERRUPTED') return rows
-        for (const engine of ENGINES) rows.push({ sut: sut.name, connections, engine, summary: null, error: `${error.code}: ${error.message}` })
+        for (const engine of ENGINES) rows.push({ sut: sut.name, connections, engine, summary: null, generatorSharePct: null, error: `${error.code}: ${error.message}` })
         continue
       }
       try {
         /** @type {import('../load/load-plan.js').LoadPlan} */
         const plan = scenarioLoadPlan({ port: running.port, scenario, connections, pipelining: 1, warmupSec, durationSec, windowMs: 1000 })
-        /** @type {[EngineName, () => { stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary>> }> }][]} */
+        const common = { env: mark, cpus: pinning.generatorCpus }
+        const wrkThreads = options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads
+        /** @type {[EngineName, EngineStart][]} */
         const engines = [
-          ['autocannon', () => startLoad(plan, { env: mark, cpus: pinning.generatorCpus })],
-          ['wrk', () => startWrkLoad(plan, { threads: options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads, env: mark, cpus: pinning.generatorCpus })],
-          ['wrk (no checks)', () => startWrkLoad(plan, { threads: options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads, env: mark, checkResponses: false, cpus: pinning.generatorCpus })]
+          ['autocannon', (onPhase) => startLoad(plan, { ...common, onPhase })],
+          ['native', (onPhase) => startNativeLoad(plan, { ...common, onPhase })],
+          ['wrk', (onPhase) => startWrkLoad(plan, { ...common, threads: wrkThreads, onPhase })],
+          ['wrk (no checks)', (onPhase) => startWrkLoad(plan, { ...common, threads: wrkThreads, checkResponses: false, onPhase })]
         ]
         for (const [engine, start] of engines) {
           if (signal?.aborted || running.hasExited()) break
-          rows.push({ sut: sut.name, connections, engine, ...await measureWith(start, signal) })
+          rows.push({ sut: sut.name, connections, engine, ...await measureWith(start, signal, { generatorCores: pinning.generatorCpus?.length ?? 1, warmupSec }) })
         }
       } finally {
         await running.stop(DEFAULTS.stopGraceSec * 1000)
@@ -124,22 +131,38 @@ export async function calibrationRows (options, signal) {
 }
 
 /**
- * @param {() => { stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary>> }> }} start
- * @param {AbortSignal} [signal]
- * @returns {Promise<{ summary: import('../load/load-plan.js').PhaseSummary | null, error: string | null }>}
+ * @typedef {(onPhase: (phase: 'warmup' | 'measure') => void) => { pids: number[], stop: () => void,
+ *   done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary>> }> }} EngineStart
  */
-async function measureWith (start, signal) {
-  const load = start()
+
+/**
+ * Runs one engine and samples its processes' CPU over the measured phase.
+ * @param {EngineStart} start
+ * @param {AbortSignal | undefined} signal
+ * @param {{ generatorCores: number, warmupSec: number }} context generatorCores: the cpus the generator may use
+ * @returns {Promise<{ summary: import('../load/load-plan.js').PhaseSummary | null, generatorSharePct: number | null, error: string | null }>}
+ */
+async function measureWith (start, signal, { generatorCores, warmupSec }) {
+  /** @type {ReturnType<typeof startResourceSampler> | null} */
+  let sampler = null
+  const sample = () => { if (load.pids.length > 0) sampler = startResourceSampler({ targets: { generator: { pids: load.pids } } }) }
+  // The measured phase only; wrk starts it as a new process right after reporting the warm-up.
+  const load = start((phase) => { if (phase === 'warmup') setImmediate(sample) })
+  if (warmupSec === 0) setImmediate(sample)
   const stop = () => load.stop()
   signal?.addEventListener('abort', stop, { once: true })
   try {
-    const summary = (await load.done).phases.measure ?? null
-    if (!summary) return { summary, error: 'no measurement (stopped during warmup)' }
+    const outcome = await load.done
+    const report = sampler ? /** @type {ReturnType<typeof startResourceSampler>} */ (sampler).stop() : null
+    const summary = outcome.phases.measure ?? null
+    if (!summary) return { summary, generatorSharePct: null, error: 'no measurement (stopped during warmup)' }
+    const generator = report?.targets.generator
+    const generatorSharePct = generator && generator.durationSec > 0 ? Math.round(generator.cpuSec / generator.durationSec / generatorCores * 1000) / 10 : null
     const wrong = summary.mismatches + summary.unexpectedStatus
-    return { summary, error: wrong > 0 ? `${wrong} wrong answers: not a calibration` : null }
+    return { summary, generatorSharePct, error: wrong > 0 ? `${wrong} wrong answers: not a calibration` : null }
   } catch (error) {
     if (!isDynoError(error)) throw error
-    return { summary: null, error: `${error.code}: ${error.message}` }
+    return { summary: null, generatorSharePct: null, error: `${error.code}: ${error.message}` }
   } finally {
     signal?.removeEventListener('abort', stop)
   }
@@ -157,23 +180,26 @@ function wrkVersionOrNote () {
  * @returns {string}
  */
 export function formatCalibration (rows, versions) {
-  const table = createTable(['SUT', 'connections', 'engine', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'note'], { alignRight: [1, 3, 4, 5, 6] })
+  const table = createTable(['SUT', 'connections', 'engine', 'req/s', 'generator cpu %', 'p50 ms', 'p99 ms', 'errors', 'note'], { alignRight: [1, 3, 4, 5, 6, 7] })
   for (const row of rows) {
     const { summary } = row
-    table.push([row.sut, row.connections, row.engine, formatInteger(summary?.requestsPerSec.mean), formatMs(summary?.latencyMs?.p50),
+    table.push([row.sut, row.connections, row.engine, formatInteger(summary?.requestsPerSec.mean), row.generatorSharePct ?? '-', formatMs(summary?.latencyMs?.p50),
       formatMs(summary?.latencyMs?.p99), summary ? summary.errors : '-', row.error ?? ''])
   }
-  const lines = [`engines: autocannon ${ENGINE_VERSIONS.autocannon} (its own process, every response checked); ${versions.wrkVersion} (1 process; Lua checks)`, table.toString()]
+  const native = findNativeEngine()
+  const lines = [`engines: autocannon ${ENGINE_VERSIONS.autocannon} (one process per generator cpu, every response checked); ` +
+    `native ${native.ok ? native.version : '(not built)'} (one thread per generator cpu, every response checked); ${versions.wrkVersion} (Lua checks)`, table.toString(),
+  'generator cpu %: the share of the generator cpus the engine used while measuring; near 100 the engine, not the SUT, set the rate.']
   for (const ratio of calibrationRatios(rows)) {
-    lines.push(`${ratio.sut} @ ${ratio.connections} connections: wrk / autocannon = ${ratio.checked ?? '-'}×` +
-      `${ratio.unchecked !== null ? ` (wrk without checks: ${ratio.unchecked}×)` : ''}`)
+    lines.push(`${ratio.sut} @ ${ratio.connections} connections, against autocannon: native ${ratio.native ?? '-'}×, wrk ${ratio.checked ?? '-'}×` +
+      `${ratio.unchecked !== null ? `, wrk without checks ${ratio.unchecked}×` : ''}`)
   }
   return lines.join('\n')
 }
 
 /**
  * @param {CalibrationRow[]} rows
- * @returns {{ sut: string, connections: number, checked: number | null, unchecked: number | null }[]} rate ratios, 2 decimals
+ * @returns {{ sut: string, connections: number, native: number | null, checked: number | null, unchecked: number | null }[]} rate ratios, 2 decimals
  */
 export function calibrationRatios (rows) {
   const rate = (/** @type {CalibrationRow | undefined} */ row) => row && row.error === null ? row.summary?.requestsPerSec.mean ?? null : null
@@ -183,6 +209,6 @@ export function calibrationRatios (rows) {
     const of = (/** @type {EngineName} */ engine) => rate(rows.find((row) => row.sut === sut && String(row.connections) === connections && row.engine === engine))
     const base = of('autocannon')
     const ratio = (/** @type {number | null} */ value) => base && value !== null ? Math.round(value / base * 100) / 100 : null
-    return { sut, connections: Number(connections), checked: ratio(of('wrk')), unchecked: ratio(of('wrk (no checks)')) }
+    return { sut, connections: Number(connections), native: ratio(of('native')), checked: ratio(of('wrk')), unchecked: ratio(of('wrk (no checks)')) }
   })
 }

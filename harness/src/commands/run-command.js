@@ -69,6 +69,7 @@ export async function runCommand (options, io, signal) {
       for (const [name, reason] of Object.entries(unavailable)) progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
     },
     onProgress: (event) => progress.update(event),
+    onRemeasure: ({ sut, scenario, generatorCpuPct }) => progress.log(`  autocannon was generator-bound on ${sut} × ${scenario} (${generatorCpuPct}% of one core): measuring it again with the native engine`),
     onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
       (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
       `  → ${file}`)

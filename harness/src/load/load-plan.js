@@ -33,6 +33,7 @@
  * @property {number | null} [requestsPerCpuSec]
  * @property {boolean} [generatorBound] the generator used ≥ 90% of its CPU allotment
  * @property {number | null} [generatorCpuPct]
+ * @property {number | null} [generatorHeadroomPct] 100 − the share of its allotment the generator used
  * @property {ReturnType<typeof import('../resources/event-loop-samples.js').summarizeEventLoop>} [eventLoop]
  * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut it
  */

@@ -1,6 +1,7 @@
 // @ts-check
 // The README's reference table: one real run as a framework × scenario matrix of median req/s, with the
 // environment it was measured in. Written between two markers by `pnpm readme:reference`, never by hand.
+import { GENERATOR_BOUND_SHARE } from '../resources/resource-defaults.js'
 import { formatInteger } from '../ui/format.js'
 import { reportRows } from './markdown-report.js'
 
@@ -42,16 +43,21 @@ export function referenceTable (run) {
     `|---|---|${scenarios.map(() => '---:|').join('')}`,
     ...ordered.map(([name, subject]) => `| ${name} | ${subject.version} | ${scenarios.map((scenario) => subject.cells.get(scenario) ?? '').join(' | ')} |`),
     '',
-    'Median req/s. † the load generator used ≥ 90% of its core: the figure measures autocannon more than the framework. ' +
-      '"skipped", "invalid", "failed": see the run\'s report.md for the reason.',
+    'Median req/s. ⁿ measured with the native engine because autocannon was generator-bound (its figure in parentheses); ' +
+      `† the load generator used ≥ ${Math.round(GENERATOR_BOUND_SHARE * 100)}% of its cpus: the figure measures the generator more than the framework; ` +
+      '‡ the native engine was generator-bound too: the limit of this machine. "skipped", "invalid", "failed": see the run\'s report.md for the reason.',
     REFERENCE_END
   ].join('\n')
 }
 
 /** @param {import('./markdown-report.js').ReportRow} row */
 function cellText (row) {
-  if (row.aggregate) return `${formatInteger(row.aggregate.requestsPerSec.median)}${row.records.some((record) => record.summary?.generatorBound) ? ' †' : ''}`
-  return row.records[0]?.status ?? '-'
+  if (!row.aggregate) return row.records[0]?.status ?? '-'
+  const native = row.records.some((record) => record.load.engine === 'native')
+  const bound = row.records.some((record) => record.summary?.generatorBound)
+  const autocannon = row.records.map((record) => record.generatorBoundMeasurement?.requestsPerSec).filter((rate) => rate !== undefined)
+  const mark = native ? `ⁿ${bound ? ' ‡' : ''}` : bound ? ' †' : ''
+  return `${formatInteger(row.aggregate.requestsPerSec.median)}${mark}${autocannon.length > 0 ? ` (${autocannon.map((rate) => `${formatInteger(rate)}†`).join(', ')})` : ''}`
 }
 
 /**

@@ -36,6 +36,8 @@ export function generatorBound ({ cpuSec, wallSec, allottedCores, generatorThrea
  * @property {number | null} requestsPerCpuSec the phase's responses per CPU second of the SUT
  * @property {boolean} generatorBound
  * @property {number | null} generatorCpuPct null when the generator was not sampled
+ * @property {number | null} generatorHeadroomPct how far the generator was from its limit: 100 − the share of its allotment it used
+ *   (min(threads, cpus) cores), in %; null when it was not sampled
  */
 
 /**
@@ -48,5 +50,7 @@ export function phaseResourceFigures (report, { requests, generatorCores, genera
   const bound = generator
     ? generatorBound({ cpuSec: generator.cpuSec, wallSec: generator.durationSec, allottedCores: generatorCores, generatorThreads })
     : { generatorBound: false, generatorCpuPct: null }
-  return { resources: report, requestsPerCpuSec: sut ? requestsPerCpuSec(requests, sut.cpuSec) : null, ...bound }
+  const allotment = Math.min(generatorThreads, generatorCores)
+  const generatorHeadroomPct = bound.generatorCpuPct === null ? null : Math.max(0, Math.round((100 - bound.generatorCpuPct / allotment) * 10) / 10)
+  return { resources: report, requestsPerCpuSec: sut ? requestsPerCpuSec(requests, sut.cpuSec) : null, ...bound, generatorHeadroomPct }
 }

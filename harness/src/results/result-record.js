@@ -27,6 +27,8 @@ import { findNativeEngine } from '../load/native-engine.js'
  * @property {import('../verify/verify-scenario.js').Verification} verification
  * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
+ * @property {GeneratorBoundMeasurement} [generatorBoundMeasurement] autocannon's figures, when it was generator-bound on
+ *   this cell and the record holds the native engine's measurement of it
  * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs) and how much faster the steady state is than the first second
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean, stderrTail: string[] }} sutProcess
@@ -87,6 +89,16 @@ export function createResultRecord ({ runId, env, sut, scenario, load, repeat = 
     sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] }
   }
 }
+
+/**
+ * @typedef {object} GeneratorBoundMeasurement
+ * @property {'autocannon'} engine
+ * @property {string} engineVersion
+ * @property {number} requestsPerSec
+ * @property {import('../load/load-plan.js').PhaseSummary['latencyMs']} latencyMs
+ * @property {number | null} generatorCpuPct
+ * @property {string} reason
+ */
 
 /**
  * Sets the final status of a record (the last word wins: a later failure overrides an earlier ok).

@@ -11,6 +11,7 @@ import { planRuns } from './plan-runs.js'
 import { createRunId } from './run-id.js'
 import { runEnv } from './run-env.js'
 import { runOne } from './run-one.js'
+import { wantsNativeRemeasure, withAutocannonBeside } from './remeasure.js'
 import { makeDirectory } from '../util/checked-paths.js'
 
 /** The file of a run directory that holds the per-(SUT, scenario, connections) statistics. */
@@ -30,6 +31,8 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where SUTs and the generator run
  * @property {number} readyTimeoutSec
  * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
+ * @property {boolean} [remeasure] measure a cell again with the native engine when autocannon was generator-bound on it
+ *   (default true; off for experiments that need autocannon's own figures)
  * @property {AbortSignal} signal
  *
  * @typedef {object} SuiteHooks
@@ -37,6 +40,8 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) => void} [onServices]
  * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
  * @property {(record: import('../results/result-record.js').ResultRecord, file: string) => void} [onResult]
+ * @property {(info: { sut: string, scenario: string, connections: number, generatorCpuPct: number | null }) => void} [onRemeasure] autocannon
+ *   was generator-bound on this cell: it is measured again with the native engine
  */
 
 /**
@@ -70,6 +75,8 @@ export async function runSuite (suite, hooks = {}) {
   hooks.onStart?.({ runId, runDir, total: plan.length })
 
   const records = []
+  /** @type {Set<string>} cells whose autocannon run was generator-bound: their runs use the native engine */
+  const nativeCells = new Set()
   const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId) })
   try {
     env.services = services.describe()
@@ -81,12 +88,13 @@ export async function runSuite (suite, hooks = {}) {
       const needed = scenario.services ?? []
       const unavailable = services.missingFor(scenario) ?? (needed.length > 0 ? await services.ensureHealthy(needed) : null)
       const counterService = scenario.queryCountedBy ? services.available.get(scenario.queryCountedBy) : undefined
-      const record = await runOne({
+      const cell = JSON.stringify([sut.label, scenario.name, connections])
+      const context = {
         runId,
         env,
         sut,
         scenario,
-        load: { ...suite.load, connections },
+        load: { ...suite.load, connections, ...(nativeCells.has(cell) ? { engine: /** @type {const} */ ('native') } : {}) },
         repeat: { index: repeat, of: suite.repeats },
         verify: suite.verify,
         readyTimeoutSec: suite.readyTimeoutSec,
@@ -99,7 +107,13 @@ export async function runSuite (suite, hooks = {}) {
         unavailable,
         ci: env.ci,
         pinning: suite.pinning
-      })
+      }
+      let record = await runOne(context)
+      if ((suite.remeasure ?? true) && wantsNativeRemeasure(record) && !suite.signal.aborted) {
+        nativeCells.add(cell)
+        hooks.onRemeasure?.({ sut: sut.label, scenario: scenario.name, connections, generatorCpuPct: record.summary?.generatorCpuPct ?? null })
+        record = withAutocannonBeside(await runOne({ ...context, load: { ...context.load, engine: 'native' } }), record)
+      }
       for (const name of needed) {
         const service = services.available.get(name)
         if (service && record.status !== 'skipped' && !suite.signal.aborted && !(await service.healthy())) {

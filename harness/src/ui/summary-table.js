@@ -1,6 +1,19 @@
 // @ts-check
+import { GENERATOR_BOUND_SHARE } from '../resources/resource-defaults.js'
 import { formatInteger, formatMs } from './format.js'
 import { createTable } from './table.js'
+
+/**
+ * What a record's status says about its engine: measured again with the native engine (autocannon's figure
+ * beside, †), the native engine at its limit too (‡: this machine's limit), or generator-bound.
+ * @param {import('../results/result-record.js').ResultRecord} record
+ */
+export function engineNote (record) {
+  const bound = record.summary?.generatorBound === true
+  if (record.load.engine === 'native' && bound) return 'limit of this machine‡'
+  if (record.generatorBoundMeasurement) return `native; autocannon ${formatInteger(record.generatorBoundMeasurement.requestsPerSec)}†`
+  return bound ? 'generator-bound!' : null
+}
 
 /**
  * The table printed at the end of a run: one row per (SUT, scenario), then the reason of every run
@@ -25,14 +38,19 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       formatMs(summary?.latencyMs?.p99),
       formatInteger(summary ? summary.errors : null),
       formatInteger(summary ? summary.non2xx : null),
-      record.summary?.generatorBound ? `${record.status} (generator-bound!)` : record.status
+      engineNote(record) ? `${record.status} (${engineNote(record)})` : record.status
     ])
   }
-  const bound = records.filter((record) => record.summary?.generatorBound)
-  const warnings = bound.length === 0
-    ? []
-    : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (the load generator used ≥ 90% of its CPU): ` +
-      `${bound.map((record) => `${record.sut.label} × ${record.scenario.name}`).join(', ')}. These numbers measure the load generator, not the framework.`]
+  const share = `≥ ${Math.round(GENERATOR_BOUND_SHARE * 100)}% of its CPU`
+  const cells = (/** @type {import('../results/result-record.js').ResultRecord[]} */ list) => list.map((record) => `${record.sut.label} × ${record.scenario.name}`).join(', ')
+  const remeasured = records.filter((record) => record.generatorBoundMeasurement)
+  const bound = records.filter((record) => record.summary?.generatorBound && record.load.engine !== 'native')
+  const atLimit = records.filter((record) => record.summary?.generatorBound && record.load.engine === 'native')
+  const warnings = [
+    ...(remeasured.length === 0 ? [] : [`${remeasured.length} run${remeasured.length > 1 ? 's were' : ' was'} measured again with the native engine, as autocannon was generator-bound (used ${share}; † its figure): ${cells(remeasured)}.`]),
+    ...(bound.length === 0 ? [] : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (the load generator used ${share}): ${cells(bound)}. These numbers measure the load generator, not the framework.`]),
+    ...(atLimit.length === 0 ? [] : [`‡ ${atLimit.length} run${atLimit.length > 1 ? 's' : ''} reached the limit of this machine: even the native engine used ${share} (${cells(atLimit)}); the SUT may be faster than this machine can show.`])
+  ]
   const reasons = records.filter((record) => record.status !== 'ok')
     .map((record) => `${record.sut.label} × ${record.scenario.name}: ${record.status}: ${record.reason}`)
   return [table.toString(), ...warnings, ...reasons].join('\n')
