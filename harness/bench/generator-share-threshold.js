@@ -62,12 +62,13 @@ async function measure (sut, connections, engine) {
 }
 
 console.log(`json, SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}; ${values.pairs} pairs per cell, order flipping each pair`)
-console.log('sut | connections | autocannon share of its cpus (median) | autocannon / native req/s (median) | pairs')
+console.log('sut | connections | autocannon share of its cpus (median) | SUT share of its cpus under autocannon (median) | autocannon / native req/s (median) | pairs (share:ratio)')
 const rows = []
 try {
   for (const sut of suts) {
     for (const connections of String(values.connections).split(',').map(Number)) {
       const shares = []
+      const sutShares = []
       const ratios = []
       for (let pair = 0; pair < Number(values.pairs); pair++) {
         const order = /** @type {('autocannon' | 'native')[]} */ (pair % 2 === 0 ? ['autocannon', 'native'] : ['native', 'autocannon'])
@@ -75,11 +76,13 @@ try {
         const result = {}
         for (const engine of order) result[engine] = await measure(sut, connections, engine)
         shares.push((result.autocannon.generatorCpuPct ?? 0) / 100 / (pinning.generatorCpus?.length ?? 1))
+        const server = result.autocannon.resources?.targets.sut
+        sutShares.push(server && server.durationSec > 0 ? server.cpuSec / server.durationSec / (pinning.sutCpus?.length ?? 1) : 0)
         ratios.push(result.autocannon.requestsPerSec.mean / result.native.requestsPerSec.mean)
       }
-      const row = { sut: sut.name, connections, share: median(shares), ratio: median(ratios), pairs: ratios.map((ratio, index) => `${shares[index].toFixed(2)}:${ratio.toFixed(3)}`).join(' ') }
+      const row = { sut: sut.name, connections, share: median(shares), sutShare: median(sutShares), ratio: median(ratios), pairs: ratios.map((ratio, index) => `${shares[index].toFixed(2)}:${ratio.toFixed(3)}`).join(' ') }
       rows.push(row)
-      console.log(`${row.sut} | ${row.connections} | ${row.share.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.pairs}`)
+      console.log(`${row.sut} | ${row.connections} | ${row.share.toFixed(2)} | ${row.sutShare.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.pairs}`)
     }
   }
 } finally {

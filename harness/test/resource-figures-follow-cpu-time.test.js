@@ -23,11 +23,20 @@ it('calls the generator the bottleneck from 90 % of one core, or of the fewer co
   expect(generatorBound({ cpuSec: 1, wallSec: 0, allottedCores: 1 })).toEqual({ generatorBound: false, generatorCpuPct: 0 })
 })
 
+it('calls a busy generator the bottleneck below 90 % too when the pinned SUT was left idle (partial saturation)', () => {
+  expect(generatorBound({ cpuSec: 8.7, wallSec: 10, allottedCores: 1, sutShare: 0.55 }).generatorBound).toBe(true)
+  expect(generatorBound({ cpuSec: 8.7, wallSec: 10, allottedCores: 1, sutShare: 0.97 }).generatorBound).toBe(false)
+  // A SUT waiting on its database leaves cpu idle, but a generator far from busy did not set the pace.
+  expect(generatorBound({ cpuSec: 3, wallSec: 10, allottedCores: 1, sutShare: 0.3 }).generatorBound).toBe(false)
+  // Unpinned, the SUT's share is unknown: only the 90 % rule applies.
+  expect(generatorBound({ cpuSec: 8.7, wallSec: 10, allottedCores: 1, sutShare: null }).generatorBound).toBe(false)
+})
+
 it('gives a phase its efficiency and the generator verdict from the phase\'s resource report', () => {
   /** @param {number} cpuSec */
   const target = (cpuSec) => ({ scope: /** @type {const} */ ('process'), id: 1, durationSec: 10, cpuUserSec: cpuSec, cpuSystemSec: 0, cpuSec, cpuPctMean: cpuSec * 10, peakRssBytes: 1, maxProcesses: 1, samples: [] })
   const report = { intervalMs: 250, clockTicksPerSec: 100, startedAtMs: 0, stoppedAtMs: 10_000, targets: { sut: target(8), generator: target(9.6) } }
-  expect(phaseResourceFigures(report, { requests: 80_000, generatorCores: 1 })).toEqual({ resources: report, requestsPerCpuSec: 10_000, generatorBound: true, generatorCpuPct: 96 })
+  expect(phaseResourceFigures(report, { requests: 80_000, generatorCores: 1 })).toEqual({ resources: report, requestsPerCpuSec: 10_000, generatorBound: true, generatorCpuPct: 96, generatorHeadroomPct: 4 })
   const withoutGenerator = { ...report, targets: { sut: target(8) } }
   expect(phaseResourceFigures(withoutGenerator, { requests: 80_000, generatorCores: 1 })).toMatchObject({ generatorBound: false, generatorCpuPct: null })
 })

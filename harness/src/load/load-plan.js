@@ -31,7 +31,7 @@
  * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number }} [rate] open model only: how well the schedule was kept
  * @property {import('../resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator during the phase
  * @property {number | null} [requestsPerCpuSec]
- * @property {boolean} [generatorBound] the generator used ≥ 90% of its CPU allotment
+ * @property {boolean} [generatorBound] the generator set the pace (resources/resource-defaults.js: GENERATOR_BOUND_RULE)
  * @property {number | null} [generatorCpuPct]
  * @property {number | null} [generatorHeadroomPct] 100 − the share of its allotment the generator used
  * @property {ReturnType<typeof import('../resources/event-loop-samples.js').summarizeEventLoop>} [eventLoop]

@@ -1,7 +1,7 @@
 // @ts-check
 // The README's reference table: one real run as a framework × scenario matrix of median req/s, with the
 // environment it was measured in. Written between two markers by `pnpm readme:reference`, never by hand.
-import { GENERATOR_BOUND_SHARE } from '../resources/resource-defaults.js'
+import { GENERATOR_BOUND_RULE } from '../resources/resource-defaults.js'
 import { formatInteger } from '../ui/format.js'
 import { reportRows } from './markdown-report.js'
 
@@ -44,7 +44,7 @@ export function referenceTable (run) {
     ...ordered.map(([name, subject]) => `| ${name} | ${subject.version} | ${scenarios.map((scenario) => subject.cells.get(scenario) ?? '').join(' | ')} |`),
     '',
     'Median req/s. ⁿ measured with the native engine because autocannon was generator-bound (its figure in parentheses); ' +
-      `† the load generator used ≥ ${Math.round(GENERATOR_BOUND_SHARE * 100)}% of its cpus: the figure measures the generator more than the framework; ` +
+      `† generator-bound (${GENERATOR_BOUND_RULE}): the figure measures the generator more than the framework; ` +
       '‡ the native engine was generator-bound too: the limit of this machine. "skipped", "invalid", "failed": see the run\'s report.md for the reason.',
     REFERENCE_END
   ].join('\n')

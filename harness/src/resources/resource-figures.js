@@ -1,5 +1,5 @@
 // @ts-check
-import { GENERATOR_BOUND_SHARE } from './resource-defaults.js'
+import { GENERATOR_BOUND_SHARE, GENERATOR_BUSY_SHARE, SUT_IDLE_SHARE } from './resource-defaults.js'
 
 /**
  * Efficiency: responses per second of CPU the SUT used (user + system, all its processes).
@@ -13,19 +13,21 @@ export function requestsPerCpuSec (requests, cpuSec) {
 }
 
 /**
- * Whether the load generator, not the SUT, set the pace: autocannon drives every connection from
- * one JavaScript thread, so its allotment is one core at most, fewer when it is pinned to less.
- * @param {{ cpuSec: number, wallSec: number, allottedCores: number, generatorThreads?: number }} usage
+ * Whether the load generator, not the SUT, set the pace: each generator thread (an autocannon process, a
+ * wrk or native thread) drives its connections from one core, so the allotment is min(generatorThreads,
+ * allottedCores) cores. Bound when it used at least GENERATOR_BOUND_SHARE of it, or (partial saturation) at least
+ * GENERATOR_BUSY_SHARE while the SUT, pinned, used less than SUT_IDLE_SHARE of its cpus.
+ * @param {{ cpuSec: number, wallSec: number, allottedCores: number, generatorThreads?: number, sutShare?: number | null }} usage
  *   allottedCores: the cores the generator may run on (the pinned set, or every core when not pinned);
- *   generatorThreads: threads that drive load (1 for autocannon; wrk's `-t`)
- * @returns {{ generatorBound: boolean, generatorCpuPct: number }} generatorCpuPct in % of one core;
- *   bound when it used at least 90 % of its allotment, min(generatorThreads, allottedCores) cores
+ *   sutShare: the share of its pinned cpus the SUT used (null: not pinned, so unknown)
+ * @returns {{ generatorBound: boolean, generatorCpuPct: number }} generatorCpuPct in % of one core
  */
-export function generatorBound ({ cpuSec, wallSec, allottedCores, generatorThreads = 1 }) {
+export function generatorBound ({ cpuSec, wallSec, allottedCores, generatorThreads = 1, sutShare = null }) {
   if (!(wallSec > 0) || !(cpuSec >= 0) || !(allottedCores > 0)) return { generatorBound: false, generatorCpuPct: 0 }
   const coresUsed = cpuSec / wallSec
+  const share = coresUsed / Math.min(generatorThreads, allottedCores)
   return {
-    generatorBound: coresUsed >= GENERATOR_BOUND_SHARE * Math.min(generatorThreads, allottedCores),
+    generatorBound: share >= GENERATOR_BOUND_SHARE || (share >= GENERATOR_BUSY_SHARE && sutShare !== null && sutShare < SUT_IDLE_SHARE),
     generatorCpuPct: Math.round(coresUsed * 1000) / 10
   }
 }
@@ -42,13 +44,15 @@ export function generatorBound ({ cpuSec, wallSec, allottedCores, generatorThrea
 
 /**
  * @param {import('./resource-sampler.js').ResourceReport} report of the phase's window, with targets `sut` and `generator`
- * @param {{ requests: number, generatorCores: number, generatorThreads?: number }} phase generatorCores: the cpus the generator may use
+ * @param {{ requests: number, generatorCores: number, generatorThreads?: number, sutCores?: number | null }} phase generatorCores: the cpus
+ *   the generator may use; sutCores: the cpus the SUT is pinned to (null: not pinned)
  * @returns {PhaseResourceFigures}
  */
-export function phaseResourceFigures (report, { requests, generatorCores, generatorThreads = 1 }) {
+export function phaseResourceFigures (report, { requests, generatorCores, generatorThreads = 1, sutCores = null }) {
   const { sut, generator } = report.targets
+  const sutShare = sut && sutCores && sut.durationSec > 0 ? sut.cpuSec / sut.durationSec / sutCores : null
   const bound = generator
-    ? generatorBound({ cpuSec: generator.cpuSec, wallSec: generator.durationSec, allottedCores: generatorCores, generatorThreads })
+    ? generatorBound({ cpuSec: generator.cpuSec, wallSec: generator.durationSec, allottedCores: generatorCores, generatorThreads, sutShare })
     : { generatorBound: false, generatorCpuPct: null }
   const allotment = Math.min(generatorThreads, generatorCores)
   const generatorHeadroomPct = bound.generatorCpuPct === null ? null : Math.max(0, Math.round((100 - bound.generatorCpuPct / allotment) * 10) / 10)

@@ -47,15 +47,15 @@ export function samplePhases ({ phases, sutPgid, generatorPids }) {
  * generator was the bottleneck, and the SUT's event-loop delay in that window.
  * @param {Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary | null>>} summaries
  * @param {Partial<Record<'warmup' | 'measure', import('../resources/resource-sampler.js').ResourceReport>>} reports
- * @param {{ generatorCpus: number[] | null, generatorThreads: number, eventLoopFile: string }} context generatorThreads: the engine's
+ * @param {{ generatorCpus: number[] | null, sutCpus: number[] | null, generatorThreads: number, eventLoopFile: string }} context generatorThreads: the engine's
  */
-export function attachPhaseResources (summaries, reports, { generatorCpus, generatorThreads, eventLoopFile }) {
+export function attachPhaseResources (summaries, reports, { generatorCpus, sutCpus, generatorThreads, eventLoopFile }) {
   const generatorCores = generatorCpus?.length ?? availableParallelism()
   for (const name of /** @type {const} */ (['warmup', 'measure'])) {
     const summary = summaries[name]
     const report = reports[name]
     if (!summary || !report) continue
-    Object.assign(summary, phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads }), {
+    Object.assign(summary, phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads, sutCores: sutCpus?.length ?? null }), {
       eventLoop: summarizeEventLoop(readEventLoopSamples(eventLoopFile, { fromMs: report.startedAtMs, toMs: report.stoppedAtMs }),
         { startedAtMs: report.startedAtMs, intervalMs: DEFAULT_EVENT_LOOP_INTERVAL_MS })
     })

@@ -153,7 +153,7 @@ async function measure (context, running, record, eventLoopFile) {
   }
   record.warmup = outcome.phases.warmup ?? null
   record.summary = outcome.phases.measure ?? null
-  attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, { generatorCpus: context.pinning.generatorCpus, generatorThreads, eventLoopFile })
+  attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, { generatorCpus: context.pinning.generatorCpus, sutCpus: context.pinning.sutCpus, generatorThreads, eventLoopFile })
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
   if (running.hasExited()) {

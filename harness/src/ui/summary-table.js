@@ -1,5 +1,5 @@
 // @ts-check
-import { GENERATOR_BOUND_SHARE } from '../resources/resource-defaults.js'
+import { GENERATOR_BOUND_RULE } from '../resources/resource-defaults.js'
 import { formatInteger, formatMs } from './format.js'
 import { createTable } from './table.js'
 
@@ -41,15 +41,14 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       engineNote(record) ? `${record.status} (${engineNote(record)})` : record.status
     ])
   }
-  const share = `≥ ${Math.round(GENERATOR_BOUND_SHARE * 100)}% of its CPU`
   const cells = (/** @type {import('../results/result-record.js').ResultRecord[]} */ list) => list.map((record) => `${record.sut.label} × ${record.scenario.name}`).join(', ')
   const remeasured = records.filter((record) => record.generatorBoundMeasurement)
   const bound = records.filter((record) => record.summary?.generatorBound && record.load.engine !== 'native')
   const atLimit = records.filter((record) => record.summary?.generatorBound && record.load.engine === 'native')
   const warnings = [
-    ...(remeasured.length === 0 ? [] : [`${remeasured.length} run${remeasured.length > 1 ? 's were' : ' was'} measured again with the native engine, as autocannon was generator-bound (used ${share}; † its figure): ${cells(remeasured)}.`]),
-    ...(bound.length === 0 ? [] : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (the load generator used ${share}): ${cells(bound)}. These numbers measure the load generator, not the framework.`]),
-    ...(atLimit.length === 0 ? [] : [`‡ ${atLimit.length} run${atLimit.length > 1 ? 's' : ''} reached the limit of this machine: even the native engine used ${share} (${cells(atLimit)}); the SUT may be faster than this machine can show.`])
+    ...(remeasured.length === 0 ? [] : [`${remeasured.length} run${remeasured.length > 1 ? 's were' : ' was'} measured again with the native engine, as autocannon was generator-bound (${GENERATOR_BOUND_RULE}; † its figure): ${cells(remeasured)}.`]),
+    ...(bound.length === 0 ? [] : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (${GENERATOR_BOUND_RULE}): ${cells(bound)}. These numbers measure the load generator, not the framework.`]),
+    ...(atLimit.length === 0 ? [] : [`‡ ${atLimit.length} run${atLimit.length > 1 ? 's' : ''} reached the limit of this machine: even the native engine was generator-bound (${cells(atLimit)}); the SUT may be faster than this machine can show.`])
   ]
   const reasons = records.filter((record) => record.status !== 'ok')
     .map((record) => `${record.sut.label} × ${record.scenario.name}: ${record.status}: ${record.reason}`)

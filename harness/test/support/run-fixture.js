@@ -18,10 +18,11 @@ export const scenarioNamed = (name) => {
  * directory, with short load settings; returns the records as written to disk.
  * @param {{ suts: import('../../src/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
  *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, readyTimeoutSec?: number, verify?: boolean, signal?: AbortSignal,
- *   runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[], repeats?: number }} options the run is registered with
- *   `runs` as soon as it has an id; hooks are the harness's own (progress, services)
+ *   runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[], repeats?: number,
+ *   pin?: string }} options the run is registered with `runs` as soon as it has an id; hooks are the harness's own (progress, services);
+ *   pin: as `--pin` (auto by default)
  */
-export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels, repeats = 1 }) {
+export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels, repeats = 1, pin = 'auto' }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite({
     suts,
@@ -34,7 +35,7 @@ export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSe
     verify,
     readyTimeoutSec,
     pgPoolSize: 4,
-    pinning: resolvePinning('auto'),
+    pinning: resolvePinning(pin),
     options: { test: true },
     signal
   }, {
