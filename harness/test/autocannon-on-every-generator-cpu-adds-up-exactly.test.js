@@ -9,31 +9,15 @@ import { decodeHistogram } from '../src/load/latency-histogram.js'
 import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { startLoad, workerPlans } from '../src/load/run-load.js'
 import { PACKAGES_DIR } from '../src/paths.js'
-import { runEnv } from '../src/run/run-env.js'
-import { startSut } from '../src/sut-process/start-sut.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { scenarioNamed } from './support/run-fixture.js'
+import { withSut } from './support/engine-under-test.js'
 
 const runs = trackRuns()
 /** Two generator processes; on a machine of one cpu both share it, which the merge does not care about. */
 const CPUS = availableParallelism() >= 2 ? [0, 1] : [0, 0]
-
-/**
- * @template T
- * @param {import('../src/suts/discover-suts.js').SutDescriptor} sut
- * @param {(port: number, env: Record<string, string>) => Promise<T>} work
- */
-async function withSut (sut, work) {
-  const env = runEnv(runs.add(`per-cpu-test-${Math.random().toString(16).slice(2, 8)}`))
-  const running = await startSut(sut, { readyTimeoutSec: 10, stopGraceSec: 5, env })
-  try {
-    return await work(running.port, env)
-  } finally {
-    await running.stop(5000)
-  }
-}
 
 it('shares the connections and an open model\'s rate among the processes as evenly as they go', () => {
   const plan = scenarioLoadPlan({ port: 1, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250, ratePerSec: 900 })
@@ -45,7 +29,7 @@ it('runs one autocannon process per generator cpu and merges their phases exactl
   const plan = scenarioLoadPlan({ port: 0, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0.5, durationSec: 1, windowMs: 250 })
   /** @type {number[][]} */
   const seenPids = []
-  const { phases } = await withSut(loadSut(join(PACKAGES_DIR, 'node-http')), (port, env) => {
+  const { phases } = await withSut(runs, loadSut(join(PACKAGES_DIR, 'node-http')), (port, env) => {
     const load = startLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS })
     seenPids.push(load.pids)
     return load.done
@@ -64,7 +48,7 @@ it('runs one autocannon process per generator cpu and merges their phases exactl
 
 it('adds up what each process found wrong under load', async () => {
   const plan = scenarioLoadPlan({ port: 0, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 })
-  const { phases } = await withSut(fixtureSut('wrong-under-load'), (port, env) => startLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS }).done)
+  const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) => startLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS }).done)
   const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
   expect(summary.unexpectedStatus).toBe(summary.statusCounts['503'])
   expect(summary.statusCounts['200'] + summary.statusCounts['503']).toBe(summary.requests)

@@ -5,45 +5,18 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
-import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { findNativeEngine, startNativeLoad } from '../src/load/native-engine.js'
 import { FIXTURE_SUTS_DIR, fixtureSut } from './support/fixture-suts.js'
 import { PACKAGES_DIR } from '../src/paths.js'
-import { runEnv } from '../src/run/run-env.js'
-import { startSut } from '../src/sut-process/start-sut.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runInTempDir, scenarioNamed } from './support/run-fixture.js'
+import { planFor, withSut } from './support/engine-under-test.js'
 
 const runs = trackRuns()
 const engine = findNativeEngine()
 if (!engine.ok && process.env.CI === 'true') throw new Error(`the native engine is missing under CI=true: ${engine.reason}`)
-
-/**
- * Starts a SUT marked with a fresh run id, runs `work` against it, and always stops it.
- * @template T
- * @param {import('../src/suts/discover-suts.js').SutDescriptor} sut
- * @param {(port: number, env: Record<string, string>) => Promise<T>} work
- */
-async function withSut (sut, work) {
-  const env = runEnv(runs.add(`native-test-${Math.random().toString(16).slice(2, 8)}`))
-  const running = await startSut(sut, { readyTimeoutSec: 10, stopGraceSec: 5, env })
-  try {
-    return await work(running.port, env)
-  } finally {
-    await running.stop(5000)
-  }
-}
-
-/**
- * @param {number} port @param {string} scenarioName
- * @param {Partial<import('../src/load/load-plan.js').LoadPlan>} [overrides]
- * @returns {import('../src/load/load-plan.js').LoadPlan}
- */
-function planFor (port, scenarioName, overrides = {}) {
-  return { ...scenarioLoadPlan({ port, scenario: scenarioNamed(scenarioName), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }), ...overrides }
-}
 
 const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))
 /** @param {Partial<Record<'warmup' | 'measure', import('../src/load/load-plan.js').PhaseSummary>>} phases */
@@ -51,7 +24,7 @@ const measured = (phases) => /** @type {import('../src/load/load-plan.js').Phase
 
 describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
   it('drives node-http (POST with a body) and reports every response: statuses, bytes, one µs sample each, windows', async () => {
-    const { phases } = await withSut(nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'post'), { env }).done)
+    const { phases } = await withSut(runs, nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'post'), { env }).done)
     const summary = measured(phases)
     expect(summary.requests).toBeGreaterThan(200)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
@@ -71,7 +44,7 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
     const exact = scenarioNamed('json').expect.body
     const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
     for (const expectedBody of [exact, byJson]) {
-      const { phases } = await withSut(fixtureSut('wrong-under-load'), (port, env) => startNativeLoad(planFor(port, 'json', { expectedBody }), { env }).done)
+      const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) => startNativeLoad(planFor(port, 'json', { expectedBody }), { env }).done)
       const summary = measured(phases)
       // One answer in ten is a wrong body, one in ten a 503 with an empty body (a wrong body too).
       expect(summary.unexpectedStatus).toBe(summary.statusCounts['503'])
@@ -84,7 +57,7 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
   }, 30_000)
 
   it('pipelines and still times every response, and merges the histograms and windows of two threads exactly', async () => {
-    const { phases } = await withSut(nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env, threads: 2 }).done)
+    const { phases } = await withSut(runs, nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env, threads: 2 }).done)
     const summary = measured(phases)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
     expect(summary.mismatches).toBe(0)
@@ -95,7 +68,7 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
 
   it('stops at once when told: it still reports the phase under way, stoppedEarly, and runs no further phase', async () => {
     const startedAt = Date.now()
-    const { phases } = await withSut(nodeHttp(), (port, env) => {
+    const { phases } = await withSut(runs, nodeHttp(), (port, env) => {
       const load = startNativeLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
         env,
         onProgress: ({ elapsedSec }) => { if (elapsedSec === 1) load.stop() }
@@ -113,7 +86,7 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
     const ratePerSec = 500
     const durationSec = 4
     const stalling = loadSut(join(FIXTURE_SUTS_DIR, 'stalls-once-a-second'))
-    const { phases } = await withSut(stalling, (port, env) => startNativeLoad(planFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env }).done)
+    const { phases } = await withSut(runs, stalling, (port, env) => startNativeLoad(planFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env }).done)
     const summary = measured(phases)
     expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
     expect(summary.requests).toBeGreaterThan(ratePerSec * durationSec * 0.95)

@@ -2,48 +2,19 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
-import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { startWrkLoad } from '../src/load/wrk-engine.js'
 import { findWrk, wrkVersion } from '../src/load/wrk-phase.js'
 import { TIMESERIES_NOTE } from '../src/load/wrk-summary.js'
 import { PACKAGES_DIR } from '../src/paths.js'
-import { runEnv } from '../src/run/run-env.js'
-import { startSut } from '../src/sut-process/start-sut.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { scenarioNamed } from './support/run-fixture.js'
+import { planFor, withSut } from './support/engine-under-test.js'
 
 const runs = trackRuns()
 const wrkMissing = findWrk() === null
 if (wrkMissing && process.env.CI === 'true') throw new Error('wrk is missing under CI=true (apt-get install wrk)')
-
-/**
- * Starts a SUT marked with a fresh run id, runs `work` against it, and always stops it.
- * @template T
- * @param {import('../src/suts/discover-suts.js').SutDescriptor} sut
- * @param {(port: number, env: Record<string, string>) => Promise<T>} work
- */
-async function withSut (sut, work) {
-  const env = runEnv(runs.add(`wrk-test-${Math.random().toString(16).slice(2, 8)}`))
-  const running = await startSut(sut, { readyTimeoutSec: 10, stopGraceSec: 5, env })
-  try {
-    return await work(running.port, env)
-  } finally {
-    await running.stop(5000)
-  }
-}
-
-/**
- * A plan for one scenario against the port, as run-one.js builds it.
- * @param {number} port @param {string} scenarioName
- * @param {Partial<import('../src/load/load-plan.js').LoadPlan>} [overrides]
- * @returns {import('../src/load/load-plan.js').LoadPlan}
- */
-function planFor (port, scenarioName, overrides = {}) {
-  const scenario = scenarioNamed(scenarioName)
-  return { ...scenarioLoadPlan({ port, scenario, connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }), ...overrides }
-}
 
 const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))
 
@@ -53,7 +24,7 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
   })
 
   it('drives node-http for 1 s (POST with a body) and reports every response: statuses, bytes, a µs histogram of each', async () => {
-    const { phases, reports } = await withSut(nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'post'), { env }).done)
+    const { phases, reports } = await withSut(runs, nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'post'), { env }).done)
     const summary = /** @type {import('../src/load/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
     expect(summary.requests).toBeGreaterThan(200)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
@@ -80,7 +51,7 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
     const exact = scenarioNamed('json').expect.body
     const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
     for (const expectedBody of [exact, byJson]) {
-      const { phases } = await withSut(fixtureSut('wrong-under-load'), (port, env) => startWrkLoad(planFor(port, 'json', { expectedBody }), { env }).done)
+      const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) => startWrkLoad(planFor(port, 'json', { expectedBody }), { env }).done)
       const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
       // One answer in ten is a wrong body, one in ten a 503 with an empty body (a wrong body too).
       expect(summary.unexpectedStatus).toBe(summary.statusCounts['503'])
@@ -93,7 +64,7 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
   }, 30_000)
 
   it('pipelines: wrk writes the requests of a batch at once and times the batch', async () => {
-    const { phases } = await withSut(nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env }).done)
+    const { phases } = await withSut(runs, nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env }).done)
     const summary = /** @type {import('../src/load/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
     expect(summary.mismatches).toBe(0)
@@ -107,7 +78,7 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
     const startedAt = Date.now()
     /** @type {(number | undefined)[]} */
     const pids = []
-    const { phases } = await withSut(nodeHttp(), (port, env) => {
+    const { phases } = await withSut(runs, nodeHttp(), (port, env) => {
       const load = startWrkLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
         env,
         onProgress: ({ elapsedSec }) => {

@@ -12,7 +12,7 @@ mod stats;
 use config::Config;
 use load::{run_thread, PhaseShared};
 use serde_json::json;
-use stats::{encode, millis, round3, PhaseReport, PhaseTotals, RateReport, WindowMerger};
+use stats::{encode, millis, round3, PhaseReport, RateReport, ThreadStats, WindowMerger};
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -91,7 +91,7 @@ fn run_phase(config: &Arc<Config>, name: &str, duration: Duration, stop: &Atomic
         }
     }
     let ended = Instant::now().min(shared.end.max(start));
-    let mut totals = PhaseTotals::new();
+    let mut totals = ThreadStats::new();
     for thread in threads {
         totals.add(&thread.join().expect("a generator thread ended without its counts"));
     }

@@ -24,7 +24,7 @@ pub fn latency_us(latency: Duration) -> u64 {
     (latency.as_micros() as u64).clamp(LOWEST_US, HIGHEST_US)
 }
 
-/// The counts of one thread over one phase (the current window apart).
+/// The counts of one thread over one phase (the current window apart), and of all threads once added.
 pub struct ThreadStats {
     pub histogram: Histogram<u64>,
     pub window: Histogram<u64>,
@@ -76,6 +76,26 @@ impl ThreadStats {
     pub fn error(&mut self, count: u64) {
         self.errors += count;
         self.window_errors += count;
+    }
+
+    /// Adds another thread's counts of the same phase (the window apart): histograms added, counts summed.
+    pub fn add(&mut self, other: &ThreadStats) {
+        self.histogram.add(&other.histogram).expect("histograms of the same bounds");
+        self.requests += other.requests;
+        self.bytes += other.bytes;
+        self.errors += other.errors;
+        self.timeouts += other.timeouts;
+        self.mismatches += other.mismatches;
+        for (total, count) in self.statuses.iter_mut().zip(&other.statuses) {
+            *total += count;
+        }
+        self.sent += other.sent;
+        self.max_send_lag = self.max_send_lag.max(other.max_send_lag);
+    }
+
+    /// Responses per status, the statuses seen only.
+    pub fn status_counts(&self) -> BTreeMap<u16, u64> {
+        self.statuses.iter().enumerate().filter(|(_, &count)| count > 0).map(|(status, &count)| (status as u16, count)).collect()
     }
 
     /// Hands the current window over and starts the next.
@@ -186,53 +206,6 @@ pub struct RateReport {
     pub target_per_sec: f64,
     pub achieved_send_per_sec: f64,
     pub max_send_lag_ms: f64,
-}
-
-/// The threads' final counts of a phase, added.
-pub struct PhaseTotals {
-    pub histogram: Histogram<u64>,
-    pub requests: u64,
-    pub bytes: u64,
-    pub errors: u64,
-    pub timeouts: u64,
-    pub mismatches: u64,
-    pub statuses: Vec<u64>,
-    pub sent: u64,
-    pub max_send_lag: Duration,
-}
-
-impl PhaseTotals {
-    pub fn new() -> Self {
-        PhaseTotals {
-            histogram: new_histogram(),
-            requests: 0,
-            bytes: 0,
-            errors: 0,
-            timeouts: 0,
-            mismatches: 0,
-            statuses: vec![0; STATUS_SLOTS],
-            sent: 0,
-            max_send_lag: Duration::ZERO,
-        }
-    }
-
-    pub fn add(&mut self, thread: &ThreadStats) {
-        self.histogram.add(&thread.histogram).expect("histograms of the same bounds");
-        self.requests += thread.requests;
-        self.bytes += thread.bytes;
-        self.errors += thread.errors;
-        self.timeouts += thread.timeouts;
-        self.mismatches += thread.mismatches;
-        for (total, count) in self.statuses.iter_mut().zip(&thread.statuses) {
-            *total += count;
-        }
-        self.sent += thread.sent;
-        self.max_send_lag = self.max_send_lag.max(thread.max_send_lag);
-    }
-
-    pub fn status_counts(&self) -> BTreeMap<u16, u64> {
-        self.statuses.iter().enumerate().filter(|(_, &count)| count > 0).map(|(status, &count)| (status as u16, count)).collect()
-    }
 }
 
 /// The histogram in the compressed V2 encoding every HdrHistogram reads (hdr-histogram-js included), base64.

@@ -1,0 +1,33 @@
+// @ts-check
+// What the engine tests share: a SUT started for one piece of work and always stopped, and the load plan of
+// a scenario against it, as run-one.js builds it (10 connections, 1 s, no warm-up unless overridden).
+import { scenarioLoadPlan } from '../../src/load/load-plan.js'
+import { runEnv } from '../../src/run/run-env.js'
+import { startSut } from '../../src/sut-process/start-sut.js'
+import { scenarioNamed } from './run-fixture.js'
+
+/**
+ * Starts a SUT marked with a fresh run id (registered with `runs`), runs `work` against it, and always stops it.
+ * @template T
+ * @param {{ add: (runId: string) => string }} runs
+ * @param {import('../../src/suts/discover-suts.js').SutDescriptor} sut
+ * @param {(port: number, env: Record<string, string>) => Promise<T>} work
+ */
+export async function withSut (runs, sut, work) {
+  const env = runEnv(runs.add(`engine-test-${Math.random().toString(16).slice(2, 8)}`))
+  const running = await startSut(sut, { readyTimeoutSec: 10, stopGraceSec: 5, env })
+  try {
+    return await work(running.port, env)
+  } finally {
+    await running.stop(5000)
+  }
+}
+
+/**
+ * @param {number} port @param {string} scenarioName
+ * @param {Partial<import('../../src/load/load-plan.js').LoadPlan>} [overrides]
+ * @returns {import('../../src/load/load-plan.js').LoadPlan}
+ */
+export function planFor (port, scenarioName, overrides = {}) {
+  return { ...scenarioLoadPlan({ port, scenario: scenarioNamed(scenarioName), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }), ...overrides }
+}
