@@ -31,3 +31,18 @@ export async function withSut (runs, sut, work) {
 export function planFor (port, scenarioName, overrides = {}) {
   return { ...scenarioLoadPlan({ port, scenario: scenarioNamed(scenarioName), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }), ...overrides }
 }
+
+/**
+ * What an engine must have counted against the wrong-under-load fixture: one answer in ten is a wrong body, one in
+ * ten a 503 with an empty body (a wrong body too).
+ * @param {import('../../src/load/load-plan.js').PhaseSummary} summary
+ * @param {import('vitest').ExpectStatic} expect
+ */
+export function expectWrongUnderLoadCounted (summary, expect) {
+  expect(summary.unexpectedStatus).toBe(summary.statusCounts['503'])
+  expect(summary.unexpectedStatus).toBeGreaterThan(summary.requests / 12)
+  expect(summary.mismatches).toBeGreaterThan(summary.requests / 6)
+  expect(summary.mismatches).toBeLessThan(summary.requests / 4)
+  expect(summary.non2xx).toBe(summary.unexpectedStatus)
+  expect(summary.statusCounts['200'] + summary.statusCounts['503']).toBe(summary.requests)
+}
