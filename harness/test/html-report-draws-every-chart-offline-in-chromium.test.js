@@ -139,6 +139,18 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
     const bars = throughput?.bars?.[0] ?? []
     expect(bars.find((bar) => bar.category === 'node-http')).toMatchObject({ hatched: true, framed: false, label: expect.stringMatching(/ †$/) })
     expect(bars.find((bar) => bar.category === 'fixture-wrong-under-load')).toMatchObject({ framed: true, label: expect.stringMatching(/ ✗ invalid$/) })
+    // A cell measured again with the native engine says so, with autocannon's figure beside it.
+    writeFileSync(nodeHttpFile, JSON.stringify({
+      ...nodeHttp,
+      load: { ...nodeHttp.load, engine: 'native' },
+      summary: { ...nodeHttp.summary, generatorBound: false },
+      generatorBoundMeasurement: { engine: 'autocannon', engineVersion: '9.0.0', requestsPerSec: 12_345, latencyMs: null, generatorCpuPct: 99, reason: 'test' }
+    }))
+    const remeasured = await openReport(writeReports([copy])[1], 'report-native-bars.png')
+    expect(remeasured.problems).toEqual([])
+    const nativeChart = remeasured.charts.find((chart) => chart.chart === 'throughput')
+    expect(nativeChart?.legends?.[1]).toEqual([LEGEND.native, LEGEND.invalid])
+    expect(nativeChart?.bars?.[0].find((bar) => bar.category === 'node-http')).toMatchObject({ hatched: false, label: expect.stringMatching(/ ⁿ \(12,345†\)$/) })
     // The other charts keep their plain bars, and an unflagged report has no flags' legend.
     expect(charts.find((chart) => chart.chart === 'requestsPerCpuSec')?.bars?.flat().some((bar) => bar.hatched || bar.framed)).toBe(false)
     const plain = await openReport(writeReports([sweep.runDir])[1], 'report-sweep.png')

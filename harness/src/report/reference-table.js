@@ -34,7 +34,7 @@ export function referenceTable (run) {
     REFERENCE_START,
     `Run \`${run.index.runId}\`: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB, ${env.os.type} ${env.os.release}, ` +
       `Node ${env.node}; ${first
-? `${first.load.engine} ${first.load.engineVersion}, ${levels} connections, ${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
+? `${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}, ${levels} connections, ${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
       `${first.repeat.of} run${first.repeat.of > 1 ? 's (median)' : ''}`
 : 'no runs'}; ` +
       `${pinning?.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, load generator on cpu ${pinning.generatorCpus?.join(',')}` : 'not pinned'}; commit ${String(env.git.commit ?? 'unknown').slice(0, 12)}.`,
