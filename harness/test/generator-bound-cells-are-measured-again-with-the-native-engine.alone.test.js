@@ -1,7 +1,9 @@
 // @ts-check
 // autocannon on one generator cpu cannot keep up with uwebsockets: the run notices (generator-bound), measures
 // the cell again with the native engine, keeps autocannon's figure beside it, and every table says which
-// engine measured what. A slow SUT keeps its autocannon figure.
+// engine measured what. A slow SUT keeps its autocannon figure. It runs alone: with another test file loading
+// the same cpus, neither the generator nor the SUT gets a whole cpu, and CPU shares can no longer tell which
+// one set the pace.
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
