@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseOptions } from '../src/cli/parse-options.js'
 import { DEFAULTS } from '../src/defaults.js'
+import { INSTRUCTION_COUNT_DEFAULTS } from '../src/instructions/count-instructions.js'
 import { runCli } from './support/run-cli.js'
 
 describe('option parsing', () => {
@@ -15,6 +16,9 @@ describe('option parsing', () => {
       pin: 'auto',
       engine: 'autocannon',
       wrkThreads: 1,
+      measure: 'wall-clock',
+      countWarmupRequests: INSTRUCTION_COUNT_DEFAULTS.warmupRequests,
+      countRequests: INSTRUCTION_COUNT_DEFAULTS.requests,
       out: DEFAULTS.out,
       readyTimeoutSec: DEFAULTS.readyTimeoutSec,
       pgPoolSize: DEFAULTS.pgPoolSize,

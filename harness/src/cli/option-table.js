@@ -1,5 +1,6 @@
 // @ts-check
 import { DEFAULTS } from '../defaults.js'
+import { INSTRUCTION_COUNT_DEFAULTS } from '../instructions/count-instructions.js'
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { DEFAULT_PIN, pinOption } from '../pinning/pin-option.js'
 import { RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
@@ -89,6 +90,28 @@ const OPTIONS = {
     description: 'wrk threads (-t); must divide the connections',
     parse: wholeNumber({ min: 1, max: 64 }),
     default: 1
+  },
+  measure: {
+    field: 'measure',
+    flag: '--measure <what>',
+    description: 'wall-clock (req/s and latency under load) or instructions (instructions per request under valgrind\'s cachegrind: ' +
+      'two launches of the SUT, --count-warmup requests each, the second --count-requests more; for regressions on noisy machines)',
+    parse: oneOf(['wall-clock', 'instructions']),
+    default: 'wall-clock'
+  },
+  countWarmup: {
+    field: 'countWarmupRequests',
+    flag: '--count-warmup <n>',
+    description: 'With --measure instructions: requests answered before the counted ones (warm-up, JIT), in both launches',
+    parse: wholeNumber({ min: 0, max: 1_000_000 }),
+    default: INSTRUCTION_COUNT_DEFAULTS.warmupRequests
+  },
+  countRequests: {
+    field: 'countRequests',
+    flag: '--count-requests <n>',
+    description: 'With --measure instructions: the requests counted (the second launch answers this many more than the first)',
+    parse: wholeNumber({ min: 1, max: 1_000_000 }),
+    default: INSTRUCTION_COUNT_DEFAULTS.requests
   },
   calibrateFrameworks: {
     field: 'frameworks',
@@ -210,14 +233,14 @@ const OPTIONS = {
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
   calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.readyTimeout],
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   // The run options of both commits' rounds (--repeats: rounds; default profile: ci), then how to compare.
   'compare-commits': [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,
     OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   list: []
 })

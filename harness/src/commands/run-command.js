@@ -13,6 +13,7 @@ import { writeReports } from './report-command.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { findWrk } from '../load/wrk-phase.js'
 import { findNativeEngine } from '../load/native-engine.js'
+import { findValgrind } from '../instructions/cachegrind.js'
 import { resolveSubjects } from '../suts/resolve-subjects.js'
 import { DEFAULT_RUNTIME } from '../runtimes/runtime-targets.js'
 
@@ -37,7 +38,10 @@ export async function runCommand (options, io, signal) {
     windowMs: options.windowMs,
     ratePerSec: options.ratePerSec ?? null,
     engine: /** @type {'autocannon' | 'wrk' | 'native'} */ (options.engine),
-    wrkThreads: options.wrkThreads
+    wrkThreads: options.wrkThreads,
+    ...(options.measure === 'instructions'
+      ? { measure: /** @type {const} */ ('instructions'), countWarmupRequests: options.countWarmupRequests, countRequests: options.countRequests }
+      : {})
   }
   const progress = createProgress(io.stderr, load)
   const suts = await resolveSubjects(selected, {
@@ -72,6 +76,7 @@ export async function runCommand (options, io, signal) {
     onRemeasure: ({ sut, scenario, generatorCpuPct }) => progress.log(`  autocannon was generator-bound on ${sut} × ${scenario} (${generatorCpuPct}% of one core): measuring it again with the native engine`),
     onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
       (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
+      (record.instructions ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
       `  → ${file}`)
   })
   progress.done()
@@ -95,6 +100,11 @@ export async function runCommand (options, io, signal) {
  */
 function checkEngine (options, settings) {
   const invalid = (/** @type {string} */ message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
+  if (options.measure === 'instructions') {
+    if (!findValgrind()) throw invalid('`--measure instructions` needs valgrind on PATH (apt-get install valgrind); allowed here: wall-clock')
+    if (options.ratePerSec) throw invalid('`--measure instructions` counts a fixed number of requests: give either `--rate` or `--measure instructions`')
+    return
+  }
   if (options.engine === 'native') {
     const engine = findNativeEngine()
     if (!engine.ok) throw invalid(`\`--engine native\`: ${engine.reason}; allowed engines here: autocannon${findWrk() ? ', wrk' : ''}`)

@@ -156,6 +156,7 @@ function checkRecord (side, file, record) {
   if (typeof record.scenario?.name !== 'string') throw bad('scenario.name', 'a string')
   if (!Number.isInteger(record.load?.connections)) throw bad('load.connections', 'a whole number')
   if (!STATUSES.includes(record.status)) throw bad('status', `one of ${STATUSES.join(', ')}`)
+  if (record.load?.measure === 'instructions') throw inputError(side, `${file} holds an instruction count (--measure instructions); dyno compare reads wall-clock results only, so far`)
   if (record.status === 'ok' && typeof record.summary?.requestsPerSec?.mean !== 'number') throw bad('summary.requestsPerSec.mean', 'a number in an ok result')
   return record
 }

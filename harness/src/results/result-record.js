@@ -6,7 +6,8 @@ import { findNativeEngine } from '../load/native-engine.js'
 /**
  * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
  * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null,
- *   engine?: 'autocannon' | 'wrk' | 'native', wrkThreads?: number }} LoadSettings engine: autocannon and wrk run a closed loop (the
+ *   engine?: 'autocannon' | 'wrk' | 'native', wrkThreads?: number, measure?: 'wall-clock' | 'instructions', countWarmupRequests?: number,
+ *   countRequests?: number }} LoadSettings measure instructions: a count under cachegrind instead of load (counts, not durations); engine: autocannon and wrk run a closed loop (the
  *   open model of autocannon's engine is undici-rate); native runs either
  * @typedef {import('../pinning/resolve-pinning.js').PinPlan} PinPlan
  *
@@ -27,6 +28,7 @@ import { findNativeEngine } from '../load/native-engine.js'
  * @property {import('../verify/verify-scenario.js').Verification} verification
  * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
+ * @property {import('../instructions/count-instructions.js').InstructionCount} [instructions] --measure instructions: the count
  * @property {GeneratorBoundMeasurement} [generatorBoundMeasurement] autocannon's figures, when it was generator-bound on
  *   this cell and the record holds the native engine's measurement of it
  * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs) and how much faster the steady state is than the first second

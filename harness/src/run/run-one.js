@@ -4,6 +4,7 @@ import { scenarioLoadPlan } from '../load/load-plan.js'
 import { startLoad } from '../load/run-load.js'
 import { startWrkLoad } from '../load/wrk-engine.js'
 import { startNativeLoad } from '../load/native-engine.js'
+import { countInstructions, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC } from '../instructions/count-instructions.js'
 import { createResultRecord, settleRecord } from '../results/result-record.js'
 import { describeExit, startSut } from '../sut-process/start-sut.js'
 import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
@@ -116,6 +117,7 @@ async function measure (context, running, record, eventLoopFile) {
     }
   }
   if (signal.aborted) return settleRecord(record, 'failed', 'interrupted before load started', 'DYNO_ERR_INTERRUPTED')
+  if (context.load.measure === 'instructions') return countRun(context, record)
 
   const queriesBefore = context.queryCounter ? await context.queryCounter.count() : 0
 
@@ -185,4 +187,37 @@ async function measure (context, running, record, eventLoopFile) {
 function engineThreads ({ load, pinning }) {
   if (load.engine === 'wrk') return load.wrkThreads ?? 1
   return Math.max(1, Math.min(pinning.generatorCpus?.length ?? 1, load.connections))
+}
+
+/**
+ * `--measure instructions`: the verified SUT is stopped, then counted under cachegrind on two fresh launches
+ * (count-instructions.js); every response of the count is checked as under load.
+ * @param {RunContext} context
+ * @param {import('../results/result-record.js').ResultRecord} record
+ */
+async function countRun (context, record) {
+  context.onProgress?.({ stage: 'counting instructions' })
+  try {
+    record.instructions = await countInstructions({
+      sut: context.sut,
+      scenario: context.scenario,
+      env: { ...runEnv(context.runId), ...context.serviceEnv },
+      warmupRequests: context.load.countWarmupRequests ?? INSTRUCTION_COUNT_DEFAULTS.warmupRequests,
+      requests: context.load.countRequests ?? INSTRUCTION_COUNT_DEFAULTS.requests,
+      concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
+      readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
+      signal: context.signal,
+      cpus: context.pinning.sutCpus
+    })
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return settleRecord(record, 'failed', error.message, error.code)
+  }
+  if (context.signal.aborted) return settleRecord(record, 'failed', `interrupted by ${String(context.signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
+  const { checks } = record.instructions
+  if (checks.mismatches + checks.unexpectedStatus + checks.errors > 0) {
+    return settleRecord(record, 'invalid', `while counting instructions: ${checks.mismatches} wrong bodies, ${checks.unexpectedStatus} unexpected statuses, ` +
+      `${checks.errors} failed requests of ${checks.responses + checks.errors}`, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  }
+  return settleRecord(record, 'ok', null)
 }

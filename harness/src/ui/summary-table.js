@@ -23,8 +23,9 @@ export function engineNote (record) {
  * @returns {string}
  */
 export function formatSummaryTable (records, { showConnections = false } = {}) {
-  const head = ['framework', 'version', 'scenario', ...(showConnections ? ['conns'] : []), 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'status']
-  const numeric = ['conns', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx']
+  const counted = records.some((record) => record.instructions)
+  const head = ['framework', 'version', 'scenario', ...(showConnections ? ['conns'] : []), ...(counted ? ['instructions/req'] : []), 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'status']
+  const numeric = ['conns', 'instructions/req', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx']
   const table = createTable(head, { alignRight: head.flatMap((name, index) => numeric.includes(name) ? [index] : []) })
   for (const record of records) {
     const summary = record.summary
@@ -33,6 +34,7 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       record.sut.frameworkVersion ?? '-',
       record.scenario.name,
       ...(showConnections ? [String(record.load.connections)] : []),
+      ...(counted ? [formatInteger(record.instructions?.instructionsPerRequest)] : []),
       formatInteger(summary?.requestsPerSec.mean),
       formatMs(summary?.latencyMs?.p50),
       formatMs(summary?.latencyMs?.p99),
