@@ -94,24 +94,31 @@ const OPTIONS = {
   measure: {
     field: 'measure',
     flag: '--measure <what>',
-    description: 'wall-clock (req/s and latency under load) or instructions (instructions per request under valgrind\'s cachegrind: ' +
-      'two launches of the SUT, --count-warmup requests each, the second --count-requests more; for regressions on noisy machines)',
+    description: 'wall-clock (req/s and latency under load) or instructions (instructions per request under valgrind\'s callgrind: ' +
+      '--count-warmup requests uncounted, then --count-windows windows of --count-requests requests, each counted; for regressions on noisy machines)',
     parse: oneOf(['wall-clock', 'instructions']),
     default: 'wall-clock'
   },
   countWarmup: {
     field: 'countWarmupRequests',
     flag: '--count-warmup <n>',
-    description: 'With --measure instructions: requests answered before the counted ones (warm-up, JIT), in both launches',
+    description: 'With --measure instructions: requests answered, uncounted, before the counted windows (start-up, JIT)',
     parse: wholeNumber({ min: 0, max: 1_000_000 }),
     default: INSTRUCTION_COUNT_DEFAULTS.warmupRequests
   },
   countRequests: {
-    field: 'countRequests',
+    field: 'countWindowRequests',
     flag: '--count-requests <n>',
-    description: 'With --measure instructions: the requests counted (the second launch answers this many more than the first)',
+    description: 'With --measure instructions: the requests of each counted window',
     parse: wholeNumber({ min: 1, max: 1_000_000 }),
-    default: INSTRUCTION_COUNT_DEFAULTS.requests
+    default: INSTRUCTION_COUNT_DEFAULTS.windowRequests
+  },
+  countWindows: {
+    field: 'countWindows',
+    flag: '--count-windows <n>',
+    description: 'With --measure instructions: how many windows are counted, one after another; dyno compare pairs them window by window',
+    parse: wholeNumber({ min: 1, max: 1000 }),
+    default: INSTRUCTION_COUNT_DEFAULTS.windows
   },
   calibrateFrameworks: {
     field: 'frameworks',
@@ -210,9 +217,9 @@ const OPTIONS = {
   threshold: {
     field: 'thresholdPercent',
     flag: '--threshold <percent>',
-    description: 'Smallest significant change of req/s that counts as improved or regressed, in percent',
-    parse: percentage({ min: 0, max: 100 }),
-    default: COMPARE_DEFAULTS.thresholdPercent
+    description: `Smallest significant change that counts as improved or regressed, in percent (default: ${COMPARE_DEFAULTS.thresholdPercent} for req/s, ` +
+      `${COMPARE_DEFAULTS.instructionThresholdPercent} for instructions per request)`,
+    parse: percentage({ min: 0, max: 100 })
   },
   paired: {
     field: 'paired',
@@ -233,14 +240,14 @@ const OPTIONS = {
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.countWindows, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
   calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.readyTimeout],
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   // The run options of both commits' rounds (--repeats: rounds; default profile: ci), then how to compare.
   'compare-commits': [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,
+    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.countWindows, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,
     OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   list: []
 })

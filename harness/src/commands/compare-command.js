@@ -2,7 +2,7 @@
 import { buildComparison, failingRows } from '../compare/build-comparison.js'
 import { COMPARE_DEFAULTS } from '../compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
-import { rowName } from '../compare/formats/cells.js'
+import { primaryFigures, rowName } from '../compare/formats/cells.js'
 import { readCompareInputs } from '../compare/read-inputs.js'
 
 /**
@@ -15,12 +15,19 @@ import { readCompareInputs } from '../compare/read-inputs.js'
  * @returns {import('../compare/build-comparison.js').Comparison}
  */
 export function compareRuns (baselinePaths, candidatePaths, settings = {}) {
-  return buildComparison(readCompareInputs(baselinePaths, candidatePaths), {
-    thresholdPercent: settings.thresholdPercent ?? COMPARE_DEFAULTS.thresholdPercent,
+  const sides = readCompareInputs(baselinePaths, candidatePaths)
+  return buildComparison(sides, {
+    thresholdPercent: settings.thresholdPercent ?? defaultThresholdPercent(sides.baseline.measure),
     alpha: settings.alpha ?? COMPARE_DEFAULTS.alpha,
     paired: settings.paired ?? false
   })
 }
+
+/**
+ * The threshold of a verdict when none is given, by what the results measured: each follows its noise.
+ * @param {import('../compare/read-inputs.js').Measure} measure
+ */
+export const defaultThresholdPercent = (measure) => measure === 'instructions' ? COMPARE_DEFAULTS.instructionThresholdPercent : COMPARE_DEFAULTS.thresholdPercent
 
 /**
  * `dyno compare BASELINE CANDIDATE`: prints the comparison in the chosen format on stdout.
@@ -28,7 +35,7 @@ export function compareRuns (baselinePaths, candidatePaths, settings = {}) {
  * incomparable inputs throw a DynoError (exit 2).
  * @param {string} baseline
  * @param {string} candidate
- * @param {{ format: import('../compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent: number, paired?: boolean, failOn?: string[] }} options
+ * @param {{ format: import('../compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent?: number, paired?: boolean, failOn?: string[] }} options
  *   validated by parseOptions('compare', …)
  * @param {import('../cli/main.js').Io} io
  * @returns {Promise<number>}
@@ -39,6 +46,6 @@ export async function compareCommand (baseline, candidate, options, io) {
   const failing = failingRows(comparison, options.failOn ?? [])
   if (failing.length === 0) return 0
   io.stderr.write(`dyno compare: --fail-on ${(options.failOn ?? []).join(',')}: ${failing.map((row) =>
-    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${row.requestsPerSec?.changePercent}%`}`).join('; ')}\n`)
+    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${primaryFigures(row)?.changePercent}%`}`).join('; ')}\n`)
   return 1
 }

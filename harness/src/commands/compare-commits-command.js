@@ -4,7 +4,7 @@ import { LOAD_PROFILES } from '@dyno/scenarios'
 import { COMMAND_OPTIONS, cacKey, flagName } from '../cli/option-table.js'
 import { failingRows } from '../compare/build-comparison.js'
 import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
-import { rowName } from '../compare/formats/cells.js'
+import { primaryFigures, rowName } from '../compare/formats/cells.js'
 import { compareCommits } from '../compare-commits/compare-commits.js'
 import { REPO_ROOT } from '../paths.js'
 import { createRunId } from '../run/run-id.js'
@@ -12,6 +12,12 @@ import { compareRuns } from './compare-command.js'
 
 /** The profile of compare-commits when none is named: a few cheap scenarios, 6 rounds (6 pairs for the signed-rank test). */
 export const DEFAULT_COMPARE_PROFILE = 'ci'
+
+/**
+ * Rounds of an instruction-count comparison when --repeats is not given: one count a side is enough, since its
+ * counted windows are compared pair by pair (six by default, what the signed-rank test needs).
+ */
+export const INSTRUCTION_COUNT_ROUNDS = 1
 
 /** Options of `dyno run` that compare-commits sets itself for every round. */
 const OWN_RUN_OPTIONS = new Set(['repeats', 'out', 'seed'])
@@ -46,12 +52,14 @@ export function forwardedRunArgs (raw) {
 export async function compareCommitsCommand (baseRef, headRef, options, raw, io, signal) {
   // Comparing commits defaults to the profile made for it; an explicit --profile wins.
   const profileName = raw.profile === undefined ? DEFAULT_COMPARE_PROFILE : options.profile
-  const rounds = raw.repeats === undefined ? LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (profileName)].repeats : options.repeats
+  const defaultRounds = options.measure === 'instructions' ? INSTRUCTION_COUNT_ROUNDS : LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (profileName)].repeats
+  const rounds = raw.repeats === undefined ? defaultRounds : options.repeats
   const runArgs = [...(raw.profile === undefined ? ['--profile', DEFAULT_COMPARE_PROFILE] : []), ...forwardedRunArgs(raw)]
   const resultsDir = join(resolve(REPO_ROOT, options.out), `compare-commits-${createRunId()}`)
   const started = performance.now()
   const log = (/** @type {string} */ line) => io.stderr.write(`${line}\n`)
-  log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} rounds (base and head alternating), profile ${profileName}; results in ${resultsDir}`)
+  const measured = options.measure === 'instructions' ? 'instruction counts' : `profile ${profileName}`
+  log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} round${rounds === 1 ? '' : 's'} (base and head alternating), ${measured}; results in ${resultsDir}`)
   const outcome = await compareCommits({
     repoDir: REPO_ROOT,
     baseRef,
@@ -72,7 +80,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, raw, io,
   const totalSec = (performance.now() - started) / 1000
   if (options.format === 'md') {
     io.stdout.write(`Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) against head \`${outcome.head.commit.slice(0, 12)}\` ` +
-      `(${outcome.head.ref}: ${outcome.head.subject}), ${rounds} alternating rounds on one machine, profile ${profileName}; ` +
+      `(${outcome.head.ref}: ${outcome.head.subject}), ${rounds} alternating round${rounds === 1 ? '' : 's'} on one machine, ${measured}; ` +
       `${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s).\n\n`)
   }
   io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
@@ -80,6 +88,6 @@ export async function compareCommitsCommand (baseRef, headRef, options, raw, io,
   const failing = failingRows(comparison, options.failOn ?? [])
   if (failing.length === 0) return 0
   log(`dyno compare-commits: --fail-on ${(options.failOn ?? []).join(',')}: ${failing.map((row) =>
-    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${row.requestsPerSec?.changePercent}%`}`).join('; ')}`)
+    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${primaryFigures(row)?.changePercent}%`}`).join('; ')}`)
   return 1
 }

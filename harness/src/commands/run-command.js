@@ -13,7 +13,7 @@ import { writeReports } from './report-command.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { findWrk } from '../load/wrk-phase.js'
 import { findNativeEngine } from '../load/native-engine.js'
-import { findValgrind } from '../instructions/cachegrind.js'
+import { findCallgrind } from '../instructions/callgrind.js'
 import { resolveSubjects } from '../suts/resolve-subjects.js'
 import { DEFAULT_RUNTIME } from '../runtimes/runtime-targets.js'
 
@@ -40,7 +40,7 @@ export async function runCommand (options, io, signal) {
     engine: /** @type {'autocannon' | 'wrk' | 'native'} */ (options.engine),
     wrkThreads: options.wrkThreads,
     ...(options.measure === 'instructions'
-      ? { measure: /** @type {const} */ ('instructions'), countWarmupRequests: options.countWarmupRequests, countRequests: options.countRequests }
+      ? { measure: /** @type {const} */ ('instructions'), countWarmupRequests: options.countWarmupRequests, countWindowRequests: options.countWindowRequests, countWindows: options.countWindows }
       : {})
   }
   const progress = createProgress(io.stderr, load)
@@ -101,7 +101,7 @@ export async function runCommand (options, io, signal) {
 function checkEngine (options, settings) {
   const invalid = (/** @type {string} */ message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
   if (options.measure === 'instructions') {
-    if (!findValgrind()) throw invalid('`--measure instructions` needs valgrind on PATH (apt-get install valgrind); allowed here: wall-clock')
+    if (!findCallgrind()) throw invalid('`--measure instructions` needs valgrind and callgrind_control on PATH (apt-get install valgrind); allowed here: wall-clock')
     if (options.ratePerSec) throw invalid('`--measure instructions` counts a fixed number of requests: give either `--rate` or `--measure instructions`')
     return
   }

@@ -27,17 +27,20 @@ import { verdictOf } from './verdict.js'
  * @property {'compared' | 'too-few-repeats' | 'not-comparable'} status
  * @property {string | null} reason why the row is not compared, or gets the point change only
  * @property {string[]} notes what a reader should know (different durations, …)
- * @property {Verdict | null} verdict the verdict on req/s, the primary metric
- * @property {MetricRow | null} requestsPerSec bigger is better
- * @property {MetricRow | null} p99Us 99th percentile latency in µs, smaller is better
+ * @property {Verdict | null} verdict the verdict on the primary metric: req/s, or instructions per request
+ * @property {MetricRow | null} requestsPerSec bigger is better (wall-clock results)
+ * @property {MetricRow | null} p99Us 99th percentile latency in µs, smaller is better (wall-clock results)
+ * @property {MetricRow | null} [instructionsPerRequest] one value per counted window, smaller is better (instruction counts)
  * @property {{ baseline: string[], candidate: string[] }} files the result files of each side
  *
  * @typedef {object} Comparison
  * @property {number} schemaVersion
  * @property {SideSummary} baseline
  * @property {SideSummary} candidate
- * @property {{ thresholdPercent: number, alpha: number, paired: boolean, test: 'mann-whitney-u' | 'wilcoxon-signed-rank', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' }} settings
- *   test: the test of every row, except paired rows that could not be paired (said in their notes)
+ * @property {{ measure: import('./read-inputs.js').Measure, thresholdPercent: number, alpha: number, paired: boolean,
+ *   test: 'mann-whitney-u' | 'wilcoxon-signed-rank', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' | 'instructionsPerRequest' }} settings
+ *   test: the test of every row, except paired rows that could not be paired (said in their notes); the windows of instruction
+ *   counts pair by position
  * @property {ComparisonRow[]} rows
  * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number }} summary
  *
@@ -45,9 +48,9 @@ import { verdictOf } from './verdict.js'
  */
 
 /** Load settings that make two measurements different experiments. */
-const LOAD_IDENTITY = /** @type {const} */ (['engine', 'pipelining', 'ratePerSec'])
+const LOAD_IDENTITY = /** @type {const} */ (['engine', 'pipelining', 'ratePerSec', 'countWarmupRequests', 'countWindowRequests'])
 /** Load settings that may differ, with a note. */
-const LOAD_NOTED = /** @type {const} */ (['durationSec', 'warmupSec'])
+const LOAD_NOTED = /** @type {const} */ (['durationSec', 'warmupSec', 'countWindows'])
 
 /**
  * Compares two sides cell by cell.
@@ -57,13 +60,24 @@ const LOAD_NOTED = /** @type {const} */ (['durationSec', 'warmupSec'])
  * @returns {Comparison}
  */
 export function buildComparison ({ baseline, candidate }, { thresholdPercent, alpha, paired = false }) {
-  const rows = matchResults(baseline, candidate).map((cell) => compareCell(cell, { thresholdPercent, alpha, paired, seeds: [baseline.seed, candidate.seed] }))
+  const measure = baseline.measure
+  // A count's windows follow one request sequence, the same on both sides: they pair by position.
+  const pairs = paired || measure === 'instructions'
+  const rows = matchResults(baseline, candidate).map((cell) => compareCell(cell, { measure, thresholdPercent, alpha, paired: pairs, seeds: [baseline.seed, candidate.seed] }))
   const count = (/** @type {(row: ComparisonRow) => boolean} */ test) => rows.filter(test).length
   return {
     schemaVersion: COMPARE_SCHEMA_VERSION,
     baseline: sideSummary(baseline),
     candidate: sideSummary(candidate),
-    settings: { thresholdPercent, alpha, paired, test: paired ? 'wilcoxon-signed-rank' : 'mann-whitney-u', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' },
+    settings: {
+      measure,
+      thresholdPercent,
+      alpha,
+      paired: pairs,
+      test: pairs ? 'wilcoxon-signed-rank' : 'mann-whitney-u',
+      interval: 'hodges-lehmann',
+      verdictMetric: PRIMARY_METRIC[measure]
+    },
     rows,
     summary: {
       improved: count((row) => row.verdict === 'improved'),
@@ -83,41 +97,57 @@ function sideSummary (side) {
 /**
  * The values of one metric on one side, or why there are none.
  * @param {SourcedRecord[]} records
- * @param {(record: import('../results/result-record.js').ResultRecord) => number | null | undefined} pick
+ * @param {(record: ResultRecord) => (number | null | undefined)[]} pick a record's values
  * @returns {number[] | null} null when a side is missing, has a run that is not ok, or lacks the value
  */
 function valuesOf (records, pick) {
   if (records.length === 0 || records.some(({ record }) => record.status !== 'ok')) return null
-  const values = records.map(({ record }) => pick(record))
-  return values.every((value) => typeof value === 'number' && value > 0) ? /** @type {number[]} */ (values) : null
+  const values = records.flatMap(({ record }) => pick(record))
+  return values.length > 0 && values.every((value) => typeof value === 'number' && value > 0) ? /** @type {number[]} */ (values) : null
 }
 
+/** @typedef {import('../results/result-record.js').ResultRecord} ResultRecord */
 const METRICS = {
   requestsPerSec: {
-    pick: (/** @type {import('../results/result-record.js').ResultRecord} */ record) => record.summary?.requestsPerSec.mean,
+    pick: (/** @type {ResultRecord} */ record) => [record.summary?.requestsPerSec.mean],
     digits: 1,
-    biggerIsBetter: true
+    biggerIsBetter: true,
+    label: 'req/s'
   },
   p99Us: {
-    pick: (/** @type {import('../results/result-record.js').ResultRecord} */ record) => {
+    pick: (/** @type {ResultRecord} */ record) => {
       const ms = record.summary?.latencyMs?.p99
-      return typeof ms === 'number' ? ms * 1000 : null
+      return [typeof ms === 'number' ? ms * 1000 : null]
     },
     digits: 0,
-    biggerIsBetter: false
+    biggerIsBetter: false,
+    label: 'p99'
+  },
+  instructionsPerRequest: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.windows.map((window) => window.instructionsPerRequest) ?? [null],
+    digits: 0,
+    biggerIsBetter: false,
+    label: 'instructions per request'
   }
 }
 
+/** The metrics compared for each measure, the verdict's first. */
+const MEASURE_METRICS = /** @type {const} */ ({ 'wall-clock': ['requestsPerSec', 'p99Us'], instructions: ['instructionsPerRequest'] })
+/** The metric of each measure that the verdict is on. */
+export const PRIMARY_METRIC = /** @type {const} */ ({ 'wall-clock': 'requestsPerSec', instructions: 'instructionsPerRequest' })
+
 /**
  * @param {import('./match-results.js').MatchedCell} matched
- * @param {{ thresholdPercent: number, alpha: number, paired: boolean, seeds: [number, number] }} settings
+ * @param {{ measure: import('./read-inputs.js').Measure, thresholdPercent: number, alpha: number, paired: boolean, seeds: [number, number] }} settings
  * @returns {ComparisonRow}
  */
-function compareCell (matched, { thresholdPercent, alpha, paired, seeds }) {
+function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds }) {
+  const [primary, ...others] = MEASURE_METRICS[measure]
+  const empty = { requestsPerSec: null, p99Us: null }
   const cell = paired ? { ...matched, baseline: inStartOrder(matched.baseline), candidate: inStartOrder(matched.candidate) } : matched
   const files = { baseline: cell.baseline.map(({ file }) => file), candidate: cell.candidate.map(({ file }) => file) }
   const base = { sut: cell.sut, scenario: cell.scenario, connections: cell.connections, files }
-  const problem = whyNotComparable(cell)
+  const problem = whyNotComparable(cell, primary)
   const notes = rowNotes(cell)
   if (problem) {
     /** @type {(metric: keyof typeof METRICS) => MetricRow} */
@@ -134,7 +164,7 @@ function compareCell (matched, { thresholdPercent, alpha, paired, seeds }) {
         verdict: null
       }
     }
-    return { ...base, status: 'not-comparable', reason: problem, notes, verdict: null, requestsPerSec: sidesOnly('requestsPerSec'), p99Us: sidesOnly('p99Us') }
+    return { ...base, status: 'not-comparable', reason: problem, notes, verdict: null, ...empty, ...Object.fromEntries(MEASURE_METRICS[measure].map((metric) => [metric, sidesOnly(metric)])) }
   }
   /** @type {(metric: keyof typeof METRICS) => MetricRow | null} */
   const changeOf = (metric) => {
@@ -142,7 +172,7 @@ function compareCell (matched, { thresholdPercent, alpha, paired, seeds }) {
     const [baselineValues, candidateValues] = [valuesOf(cell.baseline, pick), valuesOf(cell.candidate, pick)]
     if (!baselineValues || !candidateValues) return null
     const change = metricChange(baselineValues, candidateValues, { alpha, seeds, digits, paired })
-    if (metric === 'requestsPerSec' && change.unpairedBecause) notes.push(`compared as independent samples (Mann–Whitney U), not paired: ${change.unpairedBecause}`)
+    if (metric === primary && change.unpairedBecause) notes.push(`compared as independent samples (Mann–Whitney U), not paired: ${change.unpairedBecause}`)
     return {
       baseline: change.baseline,
       candidate: change.candidate,
@@ -153,40 +183,44 @@ function compareCell (matched, { thresholdPercent, alpha, paired, seeds }) {
       verdict: change.enoughRepeats ? verdictOf({ significant: change.significant, changePercent: change.changePercent }, { thresholdPercent, biggerIsBetter }) : null
     }
   }
-  const requestsPerSec = changeOf('requestsPerSec')
-  const p99Us = changeOf('p99Us')
-  if (!p99Us) notes.push('p99 latency is missing from some results: compared on req/s only')
-  notes.push(...noiseNotes(requestsPerSec, thresholdPercent))
-  const enough = requestsPerSec?.test !== null && requestsPerSec?.test !== undefined
+  const main = changeOf(primary)
+  const more = Object.fromEntries(others.map((metric) => [metric, changeOf(metric)]))
+  if (measure === 'wall-clock' && !more.p99Us) notes.push('p99 latency is missing from some results: compared on req/s only')
+  notes.push(...noiseNotes(main, thresholdPercent, METRICS[primary].label, measure === 'instructions' ? 'window' : 'round'))
+  const enough = main?.test !== null && main?.test !== undefined
+  const [baselineValues, candidateValues] = [valuesOf(cell.baseline, METRICS[primary].pick), valuesOf(cell.candidate, METRICS[primary].pick)]
   return {
     ...base,
     status: enough ? 'compared' : 'too-few-repeats',
-    reason: enough ? null : tooFewRepeatsReason(cell.baseline.length, cell.candidate.length, alpha),
+    reason: enough ? null : tooFewRepeatsReason(baselineValues?.length ?? 0, candidateValues?.length ?? 0, alpha, measure === 'instructions' ? 'window' : 'run'),
     notes,
-    verdict: enough ? /** @type {MetricRow} */ (requestsPerSec).verdict : null,
-    requestsPerSec,
-    p99Us
+    verdict: enough ? /** @type {MetricRow} */ (main).verdict : null,
+    ...empty,
+    ...more,
+    [primary]: main
   }
 }
 
 /**
  * Where the runs vary by more than the threshold: each side's runs, or, for a paired test (which
  * cancels what a round's two runs share), the per-round ratios.
- * @param {MetricRow | null} figures the req/s row
+ * @param {MetricRow | null} figures the primary metric's row
  * @param {number} thresholdPercent
+ * @param {string} label the metric, e.g. `req/s`
+ * @param {'round' | 'window'} unit what a pair is
  * @returns {string[]}
  */
-function noiseNotes (figures, thresholdPercent) {
+function noiseNotes (figures, thresholdPercent, label, unit) {
   const cvPercent = (/** @type {number[]} */ values) => values.length < 2 ? 0 : sampleStandardDeviation(values) / mean(values) * 100
   const hides = 'a noisy machine hides changes of that size'
   if (figures?.test?.name === 'wilcoxon-signed-rank' && figures.baseline && figures.candidate) {
     const baselineRuns = figures.baseline.runs
     const cv = cvPercent(figures.candidate.runs.map((value, index) => value / baselineRuns[index]))
-    return cv > thresholdPercent ? [`the per-round ratios of req/s vary by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`] : []
+    return cv > thresholdPercent ? [`the per-${unit} ratios of ${label} vary by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`] : []
   }
   return /** @type {const} */ (['baseline', 'candidate']).flatMap((side) => {
     const cv = cvPercent(figures?.[side]?.runs ?? [])
-    return cv > thresholdPercent ? [`the ${side}'s req/s vary from run to run by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`] : []
+    return cv > thresholdPercent ? [`the ${side}'s ${label} vary from ${unit === 'window' ? 'window to window' : 'run to run'} by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`] : []
   })
 }
 
@@ -197,9 +231,10 @@ function inStartOrder (records) {
 
 /**
  * @param {import('./match-results.js').MatchedCell} cell
+ * @param {keyof typeof METRICS} primary the metric of the verdict
  * @returns {string | null}
  */
-function whyNotComparable (cell) {
+function whyNotComparable (cell, primary) {
   if (cell.baseline.length === 0) return 'only in the candidate'
   if (cell.candidate.length === 0) return 'only in the baseline'
   const notOk = [...cell.baseline.map((sourced) => ({ side: 'baseline', ...sourced })), ...cell.candidate.map((sourced) => ({ side: 'candidate', ...sourced }))]
@@ -213,7 +248,7 @@ function whyNotComparable (cell) {
   if (differing.length > 0) {
     return `the load differs: ${differing.map((field) => `${field} ${baseLoad[field] ?? 'none'} vs ${candidateLoad[field] ?? 'none'}`).join(', ')}`
   }
-  const missing = [...cell.baseline, ...cell.candidate].find(({ record }) => !(/** @type {number} */ (record.summary?.requestsPerSec.mean) > 0))
+  const missing = [...cell.baseline, ...cell.candidate].find(({ record }) => valuesOf([{ record, file: '' }], METRICS[primary].pick) === null)
   if (missing) return `a result measured no requests (${missing.file})`
   return null
 }

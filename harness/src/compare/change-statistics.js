@@ -101,12 +101,23 @@ function whyNotPaired (m, n, alpha) {
 
 /**
  * Why a cell gets the point change only.
- * @param {number} m baseline runs
- * @param {number} n candidate runs
+ * @param {number} m baseline values
+ * @param {number} n candidate values
  * @param {number} alpha
+ * @param {'run' | 'window'} [unit] what a value is: a run's, or a counted window's
  */
-export function tooFewRepeatsReason (m, n, alpha) {
-  return `too few repeats for a test: ${m} baseline and ${n} candidate run${n === 1 ? '' : 's'}; the Mann–Whitney U test cannot reach ` +
-    `p < ${alpha} with them (its smallest p is ${Number(smallestTwoSidedP(m, n).toPrecision(2))}): at least 4 runs a side (or 3 and 5) are needed; ` +
+export function tooFewRepeatsReason (m, n, alpha, unit = 'run') {
+  return `too few repeats for a test: ${m} baseline and ${n} candidate ${unit}${n === 1 ? '' : 's'}; the Mann–Whitney U test cannot reach ` +
+    `p < ${alpha} with them (its smallest p is ${Number(smallestTwoSidedP(m, n).toPrecision(2))}): at least ${smallestSidesFor(alpha)} ${unit}s a side are needed; ` +
     'the point change only'
+}
+
+/**
+ * The fewest values a side for which the Mann–Whitney U test can reach p < alpha with equal sides.
+ * @param {number} alpha @returns {number}
+ */
+export function smallestSidesFor (alpha) {
+  let size = 1
+  while (!canReachSignificance(size, size, alpha)) size++
+  return size
 }

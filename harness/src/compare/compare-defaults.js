@@ -1,15 +1,20 @@
 // @ts-check
 /** The defaults of `dyno compare`, in one place. */
 export const COMPARE_DEFAULTS = Object.freeze({
-  /** Smallest relative change, in percent, that a verdict calls improved or regressed. */
+  /** Smallest relative change of req/s, in percent, that a verdict calls improved or regressed (wall-clock results). */
   thresholdPercent: 5,
+  /**
+   * The same for instruction counts (--measure instructions), from their noise on this project's 2-core VM: the
+   * paired window ratios of two counts of the same code spread by about 0.3% (harness/bench/instruction-compare-detects-a-slowdown.js).
+   */
+  instructionThresholdPercent: 1,
   /** Significance level of the tests; the confidence intervals are at 1 − alpha (95%). */
   alpha: 0.05,
   format: 'table'
 })
 
 /** Output formats of `dyno compare --format`. */
-export const COMPARE_FORMATS = /** @type {const} */ (['table', 'md', 'json', 'bmf', 'gab', 'gab-p99'])
+export const COMPARE_FORMATS = /** @type {const} */ (['table', 'md', 'json', 'bmf', 'gab', 'gab-p99', 'gab-instructions'])
 
 /** What `--fail-on` may name: a significant regression beyond the threshold, a row that could not be compared. */
 export const FAIL_ON_CONDITIONS = /** @type {const} */ (['regression', 'not-comparable'])

@@ -16,7 +16,10 @@ import { inputKind } from '../util/checked-paths.js'
  * @property {{ commit: string | null, dirty: boolean }[]} commits the distinct git states the runs were made at
  * @property {number} schemaVersion
  * @property {number} seed of the first run (for the per-side bootstrap intervals)
+ * @property {Measure} measure what every result of the side measured
  * @property {SourcedRecord[]} records
+ *
+ * @typedef {'wall-clock' | 'instructions'} Measure
  */
 
 const RUN_INDEX = 'run.json'
@@ -67,6 +70,12 @@ export function readSide (side, paths) {
   ])
   const commits = new Map(runs.map((run) => [`${run.git?.commit ?? null}/${Boolean(run.git?.dirty)}`, { commit: run.git?.commit ?? null, dirty: Boolean(run.git?.dirty) }]))
   const firstSeed = runs.find((run) => Number.isInteger(run.seed))?.seed
+  const measures = [...new Set(records.map(({ record }) => measureOf(record)))]
+  if (measures.length > 1) {
+    const example = (/** @type {Measure} */ measure) => records.find(({ record }) => measureOf(record) === measure)?.file
+    throw inputError(side, `its results mix wall-clock runs (${example('wall-clock')}) and instruction counts (${example('instructions')}): ` +
+      'give each side results of one measure')
+  }
   return {
     name: side,
     paths: paths.map((path) => resolve(path)),
@@ -74,6 +83,7 @@ export function readSide (side, paths) {
     commits: [...commits.values()],
     schemaVersion,
     seed: typeof firstSeed === 'number' ? firstSeed : 1,
+    measure: measures[0],
     records
   }
 }
@@ -98,8 +108,15 @@ export function readCompareInputs (baselinePaths, candidatePaths) {
     throw new DynoError('DYNO_ERR_COMPARE_SCHEMA', `the baseline (${baseline.paths.join(', ')}) has result schema version ${baseline.schemaVersion}, ` +
       `the candidate (${candidate.paths.join(', ')}) has ${candidate.schemaVersion}: results of different schema versions are not compared`)
   }
+  if (baseline.measure !== candidate.measure) {
+    throw new DynoError('DYNO_ERR_COMPARE_INPUT', `the baseline (${baseline.paths.join(', ')}) holds ${baseline.measure} results, the candidate ` +
+      `(${candidate.paths.join(', ')}) ${candidate.measure} results: both sides must be measured the same way (--measure)`)
+  }
   return { baseline, candidate }
 }
+
+/** @param {ResultRecord} record @returns {Measure} results before --measure existed are wall-clock */
+export const measureOf = (record) => record.load?.measure === 'instructions' ? 'instructions' : 'wall-clock'
 
 /**
  * @param {'baseline' | 'candidate'} side
@@ -156,8 +173,12 @@ function checkRecord (side, file, record) {
   if (typeof record.scenario?.name !== 'string') throw bad('scenario.name', 'a string')
   if (!Number.isInteger(record.load?.connections)) throw bad('load.connections', 'a whole number')
   if (!STATUSES.includes(record.status)) throw bad('status', `one of ${STATUSES.join(', ')}`)
-  if (record.load?.measure === 'instructions') throw inputError(side, `${file} holds an instruction count (--measure instructions); dyno compare reads wall-clock results only, so far`)
-  if (record.status === 'ok' && typeof record.summary?.requestsPerSec?.mean !== 'number') throw bad('summary.requestsPerSec.mean', 'a number in an ok result')
+  if (record.load?.measure === 'instructions') {
+    const windows = record.instructions?.windows
+    if (record.status === 'ok' && !(Array.isArray(windows) && windows.length > 0 && windows.every((window) => window?.instructionsPerRequest > 0))) {
+      throw bad('instructions.windows', 'a list of counted windows, each with instructionsPerRequest > 0, in an ok instruction count (counts of dyno before the window method cannot be compared)')
+    }
+  } else if (record.status === 'ok' && typeof record.summary?.requestsPerSec?.mean !== 'number') throw bad('summary.requestsPerSec.mean', 'a number in an ok result')
   return record
 }
 

@@ -1,14 +1,16 @@
 // @ts-check
 // Instructions per request: what a SUT's code costs, independent of how fast the machine happens to be. The SUT
-// runs twice under cachegrind, each time on a fresh process with the same warm-up requests; the second launch
-// answers `requests` more than the first. The difference of the two counts over `requests` is the cost of one
-// request, with start-up and warm-up cancelled out. Every response is checked as under any load.
+// runs under callgrind with counting off while it starts and answers the warm-up requests; then counting is
+// switched on and each of `windows` windows of `windowRequests` requests is counted on its own (zero, send,
+// dump). The same keep-alive connections carry every request, warm-up included: new connections after a long
+// warm-up set V8 compiling again for thousands of requests. Every response is checked as under any load.
+import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DynoError } from '../errors.js'
 import { startSut } from '../sut-process/start-sut.js'
-import { findValgrind, readInstructions, underCachegrind } from './cachegrind.js'
+import { controlAll, dumpFiles, findCallgrind, readNewDumps, underCallgrind } from './callgrind.js'
 import { sendRequests } from './send-requests.js'
 
 /**
@@ -19,75 +21,99 @@ import { sendRequests } from './send-requests.js'
 /**
  * Runtime settings that make a Node SUT's count repeatable without changing its code path: V8's hash and random
  * seeds fixed, and its work on helper threads (concurrent marking, compilation) kept on the main thread, whose
- * timing otherwise decides how much of it lands inside the measured requests.
+ * timing otherwise decides how much of it lands inside a counted window.
  * @type {CountSettings}
  */
 export const NODE_COUNT_SETTINGS = Object.freeze({ nodeFlags: ['--hash-seed=1', '--random-seed=1', '--single-threaded'], env: { UV_THREADPOOL_SIZE: '1' } })
-/** A SUT starts 20–50 times slower under cachegrind: the ready line gets at least this long. */
+/** A SUT starts 5–20 times slower under valgrind: the ready line gets at least this long. */
 export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
-/** How many requests warm a SUT up before the count, and how many are counted, unless said otherwise. */
-export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({ warmupRequests: 5000, requests: 5000, concurrency: 4 })
+/**
+ * The count unless said otherwise. warmupRequests: node-http json still compiles for its first ~8,000 requests
+ * (542k, 414k, 325k … 57k instructions per request in windows of 1,000), and uncounted requests cost about 0.3 ms
+ * each. windows: six, so that one run a side can be compared window by window (the signed-rank test needs six pairs).
+ */
+export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({ warmupRequests: 10_000, windowRequests: 1000, windows: 6, concurrency: 4 })
 
 /** @type {CountSettings} */
 const NO_SETTINGS = Object.freeze({ nodeFlags: [], env: {} })
 
 /**
- * @typedef {object} InstructionCount
- * @property {'cachegrind'} tool
- * @property {'difference'} method two launches; (second − first) / requests
- * @property {number} warmupRequests
- * @property {number} requests the difference in answered requests between the launches
- * @property {number} concurrency
- * @property {{ requests: number, instructions: number, processes: number }[]} launches
+ * @typedef {object} CountedWindow
+ * @property {number} requests
+ * @property {number} instructions of every process of the SUT while the window's requests were answered
  * @property {number} instructionsPerRequest
+ *
+ * @typedef {object} InstructionCount
+ * @property {'callgrind'} tool
+ * @property {'toggle'} method counting switched on after the warm-up, each window zeroed and dumped
+ * @property {number} warmupRequests
+ * @property {number} windowRequests
+ * @property {number} concurrency
+ * @property {CountedWindow[]} windows in the order they were counted
+ * @property {number} instructionsPerRequest over all windows
+ * @property {number} processes of the SUT that were counted
  * @property {CountSettings} settings what the SUT ran with for the count
- * @property {import('./send-requests.js').RequestCounts} checks of every response of both launches
+ * @property {import('./send-requests.js').RequestCounts} checks of every response, warm-up included
  */
 
 /**
  * @param {{ sut: import('../suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env: Record<string, string>,
- *   warmupRequests: number, requests: number, concurrency: number, readyTimeoutSec: number, signal?: AbortSignal, cpus?: number[] | null,
- *   settings?: CountSettings }} plan settings: the runtime settings of the count (default: NODE_COUNT_SETTINGS for a Node SUT, none otherwise)
+ *   warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number, signal?: AbortSignal,
+ *   cpus?: number[] | null, settings?: CountSettings }} plan settings: the runtime settings of the count (default: NODE_COUNT_SETTINGS for a
+ *   Node SUT, none otherwise)
  * @returns {Promise<InstructionCount>}
  */
-export async function countInstructions ({ sut, scenario, env, warmupRequests, requests, concurrency, readyTimeoutSec, signal, cpus = null, settings: given }) {
-  const valgrind = findValgrind()
-  if (!valgrind) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'counting instructions needs valgrind on PATH (apt-get install valgrind)')
+export async function countInstructions ({ sut, scenario, env, warmupRequests, windowRequests, windows, concurrency, readyTimeoutSec, signal, cpus = null, settings: given }) {
+  const callgrind = findCallgrind()
+  if (!callgrind) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'counting instructions needs valgrind and callgrind_control on PATH (apt-get install valgrind)')
   if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} has no resolved launch command`)
   const node = sut.runtime.kind === 'node'
   const settings = given ?? (node ? NODE_COUNT_SETTINGS : NO_SETTINGS)
   const counted = { command: sut.launch.command, args: [...(node ? settings.nodeFlags : []), ...sut.launch.args] }
+  const outDir = mkdtempSync(join(tmpdir(), 'dyno-callgrind-'))
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
   const checks = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
-  const launches = []
-  for (const measured of [0, requests]) {
-    const outDir = mkdtempSync(join(tmpdir(), 'dyno-cachegrind-'))
-    try {
-      const launch = underCachegrind(valgrind, counted, outDir)
-      const running = await startSut({ ...sut, launch: { ...launch, eventLoopProbe: false } }, { readyTimeoutSec, stopGraceSec: 60, env: { ...env, ...settings.env }, signal, cpus })
-      let sent
-      try {
-        sent = await sendRequests({ port: running.port, scenario, count: warmupRequests + measured, concurrency, timeoutMs: 60_000 })
-      } finally {
-        // cachegrind writes its counts as each process ends: a clean SIGTERM, with time for valgrind to finish.
-        await running.stop(60_000)
-      }
-      for (const key of /** @type {const} */ (['responses', 'mismatches', 'unexpectedStatus', 'errors'])) checks[key] += sent[key]
-      const total = readInstructions(outDir)
-      if (total.processes === 0) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `cachegrind wrote no count for ${sut.name}`)
-      launches.push({ requests: warmupRequests + measured, ...total })
-    } finally {
-      rmSync(outDir, { recursive: true, force: true })
-    }
+  const send = async (/** @type {number} */ count) => {
+    const sent = await sendRequests({ port: running.port, scenario, count, concurrency, timeoutMs: 60_000, agent })
+    for (const key of /** @type {const} */ (['responses', 'mismatches', 'unexpectedStatus', 'errors'])) checks[key] += sent[key]
   }
-  return {
-    tool: 'cachegrind',
-    method: 'difference',
-    warmupRequests,
-    requests,
-    concurrency,
-    launches,
-    instructionsPerRequest: Math.round((launches[1].instructions - launches[0].instructions) / requests),
-    settings,
-    checks
+  const sutEnv = { ...env, ...settings.env }
+  const launch = underCallgrind(callgrind.valgrind, counted, outDir)
+  const running = await startSut({ ...sut, launch: { ...launch, eventLoopProbe: false } }, { readyTimeoutSec, stopGraceSec: 60, env: sutEnv, signal, cpus })
+  try {
+    // vgdb names a process's FIFOs after the HOST and USER valgrind saw: it runs with the SUT's environment.
+    const control = { control: callgrind.control, outDir, env: { ...process.env, HOST: '127.0.0.1', ...sutEnv } }
+    await send(warmupRequests)
+    await controlAll(control, ['--instr=on'])
+    /** @type {CountedWindow[]} */
+    const counts = []
+    let processes = 0
+    for (let window = 0; window < windows && !signal?.aborted; window++) {
+      await controlAll(control, ['--zero'])
+      await send(windowRequests)
+      const before = dumpFiles(outDir)
+      const reached = await controlAll(control, ['--dump'])
+      const dumped = readNewDumps(outDir, before)
+      if (dumped.files < reached.length) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind dumped ${dumped.files} of ${reached.length} processes of ${sut.name}`)
+      processes = Math.max(processes, dumped.files)
+      counts.push({ requests: windowRequests, instructions: dumped.instructions, instructionsPerRequest: Math.round(dumped.instructions / windowRequests) })
+    }
+    const total = counts.reduce((sum, window) => sum + window.instructions, 0)
+    return {
+      tool: 'callgrind',
+      method: 'toggle',
+      warmupRequests,
+      windowRequests,
+      concurrency,
+      windows: counts,
+      instructionsPerRequest: counts.length ? Math.round(total / (counts.length * windowRequests)) : 0,
+      processes,
+      settings,
+      checks
+    }
+  } finally {
+    agent.destroy()
+    await running.stop(60_000)
+    rmSync(outDir, { recursive: true, force: true })
   }
 }

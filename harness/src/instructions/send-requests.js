@@ -15,11 +15,12 @@ import { sendProbe } from '../verify/http-probe.js'
 
 /**
  * Sends `count` requests of the scenario over `concurrency` keep-alive connections, each waiting for its answer.
- * @param {{ port: number, scenario: import('@dyno/scenarios').Scenario, count: number, concurrency: number, timeoutMs: number }} plan
+ * @param {{ port: number, scenario: import('@dyno/scenarios').Scenario, count: number, concurrency: number, timeoutMs: number,
+ *   agent?: http.Agent }} plan agent: keep-alive connections to reuse (and leave open), so successive calls share them
  * @returns {Promise<RequestCounts>}
  */
-export async function sendRequests ({ port, scenario, count, concurrency, timeoutMs }) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+export async function sendRequests ({ port, scenario, count, concurrency, timeoutMs, agent: given }) {
+  const agent = given ?? new http.Agent({ keepAlive: true, maxSockets: concurrency })
   const verify = bodyVerifier(scenario.expect.body)
   const counts = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
   let next = 0
@@ -39,7 +40,7 @@ export async function sendRequests ({ port, scenario, count, concurrency, timeou
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker))
   } finally {
-    agent.destroy()
+    if (!given) agent.destroy()
   }
   return counts
 }

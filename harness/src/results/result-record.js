@@ -7,7 +7,7 @@ import { findNativeEngine } from '../load/native-engine.js'
  * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
  * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null,
  *   engine?: 'autocannon' | 'wrk' | 'native', wrkThreads?: number, measure?: 'wall-clock' | 'instructions', countWarmupRequests?: number,
- *   countRequests?: number }} LoadSettings measure instructions: a count under cachegrind instead of load (counts, not durations); engine: autocannon and wrk run a closed loop (the
+ *   countWindowRequests?: number, countWindows?: number }} LoadSettings measure instructions: a count under callgrind instead of load (counts, not durations); engine: autocannon and wrk run a closed loop (the
  *   open model of autocannon's engine is undici-rate); native runs either
  * @typedef {import('../pinning/resolve-pinning.js').PinPlan} PinPlan
  *

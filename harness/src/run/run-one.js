@@ -190,7 +190,7 @@ function engineThreads ({ load, pinning }) {
 }
 
 /**
- * `--measure instructions`: the verified SUT is stopped, then counted under cachegrind on two fresh launches
+ * `--measure instructions`: the verified SUT is stopped, then counted under callgrind on a fresh launch, window by window
  * (count-instructions.js); every response of the count is checked as under load.
  * @param {RunContext} context
  * @param {import('../results/result-record.js').ResultRecord} record
@@ -203,7 +203,8 @@ async function countRun (context, record) {
       scenario: context.scenario,
       env: { ...runEnv(context.runId), ...context.serviceEnv },
       warmupRequests: context.load.countWarmupRequests ?? INSTRUCTION_COUNT_DEFAULTS.warmupRequests,
-      requests: context.load.countRequests ?? INSTRUCTION_COUNT_DEFAULTS.requests,
+      windowRequests: context.load.countWindowRequests ?? INSTRUCTION_COUNT_DEFAULTS.windowRequests,
+      windows: context.load.countWindows ?? INSTRUCTION_COUNT_DEFAULTS.windows,
       concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
       readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
       signal: context.signal,

@@ -4,7 +4,8 @@
  * `{ "<sut>/<scenario>/c<connections>": { "<measure>": { value, lower_value?, upper_value? } } }`.
  * Bencher keeps the history and runs its own thresholds, so this is the candidate's measurement,
  * not the comparison; it uses Bencher's two built-in measures in their units: `throughput` (req/s,
- * operations per second) and `latency` (here the p99, in nanoseconds). The bounds are the 95%
+ * operations per second) and `latency` (here the p99, in nanoseconds); instruction counts use `instructions`
+ * (per request), the measure Bencher's own instruction-count adapters create. The bounds are the 95%
  * bootstrap interval of the median over the repeats, omitted with one run. Cells whose candidate
  * has no valid measurement (a run not ok, or only in the baseline) are left out.
  * @param {import('../build-comparison.js').Comparison} comparison
@@ -14,6 +15,8 @@ export function formatCompareBmf (comparison) {
   /** @type {Record<string, Record<string, { value: number, lower_value?: number, upper_value?: number }>>} */
   const benchmarks = {}
   for (const row of comparison.rows) {
+    const instructions = row.instructionsPerRequest?.candidate
+    if (instructions) benchmarks[benchmarkName(row)] = { instructions: metric(instructions.median, instructions.ci95, 1) }
     const rate = row.requestsPerSec?.candidate
     if (!rate) continue
     /** @type {Record<string, { value: number, lower_value?: number, upper_value?: number }>} */

@@ -36,6 +36,34 @@ export const p99Cell = (metric, side) => {
 /** @param {ComparisonRow} row @returns {string} runs of each side, `5/5` */
 export const runsCell = (row) => `${row.files.baseline.length}/${row.files.candidate.length}`
 
+/** @param {ComparisonRow} row @returns {string} counted windows of each side, `6/6` */
+export const windowsCell = (row) => `${row.instructionsPerRequest?.baseline?.runs.length ?? 0}/${row.instructionsPerRequest?.candidate?.runs.length ?? 0}`
+
+/**
+ * The columns of a comparison's table, by measure: a header and how each row fills it.
+ * @param {Comparison} comparison
+ * @returns {{ head: string[], alignRight: number[], cells: (row: ComparisonRow) => string[] }}
+ */
+export function comparisonColumns (comparison) {
+  if (comparison.settings.measure === 'instructions') {
+    return {
+      head: ['framework', 'scenario', 'windows', 'base instr/req', 'cand instr/req', 'change (95% CI)', 'p', 'verdict'],
+      alignRight: [2, 3, 4, 5, 6],
+      cells: (row) => [row.sut, row.scenario, windowsCell(row), rateCell(row.instructionsPerRequest ?? null, 'baseline'),
+        rateCell(row.instructionsPerRequest ?? null, 'candidate'), changeCell(row.instructionsPerRequest ?? null), pValueCell(row.instructionsPerRequest ?? null), verdictCell(row)]
+    }
+  }
+  return {
+    head: ['framework', 'scenario', 'conns', 'runs', 'base req/s', 'cand req/s', 'change (95% CI)', 'p', 'base p99 ms', 'cand p99 ms', 'p99 change', 'verdict'],
+    alignRight: [2, 3, 4, 5, 6, 7, 8, 9, 10],
+    cells: (row) => [row.sut, row.scenario, String(row.connections), runsCell(row), rateCell(row.requestsPerSec, 'baseline'), rateCell(row.requestsPerSec, 'candidate'),
+      changeCell(row.requestsPerSec), pValueCell(row.requestsPerSec), p99Cell(row.p99Us, 'baseline'), p99Cell(row.p99Us, 'candidate'), changeCell(row.p99Us), verdictCell(row)]
+  }
+}
+
+/** @param {ComparisonRow} row @returns {MetricRow | null} the row's figures of the metric its verdict is on */
+export const primaryFigures = (row) => row.instructionsPerRequest ?? row.requestsPerSec
+
 /** @param {ComparisonRow} row */
 export function verdictCell (row) {
   if (row.status === 'not-comparable') return 'not comparable'
@@ -69,9 +97,12 @@ export function summaryLine (comparison) {
     ...(summary.tooFewRepeats ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
     ...(summary.notComparable ? [`${summary.notComparable} not comparable`] : [])
   ]
-  const test = settings.paired
-    ? 'two-sided Wilcoxon signed-rank over the per-round ratios of runs made in alternating rounds; Mann–Whitney U where a row says it could not pair them'
-    : 'two-sided Mann–Whitney U over the repeats'
-  return `Verdicts on req/s: ${counts.join(', ')}. A verdict needs p < ${settings.alpha} (${test}) ` +
+  const instructions = settings.measure === 'instructions'
+  const test = instructions
+    ? 'two-sided Wilcoxon signed-rank over the ratios of the counted windows, paired by position; Mann–Whitney U where a row says it could not pair them'
+    : settings.paired
+      ? 'two-sided Wilcoxon signed-rank over the per-round ratios of runs made in alternating rounds; Mann–Whitney U where a row says it could not pair them'
+      : 'two-sided Mann–Whitney U over the repeats'
+  return `Verdicts on ${instructions ? 'instructions per request' : 'req/s'}: ${counts.join(', ')}. A verdict needs p < ${settings.alpha} (${test}) ` +
     `and a change of at least ${settings.thresholdPercent}%; the change is the Hodges–Lehmann estimate of candidate / baseline with its 95% interval.`
 }

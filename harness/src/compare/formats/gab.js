@@ -3,6 +3,14 @@ import { formatInteger, formatMs } from '../../ui/format.js'
 import { benchmarkName } from './bmf.js'
 import { changeCell, pValueCell } from './cells.js'
 
+/** @typedef {'requestsPerSec' | 'p99Us' | 'instructionsPerRequest'} GabMetric */
+/** How each metric is written: its name suffix, unit, and scale from the comparison's unit. */
+const GAB_METRICS = {
+  requestsPerSec: { suffix: '', unit: 'req/s', scale: 1 },
+  p99Us: { suffix: ' p99', unit: 'ms', scale: 1 / 1000 },
+  instructionsPerRequest: { suffix: ' instructions', unit: 'instructions/req', scale: 1 }
+}
+
 /**
  * @typedef {{ name: string, unit: string, value: number, range?: string, extra?: string }} GabEntry
  *   one entry of github-action-benchmark's custom JSON (an array of these)
@@ -12,12 +20,13 @@ import { changeCell, pValueCell } from './cells.js'
 
 /**
  * The candidate's figures as github-action-benchmark's custom JSON. The action reads one direction
- * per file (its `tool` input), so there are two formats: `gab` is req/s for `tool:
- * customBiggerIsBetter`, `gab-p99` the p99 latency in ms for `tool: customSmallerIsBetter`. `range`
+ * per file (its `tool` input), so there are three formats: `gab` is req/s for `tool:
+ * customBiggerIsBetter`, `gab-p99` the p99 latency in ms and `gab-instructions` the instructions per request
+ * for `tool: customSmallerIsBetter`. `range`
  * is ± half the 95% bootstrap interval of the median; `extra` carries the comparison with the
  * baseline (change, interval, p, verdict). Cells whose candidate has no valid measurement are left out.
  * @param {import('../build-comparison.js').Comparison} comparison
- * @param {'requestsPerSec' | 'p99Us'} metric
+ * @param {GabMetric} metric
  * @returns {string}
  */
 export function formatCompareGab (comparison, metric) {
@@ -27,10 +36,10 @@ export function formatCompareGab (comparison, metric) {
     const figures = row[metric]
     const candidate = figures?.candidate
     if (!figures || !candidate) continue
-    const scale = metric === 'p99Us' ? 1 / 1000 : 1
+    const { suffix, unit, scale } = GAB_METRICS[metric]
     entries.push({
-      name: metric === 'p99Us' ? `${benchmarkName(row)} p99` : benchmarkName(row),
-      unit: metric === 'p99Us' ? 'ms' : 'req/s',
+      name: `${benchmarkName(row)}${suffix}`,
+      unit,
       value: Number((candidate.median * scale).toFixed(3)),
       ...(candidate.ci95 ? { range: `± ${Number(((candidate.ci95[1] - candidate.ci95[0]) / 2 * scale).toFixed(3))}` } : {}),
       extra: extra(row, figures, metric)
@@ -40,13 +49,15 @@ export function formatCompareGab (comparison, metric) {
 }
 
 /**
- * @param {ComparisonRow} row @param {MetricRow} figures @param {'requestsPerSec' | 'p99Us'} metric
+ * @param {ComparisonRow} row @param {MetricRow} figures @param {GabMetric} metric
  * @returns {string} e.g. `vs baseline 10,412 req/s: -9.1% [-11.0%, -7.2%], p = 0.008 (Mann–Whitney U, 5 and 5 runs): regressed`
  */
 function extra (row, figures, metric) {
   const baseline = figures.baseline
-  const baselineText = baseline ? (metric === 'p99Us' ? `${formatMs(baseline.median / 1000)} ms` : `${formatInteger(baseline.median)} req/s`) : 'none'
-  const runs = `${row.files.baseline.length} and ${row.files.candidate.length} runs`
+  const baselineText = baseline ? (metric === 'p99Us' ? `${formatMs(baseline.median / 1000)} ms` : `${formatInteger(baseline.median)} ${GAB_METRICS[metric].unit}`) : 'none'
+  const runs = metric === 'instructionsPerRequest'
+    ? `${figures.baseline?.runs.length ?? 0} and ${figures.candidate?.runs.length ?? 0} counted windows`
+    : `${row.files.baseline.length} and ${row.files.candidate.length} runs`
   if (row.status === 'not-comparable') return `vs baseline ${baselineText}: not comparable: ${row.reason}`
   if (row.status === 'too-few-repeats') return `vs baseline ${baselineText}: ${changeCell(figures)} (point change only: ${runs} are too few for a test)`
   const test = figures.test?.name === 'wilcoxon-signed-rank' ? `Wilcoxon signed-rank, ${figures.test.pairs} pairs` : `Mann–Whitney U, ${runs}`

@@ -1,5 +1,5 @@
 // @ts-check
-import { changeCell, p99Cell, pValueCell, rateCell, rowRemarks, runsCell, sideLine, summaryLine, verdictCell } from './cells.js'
+import { comparisonColumns, rowRemarks, sideLine, summaryLine } from './cells.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -21,6 +21,7 @@ export function formatCompareMarkdown (comparison) {
     ...(summary.tooFewRepeats > 0 ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
     ...(summary.notComparable > 0 ? [`**${summary.notComparable} not comparable**`] : [])
   ].join('; ')
+  const columns = comparisonColumns(comparison)
   const lines = [
     '## dyno compare',
     '',
@@ -29,17 +30,13 @@ export function formatCompareMarkdown (comparison) {
     `- baseline: ${cell(sideLine(comparison.baseline))}`,
     `- candidate: ${cell(sideLine(comparison.candidate))}`,
     '',
-    '| framework | scenario | conns | runs | base req/s | cand req/s | change (95% CI) | p | base p99 ms | cand p99 ms | p99 change | verdict |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|'
+    `| ${columns.head.join(' | ')} |`,
+    `|${columns.head.map((_, index) => columns.alignRight.includes(index) ? '---:' : '---').join('|')}|`
   ]
   for (const row of comparison.rows) {
-    const verdict = verdictCell(row)
-    lines.push(`| ${[
-      cell(row.sut), cell(row.scenario), String(row.connections), runsCell(row),
-      rateCell(row.requestsPerSec, 'baseline'), rateCell(row.requestsPerSec, 'candidate'), changeCell(row.requestsPerSec), pValueCell(row.requestsPerSec),
-      p99Cell(row.p99Us, 'baseline'), p99Cell(row.p99Us, 'candidate'), changeCell(row.p99Us),
-      row.verdict === 'regressed' || row.verdict === 'improved' ? `**${verdict}**` : verdict
-    ].join(' | ')} |`)
+    const cells = columns.cells(row).map(cell)
+    if (row.verdict === 'regressed' || row.verdict === 'improved') cells[cells.length - 1] = `**${cells.at(-1)}**`
+    lines.push(`| ${cells.join(' | ')} |`)
   }
   const remarks = comparison.rows.flatMap(rowRemarks)
   if (remarks.length > 0) lines.push('', ...remarks.map((remark) => `- ${cell(remark)}`))

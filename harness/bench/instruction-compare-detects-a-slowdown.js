@@ -1,0 +1,178 @@
+// @ts-check
+// The proof behind comparing instruction counts (`--measure instructions`), on this machine. TRIALS times, for two
+// targets, four counts are made in rotating order: a baseline, the same code again, 3% more work and 1% more work;
+// each trial compares baseline with again (A/A: must be unchanged), with 3% (must be regressed) and with 1% (reported).
+//   - the cpu-work fixture, whose extra work is DYNO_FIXTURE_EXTRA_WORK_PERCENT;
+//   - node-http's own json handler, copied with a xorshift loop added to it, its length calibrated to 3% and 1% of
+//     the handler's measured instructions per request.
+// Then the cpu-work fixture with 60% more work, counted and timed (wall clock, alternating A B A B), to set the
+// instruction ratio beside the req/s ratio.
+// Usage: node harness/bench/instruction-compare-detects-a-slowdown.js [trials=10] [wallClockRounds=3]
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { median } from 'simple-statistics'
+import { SCENARIOS } from '@dyno/scenarios'
+import { compareRuns } from '../src/commands/compare-command.js'
+import { PACKAGES_DIR } from '../src/paths.js'
+import { resolvePinning } from '../src/pinning/resolve-pinning.js'
+import { runSuite } from '../src/run/run-suite.js'
+import { loadSut } from '../src/suts/discover-suts.js'
+
+const [trials = 10, wallClockRounds = 3] = process.argv.slice(2).map(Number)
+const json = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === 'json'))
+const FIXTURE_COUNT = { measure: /** @type {const} */ ('instructions'), countWarmupRequests: 300, countWindowRequests: 50, countWindows: 6 }
+const HANDLER_COUNT = { measure: /** @type {const} */ ('instructions') }
+/** Iterations of the calibration copy of node-http's handler. */
+const CALIBRATION_ITERATIONS = 2000
+
+/**
+ * @typedef {{ name: string, sut: import('../src/suts/discover-suts.js').SutDescriptor, env?: Record<string, string> }} Side
+ */
+
+/**
+ * One `dyno run` of one side, in its own directory.
+ * @param {Side} side @param {string} out @param {object} load
+ * @returns {Promise<{ runDir: string, record: import('../src/results/result-record.js').ResultRecord }>}
+ */
+async function runSide (side, out, load) {
+  Object.assign(process.env, side.env ?? {})
+  try {
+    const outcome = await runSuite({
+      suts: [side.sut],
+      scenarios: [json],
+      load: { pipelining: 1, durationSec: 3, warmupSec: 1, windowMs: 250, ...load },
+      connections: [10],
+      repeats: 1,
+      seed: 1,
+      out,
+      verify: true,
+      readyTimeoutSec: 30,
+      pgPoolSize: 4,
+      pinning: resolvePinning('auto'),
+      remeasure: false,
+      options: { bench: 'instruction-compare-detects-a-slowdown', side: side.name },
+      signal: new AbortController().signal
+    })
+    const [record] = outcome.records
+    if (record.status !== 'ok') throw new Error(`${side.name}: ${record.status}: ${record.reason}`)
+    return { runDir: outcome.runDir, record }
+  } finally {
+    for (const name of Object.keys(side.env ?? {})) delete process.env[name]
+  }
+}
+
+/**
+ * A copy of node-http beside it (so that it resolves the same workspace packages) whose json handler first runs
+ * `iterations` steps of a xorshift loop.
+ * @param {string} name @param {number} iterations
+ * @returns {Side}
+ */
+function handlerCopy (name, iterations) {
+  const original = join(PACKAGES_DIR, 'node-http')
+  const dir = join(original, `.proof-${name}`)
+  rmSync(dir, { recursive: true, force: true })
+  cpSync(join(original, 'src'), join(dir, 'src'), { recursive: true })
+  const manifest = JSON.parse(readFileSync(join(original, 'package.json'), 'utf8'))
+  // The same package name: dyno compare matches the copies as one SUT.
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2))
+  const appFile = join(dir, 'src', 'app.js')
+  const app = readFileSync(appFile, 'utf8')
+  const handler = "router.add('GET', '/json', (req, res) => sendJson(res, 200, helloMessage()))"
+  if (!app.includes(handler)) throw new Error(`node-http's json handler is no longer \`${handler}\`: update this script`)
+  const extra = `let extraState = 0x9E3779B9
+/** The injected slowdown: ${iterations} steps of a loop the JIT cannot fold away. */
+function extraWork () {
+  for (let step = 0; step < ${iterations}; step++) {
+    extraState ^= extraState << 13
+    extraState ^= extraState >>> 17
+    extraState ^= extraState << 5
+  }
+  if (extraState === 0) process.stderr.write('unreachable\\n')
+}
+`
+  writeFileSync(appFile, `${app.replace(handler, "router.add('GET', '/json', (req, res) => { extraWork(); sendJson(res, 200, helloMessage()) })")}\n${extra}`)
+  return { name, sut: loadSut(dir) }
+}
+
+/** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
+const describe = (row) => `${row.instructionsPerRequest?.changePercent}% [${row.instructionsPerRequest?.ci95Percent?.join(', ')}] p=${row.instructionsPerRequest?.test?.pValue}: ${row.verdict}`
+
+/**
+ * TRIALS trials of four counts each, compared.
+ * @param {string} target @param {Side[]} sides baseline, again, 3%, 1% @param {object} load
+ */
+async function trialsOf (target, sides, load) {
+  /** @type {Record<string, { verdicts: string[], changes: number[] }>} */
+  const tallies = Object.fromEntries(sides.slice(1).map((side) => [side.name, { verdicts: [], changes: [] }]))
+  const ratios = Object.fromEntries(sides.slice(1).map((side) => [side.name, /** @type {number[]} */ ([])]))
+  for (let trial = 1; trial <= trials; trial++) {
+    const root = mkdtempSync(join(tmpdir(), `dyno-instr-proof-${target}-${trial}-`))
+    /** @type {Record<string, { runDir: string, perRequest: number }>} */
+    const counted = {}
+    for (let offset = 0; offset < sides.length; offset++) {
+      const side = sides[(trial + offset) % sides.length]
+      const { runDir, record } = await runSide(side, join(root, side.name), load)
+      counted[side.name] = { runDir, perRequest: record.instructions?.instructionsPerRequest ?? 0 }
+    }
+    const lines = []
+    for (const side of sides.slice(1)) {
+      const [row] = compareRuns([counted[sides[0].name].runDir], [counted[side.name].runDir]).rows
+      tallies[side.name].verdicts.push(String(row.verdict))
+      tallies[side.name].changes.push(row.instructionsPerRequest?.changePercent ?? NaN)
+      ratios[side.name].push(counted[side.name].perRequest / counted[sides[0].name].perRequest)
+      lines.push(`${side.name} ${describe(row)}`)
+    }
+    console.log(`${target} trial ${trial}: baseline ${counted[sides[0].name].perRequest} instructions/request; ${lines.join('; ')}`)
+    rmSync(root, { recursive: true, force: true })
+  }
+  for (const [name, { verdicts, changes }] of Object.entries(tallies)) {
+    const counts = Object.entries(verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }), /** @type {Record<string, number>} */ ({})))
+    console.log(`${target} ${name}: ${counts.map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`).join(', ')}; change median ${median(changes).toFixed(2)}% ` +
+      `(range ${Math.min(...changes).toFixed(2)} … ${Math.max(...changes).toFixed(2)}); measured instruction ratio median ${median(ratios[name]).toFixed(4)}`)
+  }
+}
+
+const started = performance.now()
+const fixture = loadSut(new URL('../test/fixtures/suts/cpu-work', import.meta.url).pathname)
+const fixtureSide = (/** @type {string} */ name, /** @type {string} */ percent) => ({ name, sut: fixture, env: { DYNO_FIXTURE_EXTRA_WORK_PERCENT: percent } })
+await trialsOf('cpu-work', [fixtureSide('baseline', '0'), fixtureSide('again', '0'), fixtureSide('3%', '3'), fixtureSide('1%', '1')], FIXTURE_COUNT)
+
+const copies = []
+try {
+  const base = handlerCopy('baseline', 0)
+  const calibration = handlerCopy('calibration', CALIBRATION_ITERATIONS)
+  copies.push(base, calibration)
+  const scratch = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-calibration-'))
+  const basePerRequest = (await runSide(base, join(scratch, 'base'), HANDLER_COUNT)).record.instructions?.instructionsPerRequest ?? 0
+  const calibrated = (await runSide(calibration, join(scratch, 'calibration'), HANDLER_COUNT)).record.instructions?.instructionsPerRequest ?? 0
+  rmSync(scratch, { recursive: true, force: true })
+  const perIteration = (calibrated - basePerRequest) / CALIBRATION_ITERATIONS
+  const iterationsFor = (/** @type {number} */ percent) => Math.round(basePerRequest * percent / 100 / perIteration)
+  console.log(`node-http json: ${basePerRequest} instructions/request; the loop costs ${perIteration.toFixed(2)} per step: ` +
+    `${iterationsFor(3)} steps for 3%, ${iterationsFor(1)} for 1%`)
+  const slower3 = handlerCopy('slower-3', iterationsFor(3))
+  const slower1 = handlerCopy('slower-1', iterationsFor(1))
+  const again = handlerCopy('again', 0)
+  copies.push(slower3, slower1, again)
+  await trialsOf('node-http', [base, { ...again, name: 'again' }, { ...slower3, name: '3%' }, { ...slower1, name: '1%' }], HANDLER_COUNT)
+} finally {
+  for (const copy of copies) rmSync(copy.sut.dir, { recursive: true, force: true })
+}
+
+// 60% more work: the instruction ratio beside the wall-clock ratio, each side measured alternately.
+const root = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-60-'))
+const sixty = [fixtureSide('baseline', '0'), fixtureSide('60%', '60')]
+const instructionRatio = (await runSide(sixty[1], join(root, 'i60'), FIXTURE_COUNT)).record.instructions?.instructionsPerRequest ?? 0
+const instructionBase = (await runSide(sixty[0], join(root, 'i0'), FIXTURE_COUNT)).record.instructions?.instructionsPerRequest ?? 0
+/** @type {Record<string, number[]>} */
+const rates = { baseline: [], '60%': [] }
+for (let round = 0; round < wallClockRounds; round++) {
+  for (const side of round % 2 === 0 ? sixty : [...sixty].reverse()) {
+    rates[side.name].push((await runSide(side, join(root, `w-${side.name}-${round}`), {})).record.summary?.requestsPerSec.mean ?? 0)
+  }
+}
+rmSync(root, { recursive: true, force: true })
+console.log(`cpu-work +60%: instructions ${(instructionRatio / instructionBase).toFixed(4)}× (${instructionBase} → ${instructionRatio} per request); ` +
+  `req/s ${(median(rates.baseline) / median(rates['60%'])).toFixed(4)}× slower (medians of ${wallClockRounds} alternating runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))})`)
+console.log(`done in ${Math.round((performance.now() - started) / 1000)} s`)

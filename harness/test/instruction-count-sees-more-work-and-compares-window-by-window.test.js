@@ -1,0 +1,64 @@
+// @ts-check
+// `--measure instructions` counts what a SUT executes per request under callgrind, start-up and warm-up
+// uncounted, window by window, every response checked: a SUT doing 60% more work per request is counted as
+// doing more, and `dyno compare` calls two counts of the same code unchanged and the slower one regressed.
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { compareRuns } from '../src/commands/compare-command.js'
+import { COMPARE_DEFAULTS } from '../src/compare/compare-defaults.js'
+import { COMPARE_FORMATTERS } from '../src/compare/formats/index.js'
+import { findCallgrind } from '../src/instructions/callgrind.js'
+import { fixtureSut } from './support/fixture-suts.js'
+import { trackRuns } from './support/leftover-processes.js'
+import { schemaErrors } from './support/result-schemas.js'
+import { runInTempDir } from './support/run-fixture.js'
+
+const runs = trackRuns()
+const callgrind = findCallgrind()
+if (!callgrind && process.env.CI === 'true') throw new Error('valgrind is missing under CI=true (apt-get install valgrind)')
+const COUNT = { measure: /** @type {const} */ ('instructions'), countWarmupRequests: 200, countWindowRequests: 40, countWindows: 6 }
+
+/** @param {string | null} extraWorkPercent the cpu-work fixture's injected extra work, inherited by the SUT */
+async function countCpuWork (extraWorkPercent) {
+  if (extraWorkPercent === null) delete process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT
+  else process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT = extraWorkPercent
+  const { written: [record], runDir } = await runInTempDir({ runs, suts: [fixtureSut('cpu-work')], scenarios: ['json'], load: COUNT })
+  return { record, runDir }
+}
+
+describe.skipIf(!callgrind)(`instruction counts${callgrind ? '' : ' (skipped: valgrind is not installed; apt-get install valgrind)'}`, () => {
+  afterEach(() => { delete process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT })
+
+  it('counts each window of requests, checks every response, sees 60% more work, and compares the counts window by window', async () => {
+    const base = await countCpuWork(null)
+    expect(schemaErrors('result', base.record)).toEqual([])
+    expect(base.record).toMatchObject({ status: 'ok', load: COUNT, summary: null })
+    const count = base.record.instructions
+    expect(count).toMatchObject({ tool: 'callgrind', method: 'toggle', warmupRequests: 200, windowRequests: 40, processes: 1 })
+    expect(count.windows).toHaveLength(6)
+    expect(count.checks).toEqual({ responses: 200 + 6 * 40, mismatches: 0, unexpectedStatus: 0, errors: 0 })
+    expect(count.settings.nodeFlags).toContain('--single-threaded')
+    // About 0.5 ms of a xorshift loop per request: far above node:http's own cost, so over a million instructions.
+    expect(count.instructionsPerRequest).toBeGreaterThan(1_000_000)
+    const total = count.windows.reduce((sum, window) => sum + window.instructions, 0)
+    expect(count.instructionsPerRequest).toBe(Math.round(total / (6 * 40)))
+
+    const again = await countCpuWork(null)
+    const slower = await countCpuWork('60')
+    expect(slower.record.status).toBe('ok')
+    expect(slower.record.instructions.instructionsPerRequest / count.instructionsPerRequest).toBeGreaterThan(1.3)
+
+    const aa = compareRuns([base.runDir], [again.runDir])
+    expect(aa.settings).toMatchObject({ measure: 'instructions', thresholdPercent: COMPARE_DEFAULTS.instructionThresholdPercent, test: 'wilcoxon-signed-rank' })
+    expect(aa.rows[0]).toMatchObject({ status: 'compared', verdict: 'unchanged', requestsPerSec: null })
+    expect(Math.abs(aa.rows[0].instructionsPerRequest?.changePercent ?? 100)).toBeLessThan(COMPARE_DEFAULTS.instructionThresholdPercent)
+
+    const slowdown = compareRuns([base.runDir], [slower.runDir])
+    expect(slowdown.rows[0]).toMatchObject({ status: 'compared', verdict: 'regressed' })
+    expect(slowdown.rows[0].instructionsPerRequest?.test).toMatchObject({ name: 'wilcoxon-signed-rank', pairs: 6 })
+    expect(COMPARE_FORMATTERS.table(slowdown)).toMatch(/cand instr\/req[\s\S]*regressed[\s\S]*Verdicts on instructions per request: 1 regressed/)
+    expect(() => COMPARE_FORMATTERS.gab(slowdown)).toThrow(/--format gab holds wall-clock figures.*allowed here: .*gab-instructions/)
+    expect(JSON.parse(COMPARE_FORMATTERS['gab-instructions'](slowdown))[0]).toMatchObject({ unit: 'instructions/req' })
+  }, 300_000)
+
+  afterAll(() => runs.expectNoneLeft(expect))
+})
