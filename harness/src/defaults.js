@@ -1,5 +1,17 @@
 // @ts-check
-// Every default of the harness, in one place. Load defaults come from the scenarios package.
+// The defaults of a run that several commands share (run, verify, calibrate, report, compare-commits). The load
+// itself (connections, duration, warmup, pipelining, repeats) comes from the profiles of the scenarios package.
+//
+// Defaults that belong to one area live beside the code of that area, each with the reasoning behind its
+// value, and the option table (harness/src/cli/option-table.js) reads them from there:
+// - load profiles, DEFAULT_PROFILE, DEFAULT_LOAD: scenarios/src/load-profiles.js
+// - `dyno compare` (threshold, alpha, format): harness/src/compare/compare-defaults.js
+// - `dyno compare-commits` (its profile, its rounds): harness/src/commands/compare-commits-command.js
+// - `dyno calibrate` (duration, warmup): CALIBRATION_DEFAULTS in harness/src/commands/calibrate-command.js
+// - `--measure instructions` (warm-up, windows): INSTRUCTION_COUNT_DEFAULTS in harness/src/instructions/count-instructions.js
+// - `--pin`: DEFAULT_PIN in harness/src/pinning/pin-option.js; `--runtime`: DEFAULT_RUNTIME in harness/src/runtimes/runtime-targets.js
+// - resource sampling and the generator-bound rule: harness/src/resources/resource-defaults.js
+// - lines of a failed process's output quoted in its error: ERROR_TAIL_LINES in harness/src/sut-process/line-tail.js
 import { DEFAULT_LOAD } from '@dyno/scenarios'
 import { DEFAULT_PG_POOL_SIZE } from '@dyno/scenarios/data'
 
@@ -7,6 +19,8 @@ export const DEFAULTS = Object.freeze({
   ...DEFAULT_LOAD,
   /** Where run directories are written, relative to the repository root. */
   out: 'results',
+  /** Server worker processes of a SUT that supports them (dyno.workers in its package.json). */
+  workers: 1,
   /** How long a SUT may take to print its ready line. */
   readyTimeoutSec: 15,
   /** How long a SUT may take to exit after SIGTERM before it gets SIGKILL. */
@@ -17,7 +31,9 @@ export const DEFAULTS = Object.freeze({
   /** Connections in each of a SUT's PostgreSQL pools (pg and postgres.js). */
   pgPoolSize: DEFAULT_PG_POOL_SIZE,
   /** The width of the latency-over-time windows. */
-  windowMs: 250
+  windowMs: 250,
+  /** wrk's threads (-t) when --engine wrk runs (dyno run, dyno calibrate). */
+  wrkThreads: 1
 })
 
 /** The version of the result schema this harness writes (harness/schema/result.schema.json). */

@@ -1,37 +1,183 @@
 // @ts-check
 /**
- * The one catalogue of dyno's errors. Every code is documented in harness/ERRORS.md (a test checks it).
- * Library code throws a DynoError; only the CLI turns it into `code: message` and an exit code.
+ * The one catalogue of dyno's errors, and the one source of harness/ERRORS.md (written from here by
+ * `pnpm docs:write`; a test fails when the committed file differs). Library code throws a DynoError;
+ * only the CLI turns it into `code: message`, the hint on the next line, and the exit code.
+ *
+ * Each code has:
+ * - `exitCode`: the CLI's exit status;
+ * - `when`: what happened, in the words of ERRORS.md (what was checked, how the run ends, where the figures go);
+ * - `hint`: what to do about it, printed by the CLI under the message and in ERRORS.md.
  */
+import { RUNTIME_NAMES } from '@dyno/runtimes'
+import { ERROR_TAIL_LINES } from './sut-process/line-tail.js'
+import { BUILD_TIMEOUT_SEC } from './suts/build-sut.js'
+
+const SECONDS_PER_MINUTE = 60
+const runtimeNames = RUNTIME_NAMES.map((name) => `\`${name}\``).join(', ')
+
 export const ERRORS = Object.freeze({
-  DYNO_ERR_INVALID_OPTION: { exitCode: 2, hint: 'Run `dyno <command> --help` for the allowed values.' },
-  DYNO_ERR_UNKNOWN_FRAMEWORK: { exitCode: 2, hint: 'Run `dyno list` to see the SUTs.' },
-  DYNO_ERR_UNKNOWN_SCENARIO: { exitCode: 2, hint: 'Run `dyno list` to see the scenarios.' },
-  DYNO_ERR_UNKNOWN_COMMAND: { exitCode: 2, hint: 'Run `dyno --help` to see the commands.' },
-  DYNO_ERR_UNKNOWN_RUNTIME: { exitCode: 2, hint: 'Run `dyno list` to see the runtimes and whether each is installed.' },
-  DYNO_ERR_SUT_BUILD: { exitCode: 1, hint: 'The SUT\'s build script failed; run it by hand (`pnpm --filter @dyno/sut-<name> build`) and read its output.' },
-  DYNO_ERR_SUT_PACKAGE: { exitCode: 2, hint: 'A SUT package needs a `dyno` field with `framework` and `start` (see scenarios/README.md).' },
-  DYNO_ERR_SUT_NOT_READY: { exitCode: 1, hint: 'The SUT must print {"event":"ready","port":<port>} on stdout once it listens; see its stderr above.' },
-  DYNO_ERR_SUT_EXITED: { exitCode: 1, hint: 'The SUT process ended on its own; its last stderr lines say why.' },
-  DYNO_ERR_SUT_NOT_STOPPED: { exitCode: 1, hint: 'A process of the SUT survived SIGKILL; find it with `ps -eo pid,pgid,args`.' },
-  DYNO_ERR_SUT_REFUSED: { exitCode: 1, hint: 'The SUT runs in a mode dyno will not measure (for example a uWebSockets.js fallback build).' },
-  DYNO_ERR_RESPONSE_MISMATCH: { exitCode: 1, hint: 'The SUT does not answer as the contract says; `dyno verify` shows every check.' },
-  DYNO_ERR_UNEXPECTED_UNDER_LOAD: { exitCode: 1, hint: 'The SUT answered wrong bodies or statuses under load; the run is not a valid measurement.' },
-  DYNO_ERR_SERVICE_UNAVAILABLE: { exitCode: 1, hint: 'Install the service (the reason says how) or point dyno at one with REDIS_URL / DATABASE_URL.' },
-  DYNO_ERR_SERVICE_DIED: { exitCode: 1, hint: 'A data service stopped during a run; dyno restarts managed services before the next run.' },
-  DYNO_ERR_QUERY_RATIO: { exitCode: 1, hint: 'The SUT did not make one query per request (a cache or a constant answer); its numbers are not comparable.' },
-  DYNO_ERR_LOAD_GENERATOR: { exitCode: 1, hint: 'The load generator process failed; its message says why.' },
-  DYNO_ERR_INTERRUPTED: { exitCode: 130, hint: 'The run was interrupted; finished runs are kept in the run directory.' },
-  DYNO_ERR_RUN_UNREADABLE: { exitCode: 2, hint: 'Name a run directory written by `dyno run` (it holds run.json).' },
-  DYNO_ERR_COMPARE_INPUT: { exitCode: 2, hint: 'Give `dyno compare` two run directories (with run.json), directories of runs, or result files written by `dyno run`.' },
-  DYNO_ERR_COMPARE_SCHEMA: { exitCode: 2, hint: 'Compare results written by the same result schema version: re-run the older side with this dyno.' },
-  DYNO_ERR_COMPARE_DISJOINT: { exitCode: 2, hint: 'Run the same SUTs, scenarios and connections on both sides (`--frameworks`, `--scenarios`, `--connections`).' },
-  DYNO_ERR_PATH: { exitCode: 2, hint: 'Name a directory dyno can create or write in (--out), or a run directory or result file written by `dyno run` (report, compare).' },
-  DYNO_ERR_RESULTS_WRITE: { exitCode: 1, hint: 'Check that the --out directory is writable and the disk is not full.' },
-  DYNO_ERR_GIT_REF: { exitCode: 2, hint: 'Name a branch, tag or commit of this repository (`git log --oneline`); fetch remote refs first.' },
-  DYNO_ERR_GIT_WORKTREE: { exitCode: 1, hint: 'git could not add a worktree; `git worktree list` and `git worktree prune` show and clear stale ones.' },
-  DYNO_ERR_COMPARE_INSTALL: { exitCode: 1, hint: 'pnpm install failed in a worktree; its last lines say why (the commit\'s lockfile must match its package.json).' },
-  DYNO_ERR_COMPARE_RUN: { exitCode: 1, hint: 'A side\'s `dyno run` could not run at all (not: some runs failed); its last lines say why.' }
+  DYNO_ERR_INVALID_OPTION: {
+    exitCode: 2,
+    when: 'An option has a value outside what it allows (`--connections abc`), is unknown, or lacks its value. Nothing is started.',
+    hint: 'Fix the value: `dyno <command> --help` lists each option and what it allows.'
+  },
+  DYNO_ERR_UNKNOWN_FRAMEWORK: {
+    exitCode: 2,
+    when: '`--frameworks` names a SUT that does not exist. The message lists the valid names. Nothing is started.',
+    hint: 'Use a SUT name from `dyno list`.'
+  },
+  DYNO_ERR_UNKNOWN_SCENARIO: {
+    exitCode: 2,
+    when: '`--scenarios` names a scenario that does not exist. The message lists the valid names.',
+    hint: 'Use a scenario name from `dyno list`.'
+  },
+  DYNO_ERR_UNKNOWN_COMMAND: {
+    exitCode: 2,
+    when: 'The first argument is not a dyno command.',
+    hint: 'Run `dyno --help` to see the commands.'
+  },
+  DYNO_ERR_UNKNOWN_RUNTIME: {
+    exitCode: 2,
+    when: `\`--runtime\` names a runtime dyno does not know (the message lists the valid ones: ${runtimeNames}). ` +
+      'A known runtime that is not installed is not this error: its SUTs are skipped with the reason.',
+    hint: 'Run `dyno list` to see the runtimes and whether each is installed.'
+  },
+  DYNO_ERR_SUT_BUILD: {
+    exitCode: 1,
+    when: `A SUT's build script (a Go build, a Python virtual environment) failed or ran past ${BUILD_TIMEOUT_SEC / SECONDS_PER_MINUTE} minutes. ` +
+      'The SUT\'s runs are `failed` with the build\'s last lines; a missing toolchain is a skip, not this error.',
+    hint: 'Run the build by hand (`pnpm --filter @dyno/sut-<name> build`) and read its output.'
+  },
+  DYNO_ERR_SUT_PACKAGE: {
+    exitCode: 2,
+    when: 'A package under `packages/` lacks the `dyno` field (`framework`, `start`) or is misnamed.',
+    hint: 'Give the package a `dyno` field with `framework` and `start`: see "Writing a SUT" in scenarios/README.md.'
+  },
+  DYNO_ERR_SUT_NOT_READY: {
+    exitCode: 1,
+    when: 'The SUT printed no ready line (`{"event":"ready","port":N}`) within `--ready-timeout` seconds, or announced an invalid port. ' +
+      `The run is \`failed\`; the reason carries the last ${ERROR_TAIL_LINES} lines of its stderr.`,
+    hint: 'The SUT must print `{"event":"ready","port":<port>}` on stdout once it listens: read its stderr above, ' +
+      'or start it by hand (`pnpm --filter @dyno/sut-<name> start`) and read what it prints.'
+  },
+  DYNO_ERR_SUT_EXITED: {
+    exitCode: 1,
+    when: 'The SUT process ended by itself: before it was ready, or during load (a crash). The run is `failed`, with the exit code or signal ' +
+      'and the last stderr lines.',
+    hint: 'The SUT ended on its own: its last stderr lines, in the message, say why.'
+  },
+  DYNO_ERR_SUT_NOT_STOPPED: {
+    exitCode: 1,
+    when: 'A process of the SUT\'s process group was still alive after SIGTERM, the grace period and SIGKILL.',
+    hint: 'Find the surviving process with `ps -eo pid,pgid,args` and report the SUT.'
+  },
+  DYNO_ERR_SUT_REFUSED: {
+    exitCode: 1,
+    when: 'The SUT started in a mode dyno does not measure, e.g. a uWebSockets.js build that fell back to pure JS. The run is `skipped` with this reason.',
+    hint: 'Run the SUT on a runtime where its native build loads (Node 20 for the bundled uWebSockets.js).'
+  },
+  DYNO_ERR_RESPONSE_MISMATCH: {
+    exitCode: 1,
+    when: 'Verification before load found a response that breaks the contract (status, content type, body, framing, keep-alive, or a probe). ' +
+      'The run is `invalid` and no load is sent.',
+    hint: 'The SUT does not answer as the contract says: `dyno verify --frameworks <name>` lists every check with expected and actual values.'
+  },
+  DYNO_ERR_UNEXPECTED_UNDER_LOAD: {
+    exitCode: 1,
+    when: 'Under load, some responses had a body that does not match the scenario or a status other than the scenario\'s. The run is `invalid`; ' +
+      'the counts are in the reason and in `mismatches` / `unexpectedStatus`.',
+    hint: 'The SUT answers wrong under load, so its numbers are not a valid measurement; the counts in the message say how often.'
+  },
+  DYNO_ERR_SERVICE_UNAVAILABLE: {
+    exitCode: 1,
+    when: 'A data service a selected scenario needs (Redis, PostgreSQL, SQLite) cannot be had: no `redis-server` on PATH, no PostgreSQL binaries, ' +
+      'a `REDIS_URL` / `DATABASE_URL` that does not answer. Its scenarios end `skipped` with the reason; under `CI=true` they end `failed` instead.',
+    hint: 'Install the service as the reason says (e.g. `apt-get install redis-server`), or point dyno at one with REDIS_URL / DATABASE_URL.'
+  },
+  DYNO_ERR_SERVICE_DIED: {
+    exitCode: 1,
+    when: 'A data service stopped during a run (the run ends `failed`), or could not be restarted, or could not be stopped at the end.',
+    hint: 'dyno restarts the services it manages before the next run; a service given by REDIS_URL / DATABASE_URL must be brought back by you.'
+  },
+  DYNO_ERR_QUERY_RATIO: {
+    exitCode: 1,
+    when: 'After a redis or postgres run, the server\'s own counters (Redis `INFO commandstats`, PostgreSQL `pg_stat_statements`) show a number ' +
+      'of queries far from one per request: the SUT caches or answers without the query. The run is `invalid`; the ratio is in `serverCheck`.',
+    hint: 'Make the SUT do the scenario\'s query on every request (no cache, no constant answer); until then its numbers are not comparable.'
+  },
+  DYNO_ERR_LOAD_GENERATOR: {
+    exitCode: 1,
+    when: 'The load generator process failed, exited early, or did not finish in time. The run is `failed`.',
+    hint: 'The message carries the load generator\'s error and its last stderr lines.'
+  },
+  DYNO_ERR_INTERRUPTED: {
+    exitCode: 130,
+    when: 'Ctrl-C (SIGINT), SIGTERM or SIGHUP reached the harness, or the process that started it (pnpm) went away. The running SUT, the load ' +
+      'generator and the services are stopped, the run under way is written as `failed` with what it had measured, run.json is marked ' +
+      '`interrupted`. The exit status is 128 + the signal\'s number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP and for a parent gone. ' +
+      'A second Ctrl-C kills every process dyno started at once; the run under way is still written.',
+    hint: 'Finished runs are kept in the run directory.'
+  },
+  DYNO_ERR_RUN_UNREADABLE: {
+    exitCode: 2,
+    when: '`dyno report` was given a directory without run.json, or a result or aggregates file it lists is missing or not JSON. The message names the file.',
+    hint: 'Name a run directory written by `dyno run` (it holds run.json).'
+  },
+  DYNO_ERR_COMPARE_INPUT: {
+    exitCode: 2,
+    when: 'An input of `dyno compare` does not exist, is not JSON, is neither a run directory (run.json), a directory of run directories, ' +
+      'a run.json nor a result file, lists a result file that is missing, or a result lacks a field the comparison reads. ' +
+      'The message names the side (baseline or candidate), the file and what is wrong.',
+    hint: 'Give `dyno compare` two run directories (with run.json), directories of runs, or result files written by `dyno run`.'
+  },
+  DYNO_ERR_COMPARE_SCHEMA: {
+    exitCode: 2,
+    when: 'The two sides of `dyno compare` were written with different result schema versions, one side mixes versions, or a file has a version ' +
+      'this dyno cannot read. The message names the files and their versions.',
+    hint: 'Re-run the older side with this dyno, so both sides share a result schema version.'
+  },
+  DYNO_ERR_COMPARE_DISJOINT: {
+    exitCode: 2,
+    when: 'The baseline and the candidate of `dyno compare` have no (SUT, scenario, connections) in common; the message lists what each side holds. ' +
+      'Cells present on one side only, when others match, are rows marked not comparable instead.',
+    hint: 'Measure the same SUTs, scenarios and connection levels on both sides (`--frameworks`, `--scenarios`, `--connections`).'
+  },
+  DYNO_ERR_PATH: {
+    exitCode: 2,
+    when: 'A path given to dyno cannot be used, checked before anything starts: `--out` is a file, lies under a file, or sits where no new file ' +
+      'can be made (read-only, `/proc`); a `report` run directory is not writable; a `compare` or `report` input is a FIFO, a device or a socket, ' +
+      'or too large to be a file dyno wrote. The message names the path and what is wrong with it.',
+    hint: 'Name a directory dyno can create or write in (--out), or a run directory or result file written by `dyno run` (report, compare).'
+  },
+  DYNO_ERR_RESULTS_WRITE: {
+    exitCode: 1,
+    when: 'A result file or run.json could not be written.',
+    hint: 'Check that the --out directory is writable and the disk has room.'
+  },
+  DYNO_ERR_GIT_REF: {
+    exitCode: 2,
+    when: '`compare-commits`: BASE_REF or HEAD_REF is not a commit of the repository (`git rev-parse` does not resolve it).',
+    hint: 'Name a branch, tag or commit of this repository (`git log --oneline`); fetch one that only exists on a remote first.'
+  },
+  DYNO_ERR_GIT_WORKTREE: {
+    exitCode: 1,
+    when: '`compare-commits`: git could not check a commit out into a temporary worktree.',
+    hint: 'git could not add a worktree: `git worktree list` and `git worktree prune` show and clear stale ones.'
+  },
+  DYNO_ERR_COMPARE_INSTALL: {
+    exitCode: 1,
+    when: '`compare-commits`: `pnpm install --frozen-lockfile` failed in a worktree (or pnpm is missing). The worktrees are removed; ' +
+      'the message carries pnpm\'s last lines.',
+    hint: 'Read pnpm\'s last lines in the message: install pnpm 10 if it is missing, and check that the commit\'s lockfile matches its package.json.'
+  },
+  DYNO_ERR_COMPARE_RUN: {
+    exitCode: 1,
+    when: '`compare-commits`: a side\'s `dyno run` exited with a usage error (exit 2) or a signal, so there is nothing to compare. ' +
+      'Runs that are merely not ok (exit 1) are compared and shown as not comparable.',
+    hint: 'A side\'s `dyno run` could not run at all (not: some runs failed): read its last lines in the message; ' +
+      'the commit\'s harness may not know an option you gave.'
+  }
 })
 
 /** @typedef {keyof typeof ERRORS} ErrorCode */

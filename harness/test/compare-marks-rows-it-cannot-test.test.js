@@ -2,22 +2,20 @@
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, expect, it } from 'vitest'
-import { realRun, runWithFigures } from './support/compare-inputs.js'
-import { trackRuns } from './support/leftover-processes.js'
+import { beforeAll, expect, it } from 'vitest'
+import { FOUR_REPEATS, runWithFigures } from './support/compare-inputs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'
 
-const runs = trackRuns()
+// Copies of a committed run of 4 repeats, with known figures.
 const baselineFigures = { requestsPerSec: [10_000, 10_100, 9_900, 10_050], p99Ms: [2.0, 2.1, 1.9, 2.05] }
 const slower = { requestsPerSec: baselineFigures.requestsPerSec.map((value) => value * 0.9), p99Ms: baselineFigures.p99Ms }
-let runDir = ''
+const runDir = FOUR_REPEATS
 let baseline = ''
 
-beforeAll(async () => {
-  runDir = await realRun({ repeats: 4, runs })
+beforeAll(() => {
   baseline = runWithFigures(runDir, baselineFigures)
-}, 120_000)
+})
 
 /** @param {string[]} args */
 async function compareJson (...args) {
@@ -98,5 +96,3 @@ it('reads a run through its run.json too', async () => {
   expect(document.rows[0].verdict).toBe('regressed')
   expect(JSON.parse(readFileSync(index, 'utf8')).results).toHaveLength(4)
 })
-
-afterAll(() => runs.expectNoneLeft(expect))

@@ -2,12 +2,11 @@
 // Runs made in alternating rounds (compare-commits) pair up: a drift of the machine that slows one
 // round slows both of its runs, and the Wilcoxon signed-rank test over the per-round ratios cancels
 // it, where the Mann–Whitney U test over the pooled runs sees only noise.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { metricChange } from '../src/compare/change-statistics.js'
 import { pairedHodgesLehmannRatio } from '../src/compare/paired-hodges-lehmann.js'
 import { exactSignedRankDistribution, pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from '../src/compare/wilcoxon-signed-rank.js'
-import { realRun, runWithFigures } from './support/compare-inputs.js'
-import { trackRuns } from './support/leftover-processes.js'
+import { EIGHT_REPEATS, runWithFigures } from './support/compare-inputs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'
 
@@ -151,16 +150,15 @@ describe('paired change', () => {
 })
 
 describe('dyno compare --paired', () => {
-  const runs = trackRuns()
   let baselineDir = ''
   let candidateDir = ''
 
-  beforeAll(async () => {
-    const runDir = await realRun({ repeats: 8, runs })
+  // Two copies of one real run of 8 repeats, with the figures of the eight drifting rounds.
+  beforeAll(() => {
     const { baseline, candidate } = CASES.eightRounds
-    baselineDir = runWithFigures(runDir, { requestsPerSec: baseline, p99Ms: baseline.map(() => 2) })
-    candidateDir = runWithFigures(runDir, { requestsPerSec: candidate, p99Ms: candidate.map(() => 2.1) })
-  }, 120_000)
+    baselineDir = runWithFigures(EIGHT_REPEATS, { requestsPerSec: baseline, p99Ms: baseline.map(() => 2) })
+    candidateDir = runWithFigures(EIGHT_REPEATS, { requestsPerSec: candidate, p99Ms: candidate.map(() => 2.1) })
+  })
 
   /** @param {string[]} args */
   async function compareJson (...args) {
@@ -196,6 +194,4 @@ describe('dyno compare --paired', () => {
     const gab = await runCli(['compare', baselineDir, candidateDir, '--paired', '--format', 'gab'])
     expect(JSON.parse(gab.stdout)[0].extra).toMatch(/p = 0\.008 \(Wilcoxon signed-rank, 8 pairs\): regressed$/)
   })
-
-  afterAll(() => runs.expectNoneLeft(expect))
 })

@@ -2,21 +2,17 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { SCHEMA_VERSION } from '../src/defaults.js'
-import { realRun, runWithFigures } from './support/compare-inputs.js'
-import { trackRuns } from './support/leftover-processes.js'
+import { copyOfRun, FOUR_REPEATS } from './support/compare-inputs.js'
 import { runCli } from './support/run-cli.js'
 
-const runs = trackRuns()
-const figures = { requestsPerSec: [10_000], p99Ms: [2] }
-let runDir = ''
+// Copies of a committed real run (4 repeats), broken in one way each.
 let good = ''
 
-beforeAll(async () => {
-  runDir = await realRun({ repeats: 1, runs })
-  good = runWithFigures(runDir, figures)
-}, 120_000)
+beforeAll(() => {
+  good = copyOfRun(FOUR_REPEATS)
+})
 
 /** @param {string} dir @param {(document: any, file: string) => void} edit every JSON file of a run directory */
 function editRun (dir, edit) {
@@ -55,9 +51,9 @@ describe('dyno compare refuses, exit 2, naming the file and what is wrong', () =
   })
 
   it('a run directory whose result file is gone', async () => {
-    const broken = runWithFigures(runDir, figures)
-    rmSync(join(broken, 'node-http--json.json'))
-    await expectRefused(good, broken, 'DYNO_ERR_COMPARE_INPUT', new RegExp(`candidate: ${join(broken, 'node-http--json.json')}: cannot read a result`))
+    const broken = copyOfRun(FOUR_REPEATS)
+    rmSync(join(broken, 'node-http--json--r2.json'))
+    await expectRefused(good, broken, 'DYNO_ERR_COMPARE_INPUT', new RegExp(`candidate: ${join(broken, 'node-http--json--r2.json')}: cannot read a result`))
   })
 
   it('a directory that holds no run', async () => {
@@ -72,18 +68,18 @@ describe('dyno compare refuses, exit 2, naming the file and what is wrong', () =
   })
 
   it('sides of different schema versions', async () => {
-    const older = editRun(runWithFigures(runDir, figures), (document) => { document.schemaVersion = SCHEMA_VERSION - 1 })
+    const older = editRun(copyOfRun(FOUR_REPEATS), (document) => { document.schemaVersion = SCHEMA_VERSION - 1 })
     await expectRefused(good, older, 'DYNO_ERR_COMPARE_SCHEMA', new RegExp(`the baseline \\(${good}\\) has result schema version ${SCHEMA_VERSION}, ` +
       `the candidate \\(${older}\\) has ${SCHEMA_VERSION - 1}: results of different schema versions are not compared`))
   })
 
   it('a schema version this dyno cannot read', async () => {
-    const newer = editRun(runWithFigures(runDir, figures), (document) => { document.schemaVersion = 99 })
+    const newer = editRun(copyOfRun(FOUR_REPEATS), (document) => { document.schemaVersion = 99 })
     await expectRefused(newer, newer, 'DYNO_ERR_COMPARE_SCHEMA', new RegExp(`baseline: .*run\\.json has result schema version 99; this dyno reads versions 1 to ${SCHEMA_VERSION}`))
   })
 
   it('sides with no SUT, scenario and connections in common', async () => {
-    const other = editRun(runWithFigures(runDir, figures), (document, file) => {
+    const other = editRun(copyOfRun(FOUR_REPEATS), (document, file) => {
       if (file.startsWith('node-http')) document.sut = { ...document.sut, name: 'koa', label: 'koa' }
     })
     await expectRefused(good, other, 'DYNO_ERR_COMPARE_DISJOINT',
@@ -96,5 +92,3 @@ describe('dyno compare refuses, exit 2, naming the file and what is wrong', () =
     expect(result.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: missing required args for command `compare <baseline> <candidate>`/)
   })
 })
-
-afterAll(() => runs.expectNoneLeft(expect))

@@ -7,6 +7,8 @@ import { compareRuns } from '../src/commands/compare-command.js'
 import { COMPARE_DEFAULTS } from '../src/compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../src/compare/formats/index.js'
 import { findCallgrind } from '../src/instructions/callgrind.js'
+import { markdownReport } from '../src/report/markdown-report.js'
+import { readRun } from '../src/report/read-run.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
@@ -41,6 +43,8 @@ describe.skipIf(!callgrind)(`instruction counts${callgrind ? '' : ' (skipped: va
     expect(count.instructionsPerRequest).toBeGreaterThan(1_000_000)
     const total = count.windows.reduce((sum, window) => sum + window.instructions, 0)
     expect(count.instructionsPerRequest).toBe(Math.round(total / (6 * 40)))
+
+    expect(markdownReport(readRun(base.runDir))).toMatch(/\| framework \| version \| instructions\/req [^\n]*\n[^\n]*\n\| fixture-cpu-work \| [^|]+ \| [\d,]+ \| /)
 
     const again = await countCpuWork(null)
     const slower = await countCpuWork('60')

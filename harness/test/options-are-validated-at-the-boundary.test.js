@@ -1,32 +1,99 @@
 // @ts-check
+// Options are validated once, at the boundary, against the option table: every option of every command
+// (taken from the table, so an option added tomorrow is covered the day it is added) gets its default when
+// absent, its typed field when valid, and is refused, naming the option and the value, when not.
 import { existsSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { SCENARIOS } from '@dyno/scenarios'
 import { describe, expect, it } from 'vitest'
+import { frameworkList, runtimeList, scenarioList } from '../src/cli/option-parsers.js'
+import { COMMAND_OPTIONS, cacKey, flagName } from '../src/cli/option-table.js'
 import { parseOptions } from '../src/cli/parse-options.js'
-import { DEFAULTS } from '../src/defaults.js'
-import { INSTRUCTION_COUNT_DEFAULTS } from '../src/instructions/count-instructions.js'
+import { RUNTIME_NAMES } from '../src/runtimes/runtime-targets.js'
 import { runCli } from './support/run-cli.js'
 
+/** @typedef {import('../src/cli/option-table.js').OptionSpec} OptionSpec */
+/** @typedef {keyof typeof COMMAND_OPTIONS} Command */
+
+/** Every option of every command, as [command, spec]. */
+const EVERY_OPTION = /** @type {[Command, OptionSpec][]} */ (Object.entries(COMMAND_OPTIONS).flatMap(([command, specs]) => specs.map((spec) => [command, spec])))
+const optionTitle = (/** @type {[Command, OptionSpec]} */ [command, spec]) => `${command} ${flagName(spec)}`
+
+/** Valid names for each list-of-names parser, a repeat included (it is dropped). */
+const VALID_NAMES = new Map([
+  [frameworkList, ['node-http', 'express']],
+  [scenarioList, SCENARIOS.map((scenario) => scenario.name)],
+  [runtimeList, [...RUNTIME_NAMES]]
+])
+
+/**
+ * Values an option accepts, as typed and as parsed, from what its parser says it accepts.
+ * @param {OptionSpec} spec
+ * @returns {[unknown, unknown][]}
+ */
+function validValues (spec) {
+  const domain = spec.parse.domain
+  switch (domain.kind) {
+    case 'whole': return [[String(domain.min), domain.min], [` ${domain.max} `, domain.max]]
+    case 'wholeList': return [[`${domain.max}, ${domain.min},${domain.max}`, [domain.max, domain.min]]]
+    case 'seconds':
+    case 'positive': {
+      /** @type {[unknown, unknown][]} */
+      const values = [[String(domain.min + 0.5), domain.min + 0.5], [String(domain.max), domain.max]]
+      return domain.minExclusive ? values : [...values, [String(domain.min), domain.min]]
+    }
+    case 'percentage': return [[`${domain.max}%`, domain.max], [String(domain.min), domain.min], ['2.5', 2.5]]
+    case 'oneOf': return domain.allowed.map((value) => [value, value])
+    case 'subset': return [[domain.allowed.join(','), [...domain.allowed]], [`${domain.allowed[0]},${domain.allowed[0]}`, [domain.allowed[0]]]]
+    case 'names': {
+      const names = VALID_NAMES.get(spec.parse)
+      if (!names) throw new Error(`no valid names known for ${flagName(spec)}: add its parser to VALID_NAMES`)
+      return [[[...names, names[0]].join(','), names]]
+    }
+    case 'pin': return [['auto', { mode: 'auto' }], ['off', { mode: 'off' }]]
+    case 'outputDirectory': {
+      const out = join(mkdtempSync(join(tmpdir(), 'dyno-options-')), 'results')
+      return [[out, out]]
+    }
+    case 'flag': return [[true, true], [false, false]]
+  }
+}
+
+/**
+ * A value the option refuses, and what the message must say besides the option and the value.
+ * @param {OptionSpec} spec
+ * @returns {{ value: unknown, says: string }}
+ */
+function refusedValue (spec) {
+  const domain = spec.parse.domain
+  switch (domain.kind) {
+    case 'whole': return { value: String(domain.max + 1), says: `a whole number from ${domain.min} to ${domain.max}` }
+    case 'wholeList': return { value: `${domain.min},${domain.max + 1}`, says: `a whole number from ${domain.min} to ${domain.max}, or a comma-separated list of them` }
+    case 'seconds': return { value: String(domain.max + 1), says: `to ${domain.max}` }
+    case 'positive': return { value: domain.minExclusive ? String(domain.min) : String(domain.max + 1), says: `at most ${domain.max}` }
+    case 'percentage': return { value: `${domain.max + 1}%`, says: `a percentage from ${domain.min} to ${domain.max}` }
+    case 'oneOf': return { value: 'nope', says: `one of ${domain.allowed.join(', ')}` }
+    case 'subset': return { value: `${domain.allowed[0]},nope`, says: `one or more of ${domain.allowed.join(', ')}` }
+    case 'names': return { value: ',,', says: 'a comma-separated list of at least one name' }
+    case 'pin': return { value: 'sut=0', says: 'both `sut=` and `gen=` are needed' }
+    case 'outputDirectory': return { value: '', says: 'a directory path' }
+    case 'flag': return { value: 'yes', says: 'given without a value' }
+  }
+}
+
 describe('option parsing', () => {
-  it('applies the defaults when nothing is given', () => {
+  it.each(Object.keys(COMMAND_OPTIONS))('%s: applies the default of each option in the table when nothing is given, and only those', (command) => {
+    const specs = COMMAND_OPTIONS[/** @type {Command} */ (command)]
+    const defaults = Object.fromEntries(specs.filter((spec) => spec.default !== undefined).map((spec) => [spec.field, spec.default]))
+    expect(parseOptions(/** @type {Command} */ (command), {})).toEqual(defaults)
+  })
+
+  it('leaves the load settings to the profile when they are not given', () => {
     // Load settings come from the profile (see profiles-set-the-load-and-options-override-them.test.js).
-    expect(parseOptions('run', {})).toEqual({
-      profile: 'quick',
-      pin: 'auto',
-      engine: 'autocannon',
-      wrkThreads: 1,
-      measure: 'wall-clock',
-      countWarmupRequests: INSTRUCTION_COUNT_DEFAULTS.warmupRequests,
-      countWindowRequests: INSTRUCTION_COUNT_DEFAULTS.windowRequests,
-      countWindows: INSTRUCTION_COUNT_DEFAULTS.windows,
-      out: DEFAULTS.out,
-      readyTimeoutSec: DEFAULTS.readyTimeoutSec,
-      pgPoolSize: DEFAULTS.pgPoolSize,
-      windowMs: DEFAULTS.windowMs,
-      workers: 1,
-      verify: true
-    })
+    const parsed = parseOptions('run', {})
+    for (const field of ['connections', 'durationSec', 'warmupSec', 'pipelining', 'repeats', 'scenarios']) expect(parsed).not.toHaveProperty(field)
+    expect(parsed).toMatchObject({ profile: 'quick', verify: true })
   })
 
   it('names an unknown runtime and lists the valid ones', () => {
@@ -38,6 +105,27 @@ describe('option parsing', () => {
   it('turns valid values into typed fields with units', () => {
     const parsed = parseOptions('run', { frameworks: 'fastify, express,fastify', connections: '64', duration: '2.5', warmup: 0, pipelining: 4, verify: false })
     expect(parsed).toMatchObject({ frameworks: ['fastify', 'express'], connections: [64], durationSec: 2.5, warmupSec: 0, pipelining: 4, verify: false })
+  })
+
+  it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: turns every kind of valid value into its typed field', (_, command, spec) => {
+    for (const [raw, typed] of validValues(spec)) {
+      expect(parseOptions(command, { [cacKey(spec)]: raw })[spec.field], `${flagName(spec)} ${JSON.stringify(raw)}`).toEqual(typed)
+    }
+  })
+
+  it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: refuses a value outside what it allows, naming the option, the value and what is allowed', (_, command, spec) => {
+    const { value, says } = refusedValue(spec)
+    let thrown
+    try {
+      parseOptions(command, { [cacKey(spec)]: value })
+    } catch (error) {
+      thrown = error
+    }
+    expect(thrown).toMatchObject({ code: 'DYNO_ERR_INVALID_OPTION' })
+    const { message } = /** @type {Error} */ (thrown)
+    expect(message).toMatch(new RegExp(`^\`${flagName(spec)}\` `))
+    expect(message).toContain(says)
+    expect(message).toMatch(new RegExp(`, got \`${String(value).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`$`))
   })
 
   it.each([
@@ -98,11 +186,14 @@ describe('the CLI on bad input', () => {
     expect(existsSync(out)).toBe(false)
   })
 
-  it('prints help generated from the option table', async () => {
-    const result = await runCli(['run', '--help'])
+  it.each(Object.keys(COMMAND_OPTIONS))('%s --help lists every option of the table with its description', async (command) => {
+    const result = await runCli([command, '--help'])
     expect(result.code).toBe(0)
-    for (const flag of ['--frameworks <names>', '--scenarios <names>', '--profile <name>', '--repeats <n>', '--seed <n>', '--connections <n>', '--duration <sec>', '--warmup <sec>', '--pipelining <n>', '--out <dir>', '--ready-timeout <sec>', '--pg-pool-size <n>', '--window-ms <ms>', '--pin <mode>', '--rate <n>', '--engine <name>', '--wrk-threads <n>', '--no-verify']) {
-      expect(result.stdout).toContain(flag)
+    const lines = result.stdout.split('\n')
+    for (const spec of COMMAND_OPTIONS[/** @type {Command} */ (command)]) {
+      const line = lines.find((candidate) => candidate.trimStart().startsWith(`${spec.flag} `))
+      expect(line, `${command} --help: ${spec.flag}`).toBeDefined()
+      expect(line).toContain(spec.description)
     }
   })
 

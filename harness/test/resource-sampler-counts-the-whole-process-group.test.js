@@ -2,14 +2,57 @@
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { setTimeout as delay } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { afterAll, expect, it } from 'vitest'
+import { afterAll, expect, it, vi } from 'vitest'
 import { scanProcessGroup } from '../src/resources/proc-reader.js'
 import { startResourceSampler } from '../src/resources/resource-sampler.js'
 import { processGroupAlive, stopProcessGroup } from '../src/sut-process/process-group.js'
 import { collectLines } from './support/child-lines.js'
 import { trackRuns } from './support/leftover-processes.js'
+
+// The tests wait for the sampler's reads, never for a fixed time. Each sampler below has one more target, this test's
+// own process, read once per tick through readProcStat: counting those reads (the real reads, observed) counts the
+// samples taken, and a tick's read of it comes after its reads of the other targets.
+const clock = vi.hoisted(() => ({ reads: 0, /** @type {Set<() => void>} */ waiters: new Set() }))
+vi.mock('../src/resources/proc-reader.js', async (importOriginal) => {
+  const real = /** @type {typeof import('../src/resources/proc-reader.js')} */ (await importOriginal())
+  return {
+    ...real,
+    readProcStat: (/** @type {number} */ pid) => {
+      const stat = real.readProcStat(pid)
+      if (pid === process.pid) {
+        clock.reads += 1
+        for (const wake of clock.waiters) wake()
+      }
+      return stat
+    }
+  }
+})
+const CLOCK_TARGET = { pid: process.pid }
+
+/**
+ * Resolves once the sampler has taken `count` more samples than when called: the first of them begins after the call.
+ * @param {number} count
+ * @param {number} [timeoutMs]
+ * @returns {Promise<void>}
+ */
+function samplesTaken (count, timeoutMs = 10_000) {
+  const target = clock.reads + count
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (clock.reads < target) return
+      clock.waiters.delete(check)
+      clearTimeout(timer)
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      clock.waiters.delete(check)
+      reject(new Error(`the sampler took ${count - (target - clock.reads)} of ${count} samples within ${timeoutMs} ms`))
+    }, timeoutMs)
+    clock.waiters.add(check)
+    check()
+  })
+}
 
 const TREE = fileURLToPath(new URL('./fixtures/resources/process-tree.js', import.meta.url))
 const runs = trackRuns()
@@ -47,8 +90,13 @@ const TICK_SLACK_SEC = 0.05
 it('counts the CPU a grandchild burns in the group, as the grandchild itself measured it, and the RSS of every process', async () => {
   const tree = await startTree(1500)
   try {
-    const sampler = startResourceSampler({ intervalMs: 250, targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid } } })
+    const sampler = startResourceSampler({ intervalMs: 250, targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid }, clock: CLOCK_TARGET } })
+    const startedWith = clock.reads // the baseline read
     const burntSec = await tree.burn()
+    // One sample that begins after the burn, so that all of it is in the samples (a last interval shorter than half
+    // the others counts in the totals only), and at least five in all.
+    await samplesTaken(1)
+    await samplesTaken(Math.max(0, 5 - (clock.reads - startedWith)))
     const memberRssBytes = scanProcessGroup(tree.pgid).map((member) => vmRssBytes(member.pid))
     const { targets: { sut, generator }, intervalMs, clockTicksPerSec } = sampler.stop()
 
@@ -85,14 +133,14 @@ it('counts the CPU a grandchild burns in the group, as the grandchild itself mea
 it('keeps sampling when the processes end between reads, and keeps what they used before', async () => {
   const tree = await startTree(400)
   const intervalMs = 50
-  const sampler = startResourceSampler({ intervalMs, targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid } } })
+  const sampler = startResourceSampler({ intervalMs, targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid }, clock: CLOCK_TARGET } })
   const burntSec = await tree.burn()
-  // CPU a process uses after the sampler's last read of it dies with it; let a few reads see the burn first.
-  await delay(3 * intervalMs)
+  // CPU a process uses after the sampler's last read of it dies with it; let a read that begins after the burn see it first.
+  await samplesTaken(1)
   process.kill(-tree.pgid, 'SIGKILL')
   await stopProcessGroup(tree.child, { graceMs: 2000, label: 'process tree' })
   expect(processGroupAlive(tree.pgid)).toBe(false)
-  await delay(200) // a few more intervals with nothing left to read
+  await samplesTaken(3) // a few more intervals with nothing left to read
   const { targets: { sut, generator } } = sampler.stop()
 
   expect(sut.cpuSec).toBeGreaterThan(burntSec - TICK_SLACK_SEC)

@@ -120,8 +120,7 @@ function reportError (error, io) {
     // cac says "option `--out <dir>` value is missing" for `--out ''`; say it the way every other bad value is said.
     const missing = /^option `(--[\w-]+) .*` value is missing$/.exec(error.message)
     const message = missing ? `\`${missing[1]}\` needs a value, got \`\`` : error.message
-    io.stderr.write(`DYNO_ERR_INVALID_OPTION: ${message}\n  Run \`dyno <command> --help\` for the allowed values.\n`)
-    return 2
+    return reportError(new DynoError('DYNO_ERR_INVALID_OPTION', message), io)
   }
   io.stderr.write(`dyno: unexpected error: ${error instanceof Error ? error.stack : String(error)}\n`)
   return 1

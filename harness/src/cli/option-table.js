@@ -3,9 +3,11 @@ import { DEFAULTS } from '../defaults.js'
 import { INSTRUCTION_COUNT_DEFAULTS } from '../instructions/count-instructions.js'
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { DEFAULT_PIN, pinOption } from '../pinning/pin-option.js'
-import { RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
+import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import { outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, positiveNumber, seconds, subsetOf, wholeNumber, wholeNumberList } from './option-parsers.js'
 import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
+import { pairsNeeded } from '../compare/wilcoxon-signed-rank.js'
+import { CALIBRATION_DEFAULTS, CALIBRATION_SUTS } from '../commands/calibrate-command.js'
 
 /**
  * The options of every command, in one table: cac registers them from here (so `--help` is generated
@@ -24,7 +26,7 @@ const OPTIONS = {
   runtime: {
     field: 'runtimes',
     flag: '--runtime <names>',
-    description: `JS runtimes to run each Node-compatible SUT on, comma-separated, side by side: ${RUNTIME_NAMES.join(', ')} (default: node, the Node running dyno)`,
+    description: `JS runtimes to run each Node-compatible SUT on, comma-separated, side by side: ${RUNTIME_NAMES.join(', ')} (default: ${DEFAULT_RUNTIME}, the Node running dyno)`,
     parse: runtimeList
   },
   workers: {
@@ -32,7 +34,7 @@ const OPTIONS = {
     flag: '--workers <n>',
     description: 'Server worker processes for SUTs that support them (gunicorn, uvicorn, Go GOMAXPROCS); others are skipped when n > 1',
     parse: wholeNumber({ min: 1, max: 64 }),
-    default: 1
+    default: DEFAULTS.workers
   },
   frameworks: {
     field: 'frameworks',
@@ -89,7 +91,7 @@ const OPTIONS = {
     flag: '--wrk-threads <n>',
     description: 'wrk threads (-t); must divide the connections',
     parse: wholeNumber({ min: 1, max: 64 }),
-    default: 1
+    default: DEFAULTS.wrkThreads
   },
   measure: {
     field: 'measure',
@@ -123,7 +125,7 @@ const OPTIONS = {
   calibrateFrameworks: {
     field: 'frameworks',
     flag: '--frameworks <names>',
-    description: 'SUTs to calibrate against (default: node-http,node-net)',
+    description: `SUTs to calibrate against (default: ${CALIBRATION_SUTS.join(',')})`,
     parse: frameworkList
   },
   calibrateDuration: {
@@ -131,14 +133,14 @@ const OPTIONS = {
     flag: '--duration <sec>',
     description: 'Whole seconds each engine measures',
     parse: wholeNumber({ min: 1, max: 600 }),
-    default: 5
+    default: CALIBRATION_DEFAULTS.durationSec
   },
   calibrateWarmup: {
     field: 'warmupSec',
     flag: '--warmup <sec>',
     description: 'Whole seconds of warmup per engine (0: none)',
     parse: wholeNumber({ min: 0, max: 600 }),
-    default: 2
+    default: CALIBRATION_DEFAULTS.warmupSec
   },
   sutCpus: {
     field: 'sutCpus',
@@ -149,7 +151,8 @@ const OPTIONS = {
   pin: {
     field: 'pin',
     flag: '--pin <mode>',
-    description: 'CPU pinning: auto (SUT on all cpus but the last, generator on the last), off, or sut=<cpus>,gen=<cpus>',
+    description: 'CPU pinning with taskset: auto (Linux, 2 cpus or more: the SUT on the first --sut-cpus cpus, the load generator on every other; otherwise off, ' +
+      'with the reason), off, or sut=<cpus>,gen=<cpus> (e.g. sut=0-2,gen=3); recorded in load.pinning',
     parse: pinOption,
     default: DEFAULT_PIN
   },
@@ -225,7 +228,7 @@ const OPTIONS = {
     field: 'paired',
     flag: '--paired',
     description: 'The sides were run in alternating rounds, as compare-commits runs them: pair each cell\'s runs in the order they started and test the per-round ratios ' +
-      '(Wilcoxon signed-rank, from 6 pairs; with fewer, or unequal counts, the row falls back to Mann–Whitney U and says so)',
+      `(Wilcoxon signed-rank, from ${pairsNeeded(COMPARE_DEFAULTS.alpha)} pairs; with fewer, or unequal counts, the row falls back to Mann–Whitney U and says so)`,
     parse: flag,
     default: false
   },
@@ -237,18 +240,24 @@ const OPTIONS = {
   }
 }
 
+/**
+ * The options of `dyno run`, in help order. compare-commits takes the same ones for both commits' rounds, all but
+ * --seed: each round's `dyno run` draws its own (a round is one run a side, so there is no order to shuffle).
+ */
+const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration,
+  OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
+  OPTIONS.countWindows, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window,
+  OPTIONS.noVerify]
+
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
-  run: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.countWindows, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify],
+  run: RUN_OPTIONS,
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
   calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.readyTimeout],
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   // The run options of both commits' rounds (--repeats: rounds; default profile: ci), then how to compare.
-  'compare-commits': [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration, OPTIONS.warmup,
-    OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.countWindows, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify,
-    OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
+  'compare-commits': [...RUN_OPTIONS.filter((spec) => spec !== OPTIONS.seed), OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   list: []
 })
 

@@ -24,13 +24,15 @@ import { discoverSuts } from '../suts/discover-suts.js'
 import { selectSuts } from '../suts/select.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { createTable } from '../ui/table.js'
+import { roundTo } from '../util/numbers.js'
 
 /** The fastest SUTs: the generator, not the server, should be what runs out first. */
 export const CALIBRATION_SUTS = ['node-http', 'uwebsockets']
 const CALIBRATION_SCENARIO = 'plaintext'
 /** @type {EngineName[]} */
 const ENGINES = ['autocannon', 'native', 'wrk', 'wrk (no checks)']
-export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2, wrkThreads: 1 })
+/** The defaults of `dyno calibrate` (whole seconds, wrk's unit); the wrk threads are the run's (DEFAULTS.wrkThreads). */
+export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2 })
 
 /**
  * @typedef {'autocannon' | 'native' | 'wrk' | 'wrk (no checks)'} EngineName
@@ -46,9 +48,9 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
  * @typedef {object} CalibrateOptions
  * @property {string[]} [frameworks] default: CALIBRATION_SUTS
  * @property {number | number[]} [connections] one run per level; default: DEFAULTS.connections
- * @property {number} [durationSec] whole seconds (wrk's unit); default 5
- * @property {number} [warmupSec] whole seconds, 0: none; default 2
- * @property {number} [wrkThreads] default 1
+ * @property {number} [durationSec] whole seconds (wrk's unit); default: CALIBRATION_DEFAULTS
+ * @property {number} [warmupSec] whole seconds, 0: none; default: CALIBRATION_DEFAULTS
+ * @property {number} [wrkThreads] default: DEFAULTS.wrkThreads
  * @property {number} [readyTimeoutSec]
  * @property {string} [runId] marks the SUT and generator processes (DYNO_RUN_ID); default: calibrate-<random>
  * @property {import('../pinning/pin-option.js').PinRequest | string} [pin] as `dyno run --pin` (default auto)
@@ -110,7 +112,7 @@ export async function calibrationRows (options, signal) {
         /** @type {import('../load/load-plan.js').LoadPlan} */
         const plan = scenarioLoadPlan({ port: running.port, scenario, connections, pipelining: 1, warmupSec, durationSec, windowMs: 1000 })
         const common = { env: mark, cpus: pinning.generatorCpus }
-        const wrkThreads = options.wrkThreads ?? CALIBRATION_DEFAULTS.wrkThreads
+        const wrkThreads = options.wrkThreads ?? DEFAULTS.wrkThreads
         /** @type {[EngineName, EngineStart][]} */
         const engines = [
           ['autocannon', (onPhase) => startLoad(plan, { ...common, onPhase })],
@@ -208,7 +210,7 @@ export function calibrationRatios (rows) {
     const [sut, connections] = key.split('\0')
     const of = (/** @type {EngineName} */ engine) => rate(rows.find((row) => row.sut === sut && String(row.connections) === connections && row.engine === engine))
     const base = of('autocannon')
-    const ratio = (/** @type {number | null} */ value) => base && value !== null ? Math.round(value / base * 100) / 100 : null
+    const ratio = (/** @type {number | null} */ value) => base && value !== null ? roundTo(value / base, 2) : null
     return { sut, connections: Number(connections), native: ratio(of('native')), checked: ratio(of('wrk')), unchecked: ratio(of('wrk (no checks)')) }
   })
 }

@@ -10,12 +10,12 @@ import { REPO_ROOT } from '../paths.js'
 import { createRunId } from '../run/run-id.js'
 import { compareRuns } from './compare-command.js'
 
-/** The profile of compare-commits when none is named: a few cheap scenarios, 6 rounds (6 pairs for the signed-rank test). */
+/** The profile of compare-commits when none is named: a few cheap scenarios, and as many rounds as the signed-rank test needs pairs. */
 export const DEFAULT_COMPARE_PROFILE = 'ci'
 
 /**
  * Rounds of an instruction-count comparison when --repeats is not given: one count a side is enough, since its
- * counted windows are compared pair by pair (six by default, what the signed-rank test needs).
+ * counted windows are compared pair by pair (INSTRUCTION_COUNT_DEFAULTS.windows: what the signed-rank test needs).
  */
 export const INSTRUCTION_COUNT_ROUNDS = 1
 

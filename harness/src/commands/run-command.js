@@ -76,7 +76,7 @@ export async function runCommand (options, io, signal) {
     onRemeasure: ({ sut, scenario, generatorCpuPct }) => progress.log(`  autocannon was generator-bound on ${sut} × ${scenario} (${generatorCpuPct}% of one core): measuring it again with the native engine`),
     onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
       (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
-      (record.instructions ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
+      (record.instructions?.windows.length ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
       `  → ${file}`)
   })
   progress.done()

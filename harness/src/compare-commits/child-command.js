@@ -2,8 +2,7 @@
 // A child command of compare-commits (pnpm install, dyno run) with its output streamed line by line
 // as progress, interruptible, and its last lines kept for the error message.
 import { spawn } from 'node:child_process'
-
-const TAIL_LINES = 20
+import { ERROR_TAIL_LINES } from '../sut-process/line-tail.js'
 
 /**
  * @param {string} command
@@ -23,7 +22,7 @@ export function runChild (command, args, { cwd, env = process.env, signal, onLin
       for (const line of lines) {
         if (line.trim() === '') continue
         tail.push(line)
-        if (tail.length > TAIL_LINES) tail.shift()
+        if (tail.length > ERROR_TAIL_LINES) tail.shift()
         onLine(line)
       }
     }

@@ -248,6 +248,8 @@ function whyNotComparable (cell, primary) {
   if (differing.length > 0) {
     return `the load differs: ${differing.map((field) => `${field} ${baseLoad[field] ?? 'none'} vs ${candidateLoad[field] ?? 'none'}`).join(', ')}`
   }
+  const settings = [...new Set([...cell.baseline, ...cell.candidate].map(({ record }) => JSON.stringify(record.instructions?.settings ?? null)))]
+  if (settings.length > 1) return `the runtime settings of the instruction counts differ: ${settings.join(' vs ')}`
   const missing = [...cell.baseline, ...cell.candidate].find(({ record }) => valuesOf([{ record, file: '' }], METRICS[primary].pick) === null)
   if (missing) return `a result measured no requests (${missing.file})`
   return null

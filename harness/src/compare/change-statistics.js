@@ -5,6 +5,7 @@ import { hodgesLehmannRatio } from './hodges-lehmann.js'
 import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from './mann-whitney.js'
 import { pairedHodgesLehmannRatio } from './paired-hodges-lehmann.js'
 import { pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from './wilcoxon-signed-rank.js'
+import { roundToFixed } from '../util/numbers.js'
 
 /**
  * @typedef {object} SideFigures one side's values of one metric, one per repeat
@@ -22,14 +23,12 @@ import { pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from './wilcoxon
  * @property {ChangeTest | null} test null with too few repeats
  * @property {boolean | null} significant p < alpha; null with too few repeats
  * @property {boolean} enoughRepeats whether these run counts can show significance at all
- *   (Mann–Whitney: C(m+n, m) ≥ 2 / alpha, e.g. 4 and 4, or 3 and 5; signed-rank: 6 pairs)
+ *   (Mann–Whitney: C(m+n, m) ≥ 2 / alpha, e.g. 4 and 4, or 3 and 5; signed-rank: pairsNeeded(alpha) pairs, 6 at 0.05)
  * @property {string | null} unpairedBecause why runs asked to be paired were compared as independent samples
  *
  * @typedef {{ name: 'mann-whitney-u', method: 'exact' | 'normal', u: number, pValue: number }
  *   | { name: 'wilcoxon-signed-rank', method: 'exact' | 'normal', w: number, pairs: number, pValue: number }} ChangeTest
  */
-
-const round = (/** @type {number} */ value, /** @type {number} */ digits) => Number(value.toFixed(digits))
 
 /**
  * @param {number[]} values
@@ -38,9 +37,9 @@ const round = (/** @type {number} */ value, /** @type {number} */ digits) => Num
  */
 export function sideFigures (values, { seed, digits }) {
   return {
-    runs: values.map((value) => round(value, digits)),
-    median: round(median(values), digits),
-    ci95: values.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(values, { seed }).map((value) => round(value, digits)))
+    runs: values.map((value) => roundToFixed(value, digits)),
+    median: roundToFixed(median(values), digits),
+    ci95: values.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(values, { seed }).map((value) => roundToFixed(value, digits)))
   }
 }
 
@@ -61,7 +60,7 @@ export function metricChange (baseline, candidate, { alpha, seeds, digits, paire
   const pairedTest = paired && unpairedBecause === null
   const enoughRepeats = pairedTest || canReachSignificance(baseline.length, candidate.length, alpha)
   const estimate = pairedTest ? pairedHodgesLehmannRatio(baseline, candidate, { alpha }) : hodgesLehmannRatio(baseline, candidate, { alpha })
-  const toPercent = (/** @type {number} */ ratio) => round((ratio - 1) * 100, 2)
+  const toPercent = (/** @type {number} */ ratio) => roundToFixed((ratio - 1) * 100, 2)
   /** @type {ChangeTest | null} */
   let test = null
   if (pairedTest) {

@@ -8,6 +8,8 @@ import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { COMPARE_DEFAULTS } from '../compare/compare-defaults.js'
+import { pairsNeeded } from '../compare/wilcoxon-signed-rank.js'
 import { DynoError } from '../errors.js'
 import { startSut } from '../sut-process/start-sut.js'
 import { controlAll, dumpFiles, findCallgrind, readNewDumps, underCallgrind } from './callgrind.js'
@@ -30,9 +32,10 @@ export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
 /**
  * The count unless said otherwise. warmupRequests: node-http json still compiles for its first ~8,000 requests
  * (542k, 414k, 325k … 57k instructions per request in windows of 1,000), and uncounted requests cost about 0.3 ms
- * each. windows: six, so that one run a side can be compared window by window (the signed-rank test needs six pairs).
+ * each. windows: the fewest pairs the signed-rank test can use (six at alpha 0.05), so that one run a side can be
+ * compared window by window.
  */
-export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({ warmupRequests: 10_000, windowRequests: 1000, windows: 6, concurrency: 4 })
+export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({ warmupRequests: 10_000, windowRequests: 1000, windows: pairsNeeded(COMPARE_DEFAULTS.alpha), concurrency: 4 })
 
 /** @type {CountSettings} */
 const NO_SETTINGS = Object.freeze({ nodeFlags: [], env: {} })

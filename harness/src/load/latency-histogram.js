@@ -1,5 +1,6 @@
 // @ts-check
 import * as hdr from 'hdr-histogram-js'
+import { roundTo } from '../util/numbers.js'
 
 /** Latencies are recorded in µs, from 1 µs up to 60 s (longer answers clamp to 60 s), 3 significant digits. */
 const HISTOGRAM_REQUEST = Object.freeze({
@@ -36,7 +37,6 @@ export function decodeHistogram (encoded) {
 }
 
 const US_PER_MS = 1000
-const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
 
 /**
  * Latency summary in ms (with µs precision) read from a µs histogram; null when nothing was recorded.
@@ -44,17 +44,17 @@ const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
  */
 export function latencySummaryMs (histogram) {
   if (histogram.totalCount === 0) return null
-  const at = (/** @type {number} */ percentile) => round3(histogram.getValueAtPercentile(percentile) / US_PER_MS)
+  const at = (/** @type {number} */ percentile) => roundTo(histogram.getValueAtPercentile(percentile) / US_PER_MS, 3)
   return {
-    mean: round3(histogram.mean / US_PER_MS),
-    stdev: round3(histogram.stdDeviation / US_PER_MS),
-    min: round3(histogram.minNonZeroValue / US_PER_MS),
+    mean: roundTo(histogram.mean / US_PER_MS, 3),
+    stdev: roundTo(histogram.stdDeviation / US_PER_MS, 3),
+    min: roundTo(histogram.minNonZeroValue / US_PER_MS, 3),
     p50: at(50),
     p75: at(75),
     p90: at(90),
     p99: at(99),
     p99_9: at(99.9),
     p99_99: at(99.99),
-    max: round3(histogram.maxValue / US_PER_MS)
+    max: roundTo(histogram.maxValue / US_PER_MS, 3)
   }
 }

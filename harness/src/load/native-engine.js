@@ -8,10 +8,11 @@ import { join } from 'node:path'
 import { DynoError } from '../errors.js'
 import { NATIVE_ENGINE_DIR } from '../paths.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
-import { LineTail } from '../sut-process/line-tail.js'
+import { ERROR_TAIL_LINES, LineTail } from '../sut-process/line-tail.js'
 import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
 import { decodeHistogram } from './latency-histogram.js'
 import { phaseSummary } from './phase-summary.js'
+import { roundTo } from '../util/numbers.js'
 
 const BINARY = join(NATIVE_ENGINE_DIR, 'target', 'release', 'dyno-load')
 const MANIFEST = join(NATIVE_ENGINE_DIR, 'build', 'dyno-build.json')
@@ -115,7 +116,7 @@ export function nativePhaseSummary (report, expectedStatus) {
       startMs: window.startMs,
       durationMs: window.durationMs,
       requests: window.requests,
-      requestsPerSec: window.durationMs > 0 ? Math.round(window.requests / window.durationMs * 1000 * 10) / 10 : 0,
+      requestsPerSec: window.durationMs > 0 ? roundTo(window.requests / window.durationMs * 1000, 1) : 0,
       latencyMs: window.latencyUs ? { p50: window.latencyUs[0] / 1000, p75: window.latencyUs[1] / 1000, p90: window.latencyUs[2] / 1000, p99: window.latencyUs[3] / 1000 } : null,
       errors: window.errors
     }))
@@ -137,7 +138,7 @@ export function startNativeLoad (plan, hooks = {}) {
   const config = engineConfig(plan, hooks.threads ?? hooks.cpus?.length ?? 1)
   const { command, args } = pinnedSpawnArgs(engine.path, [], hooks.cpus ?? null)
   const child = spawnGroupLeader(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...hooks.env } })
-  const stderr = new LineTail(20)
+  const stderr = new LineTail(ERROR_TAIL_LINES)
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   child.stdin?.end(JSON.stringify(config))
   const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)

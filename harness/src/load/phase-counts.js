@@ -4,6 +4,7 @@
 // counts and windows summed.
 import { createLatencyHistogram, decodeHistogram } from './latency-histogram.js'
 import { windowsFromParts } from './timeseries.js'
+import { roundTo } from '../util/numbers.js'
 
 /**
  * @typedef {object} RateFigures how well an open-model schedule was kept
@@ -58,7 +59,7 @@ export function mergeCounts (list) {
       ? null
       : {
           targetPerSec: rates.reduce((total, rate) => total + rate.targetPerSec, 0),
-          achievedSendPerSec: Math.round(rates.reduce((total, rate) => total + rate.achievedSendPerSec, 0) * 10) / 10,
+          achievedSendPerSec: roundTo(rates.reduce((total, rate) => total + rate.achievedSendPerSec, 0), 1),
           maxSendLagMs: Math.max(...rates.map((rate) => rate.maxSendLagMs))
         }
   }

@@ -2,9 +2,7 @@
 // One PhaseSummary from what any engine counted: the rates, the spread of the per-second counts, the
 // statuses judged against the scenario's, the latency summary and encoding, all computed one way.
 import { encodeHistogram, latencySummaryMs } from './latency-histogram.js'
-
-const round1 = (/** @type {number} */ value) => Math.round(value * 10) / 10
-const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
+import { roundTo } from '../util/numbers.js'
 
 /**
  * @typedef {object} PhaseCounts what an engine counted in one phase
@@ -30,8 +28,8 @@ export function phaseSummary (counts, expectedStatus) {
   const { requests, durationSec, statusCounts } = counts
   return {
     requests,
-    durationSec: round3(durationSec),
-    requestsPerSec: { mean: durationSec > 0 ? round1(requests / durationSec) : 0, stdev: round1(populationStdev(counts.perSecond)) },
+    durationSec: roundTo(durationSec, 3),
+    requestsPerSec: { mean: durationSec > 0 ? roundTo(requests / durationSec, 1) : 0, stdev: roundTo(populationStdev(counts.perSecond), 1) },
     latencyMs: latencySummaryMs(counts.histogram),
     latencyHistogramUs: encodeHistogram(counts.histogram),
     bytesPerSec: durationSec > 0 ? Math.round(counts.bytes / durationSec) : 0,

@@ -10,6 +10,7 @@ import { mergeCounts } from './phase-counts.js'
 import { phaseSummary } from './phase-summary.js'
 import { runSchedule } from './rate-schedule.js'
 import { createWindowRecorder } from './timeseries.js'
+import { roundTo } from '../util/numbers.js'
 
 /** How long requests still in flight when the schedule ends may take; those left after it are timeouts. */
 export const DRAIN_MS = 2000
@@ -30,9 +31,6 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  * @property {(progress: { phase: string, elapsedSec: number, requestsPerSec: number }) => void} [onProgress] once a second
  * @property {() => boolean} [isStopped] polled each time the schedule wakes (at least every 1000 / ratePerSec ms): true stops the sending (the drain still runs)
  */
-
-const round1 = (/** @type {number} */ value) => Math.round(value * 10) / 10
-const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
 
 /**
  * Runs one phase at `plan.ratePerSec` and summarizes it (one generator process on its own).
@@ -100,8 +98,8 @@ export async function rateCounts (plan, phase, { onProgress, isStopped = () => f
     windows: windows.finish(),
     rate: {
       targetPerSec: plan.ratePerSec,
-      achievedSendPerSec: round1(schedule.sent / sendWindowSec),
-      maxSendLagMs: round3(schedule.maxSendLagMs)
+      achievedSendPerSec: roundTo(schedule.sent / sendWindowSec, 1),
+      maxSendLagMs: roundTo(schedule.maxSendLagMs, 3)
     }
   }
 }

@@ -1,7 +1,7 @@
 // @ts-check
 import { fileURLToPath } from 'node:url'
 import { DynoError } from '../errors.js'
-import { LineTail } from '../sut-process/line-tail.js'
+import { ERROR_TAIL_LINES, LineTail } from '../sut-process/line-tail.js'
 import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 import { mergeCounts } from './phase-counts.js'
@@ -121,7 +121,7 @@ function startWorker (plan, cpus, env) {
   // spawn rather than fork, so that taskset can wrap it; the IPC channel survives taskset's exec.
   const { command, args } = pinnedSpawnArgs(process.execPath, [WORKER_PATH], cpus)
   const child = spawnGroupLeader(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...env } })
-  const stderr = new LineTail(20)
+  const stderr = new LineTail(ERROR_TAIL_LINES)
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   return { child, stderr, plan }
 }

@@ -1,5 +1,6 @@
 // @ts-check
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, recordLatencyMs } from './latency-histogram.js'
+import { roundTo } from '../util/numbers.js'
 
 /**
  * @typedef {object} Window one slice of a phase
@@ -19,8 +20,6 @@ import { createLatencyHistogram, decodeHistogram, encodeHistogram, recordLatency
  * @property {string | null} histogramUs the window's µs histogram, compressed base64; null when no response completed
  */
 
-const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
-
 /**
  * Cuts a phase into windows of `windowMs` and keeps, per window, the responses, their µs histogram (reset
  * every window) and the errors.
@@ -39,7 +38,7 @@ export function createWindowRecorder (windowMs) {
     const now = performance.now()
     const durationMs = now - windowStart
     if (durationMs <= 0) return
-    parts.push({ startMs: round3(windowStart - origin), durationMs: round3(durationMs), requests, errors, histogramUs: requests === 0 ? null : encodeHistogram(histogram) })
+    parts.push({ startMs: roundTo(windowStart - origin, 3), durationMs: roundTo(durationMs, 3), requests, errors, histogramUs: requests === 0 ? null : encodeHistogram(histogram) })
     histogram.reset()
     requests = 0
     errors = 0
@@ -78,12 +77,12 @@ export function windowsFromParts (partLists) {
     const requests = parts.reduce((sum, part) => sum + part.requests, 0)
     const histogram = createLatencyHistogram()
     for (const part of parts) if (part.histogramUs) histogram.add(decodeHistogram(part.histogramUs))
-    const at = (/** @type {number} */ percentile) => round3(histogram.getValueAtPercentile(percentile) / 1000)
+    const at = (/** @type {number} */ percentile) => roundTo(histogram.getValueAtPercentile(percentile) / 1000, 3)
     return {
-      startMs: round3(startMs),
-      durationMs: round3(durationMs),
+      startMs: roundTo(startMs, 3),
+      durationMs: roundTo(durationMs, 3),
       requests,
-      requestsPerSec: durationMs > 0 ? Math.round(requests / durationMs * 1000 * 10) / 10 : 0,
+      requestsPerSec: durationMs > 0 ? roundTo(requests / durationMs * 1000, 1) : 0,
       latencyMs: requests === 0 ? null : { p50: at(50), p75: at(75), p90: at(90), p99: at(99) },
       errors: parts.reduce((sum, part) => sum + part.errors, 0)
     }

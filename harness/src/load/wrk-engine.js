@@ -8,6 +8,7 @@
 //   (distinct bodies, with their counts) and checked here with the harness's own bodyMatches;
 // - a named check (worldRow): every distinct body is kept and checked here the same way.
 // At most DYNO_WRK_MAX_DISTINCT_BODIES distinct bodies are kept per thread; responses beyond count as mismatches.
+import { DEFAULTS } from '../defaults.js'
 import { DynoError } from '../errors.js'
 import { findWrk, startWrkPhase } from './wrk-phase.js'
 import { wrkPhaseSummary } from './wrk-summary.js'
@@ -17,7 +18,7 @@ const MAX_DISTINCT_BODIES = 20_000
 
 /**
  * @typedef {object} WrkOptions
- * @property {number} [threads] wrk threads (`-t`); 1 by default; must divide the connections
+ * @property {number} [threads] wrk threads (`-t`); default: DEFAULTS.wrkThreads; must divide the connections
  * @property {number} [timeoutSec] a response slower than this is a timeout (wrk's `--timeout`; 10 s, as autocannon)
  * @property {boolean} [checkResponses] false: no Lua response() at all, wrk's top speed (calibration only:
  *   statuses and bodies are then not checked)
@@ -99,7 +100,7 @@ function checkPlan (plan, threads, timeoutSec) {
  * @param {WrkOptions} [options]
  * @returns {{ readonly pids: number[], stop: () => void, done: Promise<WrkLoadOutcome> }}
  */
-export function startWrkLoad (plan, { threads = 1, timeoutSec = 10, checkResponses = true, env = {}, cpus = null, onPhase, onProgress } = {}) {
+export function startWrkLoad (plan, { threads = DEFAULTS.wrkThreads, timeoutSec = 10, checkResponses = true, env = {}, cpus = null, onPhase, onProgress } = {}) {
   let stopRequested = false
   /** @type {import('./wrk-phase.js').WrkPhaseRun | null} */
   let current = null

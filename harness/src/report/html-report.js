@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { SCENARIOS } from '@dyno/scenarios'
+import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 import { reportModel } from './report-model.js'
 
 const require = createRequire(import.meta.url)
@@ -27,7 +28,8 @@ export function htmlReport (runs) {
     // The window the runs were cut into, as recorded (several widths when runs differ).
     windowLabel: `${[...new Set(runs.flatMap((run) => run.records.map((record) => record.load.windowMs)).filter(Boolean))].join(' / ') || '-'} ms windows`
   }
-  const sections = model.scenarios.map((section, index) => scenarioSection(section, index)).join('\n')
+  const counts = runs.length === 1 && isCountRun(runs[0])
+  const sections = counts ? countSections(runs[0]) : model.scenarios.map((section, index) => scenarioSection(section, index)).join('\n')
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -78,6 +80,20 @@ function scenarioSection (section, index) {
 <p class="summary">${escapeHtml(section.summary)}</p>
 ${body}
 </section>`
+}
+
+/**
+ * A run of instruction counts: per scenario the counts as a table (no load, so no charts of load).
+ * @param {import('./read-run.js').RunData} run
+ */
+function countSections (run) {
+  const intro = `<p class="note">Instructions per request, counted under ${escapeHtml(countSettingsLine(run))}.</p>`
+  return intro + [...countRows(run)].map(([scenario, rows]) => `<section id="scenario-${scenario.replace(/[^a-z0-9-]/gi, '-')}">
+<h2>${escapeHtml(scenario)}</h2>
+<table class="counts"><thead><tr>${COUNT_COLUMNS.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead><tbody>
+${rows.map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`).join('\n')}
+</tbody></table>
+</section>`).join('\n')
 }
 
 /** @param {import('./report-model.js').ReportModel['runs']} runs */

@@ -1,5 +1,6 @@
 // @ts-check
 import { formatInteger, formatMs } from '../ui/format.js'
+import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -60,6 +61,14 @@ function flags (row) {
  */
 export function markdownReport (run) {
   const lines = [`# dyno run ${run.index.runId}`, '']
+  if (isCountRun(run)) {
+    lines.push(`Instructions per request, counted under ${countSettingsLine(run)}.`, '')
+    for (const [scenario, rows] of countRows(run)) {
+      lines.push(`## ${scenario}`, '', `| ${COUNT_COLUMNS.join(' | ')} |`, '|---|---|---:|---:|---:|---:|---|', ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`), '')
+    }
+    lines.push('## Environment', '', ...environmentLines(run), '')
+    return lines.join('\n')
+  }
   const repeated = run.records.some((record) => record.repeat.of > 1)
   for (const [scenario, rows] of reportRows(run)) {
     const sweep = new Set(rows.map((row) => row.connections)).size > 1
@@ -90,7 +99,9 @@ function environmentLines (run) {
   return [
     `- CPU: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB`,
     `- OS: ${env.os.type} ${env.os.release} (${env.os.arch}); Node ${env.node}`,
-    `- load: ${first ? `${first.load.engine} ${first.load.engineVersion}` : '-'}, profile ${options.profile ?? '-'}, ` +
+    isCountRun(run)
+      ? '- load: none; instruction counts (above)'
+      : `- load: ${first ? `${first.load.engine} ${first.load.engineVersion}` : '-'}, profile ${options.profile ?? '-'}, ` +
       `connections ${[].concat(options.connections ?? []).join(', ') || '-'}, ${options.warmupSec ?? '-'} s warmup + ${options.durationSec ?? '-'} s, ` +
       `${options.repeats ?? 1} repeat${(options.repeats ?? 1) > 1 ? 's' : ''}${options.ratePerSec ? `, open model at ${options.ratePerSec} req/s` : ''}`,
     `- pinning: ${pinning ? (pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generator on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`) : '-'}`,

@@ -2,8 +2,10 @@
 // What report.html draws, computed from the result files: one section per scenario with the series of
 // each chart, the runs' environments and every run that is not ok. The page only draws; every number
 // in it comes from here.
+import { median } from 'simple-statistics'
 import { mergedLatencyDistributionMs } from '../results/merge-histograms.js'
 import { runLabels } from './run-labels.js'
+import { roundTo } from '../util/numbers.js'
 
 /**
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
@@ -30,7 +32,6 @@ import { runLabels } from './run-labels.js'
  */
 
 const MIB = 2 ** 20
-const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
 
 /**
  * @param {import('./read-run.js').RunData[]} runs
@@ -126,7 +127,7 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
       warmupEndSec,
       stableAfter: representatives
         .filter(({ record }) => typeof record?.warmupAnalysis?.stableAfterMs === 'number')
-        .map(({ cell, record }) => ({ name: named(cell), atSec: round3(/** @type {number} */ (/** @type {ResultRecord} */ (record).warmupAnalysis?.stableAfterMs) / 1000) }))
+        .map(({ cell, record }) => ({ name: named(cell), atSec: roundTo(/** @type {number} */ (/** @type {ResultRecord} */ (record).warmupAnalysis?.stableAfterMs) / 1000, 3) }))
     },
     latencyDistribution: {
       series: cells.map((cell) => ({
@@ -137,8 +138,8 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
     },
     connectionSweep: levels.length < 2 ? null : connectionSweep(entries, sideBySide),
     resourcesOverTime: {
-      cpu: representatives.map(({ cell, record }) => ({ name: named(cell), points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => round3(sample.cpuUserPct + sample.cpuSystemPct)) })),
-      rss: representatives.map(({ cell, record }) => ({ name: named(cell), points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => round3(sample.rssBytes / MIB)) }))
+      cpu: representatives.map(({ cell, record }) => ({ name: named(cell), points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => roundTo(sample.cpuUserPct + sample.cpuSystemPct, 3)) })),
+      rss: representatives.map(({ cell, record }) => ({ name: named(cell), points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => roundTo(sample.rssBytes / MIB, 3)) }))
     },
     requestsPerCpuSec: {
       categories: subjects,
@@ -232,7 +233,7 @@ function representative (cell) {
 function phaseSeconds (phase) {
   if (!phase) return 0
   const windows = phase.timeseries ?? []
-  return windows.length > 0 ? round3(windows.reduce((sum, window) => sum + window.durationMs, 0) / 1000) : phase.durationSec
+  return windows.length > 0 ? roundTo(windows.reduce((sum, window) => sum + window.durationMs, 0) / 1000, 3) : phase.durationSec
 }
 
 /**
@@ -246,7 +247,7 @@ function latencyLines (name, record) {
     ...(record.warmup?.timeseries ?? []).map((window) => ({ window, atSec: window.startMs / 1000 })),
     ...(record.summary?.timeseries ?? []).map((window) => ({ window, atSec: offsetSec + window.startMs / 1000 }))
   ].filter(({ window }) => window.latencyMs !== null)
-  const line = (/** @type {'p50' | 'p99'} */ key) => /** @type {[number, number][]} */ (windows.map(({ window, atSec }) => [round3(atSec), /** @type {any} */ (window.latencyMs)[key]]))
+  const line = (/** @type {'p50' | 'p99'} */ key) => /** @type {[number, number][]} */ (windows.map(({ window, atSec }) => [roundTo(atSec, 3), /** @type {any} */ (window.latencyMs)[key]]))
   return [{ name: `${name} p50`, group: name, points: line('p50') }, { name: `${name} p99`, group: name, dashed: true, points: line('p99') }]
 }
 
@@ -267,7 +268,7 @@ function resourceLine (record, value) {
   return phases.flatMap((phase) => {
     const report = /** @type {NonNullable<NonNullable<ResultRecord['summary']>['resources']>} */ (/** @type {NonNullable<ResultRecord['summary']>} */ (phase).resources)
     return (report.targets.sut?.samples ?? [])
-      .map((sample) => /** @type {[number, number]} */ ([round3((report.startedAtMs + sample.tMs - loadBeganMs) / 1000), value(sample)]))
+      .map((sample) => /** @type {[number, number]} */ ([roundTo((report.startedAtMs + sample.tMs - loadBeganMs) / 1000, 3), value(sample)]))
       .filter(([atSec]) => atSec >= 0)
   })
 }
@@ -303,11 +304,4 @@ function groupCellsByLevel (entries, sideBySide) {
   const levels = [...new Set(entries.map((entry) => entry.record.load.connections))]
   return levels.flatMap((connections) => groupCells(entries.filter((entry) => entry.record.load.connections === connections))
     .map((cell) => ({ name: sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject, connections, aggregate: cell.aggregate })))
-}
-
-/** @param {number[]} values */
-function median (values) {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }

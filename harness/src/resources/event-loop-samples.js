@@ -3,6 +3,7 @@
 // and the reading of what it wrote.
 import { readFileSync } from 'node:fs'
 import { DEFAULT_EVENT_LOOP_INTERVAL_MS } from './resource-defaults.js'
+import { roundTo } from '../util/numbers.js'
 
 /** The file URL of the preload, as NODE_OPTIONS=--import wants it (percent-encoded: safe with spaces). */
 export const EVENT_LOOP_PRELOAD_URL = new URL('./event-loop-preload.js', import.meta.url).href
@@ -76,10 +77,9 @@ export function readEventLoopSamples (file, { fromMs = -Infinity, toMs = Infinit
  * @returns {EventLoopReport}
  */
 export function summarizeEventLoop (samples, { startedAtMs, intervalMs }) {
-  const round = (/** @type {number} */ value) => Math.round(value * 100) / 100
   return {
     intervalMs,
-    meanMs: samples.length === 0 ? null : round(samples.reduce((sum, sample) => sum + sample.meanMs, 0) / samples.length),
+    meanMs: samples.length === 0 ? null : roundTo(samples.reduce((sum, sample) => sum + sample.meanMs, 0) / samples.length, 2),
     worstP99Ms: samples.length === 0 ? null : Math.max(...samples.map((sample) => sample.p99Ms)),
     maxMs: samples.length === 0 ? null : Math.max(...samples.map((sample) => sample.maxMs)),
     samples: samples.map((sample) => ({ ...sample, tMs: sample.tMs - startedAtMs }))

@@ -1,5 +1,6 @@
 // @ts-check
 import { GENERATOR_BOUND_SHARE, GENERATOR_BUSY_SHARE, SUT_IDLE_SHARE } from './resource-defaults.js'
+import { roundTo } from '../util/numbers.js'
 
 /**
  * Efficiency: responses per second of CPU the SUT used (user + system, all its processes).
@@ -9,7 +10,7 @@ import { GENERATOR_BOUND_SHARE, GENERATOR_BUSY_SHARE, SUT_IDLE_SHARE } from './r
  */
 export function requestsPerCpuSec (requests, cpuSec) {
   if (!Number.isFinite(requests) || !Number.isFinite(cpuSec) || cpuSec <= 0) return null
-  return Math.round(requests / cpuSec * 10) / 10
+  return roundTo(requests / cpuSec, 1)
 }
 
 /**
@@ -55,6 +56,6 @@ export function phaseResourceFigures (report, { requests, generatorCores, genera
     ? generatorBound({ cpuSec: generator.cpuSec, wallSec: generator.durationSec, allottedCores: generatorCores, generatorThreads, sutShare })
     : { generatorBound: false, generatorCpuPct: null }
   const allotment = Math.min(generatorThreads, generatorCores)
-  const generatorHeadroomPct = bound.generatorCpuPct === null ? null : Math.max(0, Math.round((100 - bound.generatorCpuPct / allotment) * 10) / 10)
+  const generatorHeadroomPct = bound.generatorCpuPct === null ? null : Math.max(0, roundTo(100 - bound.generatorCpuPct / allotment, 1))
   return { resources: report, requestsPerCpuSec: sut ? requestsPerCpuSec(requests, sut.cpuSec) : null, ...bound, generatorHeadroomPct }
 }

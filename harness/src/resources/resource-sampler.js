@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks'
 import { DEFAULT_RESOURCE_INTERVAL_MS, DEFAULT_RESCAN_MS } from './resource-defaults.js'
 import { readProcStat, scanProcessGroup } from './proc-reader.js'
 import { clockTicksPerSec, pageSizeBytes } from './system-constants.js'
+import { roundTo } from '../util/numbers.js'
 
 /**
  * @typedef {{ pgid: number } | { pid: number } | { pids: number[] }} ResourceTarget a process group (leader and every
@@ -48,9 +49,6 @@ import { clockTicksPerSec, pageSizeBytes } from './system-constants.js'
  * @property {number} utimeTicks
  * @property {number} stimeTicks
  */
-
-/** Rounds to one decimal: the figures are no more precise than a clock tick. */
-const round1 = (/** @type {number} */ value) => Math.round(value * 10) / 10
 
 /**
  * Follows one target: which processes it has, and what they used since the previous read.
@@ -157,10 +155,11 @@ export function startResourceSampler ({ intervalMs = DEFAULT_RESOURCE_INTERVAL_M
       entry.peakRssBytes = Math.max(entry.peakRssBytes, rssBytes)
       entry.maxProcesses = Math.max(entry.maxProcesses, read.processes)
       if (!keep || intervalSec <= 0) continue
+      // One decimal: the figures are no more precise than a clock tick.
       entry.samples.push({
         tMs: Math.round(now - startedAt),
-        cpuUserPct: round1(read.userTicks / ticksPerSec / intervalSec * 100),
-        cpuSystemPct: round1(read.systemTicks / ticksPerSec / intervalSec * 100),
+        cpuUserPct: roundTo(read.userTicks / ticksPerSec / intervalSec * 100, 1),
+        cpuSystemPct: roundTo(read.systemTicks / ticksPerSec / intervalSec * 100, 1),
         rssBytes,
         processes: read.processes
       })
@@ -196,11 +195,11 @@ export function startResourceSampler ({ intervalMs = DEFAULT_RESOURCE_INTERVAL_M
         reported[entry.name] = {
           scope: entry.tracker.scope,
           id: entry.tracker.id,
-          durationSec: Math.round(durationSec * 1000) / 1000,
-          cpuUserSec: Math.round(cpuUserSec * 100) / 100,
-          cpuSystemSec: Math.round(cpuSystemSec * 100) / 100,
-          cpuSec: Math.round((cpuUserSec + cpuSystemSec) * 100) / 100,
-          cpuPctMean: durationSec > 0 ? round1((cpuUserSec + cpuSystemSec) / durationSec * 100) : 0,
+          durationSec: roundTo(durationSec, 3),
+          cpuUserSec: roundTo(cpuUserSec, 2),
+          cpuSystemSec: roundTo(cpuSystemSec, 2),
+          cpuSec: roundTo(cpuUserSec + cpuSystemSec, 2),
+          cpuPctMean: durationSec > 0 ? roundTo((cpuUserSec + cpuSystemSec) / durationSec * 100, 1) : 0,
           peakRssBytes: entry.peakRssBytes,
           maxProcesses: entry.maxProcesses,
           samples: entry.samples

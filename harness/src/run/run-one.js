@@ -1,4 +1,5 @@
 // @ts-check
+import { DEFAULTS } from '../defaults.js'
 import { isDynoError } from '../errors.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { startLoad } from '../load/run-load.js'
@@ -185,7 +186,7 @@ async function measure (context, running, record, eventLoopFile) {
  * @param {RunContext} context
  */
 function engineThreads ({ load, pinning }) {
-  if (load.engine === 'wrk') return load.wrkThreads ?? 1
+  if (load.engine === 'wrk') return load.wrkThreads ?? DEFAULTS.wrkThreads
   return Math.max(1, Math.min(pinning.generatorCpus?.length ?? 1, load.connections))
 }
 

@@ -1,4 +1,6 @@
 // @ts-check
+import { roundTo } from '../util/numbers.js'
+
 /**
  * A SUT that breaks under load never gets a clean number: any response with a wrong body or a
  * status other than the scenario's makes the run invalid. Returns the reason, or null when clean.
@@ -37,7 +39,7 @@ const MAX_QUERIES_PER_RESPONSE = 1.1
 export function queryRatio (service, queries, phases, load) {
   const requests = (phases.warmup?.requests ?? 0) + (phases.measure?.requests ?? 0)
   const inFlight = load.connections * load.pipelining * Object.values(phases).filter(Boolean).length
-  const queriesPerRequest = requests === 0 ? null : Math.round(queries / requests * 1000) / 1000
+  const queriesPerRequest = requests === 0 ? null : roundTo(queries / requests, 3)
   const withinBounds = requests > 0 && queries >= requests * MIN_QUERIES_PER_RESPONSE && queries <= requests * MAX_QUERIES_PER_RESPONSE + inFlight
   return { service, queries, requests, queriesPerRequest, withinBounds }
 }

@@ -1,4 +1,7 @@
 // @ts-check
+import { median } from 'simple-statistics'
+import { roundTo } from '../util/numbers.js'
+
 /**
  * When does a SUT reach its steady state? Node servers get faster during their first seconds under
  * load (JIT), which a single average hides. This reads the windows of the warmup and the measurement,
@@ -17,15 +20,6 @@ export const ROLLING_WINDOWS = 4
 /** The band around the steady median that counts as stable: ±15%, and never narrower than ±20 µs. */
 export const BAND_FRACTION = 0.15
 export const BAND_MIN_MS = 0.02
-
-/** @param {number[]} values */
-function median (values) {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-}
-
-const round3 = (/** @type {number} */ value) => Math.round(value * 1000) / 1000
 
 /**
  * @param {import('../load/timeseries.js').Window[]} warmup
@@ -60,11 +54,11 @@ export function analyzeWarmup (warmup, measure) {
   const steadyRate = rate(steadyWindows)
   return {
     // The start of the window whose rolling median is the first to stay in the band (conservative).
-    stableAfterMs: stableFrom === -1 ? null : round3(timeline[stableFrom].startMs),
-    steadyLatencyP50Ms: round3(steadyLatency),
+    stableAfterMs: stableFrom === -1 ? null : roundTo(timeline[stableFrom].startMs, 3),
+    steadyLatencyP50Ms: roundTo(steadyLatency, 3),
     firstSecondRequestsPerSec: Math.round(firstSecondRate),
     steadyRequestsPerSec: Math.round(steadyRate),
-    steadySpeedup: firstSecondRate === 0 ? null : Math.round(steadyRate / firstSecondRate * 1000) / 1000,
+    steadySpeedup: firstSecondRate === 0 ? null : roundTo(steadyRate / firstSecondRate, 3),
     reason: stableFrom === -1 ? 'latency never settled: it left the band of its steady value in the second half of the measurement' : null
   }
 }

@@ -2,6 +2,7 @@
 import { mean, median, sampleStandardDeviation } from 'simple-statistics'
 import { mergedLatencyMs } from '../results/merge-histograms.js'
 import { bootstrapMedianInterval } from './bootstrap.js'
+import { roundTo } from '../util/numbers.js'
 
 /**
  * @typedef {object} Aggregate the repeats of one (SUT, scenario, connections)
@@ -15,8 +16,6 @@ import { bootstrapMedianInterval } from './bootstrap.js'
  *   ci95: bootstrap interval of the median (null below 2 runs); cv: stdev / mean of the runs
  * @property {ReturnType<typeof mergedLatencyMs>} latencyMs from the merged histograms of the runs
  */
-
-const round1 = (/** @type {number} */ value) => Math.round(value * 10) / 10
 
 /**
  * Groups a run's records by (SUT, scenario, connections) and summarizes the ok ones.
@@ -45,10 +44,10 @@ export function aggregateRuns (records, { seed }) {
       requestsPerSec: rates.length === 0
         ? { median: 0, mean: 0, ci95: null, cv: null }
         : {
-            median: round1(median(rates)),
-            mean: round1(mean(rates)),
-            ci95: rates.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(rates, { seed }).map(round1)),
-            cv: rates.length < 2 ? null : Math.round(sampleStandardDeviation(rates) / mean(rates) * 10000) / 10000
+            median: roundTo(median(rates), 1),
+            mean: roundTo(mean(rates), 1),
+            ci95: rates.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(rates, { seed }).map((value) => roundTo(value, 1))),
+            cv: rates.length < 2 ? null : roundTo(sampleStandardDeviation(rates) / mean(rates), 4)
           },
       latencyMs: ok.length === 0 ? null : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
     }

@@ -1,12 +1,9 @@
 // @ts-check
 import { DynoError } from '../errors.js'
-import { LineTail } from './line-tail.js'
+import { ERROR_TAIL_LINES, LineTail } from './line-tail.js'
 import { spawnGroupLeader, stopProcessGroup } from './process-group.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 import { eventLoopEnv } from '../resources/event-loop-samples.js'
-
-/** How many lines of the SUT's stderr a failure shows. */
-export const STDERR_TAIL_LINES = 20
 
 /**
  * @typedef {object} ReadyLine the JSON line a SUT prints once it listens
@@ -76,7 +73,7 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
     },
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  const stderr = new LineTail(STDERR_TAIL_LINES)
+  const stderr = new LineTail(ERROR_TAIL_LINES)
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   const exited = new Promise((resolve) => {
     child.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }))

@@ -34,7 +34,7 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       record.sut.frameworkVersion ?? '-',
       record.scenario.name,
       ...(showConnections ? [String(record.load.connections)] : []),
-      ...(counted ? [formatInteger(record.instructions?.instructionsPerRequest)] : []),
+      ...(counted ? [record.instructions?.windows.length ? formatInteger(record.instructions.instructionsPerRequest) : '-'] : []),
       formatInteger(summary?.requestsPerSec.mean),
       formatMs(summary?.latencyMs?.p50),
       formatMs(summary?.latencyMs?.p99),

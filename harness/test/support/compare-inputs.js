@@ -1,36 +1,46 @@
 // @ts-check
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+// Inputs for `dyno compare` with known answers: copies of committed real runs (test/fixtures/compare-runs, each
+// written once by `dyno run`; see the README there) whose figures are then set, repeat by repeat. A comparison
+// reads the shape of a result file (env, load, repeats, histograms), never measures: no test of compare needs a
+// benchmark of its own.
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runCli } from './run-cli.js'
+import { fileURLToPath } from 'node:url'
+import { schemaErrors } from './result-schemas.js'
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/compare-runs/', import.meta.url))
+
+/** node-http on json, 10 connections, 0.5 s, no warmup, 4 repeats (seed 7). */
+export const FOUR_REPEATS = join(FIXTURES, 'node-http-json-4-repeats')
+/** The same with 8 repeats: in the order they started, repeat 1 to 8. */
+export const EIGHT_REPEATS = join(FIXTURES, 'node-http-json-8-repeats')
 
 /**
- * One real run of node-http on the json scenario through the CLI, short: the shape every result
- * file of a comparison has (env, load, repeats, histograms).
- * @param {{ repeats: number, runs: { add: (runId: string) => string } }} options runs: the leftover-process tracker
- * @returns {Promise<string>} the run directory
+ * A copy of a committed run directory in a fresh temporary directory, to be changed at will.
+ * @param {string} fixture FOUR_REPEATS or EIGHT_REPEATS
+ * @returns {string} the copy
  */
-export async function realRun ({ repeats, runs }) {
-  const out = mkdtempSync(join(tmpdir(), 'dyno-compare-real-'))
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json', '--connections', '10', '--duration', '0.5', '--warmup', '0',
-    '--repeats', String(repeats), '--seed', '7', '--out', out], { timeoutMs: 120_000 })
-  const [runId] = readdirSync(out)
-  if (runId) runs.add(runId)
-  if (result.code !== 0) throw new Error(`dyno run failed (${result.code}):\n${result.stderr}`)
-  return join(out, runId)
+export function copyOfRun (fixture) {
+  const copy = join(mkdtempSync(join(tmpdir(), 'dyno-compare-side-')), 'run')
+  cpSync(fixture, copy, { recursive: true })
+  return copy
 }
 
 /**
- * A copy of a run directory whose result files carry the given figures, repeat by repeat, so that
- * a comparison of two copies has known answers.
- * @param {string} runDir
+ * A copy of a committed run whose result files carry the given figures, repeat by repeat (one figure
+ * for each repeat of the run), so that a comparison of two copies has known answers. Every result file
+ * written still passes the result schema.
+ * @param {string} fixture FOUR_REPEATS or EIGHT_REPEATS
  * @param {{ requestsPerSec: number[], p99Ms: number[], edit?: (record: any, repeat: number) => void }} figures
  * @returns {string} the copy
  */
-export function runWithFigures (runDir, { requestsPerSec, p99Ms, edit }) {
-  const copy = join(mkdtempSync(join(tmpdir(), 'dyno-compare-side-')), 'run')
-  cpSync(runDir, copy, { recursive: true })
+export function runWithFigures (fixture, { requestsPerSec, p99Ms, edit }) {
+  const copy = copyOfRun(fixture)
   const index = JSON.parse(readFileSync(join(copy, 'run.json'), 'utf8'))
+  for (const figures of [requestsPerSec, p99Ms]) {
+    if (figures.length !== index.results.length) throw new Error(`${fixture} has ${index.results.length} repeats; got ${figures.length} figures`)
+  }
   for (const entry of index.results) {
     const path = join(copy, entry.file)
     const record = JSON.parse(readFileSync(path, 'utf8'))
@@ -38,6 +48,8 @@ export function runWithFigures (runDir, { requestsPerSec, p99Ms, edit }) {
     record.summary.requestsPerSec.mean = requestsPerSec[position]
     record.summary.latencyMs.p99 = p99Ms[position]
     edit?.(record, record.repeat.index)
+    const errors = schemaErrors('result', record)
+    if (errors.length > 0) throw new Error(`${entry.file} of ${fixture} no longer passes the result schema: ${errors.join('; ')}`)
     writeFileSync(path, JSON.stringify(record, null, 2))
   }
   return copy

@@ -2,6 +2,7 @@
 import { formatInteger, formatMs } from '../../ui/format.js'
 import { benchmarkName } from './bmf.js'
 import { changeCell, pValueCell } from './cells.js'
+import { roundToFixed } from '../../util/numbers.js'
 
 /** @typedef {'requestsPerSec' | 'p99Us' | 'instructionsPerRequest'} GabMetric */
 /** How each metric is written: its name suffix, unit, and scale from the comparison's unit. */
@@ -40,8 +41,8 @@ export function formatCompareGab (comparison, metric) {
     entries.push({
       name: `${benchmarkName(row)}${suffix}`,
       unit,
-      value: Number((candidate.median * scale).toFixed(3)),
-      ...(candidate.ci95 ? { range: `± ${Number(((candidate.ci95[1] - candidate.ci95[0]) / 2 * scale).toFixed(3))}` } : {}),
+      value: roundToFixed(candidate.median * scale, 3),
+      ...(candidate.ci95 ? { range: `± ${roundToFixed((candidate.ci95[1] - candidate.ci95[0]) / 2 * scale, 3)}` } : {}),
       extra: extra(row, figures, metric)
     })
   }

@@ -1,0 +1,23 @@
+// @ts-check
+// docs/cli.md is written from the option table and the load profiles (`pnpm docs:write`): the committed file must be
+// what the code writes now, so a new option or a changed default cannot leave the reference behind.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { COMMAND_OPTIONS } from '../src/cli/option-table.js'
+import { cliReference } from '../src/docs/cli-reference.js'
+import { REPO_ROOT } from '../src/paths.js'
+
+describe('generated documents', () => {
+  it('docs/cli.md is up to date (run `pnpm docs:write` after changing an option or a profile)', () => {
+    expect(readFileSync(join(REPO_ROOT, 'docs', 'cli.md'), 'utf8')).toBe(cliReference())
+  })
+
+  it('names every flag of every command', () => {
+    const text = cliReference()
+    for (const [command, specs] of Object.entries(COMMAND_OPTIONS)) {
+      expect(text).toContain(`## dyno ${command}`)
+      for (const spec of specs) expect(text).toContain(`\`${spec.flag}\``)
+    }
+  })
+})
