@@ -1,7 +1,6 @@
 // @ts-check
 import { randomBytes } from 'node:crypto'
-import { openDataSources } from '@dyno/scenarios/data'
-import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
+import { announceReady, boundPort, listenOptions, openDataSourcesUntilSigterm } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
 // AdonisJS's HTTP server process listens on the PORT and HOST environment variables.
@@ -11,12 +10,10 @@ process.env.HOST = host
 // The app key signs cookies, which the contract never sets: a fresh one per process is enough.
 process.env.APP_KEY ??= randomBytes(32).toString('base64url')
 
-const data = await openDataSources()
-// The app's own SIGTERM listener (src/app.js) terminates the app, which closes the HTTP server; this one closes
-// the data clients and ends the process (the open clients would otherwise keep it alive).
-exitOnSigterm(data.close)
+// The app's own SIGTERM listener (src/app.js) terminates the app, which closes the HTTP server; the one
+// openDataSourcesUntilSigterm registers closes the data clients and ends the process (they would keep it alive).
+const data = await openDataSourcesUntilSigterm()
 const ignitor = createApp({ data })
 await ignitor.httpServer().start()
 const server = await ignitor.getApp()?.container.make('server')
-const address = server?.getNodeServer()?.address()
-announceReady(typeof address === 'object' && address ? address.port : port)
+announceReady(boundPort(server?.getNodeServer(), port))

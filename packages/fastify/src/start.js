@@ -1,12 +1,9 @@
 // @ts-check
-import { openDataSources } from '@dyno/scenarios/data'
-import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
+import { announceListening, listenOptions, openDataSourcesUntilSigterm } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
+// Fastify's own listen takes an options object (Fastify 5 has no listen(port, host)), so not startServer.
 const { port, host } = listenOptions()
-const data = await openDataSources()
-exitOnSigterm(data.close)
-const app = createApp({ data })
+const app = createApp({ data: await openDataSourcesUntilSigterm() })
 await app.listen({ port, host })
-const address = app.server.address()
-announceReady(typeof address === 'object' && address ? address.port : port)
+await announceListening(app.server)

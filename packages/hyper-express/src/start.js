@@ -1,19 +1,17 @@
 // @ts-check
 import { createRequire } from 'node:module'
-import { openDataSources } from '@dyno/scenarios/data'
-import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
+import { announceReady, listenOptions, openDataSourcesUntilSigterm } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 import { isUwsNative } from './uws-native.js'
 
 const { port, host } = listenOptions()
 // The uWebSockets.js that counts is the one hyper-express itself loads.
 const uwsNative = isUwsNative(createRequire(import.meta.url).resolve('hyper-express'))
-const data = await openDataSources()
-// hyper-express's default `auto_close` (bound on listen, so it runs after this listener) listens for SIGTERM
-// itself and only closes the listen socket, which takes away Node's exit-on-SIGTERM: open keep-alive
-// connections would hold the process for uWS's idle timeout (about 10 s). exitOnSigterm ends the process
-// (exit 0) once the data clients are closed, or after 2 s at most, whatever connections are still open.
-exitOnSigterm(data.close)
+// hyper-express's default `auto_close` (bound on listen, so it runs after the listener registered here) listens
+// for SIGTERM itself and only closes the listen socket, which takes away Node's exit-on-SIGTERM: open keep-alive
+// connections would hold the process for uWS's idle timeout (about 10 s). openDataSourcesUntilSigterm's
+// exitOnSigterm ends the process (exit 0) once the data clients are closed, or after 2 s at most.
+const data = await openDataSourcesUntilSigterm()
 let app
 try {
   app = createApp({ data })

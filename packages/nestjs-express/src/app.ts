@@ -1,17 +1,18 @@
-import 'reflect-metadata'
-import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
-import { type DynamicModule, Module } from '@nestjs/common'
+import { AppModule, ContractController, type DataSources } from '@dyno/scenarios-nestjs'
+import { Controller, Get, Header } from '@nestjs/common'
 import { NestFactory } from '@nestjs/core'
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express'
-import { ContractController } from './contract.controller.js'
-import { DATA_SOURCES, type DataSources } from './data-sources.js'
-import { ExtraRoutesController } from './extra-routes.controller.js'
 
-@Module({ controllers: [ContractController, ExtraRoutesController] })
-export class AppModule {
-  /** The module with `data` as the value provider of `DATA_SOURCES`, which `ContractController` injects. */
-  static forRoot (data: DataSources): DynamicModule {
-    return { module: AppModule, providers: [{ provide: DATA_SOURCES, useValue: data }] }
+/**
+ * The contract's routes, but `GET /plaintext` sets its content type: Nest on Express sends a returned string with
+ * `res.send`, which labels it `text/html`; the contract expects `text/plain`.
+ */
+@Controller()
+class ExpressContractController extends ContractController {
+  @Get('plaintext')
+  @Header('Content-Type', 'text/plain; charset=utf-8')
+  override plaintext (): string {
+    return super.plaintext()
   }
 }
 
@@ -19,6 +20,7 @@ export class AppModule {
  * Builds the Nest application on the Express platform with the whole dyno contract; it is not listening yet.
  * `data`: the data sources of the database scenarios (none by default: those routes then answer 500).
  */
-export async function createApp ({ data = NO_DATA_SOURCES }: { data?: DataSources } = {}): Promise<NestExpressApplication> {
-  return NestFactory.create<NestExpressApplication>(AppModule.forRoot(data), new ExpressAdapter(), { logger: false })
+export async function createApp ({ data }: { data?: DataSources } = {}): Promise<NestExpressApplication> {
+  const appModule = AppModule.forRoot({ data, contractController: ExpressContractController })
+  return NestFactory.create<NestExpressApplication>(appModule, new ExpressAdapter(), { logger: false })
 }

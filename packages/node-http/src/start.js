@@ -1,13 +1,5 @@
 // @ts-check
-import { openDataSources } from '@dyno/scenarios/data'
-import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
+import { startServer } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
-const { port, host } = listenOptions()
-const data = await openDataSources()
-exitOnSigterm(data.close)
-const server = createApp({ data })
-server.listen(port, host, () => {
-  const address = server.address()
-  announceReady(typeof address === 'object' && address ? address.port : port)
-})
+await startServer(createApp)

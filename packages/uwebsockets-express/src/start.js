@@ -1,13 +1,11 @@
 // @ts-check
 import uWS from 'uWebSockets.js'
-import { openDataSources } from '@dyno/scenarios/data'
-import { announceReady, exitOnSigterm, listenOptions } from '@dyno/scenarios/sut'
+import { announceReady, listenOptions, openDataSourcesUntilSigterm } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 import { isUwsNative } from './uws-native.js'
 
 const { port, host } = listenOptions()
-const data = await openDataSources()
-exitOnSigterm(data.close)
+const data = await openDataSourcesUntilSigterm()
 const uwsApp = uWS.App()
 createApp(uwsApp, { data })
 // uwebsockets-express's listen(port, cb) takes no host and keeps the listen socket to itself, so listen on

@@ -1,5 +1,7 @@
 // @ts-check
-// The few lines every SUT's start file shares: where to listen and how to say it is ready.
+// The few lines every SUT's start file shares: where to listen, the data sources, and how to say it is ready.
+// A start file keeps only what its framework does its own way (its listen, a server it does not expose).
+import { once } from 'node:events'
 
 const DEFAULT_HOST = '127.0.0.1'
 
@@ -44,4 +46,65 @@ export function exitOnSigterm (close) {
     timer.unref()
     close().finally(() => process.exit(0))
   })
+}
+
+/**
+ * The port a listening server bound: its `address().port`, or `fallback` (the configured port) where it gives
+ * no TCP address (not listening, a pipe, or no node:net server behind the framework on this runtime).
+ * @param {{ address(): string | import('node:net').AddressInfo | null } | null | undefined} server
+ * @param {number} fallback
+ * @returns {number}
+ */
+export function boundPort (server, fallback) {
+  const address = server?.address()
+  return typeof address === 'object' && address ? address.port : fallback
+}
+
+/**
+ * Prints the ready line with the port `server` bound, once it listens (at once if it already does); rejects with
+ * the server's `error` (EADDRINUSE, …) if it fails to listen. For a node:net server (`http.Server`, `net.Server`)
+ * whose `listen()` was called, by the start file or by the framework's own listen.
+ * @param {import('node:net').Server} server
+ * @param {Record<string, unknown>} [details] as for `announceReady`
+ * @returns {Promise<number>} the bound port
+ */
+export async function announceListening (server, details = {}) {
+  if (!server.listening) await once(server, 'listening')
+  const port = boundPort(server, listenOptions().port)
+  announceReady(port, details)
+  return port
+}
+
+/**
+ * Opens the data sources the environment names (`openDataSources()` of `@dyno/scenarios/data`) and has
+ * `exitOnSigterm` close them. The drivers load on the first call, not with this module: bun-native and
+ * deno-native open their own data sources.
+ * @returns {Promise<import('@dyno/scenarios/data').DataSources>}
+ */
+export async function openDataSourcesUntilSigterm () {
+  // By the package's own name, not '../data/index.js': the NestJS SUTs' tsc maps that name to declared types.
+  const { openDataSources } = await import('@dyno/scenarios/data')
+  const data = await openDataSources()
+  exitOnSigterm(data.close)
+  return data
+}
+
+/**
+ * @typedef {{ listen (port: number, host: string): import('node:net').Server | Promise<import('node:net').Server> }} Listenable
+ *   an app or server with node:net's `listen(port, host)` that returns the node:net server (an `http.Server`,
+ *   `net.Server`, restify's server, Express's and Koa's `app.listen`), or a promise of it (Feathers, Nest)
+ */
+
+/**
+ * The whole start of a SUT whose app listens with `listen(port, host)`: reads PORT and HOST, opens the data
+ * sources (closed on SIGTERM), builds the app with them (`createApp({ data })`, may be async), calls its own
+ * `listen(port, host)` and prints the ready line with the port the server bound.
+ * @param {(options: { data: import('@dyno/scenarios/data').DataSources }) => Listenable | Promise<Listenable>} createApp
+ * @returns {Promise<number>} the bound port
+ */
+export async function startServer (createApp) {
+  const { port, host } = listenOptions()
+  const data = await openDataSourcesUntilSigterm()
+  const app = await createApp({ data })
+  return announceListening(await app.listen(port, host))
 }

@@ -1,6 +1,7 @@
-// The types of `@dyno/scenarios/data` that this SUT uses, declared here: `tsconfig.json` maps the import to this
-// file (`paths`) so that tsc does not type-check open-data-sources.js itself (its drivers ship no types of their
-// own, which `strict` rejects). Node still loads the real module. Mirrors the JSDoc of open-data-sources.js.
+// The types of `@dyno/scenarios/data` that the NestJS code uses, declared here: `tsconfig.base.json` maps the
+// import to this file (`paths`), for this package and the NestJS SUTs that extend it, so that tsc does not
+// type-check open-data-sources.js itself (its drivers ship no types of their own, which `strict` rejects).
+// Node still loads the real module. Mirrors the JSDoc of open-data-sources.js.
 
 export interface WorldRow { id: number, randomNumber: number }
 

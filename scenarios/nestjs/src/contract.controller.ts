@@ -7,13 +7,16 @@ import {
 import { DATA_SOURCES, type DataSources } from './data-sources.js'
 import { ValidationQuery } from './validation-query.js'
 
-/** The routes of the dyno contract, each calling the shared work function. */
+/** The routes of the dyno contract, each calling the shared work function, on any Nest platform. */
 @Controller()
 export class ContractController {
-  /** `data`: the data sources of the database scenarios, the value provider of `AppModule.forRoot(data)`. */
+  /** `data`: the data sources of the database scenarios, the value provider of `AppModule.forRoot({ data })`. */
   constructor (@Inject(DATA_SOURCES) private readonly data: DataSources) {}
 
-  /** Fastify labels a returned string `text/plain; charset=utf-8` itself. */
+  /**
+   * The string alone. Fastify labels it `text/plain; charset=utf-8` itself; Nest on Express sends it with
+   * `res.send`, which labels it `text/html`, so nestjs-express overrides this route to set the header.
+   */
   @Get('plaintext')
   plaintext (): string {
     return HELLO_TEXT
