@@ -5,25 +5,13 @@
 // better-sqlite3 cannot load on Deno (it is built on the V8/nan addon ABI, which Deno does not expose), so the
 // synchronous sqlite scenario uses Deno's own `node:sqlite` (DatabaseSync).
 import { DatabaseSync } from 'node:sqlite'
-import { WORLD_QUERY_SQLITE, openDataSources, randomWorldId, toWorldRow } from '@dyno/scenarios/data'
+import { openDataSourcesWithOwnSqlite } from '@dyno/scenarios/data'
 
 /**
  * Opens, once at start, a client for each data source the environment names, as `openDataSources` does on
- * Node, with node:sqlite for the synchronous sqlite scenario.
+ * Node, with node:sqlite (read-only) for the synchronous sqlite scenario.
  * @param {NodeJS.ProcessEnv} [env]
- * @returns {Promise<import('@dyno/scenarios/data').DataSources>}
  */
-export async function openDenoDataSources (env = process.env) {
-  const shared = await openDataSources(env)
-  if (!env.SQLITE_PATH) return shared
-  const database = new DatabaseSync(env.SQLITE_PATH, { readOnly: true })
-  const statement = database.prepare(WORLD_QUERY_SQLITE)
-  return {
-    ...shared,
-    sqliteWorld: () => toWorldRow(/** @type {any} */ (statement.get(randomWorldId()))),
-    close: async () => {
-      database.close()
-      await shared.close()
-    }
-  }
+export function openDenoDataSources (env = process.env) {
+  return openDataSourcesWithOwnSqlite((path) => new DatabaseSync(path, { readOnly: true }), env)
 }
