@@ -46,7 +46,8 @@ async function runOnce (out, extra) {
 }
 
 /** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
-const describe = (row) => `${row.requestsPerSec?.changePercent}% [${row.requestsPerSec?.ci95Percent?.join(', ')}], p=${row.requestsPerSec?.test?.pValue ?? '-'}, ${row.verdict}`
+const describe = (row) => `${row.requestsPerSec?.changePercent}% [${row.requestsPerSec?.ci95Percent?.join(', ')}], ` +
+  `p=${row.requestsPerSec?.test?.pValue ?? '-'}, ${row.verdict}`
 
 const started = performance.now()
 /** @type {Record<'aa' | 'slowdown' | 'pairedAa' | 'pairedSlowdown', string[]>} */

@@ -61,8 +61,10 @@ async function measure (sut, connections, engine) {
   return record.summary
 }
 
-console.log(`json, SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}; ${values.pairs} pairs per cell, order flipping each pair`)
-console.log('sut | connections | autocannon share of its cpus (median) | SUT share of its cpus under autocannon (median) | autocannon / native req/s (median) | pairs (share:ratio)')
+console.log(`json, SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}; ` +
+  `${values.pairs} pairs per cell, order flipping each pair`)
+console.log('sut | connections | autocannon share of its cpus (median) | SUT share of its cpus under autocannon (median) | ' +
+  'autocannon / native req/s (median) | pairs (share:ratio)')
 const rows = []
 try {
   for (const sut of suts) {
@@ -80,7 +82,14 @@ try {
         sutShares.push(server && server.durationSec > 0 ? server.cpuSec / server.durationSec / (pinning.sutCpus?.length ?? 1) : 0)
         ratios.push(result.autocannon.requestsPerSec.mean / result.native.requestsPerSec.mean)
       }
-      const row = { sut: sut.name, connections, share: median(shares), sutShare: median(sutShares), ratio: median(ratios), pairs: ratios.map((ratio, index) => `${shares[index].toFixed(2)}:${ratio.toFixed(3)}`).join(' ') }
+      const row = {
+        sut: sut.name,
+        connections,
+        share: median(shares),
+        sutShare: median(sutShares),
+        ratio: median(ratios),
+        pairs: ratios.map((ratio, index) => `${shares[index].toFixed(2)}:${ratio.toFixed(3)}`).join(' ')
+      }
       rows.push(row)
       console.log(`${row.sut} | ${row.connections} | ${row.share.toFixed(2)} | ${row.sutShare.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.pairs}`)
     }
@@ -90,5 +99,6 @@ try {
 }
 const short = rows.filter((row) => row.ratio < 0.95).sort((a, b) => a.share - b.share)
 const fine = rows.filter((row) => row.ratio >= 0.95).sort((a, b) => b.share - a.share)
-console.log(`lowest share where autocannon fell > 5% short: ${short[0] ? `${short[0].share.toFixed(2)} (${short[0].sut}, ${short[0].connections} connections)` : 'none'}; ` +
+console.log('lowest share where autocannon fell > 5% short: ' +
+  `${short[0] ? `${short[0].share.toFixed(2)} (${short[0].sut}, ${short[0].connections} connections)` : 'none'}; ` +
   `highest share where it kept within 5%: ${fine[0] ? `${fine[0].share.toFixed(2)} (${fine[0].sut}, ${fine[0].connections} connections)` : 'none'}`)

@@ -96,7 +96,8 @@ function extraWork () {
 }
 
 /** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
-const describe = (row) => `${row.instructionsPerRequest?.changePercent}% [${row.instructionsPerRequest?.ci95Percent?.join(', ')}] p=${row.instructionsPerRequest?.test?.pValue}: ${row.verdict}`
+const describe = (row) => `${row.instructionsPerRequest?.changePercent}% [${row.instructionsPerRequest?.ci95Percent?.join(', ')}] ` +
+  `p=${row.instructionsPerRequest?.test?.pValue}: ${row.verdict}`
 
 /**
  * TRIALS trials of four counts each, compared.
@@ -127,8 +128,10 @@ async function trialsOf (target, sides, load) {
     rmSync(root, { recursive: true, force: true })
   }
   for (const [name, { verdicts, changes }] of Object.entries(tallies)) {
-    const counts = Object.entries(verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }), /** @type {Record<string, number>} */ ({})))
-    console.log(`${target} ${name}: ${counts.map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`).join(', ')}; change median ${median(changes).toFixed(2)}% ` +
+    const counts = Object.entries(verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }),
+      /** @type {Record<string, number>} */ ({})))
+    console.log(`${target} ${name}: ${counts.map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`).join(', ')}; ` +
+      `change median ${median(changes).toFixed(2)}% ` +
       `(range ${Math.min(...changes).toFixed(2)} … ${Math.max(...changes).toFixed(2)}); measured instruction ratio median ${median(ratios[name]).toFixed(4)}`)
   }
 }
@@ -174,5 +177,6 @@ for (let round = 0; round < wallClockRounds; round++) {
 }
 rmSync(root, { recursive: true, force: true })
 console.log(`cpu-work +60%: instructions ${(instructionRatio / instructionBase).toFixed(4)}× (${instructionBase} → ${instructionRatio} per request); ` +
-  `req/s ${(median(rates.baseline) / median(rates['60%'])).toFixed(4)}× slower (medians of ${wallClockRounds} alternating runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))})`)
+  `req/s ${(median(rates.baseline) / median(rates['60%'])).toFixed(4)}× slower ` +
+  `(medians of ${wallClockRounds} alternating runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))})`)
 console.log(`done in ${Math.round((performance.now() - started) / 1000)} s`)

@@ -8,7 +8,9 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mean, median, sampleStandardDeviation } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
-import { countInstructions, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC, NODE_COUNT_SETTINGS } from '../src/instructions/count-instructions.js'
+import {
+  countInstructions, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC, NODE_COUNT_SETTINGS
+} from '../src/instructions/count-instructions.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { runEnv } from '../src/run/run-env.js'
 import { createRunId } from '../src/run/run-id.js'
@@ -50,7 +52,8 @@ for (let repeat = 0; repeat < Number(values.repeats); repeat++) {
     figures[arm].perRequest.push(count.instructionsPerRequest)
     figures[arm].windowCvs.push(cvPercent(windows))
     console.log(`${arm}: ${count.instructionsPerRequest} instructions/request, windows ${windows.join(' ')}, ` +
-      `checks ${count.checks.mismatches + count.checks.unexpectedStatus + count.checks.errors} bad of ${count.checks.responses}, ${((performance.now() - started) / 1000).toFixed(1)} s`)
+      `checks ${count.checks.mismatches + count.checks.unexpectedStatus + count.checks.errors} bad of ${count.checks.responses}, ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s`)
   }
 }
 for (const [arm, { perRequest, windowCvs }] of Object.entries(figures)) {

@@ -61,7 +61,14 @@ async function runRound (arm, url, durationSec, connections) {
       windows?.finish()
       if (error) return reject(error)
       const requests = result.requests.total
-      resolve({ arm, requests, durationSec: result.duration, requestsPerSec: requests / result.duration, cpuUsPerResponse: (cpu.user + cpu.system) / requests, latencySamples: histogram.totalCount })
+      resolve({
+        arm,
+        requests,
+        durationSec: result.duration,
+        requestsPerSec: requests / result.duration,
+        cpuUsPerResponse: (cpu.user + cpu.system) / requests,
+        latencySamples: histogram.totalCount
+      })
     })
     if (arm === 'histogram') {
       instance.on('response', (client, statusCode, resBytes, responseTimeMs) => recordLatencyMs(histogram, responseTimeMs))
@@ -82,7 +89,9 @@ async function runRound (arm, url, durationSec, connections) {
 function roundInChild (args, env) {
   return new Promise((resolve, reject) => {
     const child = fork(SELF, ['--child', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`round ${args.join(' ')} did not finish in time`)) }, Number(args[2]) * 1000 + ROUND_GRACE_MS)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); reject(new Error(`round ${args.join(' ')} did not finish in time`))
+    }, Number(args[2]) * 1000 + ROUND_GRACE_MS)
     child.once('message', (/** @type {any} */ message) => { clearTimeout(timer); resolve(message) })
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`round ${args.join(' ')} exited with ${code} before reporting`)) })
   })
@@ -115,7 +124,9 @@ const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.
 const stdev = (values) => Math.sqrt(values.reduce((sum, value) => sum + (value - mean(values)) ** 2, 0) / Math.max(1, values.length - 1))
 
 async function main () {
-  const { values } = parseArgs({ options: { rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '100' } } })
+  const { values } = parseArgs({
+    options: { rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '100' } }
+  })
   const rounds = Number(values.rounds)
   const durationSec = Number(values.duration)
   const connections = Number(values.connections)
@@ -128,7 +139,8 @@ async function main () {
   /** @type {Record<string, number[]>} */
   const cpuPerResponse = Object.fromEntries(arms.map((arm) => [arm, []]))
   try {
-    process.stdout.write(`node-http ${url}, ${connections} connections, ${rounds} rounds × ${arms.length} arms × ${durationSec} s (+ ${WARMUP_SEC} s warmup), ${process.version}\n`)
+    process.stdout.write(`node-http ${url}, ${connections} connections, ${rounds} rounds × ${arms.length} arms × ${durationSec} s ` +
+      `(+ ${WARMUP_SEC} s warmup), ${process.version}\n`)
     await roundInChild(['bare', url, String(WARMUP_SEC), String(connections)], env)
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? arms : [...arms].reverse()
@@ -149,12 +161,14 @@ async function main () {
     const cost = (bare - mean(rates[arm])) / bare * 100
     // The same cost round by round (each round's arms ran back to back): its spread says how sure the mean is.
     const paired = rates[arm].map((rate, round) => (rates.bare[round] - rate) / rates.bare[round] * 100)
-    process.stdout.write(`${arm.padEnd(18)} mean ${Math.round(mean(rates[arm])).toString().padStart(7)} req/s  stdev ${Math.round(stdev(rates[arm])).toString().padStart(5)}` +
+    process.stdout.write(`${arm.padEnd(18)} mean ${Math.round(mean(rates[arm])).toString().padStart(7)} req/s  ` +
+      `stdev ${Math.round(stdev(rates[arm])).toString().padStart(5)}` +
       `${arm === 'bare' ? '' : `  cost vs bare ${cost.toFixed(1)}% (per round: ${mean(paired).toFixed(1)} ± ${stdev(paired).toFixed(1)}%)`}\n`)
   }
   for (const arm of arms) {
     const extra = cpuPerResponse[arm].map((cpu, round) => (cpu - cpuPerResponse.bare[round]) / cpuPerResponse.bare[round] * 100)
-    process.stdout.write(`${arm.padEnd(18)} generator CPU ${mean(cpuPerResponse[arm]).toFixed(2)} µs/response (stdev ${stdev(cpuPerResponse[arm]).toFixed(2)})` +
+    process.stdout.write(`${arm.padEnd(18)} generator CPU ${mean(cpuPerResponse[arm]).toFixed(2)} µs/response ` +
+      `(stdev ${stdev(cpuPerResponse[arm]).toFixed(2)})` +
       `${arm === 'bare' ? '' : `  ${mean(extra) >= 0 ? '+' : ''}${mean(extra).toFixed(1)} ± ${stdev(extra).toFixed(1)}% vs bare, per round`}\n`)
   }
   const { emitWithoutNs, emitWithHookNs } = timeHookNs()

@@ -56,7 +56,9 @@ const wrk = found
  */
 function timed (command, input) {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', '"$@" >&3; times >&2', 'timed', 'taskset', '-c', generatorCpu, ...command], { stdio: ['pipe', 'ignore', 'pipe', 'pipe'] })
+    const child = spawn('bash', ['-c', '"$@" >&3; times >&2', 'timed', 'taskset', '-c', generatorCpu, ...command], {
+      stdio: ['pipe', 'ignore', 'pipe', 'pipe']
+    })
     let stdout = ''
     let stderr = ''
     child.stdio[3]?.on('data', (chunk) => { stdout += chunk })
@@ -100,7 +102,8 @@ async function runWrk (port) {
 
 const sut = loadSut(join(PACKAGES_DIR, String(values.sut)))
 const running = await startSut(sut, { readyTimeoutSec: 15, stopGraceSec: 5, env: runEnv(createRunId()), cpus: [Number(values['sut-cpu'])] })
-console.log(`${sut.name} × ${scenario.name} on cpu ${values['sut-cpu']}; engines on cpu ${generatorCpu}; ${connections} connections, ${warmupSec} s warm-up + ${durationSec} s; ${pairs} pairs, order flipping each pair`)
+console.log(`${sut.name} × ${scenario.name} on cpu ${values['sut-cpu']}; engines on cpu ${generatorCpu}; ` +
+  `${connections} connections, ${warmupSec} s warm-up + ${durationSec} s; ${pairs} pairs, order flipping each pair`)
 console.log(`native ${native.version}; ${wrk}`)
 const rows = []
 try {
@@ -110,9 +113,18 @@ try {
     const result = {}
     for (const name of order) result[name] = name === 'native' ? await runNative(running.port) : await runWrk(running.port)
     const cpuUs = (/** @type {string} */ name) => result[name].cpuSec / result[name].responses * 1e6
-    const row = { pair, order: order.join(' '), native: result.native.requestsPerSec, wrk: result.wrk.requestsPerSec, ratio: result.native.requestsPerSec / result.wrk.requestsPerSec, nativeCpuUs: cpuUs('native'), wrkCpuUs: cpuUs('wrk') }
+    const row = {
+      pair,
+      order: order.join(' '),
+      native: result.native.requestsPerSec,
+      wrk: result.wrk.requestsPerSec,
+      ratio: result.native.requestsPerSec / result.wrk.requestsPerSec,
+      nativeCpuUs: cpuUs('native'),
+      wrkCpuUs: cpuUs('wrk')
+    }
     rows.push(row)
-    console.log(`pair ${pair} (${row.order}): native ${Math.round(row.native).toLocaleString('en-US')} req/s, wrk ${Math.round(row.wrk).toLocaleString('en-US')} req/s, ` +
+    console.log(`pair ${pair} (${row.order}): native ${Math.round(row.native).toLocaleString('en-US')} req/s, ` +
+      `wrk ${Math.round(row.wrk).toLocaleString('en-US')} req/s, ` +
       `native/wrk ${row.ratio.toFixed(3)}; CPU per response native ${row.nativeCpuUs.toFixed(2)} µs, wrk ${row.wrkCpuUs.toFixed(2)} µs`)
   }
 } finally {

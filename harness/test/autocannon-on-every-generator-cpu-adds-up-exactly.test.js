@@ -20,7 +20,9 @@ const runs = trackRuns()
 const CPUS = availableParallelism() >= 2 ? [0, 1] : [0, 0]
 
 it('shares the connections and an open model\'s rate among the processes as evenly as they go', () => {
-  const plan = scenarioLoadPlan({ port: 1, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250, ratePerSec: 900 })
+  const plan = scenarioLoadPlan({
+    port: 1, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250, ratePerSec: 900
+  })
   expect(workerPlans(plan, 3).map((entry) => [entry.connections, entry.ratePerSec])).toEqual([[4, 300], [3, 300], [3, 300]])
   expect(workerPlans({ ...plan, connections: 2 }, 8)).toHaveLength(2) // never a process without a connection
 })
@@ -48,7 +50,8 @@ it('runs one autocannon process per generator cpu and merges their phases exactl
 
 it('adds up what each process found wrong under load', async () => {
   const plan = scenarioLoadPlan({ port: 0, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 })
-  const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) => startLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS }).done)
+  const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) =>
+    startLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS }).done)
   const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
   expect(summary.unexpectedStatus).toBe(summary.statusCounts['503'])
   expect(summary.statusCounts['200'] + summary.statusCounts['503']).toBe(summary.requests)

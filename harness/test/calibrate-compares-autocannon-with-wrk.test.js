@@ -15,7 +15,11 @@ const text = (stream) => String(stream.read() ?? '')
 it.skipIf(wrkMissing)('drives node-http with each engine at the same connections and prints the rates, the generator cpu share and the ratios', async () => {
   const stdout = new PassThrough()
   const stderr = new PassThrough()
-  const code = await calibrate({ frameworks: ['node-http'], connections: [10], durationSec: 1, warmupSec: 0, runId: runs.add('calibrate-test') }, { stdout, stderr }, new AbortController().signal)
+  const code = await calibrate(
+    { frameworks: ['node-http'], connections: [10], durationSec: 1, warmupSec: 0, runId: runs.add('calibrate-test') },
+    { stdout, stderr },
+    new AbortController().signal
+  )
   const output = text(stdout)
   expect(text(stderr)).toBe('')
   expect(code).toBe(0)

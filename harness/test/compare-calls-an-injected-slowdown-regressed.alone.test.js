@@ -30,7 +30,9 @@ it(`calls ${EXTRA_WORK_PERCENT}% more work per request a significant regression 
   const comparison = JSON.parse(slowdown.stdout)
   expect(schemaErrors('compare', comparison)).toEqual([])
   const [row] = comparison.rows
-  expect(row, JSON.stringify(row.requestsPerSec)).toMatchObject({ sut: 'fixture-cpu-work', status: 'compared', verdict: 'regressed', requestsPerSec: { significant: true } })
+  expect(row, JSON.stringify(row.requestsPerSec)).toMatchObject({
+    sut: 'fixture-cpu-work', status: 'compared', verdict: 'regressed', requestsPerSec: { significant: true }
+  })
   expect(row.requestsPerSec.changePercent).toBeLessThanOrEqual(-5)
   expect(row.requestsPerSec.ci95Percent[1]).toBeLessThan(0)
   expect(slowdown.code).toBe(1)

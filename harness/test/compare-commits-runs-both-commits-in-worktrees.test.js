@@ -93,7 +93,8 @@ describe('compare-commits', () => {
     // As the command compares them: each round's two runs are a pair (too few here for either test).
     const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { paired: true })
     expect(comparison.rows.map((row) => [row.sut, row.scenario, row.connections, row.status])).toEqual([['node-http', 'json', 10, 'too-few-repeats']])
-    expect(comparison.rows[0].notes).toContain('compared as independent samples (Mann–Whitney U), not paired: 2 pairs cannot reach p < 0.05 in the signed-rank test (its smallest p is 0.5; 6 pairs are needed)')
+    expect(comparison.rows[0].notes).toContain('compared as independent samples (Mann–Whitney U), not paired: ' +
+      '2 pairs cannot reach p < 0.05 in the signed-rank test (its smallest p is 0.5; 6 pairs are needed)')
     // Nothing left behind: no worktree, no temporary checkout, no process of the rounds.
     expect(worktreeCount(repo.dir)).toBe(1)
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith('dyno-commits-') && existsSync(join(tmpdir(), name, 'base')))).toEqual([])
@@ -104,7 +105,8 @@ describe('compare-commits', () => {
   it('removes the worktrees when a commit cannot be installed, and says which and why', async () => {
     const repo = temporaryRepository()
     const manifest = join(repo.dir, 'packages', 'node-http', 'package.json')
-    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"@dyno/scenarios": "workspace:*"', '"@dyno/scenarios": "workspace:*",\n    "left-pad": "1.3.0"'))
+    writeFileSync(manifest, readFileSync(manifest, 'utf8')
+      .replace('"@dyno/scenarios": "workspace:*"', '"@dyno/scenarios": "workspace:*",\n    "left-pad": "1.3.0"'))
     commitAll(repo.dir, 'a dependency the lockfile does not have')
     const attempt = compareCommits({
       repoDir: repo.dir,

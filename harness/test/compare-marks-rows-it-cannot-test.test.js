@@ -27,13 +27,16 @@ async function compareJson (...args) {
 
 it('gives the point change only, and says why, when the repeats are too few for a test', async () => {
   const candidate = runWithFigures(runDir, slower)
-  const { code, document } = await compareJson(join(baseline, 'node-http--json--r1.json'), join(candidate, 'node-http--json--r1.json'), '--fail-on', 'regression')
+  const { code, document } = await compareJson(
+    join(baseline, 'node-http--json--r1.json'), join(candidate, 'node-http--json--r1.json'), '--fail-on', 'regression')
   expect(code).toBe(0)
   expect(document.summary).toEqual({ improved: 0, regressed: 0, unchanged: 0, tooFewRepeats: 1, notComparable: 0 })
   expect(document.rows[0]).toMatchObject({
     status: 'too-few-repeats',
     verdict: null,
-    reason: expect.stringMatching(/^too few repeats for a test: 1 baseline and 1 candidate run; the Mann–Whitney U test cannot reach p < 0\.05 .* the point change only$/),
+    reason: expect.stringMatching(
+      /^too few repeats for a test: 1 baseline and 1 candidate run; the Mann–Whitney U test cannot reach p < 0\.05 .* the point change only$/
+    ),
     requestsPerSec: { changePercent: -10, ci95Percent: null, test: null, significant: null, verdict: null }
   })
   const table = await runCli(['compare', join(baseline, 'node-http--json--r1.json'), join(candidate, 'node-http--json--r1.json')])

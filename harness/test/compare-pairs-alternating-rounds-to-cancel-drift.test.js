@@ -185,7 +185,8 @@ describe('dyno compare --paired', () => {
     const document = await compareJson()
     expect(document.settings).toMatchObject({ paired: false, test: 'mann-whitney-u' })
     expect(document.rows[0]).toMatchObject({ verdict: 'unchanged', requestsPerSec: { test: { name: 'mann-whitney-u' }, significant: false } })
-    expect(document.rows[0].notes).toContain("the baseline's req/s vary from run to run by more than the threshold (CV 11.5%): a noisy machine hides changes of that size")
+    expect(document.rows[0].notes).toContain("the baseline's req/s vary from run to run by more than the threshold (CV 11.5%): " +
+      'a noisy machine hides changes of that size')
   })
 
   it('names the paired test in the table and in github-action-benchmark output', async () => {

@@ -44,7 +44,10 @@ const validGab = ajv.compile(GAB_SCHEMA)
 // -10% / +20% and, with four runs a side that do not overlap, p = 2/70 and the interval spans the
 // extreme ratios.
 const baselineFigures = { requestsPerSec: [10_000, 10_100, 9_900, 10_050], p99Ms: [2.0, 2.1, 1.9, 2.05] }
-const candidateFigures = { requestsPerSec: baselineFigures.requestsPerSec.map((value) => value * 0.9), p99Ms: baselineFigures.p99Ms.map((value) => value * 1.2) }
+const candidateFigures = {
+  requestsPerSec: baselineFigures.requestsPerSec.map((value) => value * 0.9),
+  p99Ms: baselineFigures.p99Ms.map((value) => value * 1.2)
+}
 let baseline = ''
 let candidate = ''
 
@@ -71,7 +74,8 @@ describe('dyno compare output formats', () => {
     const { code, stdout } = await compare('--format', 'md')
     expect(code).toBe(0)
     expect(stdout).toMatch(/^## dyno compare\n\n\*\*1 significant regression\*\* beyond 5%\n/)
-    expect(stdout).toContain('| node-http | json | 10 | 4/4 | 10,025 | 9,023 | -10.0% [-11.8%, -8.2%] | 0.029 | 2.025 | 2.430 | +20.0% [+8.6%, +32.6%] | **regressed** |')
+    expect(stdout).toContain('| node-http | json | 10 | 4/4 | 10,025 | 9,023 | -10.0% [-11.8%, -8.2%] | 0.029 | ' +
+      '2.025 | 2.430 | +20.0% [+8.6%, +32.6%] | **regressed** |')
   })
 
   it('prints JSON that its schema accepts, with the figures of each side and the test', async () => {
@@ -91,7 +95,9 @@ describe('dyno compare output formats', () => {
       significant: true,
       verdict: 'regressed'
     })
-    expect(row.p99Us).toMatchObject({ baseline: { median: 2025 }, candidate: { median: 2430 }, changePercent: 20, ci95Percent: [8.57, 32.63], verdict: 'regressed' })
+    expect(row.p99Us).toMatchObject({
+      baseline: { median: 2025 }, candidate: { median: 2430 }, changePercent: 20, ci95Percent: [8.57, 32.63], verdict: 'regressed'
+    })
     expect(row.files.baseline).toHaveLength(4)
   })
 

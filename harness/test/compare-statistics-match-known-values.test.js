@@ -13,14 +13,47 @@ import { verdictOf } from '../src/compare/verdict.js'
 // the k-th smallest and k-th largest of the m·n ratios y/x, k − 1 the largest u with P(U ≤ u) ≤ 0.025.
 
 const CASES = {
-  fiveVsFive: { x: [10100, 9900, 10050, 10400, 9800], y: [9500, 9600, 9450, 9700, 10000], u: 23, p: 0.031746031746031744, ratio: 0.960396039603961, interval: [0.9230769230769231, 0.9950248756218911], coverage: 0.9682539682539683 },
-  fourVsFourSeparated: { x: [2010.5, 1998.2, 2004.9, 2001.1], y: [1850.3, 1861.7, 1849.9, 1855.0], u: 16, p: 0.02857142857142857, ratio: 0.925508150938454, interval: [0.9201193732902265, 0.9316885196677012], coverage: 0.9714285714285714 },
-  threeVsFive: { x: [5.1, 4.9, 5.3], y: [5.6, 5.0, 5.8, 6.1, 5.9], u: 2, p: 0.14285714285714285, ratio: 1.1372549019607843, interval: [0.9433962264150944, 1.2448979591836733], coverage: 0.9642857142857143 },
-  sevenVsSix: { x: [31.2, 29.8, 30.5, 33.1, 28.7, 30.9, 31.7], y: [30.1, 32.4, 34.0, 33.3, 31.9, 35.2], u: 7, p: 0.05128205128205128, ratio: 1.0653741491233324, interval: [0.9868852459016392, 1.1391585760517802], coverage: 0.965034965034965 }
+  fiveVsFive: {
+    x: [10100, 9900, 10050, 10400, 9800],
+    y: [9500, 9600, 9450, 9700, 10000],
+    u: 23,
+    p: 0.031746031746031744,
+    ratio: 0.960396039603961,
+    interval: [0.9230769230769231, 0.9950248756218911],
+    coverage: 0.9682539682539683
+  },
+  fourVsFourSeparated: {
+    x: [2010.5, 1998.2, 2004.9, 2001.1],
+    y: [1850.3, 1861.7, 1849.9, 1855.0],
+    u: 16,
+    p: 0.02857142857142857,
+    ratio: 0.925508150938454,
+    interval: [0.9201193732902265, 0.9316885196677012],
+    coverage: 0.9714285714285714
+  },
+  threeVsFive: {
+    x: [5.1, 4.9, 5.3],
+    y: [5.6, 5.0, 5.8, 6.1, 5.9],
+    u: 2,
+    p: 0.14285714285714285,
+    ratio: 1.1372549019607843,
+    interval: [0.9433962264150944, 1.2448979591836733],
+    coverage: 0.9642857142857143
+  },
+  sevenVsSix: {
+    x: [31.2, 29.8, 30.5, 33.1, 28.7, 30.9, 31.7],
+    y: [30.1, 32.4, 34.0, 33.3, 31.9, 35.2],
+    u: 7,
+    p: 0.05128205128205128,
+    ratio: 1.0653741491233324,
+    interval: [0.9868852459016392, 1.1391585760517802],
+    coverage: 0.965034965034965
+  }
 }
 
 /** @param {number} count @param {number} offset @param {number} multiplier @param {number} modulus @param {number} [scale] */
-const spread = (count, offset, multiplier, modulus, scale = 1) => Array.from({ length: count }, (_, index) => offset + ((index + 1) * multiplier % modulus) * scale)
+const spread = (count, offset, multiplier, modulus, scale = 1) =>
+  Array.from({ length: count }, (_, index) => offset + ((index + 1) * multiplier % modulus) * scale)
 
 describe('Mann–Whitney U against scipy', () => {
   it.each(Object.entries(CASES))('exact, no ties: %s', (_, { x, y, u, p }) => {
@@ -56,7 +89,10 @@ describe('Mann–Whitney U against scipy', () => {
   })
 
   it('has the exact null distribution of U, counted by enumeration (6 and 7 values: 1,716 splits)', () => {
-    const counts = [1, 1, 2, 3, 5, 7, 11, 14, 19, 24, 31, 37, 46, 52, 61, 68, 76, 81, 88, 90, 94, 94, 94, 90, 88, 81, 76, 68, 61, 52, 46, 37, 31, 24, 19, 14, 11, 7, 5, 3, 2, 1, 1]
+    const counts = [
+      1, 1, 2, 3, 5, 7, 11, 14, 19, 24, 31, 37, 46, 52, 61, 68, 76, 81, 88, 90, 94,
+      94, 94, 90, 88, 81, 76, 68, 61, 52, 46, 37, 31, 24, 19, 14, 11, 7, 5, 3, 2, 1, 1
+    ]
     const distribution = Array.from(exactUDistribution(6, 7))
     expect(distribution).toHaveLength(counts.length)
     distribution.forEach((probability, u) => expect(probability * 1716).toBeCloseTo(counts[u], 9))

@@ -12,7 +12,9 @@ const runs = trackRuns()
 it('on SIGINT stops the SUT, writes the run under way as interrupted, keeps finished runs, exits 130', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-interrupt-'))
   let interrupted = false
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json,params', '--duration', '8', '--warmup', '0', '--connections', '10', '--out', out], {
+  const result = await runCli([
+    'run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json,params', '--duration', '8', '--warmup', '0', '--connections', '10', '--out', out
+  ], {
     onStderr: (stderr, child) => {
       // Interrupt once the second run is measuring: the first is finished and written by then.
       if (!interrupted && /\[2\/3\] node-http × json {2}measure/.test(stderr)) {

@@ -22,7 +22,9 @@ const dir = mkdtempSync(join(tmpdir(), 'dyno-event-loop-'))
 it('sees each stall of the loop, writes nothing to stdout and lets the process end by itself', async () => {
   const file = join(dir, 'stalls.jsonl')
   const startedAtMs = Date.now()
-  const child = spawn(process.execPath, [STALLS], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...runEnv(runId), ...eventLoopEnv({ file, intervalMs: 100 }) } })
+  const child = spawn(process.execPath, [STALLS], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...runEnv(runId), ...eventLoopEnv({ file, intervalMs: 100 }) }
+  })
   const stdout = collectLines(/** @type {import('node:stream').Readable} */ (child.stdout))
   const stderr = collectLines(/** @type {import('node:stream').Readable} */ (child.stderr))
   await stdout.waitFor(/^stalls: done$/)
@@ -63,7 +65,9 @@ it.each(suts.map((sut) => [sut.name, sut]))('runs inside %s, whose ready line st
       expect(response.status).toBe(200)
       await response.text()
     }
-    await vi.waitFor(() => expect(readEventLoopSamples(file).filter((sample) => sample.pid === running.pid).length).toBeGreaterThanOrEqual(2), { timeout: 5000, interval: 50 })
+    await vi.waitFor(() => expect(readEventLoopSamples(file).filter((sample) => sample.pid === running.pid).length).toBeGreaterThanOrEqual(2), {
+      timeout: 5000, interval: 50
+    })
   } finally {
     await running.stop(5000)
   }

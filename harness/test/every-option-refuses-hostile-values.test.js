@@ -132,7 +132,8 @@ it('refuses every hostile value of every option and path with exit 2, a code, th
   // Every option of every command is covered.
   for (const [command, specs] of Object.entries(COMMAND_OPTIONS)) {
     for (const spec of specs) {
-      expect(cases.some((entry) => entry.argv[0] === command && entry.argv.some((arg) => arg.split('=')[0] === flagName(spec))), `${command} ${flagName(spec)}`).toBe(true)
+      expect(cases.some((entry) => entry.argv[0] === command && entry.argv.some((arg) => arg.split('=')[0] === flagName(spec))),
+        `${command} ${flagName(spec)}`).toBe(true)
     }
   }
   const outcomes = await runBatch(cases)
@@ -147,7 +148,9 @@ it('refuses every hostile value of every option and path with exit 2, a code, th
       /\n\s+at .+:\d+:\d+/.test(outcome.stderr) && 'a stack trace',
       outcome.elapsedMs > PER_CASE_MS && `took ${outcome.elapsedMs} ms`
     ].filter(Boolean)
-    return problems.length === 0 ? [] : [`dyno ${outcome.argv.map((arg) => JSON.stringify(arg)).join(' ')}: ${problems.join(', ')}\n    ${outcome.stderr.trim().split('\n')[0]}`]
+    return problems.length === 0
+      ? []
+      : [`dyno ${outcome.argv.map((arg) => JSON.stringify(arg)).join(' ')}: ${problems.join(', ')}\n    ${outcome.stderr.trim().split('\n')[0]}`]
   })
   expect(wrong).toEqual([])
 }, 120_000)

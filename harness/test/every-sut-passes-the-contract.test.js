@@ -50,18 +50,21 @@ function expectConformance (name, which, context) {
     if (ci) throw new Error(`${name} cannot run under CI=true: ${row.sut.skipReason}`)
     return context.skip(row.sut.skipReason)
   }
-  const cells = row.cells.filter((cell) => which(/** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === cell.scenario))))
+  const cells = row.cells.filter((cell) =>
+    which(/** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === cell.scenario))))
   expect(cells.filter((cell) => cell.state === 'fail').map((cell) => `${cell.scenario}: ${cell.reason}`)).toEqual([])
   // A scenario may be skipped only where the package declares, with a reason, that it cannot serve it.
   const declared = Object.keys(sut.unsupportedScenarios)
-  expect(cells.filter((cell) => cell.state === 'skipped').map((cell) => cell.scenario)).toEqual(cells.map((cell) => cell.scenario).filter((scenario) => declared.includes(scenario)))
+  expect(cells.filter((cell) => cell.state === 'skipped').map((cell) => cell.scenario))
+    .toEqual(cells.map((cell) => cell.scenario).filter((scenario) => declared.includes(scenario)))
 }
 
 const usesServices = (/** @type {import('@dyno/scenarios').Scenario} */ scenario) => (scenario.services ?? []).length > 0
 
 describe('the route contract', () => {
   for (const sut of suts) {
-    it.skipIf(sut.skipReason !== null)(`${sut.name} passes every scenario without services${sut.skipReason ? ` (skipped: ${sut.skipReason})` : ''}`, (context) => {
+    it.skipIf(sut.skipReason !== null)(`${sut.name} passes every scenario without services` +
+      `${sut.skipReason ? ` (skipped: ${sut.skipReason})` : ''}`, (context) => {
       expectConformance(sut.name, (scenario) => !usesServices(scenario), context)
     })
     it.skipIf(sut.skipReason !== null)(`${sut.name} passes every database scenario`, (context) => {

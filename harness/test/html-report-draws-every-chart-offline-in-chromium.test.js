@@ -47,7 +47,12 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
       load: { durationSec: 1, warmupSec: 0.5 }
     })
     // node-http, and a SUT that starts answering wrong under load: measured, then found invalid.
-    second = await runInTempDir({ runs, suts: [loadSut(`${PACKAGES_DIR}node-http`), fixtureSut('wrong-under-load')], scenarios: ['json'], load: { durationSec: 1, warmupSec: 0.5, connections: 20 } })
+    second = await runInTempDir({
+      runs,
+      suts: [loadSut(`${PACKAGES_DIR}node-http`), fixtureSut('wrong-under-load')],
+      scenarios: ['json'],
+      load: { durationSec: 1, warmupSec: 0.5, connections: 20 }
+    })
     browser = await launchChromium()
   }, 120_000)
 
@@ -78,12 +83,14 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
         series: instance ? instance.getOption().series.map((/** @type {{ name: string }} */ series) => series.name) : null,
         // Per bar of each bar series: its category and how it is marked (hatched, framed, its label's suffix).
         bars: instance
-          ? instance.getOption().series.filter((/** @type {any} */ series) => series.type === 'bar').map((/** @type {any} */ series) => series.data.map((/** @type {any} */ item, /** @type {number} */ index) => ({
-            category: instance.getOption().yAxis[0].data[index],
-            hatched: Boolean(item?.itemStyle?.decal),
-            framed: item?.itemStyle?.borderType === 'dashed',
-            label: item?.label?.formatter ? item.label.formatter({ value: item.value }) : null
-          })))
+          ? instance.getOption().series
+            .filter((/** @type {any} */ series) => series.type === 'bar')
+            .map((/** @type {any} */ series) => series.data.map((/** @type {any} */ item, /** @type {number} */ index) => ({
+              category: instance.getOption().yAxis[0].data[index],
+              hatched: Boolean(item?.itemStyle?.decal),
+              framed: item?.itemStyle?.borderType === 'dashed',
+              label: item?.label?.formatter ? item.label.formatter({ value: item.value }) : null
+            })))
           : null,
         legends: instance ? instance.getOption().legend.map((/** @type {any} */ legend) => legend.data ?? null) : null,
         drawn: Boolean(canvas && canvas.width > 0 && canvas.height > 0)
@@ -105,7 +112,8 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
     const measured = [...new Set(sweep.written.filter((record) => record.status === 'ok').map((record) => record.sut.label))].sort()
     expect(measured).toEqual(['fastify', 'node-http'])
     const byKind = Object.fromEntries(charts.map((chart) => [chart.chart, chart]))
-    expect(Object.keys(byKind).sort()).toEqual(['cpu', 'latencyDistribution', 'latencyOverTime', 'requestsPerCpuSec', 'rss', 'sweepP99', 'sweepThroughput', 'throughput'])
+    expect(Object.keys(byKind).sort())
+      .toEqual(['cpu', 'latencyDistribution', 'latencyOverTime', 'requestsPerCpuSec', 'rss', 'sweepP99', 'sweepThroughput', 'throughput'])
     for (const chart of charts) expect(chart.drawn, `${chart.chart} has a drawn canvas`).toBe(true)
     const sorted = (/** @type {string[] | null} */ names) => [...(names ?? [])].sort()
     // Bars: one series for the run, plus its 95% CI whiskers (two repeats each).
@@ -115,8 +123,10 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
     for (const kind of ['latencyDistribution', 'sweepThroughput', 'sweepP99', 'cpu', 'rss']) expect(sorted(byKind[kind].series), kind).toEqual(measured)
 
     // The runs that are not ok, with their reasons: the invalid fixture at both levels and repeats, and the skipped one.
-    expect(problemRows.filter((row) => row.includes('fixture-wrong-body') && row.includes('invalid') && row.includes('DYNO_ERR_RESPONSE_MISMATCH'))).toHaveLength(4)
-    expect(problemRows.filter((row) => row.includes('fixture-skipped-here') && row.includes('skipped') && row.includes('needs a machine this is not'))).toHaveLength(4)
+    expect(problemRows.filter((row) => row.includes('fixture-wrong-body') && row.includes('invalid') && row.includes('DYNO_ERR_RESPONSE_MISMATCH')))
+      .toHaveLength(4)
+    expect(problemRows.filter((row) => row.includes('fixture-skipped-here') && row.includes('skipped') && row.includes('needs a machine this is not')))
+      .toHaveLength(4)
     const markdown = readFileSync(paths[0], 'utf8')
     expect(markdown).toMatch(/\| fixture-skipped-here \|.*skipped \(run 1\): fixture: needs a machine this is not/)
   }, 60_000)
@@ -150,7 +160,8 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
     expect(remeasured.problems).toEqual([])
     const nativeChart = remeasured.charts.find((chart) => chart.chart === 'throughput')
     expect(nativeChart?.legends?.[1]).toEqual([LEGEND.native, LEGEND.invalid])
-    expect(nativeChart?.bars?.[0].find((bar) => bar.category === 'node-http')).toMatchObject({ hatched: false, label: expect.stringMatching(/ ⁿ \(12,345†\)$/) })
+    expect(nativeChart?.bars?.[0].find((bar) => bar.category === 'node-http'))
+      .toMatchObject({ hatched: false, label: expect.stringMatching(/ ⁿ \(12,345†\)$/) })
     // The other charts keep their plain bars, and an unflagged report has no flags' legend.
     expect(charts.find((chart) => chart.chart === 'requestsPerCpuSec')?.bars?.flat().some((bar) => bar.hatched || bar.framed)).toBe(false)
     const plain = await openReport(writeReports([sweep.runDir])[1], 'report-sweep.png')

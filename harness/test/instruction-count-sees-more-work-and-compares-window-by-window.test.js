@@ -44,7 +44,8 @@ describe.skipIf(!callgrind)(`instruction counts${callgrind ? '' : ' (skipped: va
     const total = count.windows.reduce((sum, window) => sum + window.instructions, 0)
     expect(count.instructionsPerRequest).toBe(Math.round(total / (6 * 40)))
 
-    expect(markdownReport(readRun(base.runDir))).toMatch(/\| framework \| version \| instructions\/req [^\n]*\n[^\n]*\n\| fixture-cpu-work \| [^|]+ \| [\d,]+ \| /)
+    expect(markdownReport(readRun(base.runDir)))
+      .toMatch(/\| framework \| version \| instructions\/req [^\n]*\n[^\n]*\n\| fixture-cpu-work \| [^|]+ \| [\d,]+ \| /)
 
     const again = await countCpuWork(null)
     const slower = await countCpuWork('60')

@@ -13,7 +13,9 @@ import { runInTempDir } from './support/run-fixture.js'
 const runs = trackRuns()
 
 it('writes report.md with the run\'s own figures, and lists the runs that are not ok with their reasons', async () => {
-  const { runDir, aggregates } = await runInTempDir({ runs, suts: [loadSut(`${PACKAGES_DIR}node-http`), fixtureSut('wrong-body')], scenarios: ['json'], load: { durationSec: 0.5 } })
+  const { runDir, aggregates } = await runInTempDir({
+    runs, suts: [loadSut(`${PACKAGES_DIR}node-http`), fixtureSut('wrong-body')], scenarios: ['json'], load: { durationSec: 0.5 }
+  })
   const [path] = writeReports([runDir])
   expect(path).toBe(join(runDir, 'report.md'))
   const report = readFileSync(path, 'utf8')

@@ -17,9 +17,12 @@ const bareEnv = {
   DYNO_POSTGRES_ROOT: '/nonexistent'
 }
 
-it.each([['', 'skipped', 0], ['true', 'failed', 1]])('with CI=%j, runs everything else and ends redis and postgres %s with how to get them', async (ci, status, exitCode) => {
+it.each([['', 'skipped', 0], ['true', 'failed', 1]])('with CI=%j, runs everything else ' +
+  'and ends redis and postgres %s with how to get them', async (ci, status, exitCode) => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-no-services-'))
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json,redis,sqlite,postgres', '--duration', '0.5', '--warmup', '0', '--connections', '4', '--out', out], {
+  const result = await runCli([
+    'run', '--frameworks', 'node-http', '--scenarios', 'json,redis,sqlite,postgres', '--duration', '0.5', '--warmup', '0', '--connections', '4', '--out', out
+  ], {
     env: { ...bareEnv, CI: ci }
   })
   const [runId] = readdirSync(out)

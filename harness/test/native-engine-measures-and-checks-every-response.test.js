@@ -44,7 +44,8 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
     const exact = scenarioNamed('json').expect.body
     const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
     for (const expectedBody of [exact, byJson]) {
-      const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) => startNativeLoad(planFor(port, 'json', { expectedBody }), { env }).done)
+      const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) =>
+        startNativeLoad(planFor(port, 'json', { expectedBody }), { env }).done)
       const summary = measured(phases)
       expectWrongUnderLoadCounted(summary, expect)
     }
@@ -80,7 +81,8 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
     const ratePerSec = 500
     const durationSec = 4
     const stalling = loadSut(join(FIXTURE_SUTS_DIR, 'stalls-once-a-second'))
-    const { phases } = await withSut(runs, stalling, (port, env) => startNativeLoad(planFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env }).done)
+    const { phases } = await withSut(runs, stalling, (port, env) =>
+      startNativeLoad(planFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env }).done)
     const summary = measured(phases)
     expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
     expect(summary.requests).toBeGreaterThan(ratePerSec * durationSec * 0.95)
@@ -93,7 +95,9 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
   }, 30_000)
 
   it('through the harness, `--engine native` writes a schema-valid result with the engine and its windows', async () => {
-    const { written: [record] } = await runInTempDir({ runs, suts: [nodeHttp()], scenarios: ['json'], load: { connections: 10, durationSec: 1, warmupSec: 0.5, engine: 'native' } })
+    const { written: [record] } = await runInTempDir({
+      runs, suts: [nodeHttp()], scenarios: ['json'], load: { connections: 10, durationSec: 1, warmupSec: 0.5, engine: 'native' }
+    })
     expect(schemaErrors('result', record)).toEqual([])
     expect(record).toMatchObject({ status: 'ok', load: { engine: 'native', engineVersion: engine.ok ? engine.version : '' } })
     expect(record.summary.timeseries.length).toBeGreaterThanOrEqual(4)

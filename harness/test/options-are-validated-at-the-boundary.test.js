@@ -17,7 +17,9 @@ import { runCli } from './support/run-cli.js'
 /** @typedef {keyof typeof COMMAND_OPTIONS} Command */
 
 /** Every option of every command, as [command, spec]. */
-const EVERY_OPTION = /** @type {[Command, OptionSpec][]} */ (Object.entries(COMMAND_OPTIONS).flatMap(([command, specs]) => specs.map((spec) => [command, spec])))
+const EVERY_OPTION = /** @type {[Command, OptionSpec][]} */ (
+  Object.entries(COMMAND_OPTIONS).flatMap(([command, specs]) => specs.map((spec) => [command, spec]))
+)
 const optionTitle = (/** @type {[Command, OptionSpec]} */ [command, spec]) => `${command} ${flagName(spec)}`
 
 /** Valid names for each list-of-names parser, a repeat included (it is dropped). */
@@ -69,7 +71,9 @@ function refusedValue (spec) {
   const domain = spec.parse.domain
   switch (domain.kind) {
     case 'whole': return { value: String(domain.max + 1), says: `a whole number from ${domain.min} to ${domain.max}` }
-    case 'wholeList': return { value: `${domain.min},${domain.max + 1}`, says: `a whole number from ${domain.min} to ${domain.max}, or a comma-separated list of them` }
+    case 'wholeList': return {
+      value: `${domain.min},${domain.max + 1}`, says: `a whole number from ${domain.min} to ${domain.max}, or a comma-separated list of them`
+    }
     case 'seconds': return { value: String(domain.max + 1), says: `to ${domain.max}` }
     case 'positive': return { value: domain.minExclusive ? String(domain.min) : String(domain.max + 1), says: `at most ${domain.max}` }
     case 'percentage': return { value: `${domain.max + 1}%`, says: `a percentage from ${domain.min} to ${domain.max}` }
@@ -98,7 +102,9 @@ describe('option parsing', () => {
 
   it('names an unknown runtime and lists the valid ones', () => {
     expect(() => parseOptions('run', { runtime: 'node@22,node@18' })).toThrowError(
-      expect.objectContaining({ code: 'DYNO_ERR_UNKNOWN_RUNTIME', message: expect.stringMatching(/`node@18`; valid: node, node@20, node@22, node@24, bun, deno/) }))
+      expect.objectContaining({
+        code: 'DYNO_ERR_UNKNOWN_RUNTIME', message: expect.stringMatching(/`node@18`; valid: node, node@20, node@22, node@24, bun, deno/)
+      }))
     expect(parseOptions('run', { runtime: 'node@22,bun,node@22' }).runtimes).toEqual(['node@22', 'bun'])
   })
 
@@ -113,7 +119,8 @@ describe('option parsing', () => {
     }
   })
 
-  it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: refuses a value outside what it allows, naming the option, the value and what is allowed', (_, command, spec) => {
+  it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: refuses a value outside what it allows, ' +
+    'naming the option, the value and what is allowed', (_, command, spec) => {
     const { value, says } = refusedValue(spec)
     let thrown
     try {
@@ -164,7 +171,8 @@ describe('the CLI on bad input', () => {
   it('exits 2 on a bad value', async () => {
     const result = await runCli(['run', '--connections', 'abc', '--out', out])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--connections` must be a whole number from 1 to 10000, or a comma-separated list of them, got `abc`')
+    expect(result.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--connections` must be a whole number from 1 to 10000, ' +
+      'or a comma-separated list of them, got `abc`')
     expect(existsSync(out)).toBe(false)
   })
 
@@ -174,13 +182,15 @@ describe('the CLI on bad input', () => {
     expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate`/)
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
-    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; valid: run, verify, calibrate, report, compare, compare-commits, list')
+    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
+      'valid: run, verify, calibrate, report, compare, compare-commits, list')
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {
     const fractional = await runCli(['run', '--engine', 'wrk', '--duration', '1.5', '--out', out])
     expect(fractional.code).toBe(2)
-    expect(fractional.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: (`--duration` must be whole seconds with `--engine wrk`, got `1.5`|`--engine wrk` needs wrk on PATH)/)
+    expect(fractional.stderr)
+      .toMatch(/DYNO_ERR_INVALID_OPTION: (`--duration` must be whole seconds with `--engine wrk`, got `1.5`|`--engine wrk` needs wrk on PATH)/)
     const engine = await runCli(['run', '--engine', 'ab', '--out', out])
     expect(engine.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--engine` must be one of autocannon, wrk, native, got `ab`')
     expect(existsSync(out)).toBe(false)

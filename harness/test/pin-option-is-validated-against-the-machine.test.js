@@ -43,20 +43,29 @@ it.each([
 
 it('pins auto on Linux with taskset: the SUT on its fixed allotment of cpus, the generator on every other', () => {
   const linux = { platform: /** @type {NodeJS.Platform} */ ('linux'), tasksetPath: '/usr/bin/taskset' }
-  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO })).toEqual({ mode: 'auto', pinned: true, sutCpus: [0], generatorCpus: [1], reason: null, sutCpuAllotment: 1 })
+  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO }))
+    .toEqual({ mode: 'auto', pinned: true, sutCpus: [0], generatorCpus: [1], reason: null, sutCpuAllotment: 1 })
   // The same SUT allotment on a bigger machine; the generator gets the rest.
   expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: FOUR })).toMatchObject({ sutCpus: [0], generatorCpus: [1, 2, 3] })
-  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: FOUR }, { sutCpus: 2 })).toMatchObject({ sutCpus: [0, 1], generatorCpus: [2, 3], sutCpuAllotment: 2 })
+  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: FOUR }, { sutCpus: 2 }))
+    .toMatchObject({ sutCpus: [0, 1], generatorCpus: [2, 3], sutCpuAllotment: 2 })
   // A machine too small for the allotment keeps one cpu for the generator, and the plan says what was asked.
   expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO }, { sutCpus: 4 })).toMatchObject({ sutCpus: [0], generatorCpus: [1], sutCpuAllotment: 4 })
   expect(resolvePinning('auto', { ...linux, cpus: TWO })).toMatchObject({ pinned: true, sutCpus: [0], generatorCpus: [1] }) // the table's default, unparsed
-  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: [0] })).toMatchObject({ pinned: false, reason: expect.stringMatching(/two cpus or more; dyno may use 1 \(0\)/) })
-  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO, tasksetPath: null })).toMatchObject({ pinned: false, reason: expect.stringMatching(/`taskset` on PATH/) })
-  expect(resolvePinning({ mode: 'auto' }, { platform: 'darwin', cpus: FOUR, tasksetPath: null })).toMatchObject({ pinned: false, reason: expect.stringMatching(/needs Linux \(this is darwin\)/) })
-  expect(resolvePinning({ mode: 'off' }, { ...linux, cpus: TWO })).toEqual({ mode: 'off', pinned: false, sutCpus: null, generatorCpus: null, reason: '`--pin off`' })
-  expect(resolvePinning({ mode: 'explicit', sutCpus: [1], generatorCpus: [0] }, { ...linux, cpus: TWO })).toMatchObject({ pinned: true, sutCpus: [1], generatorCpus: [0] })
+  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: [0] }))
+    .toMatchObject({ pinned: false, reason: expect.stringMatching(/two cpus or more; dyno may use 1 \(0\)/) })
+  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO, tasksetPath: null }))
+    .toMatchObject({ pinned: false, reason: expect.stringMatching(/`taskset` on PATH/) })
+  expect(resolvePinning({ mode: 'auto' }, { platform: 'darwin', cpus: FOUR, tasksetPath: null }))
+    .toMatchObject({ pinned: false, reason: expect.stringMatching(/needs Linux \(this is darwin\)/) })
+  expect(resolvePinning({ mode: 'off' }, { ...linux, cpus: TWO }))
+    .toEqual({ mode: 'off', pinned: false, sutCpus: null, generatorCpus: null, reason: '`--pin off`' })
+  expect(resolvePinning({ mode: 'explicit', sutCpus: [1], generatorCpus: [0] }, { ...linux, cpus: TWO }))
+    .toMatchObject({ pinned: true, sutCpus: [1], generatorCpus: [0] })
   expect(() => resolvePinning({ mode: 'explicit', sutCpus: [0], generatorCpus: [1] }, { ...linux, cpus: TWO, tasksetPath: null }))
-    .toThrow(expect.objectContaining({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringMatching(/`--pin sut=0,gen=1` cannot be honoured: pinning needs `taskset`/) }))
+    .toThrow(expect.objectContaining({
+      code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringMatching(/`--pin sut=0,gen=1` cannot be honoured: pinning needs `taskset`/)
+    }))
 })
 
 it('prefixes a pinned command with taskset and leaves an unpinned one alone', () => {

@@ -15,7 +15,9 @@ it('takes a named profile, and explicit options over it', () => {
   expect(resolveRunSettings(parseOptions('run', { profile: 'paper' }))).toMatchObject({
     scenarios: ['json', 'fibonacci', 'redis', 'validation', 'error'], repeats: 10, durationSec: 10
   })
-  expect(resolveRunSettings(parseOptions('run', { profile: 'paper', repeats: '3', duration: '2', scenarios: 'json', connections: '10,100', seed: '9' }))).toMatchObject({
+  expect(resolveRunSettings(parseOptions('run', {
+    profile: 'paper', repeats: '3', duration: '2', scenarios: 'json', connections: '10,100', seed: '9'
+  }))).toMatchObject({
     scenarios: ['json'], repeats: 3, durationSec: 2, warmupSec: 3, connections: [10, 100], seed: 9
   })
   expect(resolveRunSettings(parseOptions('run', { profile: 'standard' })).scenarios).toBeUndefined()
@@ -23,6 +25,7 @@ it('takes a named profile, and explicit options over it', () => {
 
 it('rejects an unknown profile and bad sweep levels, naming what is allowed', () => {
   expect(() => parseOptions('run', { profile: 'fast' })).toThrowError('`--profile` must be one of quick, standard, paper, ci, got `fast`')
-  expect(() => parseOptions('run', { connections: '10,abc' })).toThrowError('`--connections` must be a whole number from 1 to 10000, or a comma-separated list of them, got `10,abc`')
+  expect(() => parseOptions('run', { connections: '10,abc' }))
+    .toThrowError('`--connections` must be a whole number from 1 to 10000, or a comma-separated list of them, got `10,abc`')
   expect(() => parseOptions('run', { repeats: 0 })).toThrowError(/`--repeats` must be a whole number from 1 to 1000, got `0`/)
 })

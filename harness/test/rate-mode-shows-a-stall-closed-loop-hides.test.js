@@ -75,7 +75,9 @@ it('the rate mode shows the stalls in its p99 and keeps its schedule while the S
 }, 30_000)
 
 it('through the harness, `--rate` writes an undici-rate result whose tail shows the stall', async () => {
-  const { written: [record] } = await runInTempDir({ runs, suts: [sut], scenarios: ['json'], load: { connections: 10, durationSec: 3, warmupSec: 0, ratePerSec: 500 } })
+  const { written: [record] } = await runInTempDir({
+    runs, suts: [sut], scenarios: ['json'], load: { connections: 10, durationSec: 3, warmupSec: 0, ratePerSec: 500 }
+  })
   expect(schemaErrors('result', record)).toEqual([])
   expect(record).toMatchObject({ status: 'ok', load: { engine: 'undici-rate', ratePerSec: 500 } })
   expect(record.summary.rate.achievedSendPerSec).toBeGreaterThan(480)

@@ -15,7 +15,12 @@ import { runInTempDir } from './support/run-fixture.js'
 const runs = trackRuns()
 
 it('replaces the README block with the run\'s medians, its environment, and the status of what was not measured', async () => {
-  const { runDir, aggregates, runId } = await runInTempDir({ runs, suts: [loadSut(`${PACKAGES_DIR}node-http`), fixtureSut('skipped-here')], scenarios: ['plaintext', 'json'], load: { durationSec: 0.5 } })
+  const { runDir, aggregates, runId } = await runInTempDir({
+    runs,
+    suts: [loadSut(`${PACKAGES_DIR}node-http`), fixtureSut('skipped-here')],
+    scenarios: ['plaintext', 'json'],
+    load: { durationSec: 0.5 }
+  })
   const readme = join(mkdtempSync(join(tmpdir(), 'dyno-readme-')), 'README.md')
   writeFileSync(readme, `# title\n\nbefore\n\n${REFERENCE_START}\nstale\n${REFERENCE_END}\n\nafter\n`)
   execFileSync(process.execPath, [join(REPO_ROOT, 'harness/bin/readme-reference.js'), runDir, readme])
@@ -27,7 +32,8 @@ it('replaces the README block with the run\'s medians, its environment, and the 
   expect(written).toContain(`Node ${process.version}`)
   const median = (/** @type {string} */ scenario) => aggregates.find((entry) => entry.sut === 'node-http' && entry.scenario === scenario)?.requestsPerSec.median
   const row = written.split('\n').find((line) => line.startsWith('| node-http |'))
-  expect(row).toMatch(new RegExp(`^\\| node-http \\| ${process.versions.node} \\| ${formatInteger(median('plaintext'))}( †)? \\| ${formatInteger(median('json'))}( †)? \\|$`))
+  expect(row).toMatch(new RegExp(`^\\| node-http \\| ${process.versions.node} \\| ${formatInteger(median('plaintext'))}( †)? \\| ` +
+    `${formatInteger(median('json'))}( †)? \\|$`))
   expect(written).toContain(`| fixture-skipped-here | ${process.versions.node} | skipped | skipped |`)
 }, 60_000)
 

@@ -34,9 +34,21 @@ it('calls a busy generator the bottleneck below 90 % too when the pinned SUT was
 
 it('gives a phase its efficiency and the generator verdict from the phase\'s resource report', () => {
   /** @param {number} cpuSec */
-  const target = (cpuSec) => ({ scope: /** @type {const} */ ('process'), id: 1, durationSec: 10, cpuUserSec: cpuSec, cpuSystemSec: 0, cpuSec, cpuPctMean: cpuSec * 10, peakRssBytes: 1, maxProcesses: 1, samples: [] })
+  const target = (cpuSec) => ({
+    scope: /** @type {const} */ ('process'),
+    id: 1,
+    durationSec: 10,
+    cpuUserSec: cpuSec,
+    cpuSystemSec: 0,
+    cpuSec,
+    cpuPctMean: cpuSec * 10,
+    peakRssBytes: 1,
+    maxProcesses: 1,
+    samples: []
+  })
   const report = { intervalMs: 250, clockTicksPerSec: 100, startedAtMs: 0, stoppedAtMs: 10_000, targets: { sut: target(8), generator: target(9.6) } }
-  expect(phaseResourceFigures(report, { requests: 80_000, generatorCores: 1 })).toEqual({ resources: report, requestsPerCpuSec: 10_000, generatorBound: true, generatorCpuPct: 96, generatorHeadroomPct: 4 })
+  expect(phaseResourceFigures(report, { requests: 80_000, generatorCores: 1 }))
+    .toEqual({ resources: report, requestsPerCpuSec: 10_000, generatorBound: true, generatorCpuPct: 96, generatorHeadroomPct: 4 })
   const withoutGenerator = { ...report, targets: { sut: target(8) } }
   expect(phaseResourceFigures(withoutGenerator, { requests: 80_000, generatorCores: 1 })).toMatchObject({ generatorBound: false, generatorCpuPct: null })
 })

@@ -109,7 +109,8 @@ it('counts the CPU a grandchild burns in the group, as the grandchild itself mea
     expect(sut.cpuUserSec).toBeGreaterThan(sut.cpuSystemSec)
     expect(sut.cpuSec).toBeCloseTo(sut.cpuUserSec + sut.cpuSystemSec, 2)
     // The samples add up to the total: each is the CPU of its own interval.
-    const sampledSec = sut.samples.reduce((sum, sample, i) => sum + (sample.cpuUserPct + sample.cpuSystemPct) / 100 * (sample.tMs - (sut.samples[i - 1]?.tMs ?? 0)) / 1000, 0)
+    const sampledSec = sut.samples.reduce((sum, sample, i) =>
+      sum + (sample.cpuUserPct + sample.cpuSystemPct) / 100 * (sample.tMs - (sut.samples[i - 1]?.tMs ?? 0)) / 1000, 0)
     expect(sampledSec).toBeCloseTo(sut.cpuSec, 1)
     expect(sut.samples.length).toBeGreaterThanOrEqual(5)
     for (const sample of sut.samples) {

@@ -12,7 +12,9 @@ const runs = trackRuns()
 it('writes one schema-valid result per scenario and a run index, warmup kept apart', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-run-'))
   const scratch = mkdtempSync(join(tmpdir(), 'dyno-run-tmp-'))
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json', '--duration', '1', '--warmup', '0.5', '--connections', '10', '--out', out], { env: { ...process.env, TMPDIR: scratch } })
+  const result = await runCli([
+    'run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json', '--duration', '1', '--warmup', '0.5', '--connections', '10', '--out', out
+  ], { env: { ...process.env, TMPDIR: scratch } })
   expect(readdirSync(scratch)).toEqual([]) // the SUT's event-loop files are gone once it has exited
   rmSync(scratch, { recursive: true })
   expect(result.stderr).not.toMatch(/unexpected error/)
@@ -59,7 +61,8 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
   }
   const aggregates = JSON.parse(readFileSync(join(runDir, 'aggregates.json'), 'utf8'))
   expect(schemaErrors('aggregates', aggregates)).toEqual([])
-  expect(aggregates.aggregates.map((/** @type {{ scenario: string, runs: number }} */ entry) => [entry.scenario, entry.runs])).toEqual([['plaintext', 1], ['json', 1]])
+  expect(aggregates.aggregates.map((/** @type {{ scenario: string, runs: number }} */ entry) => [entry.scenario, entry.runs]))
+    .toEqual([['plaintext', 1], ['json', 1]])
   expect(result.stdout).toMatch(/node-http\s+│\s+20\.\d+\.\d+\s+│\s+plaintext\s+│\s+[\d,]+\s+│/)
   expect(result.stdout).toContain(`results: ${runDir}`)
   expect(result.stdout).toContain(`report: ${join(runDir, 'report.md')}`)

@@ -27,7 +27,12 @@ beforeAll(async () => {
   }
   const runId = runs.add(`runtime-test-${process.pid}`)
   services = await startServices(['redis', 'sqlite'], { mark: runEnv(runId) })
-  rows = await verifySuts({ frameworks: ['node-http', 'fastify', 'restify'], scenarios: ['json', 'error', 'validation', 'redis', 'sqlite', 'sqlite-async'], runtimes: RUNTIMES, readyTimeoutSec: 30 }, { services, runId })
+  rows = await verifySuts({
+    frameworks: ['node-http', 'fastify', 'restify'],
+    scenarios: ['json', 'error', 'validation', 'redis', 'sqlite', 'sqlite-async'],
+    runtimes: RUNTIMES,
+    readyTimeoutSec: 30
+  }, { services, runId })
 }, 180_000)
 
 afterAll(async () => {
@@ -36,7 +41,8 @@ afterAll(async () => {
 })
 
 it('labels each SUT with its runtime and records the runtime\'s own version', () => {
-  expect(rows.map((row) => row.sut.label).sort()).toEqual(['fastify (bun)', 'fastify (node@24)', 'node-http (bun)', 'node-http (node@24)', 'restify (bun)', 'restify (node@24)'])
+  expect(rows.map((row) => row.sut.label).sort())
+    .toEqual(['fastify (bun)', 'fastify (node@24)', 'node-http (bun)', 'node-http (node@24)', 'restify (bun)', 'restify (node@24)'])
   const onNode24 = rows.find((row) => row.sut.label === 'node-http (node@24)')
   expect(onNode24?.sut.runtime.version).toMatch(/^v24\./)
   expect(rows.find((row) => row.sut.label === 'node-http (bun)')?.sut.runtime.version).toMatch(/^\d+\.\d+\.\d+/)
@@ -46,8 +52,11 @@ it.each([['node-http'], ['fastify']])('%s passes on node@24 and bun, with sqlite
   for (const runtime of RUNTIMES) {
     const row = rows.find((candidate) => candidate.sut.label === `${name} (${runtime})`)
     const states = Object.fromEntries((row?.cells ?? []).map((cell) => [cell.scenario, cell.state]))
-    expect(states, `${name} on ${runtime}`).toEqual({ json: 'pass', error: 'pass', validation: 'pass', redis: services.unavailable.has('redis') ? 'skipped' : 'pass', sqlite: 'skipped', 'sqlite-async': 'pass' })
-    expect(row?.cells.find((cell) => cell.scenario === 'sqlite')?.reason).toMatch(/better-sqlite3 is a native addon built for Node 20\.\d+\.\d+ .*cannot load it/)
+    expect(states, `${name} on ${runtime}`).toEqual({
+      json: 'pass', error: 'pass', validation: 'pass', redis: services.unavailable.has('redis') ? 'skipped' : 'pass', sqlite: 'skipped', 'sqlite-async': 'pass'
+    })
+    expect(row?.cells.find((cell) => cell.scenario === 'sqlite')?.reason)
+      .toMatch(/better-sqlite3 is a native addon built for Node 20\.\d+\.\d+ .*cannot load it/)
   }
 })
 

@@ -18,7 +18,9 @@ if (!hasGo && process.env.CI === 'true') throw new Error('go is missing under CI
 describe.skipIf(!hasGo)(`workflows${hasGo ? '' : ' (skipped: go is not installed, and actionlint is built with it)'}`, () => {
   it('pass actionlint', () => {
     if (!existsSync(ACTIONLINT)) {
-      execFileSync('go', ['install', `github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`], { env: { ...process.env, GOBIN: TOOLS_DIR }, stdio: 'pipe' })
+      execFileSync('go', ['install', `github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`], {
+        env: { ...process.env, GOBIN: TOOLS_DIR }, stdio: 'pipe'
+      })
     }
     const result = spawnSync(ACTIONLINT, ['-no-color', ...WORKFLOWS], { cwd: REPO_ROOT, encoding: 'utf8' })
     expect(result.stdout + result.stderr).toBe('')
@@ -26,7 +28,8 @@ describe.skipIf(!hasGo)(`workflows${hasGo ? '' : ' (skipped: go is not installed
   }, 180_000)
 
   it('catches a broken workflow (the check is real)', () => {
-    const broken = readFileSync(join(REPO_ROOT, WORKFLOWS[1]), 'utf8').replace('runs-on: ubuntu-24.04', `runs-on: ubuntu-24.04\n    timeout-minutes: $${'{{'} inputs.nope }}`)
+    const broken = readFileSync(join(REPO_ROOT, WORKFLOWS[1]), 'utf8')
+      .replace('runs-on: ubuntu-24.04', `runs-on: ubuntu-24.04\n    timeout-minutes: $${'{{'} inputs.nope }}`)
     const result = spawnSync(ACTIONLINT, ['-no-color', '-'], { cwd: REPO_ROOT, input: broken, encoding: 'utf8' })
     expect(result.status).toBe(1)
     expect(result.stdout).toMatch(/nope/)

@@ -44,7 +44,8 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
     expect(latency.p50).toBeLessThanOrEqual(latency.p99)
     expect(latency.p99).toBeLessThanOrEqual(latency.max)
     // wrk's own maximum is the same measurement; the histogram keeps 3 significant digits.
-    expect(latency.max).toBeCloseTo(/** @type {NonNullable<import('../src/load/wrk-summary.js').WrkReport['latencyUs']>} */ (reports.measure?.latencyUs).max / 1000, 0)
+    expect(latency.max)
+      .toBeCloseTo(/** @type {NonNullable<import('../src/load/wrk-summary.js').WrkReport['latencyUs']>} */ (reports.measure?.latencyUs).max / 1000, 0)
   }, 30_000)
 
   it('counts wrong bodies and unexpected statuses from a SUT that breaks under load, exact text and JSON alike', async () => {
@@ -92,7 +93,9 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
 
   it('refuses what wrk cannot do, naming it, before starting anything', async () => {
     const plan = planFor(1, 'plaintext', { phases: [{ name: 'measure', durationSec: 1.5 }] })
-    await expect(startWrkLoad(plan).done).rejects.toMatchObject({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('whole number of seconds') })
+    await expect(startWrkLoad(plan).done).rejects.toMatchObject({
+      code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('whole number of seconds')
+    })
     await expect(startWrkLoad(planFor(1, 'plaintext', { connections: 10 }), { threads: 3 }).done)
       .rejects.toMatchObject({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('divides them (10), got `3`') })
     await expect(startWrkLoad(planFor(1, 'plaintext', { ratePerSec: 500 })).done)

@@ -19,7 +19,8 @@ it('counts wrong bodies and unexpected statuses under load and ends the run inva
   expect(summary.mismatches).toBeGreaterThan(summary.requests / 6)
   expect(summary.non2xx).toBe(summary.unexpectedStatus)
   expect(record.reason).toContain(`measure: ${summary.mismatches} of ${summary.requests} responses had a body that does not match`)
-  expect(record.reason).toContain(`measure: ${summary.unexpectedStatus} of ${summary.requests} responses had a status other than 200 (${summary.unexpectedStatus}× 503)`)
+  expect(record.reason).toContain(`measure: ${summary.unexpectedStatus} of ${summary.requests} responses had a status other than 200 ` +
+    `(${summary.unexpectedStatus}× 503)`)
 }, 30_000)
 
 afterAll(() => runs.expectNoneLeft(expect))

@@ -53,7 +53,8 @@ const INSTALLED = Object.freeze({
 const require = createRequire(import.meta.url)
 /** How long `<runtime> --version` may take (a first start of a 100 MB binary from a cold disk). */
 const VERSION_TIMEOUT_MS = 30_000
-const REINSTALL_HINT = 'run `pnpm install` at the repository root (it installs @dyno/runtimes; `node`, `bun` and `deno` must stay in onlyBuiltDependencies of pnpm-workspace.yaml so their install scripts run)'
+const REINSTALL_HINT = 'run `pnpm install` at the repository root (it installs @dyno/runtimes; ' +
+  '`node`, `bun` and `deno` must stay in onlyBuiltDependencies of pnpm-workspace.yaml so their install scripts run)'
 
 /** @type {Map<string, Readonly<Runtime>>} */
 const resolved = new Map()

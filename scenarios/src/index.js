@@ -19,7 +19,9 @@ export { ECHO_BODY } from './contract/post.js'
 export { BODY_CHECKS } from './contract/body-checks.js'
 
 /** Every scenario of the contract, in the order runs take them. */
-export const SCENARIOS = Object.freeze([plaintext, json, params, post, fibonacci, error, validation, notFound, redis, sqlite, sqliteAsync, postgres, postgresJs])
+export const SCENARIOS = Object.freeze([
+  plaintext, json, params, post, fibonacci, error, validation, notFound, redis, sqlite, sqliteAsync, postgres, postgresJs
+])
 
 /**
  * @typedef {import('./contract/define-scenario.js').Scenario} Scenario

@@ -35,7 +35,9 @@ if (!cargo) {
   const build = spawnSync(cargo, ['build', '--release', '--locked'], { cwd: PACKAGE_DIR, stdio: ['ignore', 2, 2] })
   if (build.error || build.status !== 0 || !existsSync(join(PACKAGE_DIR, 'target', 'release', 'dyno-load'))) {
     progress(`\`cargo build\` failed (${build.error?.message ?? `exit code ${build.status}`})`)
-    writeManifest(MANIFEST, { ok: false, skipReason: `\`cargo build\` failed with ${rustc}; run \`pnpm --filter @dyno/engine-native build\` and read its output` })
+    writeManifest(MANIFEST, {
+      ok: false, skipReason: `\`cargo build\` failed with ${rustc}; run \`pnpm --filter @dyno/engine-native build\` and read its output`
+    })
     process.exitCode = 1
   } else {
     const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(PACKAGE_DIR, 'Cargo.toml'), 'utf8'))?.[1] ?? 'unknown'

@@ -37,9 +37,15 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
    * that an interruption (Ctrl-C, SIGTERM, SIGHUP, pnpm going away) aborts.
    */
   const matched = { action: /** @type {((signal: AbortSignal) => Promise<number>) | null} */ (null) }
-  const register = (/** @type {keyof typeof COMMAND_OPTIONS} */ name, /** @type {string} */ description, /** @type {(options: any, signal: AbortSignal) => Promise<number>} */ handler) => {
+  const register = (
+    /** @type {keyof typeof COMMAND_OPTIONS} */ name,
+    /** @type {string} */ description,
+    /** @type {(options: any, signal: AbortSignal) => Promise<number>} */ handler
+  ) => {
     const command = cli.command(name, description)
-    for (const spec of COMMAND_OPTIONS[name]) command.option(spec.flag, spec.description, spec.default !== undefined && typeof spec.default !== 'boolean' ? { default: spec.default } : undefined)
+    for (const spec of COMMAND_OPTIONS[name]) {
+      command.option(spec.flag, spec.description, spec.default !== undefined && typeof spec.default !== 'boolean' ? { default: spec.default } : undefined)
+    }
     command.action((raw) => { matched.action = (signal) => handler(parseOptions(name, given(name, raw)), signal) })
   }
   register('run', 'Benchmark the selected SUTs on the selected scenarios and write one result file per run', (options, signal) =>
@@ -51,24 +57,29 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
   })
   register('calibrate', 'Measure the most req/s each load generator (autocannon, wrk) drives against the fastest SUTs, and their ratio', (options, signal) =>
     calibrate(options, io, signal))
-  cli.command('report [...runDirs]', 'Write report.md and report.html into each run directory (default: the latest run; several: also side-by-side.md/.html in the last) and print their paths')
+  cli.command('report [...runDirs]', 'Write report.md and report.html into each run directory ' +
+    '(default: the latest run; several: also side-by-side.md/.html in the last) and print their paths')
     .action((runDirs) => {
       matched.action = async () => {
         for (const path of writeReports(runDirs)) io.stdout.write(`${path}\n`)
         return 0
       }
     })
-  const compare = cli.command('compare <baseline> <candidate>', 'Compare two runs (run directories, directories of runs, or result files): per SUT, scenario and connections, req/s and p99 with the change, its 95% interval, a Mann–Whitney test over the repeats and a verdict')
+  const compare = cli.command('compare <baseline> <candidate>', 'Compare two runs (run directories, directories of runs, or result files): ' +
+    'per SUT, scenario and connections, req/s and p99 with the change, its 95% interval, a Mann–Whitney test over the repeats and a verdict')
   for (const spec of COMMAND_OPTIONS.compare) compare.option(spec.flag, spec.description, spec.default !== undefined ? { default: spec.default } : undefined)
   compare.action((baseline, candidate, raw) => {
     matched.action = async () => compareCommand(String(baseline), String(candidate), /** @type {any} */ (parseOptions('compare', given('compare', raw))), io)
   })
-  const compareCommits = cli.command('compare-commits <baseRef> <headRef>', `Check two commits out into temporary git worktrees, install each, run them in alternating rounds (--repeats, default: the ${DEFAULT_COMPARE_PROFILE} profile's ${LOAD_PROFILES[DEFAULT_COMPARE_PROFILE].repeats}; with --measure instructions ${INSTRUCTION_COUNT_ROUNDS}) and compare them like \`dyno compare\``)
+  const compareCommits = cli.command('compare-commits <baseRef> <headRef>', 'Check two commits out into temporary git worktrees, install each, ' +
+    `run them in alternating rounds (--repeats, default: the ${DEFAULT_COMPARE_PROFILE} profile's ${LOAD_PROFILES[DEFAULT_COMPARE_PROFILE].repeats}; ` +
+    `with --measure instructions ${INSTRUCTION_COUNT_ROUNDS}) and compare them like \`dyno compare\``)
   // No defaults from cac here: only the run options the user gave are passed on to both commits' harnesses.
   for (const spec of COMMAND_OPTIONS['compare-commits']) compareCommits.option(spec.flag, spec.description)
   compareCommits.action((baseRef, headRef, raw) => {
     const options = given('compare-commits', raw)
-    matched.action = (signal) => compareCommitsCommand(String(baseRef), String(headRef), /** @type {any} */ (parseOptions('compare-commits', options)), options, io, signal)
+    matched.action = (signal) =>
+      compareCommitsCommand(String(baseRef), String(headRef), /** @type {any} */ (parseOptions('compare-commits', options)), options, io, signal)
   })
   register('list', 'List the SUTs (with installed framework versions and validators) and the scenarios', async () => {
     io.stdout.write(formatList() + '\n')

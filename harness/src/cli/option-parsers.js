@@ -57,7 +57,8 @@ export function seconds ({ min, max, minExclusive = false }) {
     const value = Number(text)
     const tooSmall = minExclusive ? value <= min : value < min
     if (!/^\d+(\.\d+)?$/.test(text) || tooSmall || value > max) {
-      throw invalidOption(flag, raw, `a number of seconds ${minExclusive ? 'above' : 'from'} ${min} ${minExclusive ? 'and up' : ''} to ${max}`.replace('  ', ' '))
+      throw invalidOption(flag, raw,
+        `a number of seconds ${minExclusive ? 'above' : 'from'} ${min} ${minExclusive ? 'and up' : ''} to ${max}`.replace('  ', ' '))
     }
     return value
   }, { kind: 'seconds', min, max, minExclusive })
@@ -72,7 +73,9 @@ export function wholeNumberList ({ min, max }) {
   const one = wholeNumber({ min, max })
   return withDomain((raw, flag) => {
     const parts = String(raw).split(',').map((part) => part.trim())
-    if (parts.length === 0 || parts.some((part) => part === '')) throw invalidOption(flag, raw, `a whole number from ${min} to ${max}, or a comma-separated list of them`)
+    if (parts.length === 0 || parts.some((part) => part === '')) {
+      throw invalidOption(flag, raw, `a whole number from ${min} to ${max}, or a comma-separated list of them`)
+    }
     const values = parts.map((part) => {
       try {
         return one(part, flag)
@@ -180,7 +183,9 @@ export function percentage ({ min, max }) {
 export function subsetOf (allowed) {
   return withDomain((raw, flag) => {
     const names = typeof raw === 'string' ? raw.split(',').map((name) => name.trim()).filter(Boolean) : []
-    if (names.length === 0 || names.some((name) => !allowed.includes(name))) throw invalidOption(flag, raw, `one or more of ${allowed.join(', ')}, comma-separated`)
+    if (names.length === 0 || names.some((name) => !allowed.includes(name))) {
+      throw invalidOption(flag, raw, `one or more of ${allowed.join(', ')}, comma-separated`)
+    }
     return [...new Set(names)]
   }, { kind: 'subset', allowed })
 }

@@ -4,7 +4,9 @@ import { INSTRUCTION_COUNT_DEFAULTS } from '../instructions/count-instructions.j
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { DEFAULT_PIN, pinOption } from '../pinning/pin-option.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
-import { outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, positiveNumber, seconds, subsetOf, wholeNumber, wholeNumberList } from './option-parsers.js'
+import {
+  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, positiveNumber, seconds, subsetOf, wholeNumber, wholeNumberList
+} from './option-parsers.js'
 import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
 import { pairsNeeded } from '../compare/wilcoxon-signed-rank.js'
 import { CALIBRATION_DEFAULTS, CALIBRATION_SUTS } from '../commands/calibrate-command.js'
@@ -26,7 +28,8 @@ const OPTIONS = {
   runtime: {
     field: 'runtimes',
     flag: '--runtime <names>',
-    description: `JS runtimes to run each Node-compatible SUT on, comma-separated, side by side: ${RUNTIME_NAMES.join(', ')} (default: ${DEFAULT_RUNTIME}, the Node running dyno)`,
+    description: `JS runtimes to run each Node-compatible SUT on, comma-separated, side by side: ${RUNTIME_NAMES.join(', ')} ` +
+      `(default: ${DEFAULT_RUNTIME}, the Node running dyno)`,
     parse: runtimeList
   },
   workers: {
@@ -145,14 +148,15 @@ const OPTIONS = {
   sutCpus: {
     field: 'sutCpus',
     flag: '--sut-cpus <n>',
-    description: 'CPUs the SUT gets under --pin auto, whatever the machine\'s size (default: one per server worker, --workers); the generator gets every other cpu',
+    description: 'CPUs the SUT gets under --pin auto, whatever the machine\'s size (default: one per server worker, --workers); ' +
+      'the generator gets every other cpu',
     parse: wholeNumber({ min: 1, max: 1024 })
   },
   pin: {
     field: 'pin',
     flag: '--pin <mode>',
-    description: 'CPU pinning with taskset: auto (Linux, 2 cpus or more: the SUT on the first --sut-cpus cpus, the load generator on every other; otherwise off, ' +
-      'with the reason), off, or sut=<cpus>,gen=<cpus> (e.g. sut=0-2,gen=3); recorded in load.pinning',
+    description: 'CPU pinning with taskset: auto (Linux, 2 cpus or more: the SUT on the first --sut-cpus cpus, the load generator on every other; ' +
+      'otherwise off, with the reason), off, or sut=<cpus>,gen=<cpus> (e.g. sut=0-2,gen=3); recorded in load.pinning',
     parse: pinOption,
     default: DEFAULT_PIN
   },
@@ -213,7 +217,8 @@ const OPTIONS = {
   compareFormat: {
     field: 'format',
     flag: '--format <name>',
-    description: 'Output: table (terminal), md (markdown), json, bmf (Bencher Metric Format), gab (github-action-benchmark customBiggerIsBetter: req/s), gab-p99 (customSmallerIsBetter: p99 ms)',
+    description: 'Output: table (terminal), md (markdown), json, bmf (Bencher Metric Format), ' +
+      'gab (github-action-benchmark customBiggerIsBetter: req/s), gab-p99 (customSmallerIsBetter: p99 ms)',
     parse: oneOf(COMPARE_FORMATS),
     default: COMPARE_DEFAULTS.format
   },
@@ -227,15 +232,18 @@ const OPTIONS = {
   paired: {
     field: 'paired',
     flag: '--paired',
-    description: 'The sides were run in alternating rounds, as compare-commits runs them: pair each cell\'s runs in the order they started and test the per-round ratios ' +
-      `(Wilcoxon signed-rank, from ${pairsNeeded(COMPARE_DEFAULTS.alpha)} pairs; with fewer, or unequal counts, the row falls back to Mann–Whitney U and says so)`,
+    description: 'The sides were run in alternating rounds, as compare-commits runs them: ' +
+      'pair each cell\'s runs in the order they started and test the per-round ratios ' +
+      `(Wilcoxon signed-rank, from ${pairsNeeded(COMPARE_DEFAULTS.alpha)} pairs; ` +
+      'with fewer, or unequal counts, the row falls back to Mann–Whitney U and says so)',
     parse: flag,
     default: false
   },
   failOn: {
     field: 'failOn',
     flag: '--fail-on <conditions>',
-    description: 'Exit 1 on: regression (a significant regression beyond the threshold), not-comparable (a row that could not be compared), or both, comma-separated',
+    description: 'Exit 1 on: regression (a significant regression beyond the threshold), ' +
+      'not-comparable (a row that could not be compared), or both, comma-separated',
     parse: subsetOf(FAIL_ON_CONDITIONS)
   }
 }
@@ -253,7 +261,10 @@ const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPT
 export const COMMAND_OPTIONS = Object.freeze({
   run: RUN_OPTIONS,
   verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
-  calibrate: [OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup, OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.readyTimeout],
+  calibrate: [
+    OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup,
+    OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.readyTimeout
+  ],
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   // The run options of both commits' rounds (--repeats: rounds; default profile: ci), then how to compare.

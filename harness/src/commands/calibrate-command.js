@@ -69,7 +69,8 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
 export async function calibrate (options, io, signal) {
   const rows = await calibrationRows(options, signal)
   const pinning = resolvePinning(options.pin ?? DEFAULT_PIN, undefined, { sutCpus: options.sutCpus ?? 1 })
-  io.stdout.write(`pinning: ${pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`}\n`)
+  io.stdout.write('pinning: ' +
+    `${pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`}\n`)
   io.stdout.write(formatCalibration(rows, { wrkVersion: wrkVersionOrNote() }) + '\n')
   if (signal.aborted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', 'calibration interrupted; the table shows what was measured')
@@ -101,11 +102,15 @@ export async function calibrationRows (options, signal) {
       // A fresh SUT per level, warmed up again by each engine: no engine inherits another's JIT state unfairly.
       let running
       try {
-        running = await startSut(sut, { readyTimeoutSec: options.readyTimeoutSec ?? DEFAULTS.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal, cpus: pinning.sutCpus })
+        running = await startSut(sut, {
+          readyTimeoutSec: options.readyTimeoutSec ?? DEFAULTS.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal, cpus: pinning.sutCpus
+        })
       } catch (error) {
         if (!isDynoError(error)) throw error
         if (error.code === 'DYNO_ERR_INTERRUPTED') return rows
-        for (const engine of ENGINES) rows.push({ sut: sut.name, connections, engine, summary: null, generatorSharePct: null, error: `${error.code}: ${error.message}` })
+        for (const engine of ENGINES) {
+          rows.push({ sut: sut.name, connections, engine, summary: null, generatorSharePct: null, error: `${error.code}: ${error.message}` })
+        }
         continue
       }
       try {
@@ -122,7 +127,9 @@ export async function calibrationRows (options, signal) {
         ]
         for (const [engine, start] of engines) {
           if (signal?.aborted || running.hasExited()) break
-          rows.push({ sut: sut.name, connections, engine, ...await measureWith(start, signal, { generatorCores: pinning.generatorCpus?.length ?? 1, warmupSec }) })
+          rows.push({
+            sut: sut.name, connections, engine, ...await measureWith(start, signal, { generatorCores: pinning.generatorCpus?.length ?? 1, warmupSec })
+          })
         }
       } finally {
         await running.stop(DEFAULTS.stopGraceSec * 1000)
@@ -182,15 +189,18 @@ function wrkVersionOrNote () {
  * @returns {string}
  */
 export function formatCalibration (rows, versions) {
-  const table = createTable(['SUT', 'connections', 'engine', 'req/s', 'generator cpu %', 'p50 ms', 'p99 ms', 'errors', 'note'], { alignRight: [1, 3, 4, 5, 6, 7] })
+  const table = createTable(['SUT', 'connections', 'engine', 'req/s', 'generator cpu %', 'p50 ms', 'p99 ms', 'errors', 'note'], {
+    alignRight: [1, 3, 4, 5, 6, 7]
+  })
   for (const row of rows) {
     const { summary } = row
-    table.push([row.sut, row.connections, row.engine, formatInteger(summary?.requestsPerSec.mean), row.generatorSharePct ?? '-', formatMs(summary?.latencyMs?.p50),
-      formatMs(summary?.latencyMs?.p99), summary ? summary.errors : '-', row.error ?? ''])
+    table.push([row.sut, row.connections, row.engine, formatInteger(summary?.requestsPerSec.mean), row.generatorSharePct ?? '-',
+      formatMs(summary?.latencyMs?.p50), formatMs(summary?.latencyMs?.p99), summary ? summary.errors : '-', row.error ?? ''])
   }
   const native = findNativeEngine()
   const lines = [`engines: autocannon ${ENGINE_VERSIONS.autocannon} (one process per generator cpu, every response checked); ` +
-    `native ${native.ok ? native.version : '(not built)'} (one thread per generator cpu, every response checked); ${versions.wrkVersion} (Lua checks)`, table.toString(),
+    `native ${native.ok ? native.version : '(not built)'} (one thread per generator cpu, every response checked); ${versions.wrkVersion} (Lua checks)`,
+  table.toString(),
   'generator cpu %: the share of the generator cpus the engine used while measuring; near 100 the engine, not the SUT, set the rate.']
   for (const ratio of calibrationRatios(rows)) {
     lines.push(`${ratio.sut} @ ${ratio.connections} connections, against autocannon: native ${ratio.native ?? '-'}×, wrk ${ratio.checked ?? '-'}×` +
@@ -208,7 +218,8 @@ export function calibrationRatios (rows) {
   const keys = [...new Set(rows.map((row) => `${row.sut}\0${row.connections}`))]
   return keys.map((key) => {
     const [sut, connections] = key.split('\0')
-    const of = (/** @type {EngineName} */ engine) => rate(rows.find((row) => row.sut === sut && String(row.connections) === connections && row.engine === engine))
+    const of = (/** @type {EngineName} */ engine) =>
+      rate(rows.find((row) => row.sut === sut && String(row.connections) === connections && row.engine === engine))
     const base = of('autocannon')
     const ratio = (/** @type {number | null} */ value) => base && value !== null ? roundTo(value / base, 2) : null
     return { sut, connections: Number(connections), native: ratio(of('native')), checked: ratio(of('wrk')), unchecked: ratio(of('wrk (no checks)')) }

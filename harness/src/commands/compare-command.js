@@ -27,7 +27,9 @@ export function compareRuns (baselinePaths, candidatePaths, settings = {}) {
  * The threshold of a verdict when none is given, by what the results measured: each follows its noise.
  * @param {import('../compare/read-inputs.js').Measure} measure
  */
-export const defaultThresholdPercent = (measure) => measure === 'instructions' ? COMPARE_DEFAULTS.instructionThresholdPercent : COMPARE_DEFAULTS.thresholdPercent
+export const defaultThresholdPercent = (measure) => measure === 'instructions'
+  ? COMPARE_DEFAULTS.instructionThresholdPercent
+  : COMPARE_DEFAULTS.thresholdPercent
 
 /**
  * `dyno compare BASELINE CANDIDATE`: prints the comparison in the chosen format on stdout.

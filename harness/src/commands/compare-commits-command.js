@@ -52,14 +52,17 @@ export function forwardedRunArgs (raw) {
 export async function compareCommitsCommand (baseRef, headRef, options, raw, io, signal) {
   // Comparing commits defaults to the profile made for it; an explicit --profile wins.
   const profileName = raw.profile === undefined ? DEFAULT_COMPARE_PROFILE : options.profile
-  const defaultRounds = options.measure === 'instructions' ? INSTRUCTION_COUNT_ROUNDS : LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (profileName)].repeats
+  const defaultRounds = options.measure === 'instructions'
+    ? INSTRUCTION_COUNT_ROUNDS
+    : LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (profileName)].repeats
   const rounds = raw.repeats === undefined ? defaultRounds : options.repeats
   const runArgs = [...(raw.profile === undefined ? ['--profile', DEFAULT_COMPARE_PROFILE] : []), ...forwardedRunArgs(raw)]
   const resultsDir = join(resolve(REPO_ROOT, options.out), `compare-commits-${createRunId()}`)
   const started = performance.now()
   const log = (/** @type {string} */ line) => io.stderr.write(`${line}\n`)
   const measured = options.measure === 'instructions' ? 'instruction counts' : `profile ${profileName}`
-  log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} round${rounds === 1 ? '' : 's'} (base and head alternating), ${measured}; results in ${resultsDir}`)
+  log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} round${rounds === 1 ? '' : 's'} (base and head alternating), ` +
+    `${measured}; results in ${resultsDir}`)
   const outcome = await compareCommits({
     repoDir: REPO_ROOT,
     baseRef,
@@ -79,12 +82,14 @@ export async function compareCommitsCommand (baseRef, headRef, options, raw, io,
   const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: options.thresholdPercent, paired: true })
   const totalSec = (performance.now() - started) / 1000
   if (options.format === 'md') {
-    io.stdout.write(`Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) against head \`${outcome.head.commit.slice(0, 12)}\` ` +
+    io.stdout.write(`Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) ` +
+      `against head \`${outcome.head.commit.slice(0, 12)}\` ` +
       `(${outcome.head.ref}: ${outcome.head.subject}), ${rounds} alternating round${rounds === 1 ? '' : 's'} on one machine, ${measured}; ` +
       `${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s).\n\n`)
   }
   io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
-  log(`dyno compare-commits: done in ${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s); results in ${resultsDir}`)
+  log(`dyno compare-commits: done in ${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s); ` +
+    `results in ${resultsDir}`)
   const failing = failingRows(comparison, options.failOn ?? [])
   if (failing.length === 0) return 0
   log(`dyno compare-commits: --fail-on ${(options.failOn ?? []).join(',')}: ${failing.map((row) =>

@@ -18,7 +18,10 @@ export function formatList () {
   const suts = createTable(['SUT', 'runs on', 'framework', 'installed version', 'validator', 'note'])
   for (const sut of discoverSuts()) {
     const notInstalled = sut.buildScript ? 'not built (run pnpm install)' : 'not installed (run pnpm install)'
-    suts.push([sut.name, sut.runtimeKind === 'node' ? 'node, --runtime' : sut.runtimeKind, sut.framework, sut.frameworkVersion ?? notInstalled, sut.validator, sutNote(sut)])
+    suts.push([
+      sut.name, sut.runtimeKind === 'node' ? 'node, --runtime' : sut.runtimeKind, sut.framework,
+      sut.frameworkVersion ?? notInstalled, sut.validator, sutNote(sut)
+    ])
   }
   const runtimes = createTable(['runtime', 'version', 'executable'])
   for (const name of RUNTIME_NAMES) {
@@ -27,7 +30,12 @@ export function formatList () {
   }
   const scenarios = createTable(['scenario', 'request', 'expected', 'summary'])
   for (const scenario of SCENARIOS) {
-    scenarios.push([scenario.name, `${scenario.request.method} ${scenario.request.path}`, `${scenario.expect.status}${scenario.expect.contentType ? ` ${scenario.expect.contentType}` : ''}`, scenario.summary])
+    scenarios.push([
+      scenario.name,
+      `${scenario.request.method} ${scenario.request.path}`,
+      `${scenario.expect.status}${scenario.expect.contentType ? ` ${scenario.expect.contentType}` : ''}`,
+      scenario.summary
+    ])
   }
   return `SUTs\n${suts.toString()}\n\nRuntimes (--runtime)\n${runtimes.toString()}\n\nScenarios\n${scenarios.toString()}`
 }

@@ -40,7 +40,12 @@ export async function runCommand (options, io, signal) {
     engine: /** @type {'autocannon' | 'wrk' | 'native'} */ (options.engine),
     wrkThreads: options.wrkThreads,
     ...(options.measure === 'instructions'
-      ? { measure: /** @type {const} */ ('instructions'), countWarmupRequests: options.countWarmupRequests, countWindowRequests: options.countWindowRequests, countWindows: options.countWindows }
+      ? {
+          measure: /** @type {const} */ ('instructions'),
+          countWarmupRequests: options.countWarmupRequests,
+          countWindowRequests: options.countWindowRequests,
+          countWindows: options.countWindows
+        }
       : {})
   }
   const progress = createProgress(io.stderr, load)
@@ -65,15 +70,20 @@ export async function runCommand (options, io, signal) {
     options: { ...options, ...settings, pinning },
     signal
   }, {
-    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUT${suts.length === 1 ? '' : 's'}${(options.runtimes?.length ?? 1) > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
-      `${settings.connections.length > 1 ? ` × ${settings.connections.length} connection levels` : ''}${settings.repeats > 1 ? ` × ${settings.repeats} repeats, seed ${settings.seed}` : ''}; ` +
+    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
+      `${(options.runtimes?.length ?? 1) > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
+      `${settings.connections.length > 1 ? ` × ${settings.connections.length} connection levels` : ''}` +
+      `${settings.repeats > 1 ? ` × ${settings.repeats} repeats, seed ${settings.seed}` : ''}; ` +
       `profile ${settings.profile}, ${settings.warmupSec} s warmup + ${settings.durationSec} s each), results in ${runDir}`),
     onServices: ({ available, unavailable }) => {
       if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
-      for (const [name, reason] of Object.entries(unavailable)) progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
+      for (const [name, reason] of Object.entries(unavailable)) {
+        progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
+      }
     },
     onProgress: (event) => progress.update(event),
-    onRemeasure: ({ sut, scenario, generatorCpuPct }) => progress.log(`  autocannon was generator-bound on ${sut} × ${scenario} (${generatorCpuPct}% of one core): measuring it again with the native engine`),
+    onRemeasure: ({ sut, scenario, generatorCpuPct }) =>
+      progress.log(`  autocannon was generator-bound on ${sut} × ${scenario} (${generatorCpuPct}% of one core): measuring it again with the native engine`),
     onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
       (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
       (record.instructions?.windows.length ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
@@ -101,7 +111,9 @@ export async function runCommand (options, io, signal) {
 function checkEngine (options, settings) {
   const invalid = (/** @type {string} */ message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
   if (options.measure === 'instructions') {
-    if (!findCallgrind()) throw invalid('`--measure instructions` needs valgrind and callgrind_control on PATH (apt-get install valgrind); allowed here: wall-clock')
+    if (!findCallgrind()) {
+      throw invalid('`--measure instructions` needs valgrind and callgrind_control on PATH (apt-get install valgrind); allowed here: wall-clock')
+    }
     if (options.ratePerSec) throw invalid('`--measure instructions` counts a fixed number of requests: give either `--rate` or `--measure instructions`')
     return
   }

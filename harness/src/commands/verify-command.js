@@ -26,7 +26,8 @@ const VERIFY_CONCURRENCY = 2
  * Starts each selected SUT once (on each selected runtime) and checks every selected scenario against it.
  * @param {{ frameworks?: string[], scenarios?: string[], runtimes?: string[], workers?: number, readyTimeoutSec: number }} options
  * @param {{ suts?: import('../suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string,
- *   services?: import('../services/service-manager.js').Services, onBuildLine?: (sut: string, line: string) => void }} [context] services: already started (and stopped) by the caller
+ *   services?: import('../services/service-manager.js').Services, onBuildLine?: (sut: string, line: string) => void }} [context] services: already
+ *   started (and stopped) by the caller
  * @returns {Promise<VerifyRow[]>}
  */
 export async function verifySuts (options, context = {}) {
@@ -55,7 +56,8 @@ export async function verifySuts (options, context = {}) {
 /**
  * @param {import('../suts/resolve-subjects.js').Subject} sut
  * @param {import('@dyno/scenarios').Scenario[]} scenarios
- * @param {{ readyTimeoutSec: number, env: Record<string, string>, services: import('../services/service-manager.js').Services, ci: boolean, signal?: AbortSignal }} context
+ * @param {{ readyTimeoutSec: number, env: Record<string, string>, services: import('../services/service-manager.js').Services, ci: boolean,
+ *   signal?: AbortSignal }} context
  * @returns {Promise<VerifyRow>}
  */
 async function verifySut (sut, scenarios, { readyTimeoutSec, env, services, ci, signal }) {

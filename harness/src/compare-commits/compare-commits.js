@@ -62,7 +62,8 @@ export async function compareCommits (plan) {
       }
     }
     if (signal.aborted) {
-      throw new DynoError('DYNO_ERR_INTERRUPTED', `compare-commits interrupted after ${order.length} of ${plan.rounds * 2} runs; what they measured is kept in ${plan.resultsDir}`)
+      throw new DynoError('DYNO_ERR_INTERRUPTED',
+        `compare-commits interrupted after ${order.length} of ${plan.rounds * 2} runs; what they measured is kept in ${plan.resultsDir}`)
     }
     return { base, head, order, resultsDir: plan.resultsDir, installSec, runSec: (performance.now() - runStarted) / 1000 }
   } finally {
@@ -87,7 +88,8 @@ async function install (dir, plan, side) {
     })
   if (plan.signal.aborted) throw new DynoError('DYNO_ERR_INTERRUPTED', 'compare-commits interrupted while installing')
   if (outcome.code !== 0) {
-    throw new DynoError('DYNO_ERR_COMPARE_INSTALL', `pnpm ${args.join(' ')} failed for ${side} (${dir}), exit ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
+    throw new DynoError('DYNO_ERR_COMPARE_INSTALL',
+      `pnpm ${args.join(' ')} failed for ${side} (${dir}), exit ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
   }
 }
 
@@ -101,7 +103,10 @@ async function runRound (dir, out, plan, side, round) {
   if (!existsSync(cli)) throw new DynoError('DYNO_ERR_COMPARE_RUN', `${side} has no harness/bin/dyno.js: the commit predates dyno's CLI`)
   makeDirectory(out)
   const args = [cli, 'run', ...plan.runArgs, '--repeats', '1', '--out', out]
-  const outcome = await runChild(process.execPath, args, { cwd: dir, signal: plan.signal, onLine: (line) => plan.onProgress?.({ stage: 'running', side, round, line }) })
+  const outcome = await runChild(process.execPath, args, {
+    cwd: dir, signal: plan.signal, onLine: (line) => plan.onProgress?.({ stage: 'running', side, round, line })
+  })
   if (outcome.code === 0 || outcome.code === 1 || plan.signal.aborted) return outcome.code
-  throw new DynoError('DYNO_ERR_COMPARE_RUN', `dyno run of ${side} (round ${round}) exited ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
+  throw new DynoError('DYNO_ERR_COMPARE_RUN',
+    `dyno run of ${side} (round ${round}) exited ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
 }

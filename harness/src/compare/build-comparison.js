@@ -63,7 +63,8 @@ export function buildComparison ({ baseline, candidate }, { thresholdPercent, al
   const measure = baseline.measure
   // A count's windows follow one request sequence, the same on both sides: they pair by position.
   const pairs = paired || measure === 'instructions'
-  const rows = matchResults(baseline, candidate).map((cell) => compareCell(cell, { measure, thresholdPercent, alpha, paired: pairs, seeds: [baseline.seed, candidate.seed] }))
+  const rows = matchResults(baseline, candidate).map((cell) =>
+    compareCell(cell, { measure, thresholdPercent, alpha, paired: pairs, seeds: [baseline.seed, candidate.seed] }))
   const count = (/** @type {(row: ComparisonRow) => boolean} */ test) => rows.filter(test).length
   return {
     schemaVersion: COMPARE_SCHEMA_VERSION,
@@ -164,7 +165,15 @@ function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds
         verdict: null
       }
     }
-    return { ...base, status: 'not-comparable', reason: problem, notes, verdict: null, ...empty, ...Object.fromEntries(MEASURE_METRICS[measure].map((metric) => [metric, sidesOnly(metric)])) }
+    return {
+      ...base,
+      status: 'not-comparable',
+      reason: problem,
+      notes,
+      verdict: null,
+      ...empty,
+      ...Object.fromEntries(MEASURE_METRICS[measure].map((metric) => [metric, sidesOnly(metric)]))
+    }
   }
   /** @type {(metric: keyof typeof METRICS) => MetricRow | null} */
   const changeOf = (metric) => {
@@ -180,7 +189,9 @@ function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds
       ci95Percent: change.ci95Percent,
       test: change.test,
       significant: change.significant,
-      verdict: change.enoughRepeats ? verdictOf({ significant: change.significant, changePercent: change.changePercent }, { thresholdPercent, biggerIsBetter }) : null
+      verdict: change.enoughRepeats
+        ? verdictOf({ significant: change.significant, changePercent: change.changePercent }, { thresholdPercent, biggerIsBetter })
+        : null
     }
   }
   const main = changeOf(primary)
@@ -192,7 +203,9 @@ function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds
   return {
     ...base,
     status: enough ? 'compared' : 'too-few-repeats',
-    reason: enough ? null : tooFewRepeatsReason(baselineValues?.length ?? 0, candidateValues?.length ?? 0, alpha, measure === 'instructions' ? 'window' : 'run'),
+    reason: enough
+      ? null
+      : tooFewRepeatsReason(baselineValues?.length ?? 0, candidateValues?.length ?? 0, alpha, measure === 'instructions' ? 'window' : 'run'),
     notes,
     verdict: enough ? /** @type {MetricRow} */ (main).verdict : null,
     ...empty,
@@ -220,7 +233,10 @@ function noiseNotes (figures, thresholdPercent, label, unit) {
   }
   return /** @type {const} */ (['baseline', 'candidate']).flatMap((side) => {
     const cv = cvPercent(figures?.[side]?.runs ?? [])
-    return cv > thresholdPercent ? [`the ${side}'s ${label} vary from ${unit === 'window' ? 'window to window' : 'run to run'} by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`] : []
+    return cv > thresholdPercent
+      ? [`the ${side}'s ${label} vary from ${unit === 'window' ? 'window to window' : 'run to run'} ` +
+          `by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`]
+      : []
   })
 }
 
@@ -269,7 +285,9 @@ function rowNotes (cell) {
   }
   for (const side of /** @type {const} */ (['baseline', 'candidate'])) {
     const bound = cell[side].filter(({ record }) => record.summary?.generatorBound)
-    if (bound.length > 0) notes.push(`${bound.length} ${side} run${bound.length > 1 ? 's were' : ' was'} generator-bound: the load generator, not the SUT, set req/s`)
+    if (bound.length > 0) {
+      notes.push(`${bound.length} ${side} run${bound.length > 1 ? 's were' : ' was'} generator-bound: the load generator, not the SUT, set req/s`)
+    }
   }
   return notes
 }

@@ -92,7 +92,8 @@ export function metricChange (baseline, candidate, { alpha, seeds, digits, paire
 function whyNotPaired (m, n, alpha) {
   if (m !== n) return `the sides have ${m} and ${n} runs, so they cannot be paired round by round`
   if (m < pairsNeeded(alpha)) {
-    return `${m} pair${m === 1 ? '' : 's'} cannot reach p < ${alpha} in the signed-rank test (its smallest p is ${Number(smallestSignedRankP(m).toPrecision(2))}; ` +
+    return `${m} pair${m === 1 ? '' : 's'} cannot reach p < ${alpha} in the signed-rank test ` +
+      `(its smallest p is ${Number(smallestSignedRankP(m).toPrecision(2))}; ` +
       `${pairsNeeded(alpha)} pairs are needed)`
   }
   return null
@@ -107,7 +108,8 @@ function whyNotPaired (m, n, alpha) {
  */
 export function tooFewRepeatsReason (m, n, alpha, unit = 'run') {
   return `too few repeats for a test: ${m} baseline and ${n} candidate ${unit}${n === 1 ? '' : 's'}; the Mann–Whitney U test cannot reach ` +
-    `p < ${alpha} with them (its smallest p is ${Number(smallestTwoSidedP(m, n).toPrecision(2))}): at least ${smallestSidesFor(alpha)} ${unit}s a side are needed; ` +
+    `p < ${alpha} with them (its smallest p is ${Number(smallestTwoSidedP(m, n).toPrecision(2))}): ` +
+    `at least ${smallestSidesFor(alpha)} ${unit}s a side are needed; ` +
     'the point change only'
 }
 

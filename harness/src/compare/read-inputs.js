@@ -68,7 +68,10 @@ export function readSide (side, paths) {
     ...runs.map((run) => ({ version: run.schemaVersion, where: run.where })),
     ...records.map(({ record, file }) => ({ version: record.schemaVersion, where: file }))
   ])
-  const commits = new Map(runs.map((run) => [`${run.git?.commit ?? null}/${Boolean(run.git?.dirty)}`, { commit: run.git?.commit ?? null, dirty: Boolean(run.git?.dirty) }]))
+  const commits = new Map(runs.map((run) => [
+    `${run.git?.commit ?? null}/${Boolean(run.git?.dirty)}`,
+    { commit: run.git?.commit ?? null, dirty: Boolean(run.git?.dirty) }
+  ]))
   const firstSeed = runs.find((run) => Number.isInteger(run.seed))?.seed
   const measures = [...new Set(records.map(({ record }) => measureOf(record)))]
   if (measures.length > 1) {
@@ -167,7 +170,9 @@ function readJsonFile (side, path) {
 function checkRecord (side, file, record) {
   /** @param {string} field @param {string} expected */
   const bad = (field, expected) => inputError(side, `${file} is not a dyno result file: \`${field}\` must be ${expected}`)
-  if (!record || typeof record !== 'object' || Array.isArray(record)) throw inputError(side, `${file} is neither a run index (${RUN_INDEX}) nor a dyno result file`)
+  if (!record || typeof record !== 'object' || Array.isArray(record)) {
+    throw inputError(side, `${file} is neither a run index (${RUN_INDEX}) nor a dyno result file`)
+  }
   if (!Number.isInteger(record.schemaVersion)) throw bad('schemaVersion', 'a whole number')
   if (typeof record.sut?.name !== 'string') throw bad('sut.name', 'a string')
   if (typeof record.scenario?.name !== 'string') throw bad('scenario.name', 'a string')
@@ -176,9 +181,12 @@ function checkRecord (side, file, record) {
   if (record.load?.measure === 'instructions') {
     const windows = record.instructions?.windows
     if (record.status === 'ok' && !(Array.isArray(windows) && windows.length > 0 && windows.every((window) => window?.instructionsPerRequest > 0))) {
-      throw bad('instructions.windows', 'a list of counted windows, each with instructionsPerRequest > 0, in an ok instruction count (counts of dyno before the window method cannot be compared)')
+      throw bad('instructions.windows', 'a list of counted windows, each with instructionsPerRequest > 0, in an ok instruction count ' +
+        '(counts of dyno before the window method cannot be compared)')
     }
-  } else if (record.status === 'ok' && typeof record.summary?.requestsPerSec?.mean !== 'number') throw bad('summary.requestsPerSec.mean', 'a number in an ok result')
+  } else if (record.status === 'ok' && typeof record.summary?.requestsPerSec?.mean !== 'number') {
+    throw bad('summary.requestsPerSec.mean', 'a number in an ok result')
+  }
   return record
 }
 

@@ -28,7 +28,8 @@ function profileTable () {
     '|---|---|---|---|---|---|---|',
     ...Object.entries(LOAD_PROFILES).map(([name, profile]) =>
       `| \`${name}\`${name === DEFAULT_PROFILE ? ' (default)' : ''} | ${profile.scenarios ? profile.scenarios.join(', ') : 'all'} | ` +
-      `${profile.connections.join(', ')} | ${profile.pipelining} | ${profile.warmupSec} s + ${profile.durationSec} s | ${profile.repeats} | ${cell(profile.summary)} |`)
+      `${profile.connections.join(', ')} | ${profile.pipelining} | ${profile.warmupSec} s + ${profile.durationSec} s | ` +
+      `${profile.repeats} | ${cell(profile.summary)} |`)
   ]
 }
 

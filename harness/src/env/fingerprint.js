@@ -6,7 +6,8 @@ import { REPO_ROOT } from '../paths.js'
 import { findWrk, wrkVersion } from '../load/wrk-phase.js'
 
 const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
-const packageVersion = (/** @type {string} */ name) => JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
+const packageVersion = (/** @type {string} */ name) =>
+  JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
 
 /** @type {string | null | undefined} asked once */
 let wrkVersionSeen

@@ -57,7 +57,9 @@ export async function controlAll ({ control, outDir, env }, action) {
   if (pids.length === 0) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind_control found no process of the SUT under ${outDir}`)
   for (const pid of pids) {
     const { stdout } = await run(control, [`--vgdb-prefix=${join(outDir, 'vgdb')}`, ...action, String(pid)], { env, timeout: 60_000 })
-    if (/No active callgrind runs/.test(stdout)) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind_control could not reach process ${pid} of the SUT: ${stdout.trim()}`)
+    if (/No active callgrind runs/.test(stdout)) {
+      throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind_control could not reach process ${pid} of the SUT: ${stdout.trim()}`)
+    }
   }
   return pids
 }

@@ -35,7 +35,9 @@ export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
  * each. windows: the fewest pairs the signed-rank test can use (six at alpha 0.05), so that one run a side can be
  * compared window by window.
  */
-export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({ warmupRequests: 10_000, windowRequests: 1000, windows: pairsNeeded(COMPARE_DEFAULTS.alpha), concurrency: 4 })
+export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
+  warmupRequests: 10_000, windowRequests: 1000, windows: pairsNeeded(COMPARE_DEFAULTS.alpha), concurrency: 4
+})
 
 /** @type {CountSettings} */
 const NO_SETTINGS = Object.freeze({ nodeFlags: [], env: {} })
@@ -66,9 +68,13 @@ const NO_SETTINGS = Object.freeze({ nodeFlags: [], env: {} })
  *   Node SUT, none otherwise)
  * @returns {Promise<InstructionCount>}
  */
-export async function countInstructions ({ sut, scenario, env, warmupRequests, windowRequests, windows, concurrency, readyTimeoutSec, signal, cpus = null, settings: given }) {
+export async function countInstructions ({
+  sut, scenario, env, warmupRequests, windowRequests, windows, concurrency, readyTimeoutSec, signal, cpus = null, settings: given
+}) {
   const callgrind = findCallgrind()
-  if (!callgrind) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'counting instructions needs valgrind and callgrind_control on PATH (apt-get install valgrind)')
+  if (!callgrind) {
+    throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'counting instructions needs valgrind and callgrind_control on PATH (apt-get install valgrind)')
+  }
   if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} has no resolved launch command`)
   const node = sut.runtime.kind === 'node'
   const settings = given ?? (node ? NODE_COUNT_SETTINGS : NO_SETTINGS)
@@ -97,7 +103,9 @@ export async function countInstructions ({ sut, scenario, env, warmupRequests, w
       const before = dumpFiles(outDir)
       const reached = await controlAll(control, ['--dump'])
       const dumped = readNewDumps(outDir, before)
-      if (dumped.files < reached.length) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind dumped ${dumped.files} of ${reached.length} processes of ${sut.name}`)
+      if (dumped.files < reached.length) {
+        throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind dumped ${dumped.files} of ${reached.length} processes of ${sut.name}`)
+      }
       processes = Math.max(processes, dumped.files)
       counts.push({ requests: windowRequests, instructions: dumped.instructions, instructionsPerRequest: Math.round(dumped.instructions / windowRequests) })
     }

@@ -45,7 +45,9 @@ export function rawRequest (plan) {
   const url = new URL(plan.url)
   const lines = [`${plan.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`]
   for (const [name, value] of Object.entries(plan.headers)) {
-    if (/[\r\n:]/.test(name) || /[\r\n]/.test(value)) throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: the header \`${name}\` cannot be sent as given`)
+    if (/[\r\n:]/.test(name) || /[\r\n]/.test(value)) {
+      throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: the header \`${name}\` cannot be sent as given`)
+    }
     if (name.toLowerCase() !== 'content-length' && name.toLowerCase() !== 'host') lines.push(`${name}: ${value}`)
   }
   if (plan.body !== null) lines.push(`Content-Length: ${Buffer.byteLength(plan.body)}`)
@@ -57,7 +59,9 @@ function bodyExpectation (expected) {
   if (!expected) return { mode: 'none' }
   if (expected.text !== undefined) return { mode: 'exact', text: expected.text }
   if (expected.check === 'worldRow') return { mode: 'worldRow' }
-  if (expected.check !== undefined) throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: no body check named \`${expected.check}\`; it knows worldRow`)
+  if (expected.check !== undefined) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: no body check named \`${expected.check}\`; it knows worldRow`)
+  }
   return { mode: 'json', canonical: JSON.stringify(expected.json), json: expected.json }
 }
 
@@ -117,7 +121,9 @@ export function nativePhaseSummary (report, expectedStatus) {
       durationMs: window.durationMs,
       requests: window.requests,
       requestsPerSec: window.durationMs > 0 ? roundTo(window.requests / window.durationMs * 1000, 1) : 0,
-      latencyMs: window.latencyUs ? { p50: window.latencyUs[0] / 1000, p75: window.latencyUs[1] / 1000, p90: window.latencyUs[2] / 1000, p99: window.latencyUs[3] / 1000 } : null,
+      latencyMs: window.latencyUs
+        ? { p50: window.latencyUs[0] / 1000, p75: window.latencyUs[1] / 1000, p90: window.latencyUs[2] / 1000, p99: window.latencyUs[3] / 1000 }
+        : null,
       errors: window.errors
     }))
   }, expectedStatus)

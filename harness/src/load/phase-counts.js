@@ -53,7 +53,9 @@ export function mergeCounts (list) {
       statusCounts,
       mismatches: sum((entry) => entry.mismatches),
       stoppedEarly: list.some((entry) => entry.stoppedEarly),
-      timeseries: list.every((entry) => entry.windows) ? windowsFromParts(list.map((entry) => /** @type {import('./timeseries.js').WindowPart[]} */ (entry.windows))) : null
+      timeseries: list.every((entry) => entry.windows)
+        ? windowsFromParts(list.map((entry) => /** @type {import('./timeseries.js').WindowPart[]} */ (entry.windows)))
+        : null
     },
     rate: rates.length === 0
       ? null

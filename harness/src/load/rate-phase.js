@@ -29,7 +29,8 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  *
  * @typedef {object} RatePhaseHooks
  * @property {(progress: { phase: string, elapsedSec: number, requestsPerSec: number }) => void} [onProgress] once a second
- * @property {() => boolean} [isStopped] polled each time the schedule wakes (at least every 1000 / ratePerSec ms): true stops the sending (the drain still runs)
+ * @property {() => boolean} [isStopped] polled each time the schedule wakes (at least every 1000 / ratePerSec ms): true stops the
+ *   sending (the drain still runs)
  */
 
 /**
@@ -67,7 +68,12 @@ export async function rateCounts (plan, phase, { onProgress, isStopped = () => f
   const windows = createWindowRecorder(plan.windowMs)
   const tally = createTally(bodyVerifier(plan.expectedBody), windows)
   /** @type {import('undici').Dispatcher.DispatchOptions} */
-  const request = { path: url.pathname + url.search, method: /** @type {import('undici').Dispatcher.HttpMethod} */ (plan.method), headers: plan.headers, body: plan.body }
+  const request = {
+    path: url.pathname + url.search,
+    method: /** @type {import('undici').Dispatcher.HttpMethod} */ (plan.method),
+    headers: plan.headers,
+    body: plan.body
+  }
 
   const progress = startProgress(phase.name, tally, onProgress)
   const schedule = await runSchedule({

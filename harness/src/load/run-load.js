@@ -87,7 +87,9 @@ export function startLoad (plan, hooks = {}) {
           if (list.length === workers.length) {
             const { counts, rate } = mergeCounts(list)
             const summary = phaseSummary(counts, plan.expectedStatus)
-            outcome.phases[/** @type {'warmup' | 'measure'} */ (message.phase)] = rate ? { ...summary, rate: { ...rate, targetPerSec: /** @type {number} */ (plan.ratePerSec) } } : summary
+            outcome.phases[/** @type {'warmup' | 'measure'} */ (message.phase)] = rate
+              ? { ...summary, rate: { ...rate, targetPerSec: /** @type {number} */ (plan.ratePerSec) } }
+              : summary
             hooks.onPhase?.(message.phase)
           }
         } else if (message.type === 'done') {
@@ -99,7 +101,8 @@ export function startLoad (plan, hooks = {}) {
         // Let IPC messages still in flight arrive first; a clean exit without `done` is still an early exit.
         setImmediate(() => {
           if (!finished.has(child)) {
-            finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `a load generator process exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`))
+            finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
+              `a load generator process exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`))
           }
         })
       })

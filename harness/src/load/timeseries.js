@@ -38,7 +38,13 @@ export function createWindowRecorder (windowMs) {
     const now = performance.now()
     const durationMs = now - windowStart
     if (durationMs <= 0) return
-    parts.push({ startMs: roundTo(windowStart - origin, 3), durationMs: roundTo(durationMs, 3), requests, errors, histogramUs: requests === 0 ? null : encodeHistogram(histogram) })
+    parts.push({
+      startMs: roundTo(windowStart - origin, 3),
+      durationMs: roundTo(durationMs, 3),
+      requests,
+      errors,
+      histogramUs: requests === 0 ? null : encodeHistogram(histogram)
+    })
     histogram.reset()
     requests = 0
     errors = 0

@@ -78,7 +78,9 @@ function bodyModeEnv (expected) {
  * @throws {DynoError} DYNO_ERR_INVALID_OPTION naming what wrk cannot do
  */
 function checkPlan (plan, threads, timeoutSec) {
-  if (plan.ratePerSec !== undefined && plan.ratePerSec !== null) throw invalid('wrk keeps every connection busy (closed loop): it cannot send at a fixed rate; use the autocannon engine\'s rate mode')
+  if (plan.ratePerSec !== undefined && plan.ratePerSec !== null) {
+    throw invalid('wrk keeps every connection busy (closed loop): it cannot send at a fixed rate; use the autocannon engine\'s rate mode')
+  }
   if (!/^http:\/\//.test(plan.url)) throw invalid(`wrk: dyno sends plain HTTP, got the URL \`${plan.url}\``)
   for (const phase of plan.phases) {
     if (!Number.isInteger(phase.durationSec) || phase.durationSec < 1) {
@@ -100,7 +102,9 @@ function checkPlan (plan, threads, timeoutSec) {
  * @param {WrkOptions} [options]
  * @returns {{ readonly pids: number[], stop: () => void, done: Promise<WrkLoadOutcome> }}
  */
-export function startWrkLoad (plan, { threads = DEFAULTS.wrkThreads, timeoutSec = 10, checkResponses = true, env = {}, cpus = null, onPhase, onProgress } = {}) {
+export function startWrkLoad (plan, {
+  threads = DEFAULTS.wrkThreads, timeoutSec = 10, checkResponses = true, env = {}, cpus = null, onPhase, onProgress
+} = {}) {
   let stopRequested = false
   /** @type {import('./wrk-phase.js').WrkPhaseRun | null} */
   let current = null
@@ -114,7 +118,9 @@ export function startWrkLoad (plan, { threads = DEFAULTS.wrkThreads, timeoutSec 
     const outcome = { phases: {}, reports: {} }
     for (const phase of plan.phases) {
       if (stopRequested) break
-      current = startWrkPhase({ wrkPath, url: plan.url, threads, connections: plan.connections, durationSec: phase.durationSec, timeoutSec, env: phaseEnv, cpus })
+      current = startWrkPhase({
+        wrkPath, url: plan.url, threads, connections: plan.connections, durationSec: phase.durationSec, timeoutSec, env: phaseEnv, cpus
+      })
       let elapsedSec = 0
       const ticker = setInterval(() => onProgress?.({ phase: phase.name, elapsedSec: ++elapsedSec, requestsPerSec: null }), 1000)
       let report

@@ -94,7 +94,8 @@ export function startWrkPhase ({ wrkPath, url, threads, connections, durationSec
         try {
           return finish(null, JSON.parse(line))
         } catch (error) {
-          return finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `wrk's report line is not JSON (${/** @type {Error} */ (error).message}): ${line.slice(0, 300)}`))
+          return finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
+            `wrk's report line is not JSON (${/** @type {Error} */ (error).message}): ${line.slice(0, 300)}`))
         }
       }
       if (stopRequested && signal === 'SIGINT') return finish(null, null)

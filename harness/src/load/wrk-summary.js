@@ -91,8 +91,12 @@ export function wrkPhaseSummary (report, { connections, pipelining, expectedStat
   const engineNotes = [TIMESERIES_NOTE]
   const recorded = undoCorrection(report.latencyDistributionUs, correctionIntervalUs(report, connections))
   if (!recorded) engineNotes.push('latency: wrk\'s coordinated-omission correction could not be undone; the histogram is wrk\'s corrected one')
-  if (pipelining > 1) engineNotes.push(`latency: one sample per batch of ${pipelining} pipelined requests (wrk times a batch from its first write to its last response)`)
-  if (report.uncheckedOverflow > 0) engineNotes.push(`mismatches: ${report.uncheckedOverflow} responses had more distinct bodies than the script keeps and count as mismatches`)
+  if (pipelining > 1) {
+    engineNotes.push(`latency: one sample per batch of ${pipelining} pipelined requests (wrk times a batch from its first write to its last response)`)
+  }
+  if (report.uncheckedOverflow > 0) {
+    engineNotes.push(`mismatches: ${report.uncheckedOverflow} responses had more distinct bodies than the script keeps and count as mismatches`)
+  }
   if (!report.checked) engineNotes.push('responses were not checked (calibration): statusCounts is empty and mismatches is 0')
 
   const histogram = createLatencyHistogram()

@@ -48,7 +48,8 @@ export function resolvePinning (pin, machine = currentMachine(), { sutCpus = 1 }
     : machine.tasksetPath === null ? 'pinning needs `taskset` on PATH (apt-get install util-linux)' : null
   if (request.mode === 'explicit') {
     if (cannot) {
-      throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--pin sut=${formatCpuList(request.sutCpus)},gen=${formatCpuList(request.generatorCpus)}\` cannot be honoured: ${cannot}; use \`--pin off\``)
+      throw new DynoError('DYNO_ERR_INVALID_OPTION',
+        `\`--pin sut=${formatCpuList(request.sutCpus)},gen=${formatCpuList(request.generatorCpus)}\` cannot be honoured: ${cannot}; use \`--pin off\``)
     }
     return { mode: 'explicit', pinned: true, sutCpus: request.sutCpus, generatorCpus: request.generatorCpus, reason: null }
   }

@@ -40,7 +40,8 @@ export function htmlReport (runs) {
 </head>
 <body>
 <h1>${escapeHtml(model.title)}</h1>
-<p class="note">Written by dyno from the result files of ${runs.map((run) => `<code>${escapeHtml(run.dir)}</code>`).join(', ')}. Charts: ECharts ${escapeHtml(ECHARTS_VERSION)}, inlined.</p>
+<p class="note">Written by dyno from the result files of ${runs.map((run) => `<code>${escapeHtml(run.dir)}</code>`).join(', ')}. ` +
+    `Charts: ECharts ${escapeHtml(ECHARTS_VERSION)}, inlined.</p>
 <h2>Environment</h2>
 ${environmentTable(model.runs)}
 <h2>Failed, invalid and skipped runs</h2>
@@ -74,7 +75,8 @@ function scenarioSection (section, index) {
   const slug = section.scenario.replace(/[^a-z0-9-]/gi, '-')
   const body = charts.length === 0
     ? '<p class="note">No run of this scenario was ok: nothing to draw (see the table of failed, invalid and skipped runs).</p>'
-    : `<div class="charts">${charts.map((chart) => `<div class="chart" id="chart-${slug}-${chart}" data-chart="${chart}" data-section="${index}"></div>`).join('')}</div>`
+    : `<div class="charts">${charts.map((chart) =>
+      `<div class="chart" id="chart-${slug}-${chart}" data-chart="${chart}" data-section="${index}"></div>`).join('')}</div>`
   return `<section id="scenario-${slug}">
 <h2>${escapeHtml(section.scenario)}</h2>
 <p class="summary">${escapeHtml(section.summary)}</p>
@@ -119,8 +121,11 @@ ${rows.map(([name, value]) => `<tr><th>${escapeHtml(name)}</th>${runs.map((run) 
 /** @param {import('./report-model.js').ReportModel['problems']} problems */
 function problemTable (problems) {
   if (problems.length === 0) return '<p>None: every run was ok.</p>'
-  return `<table id="problems"><thead><tr><th>run</th><th>SUT</th><th>scenario</th><th>conns</th><th>repeat</th><th>status</th><th>code</th><th>reason</th></tr></thead><tbody>
-${problems.map((problem) => `<tr><td>${escapeHtml(problem.run)}</td><td>${escapeHtml(problem.sut)}</td><td>${escapeHtml(problem.scenario)}</td><td>${problem.connections}</td>` +
-  `<td>${escapeHtml(problem.repeat)}</td><td class="status-${escapeHtml(problem.status)}">${escapeHtml(problem.status)}</td><td>${escapeHtml(problem.errorCode ?? '')}</td><td class="reason">${escapeHtml(problem.reason)}</td></tr>`).join('\n')}
+  return '<table id="problems"><thead><tr><th>run</th><th>SUT</th><th>scenario</th><th>conns</th>' +
+    `<th>repeat</th><th>status</th><th>code</th><th>reason</th></tr></thead><tbody>
+${problems.map((problem) => `<tr><td>${escapeHtml(problem.run)}</td><td>${escapeHtml(problem.sut)}</td><td>${escapeHtml(problem.scenario)}</td>` +
+  `<td>${problem.connections}</td><td>${escapeHtml(problem.repeat)}</td>` +
+  `<td class="status-${escapeHtml(problem.status)}">${escapeHtml(problem.status)}</td><td>${escapeHtml(problem.errorCode ?? '')}</td>` +
+  `<td class="reason">${escapeHtml(problem.reason)}</td></tr>`).join('\n')}
 </tbody></table>`
 }

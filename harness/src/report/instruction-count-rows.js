@@ -48,5 +48,7 @@ export function countSettingsLine (run) {
   const count = run.records.find((record) => record.instructions)?.instructions
   if (!count) return '-'
   return `${count.tool} (${count.method}): ${formatInteger(count.warmupRequests)} uncounted requests, then ${count.windows.length || '-'} windows of ` +
-    `${formatInteger(count.windowRequests)} at ${count.concurrency} connections; Node SUTs with ${(run.records.find((record) => record.sut.runtimeKind === 'node' && record.instructions)?.instructions?.settings.nodeFlags ?? []).join(' ') || 'no flags'}`
+    `${formatInteger(count.windowRequests)} at ${count.concurrency} connections; Node SUTs with ` +
+    `${(run.records.find((record) => record.sut.runtimeKind === 'node' && record.instructions)?.instructions?.settings.nodeFlags ?? [])
+      .join(' ') || 'no flags'}`
 }

@@ -27,8 +27,15 @@ export function reportRows (run) {
     scenarios.set(record.scenario.name, rows)
     let row = rows.find((candidate) => candidate.sut === record.sut.label && candidate.connections === record.load.connections)
     if (!row) {
-      const aggregate = run.aggregates.find((entry) => entry.sut === record.sut.label && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
-      row = { sut: record.sut.label, version: record.sut.frameworkVersion ?? '-', connections: record.load.connections, aggregate: aggregate && aggregate.runs > 0 ? aggregate : null, records: [] }
+      const aggregate = run.aggregates.find((entry) =>
+        entry.sut === record.sut.label && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
+      row = {
+        sut: record.sut.label,
+        version: record.sut.frameworkVersion ?? '-',
+        connections: record.load.connections,
+        aggregate: aggregate && aggregate.runs > 0 ? aggregate : null,
+        records: []
+      }
       rows.push(row)
     }
     row.records.push(record)
@@ -42,10 +49,14 @@ function flags (row) {
   const notes = []
   const remeasured = row.records.filter((record) => record.generatorBoundMeasurement)
   if (remeasured.length > 0) {
-    notes.push(`measured with the **native** engine: autocannon was generator-bound at ${remeasured.map((record) => formatInteger(record.generatorBoundMeasurement?.requestsPerSec)).join(', ')} req/s †`)
+    notes.push('measured with the **native** engine: autocannon was generator-bound at ' +
+      `${remeasured.map((record) => formatInteger(record.generatorBoundMeasurement?.requestsPerSec)).join(', ')} req/s †`)
   }
-  if (row.records.some((record) => record.summary?.generatorBound && record.load.engine === 'native')) notes.push('**‡ limit of this machine**: the native engine was generator-bound too')
-  else if (row.records.some((record) => record.summary?.generatorBound)) notes.push('**generator-bound**: measures the load generator, not the framework')
+  if (row.records.some((record) => record.summary?.generatorBound && record.load.engine === 'native')) {
+    notes.push('**‡ limit of this machine**: the native engine was generator-bound too')
+  } else if (row.records.some((record) => record.summary?.generatorBound)) {
+    notes.push('**generator-bound**: measures the load generator, not the framework')
+  }
   for (const record of row.records.filter((candidate) => candidate.status !== 'ok')) {
     notes.push(`${record.status}${record.repeat.of > 1 ? ` (run ${record.repeat.index})` : ''}: ${record.reason}`)
   }
@@ -64,7 +75,8 @@ export function markdownReport (run) {
   if (isCountRun(run)) {
     lines.push(`Instructions per request, counted under ${countSettingsLine(run)}.`, '')
     for (const [scenario, rows] of countRows(run)) {
-      lines.push(`## ${scenario}`, '', `| ${COUNT_COLUMNS.join(' | ')} |`, '|---|---|---:|---:|---:|---:|---|', ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`), '')
+      lines.push(`## ${scenario}`, '', `| ${COUNT_COLUMNS.join(' | ')} |`, '|---|---|---:|---:|---:|---:|---|',
+        ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`), '')
     }
     lines.push('## Environment', '', ...environmentLines(run), '')
     return lines.join('\n')
@@ -76,12 +88,15 @@ export function markdownReport (run) {
     lines.push(`| framework | version |${sweep ? ' conns |' : ''} req/s |${repeated ? ' 95% CI |' : ''} × slowest | p50 ms | p99 ms | errors | flags |`)
     lines.push(`|---|---|${sweep ? '---:|' : ''}---:|${repeated ? '---:|' : ''}---:|---:|---:|---:|---|`)
     for (const row of rows) {
-      const slowest = Math.min(...rows.filter((other) => other.aggregate && other.connections === row.connections).map((other) => /** @type {NonNullable<typeof other.aggregate>} */ (other.aggregate).requestsPerSec.median))
+      const slowest = Math.min(...rows
+        .filter((other) => other.aggregate && other.connections === row.connections)
+        .map((other) => /** @type {NonNullable<typeof other.aggregate>} */ (other.aggregate).requestsPerSec.median))
       const rate = row.aggregate?.requestsPerSec
       const errors = row.records.reduce((sum, record) => sum + (record.summary?.errors ?? 0), 0)
       lines.push(`| ${cell(row.sut)} | ${cell(row.version)} |${sweep ? ` ${row.connections} |` : ''} ${rate ? formatInteger(rate.median) : '-'} |` +
         `${repeated ? ` ${rate?.ci95 ? `${formatInteger(rate.ci95[0])}–${formatInteger(rate.ci95[1])}` : '-'} |` : ''}` +
-        ` ${rate && slowest > 0 ? `${(rate.median / slowest).toFixed(2)}×` : '-'} | ${formatMs(row.aggregate?.latencyMs?.p50)} | ${formatMs(row.aggregate?.latencyMs?.p99)} |` +
+        ` ${rate && slowest > 0 ? `${(rate.median / slowest).toFixed(2)}×` : '-'} | ${formatMs(row.aggregate?.latencyMs?.p50)} |` +
+        ` ${formatMs(row.aggregate?.latencyMs?.p99)} |` +
         ` ${formatInteger(errors)} | ${cell(flags(row))} |`)
     }
     lines.push('')
@@ -104,7 +119,9 @@ function environmentLines (run) {
       : `- load: ${first ? `${first.load.engine} ${first.load.engineVersion}` : '-'}, profile ${options.profile ?? '-'}, ` +
       `connections ${[].concat(options.connections ?? []).join(', ') || '-'}, ${options.warmupSec ?? '-'} s warmup + ${options.durationSec ?? '-'} s, ` +
       `${options.repeats ?? 1} repeat${(options.repeats ?? 1) > 1 ? 's' : ''}${options.ratePerSec ? `, open model at ${options.ratePerSec} req/s` : ''}`,
-    `- pinning: ${pinning ? (pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generator on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`) : '-'}`,
+    `- pinning: ${pinning
+      ? (pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generator on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`)
+      : '-'}`,
     ...(services.length > 0 ? [`- services: ${services.join(', ')}`] : []),
     `- dyno ${env.harnessVersion}, commit ${env.git.commit ?? 'unknown'}${env.git.dirty ? ' (with uncommitted changes)' : ''}`
   ]
@@ -123,13 +140,16 @@ export function markdownSideBySide (runs, labels) {
   const lines = [`# dyno: ${labels.join(' vs ')}`, '']
   for (const scenario of scenarios) {
     lines.push(`## ${scenario}`, '')
-    lines.push(`| framework | conns |${labels.map((label) => ` ${cell(label)} req/s | p99 ms |`).join('')}${labels.slice(1).map((label) => ` ${cell(label)} vs ${cell(labels[0])} |`).join('')}`)
+    lines.push(`| framework | conns |${labels.map((label) => ` ${cell(label)} req/s | p99 ms |`).join('')}` +
+      `${labels.slice(1).map((label) => ` ${cell(label)} vs ${cell(labels[0])} |`).join('')}`)
     lines.push(`|---|---:|${labels.map(() => '---:|---:|').join('')}${labels.slice(1).map(() => '---:|').join('')}`)
     const keys = [...new Map(perRun.flatMap((rows) => (rows.get(scenario) ?? []).map((row) => [`${row.sut}@${row.connections}`, row]))).values()]
     for (const key of keys) {
       const rows = perRun.map((scenarioRows) => (scenarioRows.get(scenario) ?? []).find((row) => row.sut === key.sut && row.connections === key.connections))
       const medians = rows.map((row) => row?.aggregate?.requestsPerSec.median ?? null)
-      lines.push(`| ${cell(key.sut)} | ${key.connections} |${rows.map((row, index) => ` ${medians[index] === null ? (row ? row.records[0].status : '-') : formatInteger(medians[index])} | ${formatMs(row?.aggregate?.latencyMs?.p99)} |`).join('')}` +
+      lines.push(`| ${cell(key.sut)} | ${key.connections} |` +
+        `${rows.map((row, index) => ` ${medians[index] === null ? (row ? row.records[0].status : '-') : formatInteger(medians[index])} |` +
+          ` ${formatMs(row?.aggregate?.latencyMs?.p99)} |`).join('')}` +
         `${medians.slice(1).map((value) => ` ${value !== null && medians[0] ? `${(value / medians[0]).toFixed(2)}×` : '-'} |`).join('')}`)
     }
     lines.push('')

@@ -46,8 +46,13 @@ export function readRun (dir) {
  */
 export function latestRunDir (out) {
   const runs = existsSync(out)
-    ? readdirSync(out, { withFileTypes: true }).filter((entry) => entry.isDirectory() && existsSync(join(out, entry.name, 'run.json'))).map((entry) => entry.name).sort()
+    ? readdirSync(out, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(out, entry.name, 'run.json')))
+      .map((entry) => entry.name)
+      .sort()
     : []
-  if (runs.length === 0) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `no run directory under ${resolve(out)}: run \`pnpm bench\` first, or name a run directory`)
+  if (runs.length === 0) {
+    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `no run directory under ${resolve(out)}: run \`pnpm bench\` first, or name a run directory`)
+  }
   return join(out, runs[runs.length - 1])
 }

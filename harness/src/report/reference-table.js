@@ -34,10 +34,12 @@ export function referenceTable (run) {
     REFERENCE_START,
     `Run \`${run.index.runId}\`: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB, ${env.os.type} ${env.os.release}, ` +
       `Node ${env.node}; ${first
-? `${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}, ${levels} connections, ${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
+? `${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}, ${levels} connections, ` +
+      `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
       `${first.repeat.of} run${first.repeat.of > 1 ? 's (median)' : ''}`
 : 'no runs'}; ` +
-      `${pinning?.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, load generator on cpu ${pinning.generatorCpus?.join(',')}` : 'not pinned'}; commit ${String(env.git.commit ?? 'unknown').slice(0, 12)}.`,
+      `${pinning?.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, load generator on cpu ${pinning.generatorCpus?.join(',')}` : 'not pinned'}; ` +
+      `commit ${String(env.git.commit ?? 'unknown').slice(0, 12)}.`,
     '',
     `| framework | version | ${scenarios.join(' | ')} |`,
     `|---|---|${scenarios.map(() => '---:|').join('')}`,
@@ -57,7 +59,8 @@ function cellText (row) {
   const bound = row.records.some((record) => record.summary?.generatorBound)
   const autocannon = row.records.map((record) => record.generatorBoundMeasurement?.requestsPerSec).filter((rate) => rate !== undefined)
   const mark = native ? `ⁿ${bound ? ' ‡' : ''}` : bound ? ' †' : ''
-  return `${formatInteger(row.aggregate.requestsPerSec.median)}${mark}${autocannon.length > 0 ? ` (${autocannon.map((rate) => `${formatInteger(rate)}†`).join(', ')})` : ''}`
+  return `${formatInteger(row.aggregate.requestsPerSec.median)}${mark}` +
+    `${autocannon.length > 0 ? ` (${autocannon.map((rate) => `${formatInteger(rate)}†`).join(', ')})` : ''}`
 }
 
 /**
@@ -70,6 +73,8 @@ function cellText (row) {
 export function replaceReferenceBlock (readme, block) {
   const start = readme.indexOf(REFERENCE_START)
   const end = readme.indexOf(REFERENCE_END)
-  if (start === -1 || end === -1 || end < start) throw new Error(`README.md has no reference block: it needs the line ${REFERENCE_START} and, after it, ${REFERENCE_END}`)
+  if (start === -1 || end === -1 || end < start) {
+    throw new Error(`README.md has no reference block: it needs the line ${REFERENCE_START} and, after it, ${REFERENCE_END}`)
+  }
   return readme.slice(0, start) + block + readme.slice(end + REFERENCE_END.length)
 }

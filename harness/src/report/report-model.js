@@ -14,21 +14,25 @@ import { roundTo } from '../util/numbers.js'
  *   wrong under load), or measured again with the native engine as autocannon was generator-bound (native)
  * @typedef {{ name: string, values: (number | null)[], ci95: ([number, number] | null)[], flags?: (BarFlag[])[], autocannon?: (number | null)[] }} BarSeries
  *   autocannon: a native bar's generator-bound autocannon figure
- * @typedef {{ name: string, points: [number, number][], group?: string, dashed?: boolean }} LineSeries x, y; group: lines of one SUT share a colour; dashed: its tail line
+ * @typedef {{ name: string, points: [number, number][], group?: string, dashed?: boolean }} LineSeries x, y; group: lines of one SUT share
+ *   a colour; dashed: its tail line
  * @typedef {object} ScenarioCharts
  * @property {string} scenario
  * @property {string} summary
  * @property {{ categories: string[], series: BarSeries[] }} throughput req/s per subject, one series per run
- * @property {{ series: LineSeries[], warmupEndSec: number, stableAfter: { name: string, atSec: number }[] }} latencyOverTime p50 and p99 per subject, seconds since load began
+ * @property {{ series: LineSeries[], warmupEndSec: number, stableAfter: { name: string, atSec: number }[] }} latencyOverTime p50 and p99 per
+ *   subject, seconds since load began
  * @property {{ series: LineSeries[] }} latencyDistribution percentile → ms per subject
  * @property {{ throughput: LineSeries[], p99: LineSeries[] } | null} connectionSweep null when one level only
  * @property {{ cpu: LineSeries[], rss: LineSeries[] }} resourcesOverTime SUT CPU (% of one core) and RSS (MiB), seconds since load began
  * @property {{ categories: string[], series: BarSeries[] }} requestsPerCpuSec
  * @typedef {object} ReportModel
  * @property {string} title
- * @property {{ label: string, runId: string, dir: string, status: string, env: any, options: any, engine: string | null, load: string, runtimes: string, pinning: string }[]} runs
+ * @property {{ label: string, runId: string, dir: string, status: string, env: any, options: any, engine: string | null, load: string,
+ *   runtimes: string, pinning: string }[]} runs
  * @property {ScenarioCharts[]} scenarios
- * @property {{ run: string, sut: string, scenario: string, connections: number, repeat: string, status: string, errorCode: string | null, reason: string }[]} problems
+ * @property {{ run: string, sut: string, scenario: string, connections: number, repeat: string, status: string, errorCode: string | null,
+ *   reason: string }[]} problems
  */
 
 const MIB = 2 ** 20
@@ -47,7 +51,12 @@ export function reportModel (runs, { scenarioSummaries = {} } = {}) {
   return {
     title: sideBySide ? `dyno: ${labels.join(' vs ')}` : `dyno run ${runs[0].index.runId}`,
     runs: runs.map((run, index) => describeRun(run, labels[index])),
-    scenarios: scenarioNames.map((scenario) => scenarioCharts(scenario, scenarioSummaries[scenario] ?? '', entries.filter((entry) => entry.record.scenario.name === scenario), { labels, sideBySide })),
+    scenarios: scenarioNames.map((scenario) => scenarioCharts(
+      scenario,
+      scenarioSummaries[scenario] ?? '',
+      entries.filter((entry) => entry.record.scenario.name === scenario),
+      { labels, sideBySide }
+    )),
     problems: entries.filter(({ record }) => record.status !== 'ok').map(({ runLabel, record }) => ({
       run: runLabel,
       sut: record.sut.label ?? record.sut.name,
@@ -76,10 +85,13 @@ function describeRun (run, label) {
     load: first
       ? `connections ${[...new Set(run.records.map((record) => record.load.connections))].sort((a, b) => a - b).join(', ')}, ` +
         `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s, ${first.repeat.of} repeat${first.repeat.of > 1 ? 's' : ''}` +
-        `${first.load.ratePerSec ? `, open model ${first.load.ratePerSec} req/s` : ''}${run.index.options?.profile ? `, profile ${run.index.options.profile}` : ''}`
+        `${first.load.ratePerSec ? `, open model ${first.load.ratePerSec} req/s` : ''}` +
+        `${run.index.options?.profile ? `, profile ${run.index.options.profile}` : ''}`
       : '-',
     runtimes: [...new Set(run.records.map((record) => `${record.sut.runtime}${record.sut.runtimeVersion ? ` ${record.sut.runtimeVersion}` : ''}`))].join(', '),
-    pinning: pinning ? (pinning.pinned ? `SUT cpu ${pinning.sutCpus?.join(',')}, generator cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`) : '-'
+    pinning: pinning
+      ? (pinning.pinned ? `SUT cpu ${pinning.sutCpus?.join(',')}, generator cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`)
+      : '-'
   }
 }
 
@@ -103,7 +115,12 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   subjects.sort((a, b) => best(b) - best(a))
   // Lines and legends follow the same order: the fastest first.
   cells.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject))
-  const bars = (/** @type {(cell: Cell) => number | null} */ value, /** @type {(cell: Cell) => [number, number] | null} */ ci, /** @type {((cell: Cell) => BarFlag[]) | null} */ flags = null, /** @type {((cell: Cell) => number | null) | null} */ autocannon = null) => labels
+  const bars = (
+    /** @type {(cell: Cell) => number | null} */ value,
+    /** @type {(cell: Cell) => [number, number] | null} */ ci,
+    /** @type {((cell: Cell) => BarFlag[]) | null} */ flags = null,
+    /** @type {((cell: Cell) => number | null) | null} */ autocannon = null
+  ) => labels
     .filter((label) => cells.some((cell) => cell.runLabel === label))
     .map((label) => {
       const byRun = subjects.map((subject) => cells.find((cell) => cell.subject === subject && cell.runLabel === label))
@@ -121,25 +138,39 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   return {
     scenario,
     summary,
-    throughput: { categories: subjects, series: bars((cell) => medianOf(cell) ?? invalidMedian(cell), (cell) => cell.aggregate?.requestsPerSec.ci95 ?? null, throughputFlags, autocannonBeside) },
+    throughput: {
+      categories: subjects,
+      series: bars((cell) => medianOf(cell) ?? invalidMedian(cell), (cell) => cell.aggregate?.requestsPerSec.ci95 ?? null, throughputFlags, autocannonBeside)
+    },
     latencyOverTime: {
       series: representatives.flatMap(({ cell, record }) => latencyLines(named(cell), /** @type {ResultRecord} */ (record))),
       warmupEndSec,
       stableAfter: representatives
         .filter(({ record }) => typeof record?.warmupAnalysis?.stableAfterMs === 'number')
-        .map(({ cell, record }) => ({ name: named(cell), atSec: roundTo(/** @type {number} */ (/** @type {ResultRecord} */ (record).warmupAnalysis?.stableAfterMs) / 1000, 3) }))
+        .map(({ cell, record }) => ({
+          name: named(cell),
+          atSec: roundTo(/** @type {number} */ (/** @type {ResultRecord} */ (record).warmupAnalysis?.stableAfterMs) / 1000, 3)
+        }))
     },
     latencyDistribution: {
       series: cells.map((cell) => ({
         name: named(cell),
-        points: /** @type {[number, number][]} */ (mergedLatencyDistributionMs(okRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).latencyHistogramUs))
-          .map((point) => [point.percentile, point.latencyMs]))
+        points: /** @type {[number, number][]} */ (
+          mergedLatencyDistributionMs(okRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).latencyHistogramUs))
+            .map((point) => [point.percentile, point.latencyMs])
+        )
       })).filter((series) => series.points.length > 0)
     },
     connectionSweep: levels.length < 2 ? null : connectionSweep(entries, sideBySide),
     resourcesOverTime: {
-      cpu: representatives.map(({ cell, record }) => ({ name: named(cell), points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => roundTo(sample.cpuUserPct + sample.cpuSystemPct, 3)) })),
-      rss: representatives.map(({ cell, record }) => ({ name: named(cell), points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => roundTo(sample.rssBytes / MIB, 3)) }))
+      cpu: representatives.map(({ cell, record }) => ({
+        name: named(cell),
+        points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => roundTo(sample.cpuUserPct + sample.cpuSystemPct, 3))
+      })),
+      rss: representatives.map(({ cell, record }) => ({
+        name: named(cell),
+        points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => roundTo(sample.rssBytes / MIB, 3))
+      }))
     },
     requestsPerCpuSec: {
       categories: subjects,
@@ -167,7 +198,8 @@ function groupCells (entries) {
     const key = JSON.stringify([runLabel, subject])
     let cell = cells.get(key)
     if (!cell) {
-      const aggregate = run.aggregates.find((entry) => entry.sut === subject && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
+      const aggregate = run.aggregates.find((entry) =>
+        entry.sut === subject && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
       cell = { subject, runLabel, records: [], aggregate: aggregate && aggregate.runs > 0 ? aggregate : null }
       cells.set(key, cell)
     }
@@ -247,7 +279,8 @@ function latencyLines (name, record) {
     ...(record.warmup?.timeseries ?? []).map((window) => ({ window, atSec: window.startMs / 1000 })),
     ...(record.summary?.timeseries ?? []).map((window) => ({ window, atSec: offsetSec + window.startMs / 1000 }))
   ].filter(({ window }) => window.latencyMs !== null)
-  const line = (/** @type {'p50' | 'p99'} */ key) => /** @type {[number, number][]} */ (windows.map(({ window, atSec }) => [roundTo(atSec, 3), /** @type {any} */ (window.latencyMs)[key]]))
+  const line = (/** @type {'p50' | 'p99'} */ key) =>
+    /** @type {[number, number][]} */ (windows.map(({ window, atSec }) => [roundTo(atSec, 3), /** @type {any} */ (window.latencyMs)[key]]))
   return [{ name: `${name} p50`, group: name, points: line('p50') }, { name: `${name} p99`, group: name, dashed: true, points: line('p99') }]
 }
 
@@ -266,7 +299,9 @@ function resourceLine (record, value) {
   const first = /** @type {NonNullable<ResultRecord['summary']>} */ (phases[0])
   const loadBeganMs = /** @type {NonNullable<typeof first.resources>} */ (first.resources).stoppedAtMs - first.durationSec * 1000
   return phases.flatMap((phase) => {
-    const report = /** @type {NonNullable<NonNullable<ResultRecord['summary']>['resources']>} */ (/** @type {NonNullable<ResultRecord['summary']>} */ (phase).resources)
+    const report = /** @type {NonNullable<NonNullable<ResultRecord['summary']>['resources']>} */ (
+      /** @type {NonNullable<ResultRecord['summary']>} */ (phase).resources
+    )
     return (report.targets.sut?.samples ?? [])
       .map((sample) => /** @type {[number, number]} */ ([roundTo((report.startedAtMs + sample.tMs - loadBeganMs) / 1000, 3), value(sample)]))
       .filter(([atSec]) => atSec >= 0)

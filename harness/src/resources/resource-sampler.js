@@ -59,7 +59,9 @@ function createTracker (target, { rescanMs }) {
   const isGroup = 'pgid' in target
   const pids = 'pids' in target ? target.pids : 'pid' in target ? [target.pid] : []
   const id = isGroup ? target.pgid : pids[0]
-  if ([id, ...pids].some((value) => !Number.isInteger(value) || value <= 0)) throw new RangeError(`a resource target needs a positive pid or pgid (or pids), got ${JSON.stringify(target)}`)
+  if ([id, ...pids].some((value) => !Number.isInteger(value) || value <= 0)) {
+    throw new RangeError(`a resource target needs a positive pid or pgid (or pids), got ${JSON.stringify(target)}`)
+  }
   /** @type {Map<number, Tracked>} */
   let known = new Map()
   let lastScanAt = -Infinity

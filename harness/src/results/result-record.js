@@ -7,8 +7,9 @@ import { findNativeEngine } from '../load/native-engine.js'
  * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
  * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null,
  *   engine?: 'autocannon' | 'wrk' | 'native', wrkThreads?: number, measure?: 'wall-clock' | 'instructions', countWarmupRequests?: number,
- *   countWindowRequests?: number, countWindows?: number }} LoadSettings measure instructions: a count under callgrind instead of load (counts, not durations); engine: autocannon and wrk run a closed loop (the
- *   open model of autocannon's engine is undici-rate); native runs either
+ *   countWindowRequests?: number, countWindows?: number }} LoadSettings measure instructions: a count under callgrind instead of load
+ *   (counts, not durations); engine: autocannon and wrk run a closed loop (the open model of autocannon's engine is undici-rate); native
+ *   runs either
  * @typedef {import('../pinning/resolve-pinning.js').PinPlan} PinPlan
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
@@ -18,9 +19,11 @@ import { findNativeEngine } from '../load/native-engine.js'
  * @property {string | null} finishedAt
  * @property {ReturnType<typeof import('../env/fingerprint.js').environmentFingerprint>} env
  * @property {{ name: string, label: string, package: string, framework: string, frameworkVersion: string | null, validator: string,
- *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number }} sut label: the name, with the runtime when a run sets runtimes side by side
+ *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number }} sut label: the name, with the runtime when a
+ *   run sets runtimes side by side
  * @property {{ name: string, method: string, path: string }} scenario
- * @property {Omit<LoadSettings, 'engine'> & { engine: 'autocannon' | 'undici-rate' | 'wrk' | 'native', engineVersion: string, pinning: PinPlan }} load engine undici-rate: the open-model schedule (--rate)
+ * @property {Omit<LoadSettings, 'engine'> & { engine: 'autocannon' | 'undici-rate' | 'wrk' | 'native', engineVersion: string, pinning: PinPlan }} load
+ *   engine undici-rate: the open-model schedule (--rate)
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
  * @property {RunStatus} status
  * @property {string | null} reason null when ok
@@ -31,9 +34,11 @@ import { findNativeEngine } from '../load/native-engine.js'
  * @property {import('../instructions/count-instructions.js').InstructionCount} [instructions] --measure instructions: the count
  * @property {GeneratorBoundMeasurement} [generatorBoundMeasurement] autocannon's figures, when it was generator-bound on
  *   this cell and the record holds the native engine's measurement of it
- * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs) and how much faster the steady state is than the first second
+ * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs)
+ *   and how much faster the steady state is than the first second
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
- * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean, stderrTail: string[] }} sutProcess
+ * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean,
+ *   stderrTail: string[] }} sutProcess
  */
 
 /**

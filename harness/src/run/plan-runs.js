@@ -27,7 +27,8 @@ export function planRuns ({ suts, scenarios, connections, repeats, seed }) {
     const round = repeats === 1 ? cells : shuffled(cells, random)
     for (const cell of round) {
       const runtime = cell.sut.label === cell.sut.name ? '' : `--${cell.sut.runtime.name}`
-      const file = `${cell.sut.name}${runtime}--${cell.scenario.name}${connections.length > 1 ? `--c${cell.connections}` : ''}${repeats > 1 ? `--r${repeat}` : ''}.json`
+      const file = `${cell.sut.name}${runtime}--${cell.scenario.name}` +
+        `${connections.length > 1 ? `--c${cell.connections}` : ''}${repeats > 1 ? `--r${repeat}` : ''}.json`
       plan.push({ ...cell, repeat, file })
     }
   }

@@ -7,7 +7,8 @@
  */
 export function refusalReason (ready) {
   if (ready.uwsNative === false) {
-    return 'DYNO_ERR_SUT_REFUSED: the uWebSockets.js native binary is not loaded on this runtime (a pure-JS fallback answered); dyno does not measure a fallback build as uWS'
+    return 'DYNO_ERR_SUT_REFUSED: the uWebSockets.js native binary is not loaded on this runtime (a pure-JS fallback answered); ' +
+      'dyno does not measure a fallback build as uWS'
   }
   return null
 }

@@ -29,7 +29,8 @@ export function withAutocannonBeside (native, autocannon) {
       requestsPerSec: summary.requestsPerSec.mean,
       latencyMs: summary.latencyMs,
       generatorCpuPct: summary.generatorCpuPct ?? null,
-      reason: `autocannon was generator-bound (${summary.generatorCpuPct ?? '?'}% of one core on ${autocannon.load.pinning.generatorCpus?.length ?? 1} generator cpu(s)): measured again with the native engine`
+      reason: `autocannon was generator-bound (${summary.generatorCpuPct ?? '?'}% of one core on ` +
+        `${autocannon.load.pinning.generatorCpus?.length ?? 1} generator cpu(s)): measured again with the native engine`
     }
   }
 }

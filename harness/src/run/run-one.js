@@ -54,7 +54,8 @@ export async function runOne (context) {
   const unsupported = sut.unsupportedScenarios[context.scenario.name]
   if (unsupported) return settleRecord(record, 'skipped', `${sut.name} cannot serve ${context.scenario.name} as the contract says: ${unsupported}`)
   if (context.unavailable) {
-    return settleRecord(record, context.ci ? 'failed' : 'skipped', `${context.unavailable}${context.ci ? ' (a failure under CI=true)' : ''}`, 'DYNO_ERR_SERVICE_UNAVAILABLE')
+    return settleRecord(record, context.ci ? 'failed' : 'skipped', `${context.unavailable}${context.ci ? ' (a failure under CI=true)' : ''}`,
+      'DYNO_ERR_SERVICE_UNAVAILABLE')
   }
 
   context.onProgress?.({ stage: 'starting' })
@@ -127,9 +128,11 @@ async function measure (context, running, record, eventLoopFile) {
   const sampling = samplePhases({ phases: phaseNames, sutPgid: running.pid, generatorPids: () => load.pids })
   const generatorThreads = engineThreads(context)
   const startEngine = context.load.engine === 'wrk'
-    ? (/** @type {import('../load/load-plan.js').LoadPlan} */ wrkPlan, /** @type {any} */ hooks) => startWrkLoad(wrkPlan, { ...hooks, threads: generatorThreads })
+    ? (/** @type {import('../load/load-plan.js').LoadPlan} */ wrkPlan, /** @type {any} */ hooks) =>
+        startWrkLoad(wrkPlan, { ...hooks, threads: generatorThreads })
     : context.load.engine === 'native'
-      ? (/** @type {import('../load/load-plan.js').LoadPlan} */ nativePlan, /** @type {any} */ hooks) => startNativeLoad(nativePlan, { ...hooks, threads: generatorThreads })
+      ? (/** @type {import('../load/load-plan.js').LoadPlan} */ nativePlan, /** @type {any} */ hooks) =>
+          startNativeLoad(nativePlan, { ...hooks, threads: generatorThreads })
       : startLoad
   const load = startEngine(plan, {
     onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }),
@@ -156,7 +159,9 @@ async function measure (context, running, record, eventLoopFile) {
   }
   record.warmup = outcome.phases.warmup ?? null
   record.summary = outcome.phases.measure ?? null
-  attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, { generatorCpus: context.pinning.generatorCpus, sutCpus: context.pinning.sutCpus, generatorThreads, eventLoopFile })
+  attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, {
+    generatorCpus: context.pinning.generatorCpus, sutCpus: context.pinning.sutCpus, generatorThreads, eventLoopFile
+  })
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
   if (running.hasExited()) {
@@ -165,15 +170,19 @@ async function measure (context, running, record, eventLoopFile) {
       `the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`, 'DYNO_ERR_SUT_EXITED')
   }
   if (signal.aborted) {
-    return settleRecord(record, 'failed', `interrupted by ${String(signal.reason ?? 'a signal')} during ${record.summary ? 'measurement' : 'warmup'}; the partial figures are kept`, 'DYNO_ERR_INTERRUPTED')
+    return settleRecord(record, 'failed',
+      `interrupted by ${String(signal.reason ?? 'a signal')} during ${record.summary ? 'measurement' : 'warmup'}; the partial figures are kept`,
+      'DYNO_ERR_INTERRUPTED')
   }
   const problems = underLoadProblems(outcome.phases, scenario.expect.status)
   if (problems) return settleRecord(record, 'invalid', problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
   if (context.queryCounter) {
     record.serverCheck = queryRatio(context.queryCounter.service, (await context.queryCounter.count()) - queriesBefore, outcome.phases, context.load)
     if (!record.serverCheck.withinBounds) {
-      return settleRecord(record, 'invalid', `DYNO_ERR_QUERY_RATIO: ${context.queryCounter.service} counted ${record.serverCheck.queries} queries for ${record.serverCheck.requests} responses ` +
-        `(${record.serverCheck.queriesPerRequest} per request; one per request is the contract): the SUT does not do the scenario's work on every request`, 'DYNO_ERR_QUERY_RATIO')
+      return settleRecord(record, 'invalid',
+        `DYNO_ERR_QUERY_RATIO: ${context.queryCounter.service} counted ${record.serverCheck.queries} queries ` +
+        `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the contract): ` +
+        'the SUT does not do the scenario\'s work on every request', 'DYNO_ERR_QUERY_RATIO')
     }
   }
   return settleRecord(record, 'ok', null)
@@ -215,7 +224,9 @@ async function countRun (context, record) {
     if (!isDynoError(error)) throw error
     return settleRecord(record, 'failed', error.message, error.code)
   }
-  if (context.signal.aborted) return settleRecord(record, 'failed', `interrupted by ${String(context.signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
+  if (context.signal.aborted) {
+    return settleRecord(record, 'failed', `interrupted by ${String(context.signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
+  }
   const { checks } = record.instructions
   if (checks.mismatches + checks.unexpectedStatus + checks.errors > 0) {
     return settleRecord(record, 'invalid', `while counting instructions: ${checks.mismatches} wrong bodies, ${checks.unexpectedStatus} unexpected statuses, ` +

@@ -38,7 +38,8 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @typedef {object} SuiteHooks
  * @property {(info: { runId: string, runDir: string, total: number }) => void} [onStart]
  * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) => void} [onServices]
- * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
+ * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string,
+ *   phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
  * @property {(record: import('../results/result-record.js').ResultRecord, file: string) => void} [onResult]
  * @property {(info: { sut: string, scenario: string, connections: number, generatorCpuPct: number | null }) => void} [onRemeasure] autocannon
  *   was generator-bound on this cell: it is measured again with the native engine
@@ -66,8 +67,11 @@ export async function runSuite (suite, hooks = {}) {
     options: suite.options,
     seed: suite.seed,
     env,
-    planned: plan.map(({ sut, scenario, connections, repeat, file }) => ({ sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, file })),
-    results: /** @type {{ file: string, sut: string, runtime: string, scenario: string, connections: number, repeat: number, status: string, reason: string | null }[]} */ ([]),
+    planned: plan.map(({ sut, scenario, connections, repeat, file }) => ({
+      sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, file
+    })),
+    results: /** @type {{ file: string, sut: string, runtime: string, scenario: string, connections: number, repeat: number, status: string,
+      reason: string | null }[]} */ ([]),
     aggregatesFile: /** @type {string | null} */ (null)
   }
   const indexPath = join(runDir, 'run.json')
@@ -101,7 +105,9 @@ export async function runSuite (suite, hooks = {}) {
         stopGraceSec: DEFAULTS.stopGraceSec,
         requestTimeoutSec: DEFAULTS.requestTimeoutSec,
         signal: suite.signal,
-        onProgress: (event) => hooks.onProgress?.({ index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event }),
+        onProgress: (event) => hooks.onProgress?.({
+          index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
+        }),
         serviceEnv: { ...services.envFor(needed), PG_POOL_SIZE: String(suite.pgPoolSize) },
         queryCounter: counterService?.queryCount ? { service: counterService.name, count: counterService.queryCount } : null,
         unavailable,
@@ -122,7 +128,9 @@ export async function runSuite (suite, hooks = {}) {
       }
       writeJsonAtomic(join(runDir, file), record)
       records.push(record)
-      index.results.push({ file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason })
+      index.results.push({
+        file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason
+      })
       writeJsonAtomic(indexPath, index)
       hooks.onResult?.(record, file)
     }

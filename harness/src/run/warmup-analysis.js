@@ -31,7 +31,14 @@ export function analyzeWarmup (warmup, measure) {
     .filter((window) => window.latencyMs !== null)
   const steadyWindows = measure.slice(Math.floor(measure.length / 2)).filter((window) => window.latencyMs !== null)
   if (steadyWindows.length === 0 || timeline.length < ROLLING_WINDOWS) {
-    return { stableAfterMs: null, steadyLatencyP50Ms: null, firstSecondRequestsPerSec: null, steadyRequestsPerSec: null, steadySpeedup: null, reason: 'too few windows with responses' }
+    return {
+      stableAfterMs: null,
+      steadyLatencyP50Ms: null,
+      firstSecondRequestsPerSec: null,
+      steadyRequestsPerSec: null,
+      steadySpeedup: null,
+      reason: 'too few windows with responses'
+    }
   }
   const steadyLatency = median(steadyWindows.map((window) => /** @type {{ p50: number }} */ (window.latencyMs).p50))
   const band = Math.max(steadyLatency * BAND_FRACTION, BAND_MIN_MS)

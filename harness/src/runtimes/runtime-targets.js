@@ -22,7 +22,8 @@ export { RUNTIME_NAMES }
 export function checkRuntimeNames (names) {
   const unknown = names.filter((name) => !RUNTIME_NAMES.includes(name))
   if (unknown.length > 0) {
-    throw new DynoError('DYNO_ERR_UNKNOWN_RUNTIME', `\`--runtime\`: unknown runtime ${unknown.map((name) => `\`${name}\``).join(', ')}; valid: ${RUNTIME_NAMES.join(', ')}`)
+    throw new DynoError('DYNO_ERR_UNKNOWN_RUNTIME',
+      `\`--runtime\`: unknown runtime ${unknown.map((name) => `\`${name}\``).join(', ')}; valid: ${RUNTIME_NAMES.join(', ')}`)
   }
   return names
 }

@@ -39,7 +39,8 @@ export function startManagedProcess ({ name, command, args, readyPattern, timeou
     child.stderr?.on('data', onData)
     const timer = setTimeout(() => settle(new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
       `${name} did not report ready within ${timeoutMs / 1000} s; its last lines:\n${output.format()}`)), timeoutMs)
-    child.once('error', (error) => settle(new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `${name} could not be started (${command}): ${error.message}`, { cause: error })))
+    child.once('error', (error) => settle(new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
+      `${name} could not be started (${command}): ${error.message}`, { cause: error })))
     child.once('exit', (code, signal) => settle(new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
       `${name} exited while starting (${signal ?? `exit code ${code}`}); its last lines:\n${output.format()}`)))
   })

@@ -87,7 +87,8 @@ export async function providePostgres (env, mark = {}) {
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     const stderr = /** @type {{ stderr?: Buffer }} */ (error).stderr?.toString().trim()
-    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `initdb failed (${binaries.initdb}): ${stderr || /** @type {Error} */ (error).message}`, { cause: error })
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
+      `initdb failed (${binaries.initdb}): ${stderr || /** @type {Error} */ (error).message}`, { cause: error })
   }
   const open = async () => {
     const port = await freeLoopbackPort()
@@ -120,14 +121,18 @@ async function connectPostgres (url, source, server) {
   let hasStatements = false
   try {
     await admin.connect()
-    hasStatements = await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').then(() => admin.query(WORLD_QUERY_CALLS)).then(() => true, () => false)
+    hasStatements = await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
+      .then(() => admin.query(WORLD_QUERY_CALLS))
+      .then(() => true, () => false)
     await admin.query(WORLD_TABLE_DDL.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS'))
-    await admin.query(`INSERT INTO world (id, randomnumber) SELECT id, ((id * 7919) % ${WORLD_ROW_COUNT}) + 1 FROM generate_series(1, ${WORLD_ROW_COUNT}) AS id ON CONFLICT (id) DO NOTHING`)
+    await admin.query(`INSERT INTO world (id, randomnumber) SELECT id, ((id * 7919) % ${WORLD_ROW_COUNT}) + 1 ` +
+      `FROM generate_series(1, ${WORLD_ROW_COUNT}) AS id ON CONFLICT (id) DO NOTHING`)
     await admin.query('ANALYZE world')
   } catch (error) {
     await admin.end().catch(() => {})
     await server?.stop()
-    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `cannot use PostgreSQL at ${maskPassword(url)} (${source}): ${/** @type {Error} */ (error).message}`, { cause: error })
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
+      `cannot use PostgreSQL at ${maskPassword(url)} (${source}): ${/** @type {Error} */ (error).message}`, { cause: error })
   }
   const version = (await admin.query('SHOW server_version')).rows[0].server_version
   return {
@@ -144,7 +149,8 @@ async function connectPostgres (url, source, server) {
       }
     },
     restart: async () => {
-      throw new DynoError('DYNO_ERR_SERVICE_DIED', `PostgreSQL at ${maskPassword(url)} (from DATABASE_URL) is down; dyno does not manage it, so it cannot restart it`)
+      throw new DynoError('DYNO_ERR_SERVICE_DIED',
+        `PostgreSQL at ${maskPassword(url)} (from DATABASE_URL) is down; dyno does not manage it, so it cannot restart it`)
     },
     queryCount: hasStatements ? async () => Number((await admin.query(WORLD_QUERY_CALLS)).rows[0].calls) : null,
     stop: async () => {

@@ -64,7 +64,8 @@ export async function startServices (names, { env = process.env, mark = {} } = {
       const results = await Promise.allSettled([...available.values()].map((service) => service.stop()))
       const failed = results.filter((result) => result.status === 'rejected')
       if (failed.length > 0) {
-        throw new DynoError('DYNO_ERR_SERVICE_DIED', `could not stop every service: ${failed.map((result) => String(/** @type {PromiseRejectedResult} */ (result).reason?.message)).join('; ')}`)
+        throw new DynoError('DYNO_ERR_SERVICE_DIED',
+          `could not stop every service: ${failed.map((result) => String(/** @type {PromiseRejectedResult} */ (result).reason?.message)).join('; ')}`)
       }
     }
   }

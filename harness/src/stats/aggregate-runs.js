@@ -49,7 +49,9 @@ export function aggregateRuns (records, { seed }) {
             ci95: rates.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(rates, { seed }).map((value) => roundTo(value, 1))),
             cv: rates.length < 2 ? null : roundTo(sampleStandardDeviation(rates) / mean(rates), 4)
           },
-      latencyMs: ok.length === 0 ? null : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
+      latencyMs: ok.length === 0
+        ? null
+        : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
     }
   })
 }

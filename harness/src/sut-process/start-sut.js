@@ -55,7 +55,9 @@ function inheritedEnv () {
  * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_INTERRUPTED
  */
 export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null }) {
-  if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} (${sut.runtimeKind}) has no resolved launch command: resolve it with resolveSubjects() first`)
+  if (!sut.launch) {
+    throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} (${sut.runtimeKind}) has no resolved launch command: resolve it with resolveSubjects() first`)
+  }
   const { command, args } = pinnedSpawnArgs(sut.launch.command, sut.launch.args, cpus)
   const base = inheritedEnv()
   const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null

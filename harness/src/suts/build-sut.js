@@ -74,7 +74,12 @@ function readManifest (sut) {
     return failed(`the build of ${sut.name} left no readable ${sut.buildManifest} (${/** @type {Error} */ (error).message}); run \`pnpm install\``)
   }
   if (manifest.ok === false) {
-    return { state: 'skipped', reason: String(manifest.skipReason ?? `the build of ${sut.name} reported it cannot build here`), frameworkVersion: null, runtimeVersion: null }
+    return {
+      state: 'skipped',
+      reason: String(manifest.skipReason ?? `the build of ${sut.name} reported it cannot build here`),
+      frameworkVersion: null,
+      runtimeVersion: null
+    }
   }
   return {
     state: 'ready',

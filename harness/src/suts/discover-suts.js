@@ -53,7 +53,8 @@ export function loadSut (dir) {
   }
   const runtimeKind = meta?.runtime ?? 'node'
   if (!SUT_RUNTIME_KINDS.includes(runtimeKind)) {
-    throw new DynoError('DYNO_ERR_SUT_PACKAGE', `${manifestPath}: \`dyno.runtime\` must be one of ${SUT_RUNTIME_KINDS.join(', ')}, got \`${JSON.stringify(runtimeKind)}\``)
+    throw new DynoError('DYNO_ERR_SUT_PACKAGE',
+      `${manifestPath}: \`dyno.runtime\` must be one of ${SUT_RUNTIME_KINDS.join(', ')}, got \`${JSON.stringify(runtimeKind)}\``)
   }
   const isJs = JS_KINDS.includes(runtimeKind)
   for (const field of isJs ? ['framework', 'start'] : ['framework']) {
@@ -111,7 +112,8 @@ function builtFrameworkVersion (dir, buildManifest) {
  */
 function readCommand (manifestPath, dir, value) {
   if (!Array.isArray(value) || value.length === 0 || !value.every((part) => typeof part === 'string' && part !== '')) {
-    throw new DynoError('DYNO_ERR_SUT_PACKAGE', `${manifestPath}: \`dyno.command\` must be a non-empty array of strings (the server's argv), got \`${JSON.stringify(value)}\``)
+    throw new DynoError('DYNO_ERR_SUT_PACKAGE',
+      `${manifestPath}: \`dyno.command\` must be a non-empty array of strings (the server's argv), got \`${JSON.stringify(value)}\``)
   }
   return [join(dir, value[0]), ...value.slice(1)]
 }

@@ -81,7 +81,10 @@ function addonLimits (sut, runtimeName, target) {
   if (sut.runtimeKind !== 'node' || !target) return {}
   const sameAbi = target.kind === 'node' && target.version.replace(/^v/, '').split('.')[0] === process.versions.node.split('.')[0]
   if (sameAbi) return {}
-  return { sqlite: `better-sqlite3 is a native addon built for Node ${process.versions.node} (ABI ${process.versions.modules}) by pnpm install; ${runtimeName} ${target.version} cannot load it` }
+  return {
+    sqlite: `better-sqlite3 is a native addon built for Node ${process.versions.node} (ABI ${process.versions.modules}) by pnpm install; ` +
+      `${runtimeName} ${target.version} cannot load it`
+  }
 }
 
 /**

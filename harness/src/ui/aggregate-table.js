@@ -8,7 +8,9 @@ import { createTable } from './table.js'
  * @param {import('../stats/aggregate-runs.js').Aggregate[]} aggregates
  */
 export function formatAggregateTable (aggregates) {
-  const table = createTable(['framework', 'scenario', 'conns', 'runs', 'median req/s', '95% CI', 'CV', 'p50 ms', 'p99 ms'], { alignRight: [2, 3, 4, 5, 6, 7, 8] })
+  const table = createTable(['framework', 'scenario', 'conns', 'runs', 'median req/s', '95% CI', 'CV', 'p50 ms', 'p99 ms'], {
+    alignRight: [2, 3, 4, 5, 6, 7, 8]
+  })
   for (const aggregate of aggregates) {
     const { requestsPerSec: rate } = aggregate
     table.push([

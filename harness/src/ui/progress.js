@@ -18,7 +18,10 @@ export function createProgress (stream, load) {
   let lastPlainLine = ''
 
   return {
-    /** @param {{ index: number, total: number, sut: string, scenario: string, stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }} event */
+    /**
+     * @param {{ index: number, total: number, sut: string, scenario: string, stage: string, phase?: string, elapsedSec?: number,
+     *   requestsPerSec?: number }} event
+     */
     update (event) {
       const head = `[${event.index + 1}/${event.total}] ${event.sut} × ${event.scenario}`
       const stage = event.stage === 'load'

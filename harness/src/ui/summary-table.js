@@ -24,7 +24,10 @@ export function engineNote (record) {
  */
 export function formatSummaryTable (records, { showConnections = false } = {}) {
   const counted = records.some((record) => record.instructions)
-  const head = ['framework', 'version', 'scenario', ...(showConnections ? ['conns'] : []), ...(counted ? ['instructions/req'] : []), 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'status']
+  const head = [
+    'framework', 'version', 'scenario', ...(showConnections ? ['conns'] : []), ...(counted ? ['instructions/req'] : []),
+    'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'status'
+  ]
   const numeric = ['conns', 'instructions/req', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx']
   const table = createTable(head, { alignRight: head.flatMap((name, index) => numeric.includes(name) ? [index] : []) })
   for (const record of records) {
@@ -43,14 +46,24 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       engineNote(record) ? `${record.status} (${engineNote(record)})` : record.status
     ])
   }
-  const cells = (/** @type {import('../results/result-record.js').ResultRecord[]} */ list) => list.map((record) => `${record.sut.label} × ${record.scenario.name}`).join(', ')
+  const cells = (/** @type {import('../results/result-record.js').ResultRecord[]} */ list) =>
+    list.map((record) => `${record.sut.label} × ${record.scenario.name}`).join(', ')
   const remeasured = records.filter((record) => record.generatorBoundMeasurement)
   const bound = records.filter((record) => record.summary?.generatorBound && record.load.engine !== 'native')
   const atLimit = records.filter((record) => record.summary?.generatorBound && record.load.engine === 'native')
   const warnings = [
-    ...(remeasured.length === 0 ? [] : [`${remeasured.length} run${remeasured.length > 1 ? 's were' : ' was'} measured again with the native engine, as autocannon was generator-bound (${GENERATOR_BOUND_RULE}; † its figure): ${cells(remeasured)}.`]),
-    ...(bound.length === 0 ? [] : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (${GENERATOR_BOUND_RULE}): ${cells(bound)}. These numbers measure the load generator, not the framework.`]),
-    ...(atLimit.length === 0 ? [] : [`‡ ${atLimit.length} run${atLimit.length > 1 ? 's' : ''} reached the limit of this machine: even the native engine was generator-bound (${cells(atLimit)}); the SUT may be faster than this machine can show.`])
+    ...(remeasured.length === 0
+      ? []
+      : [`${remeasured.length} run${remeasured.length > 1 ? 's were' : ' was'} measured again with the native engine, ` +
+        `as autocannon was generator-bound (${GENERATOR_BOUND_RULE}; † its figure): ${cells(remeasured)}.`]),
+    ...(bound.length === 0
+      ? []
+      : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (${GENERATOR_BOUND_RULE}): ${cells(bound)}. ` +
+        'These numbers measure the load generator, not the framework.']),
+    ...(atLimit.length === 0
+      ? []
+      : [`‡ ${atLimit.length} run${atLimit.length > 1 ? 's' : ''} reached the limit of this machine: ` +
+        `even the native engine was generator-bound (${cells(atLimit)}); the SUT may be faster than this machine can show.`])
   ]
   const reasons = records.filter((record) => record.status !== 'ok')
     .map((record) => `${record.sut.label} × ${record.scenario.name}: ${record.status}: ${record.reason}`)

@@ -94,6 +94,8 @@ export function inputKind (path, what) {
   if (!stats) return null
   if (stats.isDirectory()) return 'directory'
   if (!stats.isFile()) throw new DynoError('DYNO_ERR_PATH', `${what} is ${kindOf(stats)}, not a file or directory dyno wrote`)
-  if (stats.size > MAX_INPUT_BYTES) throw new DynoError('DYNO_ERR_PATH', `${what} is ${stats.size} bytes, larger than any file dyno writes (at most ${MAX_INPUT_BYTES})`)
+  if (stats.size > MAX_INPUT_BYTES) {
+    throw new DynoError('DYNO_ERR_PATH', `${what} is ${stats.size} bytes, larger than any file dyno writes (at most ${MAX_INPUT_BYTES})`)
+  }
   return 'file'
 }

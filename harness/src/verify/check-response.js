@@ -59,7 +59,13 @@ export function checkResponse (label, response, expect) {
   const checks = [{ request: label, check: 'status', ok: response.status === expect.status, expected: expect.status, actual: response.status }]
   if (expect.contentType !== null) {
     const actual = mediaType(response.headers['content-type'])
-    checks.push({ request: label, check: 'content-type', ok: actual === expect.contentType, expected: expect.contentType, actual: response.headers['content-type'] ?? null })
+    checks.push({
+      request: label,
+      check: 'content-type',
+      ok: actual === expect.contentType,
+      expected: expect.contentType,
+      actual: response.headers['content-type'] ?? null
+    })
   }
   if (expect.body !== null) {
     const ok = bodyMatches(expect.body, response.body)
@@ -74,6 +80,12 @@ export function checkResponse (label, response, expect) {
     checks.push({ request: label, check: 'no stack trace in body', ok: !leaked, expected: 'no stack trace', actual: leaked ? excerpt(response.body) : 'none' })
   }
   const framed = response.headers['content-length'] !== undefined || /\bchunked\b/i.test(String(response.headers['transfer-encoding'] ?? ''))
-  checks.push({ request: label, check: 'Content-Length or chunked', ok: framed, expected: 'Content-Length or Transfer-Encoding: chunked', actual: { 'content-length': response.headers['content-length'] ?? null, 'transfer-encoding': response.headers['transfer-encoding'] ?? null } })
+  checks.push({
+    request: label,
+    check: 'Content-Length or chunked',
+    ok: framed,
+    expected: 'Content-Length or Transfer-Encoding: chunked',
+    actual: { 'content-length': response.headers['content-length'] ?? null, 'transfer-encoding': response.headers['transfer-encoding'] ?? null }
+  })
   return checks
 }

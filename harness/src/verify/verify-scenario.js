@@ -49,7 +49,13 @@ export async function verifyScenario ({ host, port, timeoutMs }, scenario) {
         if (response) repeats.push(response)
       }
       const distinct = new Set(repeats.map((response) => response.body)).size
-      checks.push({ request: label, check: 'answers vary between requests', ok: distinct > 1, expected: `more than one distinct body in ${repeats.length} requests`, actual: `${distinct} distinct` })
+      checks.push({
+        request: label,
+        check: 'answers vary between requests',
+        ok: distinct > 1,
+        expected: `more than one distinct body in ${repeats.length} requests`,
+        actual: `${distinct} distinct`
+      })
     }
     for (const probe of scenario.probes) {
       const probeLabel = describeRequest(probe.request)
@@ -74,7 +80,14 @@ async function probeOrFailure (target, request, label, checks, probe) {
   try {
     return await sendProbe(target, request)
   } catch (error) {
-    checks.push({ request: label, check: 'answered', ok: false, expected: 'a complete HTTP response', actual: /** @type {Error} */ (error).message, ...(probe ? { probe } : {}) })
+    checks.push({
+      request: label,
+      check: 'answered',
+      ok: false,
+      expected: 'a complete HTTP response',
+      actual: /** @type {Error} */ (error).message,
+      ...(probe ? { probe } : {})
+    })
     return null
   }
 }

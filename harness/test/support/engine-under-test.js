@@ -29,7 +29,10 @@ export async function withSut (runs, sut, work) {
  * @returns {import('../../src/load/load-plan.js').LoadPlan}
  */
 export function planFor (port, scenarioName, overrides = {}) {
-  return { ...scenarioLoadPlan({ port, scenario: scenarioNamed(scenarioName), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }), ...overrides }
+  return {
+    ...scenarioLoadPlan({ port, scenario: scenarioNamed(scenarioName), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }),
+    ...overrides
+  }
 }
 
 /**

@@ -4,8 +4,12 @@ import { findExecutable } from '../../src/services/find-executable.js'
 
 /** @type {Record<string, () => string | null>} why each service is missing here, or null */
 const MISSING = {
-  redis: () => process.env.REDIS_URL || findExecutable('redis-server') ? null : 'redis-server is not installed (apt-get install redis-server) and REDIS_URL is not set',
-  postgres: () => process.env.DATABASE_URL || findPostgresBinaries() ? null : 'PostgreSQL is not installed (apt-get install postgresql) and DATABASE_URL is not set'
+  redis: () => process.env.REDIS_URL || findExecutable('redis-server')
+    ? null
+    : 'redis-server is not installed (apt-get install redis-server) and REDIS_URL is not set',
+  postgres: () => process.env.DATABASE_URL || findPostgresBinaries()
+    ? null
+    : 'PostgreSQL is not installed (apt-get install postgresql) and DATABASE_URL is not set'
 }
 
 /**

@@ -22,7 +22,9 @@ export const scenarioNamed = (name) => {
  *   pin?: string }} options the run is registered with `runs` as soon as it has an id; hooks are the harness's own (progress, services);
  *   pin: as `--pin` (auto by default)
  */
-export async function runInTempDir ({ suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels, repeats = 1, pin = 'auto' }) {
+export async function runInTempDir ({
+  suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels, repeats = 1, pin = 'auto'
+}) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite({
     suts,

@@ -2,7 +2,8 @@
 /**
  * A minimal router for the baseline: exact paths in a Map, `:param` patterns compiled once to
  * regular expressions and tried in order. Just enough for the contract, nothing more.
- * @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, params: Record<string, string>, queryString: string) => void | Promise<void>} Handler
+ * @typedef {(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, params: Record<string, string>,
+ *   queryString: string) => void | Promise<void>} Handler
  */
 
 export function createRouter () {

@@ -5,7 +5,8 @@
  * expressions at request time; parameters are percent-decoded only when they contain a `%`.
  * @typedef {import('./request.js').Request} Request
  * @typedef {import('./reply.js').Reply} Reply
- * @typedef {(request: Request, params: Record<string, string>) => Reply | Promise<Reply>} Handler a Reply, or a Promise of one (answered in request order when it settles)
+ * @typedef {(request: Request, params: Record<string, string>) => Reply | Promise<Reply>} Handler a Reply, or a Promise of one (answered in
+ *   request order when it settles)
  * @typedef {{ handler: Handler, names: string[] }} Route
  * @typedef {{ statics: Map<string, Node>, param: Node | null, routes: Map<string, Route> }} Node
  * @typedef {{ handler: Handler, params: Record<string, string> } | null | 'bad-param'} Match

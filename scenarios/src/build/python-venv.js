@@ -116,7 +116,8 @@ export function buildPythonSut ({ packageDir: givenDir, name, framework, compone
   const venvDir = join(packageDir, '.venv')
   const venvPython = join(venvDir, 'bin', 'python')
   const python = process.env.DYNO_PYTHON || 'python3'
-  const installHint = `install Python ≥ ${minPython.join('.')} with venv and pip (Debian/Ubuntu: \`apt-get install python3 python3-venv\`), or point DYNO_PYTHON at one`
+  const installHint = `install Python ≥ ${minPython.join('.')} with venv and pip (Debian/Ubuntu: \`apt-get install python3 python3-venv\`), ` +
+    'or point DYNO_PYTHON at one'
   /** @param {string} line */
   const progress = (line) => process.stderr.write(`${name}: ${line}\n`)
   /** @param {string} reason what to install, concretely @returns {PythonBuildOutcome} */
@@ -146,7 +147,9 @@ export function buildPythonSut ({ packageDir: givenDir, name, framework, compone
   }
 
   if (stale.environment) {
-    const probe = capture(python, ['-c', 'import json, platform, sys; print(json.dumps({"implementation": platform.python_implementation(), "version": platform.python_version(), "executable": sys.executable}))'], packageDir)
+    const probeScript = 'import json, platform, sys; print(json.dumps({"implementation": platform.python_implementation(), ' +
+      '"version": platform.python_version(), "executable": sys.executable}))'
+    const probe = capture(python, ['-c', probeScript], packageDir)
     if (!probe.ok) return skip(`\`${python}\` does not run (${probe.problem}): ${installHint}`)
     /** @type {{ implementation: string, version: string, executable: string }} */
     const found = JSON.parse(probe.stdout)
@@ -161,7 +164,9 @@ export function buildPythonSut ({ packageDir: givenDir, name, framework, compone
     const venv = capture(found.executable, ['-m', 'venv', '--clear', venvDir], packageDir)
     if (!venv.ok) {
       // Debian's python3 without python3-venv: the interpreter runs but cannot make an environment.
-      if (/ensurepip|venv/i.test(venv.problem)) return skip(`\`${python} -m venv\` cannot create an environment (${venv.problem.split('\n').slice(-2).join(' ')}): ${installHint}`)
+      if (/ensurepip|venv/i.test(venv.problem)) {
+        return skip(`\`${python} -m venv\` cannot create an environment (${venv.problem.split('\n').slice(-2).join(' ')}): ${installHint}`)
+      }
       return fail(`\`${python} -m venv\` failed: ${venv.problem}`)
     }
     progress('installing requirements.txt (pinned, the whole closure) …')
@@ -190,13 +195,16 @@ export function buildPythonSut ({ packageDir: givenDir, name, framework, compone
   const inspected = capture(venvPython, ['-I', '-c', [
     'import importlib.metadata as m, json, platform',
     'import dyno_scenarios.data, dyno_scenarios.sut, dyno_scenarios.work',
-    `print(json.dumps({"runtime": platform.python_implementation() + " " + platform.python_version(), "components": {name: m.version(name) for name in ${JSON.stringify(components)}}}))`
+    'print(json.dumps({"runtime": platform.python_implementation() + " " + platform.python_version(), ' +
+    `"components": {name: m.version(name) for name in ${JSON.stringify(components)}}}))`
   ].join('\n')], packageDir)
   if (!inspected.ok) return fail(`the environment does not import dyno_scenarios or lacks a component: ${inspected.problem}`)
   /** @type {{ runtime: string, components: Record<string, string> }} */
   const { runtime, components: versions } = JSON.parse(inspected.stdout)
 
-  writeManifest(manifestPath, { ok: true, frameworkVersion: versions[framework], runtimeVersion: runtime, builtAt: new Date().toISOString(), stamps, components: versions })
+  writeManifest(manifestPath, {
+    ok: true, frameworkVersion: versions[framework], runtimeVersion: runtime, builtAt: new Date().toISOString(), stamps, components: versions
+  })
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
   progress(`built in ${seconds} s (${Object.entries(versions).map(([distribution, version]) => `${distribution} ${version}`).join(', ')}; ${runtime})`)
   return 'built'

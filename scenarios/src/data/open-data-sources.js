@@ -67,7 +67,8 @@ function openBetterSqlite (path) {
     return new Database(path, { readonly: true, fileMustExist: true })
   } catch (error) {
     const message = /** @type {Error} */ (error).message ?? ''
-    const addonProblem = /** @type {{ code?: string }} */ (error).code === 'ERR_DLOPEN_FAILED' || /NODE_MODULE_VERSION|compiled against a different|dlopen|not (yet )?supported|cannot load native addon|could not locate the bindings/i.test(message)
+    const addonProblem = /** @type {{ code?: string }} */ (error).code === 'ERR_DLOPEN_FAILED' ||
+      /NODE_MODULE_VERSION|compiled against a different|dlopen|not (yet )?supported|cannot load native addon|could not locate the bindings/i.test(message)
     if (!addonProblem) throw error
     return new Error(`better-sqlite3 cannot load on this runtime (${process.release?.name ?? 'unknown'} ${process.version}): ${message.split('\n')[0]}`)
   }

@@ -50,14 +50,16 @@ export function comparisonColumns (comparison) {
       head: ['framework', 'scenario', 'windows', 'base instr/req', 'cand instr/req', 'change (95% CI)', 'p', 'verdict'],
       alignRight: [2, 3, 4, 5, 6],
       cells: (row) => [row.sut, row.scenario, windowsCell(row), rateCell(row.instructionsPerRequest ?? null, 'baseline'),
-        rateCell(row.instructionsPerRequest ?? null, 'candidate'), changeCell(row.instructionsPerRequest ?? null), pValueCell(row.instructionsPerRequest ?? null), verdictCell(row)]
+        rateCell(row.instructionsPerRequest ?? null, 'candidate'), changeCell(row.instructionsPerRequest ?? null),
+        pValueCell(row.instructionsPerRequest ?? null), verdictCell(row)]
     }
   }
   return {
     head: ['framework', 'scenario', 'conns', 'runs', 'base req/s', 'cand req/s', 'change (95% CI)', 'p', 'base p99 ms', 'cand p99 ms', 'p99 change', 'verdict'],
     alignRight: [2, 3, 4, 5, 6, 7, 8, 9, 10],
-    cells: (row) => [row.sut, row.scenario, String(row.connections), runsCell(row), rateCell(row.requestsPerSec, 'baseline'), rateCell(row.requestsPerSec, 'candidate'),
-      changeCell(row.requestsPerSec), pValueCell(row.requestsPerSec), p99Cell(row.p99Us, 'baseline'), p99Cell(row.p99Us, 'candidate'), changeCell(row.p99Us), verdictCell(row)]
+    cells: (row) => [row.sut, row.scenario, String(row.connections), runsCell(row),
+      rateCell(row.requestsPerSec, 'baseline'), rateCell(row.requestsPerSec, 'candidate'), changeCell(row.requestsPerSec), pValueCell(row.requestsPerSec),
+      p99Cell(row.p99Us, 'baseline'), p99Cell(row.p99Us, 'candidate'), changeCell(row.p99Us), verdictCell(row)]
   }
 }
 
@@ -82,8 +84,12 @@ export const rowRemarks = (row) => [row.reason, ...row.notes].filter((text) => t
  * @returns {string} where a side came from: its paths, run ids and commits
  */
 export function sideLine (side) {
-  const commits = side.commits.map((entry) => entry.commit ? `${entry.commit.slice(0, 12)}${entry.dirty ? ' (with uncommitted changes)' : ''}` : 'commit unknown')
-  const runs = side.runIds.length > 2 ? `${side.runIds.length} runs, ${side.runIds[0]} … ${side.runIds.at(-1)}` : `run${side.runIds.length > 1 ? 's' : ''} ${side.runIds.join(', ')}`
+  const commits = side.commits.map((entry) => entry.commit
+    ? `${entry.commit.slice(0, 12)}${entry.dirty ? ' (with uncommitted changes)' : ''}`
+    : 'commit unknown')
+  const runs = side.runIds.length > 2
+    ? `${side.runIds.length} runs, ${side.runIds[0]} … ${side.runIds.at(-1)}`
+    : `run${side.runIds.length > 1 ? 's' : ''} ${side.runIds.join(', ')}`
   return `${side.paths.join(', ')} (${runs}; ${commits.join(', ')})`
 }
 

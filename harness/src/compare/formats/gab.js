@@ -55,7 +55,9 @@ export function formatCompareGab (comparison, metric) {
  */
 function extra (row, figures, metric) {
   const baseline = figures.baseline
-  const baselineText = baseline ? (metric === 'p99Us' ? `${formatMs(baseline.median / 1000)} ms` : `${formatInteger(baseline.median)} ${GAB_METRICS[metric].unit}`) : 'none'
+  const baselineText = baseline
+    ? (metric === 'p99Us' ? `${formatMs(baseline.median / 1000)} ms` : `${formatInteger(baseline.median)} ${GAB_METRICS[metric].unit}`)
+    : 'none'
   const runs = metric === 'instructionsPerRequest'
     ? `${figures.baseline?.runs.length ?? 0} and ${figures.candidate?.runs.length ?? 0} counted windows`
     : `${row.files.baseline.length} and ${row.files.candidate.length} runs`

@@ -21,7 +21,8 @@ import { formatCompareTable } from './table.js'
 const gabOf = (metric, measure, name) => (comparison) => {
   if (comparison.settings.measure !== measure) {
     const allowed = comparison.settings.measure === 'instructions' ? 'table, md, json, bmf, gab-instructions' : 'table, md, json, bmf, gab, gab-p99'
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', `--format ${name} holds ${measure} figures, and these results are ${comparison.settings.measure} results; allowed here: ${allowed}`)
+    throw new DynoError('DYNO_ERR_INVALID_OPTION',
+      `--format ${name} holds ${measure} figures, and these results are ${comparison.settings.measure} results; allowed here: ${allowed}`)
   }
   return formatCompareGab(comparison, metric)
 }

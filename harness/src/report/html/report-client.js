@@ -53,7 +53,9 @@
   function barItem (value, flags, autocannon) {
     if (!flags || flags.length === 0) return value
     const itemStyle = Object.assign({}, ...flags.map((flag) => FLAG_STYLES[flag].itemStyle))
-    const suffix = flags.map((flag) => typeof FLAG_STYLES[flag].suffix === 'function' ? FLAG_STYLES[flag].suffix(autocannon) : FLAG_STYLES[flag].suffix).join('')
+    const suffix = flags
+      .map((flag) => typeof FLAG_STYLES[flag].suffix === 'function' ? FLAG_STYLES[flag].suffix(autocannon) : FLAG_STYLES[flag].suffix)
+      .join('')
     return { value, itemStyle, label: { formatter: ({ value: shown }) => format(shown) + suffix, color: flags.includes('invalid') ? '#d62728' : '#333' } }
   }
 
@@ -145,31 +147,56 @@
   }
 
   const CHARTS = {
-    throughput: (section) => barOption(`${section.scenario}: requests per second (median${section.throughput.series.some((entry) => entry.ci95.some(Boolean)) ? ', 95% CI' : ''})`, 'req/s', section.throughput),
+    throughput: (section) => barOption(
+      `${section.scenario}: requests per second (median${section.throughput.series.some((entry) => entry.ci95.some(Boolean)) ? ', 95% CI' : ''})`,
+      'req/s',
+      section.throughput
+    ),
     latencyOverTime: (section) => {
       const { series, warmupEndSec, stableAfter } = section.latencyOverTime
-      const option = lineOption(`${section.scenario}: latency over time (${model.windowLabel}, p50 and p99)`, { xName: 's since load began', yName: 'ms', series, logY: true })
+      const option = lineOption(`${section.scenario}: latency over time (${model.windowLabel}, p50 and p99)`, {
+        xName: 's since load began', yName: 'ms', series, logY: true
+      })
       if (option.series.length > 0) {
         // The warm-up is shaded on the first line; each SUT's stableAfterMs is a dashed mark on its p50 line.
-        option.series[0].markArea = { silent: true, itemStyle: { color: 'rgba(255, 170, 0, 0.12)' }, label: { show: true, position: 'insideTop', color: '#a60' }, data: [[{ name: 'warm-up', xAxis: 0 }, { xAxis: warmupEndSec }]] }
+        option.series[0].markArea = {
+          silent: true,
+          itemStyle: { color: 'rgba(255, 170, 0, 0.12)' },
+          label: { show: true, position: 'insideTop', color: '#a60' },
+          data: [[{ name: 'warm-up', xAxis: 0 }, { xAxis: warmupEndSec }]]
+        }
         for (const mark of stableAfter) {
           const line = option.series.find((entry) => entry.name === `${mark.name} p50`)
-          if (line) line.markLine = { symbol: 'none', silent: true, lineStyle: { type: 'dashed' }, label: { formatter: `stable ${mark.atSec} s` }, data: [{ xAxis: mark.atSec }] }
+          if (line) {
+            line.markLine = {
+              symbol: 'none', silent: true, lineStyle: { type: 'dashed' }, label: { formatter: `stable ${mark.atSec} s` }, data: [{ xAxis: mark.atSec }]
+            }
+          }
         }
       }
       return option
     },
     latencyDistribution: (section) => {
-      const option = lineOption(`${section.scenario}: latency distribution (merged histograms)`, { xName: 'percentile', yName: 'ms', series: section.latencyDistribution.series, logY: true })
+      const option = lineOption(`${section.scenario}: latency distribution (merged histograms)`, {
+        xName: 'percentile', yName: 'ms', series: section.latencyDistribution.series, logY: true
+      })
       const percentiles = [...new Set(section.latencyDistribution.series.flatMap((entry) => entry.points.map((point) => point[0])))]
       option.xAxis = { type: 'category', name: 'percentile', nameLocation: 'middle', nameGap: 28, data: percentiles.map(percentileLabel) }
       option.series = section.latencyDistribution.series.map((entry) => ({ name: entry.name, type: 'line', data: entry.points.map((point) => point[1]) }))
       return option
     },
-    sweepThroughput: (section) => lineOption(`${section.scenario}: req/s against connections`, { xName: 'connections', yName: 'req/s', series: section.connectionSweep.throughput, logX: true }),
-    sweepP99: (section) => lineOption(`${section.scenario}: p99 latency against connections`, { xName: 'connections', yName: 'ms', series: section.connectionSweep.p99, logX: true, logY: true }),
-    cpu: (section) => lineOption(`${section.scenario}: SUT CPU over time (% of one core)`, { xName: 's since load began', yName: '% CPU', series: section.resourcesOverTime.cpu }),
-    rss: (section) => lineOption(`${section.scenario}: SUT resident memory over time`, { xName: 's since load began', yName: 'MiB', series: section.resourcesOverTime.rss }),
+    sweepThroughput: (section) => lineOption(`${section.scenario}: req/s against connections`, {
+      xName: 'connections', yName: 'req/s', series: section.connectionSweep.throughput, logX: true
+    }),
+    sweepP99: (section) => lineOption(`${section.scenario}: p99 latency against connections`, {
+      xName: 'connections', yName: 'ms', series: section.connectionSweep.p99, logX: true, logY: true
+    }),
+    cpu: (section) => lineOption(`${section.scenario}: SUT CPU over time (% of one core)`, {
+      xName: 's since load began', yName: '% CPU', series: section.resourcesOverTime.cpu
+    }),
+    rss: (section) => lineOption(`${section.scenario}: SUT resident memory over time`, {
+      xName: 's since load began', yName: 'MiB', series: section.resourcesOverTime.rss
+    }),
     requestsPerCpuSec: (section) => barOption(`${section.scenario}: requests per CPU-second of the SUT`, 'req / CPU-s', section.requestsPerCpuSec)
   }
 
