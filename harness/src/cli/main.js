@@ -8,7 +8,7 @@ import { runCommand } from '../commands/run-command.js'
 import { calibrate } from '../commands/calibrate-command.js'
 import { writeReports } from '../commands/report-command.js'
 import { compareCommand } from '../commands/compare-command.js'
-import { compareCommitsCommand, DEFAULT_COMPARE_PROFILE, INSTRUCTION_COUNT_ROUNDS } from '../commands/compare-commits-command.js'
+import { compareCommitsCommand, DEFAULT_COMPARE_PROFILE, INSTRUCTION_COUNT_ROUNDS, INSTRUCTION_COUNT_SCENARIOS } from '../commands/compare-commits-command.js'
 import { LOAD_PROFILES } from '@dyno/scenarios'
 import { COMMAND_OPTIONS, flagName } from './option-table.js'
 import { parseOptions } from './parse-options.js'
@@ -73,7 +73,8 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
   })
   const compareCommits = cli.command('compare-commits <baseRef> <headRef>', 'Check two commits out into temporary git worktrees, install each, ' +
     `run them in alternating rounds (--repeats, default: the ${DEFAULT_COMPARE_PROFILE} profile's ${LOAD_PROFILES[DEFAULT_COMPARE_PROFILE].repeats}; ` +
-    `with --measure instructions ${INSTRUCTION_COUNT_ROUNDS}) and compare them like \`dyno compare\``)
+    `with --measure instructions ${INSTRUCTION_COUNT_ROUNDS}, on ${INSTRUCTION_COUNT_SCENARIOS.join(', ')} unless --scenarios says otherwise) ` +
+    'and compare them like `dyno compare`')
   // No defaults from cac here: only the run options the user gave are passed on to both commits' harnesses.
   for (const spec of COMMAND_OPTIONS['compare-commits']) compareCommits.option(spec.flag, spec.description)
   compareCommits.action((baseRef, headRef, raw) => {

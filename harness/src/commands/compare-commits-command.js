@@ -19,6 +19,13 @@ export const DEFAULT_COMPARE_PROFILE = 'ci'
  */
 export const INSTRUCTION_COUNT_ROUNDS = 1
 
+/**
+ * Scenarios of an instruction-count comparison when --scenarios is not given: the framework's own path (routing,
+ * parsing, serialising). The ci profile's fibonacci is about a million instructions of shared work per request: a
+ * count of it takes minutes under callgrind and says little about the framework.
+ */
+export const INSTRUCTION_COUNT_SCENARIOS = Object.freeze(['plaintext', 'json', 'params'])
+
 /** Options of `dyno run` that compare-commits sets itself for every round. */
 const OWN_RUN_OPTIONS = new Set(['repeats', 'out', 'seed'])
 
@@ -56,7 +63,8 @@ export async function compareCommitsCommand (baseRef, headRef, options, raw, io,
     ? INSTRUCTION_COUNT_ROUNDS
     : LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (profileName)].repeats
   const rounds = raw.repeats === undefined ? defaultRounds : options.repeats
-  const runArgs = [...(raw.profile === undefined ? ['--profile', DEFAULT_COMPARE_PROFILE] : []), ...forwardedRunArgs(raw)]
+  const countScenarios = options.measure === 'instructions' && raw.scenarios === undefined ? ['--scenarios', INSTRUCTION_COUNT_SCENARIOS.join(',')] : []
+  const runArgs = [...(raw.profile === undefined ? ['--profile', DEFAULT_COMPARE_PROFILE] : []), ...forwardedRunArgs(raw), ...countScenarios]
   const resultsDir = join(resolve(REPO_ROOT, options.out), `compare-commits-${createRunId()}`)
   const started = performance.now()
   const log = (/** @type {string} */ line) => io.stderr.write(`${line}\n`)
