@@ -225,7 +225,9 @@ function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds
  */
 function noiseNotes (figures, thresholdPercent, label, unit) {
   const cvPercent = (/** @type {number[]} */ values) => values.length < 2 ? 0 : sampleStandardDeviation(values) / mean(values) * 100
-  const hides = 'a noisy machine hides changes of that size'
+  const hides = unit === 'window'
+    ? 'the SUT\'s own work differs from window to window (garbage collections, timers), which hides changes of that size'
+    : 'a noisy machine hides changes of that size'
   if (figures?.test?.name === 'wilcoxon-signed-rank' && figures.baseline && figures.candidate) {
     const baselineRuns = figures.baseline.runs
     const cv = cvPercent(figures.candidate.runs.map((value, index) => value / baselineRuns[index]))
