@@ -4,7 +4,10 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { LOAD_PROFILES } from '@dyno/scenarios'
 import { COMMAND_OPTIONS } from '../src/cli/option-table.js'
+import { COMPARE_DEFAULTS } from '../src/compare/compare-defaults.js'
+import { pairsNeeded } from '../src/compare/wilcoxon-signed-rank.js'
 import { cliReference } from '../src/docs/cli-reference.js'
 import { REPO_ROOT } from '../src/paths.js'
 
@@ -19,5 +22,11 @@ describe('generated documents', () => {
       expect(text).toContain(`## dyno ${command}`)
       for (const spec of specs) expect(text).toContain(`\`${spec.flag}\``)
     }
+  })
+})
+
+describe('numbers kept in data', () => {
+  it('the ci profile repeats as many times as the signed-rank test needs pairs at the default alpha', () => {
+    expect(LOAD_PROFILES.ci.repeats).toBe(pairsNeeded(COMPARE_DEFAULTS.alpha))
   })
 })

@@ -44,7 +44,7 @@ export const LOAD_PROFILES = Object.freeze({
     repeats: 10
   }),
   ci: Object.freeze({
-    summary: 'for comparing commits on CI machines: a few cheap scenarios, 6 short repeats (the fewest pairs the paired test can use)',
+    summary: 'for comparing commits on CI machines: a few cheap scenarios, short repeats, as many as the paired test needs pairs',
     scenarios: ['plaintext', 'json', 'fibonacci'],
     connections: [50],
     pipelining: 1,
