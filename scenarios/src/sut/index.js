@@ -84,7 +84,15 @@ export async function announceListening (server, details = {}) {
 export async function openDataSourcesUntilSigterm () {
   // By the package's own name, not '../data/index.js': the NestJS SUTs' tsc maps that name to declared types.
   const { openDataSources } = await import('@dyno/scenarios/data')
-  const data = await openDataSources()
+  let data
+  try {
+    data = await openDataSources()
+  } catch (error) {
+    // The reason on one line (`cannot reach DATABASE_URL=…: connect ECONNREFUSED …`), not buried under two stacks:
+    // the harness shows a SUT's last stderr lines when it exits before it is ready.
+    process.stderr.write(`${/** @type {Error} */ (error).message}\n`)
+    process.exit(1)
+  }
   exitOnSigterm(data.close)
   return data
 }
