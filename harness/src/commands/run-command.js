@@ -74,7 +74,9 @@ export async function runCommand (options, io, signal) {
       `${(options.runtimes?.length ?? 1) > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
       `${settings.connections.length > 1 ? ` × ${settings.connections.length} connection levels` : ''}` +
       `${settings.repeats > 1 ? ` × ${settings.repeats} repeats, seed ${settings.seed}` : ''}; ` +
-      `profile ${settings.profile}, ${settings.warmupSec} s warmup + ${settings.durationSec} s each), results in ${runDir}`),
+      `${options.measure === 'instructions'
+        ? `instructions counted: ${options.countWarmupRequests} uncounted requests + ${options.countWindows} × ${options.countWindowRequests} each`
+        : `profile ${settings.profile}, ${settings.warmupSec} s warmup + ${settings.durationSec} s each`}), results in ${runDir}`),
     onServices: ({ available, unavailable }) => {
       if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
       for (const [name, reason] of Object.entries(unavailable)) {
