@@ -54,7 +54,10 @@ export function controlledPids (outDir) {
  */
 export async function controlAll ({ control, outDir, env }, action) {
   const pids = controlledPids(outDir)
-  if (pids.length === 0) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind_control found no process of the SUT under ${outDir}`)
+  if (pids.length === 0) {
+    const holds = readdirSync(outDir).join(', ') || 'nothing'
+    throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind_control found no process of the SUT under ${outDir} (it holds: ${holds})`)
+  }
   for (const pid of pids) {
     const { stdout } = await run(control, [`--vgdb-prefix=${join(outDir, 'vgdb')}`, ...action, String(pid)], { env, timeout: 60_000 })
     if (/No active callgrind runs/.test(stdout)) {
