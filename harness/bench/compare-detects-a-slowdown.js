@@ -11,7 +11,10 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { compareRuns } from '../src/commands/compare-command.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'
+import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { runSuite } from '../src/run/run-suite.js'
+import { loadSettings } from '../src/run/load-settings.js'
+import { parseOptions } from '../src/cli/parse-command-line.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 
 const [trials = 5, rounds = 6, durationSec = 3, warmupSec = 2] = process.argv.slice(2).map(Number)
@@ -27,7 +30,7 @@ async function runOnce (out, extra) {
     const outcome = await runSuite({
       suts: [sut],
       scenarios: [json],
-      load: { pipelining: 1, durationSec, warmupSec, windowMs: 250 },
+      load: loadSettings(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values),
       connections: [10],
       repeats: 1,
       seed: 1,
@@ -35,8 +38,9 @@ async function runOnce (out, extra) {
       verify: true,
       readyTimeoutSec: 10,
       pgPoolSize: 4,
-      pinning: resolvePinning('auto'),
+      pinning: resolvePinning(DEFAULT_PIN),
       options: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra },
+      remeasure: false,
       signal: new AbortController().signal
     })
     return outcome.records[0].summary?.requestsPerSec.mean ?? 0
@@ -63,8 +67,8 @@ for (let trial = 1; trial <= trials; trial++) {
   }
   console.log(`trial ${trial}: req/s baseline ${rates.baseline.join(' ')} | again ${rates.again.join(' ')} | slower ${rates.slower.join(' ')}`)
   for (const paired of [false, true]) {
-    const aa = compareRuns([join(root, 'baseline')], [join(root, 'again')], { paired }).rows[0]
-    const slowdown = compareRuns([join(root, 'baseline')], [join(root, 'slower')], { paired }).rows[0]
+    const aa = compareRuns([join(root, 'baseline')], [join(root, 'again')], { thresholdPercent: null, paired }).rows[0]
+    const slowdown = compareRuns([join(root, 'baseline')], [join(root, 'slower')], { thresholdPercent: null, paired }).rows[0]
     verdicts[paired ? 'pairedAa' : 'aa'].push(aa.verdict ?? aa.status)
     verdicts[paired ? 'pairedSlowdown' : 'slowdown'].push(slowdown.verdict ?? slowdown.status)
     console.log(`  ${paired ? 'paired  ' : 'unpaired'} A/A        ${describe(aa)}`)

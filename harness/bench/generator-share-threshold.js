@@ -13,9 +13,12 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { median } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
-import { findNativeEngine } from '../src/load/native-engine.js'
+import { findNativeEngine } from '../src/load/engines/native/native-engine.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'
+import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { runSuite } from '../src/run/run-suite.js'
+import { loadSettings } from '../src/run/load-settings.js'
+import { parseOptions } from '../src/cli/parse-command-line.js'
 import { discoverSuts } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
 import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
@@ -33,7 +36,7 @@ if (!findNativeEngine().ok) throw new Error('the native engine is not built: pnp
 const scenario = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((candidate) => candidate.name === 'json'))
 const names = String(values.suts).split(',')
 const suts = await resolveSubjects(discoverSuts().filter((sut) => names.includes(sut.name)), { runtimes: [DEFAULT_RUNTIME], workers: 1 })
-const pinning = resolvePinning('auto')
+const pinning = resolvePinning(DEFAULT_PIN)
 const out = mkdtempSync(join(tmpdir(), 'dyno-threshold-'))
 
 /**
@@ -44,7 +47,7 @@ async function measure (sut, connections, engine) {
   const { records: [record] } = await runSuite({
     suts: [sut],
     scenarios: [scenario],
-    load: { pipelining: 1, durationSec: Number(values.duration), warmupSec: Number(values.warmup), windowMs: 250, engine },
+    load: loadSettings(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup), '--engine': engine }).values),
     connections: [connections],
     repeats: 1,
     seed: 1,

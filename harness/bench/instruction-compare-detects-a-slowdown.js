@@ -16,13 +16,17 @@ import { SCENARIOS } from '@dyno/scenarios'
 import { compareRuns } from '../src/commands/compare-command.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'
+import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { runSuite } from '../src/run/run-suite.js'
+import { loadSettings } from '../src/run/load-settings.js'
+import { parseOptions } from '../src/cli/parse-command-line.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 
 const [trials = 10, wallClockRounds = 3] = process.argv.slice(2).map(Number)
 const json = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === 'json'))
-const FIXTURE_COUNT = { measure: /** @type {const} */ ('instructions'), countWarmupRequests: 300, countWindowRequests: 50, countWindows: 6 }
-const HANDLER_COUNT = { measure: /** @type {const} */ ('instructions') }
+/** `dyno run` options of each kind of measurement (typed, as on the command line). */
+const FIXTURE_COUNT = { '--measure': 'instructions', '--count-warmup': '300', '--count-requests': '50', '--count-windows': '6' }
+const HANDLER_COUNT = { '--measure': 'instructions' }
 /** Iterations of the calibration copy of node-http's handler. */
 const CALIBRATION_ITERATIONS = 2000
 
@@ -32,16 +36,16 @@ const CALIBRATION_ITERATIONS = 2000
 
 /**
  * One `dyno run` of one side, in its own directory.
- * @param {Side} side @param {string} out @param {object} load
+ * @param {Side} side @param {string} out @param {Record<string, string>} typed `dyno run` options
  * @returns {Promise<{ runDir: string, record: import('../src/results/result-record.js').ResultRecord }>}
  */
-async function runSide (side, out, load) {
+async function runSide (side, out, typed) {
   Object.assign(process.env, side.env ?? {})
   try {
     const outcome = await runSuite({
       suts: [side.sut],
       scenarios: [json],
-      load: { pipelining: 1, durationSec: 3, warmupSec: 1, windowMs: 250, ...load },
+      load: loadSettings(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values),
       connections: [10],
       repeats: 1,
       seed: 1,
@@ -49,7 +53,7 @@ async function runSide (side, out, load) {
       verify: true,
       readyTimeoutSec: 30,
       pgPoolSize: 4,
-      pinning: resolvePinning('auto'),
+      pinning: resolvePinning(DEFAULT_PIN),
       remeasure: false,
       options: { bench: 'instruction-compare-detects-a-slowdown', side: side.name },
       signal: new AbortController().signal
@@ -118,7 +122,7 @@ async function trialsOf (target, sides, load) {
     }
     const lines = []
     for (const side of sides.slice(1)) {
-      const [row] = compareRuns([counted[sides[0].name].runDir], [counted[side.name].runDir]).rows
+      const [row] = compareRuns([counted[sides[0].name].runDir], [counted[side.name].runDir], { thresholdPercent: null, paired: false }).rows
       tallies[side.name].verdicts.push(String(row.verdict))
       tallies[side.name].changes.push(row.instructionsPerRequest?.changePercent ?? NaN)
       ratios[side.name].push(counted[side.name].perRequest / counted[sides[0].name].perRequest)

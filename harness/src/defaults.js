@@ -11,7 +11,6 @@
 // - `--measure instructions` (warm-up, windows): INSTRUCTION_COUNT_DEFAULTS in harness/src/instructions/count-instructions.js
 // - `--pin`: DEFAULT_PIN in harness/src/pinning/pin-option.js; `--runtime`: DEFAULT_RUNTIME in harness/src/runtimes/runtime-targets.js
 // - resource sampling and the generator-bound rule: harness/src/resources/resource-defaults.js
-// - lines of a failed process's output quoted in its error: ERROR_TAIL_LINES in harness/src/sut-process/line-tail.js
 import { DEFAULT_LOAD } from '@dyno/scenarios'
 import { DEFAULT_PG_POOL_SIZE } from '@dyno/scenarios/data'
 
@@ -33,7 +32,11 @@ export const DEFAULTS = Object.freeze({
   /** The width of the latency-over-time windows. */
   windowMs: 250,
   /** wrk's threads (-t) when --engine wrk runs (dyno run, dyno calibrate). */
-  wrkThreads: 1
+  wrkThreads: 1,
+  /** How many of its last output lines a failed child process (a SUT, a load generator, a command of compare-commits) gets quoted. */
+  errorTailLines: 20,
+  /** How long a SUT's build (a Go binary, a Python virtual environment, which may download modules or wheels) may take: past this it hung. */
+  buildTimeoutSec: 900
 })
 
 /** The version of the result schema this harness writes (harness/schema/result.schema.json). */

@@ -10,8 +10,7 @@
  * - `hint`: what to do about it, printed by the CLI under the message and in ERRORS.md.
  */
 import { RUNTIME_NAMES } from '@dyno/runtimes'
-import { ERROR_TAIL_LINES } from './sut-process/line-tail.js'
-import { BUILD_TIMEOUT_SEC } from './suts/build-sut.js'
+import { DEFAULTS } from './defaults.js'
 
 const SECONDS_PER_MINUTE = 60
 const runtimeNames = RUNTIME_NAMES.map((name) => `\`${name}\``).join(', ')
@@ -45,7 +44,7 @@ export const ERRORS = Object.freeze({
   },
   DYNO_ERR_SUT_BUILD: {
     exitCode: 1,
-    when: `A SUT's build script (a Go build, a Python virtual environment) failed or ran past ${BUILD_TIMEOUT_SEC / SECONDS_PER_MINUTE} minutes. ` +
+    when: `A SUT's build script (a Go build, a Python virtual environment) failed or ran past ${DEFAULTS.buildTimeoutSec / SECONDS_PER_MINUTE} minutes. ` +
       'The SUT\'s runs are `failed` with the build\'s last lines; a missing toolchain is a skip, not this error.',
     hint: 'Run the build by hand (`pnpm --filter @dyno/sut-<name> build`) and read its output.'
   },
@@ -57,7 +56,7 @@ export const ERRORS = Object.freeze({
   DYNO_ERR_SUT_NOT_READY: {
     exitCode: 1,
     when: 'The SUT printed no ready line (`{"event":"ready","port":N}`) within `--ready-timeout` seconds, or announced an invalid port. ' +
-      `The run is \`failed\`; the reason carries the last ${ERROR_TAIL_LINES} lines of its stderr.`,
+      `The run is \`failed\`; the reason carries the last ${DEFAULTS.errorTailLines} lines of its stderr.`,
     hint: 'The SUT must print `{"event":"ready","port":<port>}` on stdout once it listens: read its stderr above, ' +
       'or start it by hand (`pnpm --filter @dyno/sut-<name> start`) and read what it prints.'
   },

@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os'
 import { afterAll, expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
 import { scenarioLoadPlan } from '../src/load/load-plan.js'
-import { startLoad, workerPlans } from '../src/load/run-load.js'
+import { startAutocannonLoad, workerPlans } from '../src/load/engines/autocannon/autocannon-engine.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { fixtureSut } from './support/fixture-suts.js'
@@ -32,7 +32,7 @@ it('runs one autocannon process per generator cpu and merges their phases exactl
   /** @type {number[][]} */
   const seenPids = []
   const { phases } = await withSut(runs, loadSut(join(PACKAGES_DIR, 'node-http')), (port, env) => {
-    const load = startLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS })
+    const load = startAutocannonLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS, threads: CPUS.length })
     seenPids.push(load.pids)
     return load.done
   })
@@ -51,7 +51,7 @@ it('runs one autocannon process per generator cpu and merges their phases exactl
 it('adds up what each process found wrong under load', async () => {
   const plan = scenarioLoadPlan({ port: 0, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 })
   const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) =>
-    startLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS }).done)
+    startAutocannonLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS, threads: CPUS.length }).done)
   const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
   expect(summary.unexpectedStatus).toBe(summary.statusCounts['503'])
   expect(summary.statusCounts['200'] + summary.statusCounts['503']).toBe(summary.requests)

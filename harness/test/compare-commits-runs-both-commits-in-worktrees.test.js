@@ -91,7 +91,7 @@ describe('compare-commits', () => {
       }
     }
     // As the command compares them: each round's two runs are a pair (too few here for either test).
-    const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { paired: true })
+    const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: null, paired: true })
     expect(comparison.rows.map((row) => [row.sut, row.scenario, row.connections, row.status])).toEqual([['node-http', 'json', 10, 'too-few-repeats']])
     expect(comparison.rows[0].notes).toContain('compared as independent samples (Mann–Whitney U), not paired: ' +
       '2 pairs cannot reach p < 0.05 in the signed-rank test (its smallest p is 0.5; 6 pairs are needed)')

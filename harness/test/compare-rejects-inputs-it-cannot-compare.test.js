@@ -93,6 +93,6 @@ describe('dyno compare refuses, exit 2, naming the file and what is wrong', () =
   it('a missing argument', async () => {
     const result = await runCli(['compare', good])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: missing required args for command `compare <baseline> <candidate>`/)
+    expect(result.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: missing required args for command `dyno compare <baseline> <candidate>`/)
   })
 })

@@ -4,10 +4,8 @@
 // engine measured what. A slow SUT keeps its autocannon figure. It runs alone: with another test file loading
 // the same cpus, neither the generator nor the SUT gets a whole cpu, and CPU shares can no longer tell which
 // one set the pace.
-import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { findNativeEngine } from '../src/load/native-engine.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { markdownReport } from '../src/report/markdown-report.js'
 import { readRun } from '../src/report/read-run.js'
@@ -16,21 +14,21 @@ import { loadSut } from '../src/suts/discover-suts.js'
 import { formatSummaryTable } from '../src/ui/summary-table.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runInTempDir } from './support/run-fixture.js'
 
 const runs = trackRuns()
-const native = findNativeEngine()
-if (!native.ok && process.env.CI === 'true') throw new Error(`the native engine is missing under CI=true: ${native.reason}`)
-const reason = !native.ok ? native.reason : availableParallelism() < 2 ? 'needs two cpus to pin the SUT and the generator apart' : null
+const absent = missing('native', 'two cpus')
 
-describe.skipIf(reason !== null)(`a generator-bound cell${reason ? ` (skipped: ${reason})` : ''}`, () => {
+describe.skipIf(absent)(`a generator-bound cell${skipNote(absent)}`, () => {
   it('is measured again with the native engine, autocannon\'s figure kept beside and marked in every table', async () => {
     const { written, runDir } = await runInTempDir({
       runs,
       suts: [loadSut(join(PACKAGES_DIR, 'uwebsockets')), fixtureSut('cpu-work')],
       scenarios: ['json'],
-      load: { connections: 100, durationSec: 2, warmupSec: 1 },
+      connections: 100,
+      load: { durationSec: 2, warmupSec: 1 },
       pin: 'sut=0,gen=1'
     })
     const [fast, slow] = written

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeReports } from '../src/commands/report-command.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
-import { CHROMIUM_PATH, launchChromium } from './support/browser.js'
+import { launchChromium } from './support/browser.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
 import { runInTempDir } from './support/run-fixture.js'
 
 const SCREENSHOT_DIR = join(import.meta.dirname, '..', 'test-output')
@@ -23,12 +24,11 @@ const LEGEND = {
 }
 const FLAG_LEGENDS = Object.values(LEGEND)
 const withoutFlagLegends = (/** @type {string[]} */ names) => names.filter((name) => !FLAG_LEGENDS.includes(name))
-const ci = process.env.CI === 'true'
 const runs = trackRuns()
 
-if (!CHROMIUM_PATH && ci) throw new Error('chromium is missing under CI=true: .ci/run installs it with apt-get install -y chromium')
+const absent = missing('chromium')
 
-describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : ' (skipped: chromium is not installed; apt-get install -y chromium)'}`, () => {
+describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
   /** @type {Awaited<ReturnType<typeof runInTempDir>>} */
   let sweep
   /** @type {Awaited<ReturnType<typeof runInTempDir>>} */
@@ -51,7 +51,8 @@ describe.skipIf(!CHROMIUM_PATH)(`report.html in chromium${CHROMIUM_PATH ? '' : '
       runs,
       suts: [loadSut(`${PACKAGES_DIR}node-http`), fixtureSut('wrong-under-load')],
       scenarios: ['json'],
-      load: { durationSec: 1, warmupSec: 0.5, connections: 20 }
+      connections: 20,
+      load: { durationSec: 1, warmupSec: 0.5 }
     })
     browser = await launchChromium()
   }, 120_000)

@@ -6,17 +6,16 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { compareRuns } from '../src/commands/compare-command.js'
 import { COMPARE_DEFAULTS } from '../src/compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../src/compare/formats/index.js'
-import { findCallgrind } from '../src/instructions/callgrind.js'
 import { markdownReport } from '../src/report/markdown-report.js'
 import { readRun } from '../src/report/read-run.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runInTempDir } from './support/run-fixture.js'
 
 const runs = trackRuns()
-const callgrind = findCallgrind()
-if (!callgrind && process.env.CI === 'true') throw new Error('valgrind is missing under CI=true (apt-get install valgrind)')
+const absent = missing('valgrind')
 const COUNT = { measure: /** @type {const} */ ('instructions'), countWarmupRequests: 200, countWindowRequests: 40, countWindows: 6 }
 
 /** @param {string | null} extraWorkPercent the cpu-work fixture's injected extra work, inherited by the SUT */
@@ -27,7 +26,7 @@ async function countCpuWork (extraWorkPercent) {
   return { record, runDir }
 }
 
-describe.skipIf(!callgrind)(`instruction counts${callgrind ? '' : ' (skipped: valgrind is not installed; apt-get install valgrind)'}`, () => {
+describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
   afterEach(() => { delete process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT })
 
   it('counts each window of requests, checks every response, sees 60% more work, and compares the counts window by window', async () => {
@@ -52,12 +51,12 @@ describe.skipIf(!callgrind)(`instruction counts${callgrind ? '' : ' (skipped: va
     expect(slower.record.status).toBe('ok')
     expect(slower.record.instructions.instructionsPerRequest / count.instructionsPerRequest).toBeGreaterThan(1.3)
 
-    const aa = compareRuns([base.runDir], [again.runDir])
+    const aa = compareRuns([base.runDir], [again.runDir], { thresholdPercent: null, paired: false })
     expect(aa.settings).toMatchObject({ measure: 'instructions', thresholdPercent: COMPARE_DEFAULTS.instructionThresholdPercent, test: 'wilcoxon-signed-rank' })
     expect(aa.rows[0]).toMatchObject({ status: 'compared', verdict: 'unchanged', requestsPerSec: null })
     expect(Math.abs(aa.rows[0].instructionsPerRequest?.changePercent ?? 100)).toBeLessThan(COMPARE_DEFAULTS.instructionThresholdPercent)
 
-    const slowdown = compareRuns([base.runDir], [slower.runDir])
+    const slowdown = compareRuns([base.runDir], [slower.runDir], { thresholdPercent: null, paired: false })
     expect(slowdown.rows[0]).toMatchObject({ status: 'compared', verdict: 'regressed' })
     expect(slowdown.rows[0].instructionsPerRequest?.test).toMatchObject({ name: 'wilcoxon-signed-rank', pairs: 6 })
     expect(COMPARE_FORMATTERS.table(slowdown)).toMatch(/cand instr\/req[\s\S]*regressed[\s\S]*Verdicts on instructions per request: 1 regressed/)

@@ -5,26 +5,26 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
-import { findNativeEngine, startNativeLoad } from '../src/load/native-engine.js'
+import { nativeEngine, startNativeLoad } from '../src/load/engines/native/native-engine.js'
 import { FIXTURE_SUTS_DIR, fixtureSut } from './support/fixture-suts.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runInTempDir, scenarioNamed } from './support/run-fixture.js'
 import { expectWrongUnderLoadCounted, planFor, withSut } from './support/engine-under-test.js'
 
 const runs = trackRuns()
-const engine = findNativeEngine()
-if (!engine.ok && process.env.CI === 'true') throw new Error(`the native engine is missing under CI=true: ${engine.reason}`)
+const absent = missing('native')
 
 const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))
 /** @param {Partial<Record<'warmup' | 'measure', import('../src/load/load-plan.js').PhaseSummary>>} phases */
 const measured = (phases) => /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
 
-describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${engine.reason})`}`, () => {
+describe.skipIf(absent)(`the native engine${skipNote(absent)}`, () => {
   it('drives node-http (POST with a body) and reports every response: statuses, bytes, one µs sample each, windows', async () => {
-    const { phases } = await withSut(runs, nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'post'), { env }).done)
+    const { phases } = await withSut(runs, nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'post'), { env, threads: 1 }).done)
     const summary = measured(phases)
     expect(summary.requests).toBeGreaterThan(200)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
@@ -45,7 +45,7 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
     const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
     for (const expectedBody of [exact, byJson]) {
       const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) =>
-        startNativeLoad(planFor(port, 'json', { expectedBody }), { env }).done)
+        startNativeLoad(planFor(port, 'json', { expectedBody }), { env, threads: 1 }).done)
       const summary = measured(phases)
       expectWrongUnderLoadCounted(summary, expect)
     }
@@ -66,6 +66,7 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
     const { phases } = await withSut(runs, nodeHttp(), (port, env) => {
       const load = startNativeLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
         env,
+        threads: 1,
         onProgress: ({ elapsedSec }) => { if (elapsedSec === 1) load.stop() }
       })
       return load.done
@@ -82,7 +83,7 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
     const durationSec = 4
     const stalling = loadSut(join(FIXTURE_SUTS_DIR, 'stalls-once-a-second'))
     const { phases } = await withSut(runs, stalling, (port, env) =>
-      startNativeLoad(planFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env }).done)
+      startNativeLoad(planFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env, threads: 1 }).done)
     const summary = measured(phases)
     expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
     expect(summary.requests).toBeGreaterThan(ratePerSec * durationSec * 0.95)
@@ -96,10 +97,10 @@ describe.skipIf(!engine.ok)(`the native engine${engine.ok ? '' : ` (skipped: ${e
 
   it('through the harness, `--engine native` writes a schema-valid result with the engine and its windows', async () => {
     const { written: [record] } = await runInTempDir({
-      runs, suts: [nodeHttp()], scenarios: ['json'], load: { connections: 10, durationSec: 1, warmupSec: 0.5, engine: 'native' }
+      runs, suts: [nodeHttp()], scenarios: ['json'], load: { durationSec: 1, warmupSec: 0.5, engine: 'native' }
     })
     expect(schemaErrors('result', record)).toEqual([])
-    expect(record).toMatchObject({ status: 'ok', load: { engine: 'native', engineVersion: engine.ok ? engine.version : '' } })
+    expect(record).toMatchObject({ status: 'ok', load: { engine: 'native', engineVersion: nativeEngine.recordedAs(null).engineVersion } })
     expect(record.summary.timeseries.length).toBeGreaterThanOrEqual(4)
     expect(record.warmupAnalysis).not.toBeNull()
     expect(record.summary.generatorCpuPct).toBeGreaterThan(0)

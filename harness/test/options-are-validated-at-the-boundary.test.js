@@ -8,10 +8,11 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { describe, expect, it } from 'vitest'
 import { frameworkList, runtimeList, scenarioList } from '../src/cli/option-parsers.js'
-import { COMMAND_OPTIONS, cacKey, flagName } from '../src/cli/option-table.js'
-import { parseOptions } from '../src/cli/parse-options.js'
+import { COMMAND_OPTIONS, flagName } from '../src/cli/option-table.js'
+import { parseOptions } from '../src/cli/parse-command-line.js'
 import { RUNTIME_NAMES } from '../src/runtimes/runtime-targets.js'
 import { runCli } from './support/run-cli.js'
+import { skipUnless } from './support/needs.js'
 
 /** @typedef {import('../src/cli/option-table.js').OptionSpec} OptionSpec */
 /** @typedef {keyof typeof COMMAND_OPTIONS} Command */
@@ -58,7 +59,8 @@ function validValues (spec) {
       const out = join(mkdtempSync(join(tmpdir(), 'dyno-options-')), 'results')
       return [[out, out]]
     }
-    case 'flag': return [[true, true], [false, false]]
+    // Given, the option says what it names (`--paired`: paired); `--no-verify` turns its field off.
+    case 'flag': return [[true, !flagName(spec).startsWith('--no-')]]
   }
 }
 
@@ -87,35 +89,43 @@ function refusedValue (spec) {
 }
 
 describe('option parsing', () => {
-  it.each(Object.keys(COMMAND_OPTIONS))('%s: applies the default of each option in the table when nothing is given, and only those', (command) => {
+  it.each(Object.keys(COMMAND_OPTIONS))('%s: gives every option of the table a value when nothing is given: its default, or one derived ' +
+    'from the others', (command) => {
     const specs = COMMAND_OPTIONS[/** @type {Command} */ (command)]
-    const defaults = Object.fromEntries(specs.filter((spec) => spec.default !== undefined).map((spec) => [spec.field, spec.default]))
-    expect(parseOptions(/** @type {Command} */ (command), {})).toEqual(defaults)
+    const { values, given } = parseOptions(/** @type {Command} */ (command), {})
+    expect(given.size).toBe(0)
+    expect(Object.keys(values).sort()).toEqual(specs.map((spec) => spec.field).sort())
+    for (const spec of specs) {
+      if (spec.derive) expect(values[spec.field], flagName(spec)).not.toBeUndefined()
+      else expect(values[spec.field], flagName(spec)).toEqual(spec.default)
+    }
   })
 
-  it('leaves the load settings to the profile when they are not given', () => {
-    // Load settings come from the profile (see profiles-set-the-load-and-options-override-them.test.js).
-    const parsed = parseOptions('run', {})
-    for (const field of ['connections', 'durationSec', 'warmupSec', 'pipelining', 'repeats', 'scenarios']) expect(parsed).not.toHaveProperty(field)
-    expect(parsed).toMatchObject({ profile: 'quick', verify: true })
+  it('takes the load settings from the profile when they are not given', () => {
+    // See profiles-set-the-load-and-options-override-them.test.js for the profiles themselves.
+    const { values } = parseOptions('run', { '--profile': 'paper' })
+    expect(values).toMatchObject({ profile: 'paper', connections: [100], durationSec: 10, warmupSec: 3, pipelining: 1, repeats: 10, verify: true })
   })
 
   it('names an unknown runtime and lists the valid ones', () => {
-    expect(() => parseOptions('run', { runtime: 'node@22,node@18' })).toThrowError(
+    expect(() => parseOptions('run', { '--runtime': 'node@22,node@18' })).toThrowError(
       expect.objectContaining({
         code: 'DYNO_ERR_UNKNOWN_RUNTIME', message: expect.stringMatching(/`node@18`; valid: node, node@20, node@22, node@24, bun, deno/)
       }))
-    expect(parseOptions('run', { runtime: 'node@22,bun,node@22' }).runtimes).toEqual(['node@22', 'bun'])
+    expect(parseOptions('run', { '--runtime': 'node@22,bun,node@22' }).values.runtimes).toEqual(['node@22', 'bun'])
   })
 
   it('turns valid values into typed fields with units', () => {
-    const parsed = parseOptions('run', { frameworks: 'fastify, express,fastify', connections: '64', duration: '2.5', warmup: 0, pipelining: 4, verify: false })
+    const parsed = parseOptions('run', {
+      '--frameworks': 'fastify, express,fastify', '--connections': '64', '--duration': '2.5', '--warmup': '0', '--pipelining': '4', '--no-verify': true
+    }).values
     expect(parsed).toMatchObject({ frameworks: ['fastify', 'express'], connections: [64], durationSec: 2.5, warmupSec: 0, pipelining: 4, verify: false })
   })
 
   it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: turns every kind of valid value into its typed field', (_, command, spec) => {
     for (const [raw, typed] of validValues(spec)) {
-      expect(parseOptions(command, { [cacKey(spec)]: raw })[spec.field], `${flagName(spec)} ${JSON.stringify(raw)}`).toEqual(typed)
+      expect(parseOptions(command, { [flagName(spec)]: /** @type {string | true} */ (raw) }).values[spec.field], `${flagName(spec)} ${JSON.stringify(raw)}`)
+        .toEqual(typed)
     }
   })
 
@@ -124,7 +134,7 @@ describe('option parsing', () => {
     const { value, says } = refusedValue(spec)
     let thrown
     try {
-      parseOptions(command, { [cacKey(spec)]: value })
+      parseOptions(command, { [flagName(spec)]: /** @type {string} */ (value) })
     } catch (error) {
       thrown = error
     }
@@ -136,16 +146,16 @@ describe('option parsing', () => {
   })
 
   it.each([
-    [{ connections: 'abc' }, /`--connections` must be a whole number from 1 to 10000, or a comma-separated list of them, got `abc`/],
-    [{ connections: 0 }, /`--connections` .* got `0`/],
-    [{ connections: '2.5' }, /`--connections` .* got `2.5`/],
-    [{ duration: 0 }, /`--duration` must be a number of seconds above 0 .* got `0`/],
-    [{ duration: '-3' }, /`--duration` .* got `-3`/],
-    [{ warmup: 'soon' }, /`--warmup` .* got `soon`/],
-    [{ pipelining: 101 }, /`--pipelining` must be a whole number from 1 to 100, got `101`/],
-    [{ readyTimeout: 'x' }, /`--ready-timeout` .* got `x`/],
-    [{ frameworks: ',,' }, /`--frameworks` must be a comma-separated list of at least one name/],
-    [{ out: '' }, /`--out` must be a directory path/]
+    [{ '--connections': 'abc' }, /`--connections` must be a whole number from 1 to 10000, or a comma-separated list of them, got `abc`/],
+    [{ '--connections': '0' }, /`--connections` .* got `0`/],
+    [{ '--connections': '2.5' }, /`--connections` .* got `2.5`/],
+    [{ '--duration': '0' }, /`--duration` must be a number of seconds above 0 .* got `0`/],
+    [{ '--duration': '-3' }, /`--duration` .* got `-3`/],
+    [{ '--warmup': 'soon' }, /`--warmup` .* got `soon`/],
+    [{ '--pipelining': '101' }, /`--pipelining` must be a whole number from 1 to 100, got `101`/],
+    [{ '--ready-timeout': 'x' }, /`--ready-timeout` .* got `x`/],
+    [{ '--frameworks': ',,' }, /`--frameworks` must be a comma-separated list of at least one name/],
+    [{ '--out': '' }, /`--out` must be a directory path/]
   ])('rejects %j, naming the option, the value and what is allowed', (raw, message) => {
     expect(() => parseOptions('run', raw)).toThrowError(message)
   })
@@ -179,7 +189,7 @@ describe('the CLI on bad input', () => {
   it('exits 2 on an unknown option or command', async () => {
     const unknownOption = await runCli(['run', '--frobnicate', '3'])
     expect(unknownOption.code).toBe(2)
-    expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate`/)
+    expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate` for `dyno run`/)
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
     expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
@@ -212,8 +222,12 @@ describe('the CLI on bad input', () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(/fastify\s+│\s+node, --runtime\s+│\s+fastify\s+│\s+5\.\d+\.\d+/)
     expect(result.stdout).toMatch(/express\s+│\s+node, --runtime\s+│\s+express\s+│\s+5\.\d+\.\d+/)
-    expect(result.stdout).toMatch(/go-gin\s+│\s+go\s+│\s+gin\s+│\s+1\.\d+\.\d+/)
     expect(result.stdout).toMatch(/node@24\s+│\s+v24\.\d+\.\d+/)
     expect(result.stdout).toMatch(/json\s+│\s+GET \/json/)
+  })
+
+  it('lists a Go SUT with the framework version its build recorded', async (context) => {
+    skipUnless(context, 'go')
+    expect((await runCli(['list'])).stdout).toMatch(/go-gin\s+│\s+go\s+│\s+gin\s+│\s+1\.\d+\.\d+/)
   })
 })

@@ -1,7 +1,7 @@
 // @ts-check
 import { expect, it } from 'vitest'
 import { formatCpuList, parseCpuList } from '../src/pinning/cpu-list.js'
-import { parsePin } from '../src/pinning/pin-option.js'
+import { parsePin } from '../src/pinning/parse-pin.js'
 import { pinnedSpawnArgs } from '../src/pinning/pinned-spawn.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'
 
@@ -51,7 +51,6 @@ it('pins auto on Linux with taskset: the SUT on its fixed allotment of cpus, the
     .toMatchObject({ sutCpus: [0, 1], generatorCpus: [2, 3], sutCpuAllotment: 2 })
   // A machine too small for the allotment keeps one cpu for the generator, and the plan says what was asked.
   expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO }, { sutCpus: 4 })).toMatchObject({ sutCpus: [0], generatorCpus: [1], sutCpuAllotment: 4 })
-  expect(resolvePinning('auto', { ...linux, cpus: TWO })).toMatchObject({ pinned: true, sutCpus: [0], generatorCpus: [1] }) // the table's default, unparsed
   expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: [0] }))
     .toMatchObject({ pinned: false, reason: expect.stringMatching(/two cpus or more; dyno may use 1 \(0\)/) })
   expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO, tasksetPath: null }))

@@ -12,19 +12,21 @@ import { resolvePinning } from '../src/pinning/resolve-pinning.js'
 import { stopProcessGroup } from '../src/sut-process/process-group.js'
 import { collectLines } from './support/child-lines.js'
 import { trackRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
 
 const TREE = fileURLToPath(new URL('./fixtures/resources/process-tree.js', import.meta.url))
 const IPC_WORKER = fileURLToPath(new URL('./fixtures/resources/ipc-worker.js', import.meta.url))
 const runs = trackRuns()
 const env = { ...process.env, DYNO_RUN_ID: runs.add(`test-pinning-${randomUUID()}`) }
+const absent = missing('pinning')
 const plan = resolvePinning({ mode: 'auto' })
 const lastCpu = /** @type {number} */ (machineCpus().at(-1))
 
-it('pins auto on this machine (Linux, two cores or more, taskset)', () => {
+it.skipIf(absent)(`pins auto on this machine (Linux, two cores or more, taskset)${skipNote(absent)}`, () => {
   expect(plan).toMatchObject({ pinned: true, generatorCpus: [lastCpu], reason: null })
 })
 
-it.skipIf(!plan.pinned)('starts the command itself on the given cpus, under the same pid and group, grandchildren included', async () => {
+it.skipIf(absent)('starts the command itself on the given cpus, under the same pid and group, grandchildren included', async () => {
   const { command, args } = pinnedSpawnArgs(process.execPath, [TREE, 'leader', '0'], [lastCpu])
   const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'inherit'], env })
   try {
@@ -39,7 +41,7 @@ it.skipIf(!plan.pinned)('starts the command itself on the given cpus, under the 
   }
 })
 
-it.skipIf(!plan.pinned)('keeps a working IPC channel for a node child started through taskset', async () => {
+it.skipIf(absent)('keeps a working IPC channel for a node child started through taskset', async () => {
   const child = spawn('taskset', ['-c', String(lastCpu), process.execPath, IPC_WORKER], { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env })
   try {
     child.send({ type: 'ping' })

@@ -6,12 +6,12 @@ import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runInTempDir } from './support/run-fixture.js'
-import { requireServices } from './support/require-services.js'
+import { skipUnless } from './support/needs.js'
 
 const runs = trackRuns()
 
 it('counts one Redis GET per response for a SUT that does the work', async (context) => {
-  requireServices(context, ['redis'])
+  skipUnless(context, 'redis')
   const { written: [record] } = await runInTempDir({ runs, suts: [loadSut(`${PACKAGES_DIR}node-http`)], scenarios: ['redis'] })
   expect(schemaErrors('result', record)).toEqual([])
   expect(record.status).toBe('ok')
@@ -22,7 +22,7 @@ it('counts one Redis GET per response for a SUT that does the work', async (cont
 }, 60_000)
 
 it('marks a SUT that answers from a cache invalid, with the ratio', async (context) => {
-  requireServices(context, ['redis'])
+  skipUnless(context, 'redis')
   const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('caching-redis')], scenarios: ['redis'] })
   expect(schemaErrors('result', record)).toEqual([])
   // Every response is right, so only the server's own count can tell.

@@ -7,8 +7,8 @@
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { scenarioLoadPlan } from '../src/load/load-plan.js'
-import { startLoad } from '../src/load/run-load.js'
-import { runRatePhase } from '../src/load/rate-phase.js'
+import { startAutocannonLoad } from '../src/load/engines/autocannon/autocannon-engine.js'
+import { runRatePhase } from '../src/load/engines/autocannon/rate-phase.js'
 import { runEnv } from '../src/run/run-env.js'
 import { createRunId } from '../src/run/run-id.js'
 import { startSut } from '../src/sut-process/start-sut.js'
@@ -50,7 +50,7 @@ async function againstStallingSut (measure) {
 }
 
 it('the closed loop (autocannon) hides the 200 ms stalls: its p99 stays far under them', async () => {
-  const outcome = await againstStallingSut((port, runId) => startLoad(planFor(port), { env: runEnv(runId) }).done)
+  const outcome = await againstStallingSut((port, runId) => startAutocannonLoad(planFor(port), { env: runEnv(runId), threads: 1 }).done)
   const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (outcome.phases.measure)
   expect(summary.mismatches).toBe(0)
   expect(summary.errors).toBe(0)
@@ -76,7 +76,7 @@ it('the rate mode shows the stalls in its p99 and keeps its schedule while the S
 
 it('through the harness, `--rate` writes an undici-rate result whose tail shows the stall', async () => {
   const { written: [record] } = await runInTempDir({
-    runs, suts: [sut], scenarios: ['json'], load: { connections: 10, durationSec: 3, warmupSec: 0, ratePerSec: 500 }
+    runs, suts: [sut], scenarios: ['json'], load: { durationSec: 3, warmupSec: 0, ratePerSec: 500 }
   })
   expect(schemaErrors('result', record)).toEqual([])
   expect(record).toMatchObject({ status: 'ok', load: { engine: 'undici-rate', ratePerSec: 500 } })

@@ -5,10 +5,11 @@ import { afterAll, expect, it } from 'vitest'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'
+import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
-import { scenarioNamed } from './support/run-fixture.js'
+import { scenarioNamed, shortLoad } from './support/run-fixture.js'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 
@@ -20,7 +21,7 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
   const outcome = await runSuite({
     suts,
     scenarios: [scenarioNamed('json')],
-    load: { pipelining: 1, durationSec: 0.5, warmupSec: 0, windowMs: 250 },
+    load: shortLoad({ durationSec: 0.5 }),
     connections: [4, 16],
     repeats: 3,
     seed: 2026,
@@ -28,8 +29,9 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     verify: true,
     readyTimeoutSec: 10,
     pgPoolSize: 4,
-    pinning: resolvePinning('auto'),
+    pinning: resolvePinning(DEFAULT_PIN),
     options: { test: true },
+    remeasure: true,
     signal: new AbortController().signal
   }, { onStart: ({ runId }) => runs.add(runId) })
 

@@ -4,7 +4,7 @@ import { afterAll, expect, it } from 'vitest'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { trackRuns } from './support/leftover-processes.js'
-import { requireServices } from './support/require-services.js'
+import { skipUnless } from './support/needs.js'
 import { runInTempDir } from './support/run-fixture.js'
 
 const runs = trackRuns()
@@ -23,7 +23,7 @@ function redisServerPid (port) {
 }
 
 it('fails the run in which Redis died, restarts it, and the next run is clean', async (context) => {
-  requireServices(context, ['redis'])
+  skipUnless(context, 'redis')
   let killed = false
   let redisUrl = ''
   const nodeHttp = loadSut(`${PACKAGES_DIR}node-http`)

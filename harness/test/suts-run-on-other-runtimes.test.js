@@ -31,6 +31,7 @@ beforeAll(async () => {
     frameworks: ['node-http', 'fastify', 'restify'],
     scenarios: ['json', 'error', 'validation', 'redis', 'sqlite', 'sqlite-async'],
     runtimes: RUNTIMES,
+    workers: 1,
     readyTimeoutSec: 30
   }, { services, runId })
 }, 180_000)
@@ -69,7 +70,7 @@ it('skips a SUT on a runtime it declares it cannot run on, with the declared rea
 })
 
 it('records the runtime in the result of a run', async () => {
-  const [subject] = await resolveSubjects(discoverSuts().filter((sut) => sut.name === 'node-http'), { runtimes: ['node@24'] })
+  const [subject] = await resolveSubjects(discoverSuts().filter((sut) => sut.name === 'node-http'), { runtimes: ['node@24'], workers: 1 })
   const { written } = await runInTempDir({ runs, suts: [subject], scenarios: ['json'], load: { durationSec: 0.5 } })
   expect(written[0].status).toBe('ok')
   expect(written[0].sut).toMatchObject({ name: 'node-http', label: 'node-http', runtime: 'node@24', runtimeKind: 'node', workers: 1 })

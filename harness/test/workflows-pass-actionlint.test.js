@@ -2,20 +2,20 @@
 // The GitHub workflows are checked by actionlint (the Go tool, built once through the Go module proxy
 // into node_modules/.cache): syntax, expressions, action inputs and the shell scripts of `run` steps.
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../src/paths.js'
+import { missing, skipNote } from './support/needs.js'
 
 const ACTIONLINT_VERSION = 'v1.7.12'
 const TOOLS_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'dyno-tools', `actionlint-${ACTIONLINT_VERSION}`)
 const ACTIONLINT = join(TOOLS_DIR, 'actionlint')
 const WORKFLOWS = ['.github/workflows/ci.yml', '.github/workflows/bench.yml']
 
-const hasGo = spawnSync('go', ['version']).status === 0
-if (!hasGo && process.env.CI === 'true') throw new Error('go is missing under CI=true: actionlint is built with it (install Go 1.22+)')
+const absent = missing('go')
 
-describe.skipIf(!hasGo)(`workflows${hasGo ? '' : ' (skipped: go is not installed, and actionlint is built with it)'}`, () => {
+describe.skipIf(absent)(`workflows${skipNote(absent)}`, () => {
   it('pass actionlint', () => {
     if (!existsSync(ACTIONLINT)) {
       execFileSync('go', ['install', `github.com/rhysd/actionlint/cmd/actionlint@${ACTIONLINT_VERSION}`], {
@@ -45,5 +45,17 @@ describe.skipIf(!hasGo)(`workflows${hasGo ? '' : ' (skipped: go is not installed
     expect(bench).toMatch(/GITHUB_STEP_SUMMARY/)
     expect(bench).toMatch(/upload-artifact/)
     expect(readFileSync(join(REPO_ROOT, WORKFLOWS[0]), 'utf8')).toMatch(/run: bash \.ci\/run/)
+  })
+
+  it('installs the Go that every go.mod names (the Go SUTs build with GOTOOLCHAIN=local)', () => {
+    const ci = readFileSync(join(REPO_ROOT, WORKFLOWS[0]), 'utf8')
+    const file = /go-version-file: (\S+)/.exec(ci)?.[1]
+    expect(file, 'ci.yml takes Go\'s version from a go.mod').toBeDefined()
+    const goLine = (/** @type {string} */ path) => /^go (\S+)$/m.exec(readFileSync(join(REPO_ROOT, path), 'utf8'))?.[1]
+    const named = goLine(/** @type {string} */ (file))
+    expect(named).toMatch(/^\d+\.\d+/)
+    const goMods = readdirSync(join(REPO_ROOT, 'packages')).map((name) => join('packages', name, 'go.mod')).filter((path) => existsSync(join(REPO_ROOT, path)))
+    expect(goMods.length).toBeGreaterThan(0)
+    for (const path of goMods) expect(goLine(path), path).toBe(named)
   })
 })

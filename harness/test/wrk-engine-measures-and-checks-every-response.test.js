@@ -2,30 +2,30 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
-import { startWrkLoad } from '../src/load/wrk-engine.js'
-import { findWrk, wrkVersion } from '../src/load/wrk-phase.js'
-import { TIMESERIES_NOTE } from '../src/load/wrk-summary.js'
+import { startWrkLoad } from '../src/load/engines/wrk/wrk-engine.js'
+import { findWrk, wrkVersion } from '../src/load/engines/wrk/wrk-phase.js'
+import { TIMESERIES_NOTE } from '../src/load/engines/wrk/wrk-summary.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
 import { scenarioNamed } from './support/run-fixture.js'
 import { expectWrongUnderLoadCounted, planFor, withSut } from './support/engine-under-test.js'
 
 const runs = trackRuns()
-const wrkMissing = findWrk() === null
-if (wrkMissing && process.env.CI === 'true') throw new Error('wrk is missing under CI=true (apt-get install wrk)')
+const absent = missing('wrk')
 
 const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))
 
-describe.skipIf(wrkMissing)('the wrk engine', () => {
+describe.skipIf(absent)(`the wrk engine${skipNote(absent)}`, () => {
   it('reports its version from wrk -v', () => {
     expect(wrkVersion(/** @type {string} */ (findWrk()))).toMatch(/^wrk \S*4\.\d/)
   })
 
   it('drives node-http for 1 s (POST with a body) and reports every response: statuses, bytes, a µs histogram of each', async () => {
-    const { phases, reports } = await withSut(runs, nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'post'), { env }).done)
-    const summary = /** @type {import('../src/load/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
+    const { phases, reports } = await withSut(runs, nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'post'), { env, threads: 1 }).done)
+    const summary = /** @type {import('../src/load/engines/wrk/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
     expect(summary.requests).toBeGreaterThan(200)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
     expect(summary).toMatchObject({ errors: 0, timeouts: 0, non2xx: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false, timeseries: null })
@@ -44,23 +44,24 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
     expect(latency.p50).toBeLessThanOrEqual(latency.p99)
     expect(latency.p99).toBeLessThanOrEqual(latency.max)
     // wrk's own maximum is the same measurement; the histogram keeps 3 significant digits.
-    expect(latency.max)
-      .toBeCloseTo(/** @type {NonNullable<import('../src/load/wrk-summary.js').WrkReport['latencyUs']>} */ (reports.measure?.latencyUs).max / 1000, 0)
+    const wrkOwn = /** @type {NonNullable<import('../src/load/engines/wrk/wrk-summary.js').WrkReport['latencyUs']>} */ (reports.measure?.latencyUs)
+    expect(latency.max).toBeCloseTo(wrkOwn.max / 1000, 0)
   }, 30_000)
 
   it('counts wrong bodies and unexpected statuses from a SUT that breaks under load, exact text and JSON alike', async () => {
     const exact = scenarioNamed('json').expect.body
     const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
     for (const expectedBody of [exact, byJson]) {
-      const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) => startWrkLoad(planFor(port, 'json', { expectedBody }), { env }).done)
+      const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) =>
+        startWrkLoad(planFor(port, 'json', { expectedBody }), { env, threads: 1 }).done)
       const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
       expectWrongUnderLoadCounted(summary, expect)
     }
   }, 30_000)
 
   it('pipelines: wrk writes the requests of a batch at once and times the batch', async () => {
-    const { phases } = await withSut(runs, nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env }).done)
-    const summary = /** @type {import('../src/load/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
+    const { phases } = await withSut(runs, nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env, threads: 1 }).done)
+    const summary = /** @type {import('../src/load/engines/wrk/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
     expect(summary.mismatches).toBe(0)
     const samples = decodeHistogram(summary.latencyHistogramUs).totalCount
@@ -76,6 +77,7 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
     const { phases } = await withSut(runs, nodeHttp(), (port, env) => {
       const load = startWrkLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
         env,
+        threads: 1,
         onProgress: ({ elapsedSec }) => {
           pids.push(load.pids[0])
           if (elapsedSec === 1) load.stop()
@@ -93,14 +95,14 @@ describe.skipIf(wrkMissing)('the wrk engine', () => {
 
   it('refuses what wrk cannot do, naming it, before starting anything', async () => {
     const plan = planFor(1, 'plaintext', { phases: [{ name: 'measure', durationSec: 1.5 }] })
-    await expect(startWrkLoad(plan).done).rejects.toMatchObject({
+    await expect(startWrkLoad(plan, { threads: 1 }).done).rejects.toMatchObject({
       code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('whole number of seconds')
     })
     await expect(startWrkLoad(planFor(1, 'plaintext', { connections: 10 }), { threads: 3 }).done)
       .rejects.toMatchObject({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('divides them (10), got `3`') })
-    await expect(startWrkLoad(planFor(1, 'plaintext', { ratePerSec: 500 })).done)
+    await expect(startWrkLoad(planFor(1, 'plaintext', { ratePerSec: 500 }), { threads: 1 }).done)
       .rejects.toMatchObject({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringContaining('cannot send at a fixed rate') })
-    await expect(startWrkLoad(planFor(1, 'plaintext', { ratePerSec: null, phases: [{ name: 'measure', durationSec: 0.5 }] })).done)
+    await expect(startWrkLoad(planFor(1, 'plaintext', { ratePerSec: null, phases: [{ name: 'measure', durationSec: 0.5 }] }), { threads: 1 }).done)
       .rejects.toMatchObject({ message: expect.stringContaining('whole number of seconds') }) // a closed-loop plan gets as far as the duration check
   })
 

@@ -1,7 +1,7 @@
 // @ts-check
 import { expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
-import { correctionIntervalUs, undoCorrection, wrkPhaseSummary } from '../src/load/wrk-summary.js'
+import { correctionIntervalUs, undoCorrection, wrkPhaseSummary } from '../src/load/engines/wrk/wrk-summary.js'
 
 /**
  * wrk 4's stats_correct (src/stats.c), on a dense array indexed by µs: for every recorded value
@@ -39,7 +39,7 @@ it('uses wrk\'s own interval: run time over the responses per connection, in who
 
 it('checks the bodies Lua kept with the harness\'s own deep-equal, so JSON in another key order still matches', () => {
   const recorded = /** @type {[number, number][]} */ ([[800, 6], [950, 3]])
-  /** @type {import('../src/load/wrk-summary.js').WrkReport} */
+  /** @type {import('../src/load/engines/wrk/wrk-summary.js').WrkReport} */
   const report = {
     dynoWrkReport: 1,
     threads: 1,

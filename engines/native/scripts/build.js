@@ -5,24 +5,16 @@
 // and `--engine native` then says what to install. A real build error fails (its output is on stderr).
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { writeManifest } from '@dyno/scenarios/build/build-manifest.js'
+import { findCargo, RUST } from './cargo.js'
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url))
 const MANIFEST = join(PACKAGE_DIR, 'build', 'dyno-build.json')
-const GET_RUST = 'install Rust 1.80 or newer (https://rustup.rs; it puts cargo in ~/.cargo/bin) and run `pnpm install` again'
+const GET_RUST = `install ${RUST} and run \`pnpm install\` again`
 /** @param {string} line */
 const progress = (line) => process.stderr.write(`engine-native: ${line}\n`)
-
-/** @returns {string | null} cargo from PATH, or where rustup puts it */
-function findCargo () {
-  for (const candidate of ['cargo', join(homedir(), '.cargo', 'bin', 'cargo')]) {
-    if (!spawnSync(candidate, ['--version'], { encoding: 'utf8' }).error) return candidate
-  }
-  return null
-}
 
 const cargo = findCargo()
 if (!cargo) {

@@ -40,22 +40,37 @@ pub enum BodyExpectation {
     /// The exact text.
     Exact { text: String },
     /// JSON equal to `json`; `canonical` is its JSON.stringify text, compared first, so only a miss is parsed.
-    Json { canonical: String, json: serde_json::Value },
-    /// A row of the world table: `{ id, randomNumber }` with `randomNumber` the value the table holds for `id`.
-    WorldRow,
+    Json {
+        canonical: String,
+        json: serde_json::Value,
+    },
+    /// A row of the world table: `{ id, randomNumber }` with `id` in 1..=`row_count` and `randomNumber` the value
+    /// the table holds for it, `(id * multiplier) % row_count + 1` (the rule the harness sends with the mode).
+    /// Both are required (at least 1): deserialized as options so that `Config::problem` names a missing one.
+    #[serde(rename_all = "camelCase")]
+    WorldRow {
+        row_count: Option<u64>,
+        multiplier: Option<u64>,
+    },
 }
 
 impl Config {
     /// The first thing that makes the config unusable, named with its field.
     pub fn problem(&self) -> Option<String> {
         if !self.address.ip().is_loopback() {
-            return Some(format!("address must be a loopback address, got {}", self.address));
+            return Some(format!(
+                "address must be a loopback address, got {}",
+                self.address
+            ));
         }
         if self.connections == 0 || self.pipelining == 0 || self.threads == 0 {
             return Some("connections, pipelining and threads must be at least 1".into());
         }
         if self.threads > self.connections {
-            return Some(format!("threads ({}) must not exceed connections ({})", self.threads, self.connections));
+            return Some(format!(
+                "threads ({}) must not exceed connections ({})",
+                self.threads, self.connections
+            ));
         }
         if self.window_ms == 0 || self.timeout_ms == 0 {
             return Some("windowMs and timeoutMs must be at least 1".into());
@@ -66,6 +81,28 @@ impl Config {
         if let Some(rate) = self.rate_per_sec {
             if !(rate > 0.0 && rate.is_finite()) {
                 return Some(format!("ratePerSec must be a number above 0, got {rate}"));
+            }
+        }
+        if let BodyExpectation::WorldRow {
+            row_count,
+            multiplier,
+        } = &self.expect_body
+        {
+            for (name, value) in [("rowCount", row_count), ("multiplier", multiplier)] {
+                match value {
+                    None => {
+                        return Some(format!(
+                            "expectBody.{name} is required for mode worldRow (the world table's rule: \
+                             randomNumber = (id * multiplier) % rowCount + 1, ids 1 to rowCount)"
+                        ))
+                    }
+                    Some(0) => {
+                        return Some(format!(
+                            "expectBody.{name} must be a whole number of at least 1 for mode worldRow, got 0"
+                        ))
+                    }
+                    Some(_) => {}
+                }
             }
         }
         None
@@ -82,5 +119,108 @@ impl Config {
     /// The connections of thread `index`: the connections shared as evenly as they go.
     pub fn connections_of(&self, index: usize) -> usize {
         self.connections / self.threads + usize::from(index < self.connections % self.threads)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A config that is valid but for what `expect_body` (JSON) makes of it.
+    fn parse(expect_body: &str) -> Result<Config, serde_json::Error> {
+        serde_json::from_str(&format!(
+            r#"{{"address":"127.0.0.1:3000","request":"GET / HTTP/1.1\r\nHost: x\r\n\r\n","connections":2,
+                "pipelining":1,"threads":1,"phases":[{{"name":"measure","durationMs":1000}}],"windowMs":1000,
+                "timeoutMs":2000,"expectBody":{expect_body}}}"#
+        ))
+    }
+
+    fn problem(expect_body: &str) -> Option<String> {
+        parse(expect_body).expect("a config serde reads").problem()
+    }
+
+    #[test]
+    fn world_row_reads_its_rule_from_the_config() {
+        let config = parse(r#"{"mode":"worldRow","rowCount":10000,"multiplier":7919}"#).unwrap();
+        assert_eq!(config.problem(), None);
+        assert!(matches!(
+            config.expect_body,
+            BodyExpectation::WorldRow {
+                row_count: Some(10_000),
+                multiplier: Some(7919)
+            }
+        ));
+    }
+
+    #[test]
+    fn world_row_without_its_rule_is_refused_naming_what_is_missing() {
+        let missing_both = problem(r#"{"mode":"worldRow"}"#).expect("refused");
+        assert!(
+            missing_both.contains("expectBody.rowCount is required for mode worldRow"),
+            "{missing_both}"
+        );
+        let missing_multiplier =
+            problem(r#"{"mode":"worldRow","rowCount":10000}"#).expect("refused");
+        assert!(
+            missing_multiplier.contains("expectBody.multiplier is required"),
+            "{missing_multiplier}"
+        );
+        let missing_row_count =
+            problem(r#"{"mode":"worldRow","multiplier":7919}"#).expect("refused");
+        assert!(
+            missing_row_count.contains("expectBody.rowCount is required"),
+            "{missing_row_count}"
+        );
+    }
+
+    #[test]
+    fn world_row_with_a_zero_in_its_rule_is_refused() {
+        let zero_rows =
+            problem(r#"{"mode":"worldRow","rowCount":0,"multiplier":7919}"#).expect("refused");
+        assert!(
+            zero_rows.contains("expectBody.rowCount must be a whole number of at least 1"),
+            "{zero_rows}"
+        );
+        let zero_multiplier =
+            problem(r#"{"mode":"worldRow","rowCount":10000,"multiplier":0}"#).expect("refused");
+        assert!(
+            zero_multiplier.contains("expectBody.multiplier must be a whole number of at least 1"),
+            "{zero_multiplier}"
+        );
+    }
+
+    #[test]
+    fn world_row_with_a_rule_that_is_not_a_positive_integer_or_an_unknown_field_is_not_read() {
+        // These fail in serde (main reports them as "the config is not valid: …" too), named with the value.
+        for (body, says) in [
+            (
+                r#"{"mode":"worldRow","rowCount":-1,"multiplier":7919}"#,
+                "integer `-1`, expected u64",
+            ),
+            (
+                r#"{"mode":"worldRow","rowCount":10000,"multiplier":79.19}"#,
+                "floating point `79.19`, expected u64",
+            ),
+            (
+                r#"{"mode":"worldRow","rowCount":"10000","multiplier":7919}"#,
+                "string \"10000\", expected u64",
+            ),
+            (
+                r#"{"mode":"worldRow","rowCount":10000,"multiplier":7919,"rows":1}"#,
+                "unknown field `rows`",
+            ),
+        ] {
+            let error = parse(body)
+                .err()
+                .unwrap_or_else(|| panic!("{body} was read"))
+                .to_string();
+            assert!(error.contains(says), "{body}: {error}");
+        }
+    }
+
+    #[test]
+    fn the_other_body_modes_need_no_rule() {
+        assert_eq!(problem(r#"{"mode":"none"}"#), None);
+        assert_eq!(problem(r#"{"mode":"exact","text":"Hello, World!"}"#), None);
     }
 }

@@ -24,7 +24,9 @@ const POLL: Duration = Duration::from_millis(50);
 fn main() {
     let mut input = String::new();
     if let Err(error) = std::io::stdin().read_to_string(&mut input) {
-        fail(&format!("cannot read the config from standard input: {error}"));
+        fail(&format!(
+            "cannot read the config from standard input: {error}"
+        ));
     }
     let config: Config = match serde_json::from_str(&input) {
         Ok(config) => config,
@@ -42,13 +44,23 @@ fn main() {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let report = run_phase(&config, &phase.name, Duration::from_millis(phase.duration_ms), &stop);
+        let report = run_phase(
+            &config,
+            &phase.name,
+            Duration::from_millis(phase.duration_ms),
+            &stop,
+        );
         emit(&json!({ "type": "phase", "report": report }));
     }
     emit(&json!({ "type": "done" }));
 }
 
-fn run_phase(config: &Arc<Config>, name: &str, duration: Duration, stop: &AtomicBool) -> PhaseReport {
+fn run_phase(
+    config: &Arc<Config>,
+    name: &str,
+    duration: Duration,
+    stop: &AtomicBool,
+) -> PhaseReport {
     let start = Instant::now();
     let shared = Arc::new(PhaseShared {
         start,
@@ -82,18 +94,28 @@ fn run_phase(config: &Arc<Config>, name: &str, duration: Duration, stop: &Atomic
             merger.add(part);
         }
         if Instant::now() >= next_second && next_second <= shared.end {
-            let total: u64 = shared.responses.iter().map(|count| count.load(Ordering::Relaxed)).sum();
+            let total: u64 = shared
+                .responses
+                .iter()
+                .map(|count| count.load(Ordering::Relaxed))
+                .sum();
             let this_second = total - counted;
             counted = total;
             per_second.push(this_second);
-            emit(&json!({ "type": "progress", "phase": name, "elapsedSec": per_second.len(), "requestsPerSec": this_second }));
+            emit(
+                &json!({ "type": "progress", "phase": name, "elapsedSec": per_second.len(), "requestsPerSec": this_second }),
+            );
             next_second += Duration::from_secs(1);
         }
     }
     let ended = Instant::now().min(shared.end.max(start));
     let mut totals = ThreadStats::new();
     for thread in threads {
-        totals.add(&thread.join().expect("a generator thread ended without its counts"));
+        totals.add(
+            &thread
+                .join()
+                .expect("a generator thread ended without its counts"),
+        );
     }
     for part in window_receiver.try_iter() {
         merger.add(part);
@@ -114,7 +136,9 @@ fn run_phase(config: &Arc<Config>, name: &str, duration: Duration, stop: &Atomic
         stopped_early,
         rate: config.rate_per_sec.map(|target| RateReport {
             target_per_sec: target,
-            achieved_send_per_sec: round3(totals.sent as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE)),
+            achieved_send_per_sec: round3(
+                totals.sent as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE),
+            ),
             max_send_lag_ms: round3(millis(totals.max_send_lag)),
         }),
     }

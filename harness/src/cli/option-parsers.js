@@ -7,10 +7,12 @@ import { checkWritableDirectory } from '../util/checked-paths.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { selectScenarios, selectSuts } from '../suts/select.js'
 import { SCENARIOS } from '@dyno/scenarios'
+import { machineCpus } from '../pinning/cpu-list.js'
+import { parsePin } from '../pinning/parse-pin.js'
 
 /**
- * Parsers for option values. Each takes the raw value (cac may hand over a string, a number or a
- * boolean) and the flag it came from, and returns the typed value or throws DYNO_ERR_INVALID_OPTION
+ * Parsers for option values. Each takes the value as typed (a string, or true for an option given without one)
+ * and the flag it came from, and returns the typed value or throws DYNO_ERR_INVALID_OPTION
  * naming the flag, the bad value and what is allowed. Its `domain` says what it accepts, so that the tests can
  * derive the values each option must refuse from the option table alone.
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean }
@@ -189,3 +191,6 @@ export function subsetOf (allowed) {
     return [...new Set(names)]
   }, { kind: 'subset', allowed })
 }
+
+/** `--pin auto|off|sut=<cpus>,gen=<cpus>`, judged against the cpus this process may use. */
+export const pinOption = withDomain((raw, flag) => parsePin(raw, flag, machineCpus()), { kind: 'pin' })

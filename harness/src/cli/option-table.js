@@ -1,36 +1,65 @@
 // @ts-check
+import { randomInt } from 'node:crypto'
+import { LOAD_PROFILES, DEFAULT_PROFILE, DEFAULT_LOAD, SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../defaults.js'
 import { INSTRUCTION_COUNT_DEFAULTS } from '../instructions/count-instructions.js'
-import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
-import { DEFAULT_PIN, pinOption } from '../pinning/pin-option.js'
+import { ENGINES, ENGINE_NAMES } from '../load/engines/index.js'
+import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
-  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, positiveNumber, seconds, subsetOf, wholeNumber, wholeNumberList
+  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds, subsetOf, wholeNumber,
+  wholeNumberList
 } from './option-parsers.js'
 import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
 import { pairsNeeded } from '../compare/wilcoxon-signed-rank.js'
 import { CALIBRATION_DEFAULTS, CALIBRATION_SUTS } from '../commands/calibrate-command.js'
+import { COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
+import { discoverSuts } from '../suts/discover-suts.js'
 
 /**
- * The options of every command, in one table: cac registers them from here (so `--help` is generated
- * from it) and `parseOptions` validates with the parser named here, so help and behaviour never drift.
- * `field` names the validated value, with its unit (`durationSec`).
+ * The options of every command, in one table. The command line is parsed from it (parse-command-line.js), `--help`
+ * and docs/cli.md are written from it, and the defaults are applied from it, once, when the command line is parsed:
+ * no later layer supplies a default of its own.
  * @typedef {object} OptionSpec
- * @property {string} field
- * @property {string} flag as cac wants it, e.g. `--connections <n>`
+ * @property {string} field the name of the parsed value, with its unit (`durationSec`)
+ * @property {string} flag as help shows it: `--connections <n>`, or `--paired` for one that takes no value
  * @property {string} description
- * @property {import('./option-parsers.js').OptionParser} parse
- * @property {unknown} [default] shown in help and used when the option is absent
+ * @property {import('./option-parsers.js').OptionParser} parse judges the text as typed
+ * @property {unknown} [default] the value when the option is not given
+ * @property {(values: Record<string, any>) => unknown} [derive] the value when the option is not given, worked out from the values
+ *   of the options before it (a profile's figure, the cpus of the workers)
+ * @property {string} [defaultText] how help writes a default that is derived or not a plain value
  */
+
+/** @param {Record<string, any>} values @returns {import('@dyno/scenarios').LoadProfile} the profile the values name */
+const profileOf = (values) => LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (values.profile)]
+const ALL_SCENARIOS = SCENARIOS.map((scenario) => scenario.name)
 
 /** @type {Record<string, OptionSpec>} */
 const OPTIONS = {
+  frameworks: {
+    field: 'frameworks',
+    flag: '--frameworks <names>',
+    description: 'SUTs to run, comma-separated (see `dyno list`)',
+    parse: frameworkList,
+    derive: () => discoverSuts().map((sut) => sut.name),
+    defaultText: 'all'
+  },
+  scenarios: {
+    field: 'scenarios',
+    flag: '--scenarios <names>',
+    description: 'Scenarios to run, comma-separated (see `dyno list`)',
+    parse: scenarioList,
+    derive: (values) => profileOf(values).scenarios ?? ALL_SCENARIOS,
+    defaultText: "the profile's"
+  },
   runtime: {
     field: 'runtimes',
     flag: '--runtime <names>',
     description: `JS runtimes to run each Node-compatible SUT on, comma-separated, side by side: ${RUNTIME_NAMES.join(', ')} ` +
-      `(default: ${DEFAULT_RUNTIME}, the Node running dyno)`,
-    parse: runtimeList
+      `(${DEFAULT_RUNTIME}: the Node running dyno)`,
+    parse: runtimeList,
+    default: [DEFAULT_RUNTIME]
   },
   workers: {
     field: 'workers',
@@ -39,54 +68,58 @@ const OPTIONS = {
     parse: wholeNumber({ min: 1, max: 64 }),
     default: DEFAULTS.workers
   },
-  frameworks: {
-    field: 'frameworks',
-    flag: '--frameworks <names>',
-    description: 'SUTs to run, comma-separated (default: all; see `dyno list`)',
-    parse: frameworkList
-  },
-  scenarios: {
-    field: 'scenarios',
-    flag: '--scenarios <names>',
-    description: "Scenarios to run, comma-separated (default: the profile's; see `dyno list`)",
-    parse: scenarioList
+  profile: {
+    field: 'profile',
+    flag: '--profile <name>',
+    description: `Named load profile: ${Object.keys(LOAD_PROFILES).join(', ')}; explicit options override it`,
+    parse: oneOf(Object.keys(LOAD_PROFILES)),
+    default: DEFAULT_PROFILE
   },
   connections: {
     field: 'connections',
     flag: '--connections <n>',
-    description: "Concurrent connections the load generator keeps open; a list (10,100,1000) sweeps the levels (default: the profile's)",
-    parse: wholeNumberList({ min: 1, max: 10_000 })
-  },
-  pipelining: {
-    field: 'pipelining',
-    flag: '--pipelining <n>',
-    description: "Requests in flight per connection (HTTP pipelining) (default: the profile's)",
-    parse: wholeNumber({ min: 1, max: 100 })
+    description: 'Concurrent connections the load generator keeps open; a list (10,100,1000) sweeps the levels',
+    parse: wholeNumberList({ min: 1, max: 10_000 }),
+    derive: (values) => profileOf(values).connections,
+    defaultText: "the profile's"
   },
   duration: {
     field: 'durationSec',
     flag: '--duration <sec>',
-    description: "Seconds of measured load per SUT and scenario (default: the profile's)",
-    parse: seconds({ min: 0, max: 3600, minExclusive: true })
+    description: 'Seconds of measured load per SUT and scenario',
+    parse: seconds({ min: 0, max: 3600, minExclusive: true }),
+    derive: (values) => profileOf(values).durationSec,
+    defaultText: "the profile's"
   },
   warmup: {
     field: 'warmupSec',
     flag: '--warmup <sec>',
-    description: "Seconds of warmup load before measuring, recorded apart; 0: none (default: the profile's)",
-    parse: seconds({ min: 0, max: 3600 })
+    description: 'Seconds of warmup load before measuring, recorded apart; 0: none',
+    parse: seconds({ min: 0, max: 3600 }),
+    derive: (values) => profileOf(values).warmupSec,
+    defaultText: "the profile's"
+  },
+  pipelining: {
+    field: 'pipelining',
+    flag: '--pipelining <n>',
+    description: 'Requests in flight per connection (HTTP pipelining)',
+    parse: wholeNumber({ min: 1, max: 100 }),
+    derive: (values) => profileOf(values).pipelining,
+    defaultText: "the profile's"
   },
   rate: {
     field: 'ratePerSec',
     flag: '--rate <n>',
-    description: 'Open model: send this many requests per second on a fixed schedule and measure latency from each intended send time (default: closed loop)',
-    parse: positiveNumber({ max: 1_000_000 })
+    description: 'Open model: send this many requests per second on a fixed schedule and measure latency from each intended send time',
+    parse: positiveNumber({ max: 1_000_000 }),
+    default: null,
+    defaultText: 'closed loop'
   },
   engine: {
     field: 'engine',
     flag: '--engine <name>',
-    description: 'Load generator: autocannon; wrk (C; needs wrk on PATH, whole seconds, no timeseries); or native (Rust, built by pnpm install: ' +
-      'one thread per generator cpu, closed loop or --rate, every response checked, windows)',
-    parse: oneOf(['autocannon', 'wrk', 'native']),
+    description: `Load generator: ${ENGINES.map((engine) => engine.description).join('; or ')}`,
+    parse: oneOf(ENGINE_NAMES),
     default: 'autocannon'
   },
   wrkThreads: {
@@ -125,59 +158,38 @@ const OPTIONS = {
     parse: wholeNumber({ min: 1, max: 1000 }),
     default: INSTRUCTION_COUNT_DEFAULTS.windows
   },
-  calibrateFrameworks: {
-    field: 'frameworks',
-    flag: '--frameworks <names>',
-    description: `SUTs to calibrate against (default: ${CALIBRATION_SUTS.join(',')})`,
-    parse: frameworkList
-  },
-  calibrateDuration: {
-    field: 'durationSec',
-    flag: '--duration <sec>',
-    description: 'Whole seconds each engine measures',
-    parse: wholeNumber({ min: 1, max: 600 }),
-    default: CALIBRATION_DEFAULTS.durationSec
-  },
-  calibrateWarmup: {
-    field: 'warmupSec',
-    flag: '--warmup <sec>',
-    description: 'Whole seconds of warmup per engine (0: none)',
-    parse: wholeNumber({ min: 0, max: 600 }),
-    default: CALIBRATION_DEFAULTS.warmupSec
-  },
-  sutCpus: {
-    field: 'sutCpus',
-    flag: '--sut-cpus <n>',
-    description: 'CPUs the SUT gets under --pin auto, whatever the machine\'s size (default: one per server worker, --workers); ' +
-      'the generator gets every other cpu',
-    parse: wholeNumber({ min: 1, max: 1024 })
-  },
   pin: {
     field: 'pin',
     flag: '--pin <mode>',
     description: 'CPU pinning with taskset: auto (Linux, 2 cpus or more: the SUT on the first --sut-cpus cpus, the load generator on every other; ' +
       'otherwise off, with the reason), off, or sut=<cpus>,gen=<cpus> (e.g. sut=0-2,gen=3); recorded in load.pinning',
     parse: pinOption,
-    default: DEFAULT_PIN
+    default: DEFAULT_PIN,
+    defaultText: 'auto'
   },
-  profile: {
-    field: 'profile',
-    flag: '--profile <name>',
-    description: `Named load profile: ${Object.keys(LOAD_PROFILES).join(', ')}; explicit options override it`,
-    parse: oneOf(Object.keys(LOAD_PROFILES)),
-    default: DEFAULT_PROFILE
+  sutCpus: {
+    field: 'sutCpus',
+    flag: '--sut-cpus <n>',
+    description: 'CPUs the SUT gets under --pin auto, whatever the machine\'s size; the generator gets every other cpu',
+    parse: wholeNumber({ min: 1, max: 1024 }),
+    derive: (values) => values.workers,
+    defaultText: 'one per server worker, --workers'
   },
   repeats: {
     field: 'repeats',
     flag: '--repeats <n>',
-    description: "Measure each (SUT, scenario, connections) this many times, interleaved in shuffled rounds (default: the profile's)",
-    parse: wholeNumber({ min: 1, max: 1000 })
+    description: 'Measure each (SUT, scenario, connections) this many times, interleaved in shuffled rounds',
+    parse: wholeNumber({ min: 1, max: 1000 }),
+    derive: (values) => profileOf(values).repeats,
+    defaultText: "the profile's"
   },
   seed: {
     field: 'seed',
     flag: '--seed <n>',
-    description: 'Seed of the shuffled order and the bootstrap (default: random, recorded in run.json)',
-    parse: wholeNumber({ min: 0, max: 4_294_967_295 })
+    description: 'Seed of the shuffled order and the bootstrap',
+    parse: wholeNumber({ min: 0, max: 4_294_967_295 }),
+    derive: () => randomInt(2 ** 32 - 1),
+    defaultText: 'random, recorded in run.json'
   },
   out: {
     field: 'out',
@@ -212,22 +224,24 @@ const OPTIONS = {
     flag: '--no-verify',
     description: 'Measure without checking the responses first (the result says so)',
     parse: flag,
-    default: DEFAULTS.verify
+    default: true
   },
   compareFormat: {
     field: 'format',
     flag: '--format <name>',
     description: 'Output: table (terminal), md (markdown), json, bmf (Bencher Metric Format), ' +
-      'gab (github-action-benchmark customBiggerIsBetter: req/s), gab-p99 (customSmallerIsBetter: p99 ms)',
+      'gab (github-action-benchmark customBiggerIsBetter: req/s), gab-p99 (customSmallerIsBetter: p99 ms), ' +
+      'gab-instructions (customSmallerIsBetter: instructions per request)',
     parse: oneOf(COMPARE_FORMATS),
     default: COMPARE_DEFAULTS.format
   },
   threshold: {
     field: 'thresholdPercent',
     flag: '--threshold <percent>',
-    description: `Smallest significant change that counts as improved or regressed, in percent (default: ${COMPARE_DEFAULTS.thresholdPercent} for req/s, ` +
-      `${COMPARE_DEFAULTS.instructionThresholdPercent} for instructions per request)`,
-    parse: percentage({ min: 0, max: 100 })
+    description: 'Smallest significant change that counts as improved or regressed, in percent',
+    parse: percentage({ min: 0, max: 100 }),
+    default: null,
+    defaultText: `${COMPARE_DEFAULTS.thresholdPercent} for req/s, ${COMPARE_DEFAULTS.instructionThresholdPercent} for instructions per request`
   },
   paired: {
     field: 'paired',
@@ -244,40 +258,101 @@ const OPTIONS = {
     flag: '--fail-on <conditions>',
     description: 'Exit 1 on: regression (a significant regression beyond the threshold), ' +
       'not-comparable (a row that could not be compared), or both, comma-separated',
-    parse: subsetOf(FAIL_ON_CONDITIONS)
+    parse: subsetOf(FAIL_ON_CONDITIONS),
+    default: [],
+    defaultText: 'never'
   }
 }
 
 /**
- * The options of `dyno run`, in help order. compare-commits takes the same ones for both commits' rounds, all but
- * --seed: each round's `dyno run` draws its own (a round is one run a side, so there is no order to shuffle).
+ * @param {OptionSpec} spec @param {unknown} value
+ * @returns {OptionSpec} the option with a plain default instead of its own (derived) one
  */
+function defaultingTo (spec, value) {
+  const { derive, defaultText, ...rest } = spec
+  return { ...rest, default: value }
+}
+
+/** The options of `dyno run`, in help order. */
 const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration,
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
   OPTIONS.countWindows, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window,
   OPTIONS.noVerify]
 
+/**
+ * compare-commits takes the run options for both commits' rounds, all but --seed (each round's `dyno run` draws its own: a round is one
+ * run a side, so there is no order to shuffle), with its own defaults: its profile, and by instructions one round on a few scenarios.
+ */
+const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => spec !== OPTIONS.seed).map((spec) => {
+  /** @param {Record<string, any>} values */
+  const counting = (values) => values.measure === 'instructions'
+  if (spec === OPTIONS.profile) return { ...spec, default: COMPARE_COMMITS_DEFAULTS.profile }
+  if (spec === OPTIONS.repeats) {
+    return {
+      ...spec,
+      description: 'Rounds: base and head once each, alternating which goes first',
+      derive: (/** @type {Record<string, any>} */ values) => counting(values) ? COMPARE_COMMITS_DEFAULTS.instructionRounds : profileOf(values).repeats,
+      defaultText: `the profile's; ${COMPARE_COMMITS_DEFAULTS.instructionRounds} with --measure instructions`
+    }
+  }
+  if (spec === OPTIONS.scenarios) {
+    return {
+      ...spec,
+      derive: (/** @type {Record<string, any>} */ values) =>
+        counting(values) ? [...COMPARE_COMMITS_DEFAULTS.instructionScenarios] : profileOf(values).scenarios ?? ALL_SCENARIOS,
+      defaultText: `the profile's; ${COMPARE_COMMITS_DEFAULTS.instructionScenarios.join(', ')} with --measure instructions`
+    }
+  }
+  return spec
+})
+
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: RUN_OPTIONS,
-  verify: [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.readyTimeout],
+  verify: [OPTIONS.frameworks, { ...OPTIONS.scenarios, derive: () => ALL_SCENARIOS, defaultText: 'all' }, OPTIONS.runtime, OPTIONS.workers,
+    OPTIONS.readyTimeout],
   calibrate: [
-    OPTIONS.calibrateFrameworks, OPTIONS.connections, OPTIONS.calibrateDuration, OPTIONS.calibrateWarmup,
-    OPTIONS.wrkThreads, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.readyTimeout
+    { ...defaultingTo(OPTIONS.frameworks, CALIBRATION_SUTS), description: 'SUTs to calibrate against, comma-separated' },
+    defaultingTo(OPTIONS.connections, [DEFAULT_LOAD.connections]),
+    {
+      field: 'durationSec',
+      flag: '--duration <sec>',
+      description: 'Whole seconds each engine measures',
+      parse: wholeNumber({ min: 1, max: 600 }),
+      default: CALIBRATION_DEFAULTS.durationSec
+    },
+    {
+      field: 'warmupSec',
+      flag: '--warmup <sec>',
+      description: 'Whole seconds of warmup per engine (0: none)',
+      parse: wholeNumber({ min: 0, max: 600 }),
+      default: CALIBRATION_DEFAULTS.warmupSec
+    },
+    OPTIONS.wrkThreads, OPTIONS.pin,
+    defaultingTo(OPTIONS.sutCpus, 1),
+    OPTIONS.readyTimeout
   ],
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
-  // The run options of both commits' rounds (--repeats: rounds; default profile: ci), then how to compare.
-  'compare-commits': [...RUN_OPTIONS.filter((spec) => spec !== OPTIONS.seed), OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
+  'compare-commits': [...COMPARE_COMMITS_RUN_OPTIONS, OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   list: []
 })
+
+/** @typedef {keyof typeof COMMAND_OPTIONS} CommandName */
 
 /** @param {OptionSpec} spec @returns {string} the flag as typed, e.g. `--ready-timeout` */
 export function flagName (spec) {
   return spec.flag.split(' ')[0]
 }
 
-/** @param {OptionSpec} spec @returns {string} the name cac gives the parsed option, e.g. `readyTimeout` */
-export function cacKey (spec) {
-  return flagName(spec).replace(/^--(no-)?/, '').replace(/-([a-z])/g, (_, letter) => letter.toUpperCase())
+/** @param {OptionSpec} spec @returns {boolean} whether the option takes a value (`--out <dir>`) or is given alone (`--paired`) */
+export function takesValue (spec) {
+  return spec.flag.includes('<')
+}
+
+/** @param {OptionSpec} spec @returns {string} the default as help writes it, '' when there is none to write */
+export function defaultText (spec) {
+  if (spec.defaultText !== undefined) return spec.defaultText
+  if (spec.default === undefined || spec.default === null || typeof spec.default === 'boolean') return ''
+  return Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default)
 }

@@ -8,16 +8,11 @@
 import { randomBytes } from 'node:crypto'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../defaults.js'
-import { ENGINE_VERSIONS } from '../env/fingerprint.js'
 import { DynoError, isDynoError } from '../errors.js'
-import { DEFAULT_PIN } from '../pinning/pin-option.js'
+import { ENGINES } from '../load/engines/index.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
-import { startLoad } from '../load/run-load.js'
-import { startWrkLoad } from '../load/wrk-engine.js'
-import { findNativeEngine, startNativeLoad } from '../load/native-engine.js'
 import { startResourceSampler } from '../resources/resource-sampler.js'
-import { findWrk, wrkVersion } from '../load/wrk-phase.js'
 import { runEnv } from '../run/run-env.js'
 import { startSut } from '../sut-process/start-sut.js'
 import { discoverSuts } from '../suts/discover-suts.js'
@@ -29,32 +24,30 @@ import { roundTo } from '../util/numbers.js'
 /** The fastest SUTs: the generator, not the server, should be what runs out first. */
 export const CALIBRATION_SUTS = ['node-http', 'uwebsockets']
 const CALIBRATION_SCENARIO = 'plaintext'
-/** @type {EngineName[]} */
-const ENGINES = ['autocannon', 'native', 'wrk', 'wrk (no checks)']
 /** The defaults of `dyno calibrate` (whole seconds, wrk's unit); the wrk threads are the run's (DEFAULTS.wrkThreads). */
 export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2 })
+/** What the ratios are taken against: the engine `dyno run` uses by default. */
+const BASE_ENGINE = 'autocannon'
 
 /**
- * @typedef {'autocannon' | 'native' | 'wrk' | 'wrk (no checks)'} EngineName
- *
  * @typedef {object} CalibrationRow
  * @property {string} sut
  * @property {number} connections
- * @property {EngineName} engine
+ * @property {string} engine an engine's calibration label (`wrk (no checks)`)
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary the measured phase
  * @property {number | null} generatorSharePct the share of its generator cpus the engine used while measuring (100: it was the limit)
  * @property {string | null} error why the engine gave no figures
  *
- * @typedef {object} CalibrateOptions
- * @property {string[]} [frameworks] default: CALIBRATION_SUTS
- * @property {number | number[]} [connections] one run per level; default: DEFAULTS.connections
- * @property {number} [durationSec] whole seconds (wrk's unit); default: CALIBRATION_DEFAULTS
- * @property {number} [warmupSec] whole seconds, 0: none; default: CALIBRATION_DEFAULTS
- * @property {number} [wrkThreads] default: DEFAULTS.wrkThreads
- * @property {number} [readyTimeoutSec]
+ * @typedef {object} CalibrateOptions the parsed options of `dyno calibrate` (parse-command-line.js)
+ * @property {string[]} frameworks
+ * @property {number[]} connections one run per level
+ * @property {number} durationSec whole seconds (wrk's unit)
+ * @property {number} warmupSec whole seconds, 0: none
+ * @property {number} wrkThreads
+ * @property {number} readyTimeoutSec
+ * @property {import('../pinning/parse-pin.js').PinRequest} pin as `dyno run --pin`
+ * @property {number} sutCpus the SUT's cpus under auto pinning
  * @property {string} [runId] marks the SUT and generator processes (DYNO_RUN_ID); default: calibrate-<random>
- * @property {import('../pinning/pin-option.js').PinRequest | string} [pin] as `dyno run --pin` (default auto)
- * @property {number} [sutCpus] the SUT's cpus under auto pinning (default 1)
  */
 
 /**
@@ -68,10 +61,10 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
  */
 export async function calibrate (options, io, signal) {
   const rows = await calibrationRows(options, signal)
-  const pinning = resolvePinning(options.pin ?? DEFAULT_PIN, undefined, { sutCpus: options.sutCpus ?? 1 })
+  const pinning = resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
   io.stdout.write('pinning: ' +
     `${pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`}\n`)
-  io.stdout.write(formatCalibration(rows, { wrkVersion: wrkVersionOrNote() }) + '\n')
+  io.stdout.write(formatCalibration(rows) + '\n')
   if (signal.aborted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', 'calibration interrupted; the table shows what was measured')
     io.stderr.write(`${error.code}: ${error.message}\n`)
@@ -85,51 +78,46 @@ export async function calibrate (options, io, signal) {
  * @returns {Promise<CalibrationRow[]>}
  */
 export async function calibrationRows (options, signal) {
-  const suts = selectSuts(discoverSuts(), options.frameworks ?? CALIBRATION_SUTS)
-  const levels = [options.connections ?? DEFAULTS.connections].flat()
-  const durationSec = options.durationSec ?? CALIBRATION_DEFAULTS.durationSec
-  const warmupSec = options.warmupSec ?? CALIBRATION_DEFAULTS.warmupSec
+  const suts = selectSuts(discoverSuts(), options.frameworks)
+  const { durationSec, warmupSec } = options
   const scenario = SCENARIOS.find((candidate) => candidate.name === CALIBRATION_SCENARIO)
   if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
   const mark = runEnv(options.runId ?? `calibrate-${randomBytes(3).toString('hex')}`)
   // The same pinning as `dyno run`: the SUT on its cpus, every engine on the generator's.
-  const pinning = resolvePinning(options.pin ?? DEFAULT_PIN, undefined, { sutCpus: options.sutCpus ?? 1 })
+  const pinning = resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
+  // Every engine installed here, each in every way it is calibrated (wrk with and without its checks).
+  const calibrations = ENGINES.filter((engine) => engine.availability().ok)
+    .flatMap((engine) => engine.calibrations.map((calibration) => ({ engine, ...calibration })))
   /** @type {CalibrationRow[]} */
   const rows = []
   for (const sut of suts) {
-    for (const connections of levels) {
+    for (const connections of options.connections) {
       if (signal?.aborted) return rows
       // A fresh SUT per level, warmed up again by each engine: no engine inherits another's JIT state unfairly.
       let running
       try {
         running = await startSut(sut, {
-          readyTimeoutSec: options.readyTimeoutSec ?? DEFAULTS.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal, cpus: pinning.sutCpus
+          readyTimeoutSec: options.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal, cpus: pinning.sutCpus
         })
       } catch (error) {
         if (!isDynoError(error)) throw error
         if (error.code === 'DYNO_ERR_INTERRUPTED') return rows
-        for (const engine of ENGINES) {
-          rows.push({ sut: sut.name, connections, engine, summary: null, generatorSharePct: null, error: `${error.code}: ${error.message}` })
+        for (const { label } of calibrations) {
+          rows.push({ sut: sut.name, connections, engine: label, summary: null, generatorSharePct: null, error: `${error.code}: ${error.message}` })
         }
         continue
       }
       try {
         /** @type {import('../load/load-plan.js').LoadPlan} */
         const plan = scenarioLoadPlan({ port: running.port, scenario, connections, pipelining: 1, warmupSec, durationSec, windowMs: 1000 })
-        const common = { env: mark, cpus: pinning.generatorCpus }
-        const wrkThreads = options.wrkThreads ?? DEFAULTS.wrkThreads
-        /** @type {[EngineName, EngineStart][]} */
-        const engines = [
-          ['autocannon', (onPhase) => startLoad(plan, { ...common, onPhase })],
-          ['native', (onPhase) => startNativeLoad(plan, { ...common, onPhase })],
-          ['wrk', (onPhase) => startWrkLoad(plan, { ...common, threads: wrkThreads, onPhase })],
-          ['wrk (no checks)', (onPhase) => startWrkLoad(plan, { ...common, threads: wrkThreads, checkResponses: false, onPhase })]
-        ]
-        for (const [engine, start] of engines) {
+        const hooks = { env: mark, cpus: pinning.generatorCpus }
+        for (const { engine, label, start } of calibrations) {
           if (signal?.aborted || running.hasExited()) break
-          rows.push({
-            sut: sut.name, connections, engine, ...await measureWith(start, signal, { generatorCores: pinning.generatorCpus?.length ?? 1, warmupSec })
+          const threads = engine.threads(connections, pinning.generatorCpus, options.wrkThreads)
+          const measured = await measureWith((onPhase) => start(plan, { ...hooks, threads, onPhase }), signal, {
+            generatorCores: pinning.generatorCpus?.length ?? 1, warmupSec
           })
+          rows.push({ sut: sut.name, connections, engine: label, ...measured })
         }
       } finally {
         await running.stop(DEFAULTS.stopGraceSec * 1000)
@@ -177,18 +165,13 @@ async function measureWith (start, signal, { generatorCores, warmupSec }) {
   }
 }
 
-function wrkVersionOrNote () {
-  const wrkPath = findWrk()
-  return wrkPath ? wrkVersion(wrkPath) ?? 'wrk (version unknown)' : 'wrk not installed (apt-get install wrk)'
-}
-
 /**
- * The rows as a table, then per SUT and level the ratio of wrk's rate to autocannon's.
+ * The rows as a table, the engines with their versions (or why one is missing), then per SUT and level the ratio of each
+ * engine's rate to autocannon's.
  * @param {CalibrationRow[]} rows
- * @param {{ wrkVersion: string }} versions
  * @returns {string}
  */
-export function formatCalibration (rows, versions) {
+export function formatCalibration (rows) {
   const table = createTable(['SUT', 'connections', 'engine', 'req/s', 'generator cpu %', 'p50 ms', 'p99 ms', 'errors', 'note'], {
     alignRight: [1, 3, 4, 5, 6, 7]
   })
@@ -197,31 +180,34 @@ export function formatCalibration (rows, versions) {
     table.push([row.sut, row.connections, row.engine, formatInteger(summary?.requestsPerSec.mean), row.generatorSharePct ?? '-',
       formatMs(summary?.latencyMs?.p50), formatMs(summary?.latencyMs?.p99), summary ? summary.errors : '-', row.error ?? ''])
   }
-  const native = findNativeEngine()
-  const lines = [`engines: autocannon ${ENGINE_VERSIONS.autocannon} (one process per generator cpu, every response checked); ` +
-    `native ${native.ok ? native.version : '(not built)'} (one thread per generator cpu, every response checked); ${versions.wrkVersion} (Lua checks)`,
-  table.toString(),
-  'generator cpu %: the share of the generator cpus the engine used while measuring; near 100 the engine, not the SUT, set the rate.']
-  for (const ratio of calibrationRatios(rows)) {
-    lines.push(`${ratio.sut} @ ${ratio.connections} connections, against autocannon: native ${ratio.native ?? '-'}×, wrk ${ratio.checked ?? '-'}×` +
-      `${ratio.unchecked !== null ? `, wrk without checks ${ratio.unchecked}×` : ''}`)
+  const engines = ENGINES.map((engine) => {
+    const found = engine.availability()
+    return found.ok ? `${engine.name} ${found.version}` : `${engine.name} not measured: ${found.reason}`
+  })
+  const lines = [`engines: ${engines.join('; ')}`, table.toString(),
+    'generator cpu %: the share of the generator cpus the engine used while measuring; near 100 the engine, not the SUT, set the rate.']
+  for (const { sut, connections, ratios } of calibrationRatios(rows)) {
+    lines.push(`${sut} @ ${connections} connections, against ${BASE_ENGINE}: ` +
+      Object.entries(ratios).map(([label, ratio]) => `${label} ${ratio ?? '-'}×`).join(', '))
   }
   return lines.join('\n')
 }
 
 /**
  * @param {CalibrationRow[]} rows
- * @returns {{ sut: string, connections: number, native: number | null, checked: number | null, unchecked: number | null }[]} rate ratios, 2 decimals
+ * @returns {{ sut: string, connections: number, ratios: Record<string, number | null> }[]} each engine's rate against autocannon's, 2 decimals
  */
 export function calibrationRatios (rows) {
   const rate = (/** @type {CalibrationRow | undefined} */ row) => row && row.error === null ? row.summary?.requestsPerSec.mean ?? null : null
   const keys = [...new Set(rows.map((row) => `${row.sut}\0${row.connections}`))]
   return keys.map((key) => {
     const [sut, connections] = key.split('\0')
-    const of = (/** @type {EngineName} */ engine) =>
-      rate(rows.find((row) => row.sut === sut && String(row.connections) === connections && row.engine === engine))
-    const base = of('autocannon')
-    const ratio = (/** @type {number | null} */ value) => base && value !== null ? roundTo(value / base, 2) : null
-    return { sut, connections: Number(connections), native: ratio(of('native')), checked: ratio(of('wrk')), unchecked: ratio(of('wrk (no checks)')) }
+    const cell = rows.filter((row) => row.sut === sut && String(row.connections) === connections)
+    const base = rate(cell.find((row) => row.engine === BASE_ENGINE))
+    const ratios = Object.fromEntries(cell.filter((row) => row.engine !== BASE_ENGINE).map((row) => {
+      const value = rate(row)
+      return [row.engine, base && value !== null ? roundTo(value / base, 2) : null]
+    }))
+    return { sut, connections: Number(connections), ratios }
   })
 }

@@ -10,16 +10,16 @@ import { readCompareInputs } from '../compare/read-inputs.js'
  * `compare-commits`.
  * @param {string[]} baselinePaths run directories, directories of runs, run.json or result files
  * @param {string[]} candidatePaths
- * @param {{ thresholdPercent?: number, alpha?: number, paired?: boolean }} [settings] paired: the sides were run in
- *   alternating rounds; pair each cell's runs in the order they started
+ * @param {{ thresholdPercent: number | null, paired: boolean }} settings thresholdPercent null: the one of what the sides measured;
+ *   paired: the sides were run in alternating rounds, pair each cell's runs in the order they started
  * @returns {import('../compare/build-comparison.js').Comparison}
  */
-export function compareRuns (baselinePaths, candidatePaths, settings = {}) {
+export function compareRuns (baselinePaths, candidatePaths, { thresholdPercent, paired }) {
   const sides = readCompareInputs(baselinePaths, candidatePaths)
   return buildComparison(sides, {
-    thresholdPercent: settings.thresholdPercent ?? defaultThresholdPercent(sides.baseline.measure),
-    alpha: settings.alpha ?? COMPARE_DEFAULTS.alpha,
-    paired: settings.paired ?? false
+    thresholdPercent: thresholdPercent === null ? thresholdPercentFor(sides.baseline.measure) : thresholdPercent,
+    alpha: COMPARE_DEFAULTS.alpha,
+    paired
   })
 }
 
@@ -27,7 +27,7 @@ export function compareRuns (baselinePaths, candidatePaths, settings = {}) {
  * The threshold of a verdict when none is given, by what the results measured: each follows its noise.
  * @param {import('../compare/read-inputs.js').Measure} measure
  */
-export const defaultThresholdPercent = (measure) => measure === 'instructions'
+export const thresholdPercentFor = (measure) => measure === 'instructions'
   ? COMPARE_DEFAULTS.instructionThresholdPercent
   : COMPARE_DEFAULTS.thresholdPercent
 
@@ -37,17 +37,17 @@ export const defaultThresholdPercent = (measure) => measure === 'instructions'
  * incomparable inputs throw a DynoError (exit 2).
  * @param {string} baseline
  * @param {string} candidate
- * @param {{ format: import('../compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent?: number, paired?: boolean, failOn?: string[] }} options
- *   validated by parseOptions('compare', …)
+ * @param {{ format: import('../compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent: number | null, paired: boolean,
+ *   failOn: string[] }} options parsed (parse-command-line.js)
  * @param {import('../cli/main.js').Io} io
  * @returns {Promise<number>}
  */
 export async function compareCommand (baseline, candidate, options, io) {
   const comparison = compareRuns([baseline], [candidate], { thresholdPercent: options.thresholdPercent, paired: options.paired })
   io.stdout.write(COMPARE_FORMATTERS[options.format](comparison) + '\n')
-  const failing = failingRows(comparison, options.failOn ?? [])
+  const failing = failingRows(comparison, options.failOn)
   if (failing.length === 0) return 0
-  io.stderr.write(`dyno compare: --fail-on ${(options.failOn ?? []).join(',')}: ${failing.map((row) =>
+  io.stderr.write(`dyno compare: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
     `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${primaryFigures(row)?.changePercent}%`}`).join('; ')}\n`)
   return 1
 }

@@ -24,7 +24,8 @@ const VERIFY_CONCURRENCY = 2
 
 /**
  * Starts each selected SUT once (on each selected runtime) and checks every selected scenario against it.
- * @param {{ frameworks?: string[], scenarios?: string[], runtimes?: string[], workers?: number, readyTimeoutSec: number }} options
+ * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], workers: number, readyTimeoutSec: number }} options the parsed options
+ *   of `dyno verify` (parse-command-line.js)
  * @param {{ suts?: import('../suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string,
  *   services?: import('../services/service-manager.js').Services, onBuildLine?: (sut: string, line: string) => void }} [context] services: already
  *   started (and stopped) by the caller

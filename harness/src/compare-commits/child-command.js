@@ -2,7 +2,7 @@
 // A child command of compare-commits (pnpm install, dyno run) with its output streamed line by line
 // as progress, interruptible, and its last lines kept for the error message.
 import { spawn } from 'node:child_process'
-import { ERROR_TAIL_LINES } from '../sut-process/line-tail.js'
+import { DEFAULTS } from '../defaults.js'
 
 /**
  * @param {string} command
@@ -22,7 +22,7 @@ export function runChild (command, args, { cwd, env = process.env, signal, onLin
       for (const line of lines) {
         if (line.trim() === '') continue
         tail.push(line)
-        if (tail.length > ERROR_TAIL_LINES) tail.shift()
+        if (tail.length > DEFAULTS.errorTailLines) tail.shift()
         onLine(line)
       }
     }

@@ -3,27 +3,8 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import os from 'node:os'
 import { REPO_ROOT } from '../paths.js'
-import { findWrk, wrkVersion } from '../load/wrk-phase.js'
 
 const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
-const packageVersion = (/** @type {string} */ name) =>
-  JSON.parse(readFileSync(new URL(`../../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
-
-/** @type {string | null | undefined} asked once */
-let wrkVersionSeen
-
-/** @returns {string} `wrk -v`'s version line, or 'not installed' */
-export function wrkEngineVersion () {
-  if (wrkVersionSeen === undefined) {
-    const wrkPath = findWrk()
-    wrkVersionSeen = wrkPath ? wrkVersion(wrkPath) : null
-  }
-  return wrkVersionSeen ?? 'not installed'
-}
-
-/** The engine versions results record. */
-export const ENGINE_VERSIONS = Object.freeze({ autocannon: packageVersion('autocannon'), undici: packageVersion('undici') })
-
 /** @param {string[]} args @returns {string | null} */
 function git (args) {
   try {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { DynoError } from '../errors.js'
-import { findExecutable } from '../services/find-executable.js'
+import { findExecutable } from '../util/find-executable.js'
 
 const run = promisify(execFile)
 

@@ -2,7 +2,7 @@
 // A fixed number of requests, not a duration: the instruction count of a SUT is taken over a known number of
 // responses, at low concurrency, each checked as under any load.
 import http from 'node:http'
-import { bodyVerifier } from '../load/body-verifier.js'
+import { bodyVerifier } from '../verify/body-verifier.js'
 import { sendProbe } from '../verify/http-probe.js'
 
 /**

@@ -1,9 +1,8 @@
 // @ts-check
 // Turns `--pin` into where the SUT and the load generator run, on this machine.
 import { DynoError } from '../errors.js'
-import { findExecutable } from '../services/find-executable.js'
+import { findExecutable } from '../util/find-executable.js'
 import { formatCpuList, machineCpus } from './cpu-list.js'
-import { parsePin } from './pin-option.js'
 
 /**
  * @typedef {object} Machine what pinning depends on
@@ -32,15 +31,13 @@ export function currentMachine () {
  * the generator every other cpu (two cpus: sut=0, gen=1; eight: sut=0, gen=1-7); so results of an 8-core and a
  * 64-core machine measure the same SUT allotment, and the generator grows with the machine. A machine too
  * small for the allotment keeps one cpu for the generator. Otherwise not pinned, with the reason.
- * @param {import('./pin-option.js').PinRequest | string} pin as `pinOption` parsed it, or the option's text
- *   (the option table's default arrives unparsed when parseOptions is called without cac)
+ * @param {import('./parse-pin.js').PinRequest} request `--pin` as parsePin read it
  * @param {Machine} [machine]
  * @param {{ sutCpus?: number }} [allotment] the SUT's cpus under `auto`; 1 by default
  * @returns {PinPlan}
  * @throws {DynoError} DYNO_ERR_INVALID_OPTION when explicit cpus were asked on a machine that cannot pin
  */
-export function resolvePinning (pin, machine = currentMachine(), { sutCpus = 1 } = {}) {
-  const request = typeof pin === 'string' ? parsePin(pin, '--pin', machine.cpus) : pin
+export function resolvePinning (request, machine = currentMachine(), { sutCpus = 1 } = {}) {
   const off = (/** @type {string} */ reason) => ({ mode: request.mode, pinned: false, sutCpus: null, generatorCpus: null, reason })
   if (request.mode === 'off') return off('`--pin off`')
   const cannot = machine.platform !== 'linux'

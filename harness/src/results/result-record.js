@@ -1,15 +1,21 @@
 // @ts-check
 import { SCHEMA_VERSION } from '../defaults.js'
-import { ENGINE_VERSIONS, wrkEngineVersion } from '../env/fingerprint.js'
-import { findNativeEngine } from '../load/native-engine.js'
+import { engineNamed } from '../load/engines/index.js'
 
 /**
- * @typedef {'ok' | 'invalid' | 'failed' | 'skipped'} RunStatus
- * @typedef {{ connections: number, pipelining: number, durationSec: number, warmupSec: number, windowMs: number, ratePerSec?: number | null,
- *   engine?: 'autocannon' | 'wrk' | 'native', wrkThreads?: number, measure?: 'wall-clock' | 'instructions', countWarmupRequests?: number,
- *   countWindowRequests?: number, countWindows?: number }} LoadSettings measure instructions: a count under callgrind instead of load
- *   (counts, not durations); engine: autocannon and wrk run a closed loop (the open model of autocannon's engine is undici-rate); native
- *   runs either
+ * @typedef {import('./outcome.js').RunStatus} RunStatus
+ * @typedef {object} LoadSettings the load of a run, the same for every cell (the connections are the cell's)
+ * @property {number} pipelining
+ * @property {number} durationSec
+ * @property {number} warmupSec
+ * @property {number} windowMs
+ * @property {number | null} ratePerSec null: closed loop
+ * @property {import('../load/engines/engine.js').EngineName} engine
+ * @property {number} wrkThreads
+ * @property {'wall-clock' | 'instructions'} measure instructions: a count under callgrind instead of load (counts, not durations)
+ * @property {number} [countWarmupRequests] instructions only
+ * @property {number} [countWindowRequests] instructions only
+ * @property {number} [countWindows] instructions only
  * @typedef {import('../pinning/resolve-pinning.js').PinPlan} PinPlan
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
@@ -22,8 +28,8 @@ import { findNativeEngine } from '../load/native-engine.js'
  *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number }} sut label: the name, with the runtime when a
  *   run sets runtimes side by side
  * @property {{ name: string, method: string, path: string }} scenario
- * @property {Omit<LoadSettings, 'engine'> & { engine: 'autocannon' | 'undici-rate' | 'wrk' | 'native', engineVersion: string, pinning: PinPlan }} load
- *   engine undici-rate: the open-model schedule (--rate)
+ * @property {Omit<LoadSettings, 'engine'> & { connections: number, engine: import('../load/engines/engine.js').RecordedEngine, engineVersion: string,
+ *   pinning: PinPlan }} load
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
  * @property {RunStatus} status
  * @property {string | null} reason null when ok
@@ -39,27 +45,24 @@ import { findNativeEngine } from '../load/native-engine.js'
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean,
  *   stderrTail: string[] }} sutProcess
+ *
+ * @typedef {object} GeneratorBoundMeasurement
+ * @property {'autocannon'} engine
+ * @property {string} engineVersion
+ * @property {number} requestsPerSec
+ * @property {import('../load/load-plan.js').PhaseSummary['latencyMs']} latencyMs
+ * @property {number | null} generatorCpuPct
+ * @property {string} reason
  */
 
 /**
- * Which generator a run's load settings select, with its version.
- * @param {LoadSettings} load
- * @returns {{ engine: 'autocannon' | 'undici-rate' | 'wrk' | 'native', engineVersion: string, ratePerSec: number | null }}
- */
-function engineOf (load) {
-  if (load.engine === 'native') return { engine: 'native', engineVersion: nativeEngineVersion(), ratePerSec: load.ratePerSec ?? null }
-  if (load.ratePerSec) return { engine: 'undici-rate', engineVersion: ENGINE_VERSIONS.undici, ratePerSec: load.ratePerSec }
-  if (load.engine === 'wrk') return { engine: 'wrk', engineVersion: wrkEngineVersion(), ratePerSec: null }
-  return { engine: 'autocannon', engineVersion: ENGINE_VERSIONS.autocannon, ratePerSec: null }
-}
-
-/**
- * A record for a run that is about to start; the run fills it in and sets its final status.
- * @param {{ runId: string, env: ResultRecord['env'], sut: import('../suts/discover-suts.js').SutDescriptor,
- *   scenario: import('@dyno/scenarios').Scenario, load: LoadSettings, repeat?: { index: number, of: number }, pinning: PinPlan }} context
+ * A record for a run that is about to start; the run fills it in, and settleRecord sets how it ended.
+ * @param {{ runId: string, env: ResultRecord['env'], load: LoadSettings, pinning: PinPlan }} run
+ * @param {{ sut: import('../suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, connections: number,
+ *   repeat: { index: number, of: number }, engine: import('../load/engines/engine.js').EngineName }} cell
  * @returns {ResultRecord}
  */
-export function createResultRecord ({ runId, env, sut, scenario, load, repeat = { index: 1, of: 1 }, pinning }) {
+export function createResultRecord ({ runId, env, load, pinning }, { sut, scenario, connections, repeat, engine }) {
   return {
     schemaVersion: SCHEMA_VERSION,
     runId,
@@ -79,11 +82,7 @@ export function createResultRecord ({ runId, env, sut, scenario, load, repeat = 
       workers: sut.workers
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
-    load: {
-      ...load,
-      ...engineOf(load),
-      pinning
-    },
+    load: { ...load, connections, ...engineNamed(engine).recordedAs(load.ratePerSec), pinning },
     repeat,
     status: 'failed',
     reason: 'the run did not finish',
@@ -98,32 +97,15 @@ export function createResultRecord ({ runId, env, sut, scenario, load, repeat = 
 }
 
 /**
- * @typedef {object} GeneratorBoundMeasurement
- * @property {'autocannon'} engine
- * @property {string} engineVersion
- * @property {number} requestsPerSec
- * @property {import('../load/load-plan.js').PhaseSummary['latencyMs']} latencyMs
- * @property {number | null} generatorCpuPct
- * @property {string} reason
- */
-
-/**
- * Sets the final status of a record (the last word wins: a later failure overrides an earlier ok).
+ * Sets how a run ended, once, from the outcome it ended with.
  * @param {ResultRecord} record
- * @param {RunStatus} status
- * @param {string | null} reason
- * @param {string | null} [errorCode]
+ * @param {import('./outcome.js').Outcome} outcome
+ * @returns {ResultRecord}
  */
-export function settleRecord (record, status, reason, errorCode = null) {
+export function settleRecord (record, { status, reason, errorCode }) {
   record.status = status
   record.reason = status === 'ok' ? null : reason
   record.errorCode = errorCode
   record.finishedAt = new Date().toISOString()
   return record
-}
-
-/** @returns {string} the built native engine's version, or `not built` */
-function nativeEngineVersion () {
-  const engine = findNativeEngine()
-  return engine.ok ? engine.version : 'not built'
 }

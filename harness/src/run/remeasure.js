@@ -2,7 +2,7 @@
 // A cell where autocannon was the bottleneck is measured again with the native engine, so that no figure of a
 // default run measures the generator. From then on, the cell's other repeats in the run use the native engine
 // at once: one cell, one engine.
-import { findNativeEngine } from '../load/native-engine.js'
+import { engineNamed } from '../load/engines/index.js'
 
 /**
  * Whether this record's cell is to be measured again with the native engine: an ok closed-loop autocannon run
@@ -10,7 +10,7 @@ import { findNativeEngine } from '../load/native-engine.js'
  * @param {import('../results/result-record.js').ResultRecord} record
  */
 export function wantsNativeRemeasure (record) {
-  return record.status === 'ok' && record.load.engine === 'autocannon' && record.summary?.generatorBound === true && findNativeEngine().ok
+  return record.status === 'ok' && record.load.engine === 'autocannon' && record.summary?.generatorBound === true && engineNamed('native').availability().ok
 }
 
 /**

@@ -1,72 +1,132 @@
 // @ts-check
-import { DEFAULTS } from '../defaults.js'
-import { isDynoError } from '../errors.js'
-import { scenarioLoadPlan } from '../load/load-plan.js'
-import { startLoad } from '../load/run-load.js'
-import { startWrkLoad } from '../load/wrk-engine.js'
-import { startNativeLoad } from '../load/native-engine.js'
-import { countInstructions, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC } from '../instructions/count-instructions.js'
-import { createResultRecord, settleRecord } from '../results/result-record.js'
-import { describeExit, startSut } from '../sut-process/start-sut.js'
-import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
-import { refusalReason } from './refusal.js'
-import { queryRatio, underLoadProblems } from './under-load-check.js'
-import { runEnv } from './run-env.js'
-import { analyzeWarmup } from './warmup-analysis.js'
-import { attachPhaseResources, samplePhases } from './phase-sampling.js'
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { isDynoError } from '../errors.js'
+import { countInstructions, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC } from '../instructions/count-instructions.js'
+import { engineNamed } from '../load/engines/index.js'
+import { scenarioLoadPlan } from '../load/load-plan.js'
+import { failed, failedWith, invalid, ok, skipped } from '../results/outcome.js'
+import { createResultRecord, settleRecord } from '../results/result-record.js'
+import { describeExit, startSut } from '../sut-process/start-sut.js'
+import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
+import { attachPhaseResources, samplePhases } from './phase-sampling.js'
+import { refusalReason } from './refusal.js'
+import { runEnv } from './run-env.js'
+import { queryRatio, underLoadProblems } from './under-load-check.js'
+import { analyzeWarmup } from './warmup-analysis.js'
 
 /**
- * @typedef {object} RunContext
+ * @typedef {import('../results/outcome.js').Outcome} Outcome
+ * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
+ * @typedef {import('../sut-process/start-sut.js').RunningSut} RunningSut
+ *
+ * @typedef {object} RunContext what every run of a suite shares, built once per suite (run-suite.js)
  * @property {string} runId
- * @property {import('../results/result-record.js').ResultRecord['env']} env
- * @property {import('../suts/resolve-subjects.js').Subject} sut
- * @property {import('@dyno/scenarios').Scenario} scenario
+ * @property {ResultRecord['env']} env
  * @property {import('../results/result-record.js').LoadSettings} load
- * @property {{ index: number, of: number }} [repeat]
+ * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
  * @property {boolean} verify
  * @property {number} readyTimeoutSec
  * @property {number} stopGraceSec
  * @property {number} requestTimeoutSec
+ * @property {number} pgPoolSize
+ * @property {import('../services/service-manager.js').Services} services the run's data services, started once
+ * @property {boolean} ci under CI a missing service fails the run instead of skipping it
  * @property {AbortSignal} signal
- * @property {Record<string, string>} [serviceEnv] what the SUT needs to reach the scenario's services
- * @property {{ service: string, count: () => Promise<number> } | null} [queryCounter] the server-side count of the scenario's queries
- * @property {string | null} [unavailable] why a service the scenario needs cannot be had
- * @property {boolean} [ci] under CI a missing service fails the run instead of skipping it
- * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
- * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
+ *
+ * @typedef {object} Cell one run of the suite: a SUT on one scenario at one level, one of its repeats, measured by one engine
+ * @property {import('../suts/resolve-subjects.js').Subject} sut
+ * @property {import('@dyno/scenarios').Scenario} scenario
+ * @property {number} connections
+ * @property {{ index: number, of: number }} repeat
+ * @property {import('../load/engines/engine.js').EngineName} engine
+ * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
  */
 
 /**
- * One (SUT, scenario) run: start the SUT on its own, verify it, warm up, measure, stop it. Never
- * throws for a problem of the run itself: every outcome is a record with a status and a reason.
+ * One (SUT, scenario) run: start the SUT on its own, verify it, warm up, measure (or count), stop it. Never throws for a
+ * problem of the run itself: every step returns its outcome, and the record is settled once, from the first that ended the run.
  * @param {RunContext} context
- * @returns {Promise<import('../results/result-record.js').ResultRecord>}
+ * @param {Cell} cell
+ * @returns {Promise<ResultRecord>}
  */
-export async function runOne (context) {
-  const { sut, signal } = context
-  const record = createResultRecord(context)
-  if (sut.skipReason) return settleRecord(record, 'skipped', sut.skipReason)
-  if (sut.buildFailure) return settleRecord(record, 'failed', sut.buildFailure, 'DYNO_ERR_SUT_BUILD')
-  const unsupported = sut.unsupportedScenarios[context.scenario.name]
-  if (unsupported) return settleRecord(record, 'skipped', `${sut.name} cannot serve ${context.scenario.name} as the contract says: ${unsupported}`)
-  if (context.unavailable) {
-    return settleRecord(record, context.ci ? 'failed' : 'skipped', `${context.unavailable}${context.ci ? ' (a failure under CI=true)' : ''}`,
-      'DYNO_ERR_SERVICE_UNAVAILABLE')
-  }
+export async function runOne (context, cell) {
+  const record = createResultRecord(context, cell)
+  return settleRecord(record, await outcomeOf(context, cell, record))
+}
 
-  context.onProgress?.({ stage: 'starting' })
+/** @param {RunContext} context @param {Cell} cell @param {ResultRecord} record @returns {Promise<Outcome>} */
+async function outcomeOf (context, cell, record) {
+  const before = notRunnable(context, cell) ?? await servicesMissing(context, cell)
+  if (before) return before
+  const outcome = await withStartedSut(context, cell, record, (running, eventLoopFile) => measureOn(context, cell, running, record, eventLoopFile))
+  return (await serviceThatDied(context, cell, outcome)) ?? interruptionsDoing(context.signal, outcome)
+}
+
+/**
+ * What stops a run before its SUT starts: a SUT skipped here or whose build failed, a scenario it cannot serve.
+ * @param {RunContext} context @param {Cell} cell @returns {Outcome | null}
+ */
+function notRunnable (context, { sut, scenario }) {
+  if (sut.skipReason) return skipped(sut.skipReason)
+  if (sut.buildFailure) return failed(sut.buildFailure, 'DYNO_ERR_SUT_BUILD')
+  const unsupported = sut.unsupportedScenarios[scenario.name]
+  if (unsupported) return skipped(`${sut.name} cannot serve ${scenario.name} as the contract says: ${unsupported}`)
+  return null
+}
+
+/**
+ * A service the scenario needs that cannot be had (restarted first when it died in an earlier run): skipped, or failed under CI.
+ * @param {RunContext} context @param {Cell} cell @returns {Promise<Outcome | null>}
+ */
+async function servicesMissing ({ services, ci }, { scenario }) {
+  const needed = scenario.services ?? []
+  const missing = services.missingFor(scenario) ?? (needed.length > 0 ? await services.ensureHealthy(needed) : null)
+  if (!missing) return null
+  return ci ? failed(`${missing} (a failure under CI=true)`, 'DYNO_ERR_SERVICE_UNAVAILABLE') : skipped(missing, 'DYNO_ERR_SERVICE_UNAVAILABLE')
+}
+
+/**
+ * A service of the scenario that died while the SUT used it fails the run, whatever it measured.
+ * @param {RunContext} context @param {Cell} cell @param {Outcome} outcome @returns {Promise<Outcome | null>}
+ */
+async function serviceThatDied ({ services, signal }, { scenario }, outcome) {
+  if (outcome.status === 'skipped' || signal.aborted) return null
+  for (const name of scenario.services ?? []) {
+    const service = services.available.get(name)
+    if (service && !(await service.healthy())) return failed(`${name} died during the run; dyno restarts it before the next run`, 'DYNO_ERR_SERVICE_DIED')
+  }
+  return null
+}
+
+/**
+ * A second Ctrl-C kills the SUT and the generator at once: what that broke is the interruption's doing.
+ * @param {AbortSignal} signal @param {Outcome} outcome @returns {Outcome}
+ */
+function interruptionsDoing (signal, outcome) {
+  if (!signal.aborted || (outcome.status !== 'failed' && outcome.status !== 'invalid') || outcome.errorCode === 'DYNO_ERR_INTERRUPTED') return outcome
+  return failed(`interrupted by ${String(signal.reason)}: ${outcome.reason}`, 'DYNO_ERR_INTERRUPTED')
+}
+
+/**
+ * Starts the cell's SUT (pinned, with its services' variables and the event-loop probe), hands it to `use`, and stops it after,
+ * whatever happened; the record keeps the SUT's pid, ready line, exit and last stderr lines.
+ * @param {RunContext} context @param {Cell} cell @param {ResultRecord} record
+ * @param {(running: RunningSut, eventLoopFile: string) => Promise<Outcome>} use
+ * @returns {Promise<Outcome>}
+ */
+async function withStartedSut (context, cell, record, use) {
+  cell.onProgress?.({ stage: 'starting' })
   const eventLoopFile = join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`)
   let running
   try {
-    running = await startSut(sut, {
+    running = await startSut(cell.sut, {
       readyTimeoutSec: context.readyTimeoutSec,
       stopGraceSec: context.stopGraceSec,
-      signal,
-      env: { ...runEnv(context.runId), ...context.serviceEnv },
+      signal: context.signal,
+      env: sutEnv(context, cell),
       cpus: context.pinning.sutCpus,
       eventLoopFile
     })
@@ -74,85 +134,109 @@ export async function runOne (context) {
     rmSync(eventLoopFile, { force: true })
     if (!isDynoError(error)) throw error
     record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
-    return settleRecord(record, 'failed', error.message, error.code)
+    return failedWith(error)
   }
   record.sutProcess.pid = running.pid
   record.sutProcess.ready = running.ready
+  let outcome
+  let stopFailure
   try {
-    await measure(context, running, record, eventLoopFile)
-    // A second Ctrl-C kills the SUT and the generator at once: what that broke is the interruption's doing.
-    if (signal.aborted && (record.status === 'failed' || record.status === 'invalid') && record.errorCode !== 'DYNO_ERR_INTERRUPTED') {
-      settleRecord(record, 'failed', `interrupted by ${String(signal.reason)}: ${record.reason}`, 'DYNO_ERR_INTERRUPTED')
-    }
+    outcome = await use(running, eventLoopFile)
   } finally {
-    try {
-      const { forced } = await running.stop(context.stopGraceSec * 1000)
-      record.sutProcess.forcedKill = forced
-    } catch (error) {
-      settleRecord(record, 'failed', /** @type {Error} */ (error).message, isDynoError(error) ? error.code : null)
-    }
-    const exit = await running.exited
-    record.sutProcess.exit = { code: exit.code, signal: exit.signal }
-    record.sutProcess.stderrTail = running.stderr.snapshot()
+    stopFailure = await stopAndRecord(context, running, record)
     rmSync(eventLoopFile, { force: true }) // after the exit: the preload writes a last line as the SUT ends
   }
-  return record
+  // A SUT whose group outlived SIGKILL ends the run failed, whatever it measured.
+  return stopFailure ?? outcome
 }
 
 /**
- * The part of a run that needs the SUT up: refusal, verification, load, and the final verdict.
- * @param {RunContext} context
- * @param {import('../sut-process/start-sut.js').RunningSut} running
- * @param {import('../results/result-record.js').ResultRecord} record
- * @param {string} eventLoopFile where the SUT's event-loop preload writes
+ * Stops the SUT's process group (SIGTERM, then SIGKILL after the grace) and records how it ended.
+ * @param {RunContext} context @param {RunningSut} running @param {ResultRecord} record
+ * @returns {Promise<Outcome | null>} failed when a process of the group survived
  */
-async function measure (context, running, record, eventLoopFile) {
-  const { scenario, signal } = context
-  const refusal = refusalReason(running.ready)
-  if (refusal) return settleRecord(record, 'skipped', refusal, 'DYNO_ERR_SUT_REFUSED')
-
-  if (context.verify) {
-    context.onProgress?.({ stage: 'verifying' })
-    record.verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: context.requestTimeoutSec * 1000 }, scenario)
-    if (!record.verification.passed) {
-      return settleRecord(record, 'invalid', `DYNO_ERR_RESPONSE_MISMATCH: ${describeFailedChecks(record.verification)}`, 'DYNO_ERR_RESPONSE_MISMATCH')
-    }
+async function stopAndRecord (context, running, record) {
+  /** @type {Outcome | null} */
+  let outcome = null
+  try {
+    record.sutProcess.forcedKill = (await running.stop(context.stopGraceSec * 1000)).forced
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    outcome = failedWith(error)
   }
-  if (signal.aborted) return settleRecord(record, 'failed', 'interrupted before load started', 'DYNO_ERR_INTERRUPTED')
-  if (context.load.measure === 'instructions') return countRun(context, record)
+  const exit = await running.exited
+  record.sutProcess.exit = { code: exit.code, signal: exit.signal }
+  record.sutProcess.stderrTail = running.stderr.snapshot()
+  return outcome
+}
 
-  const queriesBefore = context.queryCounter ? await context.queryCounter.count() : 0
+/** @param {RunContext} context @param {Cell} cell @returns {Record<string, string>} what the SUT is started with */
+function sutEnv (context, { scenario }) {
+  return { ...runEnv(context.runId), ...context.services.envFor(scenario.services ?? []), PG_POOL_SIZE: String(context.pgPoolSize) }
+}
 
-  const plan = scenarioLoadPlan({ port: running.port, scenario, ...context.load })
-  const phaseNames = plan.phases.map((phase) => phase.name)
-  const sampling = samplePhases({ phases: phaseNames, sutPgid: running.pid, generatorPids: () => load.pids })
-  const generatorThreads = engineThreads(context)
-  const startEngine = context.load.engine === 'wrk'
-    ? (/** @type {import('../load/load-plan.js').LoadPlan} */ wrkPlan, /** @type {any} */ hooks) =>
-        startWrkLoad(wrkPlan, { ...hooks, threads: generatorThreads })
-    : context.load.engine === 'native'
-      ? (/** @type {import('../load/load-plan.js').LoadPlan} */ nativePlan, /** @type {any} */ hooks) =>
-          startNativeLoad(nativePlan, { ...hooks, threads: generatorThreads })
-      : startLoad
-  const load = startEngine(plan, {
-    onProgress: (progress) => context.onProgress?.({ stage: 'load', ...progress }),
-    // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
-    onPhase: () => setImmediate(() => sampling.phaseDone()),
+/**
+ * The part of a run that needs the SUT up: refusal, verification, then load, or a count.
+ * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @param {string} eventLoopFile
+ * @returns {Promise<Outcome>}
+ */
+async function measureOn (context, cell, running, record, eventLoopFile) {
+  const refusal = refusalReason(running.ready)
+  if (refusal) return skipped(refusal, 'DYNO_ERR_SUT_REFUSED')
+  const verification = context.verify ? await verified(context, cell, running, record) : null
+  if (verification) return verification
+  if (context.signal.aborted) return failed(`interrupted by ${String(context.signal.reason)} before load started`, 'DYNO_ERR_INTERRUPTED')
+  if (context.load.measure === 'instructions') {
+    // The count starts the SUT anew under callgrind: the verified one is stopped first, so it holds no cpu of the count.
+    await running.stop(context.stopGraceSec * 1000)
+    return counted(context, cell, record)
+  }
+  return loaded(context, cell, running, record, eventLoopFile)
+}
+
+/** @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @returns {Promise<Outcome | null>} */
+async function verified (context, { scenario, onProgress }, running, record) {
+  onProgress?.({ stage: 'verifying' })
+  record.verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: context.requestTimeoutSec * 1000 }, scenario)
+  if (record.verification.passed) return null
+  return invalid(`DYNO_ERR_RESPONSE_MISMATCH: ${describeFailedChecks(record.verification)}`, 'DYNO_ERR_RESPONSE_MISMATCH')
+}
+
+/**
+ * Load from the cell's engine, warm-up then the measured phase, with the SUT's and the generator's resources sampled per phase;
+ * then the checks of what came back (the SUT still up, every answer right, one query per request).
+ * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @param {string} eventLoopFile
+ * @returns {Promise<Outcome>}
+ */
+async function loaded (context, cell, running, record, eventLoopFile) {
+  const { scenario, connections } = cell
+  const { load, pinning, signal } = context
+  const counter = queryCounter(context, cell)
+  const queriesBefore = counter ? await counter.count() : 0
+  const engine = engineNamed(cell.engine)
+  const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
+  const plan = scenarioLoadPlan({ port: running.port, scenario, connections, ...load })
+  const sampling = samplePhases({ phases: plan.phases.map((phase) => phase.name), sutPgid: running.pid, generatorPids: () => started.pids })
+  const started = engine.start(plan, {
+    threads,
+    cpus: pinning.generatorCpus,
     env: runEnv(context.runId),
-    cpus: context.pinning.generatorCpus
+    onProgress: (progress) => cell.onProgress?.({ stage: 'load', ...progress }),
+    // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
+    onPhase: () => setImmediate(() => sampling.phaseDone())
   })
   sampling.start()
-  const stopLoad = () => load.stop()
+  const stopLoad = () => started.stop()
   signal.addEventListener('abort', stopLoad, { once: true })
   running.exited.then(stopLoad)
   let outcome
   /** @type {ReturnType<ReturnType<typeof samplePhases>['finish']>} */
   let reports = {}
   try {
-    outcome = await load.done
+    outcome = await started.done
   } catch (error) {
     if (!isDynoError(error)) throw error
-    return settleRecord(record, 'failed', error.message, error.code)
+    return failedWith(error)
   } finally {
     signal.removeEventListener('abort', stopLoad)
     reports = sampling.finish()
@@ -160,77 +244,66 @@ async function measure (context, running, record, eventLoopFile) {
   record.warmup = outcome.phases.warmup ?? null
   record.summary = outcome.phases.measure ?? null
   attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, {
-    generatorCpus: context.pinning.generatorCpus, sutCpus: context.pinning.sutCpus, generatorThreads, eventLoopFile
+    generatorCpus: pinning.generatorCpus, sutCpus: pinning.sutCpus, generatorThreads: threads, eventLoopFile
   })
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
   if (running.hasExited()) {
     const exit = await running.exited
-    return settleRecord(record, 'failed',
-      `the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`, 'DYNO_ERR_SUT_EXITED')
+    return failed(`the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`,
+      'DYNO_ERR_SUT_EXITED')
   }
   if (signal.aborted) {
-    return settleRecord(record, 'failed',
-      `interrupted by ${String(signal.reason ?? 'a signal')} during ${record.summary ? 'measurement' : 'warmup'}; the partial figures are kept`,
+    return failed(`interrupted by ${String(signal.reason)} during ${record.summary ? 'measurement' : 'warmup'}; the partial figures are kept`,
       'DYNO_ERR_INTERRUPTED')
   }
   const problems = underLoadProblems(outcome.phases, scenario.expect.status)
-  if (problems) return settleRecord(record, 'invalid', problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
-  if (context.queryCounter) {
-    record.serverCheck = queryRatio(context.queryCounter.service, (await context.queryCounter.count()) - queriesBefore, outcome.phases, context.load)
-    if (!record.serverCheck.withinBounds) {
-      return settleRecord(record, 'invalid',
-        `DYNO_ERR_QUERY_RATIO: ${context.queryCounter.service} counted ${record.serverCheck.queries} queries ` +
-        `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the contract): ` +
-        'the SUT does not do the scenario\'s work on every request', 'DYNO_ERR_QUERY_RATIO')
-    }
-  }
-  return settleRecord(record, 'ok', null)
+  if (problems) return invalid(problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  if (!counter) return ok()
+  record.serverCheck = queryRatio(counter.service, (await counter.count()) - queriesBefore, outcome.phases, { connections, pipelining: load.pipelining })
+  if (record.serverCheck.withinBounds) return ok()
+  return invalid(`DYNO_ERR_QUERY_RATIO: ${counter.service} counted ${record.serverCheck.queries} queries ` +
+    `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the contract): ` +
+    'the SUT does not do the scenario\'s work on every request', 'DYNO_ERR_QUERY_RATIO')
 }
 
 /**
- * The threads that drive load: wrk its `--wrk-threads`; autocannon (and the open-model schedule) one process
- * per generator cpu, the native engine one thread per generator cpu (one when unpinned), never more than the
- * connections.
- * @param {RunContext} context
+ * The server-side count of the scenario's queries, where its service keeps one (Redis, PostgreSQL).
+ * @param {RunContext} context @param {Cell} cell @returns {{ service: string, count: () => Promise<number> } | null}
  */
-function engineThreads ({ load, pinning }) {
-  if (load.engine === 'wrk') return load.wrkThreads ?? DEFAULTS.wrkThreads
-  return Math.max(1, Math.min(pinning.generatorCpus?.length ?? 1, load.connections))
+function queryCounter ({ services }, { scenario }) {
+  const service = scenario.queryCountedBy ? services.available.get(scenario.queryCountedBy) : undefined
+  return service?.queryCount ? { service: service.name, count: service.queryCount } : null
 }
 
 /**
- * `--measure instructions`: the verified SUT is stopped, then counted under callgrind on a fresh launch, window by window
- * (count-instructions.js); every response of the count is checked as under load.
- * @param {RunContext} context
- * @param {import('../results/result-record.js').ResultRecord} record
+ * `--measure instructions`: the SUT counted under callgrind on a fresh launch, window by window (count-instructions.js); every
+ * response of the count is checked as under load.
+ * @param {RunContext} context @param {Cell} cell @param {ResultRecord} record @returns {Promise<Outcome>}
  */
-async function countRun (context, record) {
-  context.onProgress?.({ stage: 'counting instructions' })
+async function counted (context, cell, record) {
+  const { load, signal } = context
+  cell.onProgress?.({ stage: 'counting instructions' })
   try {
     record.instructions = await countInstructions({
-      sut: context.sut,
-      scenario: context.scenario,
-      env: { ...runEnv(context.runId), ...context.serviceEnv },
-      warmupRequests: context.load.countWarmupRequests ?? INSTRUCTION_COUNT_DEFAULTS.warmupRequests,
-      windowRequests: context.load.countWindowRequests ?? INSTRUCTION_COUNT_DEFAULTS.windowRequests,
-      windows: context.load.countWindows ?? INSTRUCTION_COUNT_DEFAULTS.windows,
+      sut: cell.sut,
+      scenario: cell.scenario,
+      env: sutEnv(context, cell),
+      warmupRequests: /** @type {number} */ (load.countWarmupRequests),
+      windowRequests: /** @type {number} */ (load.countWindowRequests),
+      windows: /** @type {number} */ (load.countWindows),
       concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
       readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
-      signal: context.signal,
+      signal,
       cpus: context.pinning.sutCpus
     })
   } catch (error) {
     if (!isDynoError(error)) throw error
-    return settleRecord(record, 'failed', error.message, error.code)
+    return failedWith(error)
   }
-  if (context.signal.aborted) {
-    return settleRecord(record, 'failed', `interrupted by ${String(context.signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
-  }
+  if (signal.aborted) return failed(`interrupted by ${String(signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
   const { checks } = record.instructions
-  if (checks.mismatches + checks.unexpectedStatus + checks.errors > 0) {
-    return settleRecord(record, 'invalid', `while counting instructions: ${checks.mismatches} wrong bodies, ${checks.unexpectedStatus} unexpected statuses, ` +
-      `${checks.errors} failed requests of ${checks.responses + checks.errors}`, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
-  }
-  return settleRecord(record, 'ok', null)
+  if (checks.mismatches + checks.unexpectedStatus + checks.errors === 0) return ok()
+  return invalid(`while counting instructions: ${checks.mismatches} wrong bodies, ${checks.unexpectedStatus} unexpected statuses, ` +
+    `${checks.errors} failed requests of ${checks.responses + checks.errors}`, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
 }

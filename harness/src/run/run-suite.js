@@ -3,7 +3,6 @@ import { join, resolve } from 'node:path'
 import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
 import { environmentFingerprint } from '../env/fingerprint.js'
 import { REPO_ROOT } from '../paths.js'
-import { settleRecord } from '../results/result-record.js'
 import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { startServices } from '../services/service-manager.js'
@@ -18,10 +17,10 @@ import { makeDirectory } from '../util/checked-paths.js'
 export const AGGREGATES_FILE = 'aggregates.json'
 
 /**
- * @typedef {object} SuiteOptions
+ * @typedef {object} SuiteOptions what `dyno run` settled on, once, from its options
  * @property {import('../suts/resolve-subjects.js').Subject[]} suts resolved: each on its runtime, built
  * @property {import('@dyno/scenarios').Scenario[]} scenarios
- * @property {Omit<import('../results/result-record.js').LoadSettings, 'connections'>} load
+ * @property {import('../results/result-record.js').LoadSettings} load
  * @property {number[]} connections one run per level
  * @property {number} repeats rounds of every (SUT, scenario, level), shuffled when more than one
  * @property {number} seed of the shuffle and the bootstrap
@@ -31,15 +30,15 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where SUTs and the generator run
  * @property {number} readyTimeoutSec
  * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
- * @property {boolean} [remeasure] measure a cell again with the native engine when autocannon was generator-bound on it
- *   (default true; off for experiments that need autocannon's own figures)
+ * @property {boolean} remeasure measure a cell again with the native engine when autocannon was generator-bound on it
+ *   (`dyno run` does; experiments that need autocannon's own figures do not)
  * @property {AbortSignal} signal
  *
  * @typedef {object} SuiteHooks
  * @property {(info: { runId: string, runDir: string, total: number }) => void} [onStart]
  * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) => void} [onServices]
  * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string,
- *   phase?: string, elapsedSec?: number, requestsPerSec?: number }) => void} [onProgress]
+ *   phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
  * @property {(record: import('../results/result-record.js').ResultRecord, file: string) => void} [onResult]
  * @property {(info: { sut: string, scenario: string, connections: number, generatorCpuPct: number | null }) => void} [onRemeasure] autocannon
  *   was generator-bound on this cell: it is measured again with the native engine
@@ -87,44 +86,40 @@ export async function runSuite (suite, hooks = {}) {
     if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
     writeJsonAtomic(indexPath, index)
     hooks.onServices?.({ available: [...services.available.keys()], unavailable: Object.fromEntries(services.unavailable), described: env.services })
+    /** @type {import('./run-one.js').RunContext} */
+    const context = {
+      runId,
+      env,
+      load: suite.load,
+      pinning: suite.pinning,
+      verify: suite.verify,
+      readyTimeoutSec: suite.readyTimeoutSec,
+      stopGraceSec: DEFAULTS.stopGraceSec,
+      requestTimeoutSec: DEFAULTS.requestTimeoutSec,
+      pgPoolSize: suite.pgPoolSize,
+      services,
+      ci: env.ci,
+      signal: suite.signal
+    }
     for (const [position, { sut, scenario, connections, repeat, file }] of plan.entries()) {
       if (suite.signal.aborted) break
-      const needed = scenario.services ?? []
-      const unavailable = services.missingFor(scenario) ?? (needed.length > 0 ? await services.ensureHealthy(needed) : null)
-      const counterService = scenario.queryCountedBy ? services.available.get(scenario.queryCountedBy) : undefined
-      const cell = JSON.stringify([sut.label, scenario.name, connections])
-      const context = {
-        runId,
-        env,
+      const key = JSON.stringify([sut.label, scenario.name, connections])
+      /** @type {import('./run-one.js').Cell} */
+      const cell = {
         sut,
         scenario,
-        load: { ...suite.load, connections, ...(nativeCells.has(cell) ? { engine: /** @type {const} */ ('native') } : {}) },
+        connections,
         repeat: { index: repeat, of: suite.repeats },
-        verify: suite.verify,
-        readyTimeoutSec: suite.readyTimeoutSec,
-        stopGraceSec: DEFAULTS.stopGraceSec,
-        requestTimeoutSec: DEFAULTS.requestTimeoutSec,
-        signal: suite.signal,
+        engine: nativeCells.has(key) ? 'native' : suite.load.engine,
         onProgress: (event) => hooks.onProgress?.({
           index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
-        }),
-        serviceEnv: { ...services.envFor(needed), PG_POOL_SIZE: String(suite.pgPoolSize) },
-        queryCounter: counterService?.queryCount ? { service: counterService.name, count: counterService.queryCount } : null,
-        unavailable,
-        ci: env.ci,
-        pinning: suite.pinning
+        })
       }
-      let record = await runOne(context)
-      if ((suite.remeasure ?? true) && wantsNativeRemeasure(record) && !suite.signal.aborted) {
-        nativeCells.add(cell)
+      let record = await runOne(context, cell)
+      if (suite.remeasure && wantsNativeRemeasure(record) && !suite.signal.aborted) {
+        nativeCells.add(key)
         hooks.onRemeasure?.({ sut: sut.label, scenario: scenario.name, connections, generatorCpuPct: record.summary?.generatorCpuPct ?? null })
-        record = withAutocannonBeside(await runOne({ ...context, load: { ...context.load, engine: 'native' } }), record)
-      }
-      for (const name of needed) {
-        const service = services.available.get(name)
-        if (service && record.status !== 'skipped' && !suite.signal.aborted && !(await service.healthy())) {
-          settleRecord(record, 'failed', `${name} died during the run; dyno restarts it before the next run`, 'DYNO_ERR_SERVICE_DIED')
-        }
+        record = withAutocannonBeside(await runOne(context, { ...cell, engine: 'native' }), record)
       }
       writeJsonAtomic(join(runDir, file), record)
       records.push(record)

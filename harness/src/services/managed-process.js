@@ -1,6 +1,6 @@
 // @ts-check
 import { DynoError } from '../errors.js'
-import { LineTail } from '../sut-process/line-tail.js'
+import { LineTail } from '../util/line-tail.js'
 import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
 
 /**

@@ -5,9 +5,9 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import pg from 'pg'
-import { WORLD_ROW_COUNT, WORLD_TABLE_DDL } from '@dyno/scenarios/data'
+import { WORLD_SEED_SQL_POSTGRES, WORLD_TABLE_DDL } from '@dyno/scenarios/data'
 import { DynoError } from '../errors.js'
-import { findExecutable, postgresBinDirs } from './find-executable.js'
+import { findExecutable, postgresBinDirs } from '../util/find-executable.js'
 import { freeLoopbackPort } from './free-port.js'
 import { startManagedProcess } from './managed-process.js'
 import { restartableService } from './restartable-service.js'
@@ -125,8 +125,7 @@ async function connectPostgres (url, source, server) {
       .then(() => admin.query(WORLD_QUERY_CALLS))
       .then(() => true, () => false)
     await admin.query(WORLD_TABLE_DDL.replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS'))
-    await admin.query(`INSERT INTO world (id, randomnumber) SELECT id, ((id * 7919) % ${WORLD_ROW_COUNT}) + 1 ` +
-      `FROM generate_series(1, ${WORLD_ROW_COUNT}) AS id ON CONFLICT (id) DO NOTHING`)
+    await admin.query(WORLD_SEED_SQL_POSTGRES)
     await admin.query('ANALYZE world')
   } catch (error) {
     await admin.end().catch(() => {})

@@ -7,7 +7,7 @@ import { REDIS_MESSAGE_KEY, REDIS_MESSAGE_VALUE } from '@dyno/scenarios/data'
 import { DynoError } from '../errors.js'
 import { freeLoopbackPort } from './free-port.js'
 import { startManagedProcess } from './managed-process.js'
-import { findExecutable } from './find-executable.js'
+import { findExecutable } from '../util/find-executable.js'
 import { restartableService } from './restartable-service.js'
 
 export const REDIS_HOW_TO_GET = 'install redis-server (apt-get install redis-server) or set REDIS_URL'

@@ -1,6 +1,6 @@
 // @ts-check
 import { DynoError } from '../errors.js'
-import { ERROR_TAIL_LINES, LineTail } from './line-tail.js'
+import { LineTail } from '../util/line-tail.js'
 import { spawnGroupLeader, stopProcessGroup } from './process-group.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 import { eventLoopEnv } from '../resources/event-loop-samples.js'
@@ -75,7 +75,7 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
     },
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  const stderr = new LineTail(ERROR_TAIL_LINES)
+  const stderr = new LineTail()
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   const exited = new Promise((resolve) => {
     child.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }))
@@ -126,7 +126,7 @@ function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal, exited
         return resolve(ready)
       }
     }
-    const onAbort = () => fail(new DynoError('DYNO_ERR_INTERRUPTED', `interrupted while waiting for SUT ${sut.name} to be ready`))
+    const onAbort = () => fail(new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal?.reason)} while waiting for SUT ${sut.name} to be ready`))
     const timer = setTimeout(() => fail(new DynoError('DYNO_ERR_SUT_NOT_READY',
       `SUT ${sut.name} printed no ready line within ${readyTimeoutSec} s; last stderr lines:\n${stderr.format()}`,
       { details: { stderrTail: stderr.snapshot() } })), readyTimeoutSec * 1000)

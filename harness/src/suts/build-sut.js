@@ -4,9 +4,8 @@
 // fresh checkout gets a runnable server without a separate step.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { DEFAULTS } from '../defaults.js'
 
-/** A build may download modules or wheels; past this it has hung. */
-export const BUILD_TIMEOUT_SEC = 900
 /** How many lines of a failed build's output the reason carries. */
 const BUILD_TAIL_LINES = 15
 
@@ -34,7 +33,7 @@ export async function buildSut (sut, { onLine = () => {}, signal } = {}) {
   const { code, timedOut } = await new Promise((resolve) => {
     const child = spawn(process.execPath, [script], { cwd: sut.dir, stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' })
     let timedOut = false
-    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL') }, BUILD_TIMEOUT_SEC * 1000)
+    const timer = setTimeout(() => { timedOut = true; child.kill('SIGKILL') }, DEFAULTS.buildTimeoutSec * 1000)
     let pending = ''
     const onData = (/** @type {Buffer} */ chunk) => {
       pending += chunk.toString()
@@ -52,7 +51,7 @@ export async function buildSut (sut, { onLine = () => {}, signal } = {}) {
     child.on('error', () => {})
     child.on('close', (exitCode) => { clearTimeout(timer); resolve({ code: exitCode, timedOut }) })
   })
-  if (timedOut) return failed(`the build of ${sut.name} ran past ${BUILD_TIMEOUT_SEC} s and was stopped`)
+  if (timedOut) return failed(`the build of ${sut.name} ran past ${DEFAULTS.buildTimeoutSec} s and was stopped`)
   if (signal?.aborted) return failed(`the build of ${sut.name} was interrupted`)
   if (code !== 0) return failed(`the build of ${sut.name} (${sut.buildScript}) exited with code ${code}; its last lines:\n${tail.join('\n')}`)
   return readManifest(sut)

@@ -3,8 +3,7 @@
 // every runtime the run names (the runtime matrix); Bun-, Deno-, Go- and Python-only SUTs run on their
 // own. Building, finding runtimes and refusing what cannot run correctly all happen here, once, before
 // the first measurement; what cannot run becomes a skip (or a build failure) with its reason.
-import { DEFAULTS } from '../defaults.js'
-import { DEFAULT_RUNTIME, resolveRuntimeTarget } from '../runtimes/runtime-targets.js'
+import { resolveRuntimeTarget } from '../runtimes/runtime-targets.js'
 import { buildSut } from './build-sut.js'
 
 /**
@@ -13,10 +12,11 @@ import { buildSut } from './build-sut.js'
 
 /**
  * @param {import('./discover-suts.js').SutDescriptor[]} suts
- * @param {{ runtimes?: string[], workers?: number, onBuildLine?: (sut: string, line: string) => void, signal?: AbortSignal }} [options]
+ * @param {{ runtimes: string[], workers: number, onBuildLine?: (sut: string, line: string) => void, signal?: AbortSignal }} options runtimes and
+ *   workers: as `--runtime` and `--workers` say
  * @returns {Promise<Subject[]>}
  */
-export async function resolveSubjects (suts, { runtimes = [DEFAULT_RUNTIME], workers = DEFAULTS.workers, onBuildLine = () => {}, signal } = {}) {
+export async function resolveSubjects (suts, { runtimes, workers, onBuildLine = () => {}, signal }) {
   const sideBySide = runtimes.length > 1
   /** @type {Subject[]} */
   const subjects = []

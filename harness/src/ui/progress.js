@@ -20,7 +20,7 @@ export function createProgress (stream, load) {
   return {
     /**
      * @param {{ index: number, total: number, sut: string, scenario: string, stage: string, phase?: string, elapsedSec?: number,
-     *   requestsPerSec?: number }} event
+     *   requestsPerSec?: number | null }} event
      */
     update (event) {
       const head = `[${event.index + 1}/${event.total}] ${event.sut} × ${event.scenario}`

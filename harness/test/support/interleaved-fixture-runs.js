@@ -3,9 +3,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
+import { DEFAULT_PIN } from '../../src/pinning/parse-pin.js'
 import { runSuite } from '../../src/run/run-suite.js'
 import { fixtureSut } from './fixture-suts.js'
-import { scenarioNamed } from './run-fixture.js'
+import { scenarioNamed, shortLoad } from './run-fixture.js'
 
 /**
  * Runs the cpu-work fixture on the json scenario for several sides, one run per side per round, the
@@ -30,7 +31,7 @@ export async function interleavedFixtureRuns ({ sides, rounds, durationSec = 1, 
         const outcome = await runSuite({
           suts: [sut],
           scenarios: [scenarioNamed('json')],
-          load: { pipelining: 1, durationSec, warmupSec, windowMs: 250 },
+          load: shortLoad({ durationSec, warmupSec }),
           connections: [10],
           repeats: 1,
           seed: 1,
@@ -38,8 +39,9 @@ export async function interleavedFixtureRuns ({ sides, rounds, durationSec = 1, 
           verify: true,
           readyTimeoutSec: 10,
           pgPoolSize: 4,
-          pinning: resolvePinning('auto'),
+          pinning: resolvePinning(DEFAULT_PIN),
           options: { test: true, extraWorkPercent: side.extraWorkPercent },
+          remeasure: false,
           signal: new AbortController().signal
         }, { onStart: ({ runId }) => runs.add(runId) })
         const [record] = outcome.records

@@ -5,6 +5,8 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { runSuite } from '../../src/run/run-suite.js'
 import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
+import { parsePin } from '../../src/pinning/parse-pin.js'
+import { machineCpus } from '../../src/pinning/cpu-list.js'
 
 /** @param {string} name */
 export const scenarioNamed = (name) => {
@@ -14,31 +16,45 @@ export const scenarioNamed = (name) => {
 }
 
 /**
+ * The load of a short test run: one connection level's worth of settings, closed loop, autocannon, 1 s without warm-up.
+ * @param {Partial<import('../../src/results/result-record.js').LoadSettings>} [overrides]
+ * @returns {import('../../src/results/result-record.js').LoadSettings}
+ */
+export function shortLoad (overrides = {}) {
+  return {
+    pipelining: 1, durationSec: 1, warmupSec: 0, windowMs: 250, ratePerSec: null, engine: 'autocannon', wrkThreads: 1, measure: 'wall-clock', ...overrides
+  }
+}
+
+/**
  * Runs the harness in-process on the given SUTs and scenarios, writing into a fresh temporary
  * directory, with short load settings; returns the records as written to disk.
  * @param {{ suts: import('../../src/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
- *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, readyTimeoutSec?: number, verify?: boolean, signal?: AbortSignal,
- *   runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[], repeats?: number,
- *   pin?: string }} options the run is registered with `runs` as soon as it has an id; hooks are the harness's own (progress, services);
- *   pin: as `--pin` (auto by default)
+ *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?: boolean,
+ *   signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[],
+ *   repeats?: number, pin?: string, remeasure?: boolean }} options the run is registered with `runs` as soon as it has an id; hooks are the
+ *   harness's own (progress, services); load: shortLoad's overrides; connections: the one level (10), levels: several; pin: as `--pin`
+ *   (auto by default); remeasure: as `dyno run` (on by default)
  */
 export async function runInTempDir ({
-  suts, scenarios, load = {}, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels, repeats = 1, pin = 'auto'
+  suts, scenarios, load = {}, connections = 10, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels,
+  repeats = 1, pin = 'auto', remeasure = true
 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite({
     suts,
     scenarios: scenarios.map(scenarioNamed),
-    load: { pipelining: 1, durationSec: 1, warmupSec: 0, windowMs: 250, ...load },
-    connections: levels ?? [load.connections ?? 10],
+    load: shortLoad(load),
+    connections: levels ?? [connections],
     repeats,
     seed: 1,
     out,
     verify,
     readyTimeoutSec,
     pgPoolSize: 4,
-    pinning: resolvePinning(pin),
+    pinning: resolvePinning(parsePin(pin, '--pin', machineCpus())),
     options: { test: true },
+    remeasure,
     signal
   }, {
     ...hooks,

@@ -3,14 +3,21 @@
  * The `world` table every database scenario reads: 10,000 rows whose `randomNumber` is a
  * deterministic function of `id`, so verification can check the value a SUT returns, not just its shape.
  */
-export const WORLD_ROW_COUNT = 10_000
+/**
+ * The rule every row follows: `randomNumber = (id × multiplier) mod rowCount + 1`, for id 1..rowCount. It is written
+ * here only: the harness seeds PostgreSQL with WORLD_SEED_SQL_POSTGRES below and hands the rule to the native load
+ * engine in its config; the Go and Python SUTs only draw ids in 1..rowCount (their mirror tests check the count).
+ * 7919 is prime, so every id maps to a different number.
+ */
+export const WORLD_ROW_RULE = Object.freeze({ rowCount: 10_000, multiplier: 7919 })
+export const WORLD_ROW_COUNT = WORLD_ROW_RULE.rowCount
 
 /**
  * @param {number} id 1..WORLD_ROW_COUNT
- * @returns {number} 1..10000, scattered (7919 is prime, so every id maps to a different number)
+ * @returns {number} 1..WORLD_ROW_COUNT, scattered
  */
 export function randomNumberFor (id) {
-  return ((id * 7919) % WORLD_ROW_COUNT) + 1
+  return ((id * WORLD_ROW_RULE.multiplier) % WORLD_ROW_RULE.rowCount) + 1
 }
 
 /** @returns {number} a uniformly random id in 1..WORLD_ROW_COUNT: a new row for every request */
@@ -35,6 +42,11 @@ export const WORLD_QUERY_SQLITE = 'SELECT id, randomnumber FROM world WHERE id =
 export const WORLD_QUERY_POSTGRES = 'SELECT id, randomnumber FROM world WHERE id = $1'
 /** Creates the table (the same statement works in SQLite and PostgreSQL). */
 export const WORLD_TABLE_DDL = 'CREATE TABLE world (id integer PRIMARY KEY, randomnumber integer NOT NULL)'
+
+/** Seeds PostgreSQL's table in one statement, by the same rule (rows already there are kept). */
+export const WORLD_SEED_SQL_POSTGRES = 'INSERT INTO world (id, randomnumber) ' +
+  `SELECT id, ((id * ${WORLD_ROW_RULE.multiplier}) % ${WORLD_ROW_RULE.rowCount}) + 1 ` +
+  `FROM generate_series(1, ${WORLD_ROW_RULE.rowCount}) AS id ON CONFLICT (id) DO NOTHING`
 
 /** @returns {Generator<[number, number]>} every row as [id, randomnumber], for seeding */
 export function * worldRows () {

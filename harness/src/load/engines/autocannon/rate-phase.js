@@ -4,13 +4,13 @@
 // requests scheduled during the stall wait, and that wait shows in the tail; a closed-loop generator
 // (autocannon) would instead send less during the stall and never see it (coordinated omission).
 import { Pool, buildConnector } from 'undici'
-import { bodyVerifier } from './body-verifier.js'
-import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from './latency-histogram.js'
-import { mergeCounts } from './phase-counts.js'
-import { phaseSummary } from './phase-summary.js'
+import { bodyVerifier } from '../../../verify/body-verifier.js'
+import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
+import { mergeCounts } from '../../phase-counts.js'
+import { phaseSummary } from '../../phase-summary.js'
 import { runSchedule } from './rate-schedule.js'
-import { createWindowRecorder } from './timeseries.js'
-import { roundTo } from '../util/numbers.js'
+import { createWindowRecorder } from '../../timeseries.js'
+import { roundTo } from '../../../util/numbers.js'
 
 /** How long requests still in flight when the schedule ends may take; those left after it are timeouts. */
 export const DRAIN_MS = 2000
@@ -19,13 +19,13 @@ const REQUEST_TIMEOUT_MS = 10_000
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
 
 /**
- * @typedef {import('./load-plan.js').LoadPlan & { ratePerSec: number }} RatePlan
+ * @typedef {import('../../load-plan.js').LoadPlan & { ratePerSec: number }} RatePlan
  *
- * @typedef {import('./phase-counts.js').RateFigures} RateFigures how well the generator kept its schedule;
+ * @typedef {import('../../phase-counts.js').RateFigures} RateFigures how well the generator kept its schedule;
  *   a maxSendLagMs far above a few ms means the generator itself could not keep it, and that lag is part of
  *   every latency it measured
  *
- * @typedef {import('./load-plan.js').PhaseSummary & { rate: RateFigures }} RatePhaseSummary
+ * @typedef {import('../../load-plan.js').PhaseSummary & { rate: RateFigures }} RatePhaseSummary
  *
  * @typedef {object} RatePhaseHooks
  * @property {(progress: { phase: string, elapsedSec: number, requestsPerSec: number }) => void} [onProgress] once a second
@@ -53,7 +53,7 @@ export async function runRatePhase (plan, phase, hooks = {}) {
  * @param {RatePlan} plan
  * @param {{ name: string, durationSec: number }} phase
  * @param {RatePhaseHooks} [hooks]
- * @returns {Promise<import('./phase-counts.js').PortableCounts & { rate: RateFigures }>}
+ * @returns {Promise<import('../../phase-counts.js').PortableCounts & { rate: RateFigures }>}
  */
 export async function rateCounts (plan, phase, { onProgress, isStopped = () => false } = {}) {
   const url = new URL(plan.url)

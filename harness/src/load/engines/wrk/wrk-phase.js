@@ -3,11 +3,11 @@
 // the report line the script prints in done().
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { DynoError } from '../errors.js'
-import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
-import { findExecutable } from '../services/find-executable.js'
-import { ERROR_TAIL_LINES, LineTail } from '../sut-process/line-tail.js'
-import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
+import { DynoError } from '../../../errors.js'
+import { pinnedSpawnArgs } from '../../../pinning/pinned-spawn.js'
+import { findExecutable } from '../../../util/find-executable.js'
+import { LineTail } from '../../../util/line-tail.js'
+import { spawnGroupLeader, stopProcessGroup } from '../../../sut-process/process-group.js'
 
 export const WRK_SCRIPT_PATH = fileURLToPath(new URL('./wrk-report.lua', import.meta.url))
 /**
@@ -58,7 +58,7 @@ export function startWrkPhase ({ wrkPath, url, threads, connections, durationSec
   const child = spawnGroupLeader(pinned.command, pinned.args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
   /** @type {Buffer[]} */
   const stdout = []
-  const stderr = new LineTail(ERROR_TAIL_LINES)
+  const stderr = new LineTail()
   child.stdout?.on('data', (chunk) => stdout.push(chunk))
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   let stopRequested = false

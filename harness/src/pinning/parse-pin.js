@@ -1,18 +1,14 @@
 // @ts-check
 // `--pin auto|off|sut=<cpus>,gen=<cpus>`: where the SUT and the load generator may run.
 import { DynoError } from '../errors.js'
-import { formatCpuList, machineCpus, parseCpuList } from './cpu-list.js'
-import { withDomain } from '../cli/option-parsers.js'
+import { formatCpuList, parseCpuList } from './cpu-list.js'
 
 /**
  * @typedef {{ mode: 'auto' } | { mode: 'off' } | { mode: 'explicit', sutCpus: number[], generatorCpus: number[] }} PinRequest
  */
 
-/** The default as typed: the option table's `default` goes through `pinOption` like a typed value. */
-export const DEFAULT_PIN = 'auto'
-
-/** The parser for the option table: validates against the cpus this process may use. */
-export const pinOption = withDomain((raw, flag) => parsePin(raw, flag, machineCpus()), { kind: 'pin' })
+/** @type {PinRequest} `--pin auto` */
+export const DEFAULT_PIN = Object.freeze({ mode: 'auto' })
 
 /**
  * @param {unknown} raw

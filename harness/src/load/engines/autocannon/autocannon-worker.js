@@ -3,10 +3,10 @@
 // what each phase counted over IPC. It is a separate process so that the orchestrator never competes with it;
 // the orchestrator runs one per generator cpu, each with its share of the connections, and adds them up.
 import autocannon from 'autocannon'
-import { bodyVerifier } from './body-verifier.js'
-import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from './latency-histogram.js'
+import { bodyVerifier } from '../../../verify/body-verifier.js'
+import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
 import { rateCounts } from './rate-phase.js'
-import { createWindowRecorder } from './timeseries.js'
+import { createWindowRecorder } from '../../timeseries.js'
 
 /** @type {{ stop: () => void } | null} */
 let current = null
@@ -16,9 +16,9 @@ let stopRequested = false
 const send = (message) => new Promise((resolve) => process.send?.(message, resolve))
 
 /**
- * @param {import('./load-plan.js').LoadPlan} plan
+ * @param {import('../../load-plan.js').LoadPlan} plan
  * @param {{ name: string, durationSec: number }} phase
- * @returns {Promise<import('./phase-counts.js').PortableCounts>}
+ * @returns {Promise<import('../../phase-counts.js').PortableCounts>}
  */
 function runPhase (plan, phase) {
   return new Promise((resolve, reject) => {
@@ -59,9 +59,9 @@ function runPhase (plan, phase) {
 
 /**
  * @param {any} result autocannon's result
- * @param {{ histogram: import('hdr-histogram-js').Histogram, perSecond: number[], windows: import('./timeseries.js').WindowPart[] }} recorded
+ * @param {{ histogram: import('hdr-histogram-js').Histogram, perSecond: number[], windows: import('../../timeseries.js').WindowPart[] }} recorded
  *   what the per-response hook and the ticks recorded
- * @returns {import('./phase-counts.js').PortableCounts}
+ * @returns {import('../../phase-counts.js').PortableCounts}
  */
 function countsOf (result, { histogram, perSecond, windows }) {
   /** @type {Record<string, number>} */
@@ -89,7 +89,7 @@ process.on('message', async (/** @type {any} */ message) => {
     return
   }
   if (message.type !== 'start') return
-  /** @type {import('./load-plan.js').LoadPlan} */
+  /** @type {import('../../load-plan.js').LoadPlan} */
   const plan = message.plan
   try {
     for (const phase of plan.phases) {

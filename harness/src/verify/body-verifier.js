@@ -1,5 +1,5 @@
 // @ts-check
-import { bodyMatches } from '../verify/check-response.js'
+import { bodyMatches } from './check-response.js'
 
 /**
  * A check of a response body under load, or undefined when the scenario does not fix the body.

@@ -5,14 +5,17 @@
 // PhaseSummary the other engines give, through phaseSummary.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { DynoError } from '../errors.js'
-import { NATIVE_ENGINE_DIR } from '../paths.js'
-import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
-import { ERROR_TAIL_LINES, LineTail } from '../sut-process/line-tail.js'
-import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
-import { decodeHistogram } from './latency-histogram.js'
-import { phaseSummary } from './phase-summary.js'
-import { roundTo } from '../util/numbers.js'
+import { DynoError } from '../../../errors.js'
+import { NATIVE_ENGINE_DIR } from '../../../paths.js'
+import { pinnedSpawnArgs } from '../../../pinning/pinned-spawn.js'
+import { LineTail } from '../../../util/line-tail.js'
+import { spawnGroupLeader, stopProcessGroup } from '../../../sut-process/process-group.js'
+import { decodeHistogram } from '../../latency-histogram.js'
+import { phaseSummary } from '../../phase-summary.js'
+import { roundTo } from '../../../util/numbers.js'
+import { headerLines } from '../../request-headers.js'
+import { oneThreadPerCpu } from '../engine.js'
+import { WORLD_ROW_RULE } from '@dyno/scenarios/data'
 
 const BINARY = join(NATIVE_ENGINE_DIR, 'target', 'release', 'dyno-load')
 const MANIFEST = join(NATIVE_ENGINE_DIR, 'build', 'dyno-build.json')
@@ -39,17 +42,13 @@ export function findNativeEngine () {
 
 /**
  * The whole HTTP/1.1 request of the plan, as the engine writes it on every connection.
- * @param {import('./load-plan.js').LoadPlan} plan
+ * @param {import('../../load-plan.js').LoadPlan} plan
  */
 export function rawRequest (plan) {
   const url = new URL(plan.url)
-  const lines = [`${plan.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`]
-  for (const [name, value] of Object.entries(plan.headers)) {
-    if (/[\r\n:]/.test(name) || /[\r\n]/.test(value)) {
-      throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: the header \`${name}\` cannot be sent as given`)
-    }
-    if (name.toLowerCase() !== 'content-length' && name.toLowerCase() !== 'host') lines.push(`${name}: ${value}`)
-  }
+  const lines = [
+    `${plan.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...headerLines(plan.headers, 'native', ['content-length', 'host'])
+  ]
   if (plan.body !== null) lines.push(`Content-Length: ${Buffer.byteLength(plan.body)}`)
   return `${lines.join('\r\n')}\r\n\r\n${plan.body ?? ''}`
 }
@@ -58,7 +57,7 @@ export function rawRequest (plan) {
 function bodyExpectation (expected) {
   if (!expected) return { mode: 'none' }
   if (expected.text !== undefined) return { mode: 'exact', text: expected.text }
-  if (expected.check === 'worldRow') return { mode: 'worldRow' }
+  if (expected.check === 'worldRow') return { mode: 'worldRow', ...WORLD_ROW_RULE }
   if (expected.check !== undefined) {
     throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: no body check named \`${expected.check}\`; it knows worldRow`)
   }
@@ -66,7 +65,7 @@ function bodyExpectation (expected) {
 }
 
 /**
- * @param {import('./load-plan.js').LoadPlan} plan @param {number} threads
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {number} threads
  * @returns {Record<string, unknown>} what the engine reads on its standard input
  */
 export function engineConfig (plan, threads) {
@@ -102,7 +101,7 @@ export function engineConfig (plan, threads) {
 
 /**
  * @param {NativePhaseReport} report @param {number} expectedStatus
- * @returns {import('./load-plan.js').PhaseSummary}
+ * @returns {import('../../load-plan.js').PhaseSummary}
  */
 export function nativePhaseSummary (report, expectedStatus) {
   const summary = phaseSummary({
@@ -133,24 +132,23 @@ export function nativePhaseSummary (report, expectedStatus) {
 /**
  * Starts the engine on the plan, in its own process group, pinned to `cpus` with one thread per cpu. Same
  * shape as startLoad's LoadRun: stop() ends the phase under way early (still reported) and skips the rest.
- * @param {import('./load-plan.js').LoadPlan} plan
- * @param {{ onProgress?: (progress: { phase: string, elapsedSec: number, requestsPerSec: number }) => void, env?: Record<string, string>,
- *   onPhase?: (phase: 'warmup' | 'measure') => void, cpus?: number[] | null, threads?: number }} [hooks] threads: default one per cpu
- * @returns {{ pids: number[], stop: () => void, done: Promise<{ phases: Partial<Record<'warmup' | 'measure', import('./load-plan.js').PhaseSummary>> }> }}
+ * @param {import('../../load-plan.js').LoadPlan} plan
+ * @param {import('../engine.js').EngineHooks} hooks
+ * @returns {import('../engine.js').LoadRun}
  */
-export function startNativeLoad (plan, hooks = {}) {
+export function startNativeLoad (plan, hooks) {
   const engine = findNativeEngine()
   if (!engine.ok) return { pids: [], stop: () => {}, done: Promise.reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', engine.reason)) }
-  const config = engineConfig(plan, hooks.threads ?? hooks.cpus?.length ?? 1)
+  const config = engineConfig(plan, hooks.threads)
   const { command, args } = pinnedSpawnArgs(engine.path, [], hooks.cpus ?? null)
   const child = spawnGroupLeader(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...hooks.env } })
-  const stderr = new LineTail(ERROR_TAIL_LINES)
+  const stderr = new LineTail()
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   child.stdin?.end(JSON.stringify(config))
   const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)
 
   const done = new Promise((resolve, reject) => {
-    /** @type {{ phases: Partial<Record<'warmup' | 'measure', import('./load-plan.js').PhaseSummary>> }} */
+    /** @type {{ phases: Partial<Record<'warmup' | 'measure', import('../../load-plan.js').PhaseSummary>> }} */
     const outcome = { phases: {} }
     let settled = false
     const finish = (/** @type {Error | null} */ error) => {
@@ -189,4 +187,22 @@ export function startNativeLoad (plan, hooks = {}) {
     stop: () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM') },
     done
   }
+}
+
+/** @type {import('../engine.js').Engine} */
+export const nativeEngine = {
+  name: 'native',
+  description: 'native (Rust, built by pnpm install: one thread per generator cpu, closed loop or --rate, every response checked, windows)',
+  availability () {
+    const found = findNativeEngine()
+    return found.ok ? { ok: true, version: found.version } : found
+  },
+  refusal: () => null,
+  threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
+  start: startNativeLoad,
+  recordedAs () {
+    const found = findNativeEngine()
+    return { engine: 'native', engineVersion: found.ok ? found.version : 'not built' }
+  },
+  calibrations: [{ label: 'native', start: startNativeLoad }]
 }

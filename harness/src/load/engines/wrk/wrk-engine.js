@@ -8,25 +8,19 @@
 //   (distinct bodies, with their counts) and checked here with the harness's own bodyMatches;
 // - a named check (worldRow): every distinct body is kept and checked here the same way.
 // At most DYNO_WRK_MAX_DISTINCT_BODIES distinct bodies are kept per thread; responses beyond count as mismatches.
-import { DEFAULTS } from '../defaults.js'
-import { DynoError } from '../errors.js'
-import { findWrk, startWrkPhase } from './wrk-phase.js'
+import { DynoError } from '../../../errors.js'
+import { headerLines } from '../../request-headers.js'
+import { findWrk, startWrkPhase, wrkVersion } from './wrk-phase.js'
 import { wrkPhaseSummary } from './wrk-summary.js'
 
 /** Distinct bodies each thread keeps for the check here (a random row per request has 10,000). */
 const MAX_DISTINCT_BODIES = 20_000
 
 /**
- * @typedef {object} WrkOptions
- * @property {number} [threads] wrk threads (`-t`); default: DEFAULTS.wrkThreads; must divide the connections
- * @property {number} [timeoutSec] a response slower than this is a timeout (wrk's `--timeout`; 10 s, as autocannon)
- * @property {boolean} [checkResponses] false: no Lua response() at all, wrk's top speed (calibration only:
- *   statuses and bodies are then not checked)
- * @property {Record<string, string>} [env] added to wrk's environment (DYNO_RUN_ID)
- * @property {number[] | null} [cpus] pin wrk to these CPUs (as startLoad's hooks.cpus)
- * @property {(phase: 'warmup' | 'measure') => void} [onPhase] a phase finished (as startLoad's hooks.onPhase)
- * @property {(progress: { phase: string, elapsedSec: number, requestsPerSec: null }) => void} [onProgress]
- *   once a second; wrk reports its rate only at the end
+ * @typedef {import('../engine.js').EngineHooks & { timeoutSec?: number, checkResponses?: boolean }} WrkOptions threads: wrk's `-t`, which
+ *   must divide the connections; timeoutSec: a response slower than this is a timeout (wrk's `--timeout`; 10 s, as autocannon);
+ *   checkResponses false: no Lua response() at all, wrk's top speed (calibration only: statuses and bodies are then not checked);
+ *   onProgress: once a second, without a rate (wrk reports its rate only at the end)
  *
  * @typedef {object} WrkLoadOutcome
  * @property {Partial<Record<'warmup' | 'measure', import('./wrk-summary.js').WrkPhaseSummary>>} phases
@@ -38,21 +32,15 @@ const invalid = (message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
 
 /**
  * The DYNO_WRK_* variables through which wrk-report.lua gets the request and the expectation.
- * @param {import('./load-plan.js').LoadPlan} plan @param {boolean} checkResponses
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {boolean} checkResponses
  * @returns {Record<string, string>}
  */
 export function scriptEnv (plan, checkResponses) {
-  const headerLines = Object.entries(plan.headers)
-    // wrk writes Content-Length itself from the body.
-    .filter(([name]) => name.toLowerCase() !== 'content-length')
-    .map(([name, value]) => {
-      if (/[\r\n:]/.test(name) || /[\r\n]/.test(value)) throw invalid(`wrk: the header \`${name}\` cannot be sent as given`)
-      return `${name}: ${value}\n`
-    })
   /** @type {Record<string, string>} */
   const env = {
     DYNO_WRK_METHOD: plan.method,
-    DYNO_WRK_HEADERS: headerLines.join(''),
+    // wrk writes Content-Length itself from the body.
+    DYNO_WRK_HEADERS: headerLines(plan.headers, 'wrk', ['content-length']).map((line) => `${line}\n`).join(''),
     DYNO_WRK_PIPELINING: String(plan.pipelining),
     DYNO_WRK_CHECK: checkResponses ? '1' : '0',
     DYNO_WRK_MAX_DISTINCT_BODIES: String(MAX_DISTINCT_BODIES),
@@ -74,7 +62,7 @@ function bodyModeEnv (expected) {
 }
 
 /**
- * @param {import('./load-plan.js').LoadPlan} plan @param {number} threads @param {number} timeoutSec
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {number} threads @param {number} timeoutSec
  * @throws {DynoError} DYNO_ERR_INVALID_OPTION naming what wrk cannot do
  */
 function checkPlan (plan, threads, timeoutSec) {
@@ -98,13 +86,11 @@ function checkPlan (plan, threads, timeoutSec) {
  * startLoad's LoadRun: stop() cuts the phase under way short (wrk still reports it, `stoppedEarly`) and
  * skips the rest; a plan wrk cannot run, a missing wrk or a wrk that fails rejects `done` with a DynoError.
  * `pids` is the wrk process of the phase under way (a new one each phase), none between phases.
- * @param {import('./load-plan.js').LoadPlan} plan
- * @param {WrkOptions} [options]
+ * @param {import('../../load-plan.js').LoadPlan} plan
+ * @param {WrkOptions} options
  * @returns {{ readonly pids: number[], stop: () => void, done: Promise<WrkLoadOutcome> }}
  */
-export function startWrkLoad (plan, {
-  threads = DEFAULTS.wrkThreads, timeoutSec = 10, checkResponses = true, env = {}, cpus = null, onPhase, onProgress
-} = {}) {
+export function startWrkLoad (plan, { threads, timeoutSec = 10, checkResponses = true, env = {}, cpus = null, onPhase, onProgress }) {
   let stopRequested = false
   /** @type {import('./wrk-phase.js').WrkPhaseRun | null} */
   let current = null
@@ -146,4 +132,41 @@ export function startWrkLoad (plan, {
     },
     done: run()
   }
+}
+
+/** @type {import('../engine.js').EngineAvailability | undefined} asked once: `wrk -v` starts a process */
+let availability
+
+/** @type {import('../engine.js').Engine} */
+export const wrkEngine = {
+  name: 'wrk',
+  description: 'wrk (C; needs wrk on PATH: whole seconds, closed loop, its threads dividing the connections; no timeseries)',
+  availability () {
+    if (!availability) {
+      const wrkPath = findWrk()
+      availability = wrkPath
+        ? { ok: true, version: wrkVersion(wrkPath) ?? 'wrk (version unknown)' }
+        : { ok: false, reason: 'wrk is not installed: no `wrk` on PATH (apt-get install wrk)' }
+    }
+    return availability
+  },
+  refusal (load) {
+    if (load.ratePerSec !== null) return '`--rate` runs the open-model schedule, not wrk: give either `--rate` or `--engine wrk`'
+    for (const [flag, value] of /** @type {[string, number][]} */ ([['--duration', load.durationSec], ['--warmup', load.warmupSec]])) {
+      if (!Number.isInteger(value)) return `\`${flag}\` must be whole seconds with \`--engine wrk\`, got \`${value}\``
+    }
+    const uneven = load.connections.filter((level) => level % load.wrkThreads !== 0)
+    if (uneven.length > 0) return `\`--wrk-threads\` must divide every connection level, got \`${load.wrkThreads}\` for ${uneven.join(', ')}`
+    return null
+  },
+  threads: (connections, generatorCpus, wrkThreads) => wrkThreads,
+  start: (plan, hooks) => startWrkLoad(plan, hooks),
+  recordedAs () {
+    const found = wrkEngine.availability()
+    return { engine: 'wrk', engineVersion: found.ok ? found.version : 'not installed' }
+  },
+  calibrations: [
+    { label: 'wrk', start: (plan, hooks) => startWrkLoad(plan, hooks) },
+    { label: 'wrk (no checks)', start: (plan, hooks) => startWrkLoad(plan, { ...hooks, checkResponses: false }) }
+  ]
 }

@@ -1,9 +1,9 @@
 // @ts-check
 // Turns the JSON line that wrk-report.lua prints into dyno's PhaseSummary, the same record the
 // autocannon worker produces, so that results keep one schema whatever the engine.
-import { bodyMatches } from '../verify/check-response.js'
-import { createLatencyHistogram } from './latency-histogram.js'
-import { phaseSummary } from './phase-summary.js'
+import { bodyMatches } from '../../../verify/check-response.js'
+import { createLatencyHistogram } from '../../latency-histogram.js'
+import { phaseSummary } from '../../phase-summary.js'
 
 /**
  * @typedef {object} WrkReport the line wrk-report.lua prints in done()
@@ -25,7 +25,7 @@ import { phaseSummary } from './phase-summary.js'
  * @property {[number, number][]} latencyDistributionUs wrk's µs histogram (corrected), [value, count] per non-empty bucket
  * @property {number} doneCpuSec what done() took, mostly reading the distribution
  *
- * @typedef {import('./load-plan.js').PhaseSummary & { timeseries: null, engineNotes: string[] }} WrkPhaseSummary
+ * @typedef {import('../../load-plan.js').PhaseSummary & { timeseries: null, engineNotes: string[] }} WrkPhaseSummary
  */
 
 export const TIMESERIES_NOTE = 'timeseries: null because wrk reports once, when the phase ends: its Lua API gives no ' +

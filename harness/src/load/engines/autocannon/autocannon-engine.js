@@ -1,33 +1,28 @@
 // @ts-check
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { DynoError } from '../errors.js'
-import { ERROR_TAIL_LINES, LineTail } from '../sut-process/line-tail.js'
-import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
-import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
-import { mergeCounts } from './phase-counts.js'
-import { phaseSummary } from './phase-summary.js'
+import { DynoError } from '../../../errors.js'
+import { LineTail } from '../../../util/line-tail.js'
+import { spawnGroupLeader, stopProcessGroup } from '../../../sut-process/process-group.js'
+import { pinnedSpawnArgs } from '../../../pinning/pinned-spawn.js'
+import { mergeCounts } from '../../phase-counts.js'
+import { phaseSummary } from '../../phase-summary.js'
+import { oneThreadPerCpu } from '../engine.js'
 
-const WORKER_PATH = fileURLToPath(new URL('./load-worker.js', import.meta.url))
+const WORKER_PATH = fileURLToPath(new URL('./autocannon-worker.js', import.meta.url))
 /** The generator stops within a second of being told; this bounds the wait beyond the planned duration. */
 const GENERATOR_GRACE_MS = 10_000
 
-/**
- * @typedef {object} LoadOutcome
- * @property {Partial<Record<'warmup' | 'measure', import('./load-plan.js').PhaseSummary>>} phases
- */
-
-/**
- * @typedef {object} LoadRun
- * @property {number[]} pids the generator processes (for resource sampling)
- * @property {() => void} stop ask the generator to stop now; the phase under way still reports what it measured
- * @property {Promise<LoadOutcome>} done
- */
+/** The version of an npm package the harness depends on (autocannon, undici), as installed. */
+const installedVersion = (/** @type {string} */ name) =>
+  JSON.parse(readFileSync(new URL(`../../../../node_modules/${name}/package.json`, import.meta.url), 'utf8')).version
+const VERSIONS = Object.freeze({ autocannon: installedVersion('autocannon'), undici: installedVersion('undici') })
 
 /**
  * The plans of `workers` generator processes driving one SUT together: the connections (and an open
  * model's rate) shared as evenly as they go; every worker runs the same phases.
- * @param {import('./load-plan.js').LoadPlan} plan @param {number} workers
- * @returns {import('./load-plan.js').LoadPlan[]}
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {number} workers
+ * @returns {import('../../load-plan.js').LoadPlan[]}
  */
 export function workerPlans (plan, workers) {
   const count = Math.max(1, Math.min(workers, plan.connections))
@@ -39,24 +34,23 @@ export function workerPlans (plan, workers) {
 }
 
 /**
- * Starts the load generator, one autocannon process per generator cpu (each pinned to its cpu, in its own
- * process group, so a Ctrl-C reaches only the orchestrator, which then stops them in order), and runs the
- * plan. Each phase's counts of every process are added up exactly (histograms merged, counts and windows
- * summed) into one PhaseSummary.
- * @param {import('./load-plan.js').LoadPlan} plan
- * @param {{ onProgress?: (progress: { phase: string, elapsedSec: number, requestsPerSec: number }) => void, env?: Record<string, string>,
- *   onPhase?: (phase: 'warmup' | 'measure') => void, cpus?: number[] | null }} [hooks] onPhase: a phase finished; cpus: one process on each, pinned
- * @returns {LoadRun}
+ * Starts the load generator, `hooks.threads` autocannon processes (each pinned to its cpu of `hooks.cpus`, in its own
+ * process group, so a Ctrl-C reaches only the orchestrator, which then stops them in order), and runs the plan: a
+ * closed loop, or the open-model schedule of `plan.ratePerSec` (undici, rate-phase.js). Each phase's counts of every
+ * process are added up exactly (histograms merged, counts and windows summed) into one PhaseSummary.
+ * @param {import('../../load-plan.js').LoadPlan} plan
+ * @param {import('../engine.js').EngineHooks} hooks
+ * @returns {import('../engine.js').LoadRun}
  */
-export function startLoad (plan, hooks = {}) {
-  const plans = workerPlans(plan, hooks.cpus?.length ?? 1)
+export function startAutocannonLoad (plan, hooks) {
+  const plans = workerPlans(plan, hooks.threads)
   const workers = plans.map((workerPlan, index) => startWorker(workerPlan, hooks.cpus ? [hooks.cpus[index]] : null, hooks.env))
   const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)
 
   const done = new Promise((resolve, reject) => {
-    /** @type {LoadOutcome} */
+    /** @type {import('../engine.js').LoadOutcome} */
     const outcome = { phases: {} }
-    /** @type {Map<string, import('./phase-counts.js').PortableCounts[]>} */
+    /** @type {Map<string, import('../../phase-counts.js').PortableCounts[]>} */
     const phaseCounts = new Map()
     /** @type {Map<number, number[]>} each second's responses, per worker, until every worker has reported it */
     const progress = new Map()
@@ -118,13 +112,27 @@ export function startLoad (plan, hooks = {}) {
 }
 
 /**
- * @param {import('./load-plan.js').LoadPlan} plan @param {number[] | null} cpus @param {Record<string, string> | undefined} env
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {number[] | null} cpus @param {Record<string, string> | undefined} env
  */
 function startWorker (plan, cpus, env) {
   // spawn rather than fork, so that taskset can wrap it; the IPC channel survives taskset's exec.
   const { command, args } = pinnedSpawnArgs(process.execPath, [WORKER_PATH], cpus)
   const child = spawnGroupLeader(command, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: { ...process.env, ...env } })
-  const stderr = new LineTail(ERROR_TAIL_LINES)
+  const stderr = new LineTail()
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   return { child, stderr, plan }
+}
+
+/** @type {import('../engine.js').Engine} */
+export const autocannonEngine = {
+  name: 'autocannon',
+  description: 'autocannon (Node: one process per generator cpu, closed loop, or the open-model schedule of --rate through undici)',
+  availability: () => ({ ok: true, version: VERSIONS.autocannon }),
+  refusal: () => null,
+  threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
+  start: startAutocannonLoad,
+  recordedAs: (ratePerSec) => ratePerSec
+    ? { engine: 'undici-rate', engineVersion: VERSIONS.undici }
+    : { engine: 'autocannon', engineVersion: VERSIONS.autocannon },
+  calibrations: [{ label: 'autocannon', start: startAutocannonLoad }]
 }

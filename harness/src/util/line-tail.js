@@ -1,17 +1,13 @@
 // @ts-check
-/**
- * How many of its last output lines a failed child process (a SUT, a load generator, a command of
- * compare-commits) gets quoted in the error that reports it.
- */
-export const ERROR_TAIL_LINES = 20
+import { DEFAULTS } from '../defaults.js'
 
 /**
  * Keeps the last `limit` lines of a stream that is read to the end (a SUT's stderr), so that a
  * failure can show what the process said without buffering everything it ever wrote.
  */
 export class LineTail {
-  /** @param {number} limit */
-  constructor (limit) {
+  /** @param {number} [limit] how many lines are kept: by default as many as an error quotes */
+  constructor (limit = DEFAULTS.errorTailLines) {
     this.limit = limit
     /** @type {string[]} */
     this.lines = []

@@ -1,0 +1,109 @@
+// @ts-check
+// The commands of dyno, in help order: what each is called, the arguments it takes, what it does, and how it runs
+// with what the command line gave it. main.js dispatches through this table; help and docs/cli.md are written from it.
+import { LOAD_PROFILES } from '@dyno/scenarios'
+import { calibrate } from '../commands/calibrate-command.js'
+import { compareCommand } from '../commands/compare-command.js'
+import { compareCommitsCommand, COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
+import { formatList } from '../commands/list-command.js'
+import { writeReports } from '../commands/report-command.js'
+import { runCommand } from '../commands/run-command.js'
+import { anyVerifyFailure, formatVerifyMatrix, verifySuts } from '../commands/verify-command.js'
+import { COMMAND_OPTIONS, flagName } from './option-table.js'
+
+/**
+ * @typedef {object} CommandInput
+ * @property {string[]} positionals
+ * @property {import('./parse-command-line.js').ParsedOptions} options
+ *
+ * @typedef {object} Command
+ * @property {import('./option-table.js').CommandName} name
+ * @property {readonly string[]} args `<name>` required, `[...names]` any number
+ * @property {string} summary
+ * @property {(input: CommandInput, io: import('./main.js').Io, signal: AbortSignal) => Promise<number>} run returns the exit code
+ */
+
+const { profile: compareProfile, instructionRounds, instructionScenarios } = COMPARE_COMMITS_DEFAULTS
+
+/** @type {readonly Command[]} */
+export const COMMANDS = Object.freeze([
+  {
+    name: 'run',
+    args: [],
+    summary: 'Benchmark the selected SUTs on the selected scenarios and write one result file per run',
+    run: ({ options }, io, signal) => runCommand(options.values, io, signal)
+  },
+  {
+    name: 'verify',
+    args: [],
+    summary: 'Start each SUT and check every scenario of the contract; exit 1 on any failure',
+    run: async ({ options }, io, signal) => {
+      const rows = await verifySuts(options.values, { signal, onBuildLine: (name, line) => io.stderr.write(`build ${name}: ${line}\n`) })
+      io.stdout.write(formatVerifyMatrix(rows) + '\n')
+      return anyVerifyFailure(rows) ? 1 : 0
+    }
+  },
+  {
+    name: 'calibrate',
+    args: [],
+    summary: 'Measure the most req/s each load generator drives against the fastest SUTs, with its generator cpu share, and their ratios',
+    run: ({ options }, io, signal) => calibrate(options.values, io, signal)
+  },
+  {
+    name: 'report',
+    args: ['[...runDirs]'],
+    summary: 'Write report.md and report.html into each run directory (default: the latest run; several: also side-by-side.md/.html in the last) ' +
+      'and print their paths',
+    run: async ({ positionals }, io) => {
+      for (const path of writeReports(positionals)) io.stdout.write(`${path}\n`)
+      return 0
+    }
+  },
+  {
+    name: 'compare',
+    args: ['<baseline>', '<candidate>'],
+    summary: 'Compare two runs (run directories, directories of runs, or result files): per SUT, scenario and connections, req/s and p99 ' +
+      '(or instructions per request) with the change, its 95% interval, a rank test over the repeats and a verdict',
+    run: ({ positionals: [baseline, candidate], options }, io) => compareCommand(baseline, candidate, options.values, io)
+  },
+  {
+    name: 'compare-commits',
+    args: ['<baseRef>', '<headRef>'],
+    summary: 'Check two commits out into temporary git worktrees, install each, run them in alternating rounds ' +
+      `(--repeats, default: the ${compareProfile} profile's ${LOAD_PROFILES[compareProfile].repeats}; with --measure instructions ${instructionRounds}, ` +
+      `on ${instructionScenarios.join(', ')} unless --scenarios says otherwise) and compare them like \`dyno compare\``,
+    run: ({ positionals: [baseRef, headRef], options }, io, signal) => compareCommitsCommand(baseRef, headRef, ({
+      ...options.values,
+      // Only the SUTs named are installed in the worktrees; none named: each commit's own, all of them.
+      frameworks: options.given.has('frameworks') ? options.values.frameworks : null
+    }), forwardedRunArgs(options), io, signal)
+  },
+  {
+    name: 'list',
+    args: [],
+    summary: 'List the SUTs (with installed framework versions and validators), the runtimes and the scenarios',
+    run: async (input, io) => {
+      io.stdout.write(formatList() + '\n')
+      return 0
+    }
+  }
+])
+
+/** Run options compare-commits sets itself for every round's `dyno run`. */
+const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios'])
+
+/**
+ * The `dyno run` options of every round of compare-commits, for both commits' harnesses: the profile and scenarios it settled on,
+ * and the run options the user gave, as typed. Only those are passed on, so an older commit's harness is not handed an option it
+ * never had.
+ * @param {import('./parse-command-line.js').ParsedOptions} options of compare-commits
+ * @returns {string[]}
+ */
+export function forwardedRunArgs ({ values, typed }) {
+  const runFlags = new Set(COMMAND_OPTIONS.run.map(flagName))
+  const given = Object.entries(typed).filter(([name]) => runFlags.has(name) && !OWN_RUN_FLAGS.has(name))
+  return [
+    '--profile', values.profile, '--scenarios', values.scenarios.join(','),
+    ...given.flatMap(([name, text]) => text === true ? [name] : [name, text])
+  ]
+}

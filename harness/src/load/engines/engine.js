@@ -1,0 +1,56 @@
+// @ts-check
+// What every load engine is to the rest of the harness. An engine is a folder here with one descriptor; the
+// registry (index.js) lists the descriptors, and running, checking options, recording, calibrating and the
+// reports all go through it, so adding an engine is adding a folder and a line in the registry.
+
+/**
+ * @typedef {'autocannon' | 'wrk' | 'native'} EngineName what `--engine` names
+ * @typedef {'autocannon' | 'undici-rate' | 'wrk' | 'native'} RecordedEngine what a result records: the client that sent the requests
+ *   (undici-rate: autocannon's engine running the open-model schedule of `--rate`)
+ *
+ * @typedef {{ ok: true, version: string } | { ok: false, reason: string }} EngineAvailability whether the engine can run here; if not,
+ *   what to install
+ *
+ * @typedef {object} EngineLoad the load settings an engine is judged against before anything starts
+ * @property {number[]} connections every level of the run
+ * @property {number} durationSec
+ * @property {number} warmupSec
+ * @property {number | null} ratePerSec null: closed loop
+ * @property {number} wrkThreads
+ *
+ * @typedef {object} EngineHooks what a started engine is told
+ * @property {number} threads how many threads (or processes) drive the load
+ * @property {number[] | null} [cpus] pin the engine's processes to these cpus
+ * @property {Record<string, string>} [env] added to the engine's environment (DYNO_RUN_ID)
+ * @property {(phase: 'warmup' | 'measure') => void} [onPhase] a phase finished
+ * @property {(progress: { phase: string, elapsedSec: number, requestsPerSec: number | null }) => void} [onProgress] about once a second
+ *
+ * @typedef {object} LoadOutcome
+ * @property {Partial<Record<'warmup' | 'measure', import('../load-plan.js').PhaseSummary>>} phases
+ *
+ * @typedef {object} LoadRun a started engine
+ * @property {number[]} pids its processes now (for resource sampling)
+ * @property {() => void} stop end the phase under way early (it is still reported) and skip the rest
+ * @property {Promise<LoadOutcome>} done
+ *
+ * @typedef {object} Engine
+ * @property {EngineName} name
+ * @property {string} description one line for `--engine`'s help: what it is and what it can do
+ * @property {() => EngineAvailability} availability asked before a run starts (and for the version a result records)
+ * @property {(load: EngineLoad) => string | null} refusal why these settings cannot run on this engine, naming the option; null: they can
+ * @property {(connections: number, generatorCpus: number[] | null, wrkThreads: number) => number} threads how many threads drive
+ *   `connections` on these cpus
+ * @property {(plan: import('../load-plan.js').LoadPlan, hooks: EngineHooks) => LoadRun} start
+ * @property {(ratePerSec: number | null) => { engine: RecordedEngine, engineVersion: string }} recordedAs what a result records for a run
+ * @property {{ label: string, start: (plan: import('../load-plan.js').LoadPlan, hooks: EngineHooks) => LoadRun }[]} calibrations the ways
+ *   `dyno calibrate` measures it (wrk: with and without its checks)
+ */
+
+/**
+ * One generator thread per generator cpu (one when unpinned), never more than the connections: what autocannon
+ * (one process per cpu) and the native engine (one thread per cpu) run.
+ * @param {number} connections @param {number[] | null} generatorCpus
+ */
+export function oneThreadPerCpu (connections, generatorCpus) {
+  return Math.max(1, Math.min(generatorCpus?.length ?? 1, connections))
+}

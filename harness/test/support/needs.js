@@ -1,0 +1,76 @@
+// @ts-check
+// What a test needs that a machine may lack, said once: a test file asks for what it needs and gets either nothing (all
+// here) or the reason, which goes into the skipped test's title. Under CI=true, where .ci/run installs every one of these,
+// a missing one fails the file at once instead.
+import { spawnSync } from 'node:child_process'
+import { availableParallelism } from 'node:os'
+import { findCallgrind } from '../../src/instructions/callgrind.js'
+import { engineNamed } from '../../src/load/engines/index.js'
+import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
+import { findPostgresBinaries } from '../../src/services/postgres-service.js'
+import { findExecutable } from '../../src/util/find-executable.js'
+import { CHROMIUM_PATH } from './browser.js'
+
+/** @type {Record<string, () => string | null>} each requirement: why it is missing here, or null */
+const REQUIREMENTS = {
+  wrk: () => engineNamed('wrk').availability().ok ? null : 'wrk is not installed (apt-get install wrk)',
+  native: () => {
+    const found = engineNamed('native').availability()
+    return found.ok ? null : `the native engine is missing: ${found.reason}`
+  },
+  valgrind: () => findCallgrind() ? null : 'valgrind is not installed (apt-get install valgrind)',
+  chromium: () => CHROMIUM_PATH ? null : 'chromium is not installed (apt-get install chromium)',
+  go: () => spawnSync('go', ['version']).status === 0 ? null : 'go is not installed (the Go SUTs and actionlint are built with it)',
+  python: () => spawnSync(process.env.DYNO_PYTHON || 'python3', ['-c', 'import venv']).status === 0
+    ? null
+    : 'python3 with venv is not installed (apt-get install python3-venv)',
+  redis: () => process.env.REDIS_URL || findExecutable('redis-server')
+    ? null
+    : 'redis-server is not installed (apt-get install redis-server) and REDIS_URL is not set',
+  postgres: () => process.env.DATABASE_URL || findPostgresBinaries()
+    ? null
+    : 'PostgreSQL is not installed (apt-get install postgresql) and DATABASE_URL is not set',
+  'two cpus': () => availableParallelism() >= 2 ? null : `needs two cpus to pin the SUT and the generator apart; this machine has ${availableParallelism()}`,
+  pinning: () => {
+    const plan = resolvePinning({ mode: 'auto' })
+    return plan.pinned ? null : `pinning is off here: ${plan.reason}`
+  }
+}
+
+/** @typedef {keyof typeof REQUIREMENTS} Requirement */
+
+/**
+ * What a SUT's build needs on this machine (a Go SUT is built with Go, a Python SUT gets a virtual environment); none for the others.
+ * @param {{ runtimeKind: string }} sut
+ * @returns {Requirement[]}
+ */
+export function toolchainOf (sut) {
+  return sut.runtimeKind === 'go' ? ['go'] : sut.runtimeKind === 'python' ? ['python'] : []
+}
+
+/**
+ * @param {...Requirement} names
+ * @returns {string | null} why the test cannot run here (every missing requirement), or null when all are here
+ * @throws {Error} under CI=true, when one is missing
+ */
+export function missing (...names) {
+  const reasons = names.map((name) => REQUIREMENTS[name]()).filter((reason) => reason !== null)
+  if (reasons.length === 0) return null
+  if (process.env.CI === 'true') throw new Error(`this test needs what is missing under CI=true: ${reasons.join('; ')}`)
+  return reasons.join('; ')
+}
+
+/** @param {string | null} reason what `missing` said @returns {string} for a describe's title: ` (skipped: why)`, or nothing */
+export function skipNote (reason) {
+  return reason ? ` (skipped: ${reason})` : ''
+}
+
+/**
+ * For a requirement known only while the test runs: skips it with the reason (fails it under CI=true).
+ * @param {{ skip: (note?: string) => void }} context vitest's test context
+ * @param {...Requirement} names
+ */
+export function skipUnless (context, ...names) {
+  const reason = missing(...names)
+  if (reason) context.skip(reason)
+}
