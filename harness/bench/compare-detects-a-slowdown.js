@@ -15,6 +15,7 @@ import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSettings } from '../src/run/load-settings.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
+import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 
 const [trials = 5, rounds = 6, durationSec = 3, warmupSec = 2] = process.argv.slice(2).map(Number)
@@ -30,7 +31,7 @@ async function runOnce (out, extra) {
     const outcome = await runSuite({
       suts: [sut],
       scenarios: [json],
-      load: loadSettings(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values),
+      load: loadSettings(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values, 'native'),
       connections: [10],
       repeats: 1,
       seed: 1,
@@ -40,7 +41,9 @@ async function runOnce (out, extra) {
       pgPoolSize: 4,
       pinning: resolvePinning(DEFAULT_PIN),
       options: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra },
-      remeasure: false,
+      engineChoice: null,
+      countCacheDir: null,
+      freshSut: false,
       signal: new AbortController().signal
     })
     return outcome.records[0].summary?.requestsPerSec.mean ?? 0
@@ -75,6 +78,23 @@ for (let trial = 1; trial <= trials; trial++) {
     console.log(`  ${paired ? 'paired  ' : 'unpaired'} +${EXTRA_WORK_PERCENT}% work  ${describe(slowdown)}`)
   }
 }
+/** @param {string[]} list verdicts @returns {string} e.g. `unchanged 5/5` */
+const tally = (list) => Object.entries(list.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }),
+  /** @type {Record<string, number>} */ ({}))).map(([verdict, count]) => `${verdict} ${count}/${list.length}`).join(', ')
 console.log(`unpaired: A/A ${verdicts.aa.join(', ')}; slowdown ${verdicts.slowdown.join(', ')}`)
 console.log(`paired:   A/A ${verdicts.pairedAa.join(', ')}; slowdown ${verdicts.pairedSlowdown.join(', ')}`)
-console.log(`${Math.round((performance.now() - started) / 1000)} s`)
+const elapsedSec = Math.round((performance.now() - started) / 1000)
+console.log(`${elapsedSec} s`)
+writeMeasuredBlock({
+  script: import.meta.url,
+  lines: [
+    `The cpu-work fixture, ${trials} trials of ${rounds} rotating rounds of three sides (a baseline, the same code again, ${EXTRA_WORK_PERCENT}% ` +
+      `more work per request), ${warmupSec} s warm-up + ${durationSec} s each, ${elapsedSec} s in all; each trial compares the baseline with ` +
+      'the others by wall clock.',
+    '',
+    '| test | the same code (A/A) | +' + EXTRA_WORK_PERCENT + '% work |',
+    '|---|---|---|',
+    `| Mann–Whitney U (independent samples) | ${tally(verdicts.aa)} | ${tally(verdicts.slowdown)} |`,
+    `| Wilcoxon signed-rank (\`--paired\`, round by round) | ${tally(verdicts.pairedAa)} | ${tally(verdicts.pairedSlowdown)} |`
+  ]
+})

@@ -22,6 +22,7 @@ import { parseOptions } from '../src/cli/parse-command-line.js'
 import { discoverSuts } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
 import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
+import { writeMeasuredBlock } from './support/measured-block.js'
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +48,7 @@ async function measure (sut, connections, engine) {
   const { records: [record] } = await runSuite({
     suts: [sut],
     scenarios: [scenario],
-    load: loadSettings(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup), '--engine': engine }).values),
+    load: loadSettings(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup) }).values, engine),
     connections: [connections],
     repeats: 1,
     seed: 1,
@@ -58,7 +59,9 @@ async function measure (sut, connections, engine) {
     pinning,
     options: { bench: 'generator-share-threshold' },
     signal: new AbortController().signal,
-    remeasure: false
+    engineChoice: null,
+    countCacheDir: null,
+    freshSut: false
   })
   if (record.status !== 'ok' || !record.summary) throw new Error(`${sut.name} ${engine}: ${record.status} ${record.reason}`)
   return record.summary
@@ -102,6 +105,20 @@ try {
 }
 const short = rows.filter((row) => row.ratio < 0.95).sort((a, b) => a.share - b.share)
 const fine = rows.filter((row) => row.ratio >= 0.95).sort((a, b) => b.share - a.share)
-console.log('lowest share where autocannon fell > 5% short: ' +
+const verdict = 'lowest share of its cpu at which autocannon fell more than 5% short of the native engine: ' +
   `${short[0] ? `${short[0].share.toFixed(2)} (${short[0].sut}, ${short[0].connections} connections)` : 'none'}; ` +
-  `highest share where it kept within 5%: ${fine[0] ? `${fine[0].share.toFixed(2)} (${fine[0].sut}, ${fine[0].connections} connections)` : 'none'}`)
+  `highest share at which it kept within 5%: ${fine[0] ? `${fine[0].share.toFixed(2)} (${fine[0].sut}, ${fine[0].connections} connections)` : 'none'}`
+console.log(verdict)
+writeMeasuredBlock({
+  script: import.meta.url,
+  lines: [
+    `json, SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}, ${values.warmup} s warm-up + ` +
+      `${values.duration} s, ${values.pairs} pairs per cell alternating autocannon and the native engine (medians; each pair as share:ratio).`,
+    '',
+    '| SUT | connections | autocannon\'s share of its cpu | the SUT\'s share of its cpu under autocannon | autocannon / native req/s | pairs |',
+    '|---|---:|---:|---:|---:|---|',
+    ...rows.map((row) => `| ${row.sut} | ${row.connections} | ${row.share.toFixed(2)} | ${row.sutShare.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.pairs} |`),
+    '',
+    `${verdict[0].toUpperCase()}${verdict.slice(1)}.`
+  ]
+})

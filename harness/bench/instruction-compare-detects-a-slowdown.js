@@ -20,6 +20,7 @@ import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSettings } from '../src/run/load-settings.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
+import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 
 const [trials = 10, wallClockRounds = 3] = process.argv.slice(2).map(Number)
@@ -45,7 +46,7 @@ async function runSide (side, out, typed) {
     const outcome = await runSuite({
       suts: [side.sut],
       scenarios: [json],
-      load: loadSettings(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values),
+      load: loadSettings(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values, 'native'),
       connections: [10],
       repeats: 1,
       seed: 1,
@@ -54,7 +55,9 @@ async function runSide (side, out, typed) {
       readyTimeoutSec: 30,
       pgPoolSize: 4,
       pinning: resolvePinning(DEFAULT_PIN),
-      remeasure: false,
+      engineChoice: null,
+      countCacheDir: null,
+      freshSut: false,
       options: { bench: 'instruction-compare-detects-a-slowdown', side: side.name },
       signal: new AbortController().signal
     })
@@ -99,6 +102,9 @@ function extraWork () {
   return { name, sut: loadSut(dir) }
 }
 
+/** The table rows of the block: one per target and side compared with its baseline. */
+const blockRows = /** @type {string[]} */ ([])
+
 /** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
 const describe = (row) => `${row.instructionsPerRequest?.changePercent}% [${row.instructionsPerRequest?.ci95Percent?.join(', ')}] ` +
   `p=${row.instructionsPerRequest?.test?.pValue}: ${row.verdict}`
@@ -134,9 +140,11 @@ async function trialsOf (target, sides, load) {
   for (const [name, { verdicts, changes }] of Object.entries(tallies)) {
     const counts = Object.entries(verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }),
       /** @type {Record<string, number>} */ ({})))
-    console.log(`${target} ${name}: ${counts.map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`).join(', ')}; ` +
-      `change median ${median(changes).toFixed(2)}% ` +
-      `(range ${Math.min(...changes).toFixed(2)} … ${Math.max(...changes).toFixed(2)}); measured instruction ratio median ${median(ratios[name]).toFixed(4)}`)
+    const tally = counts.map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`).join(', ')
+    const range = `${Math.min(...changes).toFixed(2)} … ${Math.max(...changes).toFixed(2)}%`
+    console.log(`${target} ${name}: ${tally}; change median ${median(changes).toFixed(2)}% (range ${range}); ` +
+      `measured instruction ratio median ${median(ratios[name]).toFixed(4)}`)
+    blockRows.push(`| ${target} | ${name === 'again' ? 'the same code (A/A)' : `${name} more work`} | ${tally} | ${median(changes).toFixed(2)}% | ${range} |`)
   }
 }
 
@@ -183,4 +191,22 @@ rmSync(root, { recursive: true, force: true })
 console.log(`cpu-work +60%: instructions ${(instructionRatio / instructionBase).toFixed(4)}× (${instructionBase} → ${instructionRatio} per request); ` +
   `req/s ${(median(rates.baseline) / median(rates['60%'])).toFixed(4)}× slower ` +
   `(medians of ${wallClockRounds} alternating runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))})`)
-console.log(`done in ${Math.round((performance.now() - started) / 1000)} s`)
+const sixtyLine = `cpu-work with 60% more work counted ${(instructionRatio / instructionBase).toFixed(3)}× the instructions ` +
+  `(${instructionBase} → ${instructionRatio} per request) and ran ${(median(rates.baseline) / median(rates['60%'])).toFixed(3)}× slower in req/s ` +
+  `(medians of ${wallClockRounds} alternating wall-clock runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))})`
+const elapsedSec = Math.round((performance.now() - started) / 1000)
+console.log(`done in ${elapsedSec} s`)
+writeMeasuredBlock({
+  script: import.meta.url,
+  lines: [
+    `${trials} trials per target, each four fresh counts in rotating order (baseline, again, 3% and 1% more work), each compared ` +
+      'with the baseline window by window as `dyno compare` does; the cpu-work fixture and a copy of node-http whose json handler runs a ' +
+      `calibrated xorshift loop first. ${elapsedSec} s in all.`,
+    '',
+    '| target | compared with the baseline | verdicts | change, median | change, range |',
+    '|---|---|---|---:|---:|',
+    ...blockRows,
+    '',
+    `${sixtyLine[0].toUpperCase()}${sixtyLine.slice(1)}.`
+  ]
+})

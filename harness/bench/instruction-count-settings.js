@@ -17,6 +17,7 @@ import { createRunId } from '../src/run/run-id.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
+import { writeMeasuredBlock } from './support/measured-block.js'
 
 const { values } = parseArgs({
   options: {
@@ -56,8 +57,22 @@ for (let repeat = 0; repeat < Number(values.repeats); repeat++) {
       `${((performance.now() - started) / 1000).toFixed(1)} s`)
   }
 }
-for (const [arm, { perRequest, windowCvs }] of Object.entries(figures)) {
-  console.log(`${arm} the settings: median ${median(perRequest)}, between launches CV ${cvPercent(perRequest).toFixed(2)}% ` +
-    `(${Math.min(...perRequest)}–${Math.max(...perRequest)}), within a launch window CV median ${median(windowCvs).toFixed(2)}%`)
-}
-console.log(`median with / without: ${(median(figures.with.perRequest) / median(figures.without.perRequest)).toFixed(4)}`)
+const armLines = Object.entries(figures).map(([arm, { perRequest, windowCvs }]) =>
+  `| ${arm} | ${perRequest.join(', ')} | ${median(perRequest)} | ${cvPercent(perRequest).toFixed(2)}% | ${median(windowCvs).toFixed(2)}% |`)
+const ratio = `median with / without the settings: ${(median(figures.with.perRequest) / median(figures.without.perRequest)).toFixed(4)}`
+console.log([...armLines, ratio].join('\n'))
+const settingsText = [...NODE_COUNT_SETTINGS.nodeFlags, ...Object.entries(NODE_COUNT_SETTINGS.env).map(([name, value]) => `${name}=${value}`)].join(' ')
+writeMeasuredBlock({
+  script: import.meta.url,
+  lines: [
+    `${sut.name} × ${scenario.name}, ${values.repeats} launches with dyno's settings (${settingsText}) and as many without, alternating; each a count of ` +
+      `${INSTRUCTION_COUNT_DEFAULTS.windows} windows of ${INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ` +
+      `${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted ones.`,
+    '',
+    '| settings | instructions per request, each launch | median | CV between launches | CV of the windows within a launch (median) |',
+    '|---|---|---:|---:|---:|',
+    ...armLines,
+    '',
+    `${ratio[0].toUpperCase()}${ratio.slice(1)}.`
+  ]
+})

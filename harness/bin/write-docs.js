@@ -1,14 +1,22 @@
 #!/usr/bin/env node
 // @ts-check
-// Rewrites the documents generated from the code: docs/cli.md (options and profiles) and harness/ERRORS.md (the
-// error catalogue). Tests fail when either committed file differs from what this writes.
+// Rewrites the documents generated from the code: docs/cli.md (options and profiles), harness/ERRORS.md (the
+// error catalogue), and the versions blocks of packages/*/README.md and docs/suts.md (each SUT's pins, from its
+// manifest; only the block's content is replaced). Tests fail when a committed file differs from what this writes.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { cliReference } from '../src/docs/cli-reference.js'
 import { ERRORS_DOC_FILE, errorsReference } from '../src/docs/errors-reference.js'
+import { writtenSutDocs } from '../src/docs/sut-versions.js'
 import { REPO_ROOT } from '../src/paths.js'
 
-for (const [file, text] of [[join(REPO_ROOT, 'docs', 'cli.md'), cliReference()], [ERRORS_DOC_FILE, errorsReference()]]) {
+const documents = [
+  { file: join(REPO_ROOT, 'docs', 'cli.md'), text: cliReference() },
+  { file: ERRORS_DOC_FILE, text: errorsReference() },
+  // All read (and checked for their blocks) before any is written.
+  ...writtenSutDocs()
+]
+for (const { file, text } of documents) {
   writeFileSync(file, text)
   process.stdout.write(`${file}\n`)
 }

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
 import { nativeEngine, startNativeLoad } from '../src/load/engines/native/native-engine.js'
-import { FIXTURE_SUTS_DIR, fixtureSut } from './support/fixture-suts.js'
+import { fixtureSut } from './support/fixture-suts.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
@@ -29,14 +29,11 @@ describe.skipIf(absent)(`the native engine${skipNote(absent)}`, () => {
     expect(summary.requests).toBeGreaterThan(200)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
     expect(summary).toMatchObject({ errors: 0, timeouts: 0, non2xx: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
-    expect(summary.durationSec).toBeGreaterThan(0.95)
-    expect(summary.durationSec).toBeLessThan(1.2)
     expect(summary.bytesPerSec).toBeGreaterThan(summary.requestsPerSec.mean * 1000) // the ~1 KB echo, each time
     expect(decodeHistogram(summary.latencyHistogramUs).totalCount).toBe(summary.requests)
     const windows = /** @type {import('../src/load/timeseries.js').Window[]} */ (summary.timeseries)
     expect(windows.length).toBeGreaterThanOrEqual(4)
     expect(windows.reduce((sum, window) => sum + window.requests, 0)).toBe(summary.requests)
-    for (const window of windows.slice(0, -1)) expect(window.durationMs).toBeGreaterThan(240)
     expect(windows[1].latencyMs?.p50).toBeLessThanOrEqual(/** @type {number} */ (windows[1].latencyMs?.p99))
   }, 30_000)
 
@@ -76,23 +73,6 @@ describe.skipIf(absent)(`the native engine${skipNote(absent)}`, () => {
     expect(phases.warmup).toMatchObject({ stoppedEarly: true, unexpectedStatus: 0, mismatches: 0 })
     expect(phases.warmup?.requests).toBeGreaterThan(100)
     expect(phases.warmup?.durationSec).toBeLessThan(5)
-  }, 30_000)
-
-  it('in the open model shows a SUT\'s 200 ms stalls in its p99, keeping its schedule', async () => {
-    const ratePerSec = 500
-    const durationSec = 4
-    const stalling = loadSut(join(FIXTURE_SUTS_DIR, 'stalls-once-a-second'))
-    const { phases } = await withSut(runs, stalling, (port, env) =>
-      startNativeLoad(planFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env, threads: 1 }).done)
-    const summary = measured(phases)
-    expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
-    expect(summary.requests).toBeGreaterThan(ratePerSec * durationSec * 0.95)
-    expect(summary.rate?.targetPerSec).toBe(ratePerSec)
-    expect(summary.rate?.achievedSendPerSec).toBeGreaterThan(ratePerSec * 0.97)
-    // ~20 % of the requests are scheduled during a stall and wait up to 200 ms, so the p99 shows it...
-    expect(summary.latencyMs?.p99).toBeGreaterThanOrEqual(150)
-    // ...and the generator's own lag behind its schedule is far too small to explain it.
-    expect(summary.rate?.maxSendLagMs).toBeLessThan(150)
   }, 30_000)
 
   it('through the harness, `--engine native` writes a schema-valid result with the engine and its windows', async () => {

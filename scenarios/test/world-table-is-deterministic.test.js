@@ -1,6 +1,7 @@
 // @ts-check
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { WORLD_ROW_COUNT, isWorldRow, randomNumberFor, randomWorldId, worldRows } from '../src/data/world.js'
+import { WORLD_ROW_COUNT, WORLD_ROW_RULE, WORLD_SEED_SQL_POSTGRES, isWorldRow, randomNumberFor, randomWorldId, worldRows } from '../src/data/world.js'
 import { BODY_CHECKS } from '../src/index.js'
 
 describe('the world table', () => {
@@ -15,6 +16,17 @@ describe('the world table', () => {
     }
     // Scattered, not the identity: a SUT echoing the id would be caught.
     expect(rows.filter(([id, randomNumber]) => id === randomNumber).length).toBeLessThan(5)
+  })
+
+  it('is seeded into PostgreSQL by the same rule', () => {
+    expect(WORLD_SEED_SQL_POSTGRES).toContain(`((id * ${WORLD_ROW_RULE.multiplier}) % ${WORLD_ROW_RULE.rowCount}) + 1`)
+    expect(WORLD_SEED_SQL_POSTGRES).toContain(`generate_series(1, ${WORLD_ROW_RULE.rowCount})`)
+  })
+
+  it('has as many rows as the Go SUTs draw their ids from (scenarios/go/dyno/data.go)', () => {
+    const goSource = readFileSync(new URL('../go/dyno/data.go', import.meta.url), 'utf8')
+    const goCount = /WorldRowCount\s*=\s*([\d_]+)/.exec(goSource)?.[1]
+    expect(Number(goCount?.replaceAll('_', ''))).toBe(WORLD_ROW_COUNT)
   })
 
   it('draws ids over the whole table', () => {

@@ -4,8 +4,8 @@ export const COMPARE_DEFAULTS = Object.freeze({
   /** Smallest relative change of req/s, in percent, that a verdict calls improved or regressed (wall-clock results). */
   thresholdPercent: 5,
   /**
-   * The same for instruction counts (--measure instructions), from their noise on this project's 2-core VM: the
-   * paired window ratios of two counts of the same code spread by about 0.3% (harness/bench/instruction-compare-detects-a-slowdown.js).
+   * The same for instruction counts (--measure instructions), above the spread of two counts of the same code
+   * (harness/bench/instruction-compare-detects-a-slowdown.js; its figures are in docs/measuring.md, "Instruction counts").
    */
   instructionThresholdPercent: 1,
   /** Significance level of the tests; the confidence intervals are at 1 − alpha (95%). */

@@ -30,17 +30,16 @@ export const NODE_COUNT_SETTINGS = Object.freeze({ nodeFlags: ['--hash-seed=1', 
 /**
  * A Go SUT's setting for a count: no asynchronous preemption. Go preempts a long-running goroutine with a signal
  * (SIGURG); under valgrind that signal now and then lands where the Go runtime cannot take it, and the SUT dies in
- * the middle of a count (go-gin: 1 of 3 counts). Goroutines still yield at function calls, as before Go 1.14.
+ * the middle of a count. Goroutines still yield at function calls, as before Go 1.14.
  * @type {CountSettings}
  */
 export const GO_COUNT_SETTINGS = Object.freeze({ nodeFlags: [], env: { GODEBUG: 'asyncpreemptoff=1' } })
 /** A SUT starts 5–20 times slower under valgrind: the ready line gets at least this long. */
 export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
 /**
- * The count unless said otherwise. warmupRequests: node-http json still compiles for its first ~8,000 requests
- * (542k, 414k, 325k … 57k instructions per request in windows of 1,000), and uncounted requests cost about 0.3 ms
- * each. windows: the fewest pairs the signed-rank test can use (six at alpha 0.05), so that one run a side can be
- * compared window by window.
+ * The count unless said otherwise. warmupRequests: a Node SUT's JIT still compiles for its first several thousand
+ * requests, whose windows count several times the steady state's instructions. windows: the fewest pairs the
+ * signed-rank test can use at the default alpha, so that one run a side can be compared window by window.
  */
 export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
   warmupRequests: 10_000, windowRequests: 1000, windows: pairsNeeded(COMPARE_DEFAULTS.alpha), concurrency: 4
@@ -48,6 +47,15 @@ export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
 
 /** @type {CountSettings} */
 const NO_SETTINGS = Object.freeze({ nodeFlags: [], env: {} })
+
+/**
+ * The runtime settings a SUT is counted with: Node's, Go's, or none.
+ * @param {{ runtime: { kind: string } }} sut
+ * @returns {CountSettings}
+ */
+export function countSettingsFor (sut) {
+  return sut.runtime.kind === 'node' ? NODE_COUNT_SETTINGS : sut.runtime.kind === 'go' ? GO_COUNT_SETTINGS : NO_SETTINGS
+}
 
 /**
  * @typedef {object} CountedWindow
@@ -66,6 +74,8 @@ const NO_SETTINGS = Object.freeze({ nodeFlags: [], env: {} })
  * @property {number} processes of the SUT that were counted
  * @property {CountSettings} settings what the SUT ran with for the count
  * @property {import('./send-requests.js').RequestCounts} checks of every response, warm-up included
+ * @property {{ runId: string, countedAt: string, key: string }} [cachedFrom] the count was not made again: an identical one (same key,
+ *   count-cache.js) of that run was reused
  */
 
 /**
@@ -84,7 +94,7 @@ export async function countInstructions ({
   }
   if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} has no resolved launch command`)
   const node = sut.runtime.kind === 'node'
-  const settings = given ?? (node ? NODE_COUNT_SETTINGS : sut.runtime.kind === 'go' ? GO_COUNT_SETTINGS : NO_SETTINGS)
+  const settings = given ?? countSettingsFor(sut)
   const counted = { command: sut.launch.command, args: [...(node ? settings.nodeFlags : []), ...sut.launch.args] }
   const outDir = mkdtempSync(join(tmpdir(), 'dyno-callgrind-'))
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })

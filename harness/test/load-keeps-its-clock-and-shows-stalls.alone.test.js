@@ -1,14 +1,18 @@
 // @ts-check
-// A SUT that blocks its event loop for 200 ms once a second. The closed loop (autocannon, 10
-// connections) waits politely through each stall: only the ~10 requests in flight see it, out of
-// thousands, so its p99 stays far under 200 ms. The rate mode keeps sending on its schedule and
-// measures from the intended send time: the ~100 requests per second scheduled during the stall
-// wait up to 200 ms, and its p99 shows it.
+// What the engines promise about time: a phase lasts as long as planned and is cut into windows of the planned width,
+// and the open model keeps its schedule. Against a SUT that blocks its event loop for 200 ms once a second, the closed
+// loop (autocannon, 10 connections) waits politely through each stall: only the ~10 requests in flight see it, out of
+// thousands, so its p99 stays far under 200 ms. The open model keeps sending on its schedule and measures from the
+// intended send time: the ~100 requests per second scheduled during the stall wait up to 200 ms, and its p99 shows it.
+// These are judged in milliseconds, so the file runs alone: with another test loading the same cpus, a 1 s phase or a
+// send schedule is late for reasons that are not the engine's.
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { startAutocannonLoad } from '../src/load/engines/autocannon/autocannon-engine.js'
 import { runRatePhase } from '../src/load/engines/autocannon/rate-phase.js'
+import { startNativeLoad } from '../src/load/engines/native/native-engine.js'
+import { PACKAGES_DIR } from '../src/paths.js'
 import { runEnv } from '../src/run/run-env.js'
 import { createRunId } from '../src/run/run-id.js'
 import { startSut } from '../src/sut-process/start-sut.js'
@@ -16,6 +20,8 @@ import { loadSut } from '../src/suts/discover-suts.js'
 import { verifyScenario } from '../src/verify/verify-scenario.js'
 import { FIXTURE_SUTS_DIR } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
+import { planFor as enginePlanFor, withSut } from './support/engine-under-test.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runInTempDir, scenarioNamed } from './support/run-fixture.js'
 
@@ -84,5 +90,31 @@ it('through the harness, `--rate` writes an undici-rate result whose tail shows 
   expect(record.summary.latencyMs.p99).toBeGreaterThanOrEqual(150)
   expect(record.summary.timeseries.length).toBeGreaterThanOrEqual(10)
 }, 60_000)
+
+const nativeAbsent = missing('native')
+
+it.skipIf(nativeAbsent)(`the native engine's 1 s phase lasts 1 s, cut into windows of 250 ms${skipNote(nativeAbsent)}`, async () => {
+  const { phases } = await withSut(runs, loadSut(join(PACKAGES_DIR, 'node-http')), (port, env) =>
+    startNativeLoad(enginePlanFor(port, 'post'), { env, threads: 1 }).done)
+  const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
+  expect(summary.durationSec).toBeGreaterThan(0.95)
+  expect(summary.durationSec).toBeLessThan(1.2)
+  const windows = /** @type {import('../src/load/timeseries.js').Window[]} */ (summary.timeseries)
+  for (const window of windows.slice(0, -1)) expect(window.durationMs).toBeGreaterThan(240)
+}, 30_000)
+
+it.skipIf(nativeAbsent)(`the native engine's open model shows the stalls in its p99, keeping its schedule${skipNote(nativeAbsent)}`, async () => {
+  const ratePerSec = 500
+  const durationSec = 4
+  const { phases } = await withSut(runs, sut, (port, env) =>
+    startNativeLoad(enginePlanFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env, threads: 1 }).done)
+  const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
+  expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
+  expect(summary.requests).toBeGreaterThan(ratePerSec * durationSec * 0.95)
+  expect(summary.rate?.targetPerSec).toBe(ratePerSec)
+  expect(summary.rate?.achievedSendPerSec).toBeGreaterThan(ratePerSec * 0.97)
+  expect(summary.latencyMs?.p99).toBeGreaterThanOrEqual(STALL_MS * 0.75)
+  expect(summary.rate?.maxSendLagMs).toBeLessThan(STALL_MS * 0.75)
+}, 30_000)
 
 afterAll(() => runs.expectNoneLeft(expect))
