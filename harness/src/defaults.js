@@ -11,6 +11,8 @@
 // - `--measure instructions` (warm-up, windows): INSTRUCTION_COUNT_DEFAULTS in harness/src/instructions/count-instructions.js
 // - `--pin`: DEFAULT_PIN in harness/src/pinning/pin-option.js; `--runtime`: DEFAULT_RUNTIME in harness/src/runtimes/runtime-targets.js
 // - resource sampling and the generator-bound rule: harness/src/resources/resource-defaults.js
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { DEFAULT_LOAD } from '@dyno/scenarios'
 import { DEFAULT_PG_POOL_SIZE } from '@dyno/scenarios/data'
 
@@ -18,6 +20,8 @@ export const DEFAULTS = Object.freeze({
   ...DEFAULT_LOAD,
   /** Where run directories are written, relative to the repository root. */
   out: 'results',
+  /** Where what dyno measures once and reuses is kept (the engine calibration): outside the checkout, so every checkout shares it. */
+  cacheDir: process.env.DYNO_CACHE_DIR || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'dyno'),
   /** Server worker processes of a SUT that supports them (dyno.workers in its package.json). */
   workers: 1,
   /** How long a SUT may take to print its ready line. */

@@ -65,7 +65,7 @@ describe('compare-commits', () => {
       repoDir: repo.dir,
       baseRef: 'HEAD~1',
       headRef: 'main',
-      runArgs: ['--frameworks', 'node-http', '--scenarios', 'json', '--duration', '0.5', '--warmup', '0', '--connections', '10'],
+      runArgs: ['--frameworks', 'node-http', '--scenarios', 'json', '--duration', '0.5', '--warmup', '0', '--connections', '10', '--engine', 'autocannon'],
       frameworks: ['node-http'],
       rounds: 2,
       resultsDir,

@@ -15,7 +15,8 @@ import { schemaErrors } from './support/result-schemas.js'
 
 const runs = trackRuns()
 const SUITE = fileURLToPath(new URL('./support/interruptible-suite.js', import.meta.url))
-const BENCH_ARGS = ['--frameworks', 'node-http', '--scenarios', 'plaintext,json,params', '--duration', '8', '--warmup', '0', '--connections', '10']
+const BENCH_ARGS = ['--frameworks', 'node-http', '--scenarios', 'plaintext,json,params', '--duration', '8', '--warmup', '0', '--connections', '10',
+  '--engine', 'autocannon']
 /** The progress line of the second run, once it measures (terminal colours and cursor moves taken out). */
 const SECOND_RUN_MEASURING = /\[2\/3\] node-http × json\s+measure/
 

@@ -202,7 +202,7 @@ describe('the CLI on bad input', () => {
     expect(fractional.stderr)
       .toMatch(/DYNO_ERR_INVALID_OPTION: (`--duration` must be whole seconds with `--engine wrk`, got `1.5`|`--engine wrk` needs wrk on PATH)/)
     const engine = await runCli(['run', '--engine', 'ab', '--out', out])
-    expect(engine.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--engine` must be one of autocannon, wrk, native, got `ab`')
+    expect(engine.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--engine` must be one of auto, autocannon, wrk, native, got `ab`')
     expect(existsSync(out)).toBe(false)
   })
 

@@ -31,7 +31,9 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     pgPoolSize: 4,
     pinning: resolvePinning(DEFAULT_PIN),
     options: { test: true },
-    remeasure: true,
+    engineChoice: null,
+    countCacheDir: null,
+    freshSut: false,
     signal: new AbortController().signal
   }, { onStart: ({ runId }) => runs.add(runId) })
 

@@ -4,7 +4,8 @@
 // Without Rust it writes `{ ok: false, skipReason }` and exits 0: installing never fails for want of Rust,
 // and `--engine native` then says what to install. A real build error fails (its output is on stderr).
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { writeManifest } from '@dyno/scenarios/build/build-manifest.js'
@@ -33,7 +34,16 @@ if (!cargo) {
     process.exitCode = 1
   } else {
     const version = /^version\s*=\s*"([^"]+)"/m.exec(readFileSync(join(PACKAGE_DIR, 'Cargo.toml'), 'utf8'))?.[1] ?? 'unknown'
-    writeManifest(MANIFEST, { ok: true, version: `${version} (${rustc})`, builtAt: new Date().toISOString() })
+    // The version results record names the sources too: an engine changed without a new version number is another engine.
+    writeManifest(MANIFEST, { ok: true, version: `${version}+${sourceHash()} (${rustc})`, builtAt: new Date().toISOString() })
     progress(`built target/release/dyno-load in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   }
+}
+
+/** @returns {string} the first 8 hex digits of a hash of what the binary is built from: Cargo.toml, Cargo.lock and src/ */
+function sourceHash () {
+  const hash = createHash('sha256')
+  const files = ['Cargo.toml', 'Cargo.lock', ...readdirSync(join(PACKAGE_DIR, 'src')).sort().map((name) => join('src', name))]
+  for (const file of files) hash.update(`${file}\0`).update(readFileSync(join(PACKAGE_DIR, file))).update('\0')
+  return hash.digest('hex').slice(0, 8)
 }

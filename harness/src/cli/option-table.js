@@ -4,6 +4,7 @@ import { LOAD_PROFILES, DEFAULT_PROFILE, DEFAULT_LOAD, SCENARIOS } from '@dyno/s
 import { DEFAULTS } from '../defaults.js'
 import { INSTRUCTION_COUNT_DEFAULTS } from '../instructions/count-instructions.js'
 import { ENGINES, ENGINE_NAMES } from '../load/engines/index.js'
+import { machineCpus } from '../pinning/cpu-list.js'
 import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
@@ -118,9 +119,19 @@ const OPTIONS = {
   engine: {
     field: 'engine',
     flag: '--engine <name>',
-    description: `Load generator: ${ENGINES.map((engine) => engine.description).join('; or ')}`,
-    parse: oneOf(ENGINE_NAMES),
-    default: 'autocannon'
+    description: 'Load generator of the whole run: auto (autocannon where it keeps up with the fastest SUT on this machine, else the native ' +
+      `engine; measured once per machine, kept in --cache-dir); ${ENGINES.map((engine) => engine.description).join('; or ')}`,
+    parse: oneOf(['auto', ...ENGINE_NAMES]),
+    default: 'auto'
+  },
+  cacheDir: {
+    field: 'cacheDir',
+    flag: '--cache-dir <dir>',
+    description: 'Where dyno keeps what it measured once and reuses while it holds: the engine calibration of this machine, and instruction ' +
+      'counts (reused where harness, SUT sources, lockfile, runtime, settings and scenario are the same)',
+    parse: outputDirectory,
+    default: DEFAULTS.cacheDir,
+    defaultText: '$DYNO_CACHE_DIR, else $XDG_CACHE_HOME/dyno or ~/.cache/dyno'
   },
   wrkThreads: {
     field: 'wrkThreads',
@@ -157,6 +168,22 @@ const OPTIONS = {
     description: 'With --measure instructions: how many windows are counted, one after another; dyno compare pairs them window by window',
     parse: wholeNumber({ min: 1, max: 1000 }),
     default: INSTRUCTION_COUNT_DEFAULTS.windows
+  },
+  countJobs: {
+    field: 'countJobs',
+    flag: '--count-jobs <n>',
+    description: 'With --measure instructions: counts made at once (each a SUT under valgrind; a count does not depend on what runs beside it)',
+    parse: wholeNumber({ min: 1, max: machineCpus().length * 4 }),
+    derive: () => machineCpus().length,
+    defaultText: 'one per cpu'
+  },
+  noCountCache: {
+    field: 'countCache',
+    flag: '--no-count-cache',
+    description: 'With --measure instructions: count anew even where an identical count (same harness, SUT sources, lockfile, runtime, ' +
+      'settings and scenario) is kept in --cache-dir; two fresh counts of the same code are what an A/A measurement needs',
+    parse: flag,
+    default: true
   },
   pin: {
     field: 'pin',
@@ -219,6 +246,14 @@ const OPTIONS = {
     parse: wholeNumber({ min: 50, max: 60_000 }),
     default: DEFAULTS.windowMs
   },
+  freshSut: {
+    field: 'freshSut',
+    flag: '--fresh-sut',
+    description: 'Start the SUT anew for every (scenario, connections) cell, instead of once for the consecutive cells of a SUT ' +
+      '(it is started again after a cell that did not end ok either way)',
+    parse: flag,
+    default: false
+  },
   noVerify: {
     field: 'verify',
     flag: '--no-verify',
@@ -276,8 +311,8 @@ function defaultingTo (spec, value) {
 /** The options of `dyno run`, in help order. */
 const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration,
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
-  OPTIONS.countWindows, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window,
-  OPTIONS.noVerify]
+  OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out,
+  OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify]
 
 /**
  * compare-commits takes the run options for both commits' rounds, all but --seed (each round's `dyno run` draws its own: a round is one

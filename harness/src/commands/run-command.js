@@ -2,6 +2,9 @@
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
+import { join, resolve } from 'node:path'
+import { REPO_ROOT } from '../paths.js'
+import { chooseEngine } from '../run/engine-choice.js'
 import { loadSettings } from '../run/load-settings.js'
 import { runSuite } from '../run/run-suite.js'
 import { discoverSuts } from '../suts/discover-suts.js'
@@ -11,6 +14,7 @@ import { formatAggregateTable } from '../ui/aggregate-table.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { createProgress } from '../ui/progress.js'
 import { formatSummaryTable } from '../ui/summary-table.js'
+import { formatTimeSpent } from '../ui/time-spent.js'
 import { writeReports } from './report-command.js'
 
 /**
@@ -22,17 +26,35 @@ import { writeReports } from './report-command.js'
  * @returns {Promise<number>}
  */
 export async function runCommand (options, io, signal) {
-  const load = loadSettings(options)
+  const startedAt = performance.now()
+  const counting = options.measure === 'instructions'
+  // What the options ask of an engine they name (or of a count) is judged before anything starts.
+  if (options.engine !== 'auto' || counting) loadSettings(options, options.engine === 'auto' ? 'autocannon' : options.engine)
   const pinning = resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
   const selected = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
-  const progress = createProgress(io.stderr, load)
+  const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
   const suts = await resolveSubjects(selected, {
     runtimes: options.runtimes,
     workers: options.workers,
     onBuildLine: (name, line) => progress.log(`  build ${name}: ${line}`)
   })
-  if (signal.aborted) throw new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
+  const interrupted = () => new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
+  if (signal.aborted) throw interrupted()
+  const engineChoice = counting
+    ? null
+    : await chooseEngine({
+      requested: options.engine,
+      connections: options.connections,
+      pinning,
+      cacheDir: resolve(REPO_ROOT, options.cacheDir),
+      readyTimeoutSec: options.readyTimeoutSec,
+      wrkThreads: options.wrkThreads,
+      signal,
+      log: (line) => progress.log(line)
+    })
+  if (signal.aborted) throw interrupted()
+  const load = loadSettings(options, engineChoice?.engine ?? (options.engine === 'auto' ? 'autocannon' : options.engine))
   const outcome = await runSuite({
     suts,
     scenarios,
@@ -45,7 +67,9 @@ export async function runCommand (options, io, signal) {
     readyTimeoutSec: options.readyTimeoutSec,
     pgPoolSize: options.pgPoolSize,
     pinning,
-    remeasure: true,
+    engineChoice,
+    countCacheDir: counting && options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
+    freshSut: options.freshSut,
     options: { ...options, pinning },
     signal
   }, {
@@ -54,8 +78,10 @@ export async function runCommand (options, io, signal) {
       `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +
       `${options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''}; ` +
       `${load.measure === 'instructions'
-        ? `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ${load.countWindowRequests} each`
-        : `profile ${options.profile}, ${load.warmupSec} s warmup + ${load.durationSec} s each`}), results in ${runDir}`),
+        ? `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ${load.countWindowRequests} each, ` +
+          `${load.countJobs} at once`
+        : `profile ${options.profile}, ${load.warmupSec} s warmup + ${load.durationSec} s each, ${load.engine} ` +
+          `(${engineChoice?.reason})`}), results in ${runDir}`),
     onServices: ({ available, unavailable }) => {
       if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
       for (const [name, reason] of Object.entries(unavailable)) {
@@ -63,16 +89,17 @@ export async function runCommand (options, io, signal) {
       }
     },
     onProgress: (event) => progress.update(event),
-    onRemeasure: ({ sut, scenario, generatorCpuPct }) =>
-      progress.log(`  autocannon was generator-bound on ${sut} × ${scenario} (${generatorCpuPct}% of one core): measuring it again with the native engine`),
+    onNote: (line) => progress.log(`dyno: ${line}`),
     onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
       (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
       (record.instructions?.windows.length ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
+      (record.instructions?.cachedFrom ? ` (the identical count of run ${record.instructions.cachedFrom.runId}, reused)` : '') +
       `  → ${file}`)
   })
   progress.done()
   io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
   if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
+  io.stdout.write(`${formatTimeSpent(outcome.records, performance.now() - startedAt)}\n`)
   io.stdout.write(`results: ${outcome.runDir}\n`)
   for (const path of writeReports([outcome.runDir])) io.stdout.write(`report: ${path}\n`)
   if (outcome.interrupted) {

@@ -47,13 +47,8 @@ export function reportRows (run) {
 /** @param {ReportRow} row */
 function flags (row) {
   const notes = []
-  const remeasured = row.records.filter((record) => record.generatorBoundMeasurement)
-  if (remeasured.length > 0) {
-    notes.push('measured with the **native** engine: autocannon was generator-bound at ' +
-      `${remeasured.map((record) => formatInteger(record.generatorBoundMeasurement?.requestsPerSec)).join(', ')} req/s †`)
-  }
   if (row.records.some((record) => record.summary?.generatorBound && record.load.engine === 'native')) {
-    notes.push('**‡ limit of this machine**: the native engine was generator-bound too')
+    notes.push('**‡ limit of this machine**: the native engine, the fastest here, was generator-bound')
   } else if (row.records.some((record) => record.summary?.generatorBound)) {
     notes.push('**generator-bound**: measures the load generator, not the framework')
   }

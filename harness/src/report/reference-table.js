@@ -34,7 +34,8 @@ export function referenceTable (run) {
     REFERENCE_START,
     `Run \`${run.index.runId}\`: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB, ${env.os.type} ${env.os.release}, ` +
       `Node ${env.node}; ${first
-? `${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}, ${levels} connections, ` +
+? `measured by ${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}` +
+      `${run.index.engineChoice?.by === 'calibration' ? ` (${run.index.engineChoice.reason})` : ''}, ${levels} connections, ` +
       `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
       `${first.repeat.of} run${first.repeat.of > 1 ? 's (median)' : ''}`
 : 'no runs'}; ` +
@@ -45,9 +46,10 @@ export function referenceTable (run) {
     `|---|---|${scenarios.map(() => '---:|').join('')}`,
     ...ordered.map(([name, subject]) => `| ${name} | ${subject.version} | ${scenarios.map((scenario) => subject.cells.get(scenario) ?? '').join(' | ')} |`),
     '',
-    'Median req/s. ⁿ measured with the native engine because autocannon was generator-bound (its figure in parentheses); ' +
+    'Median req/s, every cell measured by the same engine. ' +
       `† generator-bound (${GENERATOR_BOUND_RULE}): the figure measures the generator more than the framework; ` +
-      '‡ the native engine was generator-bound too: the limit of this machine. "skipped", "invalid", "failed": see the run\'s report.md for the reason.',
+      '‡ the native engine, the fastest here, was generator-bound: the limit of this machine. ' +
+      '"skipped", "invalid", "failed": see the run\'s report.md for the reason.',
     REFERENCE_END
   ].join('\n')
 }
@@ -55,12 +57,9 @@ export function referenceTable (run) {
 /** @param {import('./markdown-report.js').ReportRow} row */
 function cellText (row) {
   if (!row.aggregate) return row.records[0]?.status ?? '-'
-  const native = row.records.some((record) => record.load.engine === 'native')
-  const bound = row.records.some((record) => record.summary?.generatorBound)
-  const autocannon = row.records.map((record) => record.generatorBoundMeasurement?.requestsPerSec).filter((rate) => rate !== undefined)
-  const mark = native ? `ⁿ${bound ? ' ‡' : ''}` : bound ? ' †' : ''
-  return `${formatInteger(row.aggregate.requestsPerSec.median)}${mark}` +
-    `${autocannon.length > 0 ? ` (${autocannon.map((rate) => `${formatInteger(rate)}†`).join(', ')})` : ''}`
+  const bound = row.records.filter((record) => record.summary?.generatorBound)
+  const mark = bound.length === 0 ? '' : bound.some((record) => record.load.engine === 'native') ? ' ‡' : ' †'
+  return `${formatInteger(row.aggregate.requestsPerSec.median)}${mark}`
 }
 
 /**

@@ -9,11 +9,10 @@ import { roundTo } from '../util/numbers.js'
 
 /**
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
- * @typedef {'generator-bound' | 'machine-limit' | 'invalid' | 'native'} BarFlag what a req/s bar is: not a figure of the framework
- *   (generator-bound: the load generator's limit; machine-limit: even the native engine's; invalid: the req/s of runs that answered
- *   wrong under load), or measured again with the native engine as autocannon was generator-bound (native)
- * @typedef {{ name: string, values: (number | null)[], ci95: ([number, number] | null)[], flags?: (BarFlag[])[], autocannon?: (number | null)[] }} BarSeries
- *   autocannon: a native bar's generator-bound autocannon figure
+ * @typedef {'generator-bound' | 'machine-limit' | 'invalid'} BarFlag what makes a req/s bar not a figure of the framework
+ *   (generator-bound: the load generator's limit; machine-limit: the native engine's, the fastest here; invalid: the req/s of runs
+ *   that answered wrong under load)
+ * @typedef {{ name: string, values: (number | null)[], ci95: ([number, number] | null)[], flags?: (BarFlag[])[] }} BarSeries
  * @typedef {{ name: string, points: [number, number][], group?: string, dashed?: boolean }} LineSeries x, y; group: lines of one SUT share
  *   a colour; dashed: its tail line
  * @typedef {object} ScenarioCharts
@@ -118,8 +117,7 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   const bars = (
     /** @type {(cell: Cell) => number | null} */ value,
     /** @type {(cell: Cell) => [number, number] | null} */ ci,
-    /** @type {((cell: Cell) => BarFlag[]) | null} */ flags = null,
-    /** @type {((cell: Cell) => number | null) | null} */ autocannon = null
+    /** @type {((cell: Cell) => BarFlag[]) | null} */ flags = null
   ) => labels
     .filter((label) => cells.some((cell) => cell.runLabel === label))
     .map((label) => {
@@ -128,8 +126,7 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
         name: label,
         values: byRun.map((cell) => cell ? value(cell) : null),
         ci95: byRun.map((cell) => cell ? ci(cell) : null),
-        ...(flags ? { flags: byRun.map((cell) => cell ? flags(cell) : []) } : {}),
-        ...(autocannon ? { autocannon: byRun.map((cell) => cell ? autocannon(cell) : null) } : {})
+        ...(flags ? { flags: byRun.map((cell) => cell ? flags(cell) : []) } : {})
       }
     })
   const named = (/** @type {Cell} */ cell) => sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject
@@ -140,7 +137,7 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
     summary,
     throughput: {
       categories: subjects,
-      series: bars((cell) => medianOf(cell) ?? invalidMedian(cell), (cell) => cell.aggregate?.requestsPerSec.ci95 ?? null, throughputFlags, autocannonBeside)
+      series: bars((cell) => medianOf(cell) ?? invalidMedian(cell), (cell) => cell.aggregate?.requestsPerSec.ci95 ?? null, throughputFlags)
     },
     latencyOverTime: {
       series: representatives.flatMap(({ cell, record }) => latencyLines(named(cell), /** @type {ResultRecord} */ (record))),
@@ -237,18 +234,8 @@ function throughputFlags (cell) {
   const bound = drawn.filter((record) => record.summary?.generatorBound)
   if (bound.some((record) => record.load.engine === 'native')) flags.push('machine-limit')
   else if (bound.length > 0) flags.push('generator-bound')
-  if (drawn.some((record) => record.generatorBoundMeasurement)) flags.push('native')
   if (!cell.aggregate && drawn.length > 0) flags.push('invalid')
   return flags
-}
-
-/**
- * A native bar's autocannon figure (the median of its generator-bound runs), or null.
- * @param {Cell} cell
- */
-function autocannonBeside (cell) {
-  const rates = cell.records.map((record) => record.generatorBoundMeasurement?.requestsPerSec).filter((rate) => rate !== undefined)
-  return rates.length === 0 ? null : Math.round(median(/** @type {number[]} */ (rates)))
 }
 
 /**

@@ -16,6 +16,7 @@ import { engineNamed } from '../load/engines/index.js'
  * @property {number} [countWarmupRequests] instructions only
  * @property {number} [countWindowRequests] instructions only
  * @property {number} [countWindows] instructions only
+ * @property {number} [countJobs] instructions only: counts made at once
  * @typedef {import('../pinning/resolve-pinning.js').PinPlan} PinPlan
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
@@ -38,31 +39,26 @@ import { engineNamed } from '../load/engines/index.js'
  * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
  * @property {import('../instructions/count-instructions.js').InstructionCount} [instructions] --measure instructions: the count
- * @property {GeneratorBoundMeasurement} [generatorBoundMeasurement] autocannon's figures, when it was generator-bound on
- *   this cell and the record holds the native engine's measurement of it
  * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs)
  *   and how much faster the steady state is than the first second
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean,
- *   stderrTail: string[] }} sutProcess
+ *   stderrTail: string[], servedBefore?: number }} sutProcess servedBefore: the cells this SUT process served before this one (0: started
+ *   for it); exit: null while the process stays up for the next cell
+ * @property {Partial<Record<Stage, number>>} stagesMs where the run's time went: each stage it went through, in ms
  *
- * @typedef {object} GeneratorBoundMeasurement
- * @property {'autocannon'} engine
- * @property {string} engineVersion
- * @property {number} requestsPerSec
- * @property {import('../load/load-plan.js').PhaseSummary['latencyMs']} latencyMs
- * @property {number | null} generatorCpuPct
- * @property {string} reason
+ * @typedef {'start' | 'verify' | 'load' | 'count' | 'stop'} Stage start: until the SUT's ready line; load: the engine's phases, from
+ *   its start to its report; count: a count under callgrind, its own start and stop included; stop: until the SUT's group is gone
  */
 
 /**
  * A record for a run that is about to start; the run fills it in, and settleRecord sets how it ended.
  * @param {{ runId: string, env: ResultRecord['env'], load: LoadSettings, pinning: PinPlan }} run
  * @param {{ sut: import('../suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, connections: number,
- *   repeat: { index: number, of: number }, engine: import('../load/engines/engine.js').EngineName }} cell
+ *   repeat: { index: number, of: number } }} cell
  * @returns {ResultRecord}
  */
-export function createResultRecord ({ runId, env, load, pinning }, { sut, scenario, connections, repeat, engine }) {
+export function createResultRecord ({ runId, env, load, pinning }, { sut, scenario, connections, repeat }) {
   return {
     schemaVersion: SCHEMA_VERSION,
     runId,
@@ -82,7 +78,7 @@ export function createResultRecord ({ runId, env, load, pinning }, { sut, scenar
       workers: sut.workers
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
-    load: { ...load, connections, ...engineNamed(engine).recordedAs(load.ratePerSec), pinning },
+    load: { ...load, connections, ...engineNamed(load.engine).recordedAs(load.ratePerSec), pinning },
     repeat,
     status: 'failed',
     reason: 'the run did not finish',
@@ -92,7 +88,23 @@ export function createResultRecord ({ runId, env, load, pinning }, { sut, scenar
     summary: null,
     warmupAnalysis: null,
     serverCheck: null,
-    sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] }
+    sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] },
+    stagesMs: {}
+  }
+}
+
+/**
+ * Adds the time `work` takes to the record's stage (a stage may be entered twice: the count stops its verified SUT first).
+ * @template T
+ * @param {ResultRecord} record @param {Stage} stage @param {() => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+export async function timedStage (record, stage, work) {
+  const started = performance.now()
+  try {
+    return await work()
+  } finally {
+    record.stagesMs[stage] = Math.round((record.stagesMs[stage] ?? 0) + performance.now() - started)
   }
 }
 

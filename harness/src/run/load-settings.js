@@ -7,18 +7,21 @@ import { engineNamed, engineProblem } from '../load/engines/index.js'
  * The load settings of a run, the same for every cell (each cell adds its connections), shaped once from the parsed options of
  * `dyno run`, and checked against what the run's engine (or the count) can do before anything starts.
  * @param {Record<string, any>} options the parsed options of `dyno run` (parse-command-line.js)
+ * @param {import('../load/engines/engine.js').EngineName} engine the run's engine: the one given, or the one `--engine auto` chose
  * @returns {import('../results/result-record.js').LoadSettings}
  * @throws {DynoError} DYNO_ERR_INVALID_OPTION: the engine is missing here or cannot honour the options; a count without callgrind
  */
-export function loadSettings (options) {
-  const { pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine, wrkThreads, measure } = options
+export function loadSettings (options, engine) {
+  const { pipelining, durationSec, warmupSec, windowMs, ratePerSec, wrkThreads, measure } = options
   if (measure === 'instructions') {
     if (!findCallgrind()) {
       throw invalid('`--measure instructions` needs valgrind and callgrind_control on PATH (apt-get install valgrind); allowed here: wall-clock')
     }
     if (ratePerSec !== null) throw invalid('`--measure instructions` counts a fixed number of requests: give either `--rate` or `--measure instructions`')
-    const { countWarmupRequests, countWindowRequests, countWindows } = options
-    return { pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine, wrkThreads, measure, countWarmupRequests, countWindowRequests, countWindows }
+    const { countWarmupRequests, countWindowRequests, countWindows, countJobs } = options
+    return {
+      pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine, wrkThreads, measure, countWarmupRequests, countWindowRequests, countWindows, countJobs
+    }
   }
   const problem = engineProblem(engineNamed(engine), { connections: options.connections, durationSec, warmupSec, ratePerSec, wrkThreads })
   if (problem) throw invalid(problem)

@@ -1,15 +1,15 @@
 // @ts-check
-import { randomUUID } from 'node:crypto'
-import { rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { isDynoError } from '../errors.js'
-import { countInstructions, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC } from '../instructions/count-instructions.js'
+import { findCallgrind } from '../instructions/callgrind.js'
+import { countKey, readCachedCount, storeCount } from '../instructions/count-cache.js'
+import {
+  countInstructions, countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC
+} from '../instructions/count-instructions.js'
 import { engineNamed } from '../load/engines/index.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { failed, failedWith, invalid, ok, skipped } from '../results/outcome.js'
-import { createResultRecord, settleRecord } from '../results/result-record.js'
-import { describeExit, startSut } from '../sut-process/start-sut.js'
+import { createResultRecord, settleRecord, timedStage } from '../results/result-record.js'
+import { describeExit } from '../sut-process/start-sut.js'
 import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
 import { attachPhaseResources, samplePhases } from './phase-sampling.js'
 import { refusalReason } from './refusal.js'
@@ -34,34 +34,40 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @property {number} pgPoolSize
  * @property {import('../services/service-manager.js').Services} services the run's data services, started once
  * @property {boolean} ci under CI a missing service fails the run instead of skipping it
+ * @property {string | null} countCacheDir where counts are kept and reused (count-cache.js); null: every count is made anew
+ * @property {(line: string) => void} note one line for the user, beside the progress
  * @property {AbortSignal} signal
  *
- * @typedef {object} Cell one run of the suite: a SUT on one scenario at one level, one of its repeats, measured by one engine
+ * @typedef {object} Cell one run of the suite: a SUT on one scenario at one level, one of its repeats
  * @property {import('../suts/resolve-subjects.js').Subject} sut
  * @property {import('@dyno/scenarios').Scenario} scenario
  * @property {number} connections
  * @property {{ index: number, of: number }} repeat
- * @property {import('../load/engines/engine.js').EngineName} engine
+ * @property {string[]} sessionServices the services whose variables the SUT gets, should it be started for this cell: those of every
+ *   cell the same process is to serve
+ * @property {boolean} keepSut the next cell is the same SUT's: its process stays up for it, if this cell ends ok
  * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
  */
 
 /**
- * One (SUT, scenario) run: start the SUT on its own, verify it, warm up, measure (or count), stop it. Never throws for a
- * problem of the run itself: every step returns its outcome, and the record is settled once, from the first that ended the run.
+ * One (SUT, scenario) run: on the SUT of the session (started for it, or still up from the SUT's previous scenario), verify, warm
+ * up, measure (or count). Never throws for a problem of the run itself: every step returns its outcome, and the record is settled
+ * once, from the first that ended the run.
  * @param {RunContext} context
  * @param {Cell} cell
+ * @param {import('./sut-session.js').SutSession} session
  * @returns {Promise<ResultRecord>}
  */
-export async function runOne (context, cell) {
+export async function runOne (context, cell, session) {
   const record = createResultRecord(context, cell)
-  return settleRecord(record, await outcomeOf(context, cell, record))
+  return settleRecord(record, await outcomeOf(context, cell, session, record))
 }
 
-/** @param {RunContext} context @param {Cell} cell @param {ResultRecord} record @returns {Promise<Outcome>} */
-async function outcomeOf (context, cell, record) {
+/** @param {RunContext} context @param {Cell} cell @param {import('./sut-session.js').SutSession} session @param {ResultRecord} record */
+async function outcomeOf (context, cell, session, record) {
   const before = notRunnable(context, cell) ?? await servicesMissing(context, cell)
   if (before) return before
-  const outcome = await withStartedSut(context, cell, record, (running, eventLoopFile) => measureOn(context, cell, running, record, eventLoopFile))
+  const outcome = await session.serve(cell, record, (running, eventLoopFile) => measureOn(context, cell, running, record, eventLoopFile))
   return (await serviceThatDied(context, cell, outcome)) ?? interruptionsDoing(context.signal, outcome)
 }
 
@@ -110,66 +116,6 @@ function interruptionsDoing (signal, outcome) {
   return failed(`interrupted by ${String(signal.reason)}: ${outcome.reason}`, 'DYNO_ERR_INTERRUPTED')
 }
 
-/**
- * Starts the cell's SUT (pinned, with its services' variables and the event-loop probe), hands it to `use`, and stops it after,
- * whatever happened; the record keeps the SUT's pid, ready line, exit and last stderr lines.
- * @param {RunContext} context @param {Cell} cell @param {ResultRecord} record
- * @param {(running: RunningSut, eventLoopFile: string) => Promise<Outcome>} use
- * @returns {Promise<Outcome>}
- */
-async function withStartedSut (context, cell, record, use) {
-  cell.onProgress?.({ stage: 'starting' })
-  const eventLoopFile = join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`)
-  let running
-  try {
-    running = await startSut(cell.sut, {
-      readyTimeoutSec: context.readyTimeoutSec,
-      stopGraceSec: context.stopGraceSec,
-      signal: context.signal,
-      env: sutEnv(context, cell),
-      cpus: context.pinning.sutCpus,
-      eventLoopFile
-    })
-  } catch (error) {
-    rmSync(eventLoopFile, { force: true })
-    if (!isDynoError(error)) throw error
-    record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
-    return failedWith(error)
-  }
-  record.sutProcess.pid = running.pid
-  record.sutProcess.ready = running.ready
-  let outcome
-  let stopFailure
-  try {
-    outcome = await use(running, eventLoopFile)
-  } finally {
-    stopFailure = await stopAndRecord(context, running, record)
-    rmSync(eventLoopFile, { force: true }) // after the exit: the preload writes a last line as the SUT ends
-  }
-  // A SUT whose group outlived SIGKILL ends the run failed, whatever it measured.
-  return stopFailure ?? outcome
-}
-
-/**
- * Stops the SUT's process group (SIGTERM, then SIGKILL after the grace) and records how it ended.
- * @param {RunContext} context @param {RunningSut} running @param {ResultRecord} record
- * @returns {Promise<Outcome | null>} failed when a process of the group survived
- */
-async function stopAndRecord (context, running, record) {
-  /** @type {Outcome | null} */
-  let outcome = null
-  try {
-    record.sutProcess.forcedKill = (await running.stop(context.stopGraceSec * 1000)).forced
-  } catch (error) {
-    if (!isDynoError(error)) throw error
-    outcome = failedWith(error)
-  }
-  const exit = await running.exited
-  record.sutProcess.exit = { code: exit.code, signal: exit.signal }
-  record.sutProcess.stderrTail = running.stderr.snapshot()
-  return outcome
-}
-
 /** @param {RunContext} context @param {Cell} cell @returns {Record<string, string>} what the SUT is started with */
 function sutEnv (context, { scenario }) {
   return { ...runEnv(context.runId), ...context.services.envFor(scenario.services ?? []), PG_POOL_SIZE: String(context.pgPoolSize) }
@@ -188,8 +134,8 @@ async function measureOn (context, cell, running, record, eventLoopFile) {
   if (context.signal.aborted) return failed(`interrupted by ${String(context.signal.reason)} before load started`, 'DYNO_ERR_INTERRUPTED')
   if (context.load.measure === 'instructions') {
     // The count starts the SUT anew under callgrind: the verified one is stopped first, so it holds no cpu of the count.
-    await running.stop(context.stopGraceSec * 1000)
-    return counted(context, cell, record)
+    await timedStage(record, 'stop', () => running.stop(context.stopGraceSec * 1000))
+    return timedStage(record, 'count', () => counted(context, cell, record))
   }
   return loaded(context, cell, running, record, eventLoopFile)
 }
@@ -197,7 +143,8 @@ async function measureOn (context, cell, running, record, eventLoopFile) {
 /** @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @returns {Promise<Outcome | null>} */
 async function verified (context, { scenario, onProgress }, running, record) {
   onProgress?.({ stage: 'verifying' })
-  record.verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: context.requestTimeoutSec * 1000 }, scenario)
+  record.verification = await timedStage(record, 'verify', () =>
+    verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: context.requestTimeoutSec * 1000 }, scenario))
   if (record.verification.passed) return null
   return invalid(`DYNO_ERR_RESPONSE_MISMATCH: ${describeFailedChecks(record.verification)}`, 'DYNO_ERR_RESPONSE_MISMATCH')
 }
@@ -213,7 +160,7 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   const { load, pinning, signal } = context
   const counter = queryCounter(context, cell)
   const queriesBefore = counter ? await counter.count() : 0
-  const engine = engineNamed(cell.engine)
+  const engine = engineNamed(load.engine)
   const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
   const plan = scenarioLoadPlan({ port: running.port, scenario, connections, ...load })
   const sampling = samplePhases({ phases: plan.phases.map((phase) => phase.name), sutPgid: running.pid, generatorPids: () => started.pids })
@@ -233,7 +180,7 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   /** @type {ReturnType<ReturnType<typeof samplePhases>['finish']>} */
   let reports = {}
   try {
-    outcome = await started.done
+    outcome = await timedStage(record, 'load', () => started.done)
   } catch (error) {
     if (!isDynoError(error)) throw error
     return failedWith(error)
@@ -282,20 +229,32 @@ function queryCounter ({ services }, { scenario }) {
  * @param {RunContext} context @param {Cell} cell @param {ResultRecord} record @returns {Promise<Outcome>}
  */
 async function counted (context, cell, record) {
-  const { load, signal } = context
+  const { load, signal, countCacheDir } = context
+  const count = {
+    warmupRequests: /** @type {number} */ (load.countWarmupRequests),
+    windowRequests: /** @type {number} */ (load.countWindowRequests),
+    windows: /** @type {number} */ (load.countWindows),
+    concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
+    settings: countSettingsFor(cell.sut)
+  }
+  const callgrind = findCallgrind()
+  const { key, inputs } = countCacheDir && callgrind ? countKey({ sut: cell.sut, scenario: cell.scenario, valgrind: callgrind.valgrind, count }) : {}
+  const cached = countCacheDir && key ? readCachedCount(countCacheDir, key, context.note) : null
+  if (cached) {
+    record.instructions = { ...cached.instructions, cachedFrom: { runId: cached.runId, countedAt: cached.countedAt, key: cached.key } }
+    return ok()
+  }
   cell.onProgress?.({ stage: 'counting instructions' })
   try {
     record.instructions = await countInstructions({
       sut: cell.sut,
       scenario: cell.scenario,
       env: sutEnv(context, cell),
-      warmupRequests: /** @type {number} */ (load.countWarmupRequests),
-      windowRequests: /** @type {number} */ (load.countWindowRequests),
-      windows: /** @type {number} */ (load.countWindows),
-      concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
+      ...count,
       readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
       signal,
-      cpus: context.pinning.sutCpus
+      // One count at a time runs on the SUT's cpus; several share the machine's, as the scheduler gives them out.
+      cpus: (load.countJobs ?? 1) > 1 ? null : context.pinning.sutCpus
     })
   } catch (error) {
     if (!isDynoError(error)) throw error
@@ -303,7 +262,12 @@ async function counted (context, cell, record) {
   }
   if (signal.aborted) return failed(`interrupted by ${String(signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
   const { checks } = record.instructions
-  if (checks.mismatches + checks.unexpectedStatus + checks.errors === 0) return ok()
-  return invalid(`while counting instructions: ${checks.mismatches} wrong bodies, ${checks.unexpectedStatus} unexpected statuses, ` +
-    `${checks.errors} failed requests of ${checks.responses + checks.errors}`, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  if (checks.mismatches + checks.unexpectedStatus + checks.errors > 0) {
+    return invalid(`while counting instructions: ${checks.mismatches} wrong bodies, ${checks.unexpectedStatus} unexpected statuses, ` +
+      `${checks.errors} failed requests of ${checks.responses + checks.errors}`, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  }
+  if (countCacheDir && key && inputs) {
+    storeCount(countCacheDir, key, { inputs, runId: context.runId, countedAt: new Date().toISOString(), instructions: record.instructions })
+  }
+  return ok()
 }

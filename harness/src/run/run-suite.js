@@ -10,8 +10,9 @@ import { planRuns } from './plan-runs.js'
 import { createRunId } from './run-id.js'
 import { runEnv } from './run-env.js'
 import { runOne } from './run-one.js'
-import { wantsNativeRemeasure, withAutocannonBeside } from './remeasure.js'
+import { createSutSession } from './sut-session.js'
 import { makeDirectory } from '../util/checked-paths.js'
+import { mapLimit } from '../util/map-limit.js'
 
 /** The file of a run directory that holds the per-(SUT, scenario, connections) statistics. */
 export const AGGREGATES_FILE = 'aggregates.json'
@@ -30,8 +31,9 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where SUTs and the generator run
  * @property {number} readyTimeoutSec
  * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
- * @property {boolean} remeasure measure a cell again with the native engine when autocannon was generator-bound on it
- *   (`dyno run` does; experiments that need autocannon's own figures do not)
+ * @property {import('./engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
+ * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
+ * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
  * @property {AbortSignal} signal
  *
  * @typedef {object} SuiteHooks
@@ -40,8 +42,7 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string,
  *   phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
  * @property {(record: import('../results/result-record.js').ResultRecord, file: string) => void} [onResult]
- * @property {(info: { sut: string, scenario: string, connections: number, generatorCpuPct: number | null }) => void} [onRemeasure] autocannon
- *   was generator-bound on this cell: it is measured again with the native engine
+ * @property {(line: string) => void} [onNote] a line for the user (a cached count that could not be used, and why)
  */
 
 /**
@@ -64,6 +65,7 @@ export async function runSuite (suite, hooks = {}) {
     finishedAt: /** @type {string | null} */ (null),
     status: /** @type {'running' | 'complete' | 'interrupted'} */ ('running'),
     options: suite.options,
+    engineChoice: suite.engineChoice,
     seed: suite.seed,
     env,
     planned: plan.map(({ sut, scenario, connections, repeat, file }) => ({
@@ -78,8 +80,6 @@ export async function runSuite (suite, hooks = {}) {
   hooks.onStart?.({ runId, runDir, total: plan.length })
 
   const records = []
-  /** @type {Set<string>} cells whose autocannon run was generator-bound: their runs use the native engine */
-  const nativeCells = new Set()
   const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId) })
   try {
     env.services = services.describe()
@@ -99,35 +99,41 @@ export async function runSuite (suite, hooks = {}) {
       pgPoolSize: suite.pgPoolSize,
       services,
       ci: env.ci,
+      countCacheDir: suite.countCacheDir,
+      note: (line) => hooks.onNote?.(line),
       signal: suite.signal
     }
-    for (const [position, { sut, scenario, connections, repeat, file }] of plan.entries()) {
-      if (suite.signal.aborted) break
-      const key = JSON.stringify([sut.label, scenario.name, connections])
-      /** @type {import('./run-one.js').Cell} */
-      const cell = {
-        sut,
-        scenario,
-        connections,
-        repeat: { index: repeat, of: suite.repeats },
-        engine: nativeCells.has(key) ? 'native' : suite.load.engine,
-        onProgress: (event) => hooks.onProgress?.({
-          index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
+    // Load runs one cell at a time: two would share the cpus and measure each other. Counts of instructions do not depend on what
+    // runs beside them, so `--count-jobs` of them run at once, each on a SUT of its own.
+    const counting = suite.load.measure === 'instructions'
+    const jobs = counting ? suite.load.countJobs ?? 1 : 1
+    const groups = sessionGroups(plan, { reuse: !counting && !suite.freshSut })
+    const session = counting ? null : createSutSession(context)
+    try {
+      await mapLimit([...plan.entries()], jobs, async ([position, { sut, scenario, connections, repeat, file }]) => {
+        if (suite.signal.aborted) return
+        /** @type {import('./run-one.js').Cell} */
+        const cell = {
+          sut,
+          scenario,
+          connections,
+          repeat: { index: repeat, of: suite.repeats },
+          ...groups[position],
+          onProgress: (event) => hooks.onProgress?.({
+            index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
+          })
+        }
+        const record = await runOne(context, cell, session ?? createSutSession(context))
+        writeJsonAtomic(join(runDir, file), record)
+        records.push(record)
+        index.results.push({
+          file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason
         })
-      }
-      let record = await runOne(context, cell)
-      if (suite.remeasure && wantsNativeRemeasure(record) && !suite.signal.aborted) {
-        nativeCells.add(key)
-        hooks.onRemeasure?.({ sut: sut.label, scenario: scenario.name, connections, generatorCpuPct: record.summary?.generatorCpuPct ?? null })
-        record = withAutocannonBeside(await runOne(context, { ...cell, engine: 'native' }), record)
-      }
-      writeJsonAtomic(join(runDir, file), record)
-      records.push(record)
-      index.results.push({
-        file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason
+        writeJsonAtomic(indexPath, index)
+        hooks.onResult?.(record, file)
       })
-      writeJsonAtomic(indexPath, index)
-      hooks.onResult?.(record, file)
+    } finally {
+      await session?.end()
     }
   } finally {
     await services.stopAll()
@@ -139,4 +145,25 @@ export async function runSuite (suite, hooks = {}) {
   index.finishedAt = new Date().toISOString()
   writeJsonAtomic(indexPath, index)
   return { runId, runDir, records, aggregates, interrupted: suite.signal.aborted }
+}
+
+/**
+ * Which cells share a SUT process: consecutive cells of the same SUT (one round of a run takes a SUT's scenarios one after
+ * another), unless every cell is to have its own. Each cell learns whether the process stays up after it, and the services
+ * whose variables the process needs for all the cells it serves.
+ * @param {import('./plan-runs.js').PlannedRun[]} plan
+ * @param {{ reuse: boolean }} policy
+ * @returns {{ keepSut: boolean, sessionServices: string[] }[]}
+ */
+function sessionGroups (plan, { reuse }) {
+  const groups = []
+  for (let start = 0; start < plan.length;) {
+    const sameSut = (/** @type {number} */ at) => reuse && at < plan.length && plan[at].sut.label === plan[start].sut.label
+    let end = start + 1
+    while (sameSut(end)) end++
+    const services = [...new Set(plan.slice(start, end).flatMap((entry) => entry.scenario.services ?? []))]
+    for (let position = start; position < end; position++) groups.push({ keepSut: position < end - 1, sessionServices: services })
+    start = end
+  }
+  return groups
 }

@@ -4,15 +4,13 @@ import { formatInteger, formatMs } from './format.js'
 import { createTable } from './table.js'
 
 /**
- * What a record's status says about its engine: measured again with the native engine (autocannon's figure
- * beside, †), the native engine at its limit too (‡: this machine's limit), or generator-bound.
+ * What a record's status says about its engine: the native engine, the fastest here, at its limit (‡: this machine's limit),
+ * or another engine generator-bound.
  * @param {import('../results/result-record.js').ResultRecord} record
  */
 export function engineNote (record) {
-  const bound = record.summary?.generatorBound === true
-  if (record.load.engine === 'native' && bound) return 'limit of this machine‡'
-  if (record.generatorBoundMeasurement) return `native; autocannon ${formatInteger(record.generatorBoundMeasurement.requestsPerSec)}†`
-  return bound ? 'generator-bound!' : null
+  if (record.summary?.generatorBound !== true) return null
+  return record.load.engine === 'native' ? 'limit of this machine‡' : 'generator-bound!'
 }
 
 /**
@@ -48,14 +46,9 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
   }
   const cells = (/** @type {import('../results/result-record.js').ResultRecord[]} */ list) =>
     list.map((record) => `${record.sut.label} × ${record.scenario.name}`).join(', ')
-  const remeasured = records.filter((record) => record.generatorBoundMeasurement)
   const bound = records.filter((record) => record.summary?.generatorBound && record.load.engine !== 'native')
   const atLimit = records.filter((record) => record.summary?.generatorBound && record.load.engine === 'native')
   const warnings = [
-    ...(remeasured.length === 0
-      ? []
-      : [`${remeasured.length} run${remeasured.length > 1 ? 's were' : ' was'} measured again with the native engine, ` +
-        `as autocannon was generator-bound (${GENERATOR_BOUND_RULE}; † its figure): ${cells(remeasured)}.`]),
     ...(bound.length === 0
       ? []
       : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (${GENERATOR_BOUND_RULE}): ${cells(bound)}. ` +
@@ -63,7 +56,7 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
     ...(atLimit.length === 0
       ? []
       : [`‡ ${atLimit.length} run${atLimit.length > 1 ? 's' : ''} reached the limit of this machine: ` +
-        `even the native engine was generator-bound (${cells(atLimit)}); the SUT may be faster than this machine can show.`])
+        `the native engine, the fastest here, was generator-bound (${cells(atLimit)}); the SUT may be faster than this machine can show.`])
   ]
   const reasons = records.filter((record) => record.status !== 'ok')
     .map((record) => `${record.sut.label} × ${record.scenario.name}: ${record.status}: ${record.reason}`)

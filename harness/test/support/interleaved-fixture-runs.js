@@ -41,7 +41,9 @@ export async function interleavedFixtureRuns ({ sides, rounds, durationSec = 1, 
           pgPoolSize: 4,
           pinning: resolvePinning(DEFAULT_PIN),
           options: { test: true, extraWorkPercent: side.extraWorkPercent },
-          remeasure: false,
+          engineChoice: null,
+          countCacheDir: null,
+          freshSut: false,
           signal: new AbortController().signal
         }, { onStart: ({ runId }) => runs.add(runId) })
         const [record] = outcome.records

@@ -32,13 +32,13 @@ export function shortLoad (overrides = {}) {
  * @param {{ suts: import('../../src/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
  *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?: boolean,
  *   signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[],
- *   repeats?: number, pin?: string, remeasure?: boolean }} options the run is registered with `runs` as soon as it has an id; hooks are the
+ *   repeats?: number, pin?: string, freshSut?: boolean }} options the run is registered with `runs` as soon as it has an id; hooks are the
  *   harness's own (progress, services); load: shortLoad's overrides; connections: the one level (10), levels: several; pin: as `--pin`
- *   (auto by default); remeasure: as `dyno run` (on by default)
+ *   (auto by default)
  */
 export async function runInTempDir ({
   suts, scenarios, load = {}, connections = 10, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels,
-  repeats = 1, pin = 'auto', remeasure = true
+  repeats = 1, pin = 'auto', freshSut = false
 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite({
@@ -54,7 +54,9 @@ export async function runInTempDir ({
     pgPoolSize: 4,
     pinning: resolvePinning(parsePin(pin, '--pin', machineCpus())),
     options: { test: true },
-    remeasure,
+    engineChoice: null,
+    countCacheDir: null,
+    freshSut,
     signal
   }, {
     ...hooks,

@@ -33,14 +33,9 @@
       itemStyle: { opacity: 0.55, decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [3, 5], rotation: -Math.PI / 4, color: 'rgba(0, 0, 0, 0.45)' } }
     },
     'machine-limit': {
-      legend: '‡ limit of this machine: the native engine was generator-bound too',
+      legend: '‡ limit of this machine: the native engine, the fastest here, was generator-bound',
       suffix: ' ‡',
       itemStyle: { opacity: 0.55, decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [2, 3], rotation: Math.PI / 4, color: 'rgba(0, 0, 0, 0.45)' } }
-    },
-    native: {
-      legend: 'ⁿ measured with the native engine: autocannon was generator-bound (its figure in parentheses, †)',
-      suffix: (autocannon) => ` ⁿ (${format(autocannon)}†)`,
-      itemStyle: {}
     },
     invalid: {
       legend: '✗ invalid: answered wrong under load, not a valid figure',
@@ -49,13 +44,11 @@
     }
   }
 
-  /** A bar's data item: plain, or styled and labelled by its flags (a native bar also shows autocannon's figure). */
-  function barItem (value, flags, autocannon) {
+  /** A bar's data item: plain, or styled and labelled by its flags. */
+  function barItem (value, flags) {
     if (!flags || flags.length === 0) return value
     const itemStyle = Object.assign({}, ...flags.map((flag) => FLAG_STYLES[flag].itemStyle))
-    const suffix = flags
-      .map((flag) => typeof FLAG_STYLES[flag].suffix === 'function' ? FLAG_STYLES[flag].suffix(autocannon) : FLAG_STYLES[flag].suffix)
-      .join('')
+    const suffix = flags.map((flag) => FLAG_STYLES[flag].suffix).join('')
     return { value, itemStyle, label: { formatter: ({ value: shown }) => format(shown) + suffix, color: flags.includes('invalid') ? '#d62728' : '#333' } }
   }
 
@@ -66,7 +59,7 @@
     const bars = series.map((entry) => ({
       name: entry.name,
       type: 'bar',
-      data: entry.values.map((value, index) => barItem(value, entry.flags?.[index], entry.autocannon?.[index])),
+      data: entry.values.map((value, index) => barItem(value, entry.flags?.[index])),
       barGap: '0%',
       barCategoryGap: `${Math.round((1 - bandShare) * 100)}%`,
       label: { show: true, position: 'right', color: '#333', formatter: ({ value }) => format(value) }

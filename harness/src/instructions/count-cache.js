@@ -1,0 +1,122 @@
+// @ts-check
+// An instruction count depends on exactly what runs and how it is driven: dyno's harness, the SUT's own sources, the shared
+// work of the scenarios, the installed packages (the lockfile), the runtime, the count's settings, the scenario and valgrind.
+// When none of these differs, counting again gives the same windows up to their noise, so a count is kept under a hash of
+// exactly these and reused (compare-commits: the SUTs a change does not touch are counted once for both commits). A cached
+// entry that is corrupt or was written by another dyno is ignored with one line saying so, and counted again.
+import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { HARNESS_DIR, REPO_ROOT } from '../paths.js'
+import { writeJsonAtomic } from '../results/write-json-atomic.js'
+import { makeDirectory } from '../util/checked-paths.js'
+
+const HARNESS_VERSION = JSON.parse(readFileSync(join(HARNESS_DIR, 'package.json'), 'utf8')).version
+/** Entries never part of what runs: installed packages, build output, environments, caches, tests, prose. */
+const NOT_SOURCES = /^(node_modules|\.venv|venv|bin|build|dist|target|test|\.turbo|\.git|__pycache__|.*\.md|.*\.tsbuildinfo)$/
+
+/** @type {Map<string, string>} a directory's hash, computed once per process */
+const treeHashes = new Map()
+
+/**
+ * The hash of the source files below `dir`: their paths relative to it and their contents (so a checkout elsewhere, a worktree
+ * of the same commit, hashes the same).
+ * @param {string} dir
+ */
+function treeHash (dir) {
+  const known = treeHashes.get(dir)
+  if (known) return known
+  const hash = createHash('sha256')
+  const walk = (/** @type {string} */ at) => {
+    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (NOT_SOURCES.test(entry.name)) continue
+      const path = join(at, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.isFile()) hash.update(`${relative(dir, path)}\0`).update(readFileSync(path)).update('\0')
+    }
+  }
+  walk(dir)
+  const digest = hash.digest('hex')
+  treeHashes.set(dir, digest)
+  return digest
+}
+
+/** @type {string | undefined} */
+let valgrindVersion
+
+/** @param {string} valgrind @returns {string} `valgrind --version`, asked once */
+function valgrindVersionOf (valgrind) {
+  valgrindVersion ??= execFileSync(valgrind, ['--version'], { encoding: 'utf8' }).trim()
+  return valgrindVersion
+}
+
+/**
+ * What a count depends on, each part hashed, and the key of the whole.
+ * @param {{ sut: import('../suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, valgrind: string,
+ *   count: { warmupRequests: number, windowRequests: number, windows: number, concurrency: number,
+ *     settings: import('./count-instructions.js').CountSettings } }} what
+ * @returns {{ key: string, inputs: Record<string, string> }}
+ */
+export function countKey ({ sut, scenario, valgrind, count }) {
+  const inputs = {
+    dyno: HARNESS_VERSION,
+    harness: treeHash(join(HARNESS_DIR, 'src')),
+    sut: treeHash(sut.dir),
+    scenarios: treeHash(join(REPO_ROOT, 'scenarios')),
+    lockfile: createHash('sha256').update(readFileSync(join(REPO_ROOT, 'pnpm-lock.yaml'))).digest('hex'),
+    runtime: `${sut.runtime.name} ${sut.runtime.kind} ${sut.runtime.version ?? 'unknown'}; workers ${sut.workers}`,
+    count: JSON.stringify(count),
+    scenario: JSON.stringify({ name: scenario.name, request: scenario.request, expect: scenario.expect }),
+    valgrind: valgrindVersionOf(valgrind)
+  }
+  return { key: createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 32), inputs }
+}
+
+/**
+ * @typedef {object} CachedCount
+ * @property {string} dyno the version that wrote it
+ * @property {string} key
+ * @property {Record<string, string>} inputs
+ * @property {string} runId the run that counted it
+ * @property {string} countedAt
+ * @property {import('./count-instructions.js').InstructionCount} instructions
+ */
+
+/** @param {string} dir the cache directory @param {string} key */
+const entryPath = (dir, key) => join(dir, 'counts', `${key}.json`)
+
+/**
+ * @param {string} dir @param {string} key
+ * @param {(line: string) => void} note says in one line why an entry there is not used
+ * @returns {CachedCount | null}
+ */
+export function readCachedCount (dir, key, note) {
+  const file = entryPath(dir, key)
+  let entry
+  try {
+    entry = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code
+    if (code !== 'ENOENT') note(`the cached count ${file} is not readable JSON (${code ?? 'corrupt'}): ignored, counted again`)
+    return null
+  }
+  if (entry?.dyno !== HARNESS_VERSION) {
+    note(`the cached count ${file} was written by dyno ${entry?.dyno ?? '(unknown)'}, this is ${HARNESS_VERSION}: ignored, counted again`)
+    return null
+  }
+  const windows = entry.instructions?.windows
+  if (entry.key !== key || !Array.isArray(windows) || windows.length === 0 || !windows.every((window) => Number.isFinite(window?.instructionsPerRequest))) {
+    note(`the cached count ${file} is not a count of this key: ignored, counted again`)
+    return null
+  }
+  return entry
+}
+
+/**
+ * @param {string} dir @param {string} key @param {Omit<CachedCount, 'dyno' | 'key'>} entry
+ */
+export function storeCount (dir, key, entry) {
+  makeDirectory(join(dir, 'counts'))
+  writeJsonAtomic(entryPath(dir, key), { dyno: HARNESS_VERSION, key, ...entry })
+}

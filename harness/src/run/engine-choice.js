@@ -1,0 +1,169 @@
+// @ts-check
+// One engine per run, so that no table sets two clients' figures side by side (docs/measuring.md, "One engine per run").
+// `--engine auto` takes autocannon wherever it keeps up with the fastest SUT of the field on this machine, with this
+// pinning, at these connections, and the native engine where it does not: then autocannon would be the bottleneck of
+// the fastest cells, and the native engine measures every cell instead. What decides is measured once per machine, by
+// the calibration of run/engine-calibration.js, and kept in the cache directory; it is measured again when the machine,
+// Node, an engine, the pinning or dyno changes, and a file from anywhere else is ignored with one line saying why.
+import { readFileSync } from 'node:fs'
+import { cpus, release, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { engineNamed } from '../load/engines/index.js'
+import { writeJsonAtomic } from '../results/write-json-atomic.js'
+import { discoverSuts } from '../suts/discover-suts.js'
+import { makeDirectory } from '../util/checked-paths.js'
+import { calibrationRows } from './engine-calibration.js'
+
+const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+export const CALIBRATION_FILE = 'engine-calibration.json'
+/** The SUTs that set the ceiling of the field here, fastest first: the calibration measures against the first that runs. */
+const CEILING_SUTS = ['uwebsockets', 'node-net']
+/** How long each engine is measured against it: enough for the generator-bound rule, short enough to pass unnoticed once. */
+const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
+
+/**
+ * @typedef {object} EngineFigures one engine against the ceiling SUT
+ * @property {number | null} requestsPerSec
+ * @property {number | null} generatorSharePct
+ * @property {boolean | null} generatorBound
+ *
+ * @typedef {object} LevelCalibration
+ * @property {string} measuredAt
+ * @property {string} sut
+ * @property {EngineFigures} autocannon
+ * @property {EngineFigures} native
+ *
+ * @typedef {object} EngineChoice what run.json records of how the run's engine was chosen
+ * @property {import('../load/engines/engine.js').EngineName} engine
+ * @property {'given' | 'calibration' | 'only engine'} by
+ * @property {string} reason in words
+ * @property {string | null} calibrationFile
+ * @property {Record<string, LevelCalibration>} levels the calibration of each connection level, by level
+ */
+
+/**
+ * What a calibration holds for, and is measured again when any of it differs.
+ * @param {import('../pinning/resolve-pinning.js').PinPlan} pinning
+ */
+function machineKey (pinning) {
+  const cpu = cpus()
+  return {
+    dyno: HARNESS_VERSION,
+    cpu: cpu[0]?.model.trim() ?? 'unknown',
+    cores: cpu.length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    kernel: release(),
+    node: process.version,
+    autocannon: versionOf('autocannon'),
+    native: versionOf('native'),
+    sutCpus: pinning.sutCpus,
+    generatorCpus: pinning.generatorCpus
+  }
+}
+
+/** @param {import('../load/engines/engine.js').EngineName} name */
+function versionOf (name) {
+  const found = engineNamed(name).availability()
+  return found.ok ? found.version : null
+}
+
+/**
+ * Reads the stored calibration when it holds for this machine now; otherwise says in one line why it is not used.
+ * @param {string} file @param {ReturnType<typeof machineKey>} key
+ * @returns {{ levels: Record<string, LevelCalibration>, note: string | null }}
+ */
+function readCalibration (file, key) {
+  let stored
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code
+    if (code === 'ENOENT') return { levels: {}, note: null }
+    return { levels: {}, note: `the engine calibration ${file} is not readable JSON (${code ?? 'corrupt'}): ignored, measured again` }
+  }
+  const differs = Object.entries(key).filter(([name, value]) => JSON.stringify(stored?.key?.[name]) !== JSON.stringify(value)).map(([name]) => name)
+  if (differs.length > 0 || typeof stored.levels !== 'object' || stored.levels === null) {
+    return { levels: {}, note: `the engine calibration ${file} was measured with another ${differs.join(', ') || 'format'}: ignored, measured again` }
+  }
+  return { levels: stored.levels, note: null }
+}
+
+/**
+ * The engine of a run: the one given, or with `auto` the one the calibration of this machine chooses, measuring the levels it
+ * does not hold yet (and storing them).
+ * @param {{ requested: string, connections: number[], pinning: import('../pinning/resolve-pinning.js').PinPlan, cacheDir: string,
+ *   readyTimeoutSec: number, wrkThreads: number, signal: AbortSignal, log: (line: string) => void }} settings
+ * @returns {Promise<EngineChoice>}
+ */
+export async function chooseEngine ({ requested, connections, pinning, cacheDir, readyTimeoutSec, wrkThreads, signal, log }) {
+  const none = { calibrationFile: null, levels: {} }
+  if (requested !== 'auto') {
+    return { engine: /** @type {import('../load/engines/engine.js').EngineName} */ (requested), by: 'given', reason: `\`--engine ${requested}\``, ...none }
+  }
+  const native = engineNamed('native').availability()
+  if (!native.ok) return { engine: 'autocannon', by: 'only engine', reason: `the only engine here: ${native.reason}`, ...none }
+  const file = join(cacheDir, CALIBRATION_FILE)
+  const key = machineKey(pinning)
+  const { levels, note } = readCalibration(file, key)
+  if (note) log(`dyno: ${note}`)
+  const missing = connections.filter((level) => !levels[String(level)])
+  if (missing.length > 0) {
+    log(`dyno: measuring which engine keeps up on this machine (once per machine; ${missing.length} connection level` +
+      `${missing.length === 1 ? '' : 's'}, kept in ${file})…`)
+    Object.assign(levels, await calibrate(missing, { pinning, readyTimeoutSec, wrkThreads, signal }))
+    if (!signal.aborted) {
+      makeDirectory(cacheDir)
+      writeJsonAtomic(file, { key, levels })
+    }
+  }
+  const bound = connections.filter((level) => levels[String(level)]?.autocannon.generatorBound !== false)
+  const ceiling = levels[String(connections[0])]?.sut ?? CEILING_SUTS[0]
+  const figures = (/** @type {number} */ level) => {
+    const { autocannon: a, native: n } = levels[String(level)] ?? {}
+    return `${level} connections: autocannon ${a?.requestsPerSec ?? '-'} req/s at ${a?.generatorSharePct ?? '-'}% of its cpus, ` +
+      `native ${n?.requestsPerSec ?? '-'} req/s`
+  }
+  return bound.length === 0
+    ? {
+        engine: 'autocannon',
+        by: 'calibration',
+        reason: `autocannon keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`,
+        calibrationFile: file,
+        levels
+      }
+    : {
+        engine: 'native',
+        by: 'calibration',
+        reason: `autocannon is the bottleneck against ${ceiling} here (${bound.map(figures).join('; ')}): the native engine measures every cell`,
+        calibrationFile: file,
+        levels
+      }
+}
+
+/**
+ * @param {number[]} connections
+ * @param {{ pinning: import('../pinning/resolve-pinning.js').PinPlan, readyTimeoutSec: number, wrkThreads: number, signal: AbortSignal }} context
+ * @returns {Promise<Record<string, LevelCalibration>>}
+ */
+async function calibrate (connections, context) {
+  const engines = [engineNamed('autocannon'), engineNamed('native')]
+  for (const name of CEILING_SUTS) {
+    const sut = discoverSuts().find((candidate) => candidate.name === name)
+    if (!sut) continue
+    const rows = await calibrationRows({ suts: [sut], connections, ...CALIBRATION_LOAD, engines, firstWayOnly: true, ...context })
+    if (rows.length === 0) continue // it refused to run here (uWebSockets.js without its native build)
+    const of = (/** @type {number} */ level, /** @type {string} */ engine) => {
+      const row = rows.find((candidate) => candidate.connections === level && candidate.engine === engine)
+      return {
+        requestsPerSec: row?.summary ? Math.round(row.summary.requestsPerSec.mean) : null,
+        generatorSharePct: row?.generatorSharePct ?? null,
+        generatorBound: row?.error ? null : row?.generatorBound ?? null
+      }
+    }
+    const measuredAt = new Date().toISOString()
+    return Object.fromEntries(connections.map((level) => [String(level), {
+      measuredAt, sut: name, autocannon: of(level, 'autocannon'), native: of(level, 'native')
+    }]))
+  }
+  return {}
+}

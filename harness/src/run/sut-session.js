@@ -1,0 +1,106 @@
+// @ts-check
+// The SUT process of consecutive cells of a suite. A SUT's scenarios follow one another in a run (one round), and each used to
+// pay the SUT's start and stop: most of a short cell's time outside its load. A session starts the SUT for the first cell of its
+// run of scenarios and stops it after the last; it starts it again after a cell that did not end ok (a crash, wrong answers, a
+// service that died), so that nothing a failure left behind reaches the next cell. `--fresh-sut` asks for one process per cell.
+import { randomUUID } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { isDynoError } from '../errors.js'
+import { failedWith } from '../results/outcome.js'
+import { timedStage } from '../results/result-record.js'
+import { startSut } from '../sut-process/start-sut.js'
+import { runEnv } from './run-env.js'
+
+/**
+ * @typedef {import('../results/outcome.js').Outcome} Outcome
+ * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
+ * @typedef {import('../sut-process/start-sut.js').RunningSut} RunningSut
+ *
+ * @typedef {object} SutSession
+ * @property {(cell: import('./run-one.js').Cell, record: ResultRecord, use: (running: RunningSut, eventLoopFile: string) => Promise<Outcome>)
+ *   => Promise<Outcome>} serve runs `use` on the session's SUT, started for this cell if none runs; the record keeps the SUT's pid, ready
+ *   line, how many cells it served before, and, once it ends, its exit and last stderr lines
+ * @property {() => Promise<void>} end stops the SUT of the session, if one runs (the suite ended, or was interrupted)
+ */
+
+/**
+ * @param {import('./run-one.js').RunContext} context
+ * @returns {SutSession}
+ */
+export function createSutSession (context) {
+  /** @type {{ sut: string, running: RunningSut, eventLoopFile: string, served: number } | null} */
+  let current = null
+
+  /** @param {ResultRecord | null} record the record of the cell the SUT ends in, which keeps how it ended @returns {Promise<Outcome | null>} */
+  const stop = async (record) => {
+    if (!current) return null
+    const { running, eventLoopFile } = current
+    current = null
+    /** @type {Outcome | null} */
+    let outcome = null
+    const stopping = async () => {
+      try {
+        const { forced } = await running.stop(context.stopGraceSec * 1000)
+        if (record) record.sutProcess.forcedKill = forced
+      } catch (error) {
+        if (!isDynoError(error)) throw error
+        outcome = failedWith(error)
+      }
+      const exit = await running.exited
+      if (record) {
+        record.sutProcess.exit = { code: exit.code, signal: exit.signal }
+        record.sutProcess.stderrTail = running.stderr.snapshot()
+      }
+    }
+    await (record ? timedStage(record, 'stop', stopping) : stopping())
+    rmSync(eventLoopFile, { force: true }) // after the exit: the preload writes a last line as the SUT ends
+    return outcome
+  }
+
+  return {
+    async serve (cell, record, use) {
+      if (current && current.sut !== cell.sut.label) await stop(null)
+      if (!current) {
+        cell.onProgress?.({ stage: 'starting' })
+        const eventLoopFile = join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`)
+        try {
+          const running = await timedStage(record, 'start', () => startSut(cell.sut, {
+            readyTimeoutSec: context.readyTimeoutSec,
+            stopGraceSec: context.stopGraceSec,
+            signal: context.signal,
+            env: { ...runEnv(context.runId), ...context.services.envFor(cell.sessionServices), PG_POOL_SIZE: String(context.pgPoolSize) },
+            cpus: context.pinning.sutCpus,
+            eventLoopFile
+          }))
+          current = { sut: cell.sut.label, running, eventLoopFile, served: 0 }
+        } catch (error) {
+          rmSync(eventLoopFile, { force: true })
+          if (!isDynoError(error)) throw error
+          record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
+          return failedWith(error)
+        }
+      }
+      const { running, eventLoopFile } = current
+      record.sutProcess.pid = running.pid
+      record.sutProcess.ready = running.ready
+      record.sutProcess.servedBefore = current.served
+      current.served += 1
+      let outcome
+      /** @type {Outcome | null} */
+      let stopFailure = null
+      try {
+        outcome = await use(running, eventLoopFile)
+      } finally {
+        // The next cell gets this process only when this one ended well and it is still up; otherwise it is stopped here.
+        const keep = cell.keepSut && outcome?.status === 'ok' && !running.hasExited() && !context.signal.aborted
+        if (!keep) stopFailure = await stop(record)
+        else record.sutProcess.stderrTail = running.stderr.snapshot()
+      }
+      // A SUT whose group outlived SIGKILL ends the run failed, whatever it measured.
+      return stopFailure ?? outcome
+    },
+    end: async () => { await stop(null) }
+  }
+}

@@ -1,0 +1,51 @@
+// @ts-check
+// The load engines are listed once, in load/engines/index.js. Everything that offers, judges, records or calibrates an
+// engine must take the list from there: an engine added to the registry is offered by `--engine`, described in its help,
+// allowed by the result schema and measured by `dyno calibrate`, with nothing else to edit.
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { COMMAND_OPTIONS, flagName } from '../src/cli/option-table.js'
+import { formatCalibration } from '../src/commands/calibrate-command.js'
+import { ENGINES, ENGINE_NAMES, engineNamed, engineProblem } from '../src/load/engines/index.js'
+
+const resultSchema = JSON.parse(readFileSync(new URL('../schema/result.schema.json', import.meta.url), 'utf8'))
+const engineOption = /** @type {import('../src/cli/option-table.js').OptionSpec} */ (COMMAND_OPTIONS.run.find((spec) => flagName(spec) === '--engine'))
+
+describe('the engine registry', () => {
+  it('names each engine once', () => {
+    expect(new Set(ENGINE_NAMES).size).toBe(ENGINES.length)
+    for (const name of ENGINE_NAMES) expect(engineNamed(name).name).toBe(name)
+    expect(() => engineNamed('ab')).toThrowError('`--engine` must be one of autocannon, wrk, native, got `ab`')
+  })
+
+  it('is what --engine accepts (and auto, which chooses among them) and describes', () => {
+    expect(engineOption.parse.domain).toEqual({ kind: 'oneOf', allowed: ['auto', ...ENGINE_NAMES] })
+    for (const engine of ENGINES) expect(engineOption.description).toContain(engine.description)
+  })
+
+  it('is what a result may record as its engine, closed loop and open model', () => {
+    const load = (/** @type {number | null} */ rate) => ({ connections: [10], durationSec: 1, warmupSec: 0, ratePerSec: rate, wrkThreads: 1 })
+    const recorded = new Set(ENGINES.flatMap((engine) => [null, 500].filter((rate) => engine.refusal(load(rate)) === null)
+      .map((rate) => engine.recordedAs(rate).engine)))
+    expect(new Set(resultSchema.properties.load.properties.engine.enum)).toEqual(recorded)
+  })
+
+  it('is what dyno calibrate measures, and names the engines it cannot measure here with the reason', () => {
+    const text = formatCalibration([])
+    for (const engine of ENGINES) {
+      const found = engine.availability()
+      expect(text).toContain(found.ok ? `${engine.name} ${found.version}` : `${engine.name} not measured: ${found.reason}`)
+    }
+  })
+
+  it('judges what each engine cannot do before anything starts, naming the option', () => {
+    const wrk = engineNamed('wrk')
+    const load = { connections: [10, 15], durationSec: 1.5, warmupSec: 0, ratePerSec: null, wrkThreads: 2 }
+    const problem = engineProblem(wrk, load)
+    if (wrk.availability().ok) expect(problem).toBe('`--duration` must be whole seconds with `--engine wrk`, got `1.5`')
+    else expect(problem).toMatch(/^`--engine wrk`: wrk is not installed/)
+    expect(wrk.refusal({ ...load, durationSec: 1 })).toBe('`--wrk-threads` must divide every connection level, got `2` for 15')
+    expect(wrk.refusal({ ...load, durationSec: 1, ratePerSec: 100 })).toMatch(/^`--rate` runs the open-model schedule, not wrk/)
+    expect(engineNamed('autocannon').refusal(load)).toBeNull()
+  })
+})

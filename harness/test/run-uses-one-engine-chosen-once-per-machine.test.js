@@ -1,0 +1,77 @@
+// @ts-check
+// `--engine auto`: a run takes one engine for every cell, chosen from this machine's calibration (autocannon where it keeps
+// up with the fastest SUT here, else the native engine), measured the first time and kept in the cache directory. A
+// calibration that is corrupt, or from another machine, is ignored with one line and measured again; an engine given by
+// name is used as given, without calibrating.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { CALIBRATION_FILE } from '../src/run/engine-choice.js'
+import { trackRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
+import { schemaErrors } from './support/result-schemas.js'
+import { runCli } from './support/run-cli.js'
+
+const runs = trackRuns()
+const absent = missing('native')
+const cacheDir = mkdtempSync(join(tmpdir(), 'dyno-cache-'))
+const out = mkdtempSync(join(tmpdir(), 'dyno-engine-choice-'))
+const MEASURING = /dyno: measuring which engine keeps up on this machine/
+
+/** @param {string[]} extra @returns {Promise<{ stderr: string, index: any, records: any[] }>} */
+async function run (extra = []) {
+  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json,plaintext', '--duration', '1', '--warmup', '0',
+    '--connections', '10', '--out', out, '--cache-dir', cacheDir, ...extra], { timeoutMs: 120_000 })
+  expect(result.code, result.stderr).toBe(0)
+  const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
+  const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
+  runs.add(index.runId)
+  const records = index.results.map((/** @type {{ file: string }} */ entry) => JSON.parse(readFileSync(join(runDir, entry.file), 'utf8')))
+  return { stderr: result.stderr, index, records }
+}
+
+describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
+  it('is chosen by a calibration measured once per machine, and measures every cell', async () => {
+    const first = await run()
+    expect(first.stderr).toMatch(MEASURING)
+    expect(schemaErrors('run-index', first.index)).toEqual([])
+    const { engineChoice } = first.index
+    const stored = JSON.parse(readFileSync(join(cacheDir, CALIBRATION_FILE), 'utf8'))
+    expect(engineChoice).toMatchObject({ by: 'calibration', calibrationFile: join(cacheDir, CALIBRATION_FILE), levels: stored.levels })
+    const level = stored.levels['10']
+    expect(level.autocannon.requestsPerSec).toBeGreaterThan(0)
+    expect(level.native.requestsPerSec).toBeGreaterThan(0)
+    // The choice follows the calibration: the native engine exactly when autocannon could not keep up with the fastest SUT.
+    expect(engineChoice.engine).toBe(level.autocannon.generatorBound === false ? 'autocannon' : 'native')
+    expect(engineChoice.reason).toContain(level.sut)
+    for (const record of first.records) expect(record.load.engine).toBe(engineChoice.engine)
+
+    const again = await run()
+    expect(again.stderr).not.toMatch(MEASURING)
+    expect(again.index.engineChoice).toEqual(engineChoice)
+  }, 240_000)
+
+  it('ignores a calibration that is corrupt or from another machine, saying so in one line, and measures again', async () => {
+    const file = join(cacheDir, CALIBRATION_FILE)
+    writeFileSync(file, '{ not json')
+    const corrupt = await run()
+    expect(corrupt.stderr).toMatch(new RegExp(`dyno: the engine calibration ${file} is not readable JSON .*: ignored, measured again`))
+    expect(corrupt.stderr).toMatch(MEASURING)
+
+    const stored = JSON.parse(readFileSync(file, 'utf8'))
+    writeFileSync(file, JSON.stringify({ ...stored, key: { ...stored.key, cores: stored.key.cores + 62 } }))
+    const elsewhere = await run()
+    expect(elsewhere.stderr).toMatch(new RegExp(`dyno: the engine calibration ${file} was measured with another cores: ignored, measured again`))
+    expect(elsewhere.stderr).toMatch(MEASURING)
+  }, 240_000)
+
+  it('takes an engine given by name as it is, without calibrating', async () => {
+    const given = await run(['--engine', 'autocannon'])
+    expect(given.stderr).not.toMatch(MEASURING)
+    expect(given.index.engineChoice).toMatchObject({ engine: 'autocannon', by: 'given' })
+    for (const record of given.records) expect(record.load.engine).toBe('autocannon')
+  }, 120_000)
+
+  afterAll(() => runs.expectNoneLeft(expect))
+})
