@@ -6,7 +6,7 @@ import neostandard from 'neostandard'
 export default [
   ...neostandard({
     ts: true,
-    ignores: ['**/.proof-*/**', '**/node_modules/**', '**/dist/**', 'results/**', '.turbo/**', '**/.venv/**', 'packages/*/build/**']
+    ignores: ['**/.proof-*/**', '**/node_modules/**', '**/dist/**', 'results/**', '.turbo/**', '**/.venv/**', 'packages/*/build/**', '**/target/**', 'engines/*/build/**']
   }),
   {
     rules: {
