@@ -6,7 +6,11 @@ import neostandard from 'neostandard'
 export default [
   ...neostandard({
     ts: true,
-    ignores: ['**/.proof-*/**', '**/node_modules/**', '**/dist/**', 'results/**', '.turbo/**', '**/.venv/**', 'packages/*/build/**', '**/target/**', 'engines/*/build/**']
+    ignores: [
+      '**/.proof-*/**', '**/node_modules/**', '**/dist/**', 'results/**', '.turbo/**', '**/.venv/**', 'packages/*/build/**',
+      // What cargo writes while lint walks the tree.
+      '**/target/**', 'engines/*/build/**'
+    ]
   }),
   {
     rules: {
