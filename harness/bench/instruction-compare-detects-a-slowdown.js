@@ -1,15 +1,17 @@
 // @ts-check
-// The proof behind comparing instruction counts (`--measure instructions`), on this machine. TRIALS times, for two
-// targets, four counts are made in rotating order: a baseline, the same code again, 3% more work and 1% more work;
-// each trial compares baseline with again (A/A: must be unchanged), with 3% (must be regressed) and with 1% (reported).
-//   - the cpu-work fixture, whose extra work is DYNO_FIXTURE_EXTRA_WORK_PERCENT;
-//   - node-http's own json handler, copied with a xorshift loop added to it, its length calibrated to 3% and 1% of
-//     the handler's measured instructions per request.
+// The proof behind comparing instruction counts (`--measure instructions`), on this machine. TRIALS times for each
+// target, fresh counts of its sides are made in rotating order: a baseline, the same code again, and more work; each
+// trial compares the baseline with the others as `dyno compare` does (each row's threshold its own A/A spread):
+//   - the cpu-work fixture, whose extra work is DYNO_FIXTURE_EXTRA_WORK_PERCENT (again, 3%, 1%), one count at a time;
+//   - copies of node-http (again, 3%, 1%), fastify (again, 1%) and express (again, 3%) whose json handler runs a
+//     xorshift loop first, its length calibrated to the percentage of the handler's measured instructions per request;
+//     one count per cpu at a time, as `dyno run --measure instructions` makes them.
+// The bars: A/A unchanged 10/10 everywhere, 1% regressed 10/10 on node-http and fastify, 3% regressed 10/10 on express.
 // Then the cpu-work fixture with 60% more work, counted and timed (wall clock, alternating A B A B), to set the
 // instruction ratio beside the req/s ratio.
-// Usage: node harness/bench/instruction-compare-detects-a-slowdown.js [trials=10] [wallClockRounds=3]
+// Usage: node harness/bench/instruction-compare-detects-a-slowdown.js [trials=10] [wallClockRounds=3] [fixtureTrials=trials]
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { median } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
@@ -22,14 +24,17 @@ import { loadSettings } from '../src/run/load-settings.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
+import { mapLimit } from '../src/util/map-limit.js'
 
-const [trials = 10, wallClockRounds = 3] = process.argv.slice(2).map(Number)
+const [trials = 10, wallClockRounds = 3, fixtureTrials = trials] = process.argv.slice(2).map(Number)
 const json = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === 'json'))
 /** `dyno run` options of each kind of measurement (typed, as on the command line). */
 const FIXTURE_COUNT = { '--measure': 'instructions', '--count-warmup': '300', '--count-requests': '50', '--count-windows': '6' }
 const HANDLER_COUNT = { '--measure': 'instructions' }
-/** Iterations of the calibration copy of node-http's handler. */
+/** Iterations of the calibration copy of a handler. */
 const CALIBRATION_ITERATIONS = 2000
+/** Counts made at once: one per cpu, as `dyno run --measure instructions` makes them. */
+const COUNT_JOBS = availableParallelism()
 
 /**
  * @typedef {{ name: string, sut: import('../src/suts/discover-suts.js').SutDescriptor, env?: Record<string, string> }} Side
@@ -70,13 +75,34 @@ async function runSide (side, out, typed) {
 }
 
 /**
- * A copy of node-http beside it (so that it resolves the same workspace packages) whose json handler first runs
- * `iterations` steps of a xorshift loop.
- * @param {string} name @param {number} iterations
+ * Where each target's json handler gets its injected slowdown: the line of its app.js, and what it becomes. express's json
+ * route comes from the shared Express-API module, so its copy puts a handler of its own on /json in front of it (in every
+ * copy, the baseline's too, which runs the loop zero times).
+ */
+const INJECTIONS = {
+  'node-http': {
+    find: "router.add('GET', '/json', (req, res) => sendJson(res, 200, helloMessage()))",
+    replace: "router.add('GET', '/json', (req, res) => { extraWork(); sendJson(res, 200, helloMessage()) })"
+  },
+  fastify: {
+    find: "app.get('/json', async () => helloMessage())",
+    replace: "app.get('/json', async () => { extraWork(); return helloMessage() })"
+  },
+  express: {
+    find: 'return addContractRoutes(express(), { jsonBody: express.json(), data })',
+    replace: "const app = express()\n  app.get('/json', (req, res, next) => { extraWork(); next() })\n" +
+      '  return addContractRoutes(app, { jsonBody: express.json(), data })'
+  }
+}
+
+/**
+ * A copy of a SUT beside it (so that it resolves the same packages) whose json handler first runs `iterations` steps
+ * of a xorshift loop.
+ * @param {keyof typeof INJECTIONS} target @param {string} name @param {number} iterations
  * @returns {Side}
  */
-function handlerCopy (name, iterations) {
-  const original = join(PACKAGES_DIR, 'node-http')
+function handlerCopy (target, name, iterations) {
+  const original = join(PACKAGES_DIR, target)
   const dir = join(original, `.proof-${name}`)
   rmSync(dir, { recursive: true, force: true })
   cpSync(join(original, 'src'), join(dir, 'src'), { recursive: true })
@@ -85,8 +111,8 @@ function handlerCopy (name, iterations) {
   writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2))
   const appFile = join(dir, 'src', 'app.js')
   const app = readFileSync(appFile, 'utf8')
-  const handler = "router.add('GET', '/json', (req, res) => sendJson(res, 200, helloMessage()))"
-  if (!app.includes(handler)) throw new Error(`node-http's json handler is no longer \`${handler}\`: update this script`)
+  const { find, replace } = INJECTIONS[target]
+  if (!app.includes(find)) throw new Error(`${target}'s json handler is no longer \`${find}\`: update this script`)
   const extra = `let extraState = 0x9E3779B9
 /** The injected slowdown: ${iterations} steps of a loop the JIT cannot fold away. */
 function extraWork () {
@@ -98,7 +124,7 @@ function extraWork () {
   if (extraState === 0) process.stderr.write('unreachable\\n')
 }
 `
-  writeFileSync(appFile, `${app.replace(handler, "router.add('GET', '/json', (req, res) => { extraWork(); sendJson(res, 200, helloMessage()) })")}\n${extra}`)
+  writeFileSync(appFile, `${app.replace(find, replace)}\n${extra}`)
   return { name, sut: loadSut(dir) }
 }
 
@@ -107,30 +133,33 @@ const blockRows = /** @type {string[]} */ ([])
 
 /** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
 const describe = (row) => `${row.instructionsPerRequest?.changePercent}% [${row.instructionsPerRequest?.ci95Percent?.join(', ')}] ` +
-  `p=${row.instructionsPerRequest?.test?.pValue}: ${row.verdict}`
+  `p=${row.instructionsPerRequest?.test?.pValue} threshold ${row.instructionsPerRequest?.threshold?.percent}%: ${row.verdict}`
 
 /**
- * TRIALS trials of four counts each, compared.
- * @param {string} target @param {Side[]} sides baseline, again, 3%, 1% @param {object} load
+ * TRIALS trials of one fresh count of every side each, in rotating order, `jobs` at a time, each compared with the baseline.
+ * @param {string} target @param {Side[]} sides the baseline first @param {Record<string, string>} load @param {number} jobs
+ * @param {number} [count] trials
  */
-async function trialsOf (target, sides, load) {
+async function trialsOf (target, sides, load, jobs, count = trials) {
   /** @type {Record<string, { verdicts: string[], changes: number[] }>} */
   const tallies = Object.fromEntries(sides.slice(1).map((side) => [side.name, { verdicts: [], changes: [] }]))
   const ratios = Object.fromEntries(sides.slice(1).map((side) => [side.name, /** @type {number[]} */ ([])]))
-  for (let trial = 1; trial <= trials; trial++) {
+  const thresholdsOf = Object.fromEntries(sides.slice(1).map((side) => [side.name, /** @type {number[]} */ ([])]))
+  for (let trial = 1; trial <= count; trial++) {
     const root = mkdtempSync(join(tmpdir(), `dyno-instr-proof-${target}-${trial}-`))
     /** @type {Record<string, { runDir: string, perRequest: number }>} */
     const counted = {}
-    for (let offset = 0; offset < sides.length; offset++) {
-      const side = sides[(trial + offset) % sides.length]
+    const order = sides.map((_, offset) => sides[(trial + offset) % sides.length])
+    await mapLimit(order, jobs, async (side) => {
       const { runDir, record } = await runSide(side, join(root, side.name), load)
       counted[side.name] = { runDir, perRequest: record.instructions?.instructionsPerRequest ?? 0 }
-    }
+    })
     const lines = []
     for (const side of sides.slice(1)) {
       const [row] = compareRuns([counted[sides[0].name].runDir], [counted[side.name].runDir], { thresholdPercent: null, paired: false }).rows
       tallies[side.name].verdicts.push(String(row.verdict))
       tallies[side.name].changes.push(row.instructionsPerRequest?.changePercent ?? NaN)
+      thresholdsOf[side.name].push(row.instructionsPerRequest?.threshold?.percent ?? NaN)
       ratios[side.name].push(counted[side.name].perRequest / counted[sides[0].name].perRequest)
       lines.push(`${side.name} ${describe(row)}`)
     }
@@ -144,33 +173,39 @@ async function trialsOf (target, sides, load) {
     const range = `${Math.min(...changes).toFixed(2)} … ${Math.max(...changes).toFixed(2)}%`
     console.log(`${target} ${name}: ${tally}; change median ${median(changes).toFixed(2)}% (range ${range}); ` +
       `measured instruction ratio median ${median(ratios[name]).toFixed(4)}`)
-    blockRows.push(`| ${target} | ${name === 'again' ? 'the same code (A/A)' : `${name} more work`} | ${tally} | ${median(changes).toFixed(2)}% | ${range} |`)
+    const thresholds = thresholdsOf[name]
+    blockRows.push(`| ${target} | ${name === 'again' ? 'the same code (A/A)' : `${name} more work`} | ${tally} | ${median(changes).toFixed(2)}% | ${range} | ` +
+      `${median(thresholds).toFixed(2)}% (${Math.min(...thresholds).toFixed(2)} … ${Math.max(...thresholds).toFixed(2)}) |`)
   }
 }
 
 const started = performance.now()
 const fixture = loadSut(new URL('../test/fixtures/suts/cpu-work', import.meta.url).pathname)
 const fixtureSide = (/** @type {string} */ name, /** @type {string} */ percent) => ({ name, sut: fixture, env: { DYNO_FIXTURE_EXTRA_WORK_PERCENT: percent } })
-await trialsOf('cpu-work', [fixtureSide('baseline', '0'), fixtureSide('again', '0'), fixtureSide('3%', '3'), fixtureSide('1%', '1')], FIXTURE_COUNT)
+await trialsOf('cpu-work', [fixtureSide('baseline', '0'), fixtureSide('again', '0'), fixtureSide('3%', '3'), fixtureSide('1%', '1')],
+  FIXTURE_COUNT, 1, fixtureTrials)
 
-const copies = []
+/** What each SUT's trials compare with its baseline, the bars of the instructions work: A/A on all three, 1% on node-http and fastify, 3% on express. */
+const HANDLER_TARGETS = /** @type {const} */ ([['node-http', ['3%', '1%']], ['fastify', ['1%']], ['express', ['3%']]])
+const copies = /** @type {Side[]} */ ([])
 try {
-  const base = handlerCopy('baseline', 0)
-  const calibration = handlerCopy('calibration', CALIBRATION_ITERATIONS)
-  copies.push(base, calibration)
-  const scratch = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-calibration-'))
-  const basePerRequest = (await runSide(base, join(scratch, 'base'), HANDLER_COUNT)).record.instructions?.instructionsPerRequest ?? 0
-  const calibrated = (await runSide(calibration, join(scratch, 'calibration'), HANDLER_COUNT)).record.instructions?.instructionsPerRequest ?? 0
-  rmSync(scratch, { recursive: true, force: true })
-  const perIteration = (calibrated - basePerRequest) / CALIBRATION_ITERATIONS
-  const iterationsFor = (/** @type {number} */ percent) => Math.round(basePerRequest * percent / 100 / perIteration)
-  console.log(`node-http json: ${basePerRequest} instructions/request; the loop costs ${perIteration.toFixed(2)} per step: ` +
-    `${iterationsFor(3)} steps for 3%, ${iterationsFor(1)} for 1%`)
-  const slower3 = handlerCopy('slower-3', iterationsFor(3))
-  const slower1 = handlerCopy('slower-1', iterationsFor(1))
-  const again = handlerCopy('again', 0)
-  copies.push(slower3, slower1, again)
-  await trialsOf('node-http', [base, { ...again, name: 'again' }, { ...slower3, name: '3%' }, { ...slower1, name: '1%' }], HANDLER_COUNT)
+  for (const [target, slowdowns] of HANDLER_TARGETS) {
+    const base = handlerCopy(target, 'baseline', 0)
+    const calibration = handlerCopy(target, 'calibration', CALIBRATION_ITERATIONS)
+    copies.push(base, calibration)
+    const scratch = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-calibration-'))
+    const [basePerRequest, calibrated] = await Promise.all([base, calibration].map(async (side) =>
+      (await runSide(side, join(scratch, side.name), HANDLER_COUNT)).record.instructions?.instructionsPerRequest ?? 0))
+    rmSync(scratch, { recursive: true, force: true })
+    const perIteration = (calibrated - basePerRequest) / CALIBRATION_ITERATIONS
+    const iterationsFor = (/** @type {string} */ percent) => Math.round(basePerRequest * parseFloat(percent) / 100 / perIteration)
+    console.log(`${target} json: ${basePerRequest} instructions/request; the loop costs ${perIteration.toFixed(2)} per step: ` +
+      slowdowns.map((percent) => `${iterationsFor(percent)} steps for ${percent}`).join(', '))
+    const slower = slowdowns.map((percent) => ({ ...handlerCopy(target, `slower-${parseFloat(percent)}`, iterationsFor(percent)), name: percent }))
+    const again = { ...handlerCopy(target, 'again', 0), name: 'again' }
+    copies.push(again, ...slower)
+    await trialsOf(target, [base, again, ...slower], HANDLER_COUNT, COUNT_JOBS)
+  }
 } finally {
   for (const copy of copies) rmSync(copy.sut.dir, { recursive: true, force: true })
 }
@@ -199,12 +234,13 @@ console.log(`done in ${elapsedSec} s`)
 writeMeasuredBlock({
   script: import.meta.url,
   lines: [
-    `${trials} trials per target, each four fresh counts in rotating order (baseline, again, 3% and 1% more work), each compared ` +
-      'with the baseline window by window as `dyno compare` does; the cpu-work fixture and a copy of node-http whose json handler runs a ' +
-      `calibrated xorshift loop first. ${elapsedSec} s in all.`,
+    `${fixtureTrials} trials of the cpu-work fixture (one count at a time) and ${trials} of each SUT, each a fresh count of every side ` +
+      'in rotating order (a baseline, the same code again, more work), each compared with the baseline window by window as `dyno compare` ' +
+      'does, its threshold the row\'s own A/A spread; the SUTs are copies of node-http, fastify and express whose json handler runs a ' +
+      `calibrated xorshift loop first, counted ${COUNT_JOBS} at a time. ${elapsedSec} s in all.`,
     '',
-    '| target | compared with the baseline | verdicts | change, median | change, range |',
-    '|---|---|---|---:|---:|',
+    '| target | compared with the baseline | verdicts | change, median | change, range | threshold, median (range) |',
+    '|---|---|---|---:|---:|---:|',
     ...blockRows,
     '',
     `${sixtyLine[0].toUpperCase()}${sixtyLine.slice(1)}.`

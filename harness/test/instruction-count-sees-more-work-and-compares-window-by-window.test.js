@@ -48,18 +48,26 @@ describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
 
     const again = await countCpuWork(null)
     const slower = await countCpuWork('60')
-    expect(slower.record.status).toBe('ok')
+    expect({ status: slower.record.status, reason: slower.record.reason }).toEqual({ status: 'ok', reason: null })
     expect(slower.record.instructions.instructionsPerRequest / count.instructionsPerRequest).toBeGreaterThan(1.3)
 
     const aa = compareRuns([base.runDir], [again.runDir], { thresholdPercent: null, paired: false })
-    expect(aa.settings).toMatchObject({ measure: 'instructions', thresholdPercent: COMPARE_DEFAULTS.instructionThresholdPercent, test: 'wilcoxon-signed-rank' })
+    expect(aa.settings).toMatchObject({
+      measure: 'instructions', thresholdPercent: null, thresholdFloorPercent: COMPARE_DEFAULTS.instructionThresholdFloorPercent, test: 'wilcoxon-signed-rank'
+    })
     expect(aa.rows[0]).toMatchObject({ status: 'compared', verdict: 'unchanged', requestsPerSec: null })
-    expect(Math.abs(aa.rows[0].instructionsPerRequest?.changePercent ?? 100)).toBeLessThan(COMPARE_DEFAULTS.instructionThresholdPercent)
+    const aaThreshold = aa.rows[0].instructionsPerRequest?.threshold
+    expect(aaThreshold?.percent).toBeGreaterThanOrEqual(COMPARE_DEFAULTS.instructionThresholdFloorPercent)
+    expect(aaThreshold?.percent).toBe(Math.max(COMPARE_DEFAULTS.instructionThresholdFloorPercent, aaThreshold?.spreadPercent ?? 0))
+    expect(Math.abs(aa.rows[0].instructionsPerRequest?.changePercent ?? 100)).toBeLessThan(aaThreshold?.percent ?? 0)
 
     const slowdown = compareRuns([base.runDir], [slower.runDir], { thresholdPercent: null, paired: false })
     expect(slowdown.rows[0]).toMatchObject({ status: 'compared', verdict: 'regressed' })
     expect(slowdown.rows[0].instructionsPerRequest?.test).toMatchObject({ name: 'wilcoxon-signed-rank', pairs: 6 })
-    expect(COMPARE_FORMATTERS.table(slowdown)).toMatch(/cand instr\/req[\s\S]*regressed[\s\S]*Verdicts on instructions per request: 1 regressed/)
+    expect(COMPARE_FORMATTERS.table(slowdown))
+      .toMatch(/cand instr\/req[\s\S]*threshold[\s\S]*\d\.\d\d%[\s\S]*regressed[\s\S]*Verdicts on instructions per request: 1 regressed/)
+    const given = compareRuns([base.runDir], [slower.runDir], { thresholdPercent: 80, paired: false })
+    expect(given.rows[0]).toMatchObject({ verdict: 'unchanged', instructionsPerRequest: { threshold: { percent: 80, from: 'given', spreadPercent: null } } })
     expect(() => COMPARE_FORMATTERS.gab(slowdown)).toThrow(/--format gab holds wall-clock figures.*allowed here: .*gab-instructions/)
     expect(JSON.parse(COMPARE_FORMATTERS['gab-instructions'](slowdown))[0]).toMatchObject({ unit: 'instructions/req' })
   }, 300_000)

@@ -276,7 +276,8 @@ const OPTIONS = {
     description: 'Smallest significant change that counts as improved or regressed, in percent',
     parse: percentage({ min: 0, max: 100 }),
     default: null,
-    defaultText: `${COMPARE_DEFAULTS.thresholdPercent} for req/s, ${COMPARE_DEFAULTS.instructionThresholdPercent} for instructions per request`
+    defaultText: `${COMPARE_DEFAULTS.thresholdPercent} for req/s; for instructions per request, each row's own A/A spread ` +
+      `(never below ${COMPARE_DEFAULTS.instructionThresholdFloorPercent})`
   },
   paired: {
     field: 'paired',

@@ -10,26 +10,19 @@ import { readCompareInputs } from '../compare/read-inputs.js'
  * `compare-commits`.
  * @param {string[]} baselinePaths run directories, directories of runs, run.json or result files
  * @param {string[]} candidatePaths
- * @param {{ thresholdPercent: number | null, paired: boolean }} settings thresholdPercent null: the one of what the sides measured;
- *   paired: the sides were run in alternating rounds, pair each cell's runs in the order they started
+ * @param {{ thresholdPercent: number | null, paired: boolean }} settings thresholdPercent null: the default of what the sides measured
+ *   (req/s: one fixed threshold; instruction counts: each row's own A/A spread); paired: the sides were run in alternating rounds,
+ *   pair each cell's runs in the order they started
  * @returns {import('../compare/build-comparison.js').Comparison}
  */
 export function compareRuns (baselinePaths, candidatePaths, { thresholdPercent, paired }) {
   const sides = readCompareInputs(baselinePaths, candidatePaths)
   return buildComparison(sides, {
-    thresholdPercent: thresholdPercent === null ? thresholdPercentFor(sides.baseline.measure) : thresholdPercent,
+    thresholdPercent,
     alpha: COMPARE_DEFAULTS.alpha,
     paired
   })
 }
-
-/**
- * The threshold of a verdict when none is given, by what the results measured: each follows its noise.
- * @param {import('../compare/read-inputs.js').Measure} measure
- */
-export const thresholdPercentFor = (measure) => measure === 'instructions'
-  ? COMPARE_DEFAULTS.instructionThresholdPercent
-  : COMPARE_DEFAULTS.thresholdPercent
 
 /**
  * `dyno compare BASELINE CANDIDATE`: prints the comparison in the chosen format on stdout.

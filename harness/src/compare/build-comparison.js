@@ -1,7 +1,8 @@
 // @ts-check
 import { mean, sampleStandardDeviation } from 'simple-statistics'
-import { COMPARE_SCHEMA_VERSION } from './compare-defaults.js'
+import { COMPARE_DEFAULTS, COMPARE_SCHEMA_VERSION } from './compare-defaults.js'
 import { metricChange, sideFigures, tooFewRepeatsReason } from './change-statistics.js'
+import { instructionThreshold } from './instruction-threshold.js'
 import { matchResults } from './match-results.js'
 import { verdictOf } from './verdict.js'
 
@@ -18,7 +19,15 @@ import { verdictOf } from './verdict.js'
  * @property {[number, number] | null} ci95Percent
  * @property {import('./change-statistics.js').ChangeTest | null} test
  * @property {boolean | null} significant
+ * @property {RowThreshold | null} threshold the smallest change the verdict calls; null unless the row is compared
  * @property {Verdict | null} verdict null unless the row is compared
+ *
+ * @typedef {object} RowThreshold
+ * @property {number} percent
+ * @property {'given' | 'default' | 'spread' | 'floor'} from given: --threshold; default: the fixed one of wall-clock results;
+ *   spread: the row's A/A spread (instruction counts, instruction-threshold.js); floor: that spread was below the floor, or not measurable
+ * @property {number | null} spreadPercent the band that holds 95% of the changes two counts of the same code give, from the spread of
+ *   the row's per-window ratios, in percent (instruction counts without --threshold)
  *
  * @typedef {object} ComparisonRow one (SUT, scenario, connections)
  * @property {string} sut
@@ -37,10 +46,12 @@ import { verdictOf } from './verdict.js'
  * @property {number} schemaVersion
  * @property {SideSummary} baseline
  * @property {SideSummary} candidate
- * @property {{ measure: import('./read-inputs.js').Measure, thresholdPercent: number, alpha: number, paired: boolean,
- *   test: 'mann-whitney-u' | 'wilcoxon-signed-rank', interval: 'hodges-lehmann', verdictMetric: 'requestsPerSec' | 'instructionsPerRequest' }} settings
- *   test: the test of every row, except paired rows that could not be paired (said in their notes); the windows of instruction
- *   counts pair by position
+ * @property {{ measure: import('./read-inputs.js').Measure, thresholdPercent: number | null, thresholdFloorPercent: number | null,
+ *   alpha: number, paired: boolean, test: 'mann-whitney-u' | 'wilcoxon-signed-rank', interval: 'hodges-lehmann',
+ *   verdictMetric: 'requestsPerSec' | 'instructionsPerRequest' }} settings
+ *   thresholdPercent: the one threshold of every row, null when each row has its own (instruction counts: the row's A/A spread,
+ *   never below thresholdFloorPercent); test: the test of every row, except paired rows that could not be paired (said in their
+ *   notes); the windows of instruction counts pair by position
  * @property {ComparisonRow[]} rows
  * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number }} summary
  *
@@ -55,16 +66,20 @@ const LOAD_NOTED = /** @type {const} */ (['durationSec', 'warmupSec', 'countWind
 /**
  * Compares two sides cell by cell.
  * @param {{ baseline: Side, candidate: Side }} sides
- * @param {{ thresholdPercent: number, alpha: number, paired?: boolean }} settings paired: both sides were run in
- *   alternating rounds, so each cell's runs pair up in the order they started
+ * @param {{ thresholdPercent: number | null, alpha: number, paired?: boolean }} settings thresholdPercent: as given, or null for the
+ *   default of what the sides measured (wall clock: one fixed threshold; instruction counts: each row's own A/A spread); paired: both
+ *   sides were run in alternating rounds, so each cell's runs pair up in the order they started
  * @returns {Comparison}
  */
-export function buildComparison ({ baseline, candidate }, { thresholdPercent, alpha, paired = false }) {
+export function buildComparison ({ baseline, candidate }, { thresholdPercent: given, alpha, paired = false }) {
   const measure = baseline.measure
   // A count's windows follow one request sequence, the same on both sides: they pair by position.
   const pairs = paired || measure === 'instructions'
+  const perRow = given === null && measure === 'instructions'
+  const thresholdPercent = given ?? (perRow ? null : COMPARE_DEFAULTS.thresholdPercent)
+  const thresholdFloorPercent = perRow ? COMPARE_DEFAULTS.instructionThresholdFloorPercent : null
   const rows = matchResults(baseline, candidate).map((cell) =>
-    compareCell(cell, { measure, thresholdPercent, alpha, paired: pairs, seeds: [baseline.seed, candidate.seed] }))
+    compareCell(cell, { measure, given, alpha, paired: pairs, seeds: [baseline.seed, candidate.seed] }))
   const count = (/** @type {(row: ComparisonRow) => boolean} */ test) => rows.filter(test).length
   return {
     schemaVersion: COMPARE_SCHEMA_VERSION,
@@ -73,6 +88,7 @@ export function buildComparison ({ baseline, candidate }, { thresholdPercent, al
     settings: {
       measure,
       thresholdPercent,
+      thresholdFloorPercent,
       alpha,
       paired: pairs,
       test: pairs ? 'wilcoxon-signed-rank' : 'mann-whitney-u',
@@ -139,10 +155,11 @@ export const PRIMARY_METRIC = /** @type {const} */ ({ 'wall-clock': 'requestsPer
 
 /**
  * @param {import('./match-results.js').MatchedCell} matched
- * @param {{ measure: import('./read-inputs.js').Measure, thresholdPercent: number, alpha: number, paired: boolean, seeds: [number, number] }} settings
+ * @param {{ measure: import('./read-inputs.js').Measure, given: number | null, alpha: number, paired: boolean, seeds: [number, number] }} settings
+ *   given: the threshold given, or null
  * @returns {ComparisonRow}
  */
-function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds }) {
+function compareCell (matched, { measure, given, alpha, paired, seeds }) {
   const [primary, ...others] = MEASURE_METRICS[measure]
   const empty = { requestsPerSec: null, p99Us: null }
   const cell = paired ? { ...matched, baseline: inStartOrder(matched.baseline), candidate: inStartOrder(matched.candidate) } : matched
@@ -162,6 +179,7 @@ function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds
         ci95Percent: null,
         test: null,
         significant: null,
+        threshold: null,
         verdict: null
       }
     }
@@ -182,6 +200,11 @@ function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds
     if (!baselineValues || !candidateValues) return null
     const change = metricChange(baselineValues, candidateValues, { alpha, seeds, digits, paired })
     if (metric === primary && change.unpairedBecause) notes.push(`compared as independent samples (Mann–Whitney U), not paired: ${change.unpairedBecause}`)
+    /** @type {RowThreshold} */
+    const threshold = metric === 'instructionsPerRequest'
+      ? instructionThreshold({ baseline: baselineValues, candidate: candidateValues, paired: paired && change.unpairedBecause === null },
+        { givenPercent: given, floorPercent: COMPARE_DEFAULTS.instructionThresholdFloorPercent })
+      : { percent: given ?? COMPARE_DEFAULTS.thresholdPercent, from: given === null ? 'default' : 'given', spreadPercent: null }
     return {
       baseline: change.baseline,
       candidate: change.candidate,
@@ -189,15 +212,19 @@ function compareCell (matched, { measure, thresholdPercent, alpha, paired, seeds
       ci95Percent: change.ci95Percent,
       test: change.test,
       significant: change.significant,
+      threshold: change.enoughRepeats ? threshold : null,
       verdict: change.enoughRepeats
-        ? verdictOf({ significant: change.significant, changePercent: change.changePercent }, { thresholdPercent, biggerIsBetter })
+        ? verdictOf({ significant: change.significant, changePercent: change.changePercent }, { thresholdPercent: threshold.percent, biggerIsBetter })
         : null
     }
   }
   const main = changeOf(primary)
   const more = Object.fromEntries(others.map((metric) => [metric, changeOf(metric)]))
   if (measure === 'wall-clock' && !more.p99Us) notes.push('p99 latency is missing from some results: compared on req/s only')
-  notes.push(...noiseNotes(main, thresholdPercent, METRICS[primary].label, measure === 'instructions' ? 'window' : 'round'))
+  if (main?.threshold?.from !== 'spread') {
+    notes.push(...noiseNotes(main, main?.threshold?.percent ?? given ?? COMPARE_DEFAULTS.thresholdPercent, METRICS[primary].label,
+      measure === 'instructions' ? 'window' : 'round'))
+  }
   const enough = main?.test !== null && main?.test !== undefined
   const [baselineValues, candidateValues] = [valuesOf(cell.baseline, METRICS[primary].pick), valuesOf(cell.candidate, METRICS[primary].pick)]
   return {

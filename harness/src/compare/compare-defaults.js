@@ -4,10 +4,12 @@ export const COMPARE_DEFAULTS = Object.freeze({
   /** Smallest relative change of req/s, in percent, that a verdict calls improved or regressed (wall-clock results). */
   thresholdPercent: 5,
   /**
-   * The same for instruction counts (--measure instructions), above the spread of two counts of the same code
-   * (harness/bench/instruction-compare-detects-a-slowdown.js; its figures are in docs/measuring.md, "Instruction counts").
+   * Instruction counts (--measure instructions) get no fixed threshold unless one is given: each row's is its own
+   * measured A/A spread (instruction-threshold.js), never below this floor, in percent. The floor stands for what
+   * one comparison's windows cannot show: the offset between two launches of the same code (the figures of
+   * harness/bench/instruction-compare-detects-a-slowdown.js are in docs/measuring.md, "Instruction counts").
    */
-  instructionThresholdPercent: 1,
+  instructionThresholdFloorPercent: 0.5,
   /** Significance level of the tests; the confidence intervals are at 1 − alpha (95%). */
   alpha: 0.05,
   format: 'table'
@@ -20,4 +22,4 @@ export const COMPARE_FORMATS = /** @type {const} */ (['table', 'md', 'json', 'bm
 export const FAIL_ON_CONDITIONS = /** @type {const} */ (['regression', 'not-comparable'])
 
 /** The version of the `--format json` document (harness/schema/compare.schema.json). */
-export const COMPARE_SCHEMA_VERSION = 2
+export const COMPARE_SCHEMA_VERSION = 3

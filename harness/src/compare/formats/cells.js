@@ -39,6 +39,13 @@ export const runsCell = (row) => `${row.files.baseline.length}/${row.files.candi
 /** @param {ComparisonRow} row @returns {string} counted windows of each side, `6/6` */
 export const windowsCell = (row) => `${row.instructionsPerRequest?.baseline?.runs.length ?? 0}/${row.instructionsPerRequest?.candidate?.runs.length ?? 0}`
 
+/** @param {ComparisonRow} row @returns {string} the threshold of the row's verdict, `0.64%`, `0.50% (floor)`, or `-` */
+export function thresholdCell (row) {
+  const threshold = primaryFigures(row)?.threshold
+  if (!threshold) return '-'
+  return `${threshold.percent.toFixed(2)}%${threshold.from === 'floor' ? ' (floor)' : threshold.from === 'given' ? ' (given)' : ''}`
+}
+
 /**
  * The columns of a comparison's table, by measure: a header and how each row fills it.
  * @param {Comparison} comparison
@@ -47,11 +54,11 @@ export const windowsCell = (row) => `${row.instructionsPerRequest?.baseline?.run
 export function comparisonColumns (comparison) {
   if (comparison.settings.measure === 'instructions') {
     return {
-      head: ['framework', 'scenario', 'windows', 'base instr/req', 'cand instr/req', 'change (95% CI)', 'p', 'verdict'],
-      alignRight: [2, 3, 4, 5, 6],
+      head: ['framework', 'scenario', 'windows', 'base instr/req', 'cand instr/req', 'change (95% CI)', 'p', 'threshold', 'verdict'],
+      alignRight: [2, 3, 4, 5, 6, 7],
       cells: (row) => [row.sut, row.scenario, windowsCell(row), rateCell(row.instructionsPerRequest ?? null, 'baseline'),
         rateCell(row.instructionsPerRequest ?? null, 'candidate'), changeCell(row.instructionsPerRequest ?? null),
-        pValueCell(row.instructionsPerRequest ?? null), verdictCell(row)]
+        pValueCell(row.instructionsPerRequest ?? null), thresholdCell(row), verdictCell(row)]
     }
   }
   return {
@@ -109,6 +116,10 @@ export function summaryLine (comparison) {
     : settings.paired
       ? 'two-sided Wilcoxon signed-rank over the per-round ratios of runs made in alternating rounds; Mann–Whitney U where a row says it could not pair them'
       : 'two-sided Mann–Whitney U over the repeats'
+  const threshold = settings.thresholdPercent === null
+    ? 'a change of at least the row\'s threshold: its own A/A spread (the band that holds 95% of the changes two counts of the same code ' +
+      `give, from the spread of the row's per-window ratios, which a real change shifts but does not widen), never below ${settings.thresholdFloorPercent}%`
+    : `a change of at least ${settings.thresholdPercent}%`
   return `Verdicts on ${instructions ? 'instructions per request' : 'req/s'}: ${counts.join(', ')}. A verdict needs p < ${settings.alpha} (${test}) ` +
-    `and a change of at least ${settings.thresholdPercent}%; the change is the Hodges–Lehmann estimate of candidate / baseline with its 95% interval.`
+    `and ${threshold}; the change is the Hodges–Lehmann estimate of candidate / baseline with its 95% interval.`
 }

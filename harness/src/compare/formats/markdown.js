@@ -15,7 +15,8 @@ export function formatCompareMarkdown (comparison) {
   const { summary } = comparison
   const headline = [
     summary.regressed > 0
-      ? `**${summary.regressed} significant regression${summary.regressed > 1 ? 's' : ''}** beyond ${comparison.settings.thresholdPercent}%`
+      ? `**${summary.regressed} significant regression${summary.regressed > 1 ? 's' : ''}** beyond ` +
+        `${comparison.settings.thresholdPercent === null ? 'its row\'s threshold' : `${comparison.settings.thresholdPercent}%`}`
       : 'no significant regression',
     ...(summary.improved > 0 ? [`${summary.improved} improved`] : []),
     ...(summary.tooFewRepeats > 0 ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
