@@ -1,0 +1,93 @@
+// @ts-check
+// How many connections should a count send its requests over? Counts each SUT (default node-http, fastify, express
+// json) LAUNCHES times over one connection and as many over four, alternating, two counts at once. For each arm it
+// prints the counts, their spread between launches, the spread of the windows within a launch, and the figure a
+// comparison lives on: how far apart the windows of two launches of the same code are, window by window (the robust
+// spread of the log ratios of consecutive launches' windows, in percent: what sets a row's threshold).
+//   node harness/bench/count-connections.js [--launches 3] [--suts node-http,fastify,express] [--scenario json]
+import { join } from 'node:path'
+import { availableParallelism } from 'node:os'
+import { parseArgs } from 'node:util'
+import { mean, median, medianAbsoluteDeviation, sampleStandardDeviation } from 'simple-statistics'
+import { SCENARIOS } from '@dyno/scenarios'
+import {
+  countInstructions, countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC
+} from '../src/instructions/count-instructions.js'
+import { PACKAGES_DIR } from '../src/paths.js'
+import { runEnv } from '../src/run/run-env.js'
+import { createRunId } from '../src/run/run-id.js'
+import { resolveSubjects } from '../src/suts/resolve-subjects.js'
+import { loadSut } from '../src/suts/discover-suts.js'
+import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
+import { mapLimit } from '../src/util/map-limit.js'
+import { writeMeasuredBlock } from './support/measured-block.js'
+
+const { values } = parseArgs({
+  options: {
+    launches: { type: 'string', default: '3' },
+    suts: { type: 'string', default: 'node-http,fastify,express' },
+    scenario: { type: 'string', default: 'json' }
+  }
+})
+const launches = Number(values.launches)
+const scenario = SCENARIOS.find((candidate) => candidate.name === values.scenario)
+if (!scenario) throw new Error(`no scenario ${values.scenario}`)
+const suts = await resolveSubjects(String(values.suts).split(',').map((name) => loadSut(join(PACKAGES_DIR, name))),
+  { runtimes: [DEFAULT_RUNTIME], workers: 1 })
+const ARMS = [1, 4]
+const started = performance.now()
+
+/** Every count of the plan: per SUT, the arms alternate which goes first. */
+const plan = suts.flatMap((sut) => Array.from({ length: launches }, (_, launch) =>
+  (launch % 2 === 0 ? ARMS : [...ARMS].reverse()).map((connections) => ({ sut, connections, launch }))).flat())
+const counts = await mapLimit(plan, availableParallelism(), async ({ sut, connections, launch }) => {
+  const count = await countInstructions({
+    sut,
+    scenario,
+    env: runEnv(createRunId()),
+    warmupRequests: INSTRUCTION_COUNT_DEFAULTS.warmupRequests,
+    windowRequests: INSTRUCTION_COUNT_DEFAULTS.windowRequests,
+    windows: INSTRUCTION_COUNT_DEFAULTS.windows,
+    concurrency: connections,
+    readyTimeoutSec: INSTRUCTION_COUNT_READY_TIMEOUT_SEC,
+    settings: countSettingsFor(sut)
+  })
+  const bad = count.checks.mismatches + count.checks.unexpectedStatus + count.checks.errors
+  if (bad > 0) throw new Error(`${sut.name}: ${bad} bad responses of ${count.checks.responses}`)
+  const windows = count.windows.map((window) => window.instructionsPerRequest)
+  console.log(`${sut.name} ${connections} connection(s) launch ${launch + 1}: ${count.instructionsPerRequest}/request, windows ${windows.join(' ')}`)
+  return { sut: sut.name, connections, launch, perRequest: count.instructionsPerRequest, windows }
+})
+
+const cvPercent = (/** @type {number[]} */ list) => list.length > 1 ? sampleStandardDeviation(list) / mean(list) * 100 : 0
+/** The robust spread (1.4826 × MAD) of the log ratios of two launches' windows, in percent. */
+const pairSpreadPercent = (/** @type {number[]} */ a, /** @type {number[]} */ b) =>
+  1.4826 * medianAbsoluteDeviation(a.map((value, index) => Math.log(b[index] / value))) * 100
+const lines = []
+for (const sut of suts) {
+  for (const connections of ARMS) {
+    const arm = counts.filter((count) => count.sut === sut.name && count.connections === connections).sort((x, y) => x.launch - y.launch)
+    const perRequest = arm.map((count) => count.perRequest)
+    const pairSpreads = arm.slice(1).map((count, index) => pairSpreadPercent(arm[index].windows, count.windows))
+    lines.push(`| ${sut.name} | ${connections} | ${perRequest.join(', ')} | ${cvPercent(perRequest).toFixed(2)}% | ` +
+      `${median(arm.map((count) => cvPercent(count.windows))).toFixed(2)}% | ${median(pairSpreads).toFixed(2)}% |`)
+  }
+}
+const table = [
+  '| SUT | connections | instructions per request, each launch | CV between launches | CV of the windows within a launch (median) | ' +
+    'spread of the window-by-window ratios of two launches (median) |',
+  '|---|---:|---|---:|---:|---:|',
+  ...lines
+]
+console.log(table.join('\n'))
+writeMeasuredBlock({
+  script: import.meta.url,
+  lines: [
+    `${scenario.name}, ${launches} launches of each SUT over one connection and as many over four, alternating, ${availableParallelism()} counts at ` +
+      `once; each a count of ${INSTRUCTION_COUNT_DEFAULTS.windows} windows of ${INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ` +
+      `${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted ones. The last column is what a comparison of two counts of the same code ` +
+      `sees: 1.4826 × the median absolute deviation of the logarithms of their windows' ratios. ${((performance.now() - started) / 1000).toFixed(0)} s in all.`,
+    '',
+    ...table
+  ]
+})
