@@ -17,7 +17,7 @@ const NO_SERVICE_SCENARIOS = ['plaintext', 'json', 'params', 'post', 'fibonacci'
 /** @type {Readonly<Record<'quick' | 'standard' | 'paper' | 'ci', Readonly<LoadProfile>>>} */
 export const LOAD_PROFILES = Object.freeze({
   quick: Object.freeze({
-    summary: 'the default of `pnpm bench`: every SUT on the scenarios that need no service, short runs (a whole run in under 10 minutes on 2 cores)',
+    summary: 'the default of `pnpm bench`: every SUT on the scenarios that need no service, short runs (1 s warm-up, 2 s measured per cell)',
     scenarios: NO_SERVICE_SCENARIOS,
     connections: [100],
     pipelining: 1,
