@@ -5,21 +5,12 @@
 // comparison lives on: how far apart the windows of two launches of the same code are, window by window (the robust
 // spread of the log ratios of consecutive launches' windows, in percent: what sets a row's threshold).
 //   node harness/bench/count-connections.js [--launches 3] [--suts node-http,fastify,express] [--scenario json]
-import { join } from 'node:path'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
-import { mean, median, medianAbsoluteDeviation, sampleStandardDeviation } from 'simple-statistics'
-import { SCENARIOS } from '@dyno/scenarios'
-import {
-  countInstructions, countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC
-} from '../src/instructions/count-instructions.js'
-import { PACKAGES_DIR } from '../src/paths.js'
-import { runEnv } from '../src/run/run-env.js'
-import { createRunId } from '../src/run/run-id.js'
-import { resolveSubjects } from '../src/suts/resolve-subjects.js'
-import { loadSut } from '../src/suts/discover-suts.js'
-import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
+import { median, medianAbsoluteDeviation } from 'simple-statistics'
+import { INSTRUCTION_COUNT_DEFAULTS } from '../src/instructions/count-instructions.js'
 import { mapLimit } from '../src/util/map-limit.js'
+import { benchSuts, countOnce, cvPercent, scenarioNamed } from './support/bench-counts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
 const { values } = parseArgs({
@@ -30,10 +21,8 @@ const { values } = parseArgs({
   }
 })
 const launches = Number(values.launches)
-const scenario = SCENARIOS.find((candidate) => candidate.name === values.scenario)
-if (!scenario) throw new Error(`no scenario ${values.scenario}`)
-const suts = await resolveSubjects(String(values.suts).split(',').map((name) => loadSut(join(PACKAGES_DIR, name))),
-  { runtimes: [DEFAULT_RUNTIME], workers: 1 })
+const scenario = scenarioNamed(String(values.scenario))
+const suts = await benchSuts(String(values.suts).split(','))
 const ARMS = [1, 4]
 const started = performance.now()
 
@@ -41,25 +30,12 @@ const started = performance.now()
 const plan = suts.flatMap((sut) => Array.from({ length: launches }, (_, launch) =>
   (launch % 2 === 0 ? ARMS : [...ARMS].reverse()).map((connections) => ({ sut, connections, launch }))).flat())
 const counts = await mapLimit(plan, availableParallelism(), async ({ sut, connections, launch }) => {
-  const count = await countInstructions({
-    sut,
-    scenario,
-    env: runEnv(createRunId()),
-    warmupRequests: INSTRUCTION_COUNT_DEFAULTS.warmupRequests,
-    windowRequests: INSTRUCTION_COUNT_DEFAULTS.windowRequests,
-    windows: INSTRUCTION_COUNT_DEFAULTS.windows,
-    concurrency: connections,
-    readyTimeoutSec: INSTRUCTION_COUNT_READY_TIMEOUT_SEC,
-    settings: countSettingsFor(sut)
-  })
-  const bad = count.checks.mismatches + count.checks.unexpectedStatus + count.checks.errors
-  if (bad > 0) throw new Error(`${sut.name}: ${bad} bad responses of ${count.checks.responses}`)
+  const count = await countOnce({ sut, scenario, concurrency: connections })
   const windows = count.windows.map((window) => window.instructionsPerRequest)
   console.log(`${sut.name} ${connections} connection(s) launch ${launch + 1}: ${count.instructionsPerRequest}/request, windows ${windows.join(' ')}`)
   return { sut: sut.name, connections, launch, perRequest: count.instructionsPerRequest, windows }
 })
 
-const cvPercent = (/** @type {number[]} */ list) => list.length > 1 ? sampleStandardDeviation(list) / mean(list) * 100 : 0
 /** The robust spread (1.4826 × MAD) of the log ratios of two launches' windows, in percent. */
 const pairSpreadPercent = (/** @type {number[]} */ a, /** @type {number[]} */ b) =>
   1.4826 * medianAbsoluteDeviation(a.map((value, index) => Math.log(b[index] / value))) * 100

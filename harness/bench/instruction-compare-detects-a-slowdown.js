@@ -9,13 +9,16 @@
 // The bars: A/A unchanged 10/10 everywhere, 1% regressed 10/10 on node-http and fastify, 3% regressed 10/10 on express.
 // Then the cpu-work fixture with 60% more work, counted and timed (wall clock, alternating A B A B), to set the
 // instruction ratio beside the req/s ratio.
-// Usage: node harness/bench/instruction-compare-detects-a-slowdown.js [trials=10] [wallClockRounds=3] [fixtureTrials=trials]
+// Usage: node harness/bench/instruction-compare-detects-a-slowdown.js [--trials 10] [--wall-clock-rounds 3] [--fixture-trials 10]
+//   [--targets node-http,fastify,express] [--count-windows N] [--count-requests N] (the count's, when not dyno's defaults)
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import { median } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
 import { compareRuns } from '../src/commands/compare-command.js'
+import { INSTRUCTION_COUNT_DEFAULTS } from '../src/instructions/count-instructions.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'
 import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
@@ -26,13 +29,40 @@ import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { mapLimit } from '../src/util/map-limit.js'
 
-const [trials = 10, wallClockRounds = 3, fixtureTrials = trials] = process.argv.slice(2).map(Number)
+const { values: args, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    trials: { type: 'string', default: '10' },
+    'wall-clock-rounds': { type: 'string', default: '3' },
+    'fixture-trials': { type: 'string' },
+    targets: { type: 'string', default: 'node-http,fastify,express' },
+    'count-windows': { type: 'string' },
+    'count-requests': { type: 'string' }
+  }
+})
+// The older form, `TRIALS [WALL_CLOCK_ROUNDS] [FIXTURE_TRIALS]`, as the measured block of an earlier run names it.
+const [trialsGiven = args.trials, roundsGiven = args['wall-clock-rounds'], fixtureGiven = args['fixture-trials']] = positionals
+const trials = Number(trialsGiven)
+const wallClockRounds = Number(roundsGiven)
+const fixtureTrials = Number(fixtureGiven ?? trialsGiven)
+const targets = args.targets.split(',')
 const json = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((scenario) => scenario.name === 'json'))
 /** `dyno run` options of each kind of measurement (typed, as on the command line). */
 const FIXTURE_COUNT = { '--measure': 'instructions', '--count-warmup': '300', '--count-requests': '50', '--count-windows': '6' }
-const HANDLER_COUNT = { '--measure': 'instructions' }
-/** Iterations of the calibration copy of a handler. */
+/** @type {Record<string, string>} */
+const HANDLER_COUNT = {
+  '--measure': 'instructions',
+  ...(args['count-windows'] ? { '--count-windows': args['count-windows'] } : {}),
+  ...(args['count-requests'] ? { '--count-requests': args['count-requests'] } : {})
+}
+/** Iterations of the first calibration copy of a handler: an estimate of what one step costs. */
 const CALIBRATION_ITERATIONS = 2000
+/**
+ * The second calibration copy: a loop this share of the handler's instructions, closer to the sizes measured (a loop of a few
+ * dozen steps need not cost per step what one of thousands does), counted CALIBRATION_LAUNCHES times beside as many baselines.
+ */
+const REFINE_AT_PERCENT = 5
+const CALIBRATION_LAUNCHES = 2
 /** Counts made at once: one per cpu, as `dyno run --measure instructions` makes them. */
 const COUNT_JOBS = availableParallelism()
 
@@ -128,6 +158,20 @@ function extraWork () {
   return { name, sut: loadSut(dir) }
 }
 
+/**
+ * Instructions per request of one fresh count of each side, COUNT_JOBS at a time, in the order given.
+ * @param {Side[]} sides @returns {Promise<number[]>}
+ */
+async function calibrationCounts (sides) {
+  const scratch = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-calibration-'))
+  try {
+    return await mapLimit([...sides.entries()], COUNT_JOBS, async ([index, side]) =>
+      (await runSide(side, join(scratch, `${index}-${side.name}`), HANDLER_COUNT)).record.instructions?.instructionsPerRequest ?? 0)
+  } finally {
+    rmSync(scratch, { recursive: true, force: true })
+  }
+}
+
 /** The table rows of the block: one per target and side compared with its baseline. */
 const blockRows = /** @type {string[]} */ ([])
 
@@ -182,24 +226,40 @@ async function trialsOf (target, sides, load, jobs, count = trials) {
 const started = performance.now()
 const fixture = loadSut(new URL('../test/fixtures/suts/cpu-work', import.meta.url).pathname)
 const fixtureSide = (/** @type {string} */ name, /** @type {string} */ percent) => ({ name, sut: fixture, env: { DYNO_FIXTURE_EXTRA_WORK_PERCENT: percent } })
-await trialsOf('cpu-work', [fixtureSide('baseline', '0'), fixtureSide('again', '0'), fixtureSide('3%', '3'), fixtureSide('1%', '1')],
-  FIXTURE_COUNT, 1, fixtureTrials)
+if (fixtureTrials > 0) {
+  await trialsOf('cpu-work', [fixtureSide('baseline', '0'), fixtureSide('again', '0'), fixtureSide('3%', '3'), fixtureSide('1%', '1')],
+    FIXTURE_COUNT, 1, fixtureTrials)
+}
 
 /** What each SUT's trials compare with its baseline, the bars of the instructions work: A/A on all three, 1% on node-http and fastify, 3% on express. */
 const HANDLER_TARGETS = /** @type {const} */ ([['node-http', ['3%', '1%']], ['fastify', ['1%']], ['express', ['3%']]])
+  .filter(([target]) => targets.includes(target))
 const copies = /** @type {Side[]} */ ([])
+const removeCopies = () => { for (const copy of copies) rmSync(copy.sut.dir, { recursive: true, force: true }) }
+// Ctrl-C ends the script where it stands: the copies beside the SUTs go with it.
+process.once('SIGINT', () => {
+  removeCopies()
+  process.exit(130)
+})
 try {
   for (const [target, slowdowns] of HANDLER_TARGETS) {
     const base = handlerCopy(target, 'baseline', 0)
-    const calibration = handlerCopy(target, 'calibration', CALIBRATION_ITERATIONS)
-    copies.push(base, calibration)
-    const scratch = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-calibration-'))
-    const [basePerRequest, calibrated] = await Promise.all([base, calibration].map(async (side) =>
-      (await runSide(side, join(scratch, side.name), HANDLER_COUNT)).record.instructions?.instructionsPerRequest ?? 0))
-    rmSync(scratch, { recursive: true, force: true })
-    const perIteration = (calibrated - basePerRequest) / CALIBRATION_ITERATIONS
+    copies.push(base)
+    const perRequestOf = (/** @type {Side[]} */ sides) => calibrationCounts(sides)
+    const firstCopy = handlerCopy(target, 'calibration', CALIBRATION_ITERATIONS)
+    copies.push(firstCopy)
+    const [firstBase, firstCalibrated] = await perRequestOf([base, firstCopy])
+    const roughPerIteration = (firstCalibrated - firstBase) / CALIBRATION_ITERATIONS
+    const refineIterations = Math.round(firstBase * REFINE_AT_PERCENT / 100 / roughPerIteration)
+    const refineCopy = handlerCopy(target, `calibration-${REFINE_AT_PERCENT}`, refineIterations)
+    copies.push(refineCopy)
+    const launches = Array.from({ length: CALIBRATION_LAUNCHES }, () => [base, refineCopy]).flat()
+    const counts = await perRequestOf(launches)
+    const basePerRequest = median(counts.filter((_, index) => index % 2 === 0))
+    const perIteration = (median(counts.filter((_, index) => index % 2 === 1)) - basePerRequest) / refineIterations
     const iterationsFor = (/** @type {string} */ percent) => Math.round(basePerRequest * parseFloat(percent) / 100 / perIteration)
-    console.log(`${target} json: ${basePerRequest} instructions/request; the loop costs ${perIteration.toFixed(2)} per step: ` +
+    console.log(`${target} json: ${basePerRequest} instructions/request; the loop costs ${roughPerIteration.toFixed(2)} per step over ` +
+      `${CALIBRATION_ITERATIONS} steps, ${perIteration.toFixed(2)} over ${refineIterations} (${CALIBRATION_LAUNCHES} launches each side): ` +
       slowdowns.map((percent) => `${iterationsFor(percent)} steps for ${percent}`).join(', '))
     const slower = slowdowns.map((percent) => ({ ...handlerCopy(target, `slower-${parseFloat(percent)}`, iterationsFor(percent)), name: percent }))
     const again = { ...handlerCopy(target, 'again', 0), name: 'again' }
@@ -207,7 +267,7 @@ try {
     await trialsOf(target, [base, again, ...slower], HANDLER_COUNT, COUNT_JOBS)
   }
 } finally {
-  for (const copy of copies) rmSync(copy.sut.dir, { recursive: true, force: true })
+  removeCopies()
 }
 
 // 60% more work: the instruction ratio beside the wall-clock ratio, each side measured alternately.
@@ -230,6 +290,8 @@ const sixtyLine = `cpu-work with 60% more work counted ${(instructionRatio / ins
   `(${instructionBase} → ${instructionRatio} per request) and ran ${(median(rates.baseline) / median(rates['60%'])).toFixed(3)}× slower in req/s ` +
   `(medians of ${wallClockRounds} alternating wall-clock runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))})`
 const elapsedSec = Math.round((performance.now() - started) / 1000)
+const handlerWindows = `${HANDLER_COUNT['--count-windows'] ?? INSTRUCTION_COUNT_DEFAULTS.windows} windows of ` +
+  `${HANDLER_COUNT['--count-requests'] ?? INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted`
 console.log(`done in ${elapsedSec} s`)
 writeMeasuredBlock({
   script: import.meta.url,
@@ -237,7 +299,7 @@ writeMeasuredBlock({
     `${fixtureTrials} trials of the cpu-work fixture (one count at a time) and ${trials} of each SUT, each a fresh count of every side ` +
       'in rotating order (a baseline, the same code again, more work), each compared with the baseline window by window as `dyno compare` ' +
       'does, its threshold the row\'s own A/A spread; the SUTs are copies of node-http, fastify and express whose json handler runs a ' +
-      `calibrated xorshift loop first, counted ${COUNT_JOBS} at a time. ${elapsedSec} s in all.`,
+      `calibrated xorshift loop first, counted ${COUNT_JOBS} at a time (${handlerWindows}). ${elapsedSec} s in all.`,
     '',
     '| target | compared with the baseline | verdicts | change, median | change, range | threshold, median (range) |',
     '|---|---|---|---:|---:|---:|',

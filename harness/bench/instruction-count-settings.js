@@ -4,19 +4,10 @@
 // without any, alternating, and prints per arm the counts, their spread between launches (CV) and the spread of
 // the windows within a launch; the ratio of the arms' medians says whether the settings change what is measured.
 //   node harness/bench/instruction-count-settings.js [--repeats 4] [--sut node-http] [--scenario json]
-import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { mean, median, sampleStandardDeviation } from 'simple-statistics'
-import { SCENARIOS } from '@dyno/scenarios'
-import {
-  countInstructions, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC, NODE_COUNT_SETTINGS
-} from '../src/instructions/count-instructions.js'
-import { PACKAGES_DIR } from '../src/paths.js'
-import { runEnv } from '../src/run/run-env.js'
-import { createRunId } from '../src/run/run-id.js'
-import { resolveSubjects } from '../src/suts/resolve-subjects.js'
-import { loadSut } from '../src/suts/discover-suts.js'
-import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
+import { median } from 'simple-statistics'
+import { INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/instructions/count-instructions.js'
+import { benchSuts, countOnce, cvPercent, scenarioNamed } from './support/bench-counts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
 const { values } = parseArgs({
@@ -26,34 +17,22 @@ const { values } = parseArgs({
     scenario: { type: 'string', default: 'json' }
   }
 })
-const scenario = SCENARIOS.find((candidate) => candidate.name === values.scenario)
-if (!scenario) throw new Error(`no scenario ${values.scenario}`)
-const [sut] = await resolveSubjects([loadSut(join(PACKAGES_DIR, String(values.sut)))], { runtimes: [DEFAULT_RUNTIME], workers: 1 })
+const scenario = scenarioNamed(String(values.scenario))
+const [sut] = await benchSuts([String(values.sut)])
 const arms = { with: NODE_COUNT_SETTINGS, without: { nodeFlags: [], env: {} } }
 /** @type {Record<string, { perRequest: number[], windowCvs: number[] }>} */
 const figures = { with: { perRequest: [], windowCvs: [] }, without: { perRequest: [], windowCvs: [] } }
-const cvPercent = (/** @type {number[]} */ list) => list.length > 1 ? sampleStandardDeviation(list) / mean(list) * 100 : 0
 for (let repeat = 0; repeat < Number(values.repeats); repeat++) {
   /** @type {('with' | 'without')[]} */
   const order = repeat % 2 === 0 ? ['with', 'without'] : ['without', 'with']
   for (const arm of order) {
     const started = performance.now()
-    const count = await countInstructions({
-      sut,
-      scenario,
-      env: runEnv(createRunId()),
-      warmupRequests: INSTRUCTION_COUNT_DEFAULTS.warmupRequests,
-      windowRequests: INSTRUCTION_COUNT_DEFAULTS.windowRequests,
-      windows: INSTRUCTION_COUNT_DEFAULTS.windows,
-      concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
-      readyTimeoutSec: INSTRUCTION_COUNT_READY_TIMEOUT_SEC,
-      settings: arms[arm]
-    })
+    const count = await countOnce({ sut, scenario, settings: arms[arm] })
     const windows = count.windows.map((window) => window.instructionsPerRequest)
     figures[arm].perRequest.push(count.instructionsPerRequest)
     figures[arm].windowCvs.push(cvPercent(windows))
     console.log(`${arm}: ${count.instructionsPerRequest} instructions/request, windows ${windows.join(' ')}, ` +
-      `checks ${count.checks.mismatches + count.checks.unexpectedStatus + count.checks.errors} bad of ${count.checks.responses}, ` +
+      `${count.checks.responses} responses checked, ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s`)
   }
 }

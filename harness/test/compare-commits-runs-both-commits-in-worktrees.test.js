@@ -11,6 +11,7 @@ import { compareCommits } from '../src/compare-commits/compare-commits.js'
 import { compareRuns } from '../src/commands/compare-command.js'
 import { REPO_ROOT } from '../src/paths.js'
 import { processesOfRuns } from './support/leftover-processes.js'
+import { missing, skipNote } from './support/needs.js'
 import { runCli } from './support/run-cli.js'
 
 /** @type {string[]} */
@@ -100,6 +101,43 @@ describe('compare-commits', () => {
     expect(readdirSync(tmpdir()).filter((name) => name.startsWith('dyno-commits-') && existsSync(join(tmpdir(), name, 'base')))).toEqual([])
     const runIds = ['base', 'head'].flatMap((side) => readdirSync(join(resultsDir, side)))
     expect(processesOfRuns(runIds)).toEqual([])
+  }, 240_000)
+
+  const noValgrind = missing('valgrind')
+  it.skipIf(noValgrind)(`counts both sides of a round at once by instructions, the count jobs shared between them${skipNote(noValgrind)}`, async () => {
+    const repo = temporaryRepository()
+    const readme = join(repo.dir, 'packages', 'node-http', 'README.md')
+    writeFileSync(readme, readFileSync(readme, 'utf8') + '\nA change only the head commit has.\n')
+    commitAll(repo.dir, 'head')
+    const resultsDir = join(temporaryDir('dyno-commits-results-'), 'compare')
+    const outcome = await compareCommits({
+      repoDir: repo.dir,
+      baseRef: 'HEAD~1',
+      headRef: 'main',
+      runArgs: ['--frameworks', 'node-http', '--scenarios', 'json', '--measure', 'instructions', '--count-warmup', '200', '--count-requests', '40',
+        '--count-windows', '6', '--no-count-cache'],
+      countJobs: { total: 2, given: false },
+      frameworks: ['node-http'],
+      rounds: 1,
+      resultsDir,
+      signal: noSignal
+    })
+    expect(outcome.order.map(({ side, exitCode }) => [side, exitCode]).sort()).toEqual([['base', 0], ['head', 0]])
+    const indexOf = (/** @type {string} */ side) => {
+      const [runId] = readdirSync(join(resultsDir, side))
+      return JSON.parse(readFileSync(join(resultsDir, side, runId, 'run.json'), 'utf8'))
+    }
+    const [base, head] = [indexOf('base'), indexOf('head')]
+    for (const index of [base, head]) {
+      expect(index.options.countJobs, 'each side makes one count at a time: two in all, one per cpu').toBe(1)
+      expect(index.results.map((/** @type {{ status: string }} */ entry) => entry.status)).toEqual(['ok'])
+    }
+    // At once: each side's run started before the other's ended.
+    const span = (/** @type {{ startedAt: string, finishedAt: string }} */ index) => [Date.parse(index.startedAt), Date.parse(index.finishedAt)]
+    const [[baseStart, baseEnd], [headStart, headEnd]] = [span(base), span(head)]
+    expect(baseStart).toBeLessThan(headEnd)
+    expect(headStart).toBeLessThan(baseEnd)
+    expect(worktreeCount(repo.dir)).toBe(1)
   }, 240_000)
 
   it('removes the worktrees when a commit cannot be installed, and says which and why', async () => {

@@ -75,7 +75,9 @@ export const COMMANDS = Object.freeze([
     run: ({ positionals: [baseRef, headRef], options }, io, signal) => compareCommitsCommand(baseRef, headRef, ({
       ...options.values,
       // Only the SUTs named are installed in the worktrees; none named: each commit's own, all of them.
-      frameworks: options.given.has('frameworks') ? options.values.frameworks : null
+      frameworks: options.given.has('frameworks') ? options.values.frameworks : null,
+      // By instructions, compare-commits shares the count jobs between the two sides it counts at once.
+      countJobsGiven: options.given.has('countJobs')
     }), forwardedRunArgs(options), io, signal)
   },
   {
@@ -90,7 +92,7 @@ export const COMMANDS = Object.freeze([
 ])
 
 /** Run options compare-commits sets itself for every round's `dyno run`. */
-const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios'])
+const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios', '--count-jobs'])
 
 /**
  * The `dyno run` options of every round of compare-commits, for both commits' harnesses: the profile and scenarios it settled on,

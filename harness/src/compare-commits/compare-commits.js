@@ -1,8 +1,12 @@
 // @ts-check
 // compare-commits: both commits checked out side by side, installed, and benchmarked in alternating
 // rounds on the same machine, so that whatever drifts during the session (thermal state, other load,
-// caches) reaches both commits alike; then compared like any two runs.
+// caches) reaches both commits alike; then compared like any two runs. Instruction counts do not depend
+// on what runs beside them: by instructions, both sides of a round are counted at once, the count jobs
+// shared between them, so that neither side waits for the other's last count.
+import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { promisify } from 'node:util'
 import { join } from 'node:path'
 import { DynoError } from '../errors.js'
 import { runChild } from './child-command.js'
@@ -18,7 +22,9 @@ const HARNESS_PACKAGES = ['@dyno/harness...']
  * @property {string} repoDir the repository the refs belong to
  * @property {string} baseRef
  * @property {string} headRef
- * @property {string[]} runArgs `dyno run` options for every round (without --repeats and --out)
+ * @property {string[]} runArgs `dyno run` options for every round (without --repeats, --out and --count-jobs)
+ * @property {{ total: number, given: boolean } | null} [countJobs] by instructions: the counts made at once, over both sides, and
+ *   whether the user gave the number; null: wall clock, one side at a time
  * @property {string[] | null} frameworks the selected SUTs (installs only them), null: all
  * @property {number} rounds pairs of runs
  * @property {string} resultsDir receives `base/<runId>/` and `head/<runId>/` of every round
@@ -51,14 +57,27 @@ export async function compareCommits (plan) {
     const installSec = (performance.now() - installStarted) / 1000
 
     const runStarted = performance.now()
+    const countJobs = plan.countJobs ?? null
+    const together = countJobs !== null && countJobs.total >= 2 && (await Promise.all([dirs.base, dirs.head].map(knowsCountJobs))).every(Boolean)
     for (let round = 1; round <= plan.rounds && !signal.aborted; round++) {
       // Alternating which side goes first (AB, BA, AB, …) cancels a steady drift instead of handing it to one side.
       const sides = /** @type {Side[]} */ (round % 2 === 1 ? ['base', 'head'] : ['head', 'base'])
+      const runSide = async (/** @type {Side} */ side, /** @type {string[]} */ extraArgs) => {
+        onProgress({ stage: 'running', side, round })
+        const exitCode = await runRound(dirs[side], join(plan.resultsDir, side), { ...plan, runArgs: [...plan.runArgs, ...extraArgs] }, side, round)
+        order.push({ round, side, exitCode })
+      }
+      if (together && countJobs) {
+        const total = countJobs.total
+        const settled = await Promise.allSettled(sides.map((side, index) =>
+          runSide(side, ['--count-jobs', String(index === 0 ? Math.ceil(total / 2) : Math.floor(total / 2))])))
+        const failure = settled.find((outcome) => outcome.status === 'rejected')
+        if (failure) throw /** @type {PromiseRejectedResult} */ (failure).reason
+        continue
+      }
       for (const side of sides) {
         if (signal.aborted) break
-        onProgress({ stage: 'running', side, round })
-        const exitCode = await runRound(dirs[side], join(plan.resultsDir, side), plan, side, round)
-        order.push({ round, side, exitCode })
+        await runSide(side, countJobs?.given ? ['--count-jobs', String(countJobs.total)] : [])
       }
     }
     if (signal.aborted) {
@@ -90,6 +109,21 @@ async function install (dir, plan, side) {
   if (outcome.code !== 0) {
     throw new DynoError('DYNO_ERR_COMPARE_INSTALL',
       `pnpm ${args.join(' ')} failed for ${side} (${dir}), exit ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
+  }
+}
+
+/**
+ * Whether a side's harness takes `--count-jobs` (a commit from before counts were made at once does not, and refuses it).
+ * @param {string} dir @returns {Promise<boolean>}
+ */
+async function knowsCountJobs (dir) {
+  const cli = join(dir, 'harness', 'bin', 'dyno.js')
+  if (!existsSync(cli)) return false
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'run', '--help'], { cwd: dir, timeout: 60_000 })
+    return stdout.includes('--count-jobs')
+  } catch {
+    return false
   }
 }
 

@@ -1,4 +1,5 @@
 // @ts-check
+import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
 
 /**
@@ -26,10 +27,27 @@ function byCell (records) {
   return cells
 }
 
+/** Where a scenario stands in the registry: rows follow it, not the order in which a run's cells ended. */
+const scenarioRank = (/** @type {string} */ name) => {
+  const index = SCENARIOS.findIndex((scenario) => scenario.name === name)
+  return index === -1 ? SCENARIOS.length : index
+}
+
 /**
- * Pairs the two sides by (SUT, scenario, connections), in the baseline's order, then the cells only
- * the candidate has. A cell on one side only is kept (reported as not comparable); two sides with no
- * cell in common cannot be compared at all.
+ * @param {string} a @param {string} b cell keys, JSON [sut, scenario, connections]
+ * @returns {number} by SUT, then scenario in the registry's order, then connections
+ */
+function cellOrder (a, b) {
+  const [sutA, scenarioA, connectionsA] = JSON.parse(a)
+  const [sutB, scenarioB, connectionsB] = JSON.parse(b)
+  return sutA.localeCompare(sutB) || scenarioRank(scenarioA) - scenarioRank(scenarioB) || scenarioA.localeCompare(scenarioB) ||
+    connectionsA - connectionsB
+}
+
+/**
+ * Pairs the two sides by (SUT, scenario, connections), ordered by SUT, scenario and connections (cells of counts made at once
+ * end in any order). A cell on one side only is kept (reported as not comparable); two sides with no cell in common cannot be
+ * compared at all.
  * @param {import('./read-inputs.js').Side} baseline
  * @param {import('./read-inputs.js').Side} candidate
  * @returns {MatchedCell[]}
@@ -42,7 +60,7 @@ export function matchResults (baseline, candidate) {
     throw new DynoError('DYNO_ERR_COMPARE_DISJOINT', 'the baseline and the candidate have no (SUT, scenario, connections) in common: ' +
       `baseline ${describe(baseline.records)} (${baseline.paths.join(', ')}); candidate ${describe(candidate.records)} (${candidate.paths.join(', ')})`)
   }
-  const keys = [...baseCells.keys(), ...[...candidateCells.keys()].filter((key) => !baseCells.has(key))]
+  const keys = [...new Set([...baseCells.keys(), ...candidateCells.keys()])].sort(cellOrder)
   return keys.map((key) => {
     const [sut, scenario, connections] = JSON.parse(key)
     return { sut, scenario, connections, baseline: baseCells.get(key) ?? [], candidate: candidateCells.get(key) ?? [] }

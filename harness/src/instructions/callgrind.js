@@ -1,7 +1,7 @@
 // @ts-check
 // The SUT under valgrind's callgrind, started with instrumentation off so that its start-up and warm-up run
-// at valgrind's uninstrumented speed and count nothing; callgrind_control then switches counting on, zeroes
-// and dumps the counters of every process of the SUT between request windows.
+// at valgrind's uninstrumented speed and count nothing; vgdb then passes callgrind's monitor commands to every
+// process of the SUT: instrumentation on, zero, and dump between request windows (a dump zeroes the counters).
 import { execFile } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -11,12 +11,18 @@ import { findExecutable } from '../util/find-executable.js'
 
 const run = promisify(execFile)
 
-/** @returns {{ valgrind: string, control: string } | null} valgrind and callgrind_control on PATH */
+/** @returns {{ valgrind: string, vgdb: string } | null} valgrind and its vgdb (both in Debian's valgrind package) on PATH */
 export function findCallgrind () {
   const valgrind = findExecutable('valgrind')
-  const control = findExecutable('callgrind_control')
-  return valgrind && control ? { valgrind, control } : null
+  const vgdb = findExecutable('vgdb')
+  return valgrind && vgdb ? { valgrind, vgdb } : null
 }
+
+/**
+ * How long vgdb waits for a process to take a command by itself before it makes it (through ptrace): a SUT between windows
+ * sits in epoll_wait, where it takes none, and callgrind_control's default of 100 ms would be spent on every command.
+ */
+const VGDB_INVOKE_AFTER_MS = 1
 
 /**
  * The launch of a SUT under callgrind, counting nothing until switched on; every process of it
@@ -33,7 +39,7 @@ export function underCallgrind (valgrind, launch, outDir) {
 }
 
 /**
- * The processes of a launch that callgrind_control can reach: one FIFO per process under `outDir`.
+ * The processes of a launch that vgdb can reach: one FIFO per process under `outDir`.
  * @param {string} outDir @returns {number[]}
  */
 export function controlledPids (outDir) {
@@ -46,22 +52,25 @@ export function controlledPids (outDir) {
 }
 
 /**
- * Sends one callgrind_control action to every process of the launch and waits for each to acknowledge it.
- * vgdb finds a process's FIFOs by the user and host names valgrind saw, so it runs with the SUT's environment.
- * @param {{ control: string, outDir: string, env: NodeJS.ProcessEnv }} target
- * @param {string[]} action e.g. ['--instr=on'], ['--zero'], ['--dump']
+ * Sends one callgrind monitor command to every process of the launch and waits for each to carry it out. vgdb finds a
+ * process's FIFOs by the user and host names valgrind saw, so it runs with the SUT's environment.
+ * @param {{ vgdb: string, outDir: string, env: NodeJS.ProcessEnv }} target
+ * @param {'instrumentation on' | 'zero' | 'dump'} command
  * @returns {Promise<number[]>} the pids it reached
  */
-export async function controlAll ({ control, outDir, env }, action) {
+export async function controlAll ({ vgdb, outDir, env }, command) {
   const pids = controlledPids(outDir)
   if (pids.length === 0) {
     const holds = readdirSync(outDir).join(', ') || 'nothing'
-    throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind_control found no process of the SUT under ${outDir} (it holds: ${holds})`)
+    throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `vgdb found no process of the SUT under ${outDir} (it holds: ${holds})`)
   }
   for (const pid of pids) {
-    const { stdout } = await run(control, [`--vgdb-prefix=${join(outDir, 'vgdb')}`, ...action, String(pid)], { env, timeout: 60_000 })
-    if (/No active callgrind runs/.test(stdout)) {
-      throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind_control could not reach process ${pid} of the SUT: ${stdout.trim()}`)
+    const args = [`--vgdb-prefix=${join(outDir, 'vgdb')}`, `--max-invoke-ms=${VGDB_INVOKE_AFTER_MS}`, `--pid=${pid}`, ...command.split(' ')]
+    try {
+      await run(vgdb, args, { env, timeout: 60_000 })
+    } catch (error) {
+      const said = /** @type {{ stderr?: string }} */ (error).stderr?.trim() || /** @type {Error} */ (error).message
+      throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `vgdb could not pass \`${command}\` to process ${pid} of the SUT: ${said}`)
     }
   }
   return pids

@@ -1,8 +1,8 @@
 // @ts-check
 // Instructions per request: what a SUT's code costs, independent of how fast the machine happens to be. The SUT
 // runs under callgrind with counting off while it starts and answers the warm-up requests; then counting is
-// switched on and each of `windows` windows of `windowRequests` requests is counted on its own (zero, send,
-// dump). The same keep-alive connections carry every request, warm-up included: new connections after a long
+// switched on and zeroed, and each of `windows` windows of `windowRequests` requests is counted on its own (send,
+// dump: a dump zeroes the counters for the next window). The same keep-alive connections carry every request, warm-up included: new connections after a long
 // warm-up set V8 compiling again for thousands of requests. Every response is checked as under any load.
 import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -39,7 +39,9 @@ export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
 /**
  * The count unless said otherwise. warmupRequests: a Node SUT's JIT still compiles for its first several thousand
  * requests, whose windows count several times the steady state's instructions. windows: the fewest pairs the
- * signed-rank test can use at the default alpha, so that one run a side can be compared window by window.
+ * signed-rank test can use at the default alpha, so that one run a side can be compared window by window. Twelve
+ * windows of 500 requests were tried (docs/measuring.md): shorter windows vary more with the collections that fall in
+ * them, which took from the test what the extra windows gave it.
  */
 export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
   warmupRequests: 10_000, windowRequests: 1000, windows: pairsNeeded(COMPARE_DEFAULTS.alpha), concurrency: 4
@@ -90,7 +92,7 @@ export async function countInstructions ({
 }) {
   const callgrind = findCallgrind()
   if (!callgrind) {
-    throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'counting instructions needs valgrind and callgrind_control on PATH (apt-get install valgrind)')
+    throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'counting instructions needs valgrind and vgdb on PATH (apt-get install valgrind)')
   }
   if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} has no resolved launch command`)
   const node = sut.runtime.kind === 'node'
@@ -108,26 +110,26 @@ export async function countInstructions ({
   const running = await startSut({ ...sut, launch: { ...launch, eventLoopProbe: false } }, { readyTimeoutSec, stopGraceSec: 60, env: sutEnv, signal, cpus })
   try {
     // vgdb names a process's FIFOs after the HOST and USER valgrind saw: it runs with the SUT's environment.
-    const control = { control: callgrind.control, outDir, env: { ...process.env, HOST: '127.0.0.1', ...sutEnv } }
+    const control = { vgdb: callgrind.vgdb, outDir, env: { ...process.env, HOST: '127.0.0.1', ...sutEnv } }
     // A SUT that dies under valgrind takes its FIFOs with it: name the exit and its stderr, not the missing FIFOs.
-    const controlRunning = async (/** @type {string[]} */ action) => {
+    const controlRunning = async (/** @type {'instrumentation on' | 'zero' | 'dump'} */ command) => {
       if (running.hasExited()) {
         const { code, signal: exitSignal } = await running.exited
         throw new DynoError('DYNO_ERR_SUT_EXITED', `SUT ${sut.name} exited while its instructions were counted (exit ${code ?? exitSignal}); ` +
           `last stderr lines:\n${running.stderr.format()}`)
       }
-      return controlAll(control, action)
+      return controlAll(control, command)
     }
     await send(warmupRequests)
-    await controlRunning(['--instr=on'])
+    await controlRunning('instrumentation on')
+    await controlRunning('zero')
     /** @type {CountedWindow[]} */
     const counts = []
     let processes = 0
     for (let window = 0; window < windows && !signal?.aborted; window++) {
-      await controlRunning(['--zero'])
       await send(windowRequests)
       const before = dumpFiles(outDir)
-      const reached = await controlRunning(['--dump'])
+      const reached = await controlRunning('dump')
       const dumped = readNewDumps(outDir, before)
       if (dumped.files < reached.length) {
         throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind dumped ${dumped.files} of ${reached.length} processes of ${sut.name}`)

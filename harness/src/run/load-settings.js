@@ -15,7 +15,7 @@ export function loadSettings (options, engine) {
   const { pipelining, durationSec, warmupSec, windowMs, ratePerSec, wrkThreads, measure } = options
   if (measure === 'instructions') {
     if (!findCallgrind()) {
-      throw invalid('`--measure instructions` needs valgrind and callgrind_control on PATH (apt-get install valgrind); allowed here: wall-clock')
+      throw invalid('`--measure instructions` needs valgrind and vgdb on PATH (apt-get install valgrind); allowed here: wall-clock')
     }
     if (ratePerSec !== null) throw invalid('`--measure instructions` counts a fixed number of requests: give either `--rate` or `--measure instructions`')
     const { countWarmupRequests, countWindowRequests, countWindows, countJobs } = options

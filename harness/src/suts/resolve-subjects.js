@@ -3,7 +3,9 @@
 // every runtime the run names (the runtime matrix); Bun-, Deno-, Go- and Python-only SUTs run on their
 // own. Building, finding runtimes and refusing what cannot run correctly all happen here, once, before
 // the first measurement; what cannot run becomes a skip (or a build failure) with its reason.
+import { availableParallelism } from 'node:os'
 import { resolveRuntimeTarget } from '../runtimes/runtime-targets.js'
+import { mapLimit } from '../util/map-limit.js'
 import { buildSut } from './build-sut.js'
 
 /**
@@ -18,10 +20,13 @@ import { buildSut } from './build-sut.js'
  */
 export async function resolveSubjects (suts, { runtimes, workers, onBuildLine = () => {}, signal }) {
   const sideBySide = runtimes.length > 1
+  // Builds (or their up-to-date checks: a Go toolchain, a virtual environment) of different SUTs are independent: one per cpu at once.
+  const builds = await mapLimit(suts, availableParallelism(), (sut) =>
+    sut.skipReason ? Promise.resolve(null) : buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal }))
   /** @type {Subject[]} */
   const subjects = []
-  for (const sut of suts) {
-    const build = sut.skipReason ? null : await buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal })
+  for (const [index, sut] of suts.entries()) {
+    const build = builds[index]
     const base = {
       ...sut,
       workers,

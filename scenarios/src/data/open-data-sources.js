@@ -1,9 +1,6 @@
 // @ts-check
-import Database from 'better-sqlite3'
-import { Redis } from 'ioredis'
-import pg from 'pg'
-import postgres from 'postgres'
-import sqlite3 from 'sqlite3'
+// Each client library is imported when its variable is set, not when a SUT starts: together they take a quarter of a
+// second to load, which every SUT would otherwise pay at every start, whatever its scenarios.
 import { REDIS_MESSAGE_KEY, WORLD_QUERY_POSTGRES, WORLD_QUERY_SQLITE, randomWorldId, toWorldRow } from './world.js'
 
 /** The pool size of both PostgreSQL clients when PG_POOL_SIZE does not say. */
@@ -60,10 +57,11 @@ export const NO_DATA_SOURCES = Object.freeze({
  * better-sqlite3 on the file, or the reason this runtime cannot load the addon (any other problem, such
  * as a missing file, still throws).
  * @param {string} path
- * @returns {import('better-sqlite3').Database | Error}
+ * @returns {Promise<import('better-sqlite3').Database | Error>}
  */
-function openBetterSqlite (path) {
+async function openBetterSqlite (path) {
   try {
+    const { default: Database } = await import('better-sqlite3')
     return new Database(path, { readonly: true, fileMustExist: true })
   } catch (error) {
     const message = /** @type {Error} */ (error).message ?? ''
@@ -92,6 +90,7 @@ export async function openDataSources (env = process.env) {
   /** @type {DataSources} */
   const sources = { ...NO_DATA_SOURCES, close: async () => { await Promise.allSettled(closers.map((close) => close())) } }
   if (env.REDIS_URL) {
+    const { Redis } = await import('ioredis')
     // Fail requests fast instead of queueing them while the server is away.
     const redis = new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: CONNECT_TIMEOUT_MS })
     redis.on('error', () => {}) // a lost connection fails the requests, not the process
@@ -101,7 +100,7 @@ export async function openDataSources (env = process.env) {
   }
 
   if (env.SQLITE_PATH) {
-    const database = openBetterSqlite(env.SQLITE_PATH)
+    const database = await openBetterSqlite(env.SQLITE_PATH)
     if (database instanceof Error) {
       // better-sqlite3 is a native addon built for the Node that ran `pnpm install`; another runtime
       // (Node 22/24, Bun, Deno) cannot load it. The asynchronous driver below still serves sqlite-async.
@@ -113,6 +112,7 @@ export async function openDataSources (env = process.env) {
       sources.sqliteWorld = () => toWorldRow(/** @type {any} */ (statement.get(randomWorldId())))
     }
 
+    const { default: sqlite3 } = await import('sqlite3')
     const asyncDatabase = await new Promise((resolve, reject) => {
       const opened = new sqlite3.Database(/** @type {string} */ (env.SQLITE_PATH), sqlite3.OPEN_READONLY, (error) => error ? reject(error) : resolve(opened))
     })
@@ -123,6 +123,7 @@ export async function openDataSources (env = process.env) {
   }
 
   if (env.DATABASE_URL) {
+    const [{ default: pg }, { default: postgres }] = await Promise.all([import('pg'), import('postgres')])
     const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: poolSize, connectionTimeoutMillis: 5000 })
     pool.on('error', () => {}) // an idle client's lost connection is replaced on the next query
     closers.push(() => pool.end())

@@ -80,8 +80,12 @@ export function verdictCell (row) {
   return /** @type {string} */ (row.verdict)
 }
 
-/** @param {ComparisonRow} row @returns {string} `node-http × json (100 connections)` */
-export const rowName = (row) => `${row.sut} × ${row.scenario} (${row.connections} connections)`
+/**
+ * @param {ComparisonRow} row
+ * @returns {string} `node-http × json (100 connections)`; a count's row has no connections of its own (a count sends over its
+ *   own few, whatever the run's level)
+ */
+export const rowName = (row) => `${row.sut} × ${row.scenario}${row.instructionsPerRequest ? '' : ` (${row.connections} connections)`}`
 
 /** @param {ComparisonRow} row @returns {string[]} the reason and the notes of a row, for under the table */
 export const rowRemarks = (row) => [row.reason, ...row.notes].filter((text) => text !== null).map((text) => `${rowName(row)}: ${text}`)
