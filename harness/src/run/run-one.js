@@ -253,8 +253,9 @@ async function counted (context, cell, record) {
       ...count,
       readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
       signal,
-      // One count at a time runs on the SUT's cpus; several share the machine's, as the scheduler gives them out.
-      cpus: (load.countJobs ?? 1) > 1 ? null : context.pinning.sutCpus
+      // Unpinned: what a count counts does not depend on the cpu it runs on, and counts made at once (--count-jobs, or both sides
+      // of compare-commits, each making one at a time) must not be held to the same one.
+      cpus: null
     })
   } catch (error) {
     if (!isDynoError(error)) throw error
