@@ -1,11 +1,11 @@
 // @ts-check
 // The threshold of an instruction-count row when none is given: the row's own A/A spread, measured in the comparison
-// itself. Two counts of the same code differ window by window (a collection, a timer, the order four connections'
-// requests arrived in); the per-window ratios candidate / baseline show that spread, which a real change shifts but
-// does not widen. The change is estimated over all n windows, so two counts of the same code give estimates spread by
-// the ratios' standard deviation / √n: the threshold is the band that holds 95% of those A/A estimates
-// (SPREAD_BAND × that standard error). A change inside it is not called, however significant. The floor covers what
-// one pair of counts cannot show: an offset between two launches of the same code that moves every window alike.
+// itself. Two counts of the same code differ window by window (a collection, a timer); the per-window ratios
+// candidate / baseline show that spread, which a real change shifts but does not widen. The change is estimated over
+// all n windows, so two counts of the same code give estimates spread by the ratios' standard deviation / √n: the
+// threshold is the band that holds 95% of those A/A estimates (SPREAD_BAND × that standard error). A change inside it
+// is not called, however significant. The floor covers what one pair of counts cannot show: an offset between two
+// launches of the same code that moves every window alike.
 import { medianAbsoluteDeviation } from 'simple-statistics'
 import { roundToFixed } from '../util/numbers.js'
 

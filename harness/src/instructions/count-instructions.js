@@ -2,8 +2,9 @@
 // Instructions per request: what a SUT's code costs, independent of how fast the machine happens to be. The SUT
 // runs under callgrind with counting off while it starts and answers the warm-up requests; then counting is
 // switched on and zeroed, and each of `windows` windows of `windowRequests` requests is counted on its own (send,
-// dump: a dump zeroes the counters for the next window). The same keep-alive connections carry every request, warm-up included: new connections after a long
-// warm-up set V8 compiling again for thousands of requests. Every response is checked as under any load.
+// dump: a dump zeroes the counters for the next window). The same keep-alive connection(s) carry every request,
+// warm-up included: new connections after a long warm-up set V8 compiling again for thousands of requests. Every
+// response is checked as under any load.
 import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -41,10 +42,11 @@ export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
  * requests, whose windows count several times the steady state's instructions. windows: the fewest pairs the
  * signed-rank test can use at the default alpha, so that one run a side can be compared window by window. Twelve
  * windows of 500 requests were tried (docs/measuring.md): shorter windows vary more with the collections that fall in
- * them, which took from the test what the extra windows gave it.
+ * them, which took from the test what the extra windows gave it. concurrency: one request at a time, so that every launch meets
+ * the same sequence of requests; over four connections koa's launches fell into two levels 1% apart (docs/measuring.md).
  */
 export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
-  warmupRequests: 10_000, windowRequests: 1000, windows: pairsNeeded(COMPARE_DEFAULTS.alpha), concurrency: 4
+  warmupRequests: 10_000, windowRequests: 1000, windows: pairsNeeded(COMPARE_DEFAULTS.alpha), concurrency: 1
 })
 
 /** @type {CountSettings} */
