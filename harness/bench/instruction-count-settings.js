@@ -1,57 +1,82 @@
 // @ts-check
-// Which runtime settings make a Node SUT's instruction count repeatable? Counts a SUT (default node-http json)
-// REPEATS times with dyno's settings (V8 seeds fixed, --single-threaded, UV_THREADPOOL_SIZE=1) and as many times
-// without any, alternating, and prints per arm the counts, their spread between launches (CV) and the spread of
-// the windows within a launch; the ratio of the arms' medians says whether the settings change what is measured.
-//   node harness/bench/instruction-count-settings.js [--repeats 4] [--sut node-http] [--scenario json]
+// Which runtime settings make a Node SUT's instruction count repeatable? Two comparisons, each REPEATS launches an arm,
+// the arms alternating, one count per cpu at once (a count does not depend on what runs beside it):
+//   - node-http json: dyno's settings (V8 seeds fixed, --single-threaded, --predictable-gc-schedule, UV_THREADPOOL_SIZE=1)
+//     against none at all;
+//   - express json: dyno's settings against the same without --predictable-gc-schedule (express allocates the most per
+//     request, and a young generation that resizes itself moved its windows by up to 13%).
+// Per arm: the counts, their spread between launches (CV), the spread of the windows within a launch (CV and range), and
+// the ratio of the arms' medians, which says whether the settings change what is measured.
+//   node harness/bench/instruction-count-settings.js [--repeats 4]
+import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
-import { median } from 'simple-statistics'
+import { max, median, min } from 'simple-statistics'
 import { INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/instructions/count-instructions.js'
+import { mapLimit } from '../src/util/map-limit.js'
 import { benchSuts, countOnce, cvPercent, scenarioNamed } from './support/bench-counts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
-const { values } = parseArgs({
-  options: {
-    repeats: { type: 'string', default: '4' },
-    sut: { type: 'string', default: 'node-http' },
-    scenario: { type: 'string', default: 'json' }
+const { values } = parseArgs({ options: { repeats: { type: 'string', default: '4' } } })
+const repeats = Number(values.repeats)
+const GC_SCHEDULE_FLAG = '--predictable-gc-schedule'
+
+/** @param {import('../src/instructions/count-instructions.js').CountSettings} settings */
+const describe = (settings) => [...settings.nodeFlags, ...Object.entries(settings.env).map(([name, value]) => `${name}=${value}`)].join(' ') || 'none'
+
+const COMPARISONS = [
+  { sut: 'node-http', scenario: 'json', arms: { "dyno's": NODE_COUNT_SETTINGS, none: { nodeFlags: [], env: {} } } },
+  {
+    sut: 'express',
+    scenario: 'json',
+    arms: {
+      "dyno's": NODE_COUNT_SETTINGS,
+      [`without ${GC_SCHEDULE_FLAG}`]: { ...NODE_COUNT_SETTINGS, nodeFlags: NODE_COUNT_SETTINGS.nodeFlags.filter((flag) => flag !== GC_SCHEDULE_FLAG) }
+    }
   }
+]
+
+const subjects = await benchSuts(COMPARISONS.map((comparison) => comparison.sut))
+/** Every launch to make, the arms of a comparison alternating (which goes first swaps each repeat). */
+const launches = COMPARISONS.flatMap((comparison, which) => Array.from({ length: repeats }, (_, repeat) => {
+  const names = Object.keys(comparison.arms)
+  return (repeat % 2 === 0 ? names : names.reverse()).map((arm) => ({ which, arm, repeat }))
+}).flat())
+const counts = await mapLimit(launches, availableParallelism(), async ({ which, arm }) => {
+  const comparison = COMPARISONS[which]
+  const started = performance.now()
+  const count = await countOnce({ sut: subjects[which], scenario: scenarioNamed(comparison.scenario), settings: comparison.arms[arm] })
+  const windows = count.windows.map((window) => window.instructionsPerRequest)
+  console.log(`${comparison.sut} ${arm}: ${count.instructionsPerRequest} instructions/request, windows ${windows.join(' ')}, ` +
+    `${count.checks.responses} responses checked, ${((performance.now() - started) / 1000).toFixed(1)} s`)
+  return { perRequest: count.instructionsPerRequest, windowCv: cvPercent(windows), windowRangePercent: (max(windows) / min(windows) - 1) * 100 }
 })
-const scenario = scenarioNamed(String(values.scenario))
-const [sut] = await benchSuts([String(values.sut)])
-const arms = { with: NODE_COUNT_SETTINGS, without: { nodeFlags: [], env: {} } }
-/** @type {Record<string, { perRequest: number[], windowCvs: number[] }>} */
-const figures = { with: { perRequest: [], windowCvs: [] }, without: { perRequest: [], windowCvs: [] } }
-for (let repeat = 0; repeat < Number(values.repeats); repeat++) {
-  /** @type {('with' | 'without')[]} */
-  const order = repeat % 2 === 0 ? ['with', 'without'] : ['without', 'with']
-  for (const arm of order) {
-    const started = performance.now()
-    const count = await countOnce({ sut, scenario, settings: arms[arm] })
-    const windows = count.windows.map((window) => window.instructionsPerRequest)
-    figures[arm].perRequest.push(count.instructionsPerRequest)
-    figures[arm].windowCvs.push(cvPercent(windows))
-    console.log(`${arm}: ${count.instructionsPerRequest} instructions/request, windows ${windows.join(' ')}, ` +
-      `${count.checks.responses} responses checked, ` +
-      `${((performance.now() - started) / 1000).toFixed(1)} s`)
-  }
-}
-const armLines = Object.entries(figures).map(([arm, { perRequest, windowCvs }]) =>
-  `| ${arm} | ${perRequest.join(', ')} | ${median(perRequest)} | ${cvPercent(perRequest).toFixed(2)}% | ${median(windowCvs).toFixed(2)}% |`)
-const ratio = `median with / without the settings: ${(median(figures.with.perRequest) / median(figures.without.perRequest)).toFixed(4)}`
-console.log([...armLines, ratio].join('\n'))
-const settingsText = [...NODE_COUNT_SETTINGS.nodeFlags, ...Object.entries(NODE_COUNT_SETTINGS.env).map(([name, value]) => `${name}=${value}`)].join(' ')
-writeMeasuredBlock({
-  script: import.meta.url,
-  lines: [
-    `${sut.name} × ${scenario.name}, ${values.repeats} launches with dyno's settings (${settingsText}) and as many without, alternating; each a count of ` +
-      `${INSTRUCTION_COUNT_DEFAULTS.windows} windows of ${INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ` +
-      `${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted ones.`,
+
+const lines = [
+  `Each launch a count of ${INSTRUCTION_COUNT_DEFAULTS.windows} windows of ${INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ` +
+    `${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted ones; ${repeats} launches an arm, alternating.`
+]
+for (const [which, comparison] of COMPARISONS.entries()) {
+  const [first, second] = Object.keys(comparison.arms)
+  const of = (/** @type {string} */ arm) => counts.filter((_, index) => launches[index].which === which && launches[index].arm === arm)
+  const rows = Object.entries(comparison.arms).map(([arm, settings]) => {
+    const measured = of(arm)
+    const perRequest = measured.map((count) => count.perRequest)
+    return `| ${arm} (${describe(settings)}) | ${perRequest.join(', ')} | ${median(perRequest)} | ${cvPercent(perRequest).toFixed(2)}% | ` +
+      `${median(measured.map((count) => count.windowCv)).toFixed(2)}% | ${median(measured.map((count) => count.windowRangePercent)).toFixed(1)}% |`
+  })
+  const ratio = median(of(first).map((count) => count.perRequest)) / median(of(second).map((count) => count.perRequest))
+  const table = [
     '',
-    '| settings | instructions per request, each launch | median | CV between launches | CV of the windows within a launch (median) |',
-    '|---|---|---:|---:|---:|',
-    ...armLines,
+    `${comparison.sut} × ${comparison.scenario}:`,
     '',
-    `${ratio[0].toUpperCase()}${ratio.slice(1)}.`
+    '| settings | instructions per request, each launch | median | CV between launches | CV of the windows within a launch (median) | ' +
+      'largest window / smallest (median) |',
+    '|---|---|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `Median ${first} / ${second}: ${ratio.toFixed(4)}.`
   ]
-})
+  console.log(table.join('\n'))
+  lines.push(...table)
+}
+writeMeasuredBlock({ script: import.meta.url, lines })

@@ -1,6 +1,6 @@
 // @ts-check
 import { describe, expect, it } from 'vitest'
-import { createLatencyHistogram, encodeHistogram } from '../src/load/latency-histogram.js'
+import { createLatencyHistogram, encodeHistogram, latencySummaryMs, meanAndDeviationUs } from '../src/load/latency-histogram.js'
 import { mergedLatencyMs } from '../src/results/merge-histograms.js'
 import { bootstrapMedianInterval } from '../src/stats/bootstrap.js'
 import { seededRandom, shuffled } from '../src/stats/seeded-random.js'
@@ -53,5 +53,17 @@ describe('merged latency histograms', () => {
     expect(merged?.p99).toBeCloseTo(50, 0)
     expect(merged?.max).toBeCloseTo(50, 0)
     // Averaging the two runs' p50s would say 25.5 ms; the merged p50 is 1 ms.
+  })
+})
+
+describe('latency mean and deviation', () => {
+  it('are what HdrHistogram gives, read in two passes over the buckets', () => {
+    const histogram = createLatencyHistogram()
+    const random = seededRandom(7)
+    for (let index = 0; index < 20_000; index++) histogram.recordValue(1 + Math.round(-Math.log(1 - random()) * 800 + (index % 97 === 0 ? 40_000 : 0)))
+    const { meanUs, stdevUs } = meanAndDeviationUs(histogram)
+    expect(meanUs).toBe(histogram.mean)
+    expect(stdevUs).toBeCloseTo(histogram.stdDeviation, 6)
+    expect(latencySummaryMs(histogram)?.stdev).toBeCloseTo(histogram.stdDeviation / 1000, 3)
   })
 })

@@ -85,13 +85,23 @@ fn run_phase(
     let mut counted = 0u64;
     let mut next_second = start + Duration::from_secs(1);
     let mut stopped_early = false;
-    while threads.iter().any(|thread| !thread.is_finished()) {
-        std::thread::sleep(POLL);
+    loop {
+        // Wakes for each window part, at the next progress second, and after POLL at most to look at the signals; and
+        // at once when every thread has ended, their senders gone with them: a phase never waits out a poll after its end
+        // (sleeping POLL at a time added 25 ms to every phase on average).
+        let until_second = next_second.saturating_duration_since(Instant::now());
+        let wait = if next_second <= shared.end {
+            POLL.min(until_second)
+        } else {
+            POLL
+        };
+        match window_receiver.recv_timeout(wait) {
+            Ok(part) => merger.add(part),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
         if stop.load(Ordering::Relaxed) && !shared.stop.swap(true, Ordering::Relaxed) {
             stopped_early = Instant::now() < shared.end;
-        }
-        while let Ok(part) = window_receiver.try_recv() {
-            merger.add(part);
         }
         if Instant::now() >= next_second && next_second <= shared.end {
             let total: u64 = shared

@@ -128,7 +128,7 @@ const OPTIONS = {
     field: 'cacheDir',
     flag: '--cache-dir <dir>',
     description: 'Where dyno keeps what it measured once and reuses while it holds: the engine calibration of this machine, and instruction ' +
-      'counts (reused where harness, SUT sources, lockfile, runtime, settings and scenario are the same)',
+      'counts (reused where the harness code of the count, SUT sources, lockfile, runtime, settings and scenario are the same)',
     parse: outputDirectory,
     default: DEFAULTS.cacheDir,
     defaultText: '$DYNO_CACHE_DIR, else $XDG_CACHE_HOME/dyno or ~/.cache/dyno'
@@ -180,8 +180,8 @@ const OPTIONS = {
   noCountCache: {
     field: 'countCache',
     flag: '--no-count-cache',
-    description: 'With --measure instructions: count anew even where an identical count (same harness, SUT sources, lockfile, runtime, ' +
-      'settings and scenario) is kept in --cache-dir; two fresh counts of the same code are what an A/A measurement needs',
+    description: 'With --measure instructions: count anew even where an identical count (same harness code of the count, SUT sources, ' +
+      'lockfile, runtime, settings and scenario) is kept in --cache-dir; two fresh counts of the same code are what an A/A measurement needs',
     parse: flag,
     default: true
   },

@@ -1,13 +1,15 @@
 // @ts-check
-// An instruction count depends on exactly what runs and how it is driven: dyno's harness, the SUT's own sources, the shared
-// work of the scenarios, the installed packages (the lockfile), the runtime, the count's settings, the scenario and valgrind.
+// An instruction count depends on exactly what runs and how it is driven: the harness code a count runs (the count's module
+// and every module it imports, not the reports or the load engines), the SUT's own sources, the shared work of the
+// scenarios, the installed packages (the lockfile), the runtime, the count's settings, the scenario and valgrind.
 // When none of these differs, counting again gives the same windows up to their noise, so a count is kept under a hash of
 // exactly these and reused (compare-commits: the SUTs a change does not touch are counted once for both commits). A cached
 // entry that is corrupt or was written by another dyno is ignored with one line saying so, and counted again.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { HARNESS_DIR, REPO_ROOT } from '../paths.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { makeDirectory } from '../util/checked-paths.js'
@@ -42,6 +44,40 @@ function treeHash (dir) {
   return digest
 }
 
+/** A module's imports of other modules of the harness: `from './x.js'`, `import './x.js'`, `import('./x.js')`. */
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g
+/** Where a count's harness code starts: the count itself, and the environment a run gives its SUT. */
+const COUNT_ENTRY_MODULES = [fileURLToPath(new URL('./count-instructions.js', import.meta.url)), fileURLToPath(new URL('../run/run-env.js', import.meta.url))]
+
+/**
+ * The hash of some modules and every module they import by a relative path, directly or not, each by its path relative to
+ * `root` and its content.
+ * @param {string[]} entries absolute paths @param {string} root
+ * @returns {string}
+ */
+export function moduleGraphHash (entries, root) {
+  const seen = new Set()
+  const pending = [...entries]
+  while (pending.length > 0) {
+    const file = /** @type {string} */ (pending.pop())
+    if (seen.has(file)) continue
+    seen.add(file)
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) pending.push(resolve(dirname(file), specifier))
+  }
+  const hash = createHash('sha256')
+  for (const file of [...seen].sort()) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0')
+  return hash.digest('hex')
+}
+
+/** @type {string | undefined} */
+let countingCodeDigest
+
+/**
+ * The hash of the harness code a count runs. A change to the reports, the load engines or the CLI leaves it as it is, so a
+ * commit that touches only those counts nothing again.
+ */
+const countingCodeHash = () => (countingCodeDigest ??= moduleGraphHash(COUNT_ENTRY_MODULES, HARNESS_DIR))
+
 /** @type {string | undefined} */
 let valgrindVersion
 
@@ -61,7 +97,7 @@ function valgrindVersionOf (valgrind) {
 export function countKey ({ sut, scenario, valgrind, count }) {
   const inputs = {
     dyno: HARNESS_VERSION,
-    harness: treeHash(join(HARNESS_DIR, 'src')),
+    harness: countingCodeHash(),
     sut: treeHash(sut.dir),
     scenarios: treeHash(join(REPO_ROOT, 'scenarios')),
     lockfile: createHash('sha256').update(readFileSync(join(REPO_ROOT, 'pnpm-lock.yaml'))).digest('hex'),

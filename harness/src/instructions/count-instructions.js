@@ -23,11 +23,16 @@ import { sendRequests } from './send-requests.js'
 
 /**
  * Runtime settings that make a Node SUT's count repeatable without changing its code path: V8's hash and random
- * seeds fixed, and its work on helper threads (concurrent marking, compilation) kept on the main thread, whose
- * timing otherwise decides how much of it lands inside a counted window.
+ * seeds fixed, its work on helper threads (concurrent marking, compilation) kept on the main thread, whose timing
+ * otherwise decides how much of it lands inside a counted window, and its collections on a fixed schedule
+ * (`--predictable-gc-schedule`: semi-spaces held at 4 MB, a fixed heap growth, no memory reducer). Without
+ * the last, the young generation grows and shrinks with what survives, and express's windows varied by 13% within a
+ * launch (545,698 to 623,581 instructions a request); with it, by 3% (docs/measuring.md, instruction-count-settings).
  * @type {CountSettings}
  */
-export const NODE_COUNT_SETTINGS = Object.freeze({ nodeFlags: ['--hash-seed=1', '--random-seed=1', '--single-threaded'], env: { UV_THREADPOOL_SIZE: '1' } })
+export const NODE_COUNT_SETTINGS = Object.freeze({
+  nodeFlags: ['--hash-seed=1', '--random-seed=1', '--single-threaded', '--predictable-gc-schedule'], env: { UV_THREADPOOL_SIZE: '1' }
+})
 /**
  * A Go SUT's setting for a count: no asynchronous preemption. Go preempts a long-running goroutine with a signal
  * (SIGURG); under valgrind that signal now and then lands where the Go runtime cannot take it, and the SUT dies in
