@@ -26,8 +26,8 @@ import { sendRequests } from './send-requests.js'
  * seeds fixed, its work on helper threads (concurrent marking, compilation) kept on the main thread, whose timing
  * otherwise decides how much of it lands inside a counted window, and its collections on a fixed schedule
  * (`--predictable-gc-schedule`: semi-spaces held at 4 MB, a fixed heap growth, no memory reducer). Without
- * the last, the young generation grows and shrinks with what survives, and express's windows varied by 13% within a
- * launch (545,698 to 623,581 instructions a request); with it, by 3% (docs/measuring.md, instruction-count-settings).
+ * the last, the young generation grows and shrinks with what survives, and some of express's windows held a collection
+ * more than others (harness/bench/instruction-count-settings.js measures the windows with and without it).
  * @type {CountSettings}
  */
 export const NODE_COUNT_SETTINGS = Object.freeze({
