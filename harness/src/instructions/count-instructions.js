@@ -44,14 +44,16 @@ export const GO_COUNT_SETTINGS = Object.freeze({ nodeFlags: [], env: { GODEBUG: 
 export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
 /**
  * The count unless said otherwise. warmupRequests: a Node SUT's JIT still compiles for its first several thousand
- * requests, whose windows count several times the steady state's instructions. windows: the fewest pairs the
- * signed-rank test can use at the default alpha, so that one run a side can be compared window by window. Twelve
- * windows of 500 requests were tried (docs/measuring.md): shorter windows vary more with the collections that fall in
- * them, which took from the test what the extra windows gave it. concurrency: one request at a time, so that every launch meets
- * the same sequence of requests; over four connections koa's launches fell into two levels 1% apart (docs/measuring.md).
+ * requests, whose windows count several times the steady state's instructions (counted from request 2,000 on, koa and
+ * fastify level off only near request 9,000). windows: two more than the fewest pairs the signed-rank test can use at the
+ * default alpha, the same 6,000 requests in all: with six, one window that a collection pushed the other way kept a real 1%
+ * change from being called (fastify 7/10); with eight such a window may be among the three smallest and the change is still
+ * seen (fastify 10/10). Twelve windows of 500 were tried too (docs/measuring.md): windows that short vary more with the
+ * scavenges in them. concurrency: one request at a time, so that every launch meets the same sequence of requests; over
+ * four connections koa's launches fell into two levels 1% apart (docs/measuring.md).
  */
 export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
-  warmupRequests: 10_000, windowRequests: 1000, windows: pairsNeeded(COMPARE_DEFAULTS.alpha), concurrency: 1
+  warmupRequests: 10_000, windowRequests: 750, windows: pairsNeeded(COMPARE_DEFAULTS.alpha) + 2, concurrency: 1
 })
 
 /** @type {CountSettings} */
