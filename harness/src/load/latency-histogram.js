@@ -41,8 +41,8 @@ const US_PER_MS = 1000
 /**
  * The mean and standard deviation of a histogram's values as HdrHistogram defines them (each bucket's count at the bucket's
  * median equivalent value, deviations from the mean), in two plain passes over the buckets. The library's getters walk an
- * iterator that allocates at every bucket: 10 ms a histogram (the deviation walks twice), which a default run paid twice per
- * cell and once more per aggregate, some 5 s.
+ * iterator that allocates at every bucket (the deviation walks it twice): over the 188 histograms of a default run, 1,539 ms
+ * that way and 247 ms this way, paid twice per cell and once more per aggregate.
  * @param {import('hdr-histogram-js').Histogram} histogram not empty
  * @returns {{ meanUs: number, stdevUs: number }}
  */
