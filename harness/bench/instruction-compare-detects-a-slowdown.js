@@ -270,25 +270,29 @@ try {
   removeCopies()
 }
 
-// 60% more work: the instruction ratio beside the wall-clock ratio, each side measured alternately.
-const root = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-60-'))
-const sixty = [fixtureSide('baseline', '0'), fixtureSide('60%', '60')]
-const instructionRatio = (await runSide(sixty[1], join(root, 'i60'), FIXTURE_COUNT)).record.instructions?.instructionsPerRequest ?? 0
-const instructionBase = (await runSide(sixty[0], join(root, 'i0'), FIXTURE_COUNT)).record.instructions?.instructionsPerRequest ?? 0
-/** @type {Record<string, number[]>} */
-const rates = { baseline: [], '60%': [] }
-for (let round = 0; round < wallClockRounds; round++) {
-  for (const side of round % 2 === 0 ? sixty : [...sixty].reverse()) {
-    rates[side.name].push((await runSide(side, join(root, `w-${side.name}-${round}`), {})).record.summary?.requestsPerSec.mean ?? 0)
+// 60% more work: the instruction ratio beside the wall-clock ratio, each side measured alternately (skipped with --wall-clock-rounds 0,
+// when the machine is not the script's alone).
+const sixtyLine = wallClockRounds > 0 ? await instructionAndWallClockRatio() : null
+
+async function instructionAndWallClockRatio () {
+  const root = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-60-'))
+  const sixty = [fixtureSide('baseline', '0'), fixtureSide('60%', '60')]
+  const instructionRatio = (await runSide(sixty[1], join(root, 'i60'), FIXTURE_COUNT)).record.instructions?.instructionsPerRequest ?? 0
+  const instructionBase = (await runSide(sixty[0], join(root, 'i0'), FIXTURE_COUNT)).record.instructions?.instructionsPerRequest ?? 0
+  /** @type {Record<string, number[]>} */
+  const rates = { baseline: [], '60%': [] }
+  for (let round = 0; round < wallClockRounds; round++) {
+    for (const side of round % 2 === 0 ? sixty : [...sixty].reverse()) {
+      rates[side.name].push((await runSide(side, join(root, `w-${side.name}-${round}`), {})).record.summary?.requestsPerSec.mean ?? 0)
+    }
   }
+  rmSync(root, { recursive: true, force: true })
+  const slowerBy = (median(rates.baseline) / median(rates['60%']))
+  const medians = `medians of ${wallClockRounds} alternating wall-clock runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))}`
+  return `cpu-work with 60% more work counted ${(instructionRatio / instructionBase).toFixed(3)}× the instructions ` +
+    `(${instructionBase} → ${instructionRatio} per request) and ran ${slowerBy.toFixed(3)}× slower in req/s (${medians})`
 }
-rmSync(root, { recursive: true, force: true })
-console.log(`cpu-work +60%: instructions ${(instructionRatio / instructionBase).toFixed(4)}× (${instructionBase} → ${instructionRatio} per request); ` +
-  `req/s ${(median(rates.baseline) / median(rates['60%'])).toFixed(4)}× slower ` +
-  `(medians of ${wallClockRounds} alternating runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))})`)
-const sixtyLine = `cpu-work with 60% more work counted ${(instructionRatio / instructionBase).toFixed(3)}× the instructions ` +
-  `(${instructionBase} → ${instructionRatio} per request) and ran ${(median(rates.baseline) / median(rates['60%'])).toFixed(3)}× slower in req/s ` +
-  `(medians of ${wallClockRounds} alternating wall-clock runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))})`
+if (sixtyLine) console.log(sixtyLine)
 const elapsedSec = Math.round((performance.now() - started) / 1000)
 const handlerWindows = `${HANDLER_COUNT['--count-windows'] ?? INSTRUCTION_COUNT_DEFAULTS.windows} windows of ` +
   `${HANDLER_COUNT['--count-requests'] ?? INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted`
@@ -304,7 +308,6 @@ writeMeasuredBlock({
     '| target | compared with the baseline | verdicts | change, median | change, range | threshold, median (range) |',
     '|---|---|---|---:|---:|---:|',
     ...blockRows,
-    '',
-    `${sixtyLine[0].toUpperCase()}${sixtyLine.slice(1)}.`
+    ...(sixtyLine ? ['', `${sixtyLine[0].toUpperCase()}${sixtyLine.slice(1)}.`] : [])
   ]
 })

@@ -176,6 +176,26 @@ export const ERRORS = Object.freeze({
       'Runs that are merely not ok (exit 1) are compared and shown as not comparable.',
     hint: 'A side\'s `dyno run` could not run at all (not: some runs failed): read its last lines in the message; ' +
       'the commit\'s harness may not know an option you gave.'
+  },
+  DYNO_ERR_HOST_UNREACHABLE: {
+    exitCode: 2,
+    when: 'A host of `--sut-host` or `dyno host prepare` cannot be used over SSH: it does not answer, refuses the key, asks for a password, ' +
+      'or its host key is unknown (dyno runs ssh in batch mode: it never prompts and never accepts a host key for you), or it lacks what the ' +
+      'run needs there (Node.js, a dyno checkout). Nothing is started.',
+    hint: 'Run `ssh <host> true` until it works without a prompt (an agent or a key in your SSH config, the host key in known_hosts), ' +
+      'then `dyno host prepare ssh://<host>`.'
+  },
+  DYNO_ERR_HOST_NOT_PREPARED: {
+    exitCode: 2,
+    when: 'The dyno checkout on a `--sut-host` is missing, at another commit, or installed from another lockfile than this one. ' +
+      'The message names both. Nothing is started.',
+    hint: 'Run `dyno host prepare ssh://<host>` from this checkout: it puts this commit there and installs it.'
+  },
+  DYNO_ERR_HOST_LOST: {
+    exitCode: 1,
+    when: 'The SSH connection to a host dropped during a run. The run in progress ends `failed` with this reason; the results measured before ' +
+      'it are on disk; what dyno started on the host ends with the connection.',
+    hint: 'Check the link to the host; run again.'
   }
 })
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it, vi } from 'vitest'
 import { scanProcessGroup } from '../src/resources/proc-reader.js'
 import { startResourceSampler } from '../src/resources/resource-sampler.js'
-import { processGroupAlive, stopProcessGroup } from '../src/sut-process/process-group.js'
+import { processGroupAlive, stopProcessGroup } from '../src/hosts/process-group.js'
 import { collectLines } from './support/child-lines.js'
 import { trackRuns } from './support/leftover-processes.js'
 

@@ -1,7 +1,7 @@
 // @ts-check
 import { afterAll, expect, it } from 'vitest'
 import { DEFAULTS } from '../src/defaults.js'
-import { processGroupAlive } from '../src/sut-process/process-group.js'
+import { processGroupAlive } from '../src/hosts/process-group.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { runInTempDir } from './support/run-fixture.js'

@@ -5,6 +5,7 @@ import { LOAD_PROFILES } from '@dyno/scenarios'
 import { calibrate } from '../commands/calibrate-command.js'
 import { compareCommand } from '../commands/compare-command.js'
 import { compareCommitsCommand, COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
+import { hostCommand } from '../commands/host-command.js'
 import { formatList } from '../commands/list-command.js'
 import { writeReports } from '../commands/report-command.js'
 import { runCommand } from '../commands/run-command.js'
@@ -79,6 +80,13 @@ export const COMMANDS = Object.freeze([
       // By instructions, compare-commits shares the count jobs between the two sides it counts at once.
       countJobsGiven: options.given.has('countJobs')
     }), forwardedRunArgs(options), io, signal)
+  },
+  {
+    name: 'host',
+    args: ['<action>', '<url>'],
+    summary: 'prepare ssh://[user@]host[:port][/dir]: put this commit of dyno on a host (in dir, `~/dyno` by default), install it there ' +
+      'and say what the host lacks; `dyno run --sut-host` then runs SUTs there (docs/hosts.md)',
+    run: ({ positionals: [action, url] }, io) => hostCommand(action, url, io)
   },
   {
     name: 'list',

@@ -1,6 +1,6 @@
 // @ts-check
 import { constants } from 'node:os'
-import { killProcessGroups } from '../sut-process/group-registry.js'
+import { killProcessGroups } from '../hosts/group-registry.js'
 import { watchAncestors } from './watch-ancestors.js'
 
 /** The signals that interrupt dyno: Ctrl-C, `kill` and `timeout`, a closed terminal. */

@@ -9,6 +9,7 @@ import { selectScenarios, selectSuts } from '../suts/select.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { machineCpus } from '../pinning/cpu-list.js'
 import { parsePin } from '../pinning/parse-pin.js'
+import { parseHostUrl } from '../hosts/host-url.js'
 
 /**
  * Parsers for option values. Each takes the value as typed (a string, or true for an option given without one)
@@ -16,7 +17,7 @@ import { parsePin } from '../pinning/parse-pin.js'
  * naming the flag, the bad value and what is allowed. Its `domain` says what it accepts, so that the tests can
  * derive the values each option must refuse from the option table alone.
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean }
- *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] } | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' }} OptionDomain
+ *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] } | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'sshUrl' }} OptionDomain
  * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
  */
 
@@ -194,3 +195,6 @@ export function subsetOf (allowed) {
 
 /** `--pin auto|off|sut=<cpus>,gen=<cpus>`, judged against the cpus this process may use. */
 export const pinOption = withDomain((raw, flag) => parsePin(raw, flag, machineCpus()), { kind: 'pin' })
+
+/** `ssh://[user@]host[:port][/dir]`: a host reached with the user's OpenSSH (hosts/host-url.js). */
+export const sshHostUrl = withDomain((raw, flag) => parseHostUrl(String(raw), flag), { kind: 'sshUrl' })

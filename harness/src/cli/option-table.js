@@ -8,7 +8,7 @@ import { machineCpus } from '../pinning/cpu-list.js'
 import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
-  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds, subsetOf, wholeNumber,
+  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds, sshHostUrl, subsetOf, wholeNumber,
   wholeNumberList
 } from './option-parsers.js'
 import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
@@ -123,6 +123,16 @@ const OPTIONS = {
       `engine; measured once per machine, kept in --cache-dir); ${ENGINES.map((engine) => engine.description).join('; or ')}`,
     parse: oneOf(['auto', ...ENGINE_NAMES]),
     default: 'auto'
+  },
+  sutHost: {
+    field: 'sutHost',
+    flag: '--sut-host <url>',
+    description: 'Run the SUTs, and the services their scenarios need, on another host reached with your OpenSSH in batch mode ' +
+      '(`ssh://[user@]host[:port][/dir]`, dir the checkout `dyno host prepare` made there, `~/dyno` by default); verification and load ' +
+      'come from this machine, whose cpus all go to the generator (docs/hosts.md)',
+    parse: sshHostUrl,
+    default: null,
+    defaultText: 'this machine'
   },
   cacheDir: {
     field: 'cacheDir',
@@ -312,14 +322,14 @@ function defaultingTo (spec, value) {
 /** The options of `dyno run`, in help order. */
 const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration,
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
-  OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out,
+  OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.sutHost, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out,
   OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify]
 
 /**
  * compare-commits takes the run options for both commits' rounds, all but --seed (each round's `dyno run` draws its own: a round is one
- * run a side, so there is no order to shuffle), with its own defaults: its profile, and by instructions one round on a few scenarios.
+ * run a side, so there is no order to shuffle) and --sut-host (a host's checkout is at one commit), with its own defaults: its profile, and by instructions one round on a few scenarios.
  */
-const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => spec !== OPTIONS.seed).map((spec) => {
+const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => spec !== OPTIONS.seed && spec !== OPTIONS.sutHost).map((spec) => {
   /** @param {Record<string, any>} values */
   const counting = (values) => values.measure === 'instructions'
   if (spec === OPTIONS.profile) return { ...spec, default: COMPARE_COMMITS_DEFAULTS.profile }
@@ -371,6 +381,7 @@ export const COMMAND_OPTIONS = Object.freeze({
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   'compare-commits': [...COMPARE_COMMITS_RUN_OPTIONS, OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
+  host: [],
   list: []
 })
 

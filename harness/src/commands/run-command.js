@@ -1,7 +1,8 @@
 // @ts-check
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
-import { resolvePinning } from '../pinning/resolve-pinning.js'
+import { connectSshHost } from '../hosts/ssh-host.js'
+import { resolvePinning, resolveSplitPinning } from '../pinning/resolve-pinning.js'
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../paths.js'
 import { chooseEngine } from '../run/engine-choice.js'
@@ -30,7 +31,11 @@ export async function runCommand (options, io, signal) {
   const counting = options.measure === 'instructions'
   // What the options ask of an engine they name (or of a count) is judged before anything starts.
   if (options.engine !== 'auto' || counting) loadSettings(options, options.engine === 'auto' ? 'autocannon' : options.engine)
-  const pinning = resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
+  // A SUT host is asked first: one that cannot be used stops the run before anything starts.
+  const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
+  const pinning = sutHost
+    ? resolveSplitPinning(options.pin, sutHost.machine, undefined, { sutCpus: options.sutCpus, sutHostName: sutHost.name })
+    : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
   const selected = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
   const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
@@ -70,7 +75,8 @@ export async function runCommand (options, io, signal) {
     engineChoice,
     countCacheDir: counting && options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
     freshSut: options.freshSut,
-    options: { ...options, pinning },
+    sutHost,
+    options: { ...options, sutHost: options.sutHost?.url ?? null, pinning },
     signal
   }, {
     onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
@@ -108,4 +114,21 @@ export async function runCommand (options, io, signal) {
     return error.exitCode
   }
   return outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0
+}
+
+/**
+ * The SUT host of `--sut-host`, connected and checked; what a run there cannot do yet is refused here, before anything starts.
+ * @param {import('../hosts/host-url.js').SshTarget} target @param {Record<string, any>} options
+ * @returns {Promise<import('../hosts/host.js').Host>}
+ */
+async function connectSutHost (target, options) {
+  if (options.measure === 'instructions') {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--measure instructions\` with \`--sut-host ${target.url}\`: counts are made on this machine ` +
+      'only for now (an instruction count does not depend on the machine it is made on); drop one of the two')
+  }
+  if (options.runtimes.some((/** @type {string} */ runtime) => runtime !== 'node')) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--runtime ${options.runtimes.join(',')}\` with \`--sut-host\`: a SUT host runs the Node SUTs on its ` +
+      'own Node only (`--runtime node`)')
+  }
+  return connectSshHost(target, 'sut')
 }

@@ -44,6 +44,8 @@ export function environmentFingerprint () {
     },
     ci: process.env.CI === 'true' || process.env.CI === '1',
     /** The data services of the run (version, source, address), filled in once they are started. */
-    services: /** @type {Record<string, Record<string, unknown>>} */ ({})
+    services: /** @type {Record<string, Record<string, unknown>>} */ ({}),
+    /** A run across hosts: the SUT's host and the load hosts, each with its environment. */
+    hosts: /** @type {import('../hosts/host.js').HostDescription[] | undefined} */ (undefined)
   }
 }

@@ -39,15 +39,15 @@
  */
 
 /**
- * The load plan of a scenario against a SUT on 127.0.0.1: the scenario's request and expectation,
- * a warmup phase when warmupSec > 0, then the measured phase.
- * @param {{ port: number, scenario: import('@dyno/scenarios').Scenario, connections: number, pipelining: number,
+ * The load plan of a scenario against a SUT at `address` (127.0.0.1 unless it runs on another host): the scenario's request and
+ * expectation, a warmup phase when warmupSec > 0, then the measured phase.
+ * @param {{ address?: string, port: number, scenario: import('@dyno/scenarios').Scenario, connections: number, pipelining: number,
  *   warmupSec: number, durationSec: number, windowMs: number, ratePerSec?: number | null }} settings
  * @returns {LoadPlan}
  */
-export function scenarioLoadPlan ({ port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null }) {
+export function scenarioLoadPlan ({ address = '127.0.0.1', port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null }) {
   return {
-    url: `http://127.0.0.1:${port}${scenario.request.path}`,
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}${scenario.request.path}`,
     method: scenario.request.method,
     headers: scenario.request.headers ?? {},
     body: scenario.request.body ?? null,

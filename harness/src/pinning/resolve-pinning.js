@@ -55,3 +55,29 @@ export function resolvePinning (request, machine = currentMachine(), { sutCpus =
   const given = Math.min(sutCpus, machine.cpus.length - 1)
   return { mode: 'auto', pinned: true, sutCpus: machine.cpus.slice(0, given), generatorCpus: machine.cpus.slice(given), reason: null, sutCpuAllotment: sutCpus }
 }
+
+/**
+ * Where the SUT and the generator run when the SUT has a host of its own (`--sut-host`): under `auto` the SUT gets the first
+ * `sutCpus` cpus of its host (nothing else of the run is there, so even a one-cpu host gives it its allotment), and the generator
+ * every cpu of this machine. The two sets are cpus of two machines: `--pin sut=…,gen=…`, which names cpus of one, is refused.
+ * @param {import('./parse-pin.js').PinRequest} request
+ * @param {Machine} sutMachine the SUT's host
+ * @param {Machine} [loadMachine] this machine
+ * @param {{ sutCpus?: number, sutHostName?: string }} [allotment]
+ * @returns {PinPlan}
+ */
+export function resolveSplitPinning (request, sutMachine, loadMachine = currentMachine(), { sutCpus = 1, sutHostName = 'the SUT host' } = {}) {
+  const off = (/** @type {string} */ reason) => ({ mode: request.mode, pinned: false, sutCpus: null, generatorCpus: null, reason })
+  if (request.mode === 'off') return off('`--pin off`')
+  if (request.mode === 'explicit') {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--pin sut=${formatCpuList(request.sutCpus)},gen=${formatCpuList(request.generatorCpus)}\` ` +
+      'names cpus of one machine; with `--sut-host` the SUT and the generator are on two: use `--pin auto` (the SUT gets the first ' +
+      '`--sut-cpus` cpus of its host, the generator every cpu here) or `--pin off`')
+  }
+  if (sutMachine.platform !== 'linux') return off(`pinning needs Linux on ${sutHostName} (it runs ${sutMachine.platform})`)
+  if (sutMachine.tasksetPath === null) return off(`pinning needs \`taskset\` on ${sutHostName} (apt-get install util-linux)`)
+  const here = loadMachine.platform === 'linux' && loadMachine.tasksetPath !== null ? loadMachine.cpus : null
+  return {
+    mode: 'auto', pinned: true, sutCpus: sutMachine.cpus.slice(0, Math.min(sutCpus, sutMachine.cpus.length)), generatorCpus: here, reason: null, sutCpuAllotment: sutCpus
+  }
+}

@@ -9,9 +9,10 @@ import { clockTicksPerSec, pageSizeBytes } from './system-constants.js'
 import { roundTo } from '../util/numbers.js'
 
 /**
- * @typedef {{ pgid: number } | { pid: number } | { pids: number[] }} ResourceTarget a process group (leader and every
- *   descendant that stayed in the group, grandchildren included), one process, or a set of processes (the
- *   generator's, one per generator cpu)
+ * @typedef {{ pgid: number, readGroup?: (() => import('./proc-reader.js').ProcStat[]) | null } | { pid: number } | { pids: number[] }} ResourceTarget
+ *   a process group (leader and every descendant that stayed in the group, grandchildren included), one process, or a set of
+ *   processes (the generator's, one per generator cpu); readGroup: the group's processes as its own host last read them, for a
+ *   group on another host
  *
  * @typedef {object} ResourceSample one interval, ending at tMs
  * @property {number} tMs since the sampler started
@@ -68,8 +69,10 @@ function createTracker (target, { rescanMs }) {
   let first = true
 
   /** @returns {import('./proc-reader.js').ProcStat[]} */
+  const readGroup = 'pgid' in target ? target.readGroup ?? null : null
   const readMembers = (/** @type {number} */ now) => {
     if (!isGroup) return pids.map(readProcStat).filter((stat) => stat !== null)
+    if (readGroup) return readGroup()
     if (now - lastScanAt >= rescanMs) {
       lastScanAt = now
       return scanProcessGroup(id)

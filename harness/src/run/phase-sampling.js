@@ -9,9 +9,11 @@ import { startResourceSampler } from '../resources/resource-sampler.js'
  * Samples CPU and memory of the SUT's process group and of the load generator, one report per load
  * phase: a sampler starts with the load, and each phase the generator reports done closes its window
  * and opens the next one.
- * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPids: () => number[] }} options generatorPids: its processes now
+ * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPids: () => number[],
+ *   sutReadGroup?: (() => import('../resources/proc-reader.js').ProcStat[]) | null }} options generatorPids: its processes now;
+ *   sutReadGroup: the SUT's processes as its host reads them, when it runs on another
  */
-export function samplePhases ({ phases, sutPgid, generatorPids }) {
+export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = null }) {
   /** @type {Partial<Record<'warmup' | 'measure', import('../resources/resource-sampler.js').ResourceReport>>} */
   const reports = {}
   let index = 0
@@ -19,7 +21,7 @@ export function samplePhases ({ phases, sutPgid, generatorPids }) {
   let sampler = null
   const start = () => {
     const pids = generatorPids()
-    sampler = startResourceSampler({ targets: { sut: { pgid: sutPgid }, ...(pids.length > 0 ? { generator: { pids } } : {}) } })
+    sampler = startResourceSampler({ targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) } })
   }
   const close = () => {
     if (!sampler) return

@@ -7,6 +7,7 @@ import {
 } from '../instructions/count-instructions.js'
 import { engineNamed } from '../load/engines/index.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
+import { measureLinkRtt } from '../hosts/link-rtt.js'
 import { failed, failedWith, invalid, ok, skipped } from '../results/outcome.js'
 import { createResultRecord, settleRecord, timedStage } from '../results/result-record.js'
 import { describeExit } from '../sut-process/start-sut.js'
@@ -27,6 +28,7 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @property {ResultRecord['env']} env
  * @property {import('../results/result-record.js').LoadSettings} load
  * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
+ * @property {import('../hosts/host.js').Host} sutHost where SUTs and their services run: this machine, or one reached over SSH
  * @property {boolean} verify
  * @property {number} readyTimeoutSec
  * @property {number} stopGraceSec
@@ -144,7 +146,7 @@ async function measureOn (context, cell, running, record, eventLoopFile) {
 async function verified (context, { scenario, onProgress }, running, record) {
   onProgress?.({ stage: 'verifying' })
   record.verification = await timedStage(record, 'verify', () =>
-    verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: context.requestTimeoutSec * 1000 }, scenario))
+    verifyScenario({ host: running.address, port: running.port, timeoutMs: context.requestTimeoutSec * 1000 }, scenario))
   if (record.verification.passed) return null
   return invalid(`DYNO_ERR_RESPONSE_MISMATCH: ${describeFailedChecks(record.verification)}`, 'DYNO_ERR_RESPONSE_MISMATCH')
 }
@@ -162,8 +164,13 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   const queriesBefore = counter ? await counter.count() : 0
   const engine = engineNamed(load.engine)
   const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
-  const plan = scenarioLoadPlan({ port: running.port, scenario, connections, ...load })
-  const sampling = samplePhases({ phases: plan.phases.map((phase) => phase.name), sutPgid: running.pid, generatorPids: () => started.pids })
+  if (context.sutHost.remote) {
+    record.link = await timedStage(record, 'link', () => measureLinkRtt({ address: running.address, port: running.port, from: 'local', to: context.sutHost.name }))
+  }
+  const plan = scenarioLoadPlan({ address: running.address, port: running.port, scenario, connections, ...load })
+  const sampling = samplePhases({
+    phases: plan.phases.map((phase) => phase.name), sutPgid: running.pid, sutReadGroup: running.readGroup, generatorPids: () => started.pids
+  })
   const started = engine.start(plan, {
     threads,
     cpus: pinning.generatorCpus,
@@ -195,6 +202,8 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   })
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
+  const lost = running.lostReason()
+  if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
   if (running.hasExited()) {
     const exit = await running.exited
     return failed(`the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`,

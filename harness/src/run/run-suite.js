@@ -5,6 +5,7 @@ import { environmentFingerprint } from '../env/fingerprint.js'
 import { REPO_ROOT } from '../paths.js'
 import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
+import { localHost } from '../hosts/local-host.js'
 import { startServices } from '../services/service-manager.js'
 import { planRuns } from './plan-runs.js'
 import { createRunId } from './run-id.js'
@@ -34,6 +35,7 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {import('./engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
  * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
+ * @property {import('../hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
  * @property {AbortSignal} signal
  *
  * @typedef {object} SuiteHooks
@@ -57,6 +59,8 @@ export async function runSuite (suite, hooks = {}) {
   const runDir = join(resolve(REPO_ROOT, suite.out), runId)
   makeDirectory(runDir)
   const env = environmentFingerprint()
+  const sutHost = suite.sutHost ?? localHost('sut', env)
+  if (sutHost.remote) env.hosts = [sutHost.description, localHost('load', env).description]
   const plan = planRuns({ suts: suite.suts, scenarios: suite.scenarios, connections: suite.connections, repeats: suite.repeats, seed: suite.seed })
   const index = {
     schemaVersion: SCHEMA_VERSION,
@@ -80,7 +84,7 @@ export async function runSuite (suite, hooks = {}) {
   hooks.onStart?.({ runId, runDir, total: plan.length })
 
   const records = []
-  const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId) })
+  const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId), host: sutHost })
   try {
     env.services = services.describe()
     if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
@@ -92,6 +96,7 @@ export async function runSuite (suite, hooks = {}) {
       env,
       load: suite.load,
       pinning: suite.pinning,
+      sutHost,
       verify: suite.verify,
       readyTimeoutSec: suite.readyTimeoutSec,
       stopGraceSec: DEFAULTS.stopGraceSec,

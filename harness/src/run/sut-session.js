@@ -72,7 +72,9 @@ export function createSutSession (context) {
             signal: context.signal,
             env: { ...runEnv(context.runId), ...context.services.envFor(cell.sessionServices), PG_POOL_SIZE: String(context.pgPoolSize) },
             cpus: context.pinning.sutCpus,
-            eventLoopFile
+            // The event-loop probe writes a file beside the SUT: read here only when the SUT runs here.
+            eventLoopFile: context.sutHost.remote ? null : eventLoopFile,
+            host: context.sutHost
           }))
           current = { sut: cell.sut.label, running, eventLoopFile, served: 0 }
         } catch (error) {
@@ -84,6 +86,7 @@ export function createSutSession (context) {
       }
       const { running, eventLoopFile } = current
       record.sutProcess.pid = running.pid
+      record.sutProcess.host = context.sutHost.name
       record.sutProcess.ready = running.ready
       record.sutProcess.servedBefore = current.served
       current.served += 1

@@ -1,47 +1,55 @@
 // @ts-check
 import { DynoError } from '../errors.js'
+import { spawnLocalGroup } from '../hosts/local-host.js'
 import { LineTail } from '../util/line-tail.js'
-import { spawnGroupLeader, stopProcessGroup } from '../sut-process/process-group.js'
 
 /**
  * @typedef {object} ManagedProcess a service server dyno started and must stop
- * @property {import('node:child_process').ChildProcess} child
  * @property {LineTail} output its last lines (stdout and stderr together)
  * @property {() => boolean} alive
  * @property {() => Promise<void>} stop SIGTERM to its group, SIGKILL after a grace period
  */
 
+/** How long a service server has to end after SIGTERM. */
+const STOP_GRACE_MS = 5000
+
 /**
- * Starts a server in its own process group and waits, bounded, for the line that says it is ready.
+ * Starts a server in its own process group on its host (this machine unless `host` says otherwise) and waits, bounded, for the line
+ * that says it is ready.
  * @param {{ name: string, command: string, args: string[], readyPattern: RegExp, timeoutMs: number,
- *   cwd?: string, uid?: number, gid?: number, env?: Record<string, string> }} spec env: added to the harness's own
+ *   cwd?: string, uid?: number, gid?: number, env?: Record<string, string>, host?: import('../hosts/host.js').Host | null }} spec env: added
+ *   to the host's own; uid, gid: this machine only
  * @returns {Promise<ManagedProcess>}
  */
-export function startManagedProcess ({ name, command, args, readyPattern, timeoutMs, cwd, uid, gid, env }) {
-  const child = spawnGroupLeader(command, args, { cwd, uid, gid, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+export async function startManagedProcess ({ name, command, args, readyPattern, timeoutMs, cwd = process.cwd(), uid, gid, env = {}, host = null }) {
+  /** @type {import('../hosts/host.js').HostProcess} */
+  let child
+  try {
+    child = host ? await host.spawnGroup({ command, args, cwd, env, label: name }) : await spawnLocalGroup({ command, args, cwd, env, label: name, uid, gid })
+  } catch (error) {
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `${name} could not be started (${command}): ${/** @type {Error} */ (error).message}`, { cause: error })
+  }
   const output = new LineTail(30)
-  const alive = () => child.exitCode === null && child.signalCode === null
-  const stop = async () => { await stopProcessGroup(child, { graceMs: 5000, label: name }) }
+  const alive = () => !child.hasExited()
+  const stop = async () => { await child.stop(STOP_GRACE_MS) }
   return new Promise((resolve, reject) => {
     let settled = false
     const settle = (/** @type {Error | null} */ error) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
-      if (!error) return resolve({ child, output, alive, stop })
+      if (!error) return resolve({ output, alive, stop })
       stop().finally(() => reject(error))
     }
     const onData = (/** @type {Buffer} */ chunk) => {
       output.push(chunk)
       if (readyPattern.test(output.snapshot().join('\n'))) settle(null)
     }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', onData)
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
     const timer = setTimeout(() => settle(new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
       `${name} did not report ready within ${timeoutMs / 1000} s; its last lines:\n${output.format()}`)), timeoutMs)
-    child.once('error', (error) => settle(new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
-      `${name} could not be started (${command}): ${error.message}`, { cause: error })))
-    child.once('exit', (code, signal) => settle(new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
+    child.exited.then(({ code, signal }) => settle(new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
       `${name} exited while starting (${signal ?? `exit code ${code}`}); its last lines:\n${output.format()}`)))
   })
 }

@@ -8,7 +8,7 @@ import pg from 'pg'
 import { WORLD_SEED_SQL_POSTGRES, WORLD_TABLE_DDL } from '@dyno/scenarios/data'
 import { DynoError } from '../errors.js'
 import { findExecutable, postgresBinDirs } from '../util/find-executable.js'
-import { freeLoopbackPort } from './free-port.js'
+import { freeLoopbackPort } from '../hosts/free-port.js'
 import { startManagedProcess } from './managed-process.js'
 import { restartableService } from './restartable-service.js'
 

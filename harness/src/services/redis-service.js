@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { REDIS_MESSAGE_KEY, REDIS_MESSAGE_VALUE } from '@dyno/scenarios/data'
 import { DynoError } from '../errors.js'
-import { freeLoopbackPort } from './free-port.js'
+import { freeLoopbackPort } from '../hosts/free-port.js'
 import { startManagedProcess } from './managed-process.js'
 import { findExecutable } from '../util/find-executable.js'
 import { restartableService } from './restartable-service.js'
@@ -13,30 +13,34 @@ import { restartableService } from './restartable-service.js'
 export const REDIS_HOW_TO_GET = 'install redis-server (apt-get install redis-server) or set REDIS_URL'
 
 /**
- * Redis for the redis scenario: the server at REDIS_URL when set, otherwise a redis-server from PATH
- * started on a free loopback port, without persistence, in a temporary directory. Seeded either way.
+ * Redis for the redis scenario: the server at REDIS_URL when set, otherwise a redis-server started on a free port of the SUTs' host
+ * (its loopback when that is this machine), without persistence. Seeded either way.
  * @param {NodeJS.ProcessEnv} env
  * @param {Record<string, string>} [mark] added to the server's environment
+ * @param {import('../hosts/host.js').Host | null} [host] where the SUTs run (null: this machine)
  * @returns {Promise<import('./service.js').Service>}
  */
-export async function provideRedis (env, mark = {}) {
+export async function provideRedis (env, mark = {}, host = null) {
   if (env.REDIS_URL) return connectRedis(env.REDIS_URL, 'REDIS_URL', null)
-  const command = findExecutable('redis-server', [], env)
-  if (!command) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `redis-server is not on PATH: ${REDIS_HOW_TO_GET}`)
-  const dir = mkdtempSync(join(tmpdir(), 'dyno-redis-'))
+  const command = host ? host.which('redis-server') : findExecutable('redis-server', [], env)
+  if (!command) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `redis-server is not on ${host ? `${host.name}'s` : 'the'} PATH: ${REDIS_HOW_TO_GET}`)
+  // Redis writes nothing without persistence; a directory of its own here, the host's temporary directory there.
+  const dir = host?.remote ? '/tmp' : mkdtempSync(join(tmpdir(), 'dyno-redis-'))
+  const address = host?.listenAddress ?? '127.0.0.1'
   const open = async () => {
-    const port = await freeLoopbackPort()
+    const [port] = host ? await host.freePorts(1) : [await freeLoopbackPort()]
     const server = await startManagedProcess({
       name: 'redis-server',
       command,
-      args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'],
+      args: ['--port', String(port), '--bind', address, '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'],
       readyPattern: /Ready to accept connections/,
       timeoutMs: 15_000,
-      env: mark
+      env: mark,
+      host
     })
-    return connectRedis(`redis://127.0.0.1:${port}`, 'managed', server)
+    return connectRedis(`redis://${address}:${port}`, 'managed', server)
   }
-  return restartableService('redis', open, () => rmSync(dir, { recursive: true, force: true }))
+  return restartableService('redis', open, () => { if (!host?.remote) rmSync(dir, { recursive: true, force: true }) })
 }
 
 /**

@@ -4,8 +4,14 @@ import { providePostgres } from './postgres-service.js'
 import { provideRedis } from './redis-service.js'
 import { provideSqlite } from './sqlite-service.js'
 
-/** @type {Record<string, (env: NodeJS.ProcessEnv, mark: Record<string, string>) => Promise<import('./service.js').Service>>} */
+/**
+ * @typedef {(env: NodeJS.ProcessEnv, mark: Record<string, string>, host: import('../hosts/host.js').Host | null)
+ *   => Promise<import('./service.js').Service>} Provider
+ * @type {Record<string, Provider>}
+ */
 const PROVIDERS = { redis: provideRedis, postgres: providePostgres, sqlite: provideSqlite }
+/** The services dyno can start on a SUT host reached over SSH; the others' scenarios are skipped there, with the reason. */
+const ON_REMOTE_HOSTS = new Set(['redis'])
 
 /**
  * The services a run uses: started once, when a selected scenario needs them; a service that cannot be
@@ -22,18 +28,23 @@ const PROVIDERS = { redis: provideRedis, postgres: providePostgres, sqlite: prov
 
 /**
  * @param {Iterable<string>} names
- * @param {{ env?: NodeJS.ProcessEnv, mark?: Record<string, string> }} [options] env: where URLs and PATH come from;
- *   mark: environment added to every server process started (DYNO_RUN_ID), so leftovers can be traced
+ * @param {{ env?: NodeJS.ProcessEnv, mark?: Record<string, string>, host?: import('../hosts/host.js').Host | null }} [options] env: where
+ *   URLs and PATH come from; mark: environment added to every server process started (DYNO_RUN_ID), so leftovers can be traced;
+ *   host: where the SUTs run, and so their services (null: this machine)
  * @returns {Promise<Services>}
  */
-export async function startServices (names, { env = process.env, mark = {} } = {}) {
+export async function startServices (names, { env = process.env, mark = {}, host = null } = {}) {
   /** @type {Map<string, import('./service.js').Service>} */
   const available = new Map()
   /** @type {Map<string, string>} */
   const unavailable = new Map()
   for (const name of new Set(names)) {
+    if (host?.remote && !ON_REMOTE_HOSTS.has(name)) {
+      unavailable.set(name, `dyno does not start ${name} on a SUT host reached over SSH yet (it does: ${[...ON_REMOTE_HOSTS].join(', ')})`)
+      continue
+    }
     try {
-      available.set(name, await PROVIDERS[name](env, mark))
+      available.set(name, await PROVIDERS[name](env, mark, host))
     } catch (error) {
       if (!isDynoError(error)) throw error
       unavailable.set(name, error.message)

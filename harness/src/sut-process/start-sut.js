@@ -1,7 +1,7 @@
 // @ts-check
-import { DynoError } from '../errors.js'
+import { DynoError, isDynoError } from '../errors.js'
 import { LineTail } from '../util/line-tail.js'
-import { spawnGroupLeader, stopProcessGroup } from './process-group.js'
+import { spawnLocalGroup } from '../hosts/local-host.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 import { eventLoopEnv } from '../resources/event-loop-samples.js'
 
@@ -12,14 +12,17 @@ import { eventLoopEnv } from '../resources/event-loop-samples.js'
  * @property {boolean} [uwsNative] uWebSockets.js SUTs: whether the native binary is loaded
  *
  * @typedef {object} RunningSut
- * @property {import('node:child_process').ChildProcess} child
- * @property {number} pid also the process group id
+ * @property {number} pid on its host; also the process group id
+ * @property {string} address where the load host reaches it
  * @property {number} port the port it announced
  * @property {ReadyLine} ready
  * @property {LineTail} stderr
  * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited
  * @property {() => boolean} hasExited
  * @property {(graceMs: number) => Promise<{ forced: boolean }>} stop
+ * @property {(() => import('../resources/proc-reader.js').ProcStat[]) | null} readGroup its processes as its host last read them;
+ *   null: read /proc here
+ * @property {() => string | null} lostReason why its host can no longer be reached, when it cannot
  */
 
 /**
@@ -39,75 +42,87 @@ function parseReadyLine (line) {
 /** Variables that point a SUT at its data sources: only the harness sets them, per scenario. */
 const DATA_SOURCE_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_POOL_SIZE', 'WORKERS']
 
-/** The harness's environment without the data-source variables, so a SUT opens only what its scenario needs. */
-function inheritedEnv () {
-  const env = { ...process.env }
-  for (const name of DATA_SOURCE_VARIABLES) delete env[name]
-  return env
-}
-
 /**
- * Starts a SUT in its own process group and waits for its ready line.
+ * Starts a SUT in its own process group on its host (this machine unless `host` says otherwise) and waits for its ready line.
  * @param {import('../suts/discover-suts.js').SutDescriptor} sut
  * @param {{ readyTimeoutSec: number, stopGraceSec: number, env?: Record<string, string>, signal?: AbortSignal,
- *   cpus?: number[] | null, eventLoopFile?: string | null }} options cpus: pin with taskset; eventLoopFile: inject the event-loop preload
+ *   cpus?: number[] | null, eventLoopFile?: string | null, host?: import('../hosts/host.js').Host | null }} options cpus: pin with taskset
+ *   (the host's cpus); eventLoopFile: inject the event-loop preload
  * @returns {Promise<RunningSut>}
  * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_INTERRUPTED
  */
-export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null }) {
+export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null, host = null }) {
   if (!sut.launch) {
     throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} (${sut.runtimeKind}) has no resolved launch command: resolve it with resolveSubjects() first`)
   }
-  const { command, args } = pinnedSpawnArgs(sut.launch.command, sut.launch.args, cpus)
-  const base = inheritedEnv()
+  const onHost = host ? host.launchOn(sut.launch.command, sut.launch.args) : sut.launch
+  const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, cpus)
   const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null
-  const child = spawnGroupLeader(command, args, {
-    cwd: sut.dir,
-    env: {
-      ...base,
-      NODE_ENV: 'production',
-      PORT: '0',
-      HOST: '127.0.0.1',
-      WORKERS: String(sut.workers),
-      ...env,
-      // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
-      ...(probeFile ? eventLoopEnv({ file: probeFile, inheritedNodeOptions: env.NODE_OPTIONS ?? base.NODE_OPTIONS ?? '' }) : {})
-    },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
+  const inheritedNodeOptions = env.NODE_OPTIONS ?? (host?.remote ? '' : process.env.NODE_OPTIONS ?? '')
+  const sutEnv = {
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: host?.listenAddress ?? '127.0.0.1',
+    WORKERS: String(sut.workers),
+    ...env,
+    // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
+    ...(probeFile ? eventLoopEnv({ file: probeFile, inheritedNodeOptions }) : {})
+  }
+  /** @type {import('../hosts/host.js').HostProcess} */
+  let child
+  try {
+    child = await (host?.spawnGroup ?? spawnLocalGroup)({
+      command,
+      args,
+      cwd: sut.dir,
+      env: sutEnv,
+      // Only the harness points a SUT at its data sources, per scenario: a SUT opens only what its scenario needs.
+      unsetEnv: DATA_SOURCE_VARIABLES.filter((name) => !(name in sutEnv)),
+      label: `SUT ${sut.name}`
+    })
+  } catch (error) {
+    if (isDynoError(error)) throw error
+    throw new DynoError('DYNO_ERR_SUT_EXITED', `SUT ${sut.name} could not be started: ${/** @type {Error} */ (error).message}`, { cause: error })
+  }
   const stderr = new LineTail()
-  child.stderr?.on('data', (chunk) => stderr.push(chunk))
-  const exited = new Promise((resolve) => {
-    child.once('exit', (code, exitSignal) => resolve({ code, signal: exitSignal }))
-  })
-  const hasExited = () => child.exitCode !== null || child.signalCode !== null
-  const stop = (/** @type {number} */ graceMs) => stopProcessGroup(child, { graceMs, label: `SUT ${sut.name}` })
+  child.stderr.on('data', (chunk) => stderr.push(chunk))
+  const stop = (/** @type {number} */ graceMs) => child.stop(graceMs)
 
   /** @type {ReadyLine} */
   let ready
   try {
-    ready = await waitForReadyLine(child, { sut, stderr, readyTimeoutSec, signal, exited })
+    ready = await waitForReadyLine(child, { sut, stderr, readyTimeoutSec, signal })
   } catch (error) {
     await stop(stopGraceSec * 1000)
     throw error
   }
   // Keep draining stdout, or a chatty SUT would block on a full pipe under load.
-  child.stdout?.resume()
-  return { child, pid: /** @type {number} */ (child.pid), port: ready.port, ready, stderr, exited, hasExited, stop }
+  child.stdout.resume()
+  return {
+    pid: child.pid,
+    address: host?.address ?? '127.0.0.1',
+    port: ready.port,
+    ready,
+    stderr,
+    exited: child.exited,
+    hasExited: child.hasExited,
+    stop,
+    readGroup: child.readGroup,
+    lostReason: child.lostReason
+  }
 }
 
 /**
- * @param {import('node:child_process').ChildProcess} child
- * @param {{ sut: import('../suts/discover-suts.js').SutDescriptor, stderr: LineTail, readyTimeoutSec: number,
- *   signal?: AbortSignal, exited: Promise<{ code: number | null, signal: NodeJS.Signals | null }> }} context
+ * @param {import('../hosts/host.js').HostProcess} child
+ * @param {{ sut: import('../suts/discover-suts.js').SutDescriptor, stderr: LineTail, readyTimeoutSec: number, signal?: AbortSignal }} context
  * @returns {Promise<ReadyLine>}
  */
-function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal, exited }) {
+function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal }) {
   return new Promise((resolve, reject) => {
     let buffered = ''
     const cleanup = () => {
       clearTimeout(timer)
-      child.stdout?.off('data', onData)
+      child.stdout.off('data', onData)
       signal?.removeEventListener('abort', onAbort)
     }
     const fail = (/** @type {DynoError} */ error) => { cleanup(); reject(error) }
@@ -130,9 +145,8 @@ function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal, exited
     const timer = setTimeout(() => fail(new DynoError('DYNO_ERR_SUT_NOT_READY',
       `SUT ${sut.name} printed no ready line within ${readyTimeoutSec} s; last stderr lines:\n${stderr.format()}`,
       { details: { stderrTail: stderr.snapshot() } })), readyTimeoutSec * 1000)
-    child.stdout?.on('data', onData)
-    child.once('error', (error) => fail(new DynoError('DYNO_ERR_SUT_EXITED', `SUT ${sut.name} could not be started: ${error.message}`, { cause: error })))
-    exited.then(({ code, signal: exitSignal }) => fail(new DynoError('DYNO_ERR_SUT_EXITED',
+    child.stdout.on('data', onData)
+    child.exited.then(({ code, signal: exitSignal }) => fail(new DynoError('DYNO_ERR_SUT_EXITED',
       `SUT ${sut.name} exited before it was ready (${describeExit(code, exitSignal)}); last stderr lines:\n${stderr.format()}`,
       { details: { stderrTail: stderr.snapshot(), exitCode: code, exitSignal } })))
     if (signal?.aborted) onAbort()

@@ -30,6 +30,13 @@ const REQUIREMENTS = {
   postgres: () => process.env.DATABASE_URL || findPostgresBinaries()
     ? null
     : 'PostgreSQL is not installed (apt-get install postgresql) and DATABASE_URL is not set',
+  // Hosts of their own on this machine: network namespaces (root, iproute2), an sshd in each, the OpenSSH client and tc for delay.
+  hosts: () => {
+    if (process.getuid?.() !== 0) return 'network namespaces need root'
+    const missing = [['ip', 'iproute2'], ['tc', 'iproute2'], ['ssh', 'openssh-client'], ['ssh-keygen', 'openssh-client'], ['sshd', 'openssh-server']]
+      .filter(([name]) => !findExecutable(name, ['/usr/sbin', '/sbin']))
+    return missing.length === 0 ? null : `${missing.map(([name]) => name).join(', ')} missing (apt-get install ${[...new Set(missing.map(([, pkg]) => pkg))].join(' ')})`
+  },
   'two cpus': () => availableParallelism() >= 2 ? null : `needs two cpus to pin the SUT and the generator apart; this machine has ${availableParallelism()}`,
   pinning: () => {
     const plan = resolvePinning({ mode: 'auto' })

@@ -7,7 +7,7 @@ import { DynoError } from '../../../errors.js'
 import { pinnedSpawnArgs } from '../../../pinning/pinned-spawn.js'
 import { findExecutable } from '../../../util/find-executable.js'
 import { LineTail } from '../../../util/line-tail.js'
-import { spawnGroupLeader, stopProcessGroup } from '../../../sut-process/process-group.js'
+import { spawnGroupLeader, stopProcessGroup } from '../../../hosts/process-group.js'
 
 export const WRK_SCRIPT_PATH = fileURLToPath(new URL('./wrk-report.lua', import.meta.url))
 /**

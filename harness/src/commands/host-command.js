@@ -1,0 +1,25 @@
+// @ts-check
+// `dyno host prepare ssh://…`: the one thing a host needs before dyno runs there.
+import { DynoError } from '../errors.js'
+import { parseHostUrl } from '../hosts/host-url.js'
+import { prepareHost } from '../hosts/prepare-host.js'
+
+/** What `dyno host` does. */
+export const HOST_ACTIONS = ['prepare']
+
+/**
+ * @param {string} action @param {string} url
+ * @param {import('../cli/main.js').Io} io
+ * @returns {Promise<number>}
+ */
+export async function hostCommand (action, url, io) {
+  if (!HOST_ACTIONS.includes(action)) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`dyno host\` does ${HOST_ACTIONS.join(', ')}, got \`${action}\``)
+  }
+  const target = parseHostUrl(url, 'dyno host prepare <url>')
+  const startedAt = performance.now()
+  const { commit, dir, lacks } = await prepareHost(target, { onLine: (line) => io.stderr.write(`${line}\n`) })
+  io.stdout.write(`${target.url}: dyno ${commit.slice(0, 12)} installed in ${dir} in ${Math.round((performance.now() - startedAt) / 1000)} s\n`)
+  for (const line of lacks) io.stdout.write(`  lacks ${line}\n`)
+  return 0
+}

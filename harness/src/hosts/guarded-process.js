@@ -1,0 +1,125 @@
+// @ts-check
+// dyno's side of a process started on a host under the process guard (remote/process-guard.js): one SSH session per process,
+// whose end is the process's end. What the guard reports (the pid, the group's /proc figures, how the process ended) is read
+// out of the session's stderr; the rest of it is the process's own stderr.
+import { PassThrough } from 'node:stream'
+import { DynoError } from '../errors.js'
+import { clockTicksPerSec, pageSizeBytes } from '../resources/system-constants.js'
+import { spawnGroupLeader, stopProcessGroup } from './process-group.js'
+import { encodeSpec, GUARD_LINE_PREFIX, HEARTBEAT_INTERVAL_MS } from './remote/guard-protocol.js'
+import { sshArgv, sshFailure, SSH_FAILED } from './ssh-command.js'
+
+/** Beyond the process's own grace: how long the guard may take to report its end before the session is cut. */
+const GUARD_END_SLACK_MS = 8000
+const GUARD_SCRIPT = 'harness/src/hosts/remote/process-guard.js'
+
+/**
+ * @param {import('./host-url.js').SshTarget} target
+ * @param {import('./remote/guard-protocol.js').GuardSpec} spec
+ * @param {{ node: string, label: string }} options node: the host's node
+ * @returns {Promise<import('./host.js').HostProcess>}
+ */
+export function startGuardedProcess (target, spec, { node, label }) {
+  const session = spawnGroupLeader('ssh', sshArgv(target, [node, GUARD_SCRIPT, encodeSpec(spec)]), { stdio: ['pipe', 'pipe', 'pipe'] })
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  session.stdout?.pipe(stdout)
+  const heartbeat = setInterval(() => session.stdin?.write('.'), HEARTBEAT_INTERVAL_MS)
+  session.stdin?.on('error', () => {})
+  /** @type {import('../resources/proc-reader.js').ProcStat[]} */
+  let members = []
+  let ticksScale = 1
+  let pagesScale = 1
+  /** @type {import('./remote/guard-protocol.js').GuardMessage & { event: 'exit' } | null} */
+  let ended = null
+  let sessionStderr = ''
+
+  /** @type {(pid: number) => void} */
+  let onStarted = () => {}
+  /** @type {(error: Error) => void} */
+  let onFailed = () => {}
+  const started = new Promise((resolve, reject) => { onStarted = resolve; onFailed = reject })
+
+  /** @param {string} line */
+  const onGuardLine = (line) => {
+    const message = /** @type {import('./remote/guard-protocol.js').GuardMessage} */ (JSON.parse(line.slice(GUARD_LINE_PREFIX.length)))
+    if (message.event === 'started') {
+      ticksScale = clockTicksPerSec() / message.clockTicksPerSec
+      pagesScale = message.pageSizeBytes / pageSizeBytes()
+      onStarted(message.pid)
+    } else if (message.event === 'sample') {
+      members = message.members.map((member) => ({
+        ...member,
+        utimeTicks: member.utimeTicks * ticksScale,
+        stimeTicks: member.stimeTicks * ticksScale,
+        rssPages: member.rssPages * pagesScale
+      }))
+    } else if (message.event === 'spawn-error') {
+      onFailed(new Error(`${label} could not be started on ${target.url}: ${message.message}`))
+    } else if (message.event === 'exit') {
+      ended = message
+    }
+  }
+  let partial = ''
+  session.stderr?.on('data', (chunk) => {
+    partial += chunk.toString()
+    const lines = partial.split('\n')
+    partial = lines.pop() ?? ''
+    for (const line of lines) {
+      if (line.startsWith(GUARD_LINE_PREFIX)) onGuardLine(line)
+      else {
+        sessionStderr = `${sessionStderr}${line}\n`.slice(-4000)
+        stderr.write(`${line}\n`)
+      }
+    }
+  })
+
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null, lost: boolean }>} */
+  const exited = new Promise((resolve) => {
+    session.once('close', (code) => {
+      clearInterval(heartbeat)
+      stderr.end()
+      // ssh's own failure after the start (255 and no end reported): the link dropped.
+      const lost = ended === null
+      if (lost) onFailed(code === SSH_FAILED ? sshFailure(target, sessionStderr) : new Error(`${label} on ${target.url} ended before it started; its last lines:\n${sessionStderr}`))
+      resolve({ code: ended?.code ?? null, signal: /** @type {NodeJS.Signals | null} */ (ended?.signal ?? null), lost })
+    })
+  })
+  session.once('error', (error) => onFailed(new DynoError('DYNO_ERR_HOST_UNREACHABLE', `cannot run ssh for ${target.url}: ${error.message}`)))
+  let closed = false
+  const hasExited = () => closed
+  exited.then(() => { closed = true })
+
+  /** @param {number} graceMs */
+  const stop = async (graceMs) => {
+    session.stdin?.end()
+    const cut = setTimeout(() => stopProcessGroup(session, { graceMs: 0, label: `the SSH session of ${label}` }).catch(() => {}), graceMs + GUARD_END_SLACK_MS)
+    const exit = await exited
+    clearTimeout(cut)
+    await stopProcessGroup(session, { graceMs: 1000, label: `the SSH session of ${label}` })
+    if (exit.lost && ended === null) return { forced: true }
+    if (ended && ended.survivors > 0) {
+      throw new DynoError('DYNO_ERR_SUT_NOT_STOPPED', `${label} on ${target.url}: ${ended.survivors} process(es) of its group still ran after SIGKILL`)
+    }
+    return { forced: Boolean(ended?.forced) }
+  }
+
+  return started.then((pid) => ({
+    pid,
+    stdout,
+    stderr,
+    exited,
+    hasExited,
+    stop,
+    readGroup: () => members,
+    lostReason: () => exitLost(),
+    location: target.url
+  }), async (error) => {
+    await stop(0).catch(() => {})
+    throw error
+  })
+
+  function exitLost () {
+    return closed && ended === null ? `the SSH session to ${target.url} ended without the guard reporting the end of ${label} (the link dropped?)` : null
+  }
+}

@@ -1,0 +1,46 @@
+// @ts-check
+// A host is where dyno starts a process: this machine, or one reached over SSH (ssh-host.js). Starting a process group, stopping
+// it, reading its CPU and memory, and the address a load generator reaches it at all go through one; the layers above ask a
+// host and never care which kind it is.
+
+/**
+ * @typedef {object} SpawnSpec
+ * @property {string} command
+ * @property {string[]} args
+ * @property {string} cwd a directory of this checkout (a host with a checkout of its own maps it to its own)
+ * @property {Record<string, string>} env added to the environment the host gives its processes
+ * @property {string[]} [unsetEnv] taken out of it
+ * @property {string} label what the process is, in messages (`SUT fastify`)
+ *
+ * @typedef {object} HostProcess a process started as the leader of its own group on a host
+ * @property {number} pid on its host; also its group's id
+ * @property {import('node:stream').Readable} stdout
+ * @property {import('node:stream').Readable} stderr
+ * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited
+ * @property {() => boolean} hasExited
+ * @property {(graceMs: number) => Promise<{ forced: boolean }>} stop SIGTERM to the group, SIGKILL after graceMs; nothing of it left
+ * @property {(() => import('../resources/proc-reader.js').ProcStat[]) | null} readGroup the group's processes as last read on its
+ *   host; null: read /proc here
+ * @property {() => string | null} lostReason why the process's host can no longer be reached, when it cannot
+ *
+ * @typedef {object} Host
+ * @property {string} name `local`, or the host's ssh:// URL
+ * @property {boolean} remote
+ * @property {string} address where a client on the load host reaches what listens on this host
+ * @property {string} listenAddress what a server on this host binds to
+ * @property {(spec: SpawnSpec) => Promise<HostProcess>} spawnGroup
+ * @property {(command: string, args: string[]) => { command: string, args: string[] }} launchOn a launch of this checkout as the host
+ *   runs it (its node, its checkout's paths)
+ * @property {(count: number) => Promise<number[]>} freePorts TCP ports free on the host's listenAddress just now
+ * @property {import('../pinning/resolve-pinning.js').Machine} machine what pinning on the host depends on
+ * @property {(name: string) => string | null} which where the host has an executable (a remote host: the few dyno asks about)
+ * @property {HostDescription} description recorded in the results
+ *
+ * @typedef {object} HostDescription
+ * @property {string} name
+ * @property {string} role `sut` or `load`
+ * @property {string} address
+ * @property {Record<string, unknown>} fingerprint as env/fingerprint.js takes it, on that host
+ */
+
+export {}

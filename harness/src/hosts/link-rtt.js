@@ -1,0 +1,68 @@
+// @ts-check
+// The round trip between the load host and a SUT on another host, measured before load: small requests one after another over one
+// kept-alive connection, timed from the request's write to the response's end. Each round trip holds the link twice and the SUT's
+// handling of one plaintext request, which on a link of any length is the smaller part.
+import { Agent, request } from 'node:http'
+import { quantileSorted } from 'simple-statistics'
+import { roundTo } from '../util/numbers.js'
+
+/** Enough round trips for a p99 of some meaning, few enough to take well under a second on a LAN. */
+export const RTT_SAMPLES = 300
+const RTT_PATH = '/'
+
+/**
+ * @typedef {object} LinkRtt
+ * @property {string} from the load host
+ * @property {string} to the SUT's host
+ * @property {string} method
+ * @property {number} samples
+ * @property {number} medianUs
+ * @property {number} p99Us
+ * @property {number} minUs
+ * @property {number} maxUs
+ */
+
+/**
+ * @param {{ address: string, port: number, from: string, to: string, samples?: number, timeoutMs?: number }} target
+ * @returns {Promise<LinkRtt>}
+ */
+export async function measureLinkRtt ({ address, port, from, to, samples = RTT_SAMPLES, timeoutMs = 5000 }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+  /** @type {number[]} */
+  const rttUs = []
+  try {
+    // The first request opens the connection (its handshake is not a round trip of the kept-alive link): not counted.
+    for (let index = 0; index <= samples; index++) {
+      const elapsedUs = await oneRoundTrip({ address, port, agent, timeoutMs })
+      if (index > 0) rttUs.push(elapsedUs)
+    }
+  } finally {
+    agent.destroy()
+  }
+  rttUs.sort((a, b) => a - b)
+  return {
+    from,
+    to,
+    method: `GET ${RTT_PATH} (plaintext) one after another over one kept-alive connection, write to end of response`,
+    samples: rttUs.length,
+    medianUs: roundTo(quantileSorted(rttUs, 0.5), 1),
+    p99Us: roundTo(quantileSorted(rttUs, 0.99), 1),
+    minUs: roundTo(rttUs[0], 1),
+    maxUs: roundTo(rttUs[rttUs.length - 1], 1)
+  }
+}
+
+/** @param {{ address: string, port: number, agent: Agent, timeoutMs: number }} target @returns {Promise<number>} microseconds */
+function oneRoundTrip ({ address, port, agent, timeoutMs }) {
+  return new Promise((resolve, reject) => {
+    const startedAt = process.hrtime.bigint()
+    const outgoing = request({ host: address, port, path: RTT_PATH, agent, timeout: timeoutMs }, (response) => {
+      response.resume()
+      response.once('end', () => resolve(Number(process.hrtime.bigint() - startedAt) / 1000))
+      response.once('error', reject)
+    })
+    outgoing.once('timeout', () => outgoing.destroy(new Error(`no answer from ${address}:${port} within ${timeoutMs} ms`)))
+    outgoing.once('error', reject)
+    outgoing.end()
+  })
+}

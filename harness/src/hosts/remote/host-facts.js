@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// @ts-check
+// Runs on a host, in its checkout of dyno, started by dyno over SSH: prints one JSON line with what a run needs to know of the host
+// (its environment fingerprint, the checkout's commit and lockfile, the tools it has) and, asked for them, free TCP ports on it.
+import { existsSync } from 'node:fs'
+import { hostname } from 'node:os'
+import { createServer } from 'node:net'
+import { environmentFingerprint } from '../../env/fingerprint.js'
+import { REPO_ROOT } from '../../paths.js'
+import { findExecutable, postgresBinDirs } from '../../util/find-executable.js'
+import { lockfileHash, readCheckoutStamp } from './checkout-stamp.js'
+
+/** @param {string} address @returns {Promise<number>} a port the kernel had free on `address` just now */
+const freePort = (address) => new Promise((resolve, reject) => {
+  const server = createServer()
+  server.once('error', reject)
+  server.listen(0, address, () => {
+    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
+    server.close(() => resolve(port))
+  })
+})
+
+const [, , portsWanted = '0', portAddress = '127.0.0.1'] = process.argv
+const stamp = readCheckoutStamp(REPO_ROOT)
+const ports = []
+for (let index = 0; index < Number(portsWanted); index++) ports.push(await freePort(portAddress))
+const fingerprint = environmentFingerprint()
+process.stdout.write(`${JSON.stringify({
+  hostname: hostname(),
+  fingerprint: { ...fingerprint, git: stamp ? { commit: stamp.commit, dirty: false } : fingerprint.git },
+  nodePath: process.execPath,
+  checkout: {
+    dir: REPO_ROOT,
+    stamp,
+    lockfileSha256: lockfileHash(REPO_ROOT),
+    installed: existsSync(`${REPO_ROOT}node_modules/.modules.yaml`)
+  },
+  executables: {
+    ...Object.fromEntries(['taskset', 'valgrind', 'redis-server', 'pnpm', 'cc'].map((name) => [name, findExecutable(name)])),
+    cargo: findExecutable('cargo', [`${process.env.HOME}/.cargo/bin`]),
+    postgres: postgresBinDirs()[0] ?? null
+  },
+  ports
+})}\n`)
