@@ -33,7 +33,8 @@ const REQUIREMENTS = {
   // Hosts of their own on this machine: network namespaces (root, iproute2), an sshd in each, the OpenSSH client and tc for delay.
   hosts: () => {
     if (process.getuid?.() !== 0) return 'network namespaces need root'
-    const missing = [['ip', 'iproute2'], ['tc', 'iproute2'], ['ssh', 'openssh-client'], ['ssh-keygen', 'openssh-client'], ['sshd', 'openssh-server']]
+    const missing = [['ip', 'iproute2'], ['tc', 'iproute2'], ['ssh', 'openssh-client'], ['ssh-keygen', 'openssh-client'], ['sshd', 'openssh-server'],
+      ['iptables', 'iptables']]
       .filter(([name]) => !findExecutable(name, ['/usr/sbin', '/sbin']))
     return missing.length === 0 ? null : `${missing.map(([name]) => name).join(', ')} missing (apt-get install ${[...new Set(missing.map(([, pkg]) => pkg))].join(' ')})`
   },
