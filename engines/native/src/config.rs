@@ -7,8 +7,11 @@ use std::time::Duration;
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Config {
-    /// The SUT's address: loopback only, as dyno never loads anything else.
+    /// The SUT's address: loopback, unless the user put the SUT on a host of its own (`remote_host`).
     pub address: SocketAddr,
+    /// The SUT runs on a host the user named (`dyno run --sut-host`): its address need not be loopback.
+    #[serde(default)]
+    pub remote_host: bool,
     /// The whole HTTP/1.1 request, written by the harness (method, path, Host, headers, body).
     pub request: String,
     pub connections: usize,
@@ -57,9 +60,9 @@ pub enum BodyExpectation {
 impl Config {
     /// The first thing that makes the config unusable, named with its field.
     pub fn problem(&self) -> Option<String> {
-        if !self.address.ip().is_loopback() {
+        if !self.address.ip().is_loopback() && !self.remote_host {
             return Some(format!(
-                "address must be a loopback address, got {}",
+                "address must be a loopback address unless remoteHost is set, got {}",
                 self.address
             ));
         }

@@ -3,6 +3,7 @@
  * What the load generator process is asked to do: plain data, sent over IPC.
  * @typedef {object} LoadPlan
  * @property {string} url
+ * @property {boolean} [remoteHost] the SUT runs on a host the user named (`--sut-host`): the engine may load an address that is not loopback
  * @property {string} method
  * @property {Record<string, string>} headers
  * @property {string | null} body
@@ -41,13 +42,14 @@
 /**
  * The load plan of a scenario against a SUT at `address` (127.0.0.1 unless it runs on another host): the scenario's request and
  * expectation, a warmup phase when warmupSec > 0, then the measured phase.
- * @param {{ address?: string, port: number, scenario: import('@dyno/scenarios').Scenario, connections: number, pipelining: number,
+ * @param {{ address?: string, remoteHost?: boolean, port: number, scenario: import('@dyno/scenarios').Scenario, connections: number, pipelining: number,
  *   warmupSec: number, durationSec: number, windowMs: number, ratePerSec?: number | null }} settings
  * @returns {LoadPlan}
  */
-export function scenarioLoadPlan ({ address = '127.0.0.1', port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null }) {
+export function scenarioLoadPlan ({ address = '127.0.0.1', remoteHost = false, port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null }) {
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}${scenario.request.path}`,
+    remoteHost,
     method: scenario.request.method,
     headers: scenario.request.headers ?? {},
     body: scenario.request.body ?? null,

@@ -167,7 +167,7 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   if (context.sutHost.remote) {
     record.link = await timedStage(record, 'link', () => measureLinkRtt({ address: running.address, port: running.port, from: 'local', to: context.sutHost.name }))
   }
-  const plan = scenarioLoadPlan({ address: running.address, port: running.port, scenario, connections, ...load })
+  const plan = scenarioLoadPlan({ address: running.address, remoteHost: context.sutHost.remote, port: running.port, scenario, connections, ...load })
   const sampling = samplePhases({
     phases: plan.phases.map((phase) => phase.name), sutPgid: running.pid, sutReadGroup: running.readGroup, generatorPids: () => started.pids
   })

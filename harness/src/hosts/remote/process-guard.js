@@ -70,7 +70,9 @@ async function stop (why) {
     signalGroup('SIGKILL')
   }
   const gone = await groupGone(KILL_WAIT_MS)
-  await Promise.race([leaderExited, delay(KILL_WAIT_MS)])
+  const waiting = new AbortController()
+  await Promise.race([leaderExited, delay(KILL_WAIT_MS, undefined, { signal: waiting.signal }).catch(() => {})])
+  waiting.abort() // a pending timer would keep the guard, and so the session, up
   if (pending) process.stderr.write(`${pending}\n`)
   const exit = leaderExit ?? { code: null, signal: null }
   say({ event: 'exit', code: exit.code, signal: exit.signal, forced, survivors: gone ? 0 : scanProcessGroup(pgid).length })

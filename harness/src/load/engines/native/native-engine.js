@@ -73,6 +73,7 @@ export function engineConfig (plan, threads) {
   if (url.protocol !== 'http:') throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: dyno sends plain HTTP, got the URL \`${plan.url}\``)
   return {
     address: `${url.hostname}:${url.port}`,
+    remoteHost: plan.remoteHost ?? false,
     request: rawRequest(plan),
     connections: plan.connections,
     pipelining: plan.pipelining,
