@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 
 /// How often the main thread looks at signals, progress and windows.
 const POLL: Duration = Duration::from_millis(50);
+/// How often the engine looks whether dyno, its parent, is still there.
+const ORPHAN_CHECK: Duration = Duration::from_millis(200);
 
 fn main() {
     let mut input = String::new();
@@ -39,6 +41,7 @@ fn main() {
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         signal_hook::flag::register(signal, stop.clone()).expect("a signal handler");
     }
+    stop_when_orphaned(stop.clone());
     let config = Arc::new(config);
     for phase in &config.phases {
         if stop.load(Ordering::Relaxed) {
@@ -53,6 +56,19 @@ fn main() {
         emit(&json!({ "type": "phase", "report": report }));
     }
     emit(&json!({ "type": "done" }));
+}
+
+/// dyno killed outright (SIGKILL) cannot stop its engine: the engine sees its parent change (it is re-parented) and stops as if
+/// signalled, so no load outlives the run that asked for it.
+fn stop_when_orphaned(stop: Arc<AtomicBool>) {
+    let parent = std::os::unix::process::parent_id();
+    std::thread::spawn(move || loop {
+        std::thread::sleep(ORPHAN_CHECK);
+        if std::os::unix::process::parent_id() != parent {
+            stop.store(true, Ordering::Relaxed);
+            return;
+        }
+    });
 }
 
 fn run_phase(

@@ -110,6 +110,10 @@ function environmentTable (runs) {
     ['load', (run) => run.load],
     ['runtimes', (run) => run.runtimes],
     ['pinning', (run) => run.pinning],
+    ...(runs.some((run) => run.hosts.hosts.length > 0)
+      ? [/** @type {[string, (run: import('./report-model.js').ReportModel['runs'][number]) => string]} */ (['hosts', (run) => run.hosts.hosts.join('; ') || 'this machine']),
+          /** @type {[string, (run: import('./report-model.js').ReportModel['runs'][number]) => string]} */ (['link', (run) => run.hosts.link ?? '-'])]
+      : []),
     ['services', (run) => Object.entries(run.env.services ?? {}).map(([name, service]) => `${name} ${/** @type {any} */ (service).version}`).join(', ') || '-'],
     ['commit', (run) => `${run.env.git.commit ?? 'unknown'}${run.env.git.dirty ? ' (uncommitted changes)' : ''}`]
   ]

@@ -1,4 +1,5 @@
 // @ts-check
+import { describeHosts } from './hosts-summary.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 
@@ -106,7 +107,10 @@ function environmentLines (run) {
   const first = run.records[0]
   const pinning = first?.load.pinning
   const services = Object.entries(env.services ?? {}).map(([name, service]) => `${name} ${/** @type {{ version: string }} */ (service).version}`)
+  const acrossHosts = describeHosts(env, run.records)
   return [
+    ...acrossHosts.hosts.map((line) => `- ${line}`),
+    ...(acrossHosts.link ? [`- ${acrossHosts.link}`] : []),
     `- CPU: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB`,
     `- OS: ${env.os.type} ${env.os.release} (${env.os.arch}); Node ${env.node}`,
     isCountRun(run)

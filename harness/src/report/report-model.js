@@ -2,6 +2,7 @@
 // What report.html draws, computed from the result files: one section per scenario with the series of
 // each chart, the runs' environments and every run that is not ok. The page only draws; every number
 // in it comes from here.
+import { describeHosts } from './hosts-summary.js'
 import { median } from 'simple-statistics'
 import { mergedLatencyDistributionMs } from '../results/merge-histograms.js'
 import { runLabels } from './run-labels.js'
@@ -28,6 +29,7 @@ import { roundTo } from '../util/numbers.js'
  * @typedef {object} ReportModel
  * @property {string} title
  * @property {{ label: string, runId: string, dir: string, status: string, env: any, options: any, engine: string | null, load: string,
+ *   hosts: ReturnType<typeof describeHosts>,
  *   runtimes: string, pinning: string }[]} runs
  * @property {ScenarioCharts[]} scenarios
  * @property {{ run: string, sut: string, scenario: string, connections: number, repeat: string, status: string, errorCode: string | null,
@@ -88,6 +90,7 @@ function describeRun (run, label) {
         `${run.index.options?.profile ? `, profile ${run.index.options.profile}` : ''}`
       : '-',
     runtimes: [...new Set(run.records.map((record) => `${record.sut.runtime}${record.sut.runtimeVersion ? ` ${record.sut.runtimeVersion}` : ''}`))].join(', '),
+    hosts: describeHosts(run.index.env, run.records),
     pinning: pinning
       ? (pinning.pinned ? `SUT cpu ${pinning.sutCpus?.join(',')}, generator cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`)
       : '-'
