@@ -11,6 +11,11 @@ import { sshArgv, sshFailure, SSH_FAILED } from './ssh-command.js'
 
 /** Beyond the process's own grace: how long the guard may take to report its end before the session is cut. */
 const GUARD_END_SLACK_MS = 8000
+/**
+ * The guard reports the group every DEFAULT_RESOURCE_INTERVAL_MS while the process runs: silence this long means the link is gone,
+ * well before SSH's keep-alives would say so (a run measured over a dead link would read as a slow SUT).
+ */
+const SILENCE_LIMIT_MS = 3000
 const GUARD_SCRIPT = 'harness/src/hosts/remote/process-guard.js'
 
 /**
@@ -40,8 +45,19 @@ export function startGuardedProcess (target, spec, { node, label }) {
   let onFailed = () => {}
   const started = new Promise((resolve, reject) => { onStarted = resolve; onFailed = reject })
 
+  let lastWordAt = performance.now()
+  let stopping = false
+  /** @type {string | null} */
+  let lostWhy = null
+  const watchdog = setInterval(() => {
+    const silentMs = performance.now() - lastWordAt
+    if (stopping || lostWhy || silentMs < SILENCE_LIMIT_MS) return
+    lostWhy = `no word from ${target.url} for ${(silentMs / 1000).toFixed(1)} s while ${label} ran there: the link to it is gone`
+    stopProcessGroup(session, { graceMs: 0, label: `the SSH session of ${label}` }).catch(() => {})
+  }, SILENCE_LIMIT_MS / 6)
   /** @param {string} line */
   const onGuardLine = (line) => {
+    lastWordAt = performance.now()
     const message = /** @type {import('./remote/guard-protocol.js').GuardMessage} */ (JSON.parse(line.slice(GUARD_LINE_PREFIX.length)))
     if (message.event === 'started') {
       ticksScale = clockTicksPerSec() / message.clockTicksPerSec
@@ -78,6 +94,7 @@ export function startGuardedProcess (target, spec, { node, label }) {
   const exited = new Promise((resolve) => {
     session.once('close', (code) => {
       clearInterval(heartbeat)
+      clearInterval(watchdog)
       stderr.end()
       // ssh's own failure after the start (255 and no end reported): the link dropped.
       const lost = ended === null
@@ -92,6 +109,7 @@ export function startGuardedProcess (target, spec, { node, label }) {
 
   /** @param {number} graceMs */
   const stop = async (graceMs) => {
+    stopping = true
     session.stdin?.end()
     const cut = setTimeout(() => stopProcessGroup(session, { graceMs: 0, label: `the SSH session of ${label}` }).catch(() => {}), graceMs + GUARD_END_SLACK_MS)
     const exit = await exited
@@ -120,6 +138,6 @@ export function startGuardedProcess (target, spec, { node, label }) {
   })
 
   function exitLost () {
-    return closed && ended === null ? `the SSH session to ${target.url} ended without the guard reporting the end of ${label} (the link dropped?)` : null
+    return lostWhy ?? (closed && ended === null ? `the SSH session to ${target.url} ended without the guard reporting the end of ${label} (the link dropped?)` : null)
   }
 }

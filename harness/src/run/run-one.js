@@ -202,8 +202,6 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   })
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
-  const lost = running.lostReason()
-  if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
   if (running.hasExited()) {
     const exit = await running.exited
     return failed(`the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`,

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDynoError } from '../errors.js'
-import { failedWith } from '../results/outcome.js'
+import { failed, failedWith } from '../results/outcome.js'
 import { timedStage } from '../results/result-record.js'
 import { startSut } from '../sut-process/start-sut.js'
 import { runEnv } from './run-env.js'
@@ -101,7 +101,9 @@ export function createSutSession (context) {
         if (!keep) stopFailure = await stop(record)
         else record.sutProcess.stderrTail = running.stderr.snapshot()
       }
-      // A SUT whose group outlived SIGKILL ends the run failed, whatever it measured.
+      // A SUT whose host was lost, or whose group outlived SIGKILL, ends the run failed, whatever it measured.
+      const lost = running.lostReason()
+      if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
       return stopFailure ?? outcome
     },
     end: async () => { await stop(null) }
