@@ -2,16 +2,15 @@
 // However dyno is interrupted the way users do it (Ctrl-C typed into a terminal running `pnpm bench`, a
 // `timeout` around it, pnpm itself going away, a second Ctrl-C), no SUT, generator or service outlives it,
 // the finished runs and the run under way are on disk, and run.json says `interrupted`.
-import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
 import { DEFAULTS } from '../src/defaults.js'
-import { REPO_ROOT } from '../src/paths.js'
 import { processesOfRuns, trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
+import { start } from './support/started-command.js'
 
 const runs = trackRuns()
 const SUITE = fileURLToPath(new URL('./support/interruptible-suite.js', import.meta.url))
@@ -19,43 +18,6 @@ const BENCH_ARGS = ['--frameworks', 'node-http', '--scenarios', 'plaintext,json,
   '--engine', 'autocannon']
 /** The progress line of the second run, once it measures (terminal colours and cursor moves taken out). */
 const SECOND_RUN_MEASURING = /\[2\/3\] node-http × json\s+measure/
-
-/**
- * Starts a command and collects what it prints (both streams, without terminal escapes).
- * @param {string} command @param {string[]} args
- */
-function start (command, args) {
-  const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } })
-  const seen = { text: '' }
-  /** @type {Set<() => void>} */
-  const waiters = new Set()
-  const collect = (/** @type {Buffer} */ chunk) => {
-    // eslint-disable-next-line no-control-regex
-    seen.text += chunk.toString().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '')
-    for (const wake of waiters) wake()
-  }
-  child.stdout.on('data', collect)
-  child.stderr.on('data', collect)
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
-  return {
-    child,
-    seen,
-    /** @type {Promise<{ code: number | null, signal: string | null }>} */
-    exited,
-    /** @param {RegExp} pattern @param {number} [timeoutMs] */
-    waitFor: (pattern, timeoutMs = 30_000) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`${pattern} not seen within ${timeoutMs} ms:\n${seen.text}`)) }, timeoutMs)
-      const check = () => {
-        if (!pattern.test(seen.text)) return
-        waiters.delete(check)
-        clearTimeout(timer)
-        resolve(undefined)
-      }
-      waiters.add(check)
-      check()
-    })
-  }
-}
 
 /** @param {ReturnType<typeof start>} suite the directory interruptible-suite.js said its run goes into */
 const outOf = (suite) => /^out (.+)$/m.exec(suite.seen.text)?.[1] ?? ''

@@ -46,12 +46,14 @@ export function startGuardedProcess (target, spec, { node, label }) {
   const started = new Promise((resolve, reject) => { onStarted = resolve; onFailed = reject })
 
   let lastWordAt = performance.now()
+  // Until the guard has started the process, ssh's own connect timeout judges the link.
+  let watching = false
   let stopping = false
   /** @type {string | null} */
   let lostWhy = null
   const watchdog = setInterval(() => {
     const silentMs = performance.now() - lastWordAt
-    if (stopping || lostWhy || silentMs < SILENCE_LIMIT_MS) return
+    if (!watching || stopping || lostWhy || silentMs < SILENCE_LIMIT_MS) return
     lostWhy = `no word from ${target.url} for ${(silentMs / 1000).toFixed(1)} s while ${label} ran there: the link to it is gone`
     stopProcessGroup(session, { graceMs: 0, label: `the SSH session of ${label}` }).catch(() => {})
   }, SILENCE_LIMIT_MS / 6)
@@ -60,6 +62,7 @@ export function startGuardedProcess (target, spec, { node, label }) {
     lastWordAt = performance.now()
     const message = /** @type {import('./remote/guard-protocol.js').GuardMessage} */ (JSON.parse(line.slice(GUARD_LINE_PREFIX.length)))
     if (message.event === 'started') {
+      watching = true
       ticksScale = clockTicksPerSec() / message.clockTicksPerSec
       pagesScale = message.pageSizeBytes / pageSizeBytes()
       onStarted(message.pid)
@@ -98,7 +101,11 @@ export function startGuardedProcess (target, spec, { node, label }) {
       stderr.end()
       // ssh's own failure after the start (255 and no end reported): the link dropped.
       const lost = ended === null
-      if (lost) onFailed(code === SSH_FAILED ? sshFailure(target, sessionStderr) : new Error(`${label} on ${target.url} ended before it started; its last lines:\n${sessionStderr}`))
+      if (lost) {
+        onFailed(code === SSH_FAILED
+          ? sshFailure(target, sessionStderr)
+          : new Error(`${label} on ${target.url} ended before it started; its last lines:\n${sessionStderr}`))
+      }
       resolve({ code: ended?.code ?? null, signal: /** @type {NodeJS.Signals | null} */ (ended?.signal ?? null), lost })
     })
   })
@@ -138,6 +145,7 @@ export function startGuardedProcess (target, spec, { node, label }) {
   })
 
   function exitLost () {
-    return lostWhy ?? (closed && ended === null ? `the SSH session to ${target.url} ended without the guard reporting the end of ${label} (the link dropped?)` : null)
+    if (lostWhy || !closed || ended !== null) return lostWhy
+    return `the SSH session to ${target.url} ended without the guard reporting the end of ${label} (the link dropped?)`
   }
 }

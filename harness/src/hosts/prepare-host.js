@@ -21,7 +21,9 @@ const INSTALL_TIMEOUT_MS = 30 * 60_000
  */
 export async function prepareHost (target, { onLine }) {
   const commit = localCommit()
-  if (!commit) throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `this checkout (${REPO_ROOT}) is not a git checkout with a commit: dyno puts a commit on a host`)
+  if (!commit) {
+    throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `this checkout (${REPO_ROOT}) is not a git checkout with a commit: dyno puts a commit on a host`)
+  }
   const node = await runOverSsh(target, ['node', '--version'], { cwd: null })
   if (node.code !== 0) {
     throw new DynoError('DYNO_ERR_HOST_UNREACHABLE', `${target.url} has no \`node\` on the PATH of a non-interactive login ` +

@@ -44,7 +44,7 @@ export function sshArgv (target, argv, { cwd = target.dir } = {}) {
  * @returns {DynoError}
  */
 export function sshFailure (target, stderr) {
-  const last = stderr.trim().split('\n').filter(Boolean).slice(-3).join(' / ') || 'ssh exited with status 255 and said nothing'
+  const last = stderr.replaceAll('\r', '').trim().split('\n').filter(Boolean).slice(-3).join(' / ') || 'ssh exited with status 255 and said nothing'
   return new DynoError('DYNO_ERR_HOST_UNREACHABLE', `cannot reach ${target.url} over SSH: ${last}`)
 }
 

@@ -26,6 +26,7 @@ const ip = (args) => execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'
  * @property {(delayMs: number) => void} delayLink netem delay on both ends of the link (0: none)
  * @property {(up: boolean) => void} setLink brings the link down (a dropped connection) or up
  * @property {() => number[]} pids the processes running in the namespace now
+ * @property {() => { rxBytes: number, txBytes: number }} linkBytes what crossed the link so far, as this machine's end counts it
  */
 
 /**
@@ -43,7 +44,8 @@ async function createHost ({ tag, index, sshDir }) {
   ip(['link', 'set', inside, 'netns', namespace])
   ip(['addr', 'add', `${subnet}.1/24`, 'dev', hostSide])
   ip(['link', 'set', hostSide, 'up'])
-  const inNamespace = (/** @type {string[]} */ argv) => execFileSync('ip', ['netns', 'exec', namespace, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] }).toString()
+  const inNamespace = (/** @type {string[]} */ argv) =>
+    execFileSync('ip', ['netns', 'exec', namespace, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] }).toString()
   inNamespace(['ip', 'addr', 'add', `${address}/24`, 'dev', inside])
   inNamespace(['ip', 'link', 'set', inside, 'up'])
   inNamespace(['ip', 'link', 'set', 'lo', 'up'])
@@ -76,17 +78,20 @@ async function createHost ({ tag, index, sshDir }) {
     sshd,
     exec: inNamespace,
     delayLink: (delayMs) => {
-      for (const [run, device] of /** @type {const} */ ([[ip, hostSide], [(/** @type {string[]} */ a) => inNamespace(['ip', ...a]), inside]])) {
-        void run
-        const tcArgs = delayMs > 0 ? ['qdisc', 'replace', 'dev', device, 'root', 'netem', 'delay', `${delayMs}ms`] : ['qdisc', 'del', 'dev', device, 'root']
-        try {
-          if (device === hostSide) execFileSync('tc', tcArgs, { stdio: 'ignore' })
-          else inNamespace(['tc', ...tcArgs])
-        } catch (error) {
-          if (delayMs > 0) throw error // deleting a qdisc that is not there is fine
-        }
+      const change = (/** @type {string} */ device) => delayMs > 0
+        ? ['qdisc', 'replace', 'dev', device, 'root', 'netem', 'delay', `${delayMs}ms`]
+        : ['qdisc', 'del', 'dev', device, 'root']
+      try {
+        execFileSync('tc', change(hostSide), { stdio: 'ignore' })
+        inNamespace(['tc', ...change(inside)])
+      } catch (error) {
+        if (delayMs > 0) throw error // taking away a delay that is not there is fine
       }
     },
+    linkBytes: () => ({
+      rxBytes: Number(readFileSync(`/sys/class/net/${hostSide}/statistics/rx_bytes`, 'utf8')),
+      txBytes: Number(readFileSync(`/sys/class/net/${hostSide}/statistics/tx_bytes`, 'utf8'))
+    }),
     setLink: (up) => ip(['link', 'set', hostSide, up ? 'up' : 'down']),
     pids: () => ip(['netns', 'pids', namespace]).trim().split('\n').filter(Boolean).map(Number).filter((pid) => pid !== sshd.pid)
   }
@@ -142,5 +147,24 @@ function safe (run, fallback) {
     return run()
   } catch {
     return fallback
+  }
+}
+
+/** @returns {string | null} why `tc … netem` cannot shape a link here (a kernel without CONFIG_NET_SCH_NETEM), or null */
+export function netemMissing () {
+  const probe = 'dynetemprobe'
+  try {
+    ip(['link', 'add', probe, 'type', 'veth', 'peer', 'name', `${probe}p`])
+  } catch {
+    return 'cannot make a link to probe for netem'
+  }
+  try {
+    execFileSync('tc', ['qdisc', 'add', 'dev', probe, 'root', 'netem', 'delay', '1ms'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    return null
+  } catch (error) {
+    return `this kernel cannot delay a link with netem (${String(/** @type {{ stderr?: Buffer }} */ (error).stderr ?? '').trim() || 'tc failed'}; ` +
+      'CONFIG_NET_SCH_NETEM), and .ci/run cannot install a kernel feature'
+  } finally {
+    safe(() => ip(['link', 'del', probe]), '')
   }
 }

@@ -36,7 +36,8 @@ const REQUIREMENTS = {
     const missing = [['ip', 'iproute2'], ['tc', 'iproute2'], ['ssh', 'openssh-client'], ['ssh-keygen', 'openssh-client'], ['sshd', 'openssh-server'],
       ['iptables', 'iptables']]
       .filter(([name]) => !findExecutable(name, ['/usr/sbin', '/sbin']))
-    return missing.length === 0 ? null : `${missing.map(([name]) => name).join(', ')} missing (apt-get install ${[...new Set(missing.map(([, pkg]) => pkg))].join(' ')})`
+    const packages = [...new Set(missing.map(([, pkg]) => pkg))]
+    return missing.length === 0 ? null : `${missing.map(([name]) => name).join(', ')} missing (apt-get install ${packages.join(' ')})`
   },
   'two cpus': () => availableParallelism() >= 2 ? null : `needs two cpus to pin the SUT and the generator apart; this machine has ${availableParallelism()}`,
   pinning: () => {
