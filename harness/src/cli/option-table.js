@@ -327,7 +327,8 @@ const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPT
 
 /**
  * compare-commits takes the run options for both commits' rounds, all but --seed (each round's `dyno run` draws its own: a round is one
- * run a side, so there is no order to shuffle) and --sut-host (a host's checkout is at one commit), with its own defaults: its profile, and by instructions one round on a few scenarios.
+ * run a side, so there is no order to shuffle) and --sut-host (a host's checkout is at one commit), with its own defaults: its profile,
+ * and by instructions one round on a few scenarios.
  */
 const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => spec !== OPTIONS.seed && spec !== OPTIONS.sutHost).map((spec) => {
   /** @param {Record<string, any>} values */

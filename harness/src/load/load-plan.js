@@ -46,7 +46,9 @@
  *   warmupSec: number, durationSec: number, windowMs: number, ratePerSec?: number | null }} settings
  * @returns {LoadPlan}
  */
-export function scenarioLoadPlan ({ address = '127.0.0.1', remoteHost = false, port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null }) {
+export function scenarioLoadPlan ({
+  address = '127.0.0.1', remoteHost = false, port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null
+}) {
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}${scenario.request.path}`,
     remoteHost,

@@ -78,6 +78,11 @@ export function resolveSplitPinning (request, sutMachine, loadMachine = currentM
   if (sutMachine.tasksetPath === null) return off(`pinning needs \`taskset\` on ${sutHostName} (apt-get install util-linux)`)
   const here = loadMachine.platform === 'linux' && loadMachine.tasksetPath !== null ? loadMachine.cpus : null
   return {
-    mode: 'auto', pinned: true, sutCpus: sutMachine.cpus.slice(0, Math.min(sutCpus, sutMachine.cpus.length)), generatorCpus: here, reason: null, sutCpuAllotment: sutCpus
+    mode: 'auto',
+    pinned: true,
+    sutCpus: sutMachine.cpus.slice(0, Math.min(sutCpus, sutMachine.cpus.length)),
+    generatorCpus: here,
+    reason: null,
+    sutCpuAllotment: sutCpus
   }
 }

@@ -98,6 +98,12 @@ ${rows.map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).j
 </section>`).join('\n')
 }
 
+/** @type {[string, (run: import('./report-model.js').ReportModel['runs'][number]) => string][]} a run across hosts: where, and the link */
+const hostRows = [
+  ['hosts', (run) => run.hosts.hosts.join('; ') || 'this machine'],
+  ['link', (run) => run.hosts.link ?? '-']
+]
+
 /** @param {import('./report-model.js').ReportModel['runs']} runs */
 function environmentTable (runs) {
   /** @type {[string, (run: import('./report-model.js').ReportModel['runs'][number]) => string][]} */
@@ -110,10 +116,7 @@ function environmentTable (runs) {
     ['load', (run) => run.load],
     ['runtimes', (run) => run.runtimes],
     ['pinning', (run) => run.pinning],
-    ...(runs.some((run) => run.hosts.hosts.length > 0)
-      ? [/** @type {[string, (run: import('./report-model.js').ReportModel['runs'][number]) => string]} */ (['hosts', (run) => run.hosts.hosts.join('; ') || 'this machine']),
-          /** @type {[string, (run: import('./report-model.js').ReportModel['runs'][number]) => string]} */ (['link', (run) => run.hosts.link ?? '-'])]
-      : []),
+    ...(runs.some((run) => run.hosts.hosts.length > 0) ? hostRows : []),
     ['services', (run) => Object.entries(run.env.services ?? {}).map(([name, service]) => `${name} ${/** @type {any} */ (service).version}`).join(', ') || '-'],
     ['commit', (run) => `${run.env.git.commit ?? 'unknown'}${run.env.git.dirty ? ' (uncommitted changes)' : ''}`]
   ]

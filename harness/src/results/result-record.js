@@ -49,7 +49,8 @@ import { engineNamed } from '../load/engines/index.js'
  * @property {Partial<Record<Stage, number>>} stagesMs where the run's time went: each stage it went through, in ms
  *
  * @typedef {'start' | 'verify' | 'link' | 'load' | 'count' | 'stop'} Stage start: until the SUT's ready line; link: the round trip to a
- *   SUT on another host; load: the engine's phases, from its start to its report; count: a count under callgrind, its own start and stop included; stop: until the SUT's group is gone
+ *   SUT on another host; load: the engine's phases, from its start to its report; count: a count under callgrind, its own start and stop
+ *   included; stop: until the SUT's group is gone
  */
 
 /**

@@ -165,7 +165,8 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   const engine = engineNamed(load.engine)
   const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
   if (context.sutHost.remote) {
-    record.link = await timedStage(record, 'link', () => measureLinkRtt({ address: running.address, port: running.port, from: 'local', to: context.sutHost.name }))
+    const link = { address: running.address, port: running.port, from: 'local', to: context.sutHost.name }
+    record.link = await timedStage(record, 'link', () => measureLinkRtt(link))
   }
   const plan = scenarioLoadPlan({ address: running.address, remoteHost: context.sutHost.remote, port: running.port, scenario, connections, ...load })
   const sampling = samplePhases({
