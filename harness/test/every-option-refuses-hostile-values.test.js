@@ -44,6 +44,8 @@ function hostileValues (domain) {
       return [...common, '0', ',', '/etc/passwd']
     case 'pin':
       return [...common, '0', 'sut=0', 'gen=0', 'sut=99,gen=98']
+    case 'hostList':
+      return [...common, ',', 'local,local', 'local,http://host', 'ssh://a,ssh://a', '/etc/passwd']
     case 'sshUrl':
       return [...common, 'http://host', 'ssh://', 'ssh://user:password@host', 'ssh://host?x=1', 'ssh://bad user@host', '/etc/passwd']
     case 'outputDirectory':

@@ -55,6 +55,10 @@ function validValues (spec) {
       return [[[...names, names[0]].join(','), names]]
     }
     case 'pin': return [['auto', { mode: 'auto' }], ['off', { mode: 'off' }]]
+    case 'hostList': return [
+      ['local', ['local']],
+      ['ssh://bench@10.0.0.2, local', [{ url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }, 'local']]
+    ]
     case 'sshUrl': return [
       ['ssh://bench@10.0.0.2', { url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }],
       ['ssh://sut-box:2222/srv/dyno/', { url: 'ssh://sut-box:2222/srv/dyno', user: null, hostname: 'sut-box', port: 2222, dir: '/srv/dyno' }]
@@ -87,6 +91,7 @@ function refusedValue (spec) {
     case 'subset': return { value: `${domain.allowed[0]},nope`, says: `one or more of ${domain.allowed.join(', ')}` }
     case 'names': return { value: ',,', says: 'a comma-separated list of at least one name' }
     case 'pin': return { value: 'sut=0', says: 'both `sut=` and `gen=` are needed' }
+    case 'hostList': return { value: 'local,local', says: 'a list that names each host once (`local` is there twice)' }
     case 'sshUrl': return { value: 'http://host', says: 'the form is `ssh://[user@]host[:port][/absolute/dir]` such as `ssh://bench@10.0.0.2`' }
     case 'outputDirectory': return { value: '', says: 'a directory path' }
     case 'flag': return { value: 'yes', says: 'given without a value' }

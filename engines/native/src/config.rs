@@ -4,6 +4,9 @@ use serde::Deserialize;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+/// How far ahead a synchronised start may be: enough for every host's SSH session to deliver its config.
+const MAX_START_DELAY_MS: u64 = 30_000;
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Config {
@@ -12,6 +15,12 @@ pub struct Config {
     /// The SUT runs on a host the user named (`dyno run --sut-host`): its address need not be loopback.
     #[serde(default)]
     pub remote_host: bool,
+    /// Load from several hosts at once: the first phase starts at this moment (ms since the Unix epoch), on every host alike.
+    #[serde(default)]
+    pub start_at_unix_ms: Option<u64>,
+    /// Each window also carries its µs histogram, so that the windows of engines on several hosts add up exactly.
+    #[serde(default)]
+    pub window_histograms: bool,
     /// The whole HTTP/1.1 request, written by the harness (method, path, Host, headers, body).
     pub request: String,
     pub connections: usize,
@@ -65,6 +74,18 @@ impl Config {
                 "address must be a loopback address unless remoteHost is set, got {}",
                 self.address
             ));
+        }
+        if let Some(at) = self.start_at_unix_ms {
+            let now_ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|since| since.as_millis() as u64)
+                .unwrap_or(0);
+            if at > now_ms + MAX_START_DELAY_MS {
+                return Some(format!(
+                    "startAtUnixMs is {} ms away; at most {MAX_START_DELAY_MS} ms is allowed",
+                    at - now_ms
+                ));
+            }
         }
         if self.connections == 0 || self.pipelining == 0 || self.threads == 0 {
             return Some("connections, pipelining and threads must be at least 1".into());

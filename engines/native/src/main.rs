@@ -42,6 +42,9 @@ fn main() {
         signal_hook::flag::register(signal, stop.clone()).expect("a signal handler");
     }
     stop_when_orphaned(stop.clone());
+    if let Some(at) = config.start_at_unix_ms {
+        wait_until(at);
+    }
     let config = Arc::new(config);
     for phase in &config.phases {
         if stop.load(Ordering::Relaxed) {
@@ -71,6 +74,15 @@ fn stop_when_orphaned(stop: Arc<AtomicBool>) {
     });
 }
 
+/// Sleeps until `at_unix_ms`, so that engines on several hosts begin together (their clocks kept by NTP).
+fn wait_until(at_unix_ms: u64) {
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|since| since.as_millis() as u64)
+        .unwrap_or(0);
+    std::thread::sleep(Duration::from_millis(at_unix_ms.saturating_sub(now_ms)));
+}
+
 fn run_phase(
     config: &Arc<Config>,
     name: &str,
@@ -96,7 +108,12 @@ fn run_phase(
         .collect();
     drop(window_sender);
 
-    let mut merger = WindowMerger::new(config.threads, start, config.window());
+    let mut merger = WindowMerger::new(
+        config.threads,
+        start,
+        config.window(),
+        config.window_histograms,
+    );
     let mut per_second = Vec::new();
     let mut counted = 0u64;
     let mut next_second = start + Duration::from_secs(1);

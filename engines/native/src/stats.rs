@@ -135,11 +135,15 @@ pub struct Window {
     pub errors: u64,
     /// p50, p75, p90, p99 in µs; absent when no response completed.
     pub latency_us: Option<[u64; 4]>,
+    /// The window's µs histogram, encoded as the phase's is, when the config asks for it and a response completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub histogram_us: Option<String>,
 }
 
 /// Adds the threads' window parts as they arrive and closes a window once every thread has sent its part.
 pub struct WindowMerger {
     threads: usize,
+    keep_histograms: bool,
     start: Instant,
     window: Duration,
     open: BTreeMap<usize, (Histogram<u64>, u64, u64, usize, Instant)>,
@@ -147,9 +151,10 @@ pub struct WindowMerger {
 }
 
 impl WindowMerger {
-    pub fn new(threads: usize, start: Instant, window: Duration) -> Self {
+    pub fn new(threads: usize, start: Instant, window: Duration, keep_histograms: bool) -> Self {
         WindowMerger {
             threads,
+            keep_histograms,
             start,
             window,
             open: BTreeMap::new(),
@@ -199,6 +204,7 @@ impl WindowMerger {
             requests,
             errors,
             latency_us: (requests > 0).then_some(quantiles),
+            histogram_us: (self.keep_histograms && requests > 0).then(|| encode(&histogram)),
         });
     }
 }
@@ -284,7 +290,7 @@ mod tests {
     #[test]
     fn a_window_closes_only_once_every_thread_has_sent_its_part() {
         let start = Instant::now();
-        let mut merger = WindowMerger::new(3, start, WINDOW);
+        let mut merger = WindowMerger::new(3, start, WINDOW, false);
         merger.add(part(start, 0, 100, &[10, 20], 1));
         merger.add(part(start, 0, 101, &[30], 0));
         assert!(
@@ -304,7 +310,7 @@ mod tests {
     #[test]
     fn a_window_adds_its_parts_exactly_and_reads_percentiles_from_the_added_histogram() {
         let start = Instant::now();
-        let mut merger = WindowMerger::new(2, start, WINDOW);
+        let mut merger = WindowMerger::new(2, start, WINDOW, false);
         // Skewed parts: the percentiles of the whole are neither thread's nor an average of theirs.
         let fast: Vec<u64> = (1..=900).collect();
         let slow: Vec<u64> = (1..=100).map(|n| 10_000 + n * 100).collect();
@@ -327,7 +333,7 @@ mod tests {
     #[test]
     fn a_thread_ahead_of_another_leaves_its_later_windows_open_until_the_other_catches_up() {
         let start = Instant::now();
-        let mut merger = WindowMerger::new(2, start, WINDOW);
+        let mut merger = WindowMerger::new(2, start, WINDOW, false);
         // Thread A sends windows 0, 1 and 2 before thread B sends any.
         merger.add(part(start, 0, 100, &[100], 0));
         merger.add(part(start, 1, 200, &[200, 200], 0));
@@ -352,7 +358,7 @@ mod tests {
     #[test]
     fn finish_closes_the_windows_still_open_with_the_parts_they_have_and_sorts_them() {
         let start = Instant::now();
-        let mut merger = WindowMerger::new(2, start, WINDOW);
+        let mut merger = WindowMerger::new(2, start, WINDOW, false);
         // Both threads report window 1 before one of them reports window 0 (the merger does not rely on the
         // order parts arrive in); the other never reports window 0 or window 2 (it stopped first).
         merger.add(part(start, 1, 200, &[50], 0));

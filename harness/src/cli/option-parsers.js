@@ -17,7 +17,7 @@ import { parseHostUrl } from '../hosts/host-url.js'
  * naming the flag, the bad value and what is allowed. Its `domain` says what it accepts, so that the tests can
  * derive the values each option must refuse from the option table alone.
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean }
- *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] } | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'sshUrl' }} OptionDomain
+ *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] } | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'sshUrl' | 'hostList' }} OptionDomain
  * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
  */
 
@@ -198,3 +198,17 @@ export const pinOption = withDomain((raw, flag) => parsePin(raw, flag, machineCp
 
 /** `ssh://[user@]host[:port][/dir]`: a host reached with the user's OpenSSH (hosts/host-url.js). */
 export const sshHostUrl = withDomain((raw, flag) => parseHostUrl(String(raw), flag), { kind: 'sshUrl' })
+
+/** `local` and `ssh://…` hosts, comma-separated, each once: where the load comes from (`--load-hosts`). */
+export const hostList = withDomain(function hostList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  const text = typeof raw === 'string' ? raw.trim() : ''
+  const entries = text.split(',').map((entry) => entry.trim())
+  if (text === '' || entries.some((entry) => entry === '')) {
+    throw invalidOption(flag, raw, 'a comma-separated list of `local` (this machine) and `ssh://[user@]host[:port][/dir]` hosts')
+  }
+  const hosts = entries.map((entry) => entry === 'local' ? 'local' : parseHostUrl(entry, flag))
+  const names = hosts.map((host) => host === 'local' ? host : host.url)
+  const twice = names.find((name, index) => names.indexOf(name) !== index)
+  if (twice) throw invalidOption(flag, raw, `a list that names each host once (\`${twice}\` is there twice)`)
+  return hosts
+}, { kind: 'hostList' })

@@ -8,7 +8,8 @@ import { machineCpus } from '../pinning/cpu-list.js'
 import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
-  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds, sshHostUrl, subsetOf, wholeNumber,
+  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds, sshHostUrl, hostList, subsetOf,
+  wholeNumber,
   wholeNumberList
 } from './option-parsers.js'
 import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
@@ -131,6 +132,16 @@ const OPTIONS = {
       '(`ssh://[user@]host[:port][/dir]`, dir the checkout `dyno host prepare` made there, `~/dyno` by default); verification and load ' +
       'come from this machine, whose cpus all go to the generator (docs/hosts.md)',
     parse: sshHostUrl,
+    default: null,
+    defaultText: 'this machine'
+  },
+  loadHosts: {
+    field: 'loadHosts',
+    flag: '--load-hosts <hosts>',
+    description: 'With --sut-host and --engine native: run the engine on each of these hosts at once, comma-separated (`local` for this ' +
+      'machine, `ssh://…` for a host `dyno host prepare` made ready), each with its share of the connections, all starting together; their ' +
+      'counts are merged exactly and the generator-bound guard judges each host',
+    parse: hostList,
     default: null,
     defaultText: 'this machine'
   },
@@ -322,7 +333,8 @@ function defaultingTo (spec, value) {
 /** The options of `dyno run`, in help order. */
 const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration,
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
-  OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.sutHost, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats, OPTIONS.seed, OPTIONS.out,
+  OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.sutHost, OPTIONS.loadHosts, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats,
+  OPTIONS.seed, OPTIONS.out,
   OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify]
 
 /**
@@ -330,7 +342,8 @@ const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPT
  * run a side, so there is no order to shuffle) and --sut-host (a host's checkout is at one commit), with its own defaults: its profile,
  * and by instructions one round on a few scenarios.
  */
-const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => spec !== OPTIONS.seed && spec !== OPTIONS.sutHost).map((spec) => {
+const NOT_FOR_COMPARE_COMMITS = [OPTIONS.seed, OPTIONS.sutHost, OPTIONS.loadHosts]
+const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => !NOT_FOR_COMPARE_COMMITS.includes(spec)).map((spec) => {
   /** @param {Record<string, any>} values */
   const counting = (values) => values.measure === 'instructions'
   if (spec === OPTIONS.profile) return { ...spec, default: COMPARE_COMMITS_DEFAULTS.profile }

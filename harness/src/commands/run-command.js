@@ -1,6 +1,8 @@
 // @ts-check
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
+import { environmentFingerprint } from '../env/fingerprint.js'
+import { localHost } from '../hosts/local-host.js'
 import { connectSshHost } from '../hosts/ssh-host.js'
 import { resolvePinning, resolveSplitPinning } from '../pinning/resolve-pinning.js'
 import { join, resolve } from 'node:path'
@@ -36,6 +38,7 @@ export async function runCommand (options, io, signal) {
   const pinning = sutHost
     ? resolveSplitPinning(options.pin, sutHost.machine, undefined, { sutCpus: options.sutCpus, sutHostName: sutHost.name })
     : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
+  const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, options, pinning) : null
   const selected = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
   const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
@@ -48,16 +51,24 @@ export async function runCommand (options, io, signal) {
   if (signal.aborted) throw interrupted()
   const engineChoice = counting
     ? null
-    : await chooseEngine({
-      requested: options.engine,
-      connections: options.connections,
-      pinning,
-      cacheDir: resolve(REPO_ROOT, options.cacheDir),
-      readyTimeoutSec: options.readyTimeoutSec,
-      wrkThreads: options.wrkThreads,
-      signal,
-      log: (line) => progress.log(line)
-    })
+    : loadHosts
+      ? {
+          engine: /** @type {const} */ ('native'),
+          by: /** @type {const} */ ('given'),
+          reason: `\`--engine native\` on ${loadHosts.length} load hosts`,
+          calibrationFile: null,
+          levels: {}
+        }
+      : await chooseEngine({
+        requested: options.engine,
+        connections: options.connections,
+        pinning,
+        cacheDir: resolve(REPO_ROOT, options.cacheDir),
+        readyTimeoutSec: options.readyTimeoutSec,
+        wrkThreads: options.wrkThreads,
+        signal,
+        log: (line) => progress.log(line)
+      })
   if (signal.aborted) throw interrupted()
   const load = loadSettings(options, engineChoice?.engine ?? (options.engine === 'auto' ? 'autocannon' : options.engine))
   const outcome = await runSuite({
@@ -76,7 +87,13 @@ export async function runCommand (options, io, signal) {
     countCacheDir: counting && options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
     freshSut: options.freshSut,
     sutHost,
-    options: { ...options, sutHost: options.sutHost?.url ?? null, pinning },
+    loadHosts,
+    options: {
+      ...options,
+      sutHost: options.sutHost?.url ?? null,
+      loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
+      pinning
+    },
     signal
   }, {
     onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
@@ -131,4 +148,33 @@ async function connectSutHost (target, options) {
       'own Node only (`--runtime node`)')
   }
   return connectSshHost(target, 'sut')
+}
+
+/**
+ * The hosts of `--load-hosts`, connected and checked, each with the cpus its engine gets: this machine the run's generator cpus, a host
+ * of its own every cpu it has.
+ * @param {('local' | import('../hosts/host-url.js').SshTarget)[]} targets @param {Record<string, any>} options
+ * @param {import('../pinning/resolve-pinning.js').PinPlan} pinning
+ * @returns {Promise<import('../load/load-from-hosts.js').LoadHost[]>}
+ */
+async function connectLoadHosts (targets, options, pinning) {
+  if (!options.sutHost) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', '`--load-hosts` needs `--sut-host`: a SUT on this machine listens on its loopback, which no other ' +
+      'host reaches')
+  }
+  if (options.engine !== 'native') {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--load-hosts\` runs the native engine on every host: give \`--engine native\`, got \`${options.engine}\``)
+  }
+  /** @type {import('../load/load-from-hosts.js').LoadHost[]} */
+  const loadHosts = []
+  for (const target of targets) {
+    if (target === 'local') {
+      const host = localHost('load', environmentFingerprint())
+      loadHosts.push({ host, cpus: pinning.generatorCpus ?? host.machine.cpus, pin: pinning.generatorCpus !== null })
+    } else {
+      const host = await connectSshHost(target, 'load')
+      loadHosts.push({ host, cpus: host.machine.cpus, pin: false })
+    }
+  }
+  return loadHosts
 }

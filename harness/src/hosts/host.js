@@ -11,6 +11,7 @@
  * @property {Record<string, string>} env added to the environment the host gives its processes
  * @property {string[]} [unsetEnv] taken out of it
  * @property {string} label what the process is, in messages (`SUT fastify`)
+ * @property {string} [stdinText] written to its standard input, which then ends (none: it reads nothing)
  *
  * @typedef {object} HostProcess a process started as the leader of its own group on a host
  * @property {number} pid on its host; also its group's id
@@ -33,6 +34,8 @@
  *   runs it (its node, its checkout's paths)
  * @property {(count: number) => Promise<number[]>} freePorts TCP ports free on the host's listenAddress just now
  * @property {import('../pinning/resolve-pinning.js').Machine} machine what pinning on the host depends on
+ * @property {(target: { address: string, port: number, to: string }) => Promise<import('./link-rtt.js').LinkRtt>} measureRtt the round trip
+ *   from this host to a server (link-rtt.js), measured on this host
  * @property {(name: string) => string | null} which where the host has an executable (a remote host: the few dyno asks about)
  * @property {HostDescription} description recorded in the results
  *

@@ -5,6 +5,7 @@ import { hostname } from 'node:os'
 import { currentMachine } from '../pinning/resolve-pinning.js'
 import { findExecutable } from '../util/find-executable.js'
 import { freeLoopbackPort } from './free-port.js'
+import { measureLinkRtt } from './link-rtt.js'
 import { spawnGroupLeader, stopProcessGroup } from './process-group.js'
 
 /**
@@ -27,6 +28,7 @@ export function localHost (role, fingerprint) {
     },
     machine: currentMachine(),
     which: (name) => findExecutable(name),
+    measureRtt: ({ address, port, to }) => measureLinkRtt({ address, port, from: 'local', to }),
     description: { name: 'local', role, address: '127.0.0.1', fingerprint: { hostname: hostname(), ...fingerprint } }
   }
 }
@@ -35,10 +37,14 @@ export function localHost (role, fingerprint) {
  * @param {import('./host.js').SpawnSpec & { uid?: number, gid?: number }} spec uid, gid: run as another user (PostgreSQL refuses root)
  * @returns {Promise<import('./host.js').HostProcess>}
  */
-export async function spawnLocalGroup ({ command, args, cwd, env, unsetEnv = [], label, uid, gid }) {
+export async function spawnLocalGroup ({ command, args, cwd, env, unsetEnv = [], label, uid, gid, stdinText }) {
   const merged = { ...process.env, ...env }
   for (const name of unsetEnv) delete merged[name]
-  const child = spawnGroupLeader(command, args, { cwd, env: merged, uid, gid, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawnGroupLeader(command, args, { cwd, env: merged, uid, gid, stdio: [stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+  if (stdinText !== undefined) {
+    child.stdin?.on('error', () => {})
+    child.stdin?.end(stdinText)
+  }
   await Promise.race([once(child, 'spawn'), once(child, 'error').then(([error]) => { throw error })])
   const exited = new Promise((resolve) => { child.once('exit', (code, signal) => resolve({ code, signal })) })
   return {

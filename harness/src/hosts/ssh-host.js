@@ -12,6 +12,7 @@ import { runOverSsh } from './ssh-command.js'
 import { DEFAULT_RESOURCE_INTERVAL_MS } from '../resources/resource-defaults.js'
 
 const FACTS_SCRIPT = 'harness/src/hosts/remote/host-facts.js'
+const RTT_SCRIPT = 'harness/src/hosts/remote/measure-rtt.js'
 /** The oldest Node a host may run dyno's checkout with (package.json `engines`). */
 const MIN_NODE = [20, 19]
 
@@ -117,6 +118,7 @@ export async function connectSshHost (target, role) {
       cwd: onHost(spec.cwd),
       env: spec.env,
       unsetEnv: spec.unsetEnv ?? [],
+      ...(spec.stdinText === undefined ? {} : { stdinText: spec.stdinText }),
       graceMs: 10_000,
       sampleMs: DEFAULT_RESOURCE_INTERVAL_MS
     }, { node: facts.nodePath, label: spec.label }),
@@ -128,6 +130,11 @@ export async function connectSshHost (target, role) {
       tasksetPath: facts.executables.taskset
     },
     which: (name) => facts.executables[name] ?? null,
+    measureRtt: async ({ address, port, to }) => {
+      const { code, stdout, stderr } = await runOverSsh(target, [facts.nodePath, RTT_SCRIPT, address, String(port), target.url, to])
+      if (code !== 0) throw new DynoError('DYNO_ERR_HOST_LOST', `${target.url} could not measure its round trip to ${address}:${port}: ${stderr.trim()}`)
+      return JSON.parse(stdout.trim())
+    },
     description: { name: target.url, role, address, fingerprint: { hostname: facts.hostname, ...facts.fingerprint, checkout: facts.checkout.dir } }
   }
 }

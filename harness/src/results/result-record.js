@@ -42,7 +42,8 @@ import { engineNamed } from '../load/engines/index.js'
  * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs)
  *   and how much faster the steady state is than the first second
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
- * @property {import('../hosts/link-rtt.js').LinkRtt} [link] a SUT on another host: the round trip to it, measured before load
+ * @property {import('../hosts/link-rtt.js').LinkRtt[]} [links] a SUT on another host: the round trip from each load host to it,
+ *   measured before load
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean,
  *   stderrTail: string[], servedBefore?: number, host?: string }} sutProcess host: where it ran (`local`, or an ssh:// URL); servedBefore:
  *   the cells this SUT process served before this one (0: started for it); exit: null while the process stays up for the next cell

@@ -8,6 +8,7 @@ import {
 import { engineNamed } from '../load/engines/index.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { measureLinkRtt } from '../hosts/link-rtt.js'
+import { startLoadFromHosts } from '../load/load-from-hosts.js'
 import { failed, failedWith, invalid, ok, skipped } from '../results/outcome.js'
 import { createResultRecord, settleRecord, timedStage } from '../results/result-record.js'
 import { describeExit } from '../sut-process/start-sut.js'
@@ -29,6 +30,8 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @property {import('../results/result-record.js').LoadSettings} load
  * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
  * @property {import('../hosts/host.js').Host} sutHost where SUTs and their services run: this machine, or one reached over SSH
+ * @property {import('../load/load-from-hosts.js').LoadHost[] | null} loadHosts `--load-hosts`: the hosts the native engine runs on, each
+ *   with its share of the connections; null: the run's engine, here
  * @property {boolean} verify
  * @property {number} readyTimeoutSec
  * @property {number} stopGraceSec
@@ -164,22 +167,21 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   const queriesBefore = counter ? await counter.count() : 0
   const engine = engineNamed(load.engine)
   const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
-  if (context.sutHost.remote) {
-    const link = { address: running.address, port: running.port, from: 'local', to: context.sutHost.name }
-    record.link = await timedStage(record, 'link', () => measureLinkRtt(link))
-  }
+  if (context.sutHost.remote) record.links = await timedStage(record, 'link', () => roundTrips(context, running))
   const plan = scenarioLoadPlan({ address: running.address, remoteHost: context.sutHost.remote, port: running.port, scenario, connections, ...load })
   const sampling = samplePhases({
     phases: plan.phases.map((phase) => phase.name), sutPgid: running.pid, sutReadGroup: running.readGroup, generatorPids: () => started.pids
   })
-  const started = engine.start(plan, {
-    threads,
-    cpus: pinning.generatorCpus,
+  const hooks = {
     env: runEnv(context.runId),
-    onProgress: (progress) => cell.onProgress?.({ stage: 'load', ...progress }),
+    onProgress: (/** @type {{ phase: string, elapsedSec: number, requestsPerSec: number | null }} */ progress) =>
+      cell.onProgress?.({ stage: 'load', ...progress }),
     // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
     onPhase: () => setImmediate(() => sampling.phaseDone())
-  })
+  }
+  const started = context.loadHosts
+    ? startLoadFromHosts(plan, context.loadHosts, hooks)
+    : engine.start(plan, { threads, cpus: pinning.generatorCpus, ...hooks })
   sampling.start()
   const stopLoad = () => started.stop()
   signal.addEventListener('abort', stopLoad, { once: true })
@@ -201,6 +203,10 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, {
     generatorCpus: pinning.generatorCpus, sutCpus: pinning.sutCpus, generatorThreads: threads, eventLoopFile
   })
+  // Load from several hosts: each host's engine is judged on its own; one that set the pace marks the phase.
+  for (const summary of [record.warmup, record.summary]) {
+    if (summary?.loadHosts?.some((share) => share.generatorBound)) summary.generatorBound = true
+  }
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
 
   if (running.hasExited()) {
@@ -220,6 +226,18 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   return invalid(`DYNO_ERR_QUERY_RATIO: ${counter.service} counted ${record.serverCheck.queries} queries ` +
     `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the contract): ` +
     'the SUT does not do the scenario\'s work on every request', 'DYNO_ERR_QUERY_RATIO')
+}
+
+/**
+ * The round trip from each load host (this machine, unless `--load-hosts` says otherwise) to the SUT on its host, one after another.
+ * @param {RunContext} context @param {RunningSut} running @returns {Promise<import('../hosts/link-rtt.js').LinkRtt[]>}
+ */
+async function roundTrips (context, running) {
+  const target = { address: running.address, port: running.port, to: context.sutHost.name }
+  const links = []
+  for (const { host } of context.loadHosts ?? []) links.push(await host.measureRtt(target))
+  if (!context.loadHosts) links.push(await measureLinkRtt({ ...target, from: 'local' }))
+  return links
 }
 
 /**

@@ -36,6 +36,7 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
  * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
  * @property {import('../hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
+ * @property {import('../load/load-from-hosts.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
  * @property {AbortSignal} signal
  *
  * @typedef {object} SuiteHooks
@@ -60,7 +61,9 @@ export async function runSuite (suite, hooks = {}) {
   makeDirectory(runDir)
   const env = environmentFingerprint()
   const sutHost = suite.sutHost ?? localHost('sut', env)
-  if (sutHost.remote) env.hosts = [sutHost.description, localHost('load', env).description]
+  if (sutHost.remote) {
+    env.hosts = [sutHost.description, ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [localHost('load', env).description])]
+  }
   const plan = planRuns({ suts: suite.suts, scenarios: suite.scenarios, connections: suite.connections, repeats: suite.repeats, seed: suite.seed })
   const index = {
     schemaVersion: SCHEMA_VERSION,
@@ -97,6 +100,7 @@ export async function runSuite (suite, hooks = {}) {
       load: suite.load,
       pinning: suite.pinning,
       sutHost,
+      loadHosts: suite.loadHosts ?? null,
       verify: suite.verify,
       readyTimeoutSec: suite.readyTimeoutSec,
       stopGraceSec: DEFAULTS.stopGraceSec,

@@ -18,6 +18,7 @@ export const HEARTBEAT_TIMEOUT_MS = 6000
  * @property {string[]} unsetEnv removed from it
  * @property {number} graceMs SIGTERM to the group, SIGKILL after this
  * @property {number} sampleMs how often the group's processes are read from /proc and reported (0: never)
+ * @property {string} [stdinText] written to the process's standard input, which then ends
  *
  * @typedef {{ event: 'started', pid: number, clockTicksPerSec: number, pageSizeBytes: number }
  *   | { event: 'sample', members: import('../../resources/proc-reader.js').ProcStat[] }

@@ -18,13 +18,17 @@ const say = (/** @type {import('./guard-protocol.js').GuardMessage} */ message) 
 
 const env = { ...process.env, ...spec.env }
 for (const name of spec.unsetEnv) delete env[name]
-const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env, detached: true, stdio: [spec.stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
 const pgid = /** @type {number} */ (child.pid)
+if (spec.stdinText !== undefined) {
+  child.stdin?.on('error', () => {})
+  child.stdin?.end(spec.stdinText)
+}
 
-child.stdout.pipe(process.stdout)
+child.stdout?.pipe(process.stdout)
 // The process's stderr, whole lines at a time, so that the guard's own lines never land inside one of its lines.
 let pending = ''
-child.stderr.on('data', (chunk) => {
+child.stderr?.on('data', (chunk) => {
   pending += chunk.toString()
   const end = pending.lastIndexOf('\n')
   if (end === -1) return

@@ -66,9 +66,11 @@ function bodyExpectation (expected) {
 
 /**
  * @param {import('../../load-plan.js').LoadPlan} plan @param {number} threads
+ * @param {{ startAtUnixMs?: number | null, windowHistograms?: boolean }} [across] load from several hosts: when all of them begin, and
+ *   each window's histogram, so that their windows add up exactly
  * @returns {Record<string, unknown>} what the engine reads on its standard input
  */
-export function engineConfig (plan, threads) {
+export function engineConfig (plan, threads, { startAtUnixMs = null, windowHistograms = false } = {}) {
   const url = new URL(plan.url)
   if (url.protocol !== 'http:') throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: dyno sends plain HTTP, got the URL \`${plan.url}\``)
   return {
@@ -82,7 +84,9 @@ export function engineConfig (plan, threads) {
     windowMs: plan.windowMs,
     timeoutMs: TIMEOUT_MS,
     ratePerSec: plan.ratePerSec ?? null,
-    expectBody: bodyExpectation(plan.expectedBody)
+    expectBody: bodyExpectation(plan.expectedBody),
+    ...(startAtUnixMs === null ? {} : { startAtUnixMs }),
+    ...(windowHistograms ? { windowHistograms } : {})
   }
 }
 
@@ -90,6 +94,7 @@ export function engineConfig (plan, threads) {
  * @typedef {object} NativeWindow a window as the engine reports it
  * @property {number} startMs @property {number} durationMs @property {number} requests @property {number} errors
  * @property {[number, number, number, number] | null} latencyUs p50, p75, p90, p99
+ * @property {string} [histogramUs] asked for with windowHistograms: the window's µs histogram
  *
  * @typedef {object} NativePhaseReport
  * @property {'warmup' | 'measure'} name
@@ -128,6 +133,32 @@ export function nativePhaseSummary (report, expectedStatus) {
     }))
   }, expectedStatus)
   return report.rate ? { ...summary, rate: report.rate } : summary
+}
+
+/**
+ * A phase as one engine counted it, in the form the counts of several generators are merged from (phase-counts.js).
+ * @param {NativePhaseReport} report
+ * @returns {import('../../phase-counts.js').PortableCounts}
+ */
+export function nativePortableCounts (report) {
+  return {
+    requests: report.requests,
+    durationSec: report.durationMs / 1000,
+    perSecond: report.perSecond,
+    histogramUs: report.latencyHistogramUs,
+    bytes: report.bytes,
+    errors: report.errors + report.timeouts,
+    timeouts: report.timeouts,
+    statusCounts: report.statusCounts,
+    mismatches: report.mismatches,
+    stoppedEarly: report.stoppedEarly,
+    windows: report.windows.every((window) => window.requests === 0 || window.histogramUs)
+      ? report.windows.map((window) => ({
+        startMs: window.startMs, durationMs: window.durationMs, requests: window.requests, errors: window.errors, histogramUs: window.histogramUs ?? null
+      }))
+      : null,
+    ...(report.rate ? { rate: report.rate } : {})
+  }
 }
 
 /**

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// @ts-check
+// Runs on a load host, started by dyno over SSH: measures the round trip from there to the SUT (link-rtt.js) and prints it as one
+// JSON line.
+import { measureLinkRtt } from '../link-rtt.js'
+
+const [, , address, port, from, to] = process.argv
+process.stdout.write(`${JSON.stringify(await measureLinkRtt({ address, port: Number(port), from, to }))}\n`)

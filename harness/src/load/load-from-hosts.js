@@ -1,0 +1,207 @@
+// @ts-check
+// Load from several hosts at once (`--load-hosts`): the native engine on each, with its share of the connections, every one of them
+// starting its first phase at the same moment (a start time a few seconds ahead, the hosts' clocks kept by NTP). Each phase's counts
+// are merged exactly, as the engine merges its own threads (histograms added, window by window too); the generator-bound guard is
+// judged per host, from that host's engine's CPU, read where it runs.
+import { DynoError } from '../errors.js'
+import { NATIVE_ENGINE_DIR } from '../paths.js'
+import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
+import { generatorBound } from '../resources/resource-figures.js'
+import { startResourceSampler } from '../resources/resource-sampler.js'
+import { engineConfig, findNativeEngine, nativePortableCounts } from './engines/native/native-engine.js'
+import { mergeCounts } from './phase-counts.js'
+import { phaseSummary } from './phase-summary.js'
+
+/** Time for every host's SSH session to deliver its config before the common start. */
+export const START_LEAD_MS = 3000
+/** Beyond the planned phases: how long the engines may take to report before the load is called failed. */
+const GRACE_MS = 15_000
+
+/**
+ * @typedef {object} LoadHost a host the load comes from
+ * @property {import('../hosts/host.js').Host} host
+ * @property {number[]} cpus its engine's cpus there, one thread each
+ * @property {boolean} pin pin the engine to them (the host has taskset, and they are the run's generator cpus)
+ *
+ * @typedef {object} HostShare what one load host did in a phase
+ * @property {string} name
+ * @property {number} connections
+ * @property {number} threads
+ * @property {number} requests
+ * @property {number} errors
+ * @property {number | null} generatorCpuPct its engine's CPU, in % of one core
+ * @property {boolean} generatorBound its engine set the pace (resources/resource-figures.js)
+ */
+
+/**
+ * The connections of the plan, as evenly as they go, one share per host.
+ * @param {number} connections @param {number} hosts
+ * @returns {number[]}
+ */
+export function connectionShares (connections, hosts) {
+  return Array.from({ length: hosts }, (_, index) => Math.floor(connections / hosts) + (index < connections % hosts ? 1 : 0))
+}
+
+/**
+ * @param {import('./load-plan.js').LoadPlan} plan
+ * @param {LoadHost[]} loadHosts
+ * @param {Omit<import('./engines/engine.js').EngineHooks, 'threads' | 'cpus'>} hooks
+ * @returns {import('./engines/engine.js').LoadRun}
+ */
+export function startLoadFromHosts (plan, loadHosts, hooks) {
+  const engine = findNativeEngine()
+  if (!engine.ok) return { pids: [], stop: () => {}, done: Promise.reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', engine.reason)) }
+  const shares = connectionShares(plan.connections, loadHosts.length)
+  if (shares.some((share) => share === 0)) {
+    return {
+      pids: [],
+      stop: () => {},
+      done: Promise.reject(new DynoError('DYNO_ERR_INVALID_OPTION', `${plan.connections} connections cannot be shared by ${loadHosts.length} load hosts: ` +
+        'give each at least one (`--connections` at least the number of `--load-hosts`)'))
+    }
+  }
+  const startAtUnixMs = Date.now() + START_LEAD_MS
+  let stopping = false
+  /** @type {import('../hosts/host.js').HostProcess[]} */
+  const started = []
+  const done = (async () => {
+    for (const [index, { host, cpus, pin }] of loadHosts.entries()) {
+      const threads = Math.max(1, Math.min(cpus.length, shares[index]))
+      const onHost = host.launchOn(engine.path, [])
+      const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, pin ? cpus : null)
+      started.push(await host.spawnGroup({
+        command,
+        args,
+        cwd: NATIVE_ENGINE_DIR,
+        env: hooks.env ?? {},
+        stdinText: JSON.stringify(engineConfig({ ...plan, connections: shares[index] }, threads, { startAtUnixMs, windowHistograms: true })),
+        label: `the native engine on ${host.name}`
+      }))
+    }
+    if (stopping) for (const engine of started) engine.stop(2000).catch(() => {})
+    return followEngines(plan, loadHosts, started, { shares, startAtUnixMs, hooks })
+  })()
+  return {
+    get pids () { return [] },
+    stop: () => {
+      stopping = true
+      for (const engine of started) if (!engine.hasExited()) engine.stop(2000).catch(() => {})
+    },
+    done
+  }
+}
+
+/**
+ * Reads every engine's lines until each has said `done`: progress summed over the hosts, and each phase merged once every host has
+ * reported it.
+ * @param {import('./load-plan.js').LoadPlan} plan @param {LoadHost[]} loadHosts @param {import('../hosts/host.js').HostProcess[]} engines
+ * @param {{ shares: number[], startAtUnixMs: number, hooks: Omit<import('./engines/engine.js').EngineHooks, 'threads' | 'cpus'> }} context
+ * @returns {Promise<import('./engines/engine.js').LoadOutcome>}
+ */
+function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks }) {
+  const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)
+  /** @type {import('./engines/engine.js').LoadOutcome} */
+  const outcome = { phases: {} }
+  /** @type {Map<string, import('./engines/native/native-engine.js').NativePhaseReport[]>} */
+  const reports = new Map()
+  /** @type {Map<string, { hosts: number, requestsPerSec: number }>} */
+  const seconds = new Map()
+  const samplers = engines.map((engine) => hostSampler(engine, startAtUnixMs))
+  /** @type {Map<string, HostShare[]>} */
+  const shareFigures = new Map()
+  let finished = 0
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const settle = (/** @type {Error | null} */ error) => {
+      if (settled) return
+      settled = true
+      clearTimeout(deadline)
+      for (const sampler of samplers) sampler.stop()
+      Promise.allSettled(engines.map((engine) => engine.stop(2000))).then(() => error ? reject(error) : resolve(outcome))
+    }
+    const deadline = setTimeout(() => settle(new DynoError('DYNO_ERR_LOAD_GENERATOR',
+      `the native engines did not finish within ${Math.round((plannedMs + START_LEAD_MS + GRACE_MS) / 1000)} s`)), plannedMs + START_LEAD_MS + GRACE_MS)
+    engines.forEach((engine, index) => {
+      const { host, cpus } = loadHosts[index]
+      const threads = Math.max(1, Math.min(cpus.length, shares[index]))
+      let pending = ''
+      let said = false
+      engine.stdout.on('data', (chunk) => {
+        const lines = (pending + chunk.toString()).split('\n')
+        pending = lines.pop() ?? ''
+        for (const line of lines) {
+          let message
+          try {
+            message = JSON.parse(line)
+          } catch {
+            return settle(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine on ${host.name} printed what is not JSON: ${line.slice(0, 200)}`))
+          }
+          if (message.type === 'progress') {
+            const key = `${message.phase}:${message.elapsedSec}`
+            const second = seconds.get(key) ?? { hosts: 0, requestsPerSec: 0 }
+            second.hosts += 1
+            second.requestsPerSec += message.requestsPerSec ?? 0
+            seconds.set(key, second)
+            if (second.hosts === engines.length) {
+              hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: second.requestsPerSec })
+            }
+          } else if (message.type === 'phase') {
+            const report = /** @type {import('./engines/native/native-engine.js').NativePhaseReport} */ (message.report)
+            const usage = samplers[index].phaseDone()
+            const bound = usage
+              ? generatorBound({ cpuSec: usage.cpuSec, wallSec: usage.durationSec, allottedCores: cpus.length, generatorThreads: threads })
+              : { generatorBound: false, generatorCpuPct: null }
+            const figures = shareFigures.get(report.name) ?? []
+            const errors = report.errors + report.timeouts
+            figures[index] = { name: host.name, connections: shares[index], threads, requests: report.requests, errors, ...bound }
+            shareFigures.set(report.name, figures)
+            const phase = reports.get(report.name) ?? []
+            phase[index] = report
+            reports.set(report.name, phase)
+            if (phase.filter(Boolean).length === engines.length) {
+              const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
+              const summary = phaseSummary(counts, plan.expectedStatus)
+              outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: figures }
+              hooks.onPhase?.(report.name)
+            }
+          } else if (message.type === 'done') {
+            said = true
+            finished += 1
+            if (finished === engines.length) settle(null)
+          }
+        }
+      })
+      engine.exited.then(() => {
+        if (said) return
+        const lost = engine.lostReason()
+        settle(new DynoError(lost ? 'DYNO_ERR_HOST_LOST' : 'DYNO_ERR_LOAD_GENERATOR', lost ?? `the native engine on ${host.name} exited early`))
+      })
+    })
+  })
+}
+
+/**
+ * The CPU of one host's engine, phase by phase, read where it runs; the first window opens at the common start.
+ * @param {import('../hosts/host.js').HostProcess} engine @param {number} startAtUnixMs
+ */
+function hostSampler (engine, startAtUnixMs) {
+  const target = engine.readGroup ? { pgid: engine.pid, readGroup: engine.readGroup } : { pgid: engine.pid }
+  /** @type {ReturnType<typeof startResourceSampler> | null} */
+  let sampler = null
+  let ended = false
+  const open = () => { if (!ended) sampler = startResourceSampler({ targets: { generator: target } }) }
+  const timer = setTimeout(open, Math.max(0, startAtUnixMs - Date.now()))
+  return {
+    /** @returns {import('../resources/resource-sampler.js').TargetResources | null} the phase's, and the next one's window opens */
+    phaseDone () {
+      const report = sampler?.stop() ?? null
+      open()
+      return report?.targets.generator ?? null
+    },
+    stop () {
+      ended = true
+      clearTimeout(timer)
+      sampler?.stop()
+    }
+  }
+}
