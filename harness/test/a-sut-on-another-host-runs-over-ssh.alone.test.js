@@ -59,11 +59,14 @@ const runArgs = (/** @type {string} */ out, /** @type {string[]} */ more) =>
 
 describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, () => {
   beforeAll(async () => {
-    lab = await createNamespaceHosts({ tag: 'st', count: 1 })
+    // The SUT's host, and two hosts the load can come from.
+    lab = await createNamespaceHosts({ tag: 'st', count: 3 })
     env = { ...process.env, DYNO_SSH_CONFIG: lab.sshConfig }
-    const prepared = await runCli(['host', 'prepare', lab.hosts[0].url], { env, timeoutMs: PREPARE_TIMEOUT_MS })
-    expect(prepared.stderr + prepared.stdout).toMatch(/installed in/)
-    expect(prepared.code).toBe(0)
+    const prepared = await Promise.all(lab.hosts.map((host) => runCli(['host', 'prepare', host.url], { env, timeoutMs: PREPARE_TIMEOUT_MS })))
+    for (const result of prepared) {
+      expect(result.stderr + result.stdout).toMatch(/installed in/)
+      expect(result.code).toBe(0)
+    }
   }, PREPARE_TIMEOUT_MS + 60_000)
 
   afterAll(async () => {
@@ -156,6 +159,27 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(added, JSON.stringify(p50)).toBeGreaterThan(1.6)
     expect(added, JSON.stringify(p50)).toBeLessThan(3)
   }, 300_000)
+
+  it('loads from two hosts at once, each with its share, their counts adding up to the merged total, the round trip measured from each', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-two-loads-'))
+    const result = await runCli(runArgs(out, ['--load-hosts', `${lab.hosts[1].url},${lab.hosts[2].url}`, '--frameworks', 'node-http',
+      '--scenarios', 'json', '--connections', '11', '--duration', '3', '--warmup', '1']), { env, timeoutMs: 120_000 })
+    expect(result.code, result.stderr).toBe(0)
+    const { index, records: [record] } = readOnlyRun(out)
+    expect(schemaErrors('result', record)).toEqual([])
+    expect(record.status).toBe('ok')
+    const names = [lab.hosts[1].url, lab.hosts[2].url].map((url) => url.replace(/\/$/, ''))
+    for (const phase of [record.warmup, record.summary]) {
+      expect(phase.loadHosts.map((/** @type {any} */ share) => [share.name, share.connections])).toEqual([[names[0], 6], [names[1], 5]])
+      for (const share of phase.loadHosts) expect(share.requests).toBeGreaterThan(0)
+      expect(phase.loadHosts.reduce((/** @type {number} */ sum, /** @type {any} */ share) => sum + share.requests, 0)).toBe(phase.requests)
+      expect(phase.timeseries.reduce((/** @type {number} */ sum, /** @type {any} */ window) => sum + window.requests, 0)).toBe(phase.requests)
+    }
+    expect(record.links.map((/** @type {any} */ link) => link.from)).toEqual(names)
+    expect(index.env.hosts.map((/** @type {any} */ host) => host.role)).toEqual(['sut', 'load', 'load'])
+    expect(index.options.loadHosts.map((/** @type {any} */ host) => host.name)).toEqual(names)
+    expect(await nothingLeft([index.runId])).toEqual({ onHost: [], ofRuns: [] })
+  }, 180_000)
 
   it('leaves nothing on either side after Ctrl-C in a terminal, kill -9 of dyno, or the link dropping, and keeps what was measured', async () => {
     const measuring = /\[1\/2\] node-http × \w+\s+measure/

@@ -52,7 +52,8 @@ async function createHost ({ tag, index, sshDir }) {
   inNamespace(['ip', 'route', 'add', 'default', 'via', `${subnet}.1`])
   // The way out this machine has (a registry, PyPI), for the host's install: forwarded and masqueraded.
   writeFileSync('/proc/sys/net/ipv4/ip_forward', '1')
-  execFileSync('iptables', ['-t', 'nat', '-A', 'POSTROUTING', '-s', `${subnet}.0/24`, '!', '-o', hostSide, '-j', 'MASQUERADE'], { stdio: 'ignore' })
+  // Only what leaves through this machine's own uplink: between two hosts' namespaces each sees the other's address.
+  execFileSync('iptables', ['-t', 'nat', '-A', 'POSTROUTING', '-s', `${subnet}.0/24`, '!', '-o', 'dy+', '-j', 'MASQUERADE'], { stdio: 'ignore' })
   const hostKey = join(sshDir, `host-${index}`)
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey])
   writeFileSync(join(sshDir, 'known_hosts'), `${address} ${readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')}\n`, { flag: 'a' })
@@ -127,7 +128,7 @@ export async function createNamespaceHosts ({ tag, count }) {
       host.sshd.kill('SIGKILL')
       safe(() => ip(['netns', 'del', host.namespace]), '')
       safe(() => ip(['link', 'del', host.hostSide]), '')
-      safe(() => execFileSync('iptables', ['-t', 'nat', '-D', 'POSTROUTING', '-s', `${host.address.replace(/\.2$/, '.0')}/24`, '!', '-o', host.hostSide,
+      safe(() => execFileSync('iptables', ['-t', 'nat', '-D', 'POSTROUTING', '-s', `${host.address.replace(/\.2$/, '.0')}/24`, '!', '-o', 'dy+',
         '-j', 'MASQUERADE'], { stdio: 'ignore' }), Buffer.alloc(0))
     }
     rmSync(sshDir, { recursive: true, force: true })
