@@ -101,10 +101,10 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(leftOnHost()).toEqual([])
   })
 
-  it('runs node-http and fastify on json, plaintext and redis there, all ok, with both hosts and the link in the results and reports', async () => {
+  it('runs node-http and fastify on json, plaintext, redis and sqlite there, all ok, with both hosts and the link in the results and reports', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-run-'))
     const bytesBefore = lab.hosts[0].linkBytes()
-    const result = await runCli(runArgs(out, ['--frameworks', 'node-http,fastify', '--scenarios', 'json,plaintext,redis', '--duration', '2',
+    const result = await runCli(runArgs(out, ['--frameworks', 'node-http,fastify', '--scenarios', 'json,plaintext,redis,sqlite', '--duration', '2',
       '--warmup', '1']), { env, timeoutMs: 180_000 })
     expect(result.code, result.stderr).toBe(0)
     const { runDir, index, records } = readOnlyRun(out)
@@ -114,11 +114,14 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(bytesAfter.rxBytes - bytesBefore.rxBytes).toBeGreaterThan(responses * 60)
     expect(bytesAfter.txBytes - bytesBefore.txBytes).toBeGreaterThan(responses * 30)
     expect(records.map((record) => `${record.sut.name} ${record.scenario.name} ${record.status}`).sort()).toEqual([
-      'fastify json ok', 'fastify plaintext ok', 'fastify redis ok', 'node-http json ok', 'node-http plaintext ok', 'node-http redis ok'])
+      'fastify json ok', 'fastify plaintext ok', 'fastify redis ok', 'fastify sqlite ok',
+      'node-http json ok', 'node-http plaintext ok', 'node-http redis ok', 'node-http sqlite ok'])
     expect(index.env.hosts.map((/** @type {any} */ host) => [host.name, host.role, host.address]))
       .toEqual([[lab.hosts[0].url.replace(/\/$/, ''), 'sut', lab.hosts[0].address], ['local', 'load', '127.0.0.1']])
     for (const host of index.env.hosts) expect(host.fingerprint).toMatchObject({ cpu: { cores: expect.any(Number) }, node: process.version })
     expect(index.env.services.redis.url).toContain(lab.hosts[0].address)
+    expect(index.env.services.sqlite.url).toMatch(new RegExp(`^${index.env.hosts[0].name}:/.*dyno-sqlite-.*/world.sqlite$`))
+    expect(existsSync(index.env.services.sqlite.url.split(':').pop())).toBe(false) // the hosts share this filesystem: removed at the end
     for (const record of records) {
       expect(schemaErrors('result', record)).toEqual([])
       expect(record.sutProcess.host).toBe(index.env.hosts[0].name)
@@ -134,6 +137,21 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(report).toContain(`- SUT host ${index.env.hosts[0].name} (${lab.hosts[0].address})`)
     expect(report).toMatch(/- round trip this machine → SUT host: median \d+ µs, p99 \d+ µs/)
     expect(readFileSync(join(runDir, 'report.html'), 'utf8')).toContain('<th>link</th>')
+    expect(await nothingLeft([index.runId])).toEqual({ onHost: [], ofRuns: [] })
+  }, 240_000)
+
+  it('counts instructions on the host, where valgrind runs the SUT', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-count-'))
+    const result = await runCli(['run', '--sut-host', lab.hosts[0].url, '--out', out, '--frameworks', 'node-http', '--scenarios', 'json',
+      '--measure', 'instructions', '--count-warmup', '500', '--count-requests', '100', '--count-windows', '4'], { env, timeoutMs: 180_000 })
+    expect(result.code, result.stderr).toBe(0)
+    const { index, records: [record] } = readOnlyRun(out)
+    expect(schemaErrors('result', record)).toEqual([])
+    expect(record.status).toBe('ok')
+    expect(record.sutProcess.host).toBe(index.env.hosts[0].name)
+    expect(record.instructions.windows).toHaveLength(4)
+    expect(record.instructions.instructionsPerRequest).toBeGreaterThan(10_000)
+    expect(record.instructions.checks).toMatchObject({ responses: 900, mismatches: 0, errors: 0 })
     expect(await nothingLeft([index.runId])).toEqual({ onHost: [], ofRuns: [] })
   }, 240_000)
 

@@ -206,7 +206,15 @@ export const hostList = withDomain(function hostList (/** @type {unknown} */ raw
   if (text === '' || entries.some((entry) => entry === '')) {
     throw invalidOption(flag, raw, 'a comma-separated list of `local` (this machine) and `ssh://[user@]host[:port][/dir]` hosts')
   }
-  const hosts = entries.map((entry) => entry === 'local' ? 'local' : parseHostUrl(entry, flag))
+  const hosts = entries.map((entry) => {
+    if (entry === 'local') return 'local'
+    try {
+      return parseHostUrl(entry, flag)
+    } catch (error) {
+      throw invalidOption(flag, raw, 'a comma-separated list of `local` and `ssh://[user@]host[:port][/dir]` hosts, each once ' +
+        `(\`${entry}\`: ${/** @type {Error} */ (error).message.replace(/^`[^`]*` /, '').replace(/, got `.*`$/, '')})`)
+    }
+  })
   const names = hosts.map((host) => host === 'local' ? host : host.url)
   const twice = names.find((name, index) => names.indexOf(name) !== index)
   if (twice) throw invalidOption(flag, raw, `a list that names each host once (\`${twice}\` is there twice)`)

@@ -139,10 +139,6 @@ export async function runCommand (options, io, signal) {
  * @returns {Promise<import('../hosts/host.js').Host>}
  */
 async function connectSutHost (target, options) {
-  if (options.measure === 'instructions') {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--measure instructions\` with \`--sut-host ${target.url}\`: counts are made on this machine ` +
-      'only for now (an instruction count does not depend on the machine it is made on); drop one of the two')
-  }
   if (options.runtimes.some((/** @type {string} */ runtime) => runtime !== 'node')) {
     throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--runtime ${options.runtimes.join(',')}\` with \`--sut-host\`: a SUT host runs the Node SUTs on its ` +
       'own Node only (`--runtime node`)')

@@ -9,6 +9,8 @@ import { engineNamed } from '../load/engines/index.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { measureLinkRtt } from '../hosts/link-rtt.js'
 import { startLoadFromHosts } from '../load/load-from-hosts.js'
+import { runNodeScript } from '../hosts/run-node-script.js'
+import { encodeCountSpec } from '../instructions/count-on-host.js'
 import { failed, failedWith, invalid, ok, skipped } from '../results/outcome.js'
 import { createResultRecord, settleRecord, timedStage } from '../results/result-record.js'
 import { describeExit } from '../sut-process/start-sut.js'
@@ -23,6 +25,7 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @typedef {import('../results/outcome.js').Outcome} Outcome
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
  * @typedef {import('../sut-process/start-sut.js').RunningSut} RunningSut
+ * @typedef {import('../instructions/count-instructions.js').InstructionCount} InstructionCount
  *
  * @typedef {object} RunContext what every run of a suite shares, built once per suite (run-suite.js)
  * @property {string} runId
@@ -229,6 +232,48 @@ async function loaded (context, cell, running, record, eventLoopFile) {
 }
 
 /**
+ * A count on the SUT's own host (`--sut-host`): made there by count-on-host.js, its requests from that host's loopback, never cached
+ * here (the host's runtime is not this machine's).
+ * @param {RunContext} context @param {Cell} cell @param {ResultRecord} record
+ * @param {{ warmupRequests: number, windowRequests: number, windows: number, concurrency: number }} count
+ * @returns {Promise<Outcome>}
+ */
+async function countedOnHost (context, cell, record, count) {
+  if (cell.sut.runtime.kind !== 'node') {
+    return skipped(`counts on a SUT host of its own are made for Node SUTs (${cell.sut.name} runs on ${cell.sut.runtime.kind})`)
+  }
+  cell.onProgress?.({ stage: `counting instructions on ${context.sutHost.name}` })
+  const spec = encodeCountSpec({
+    sut: cell.sut.name,
+    scenario: cell.scenario.name,
+    env: sutEnv(context, cell),
+    ...count,
+    readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC)
+  })
+  const { stdout, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/instructions/count-on-host.js', [spec],
+    { label: `the count of ${cell.sut.name}`, signal: context.signal })
+  if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
+  if (context.signal.aborted) return failed(`interrupted by ${String(context.signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
+  const said = stdout.trim().split('\n').pop() ?? ''
+  /** @type {{ count?: InstructionCount, error?: { code: import('../errors.js').ErrorCode, message: string } }} */
+  let answer
+  try {
+    answer = JSON.parse(said)
+  } catch {
+    return failed(`the count on ${context.sutHost.name} ended without a result; its last lines:\n${stderr.trim().split('\n').slice(-10).join('\n')}`,
+      'DYNO_ERR_SUT_EXITED')
+  }
+  if (!answer.count) return failed(`on ${context.sutHost.name}: ${answer.error?.message}`, answer.error?.code ?? 'DYNO_ERR_SUT_EXITED')
+  record.instructions = answer.count
+  const { checks } = answer.count
+  if (checks.mismatches + checks.unexpectedStatus + checks.errors > 0) {
+    return invalid(`while counting instructions: ${checks.mismatches} wrong bodies, ${checks.unexpectedStatus} unexpected statuses, ` +
+      `${checks.errors} failed requests of ${checks.responses + checks.errors}`, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  }
+  return ok()
+}
+
+/**
  * The round trip from each load host (this machine, unless `--load-hosts` says otherwise) to the SUT on its host, one after another.
  * @param {RunContext} context @param {RunningSut} running @returns {Promise<import('../hosts/link-rtt.js').LinkRtt[]>}
  */
@@ -263,6 +308,7 @@ async function counted (context, cell, record) {
     concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
     settings: countSettingsFor(cell.sut)
   }
+  if (context.sutHost.remote) return countedOnHost(context, cell, record, count)
   const callgrind = findCallgrind()
   const { key, inputs } = countCacheDir && callgrind ? countKey({ sut: cell.sut, scenario: cell.scenario, valgrind: callgrind.valgrind, count }) : {}
   const cached = countCacheDir && key ? readCachedCount(countCacheDir, key, context.note) : null
