@@ -103,7 +103,9 @@ export async function connectSshHost (target, role) {
   const facts = await hostFacts(target)
   checkSameCheckout(target, facts)
   const address = await addressOf(target)
+  // An absolute path inside this checkout, as the host's checkout has it; any other argument as it is.
   const onHost = (/** @type {string} */ path) => {
+    if (!isAbsolute(path)) return path
     const inside = relative(REPO_ROOT, path)
     return inside.startsWith('..') || isAbsolute(inside) ? path : `${facts.checkout.dir}${inside}`
   }
