@@ -108,14 +108,14 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
       '--warmup', '1']), { env, timeoutMs: 180_000 })
     expect(result.code, result.stderr).toBe(0)
     const { runDir, index, records } = readOnlyRun(out)
+    expect(records.map((record) => `${record.sut.name} ${record.scenario.name} ${record.status}`).sort()).toEqual([
+      'fastify json ok', 'fastify plaintext ok', 'fastify redis ok', 'fastify sqlite ok',
+      'node-http json ok', 'node-http plaintext ok', 'node-http redis ok', 'node-http sqlite ok'])
     // Every request and response crossed the link: at least the responses' bytes came in over it, and the requests' went out.
     const bytesAfter = lab.hosts[0].linkBytes()
     const responses = records.reduce((sum, record) => sum + record.warmup.requests + record.summary.requests, 0)
     expect(bytesAfter.rxBytes - bytesBefore.rxBytes).toBeGreaterThan(responses * 60)
     expect(bytesAfter.txBytes - bytesBefore.txBytes).toBeGreaterThan(responses * 30)
-    expect(records.map((record) => `${record.sut.name} ${record.scenario.name} ${record.status}`).sort()).toEqual([
-      'fastify json ok', 'fastify plaintext ok', 'fastify redis ok', 'fastify sqlite ok',
-      'node-http json ok', 'node-http plaintext ok', 'node-http redis ok', 'node-http sqlite ok'])
     expect(index.env.hosts.map((/** @type {any} */ host) => [host.name, host.role, host.address]))
       .toEqual([[lab.hosts[0].url.replace(/\/$/, ''), 'sut', lab.hosts[0].address], ['local', 'load', '127.0.0.1']])
     for (const host of index.env.hosts) expect(host.fingerprint).toMatchObject({ cpu: { cores: expect.any(Number) }, node: process.version })
