@@ -12,6 +12,8 @@
  * @property {string[]} [unsetEnv] taken out of it
  * @property {string} label what the process is, in messages (`SUT fastify`)
  * @property {string} [stdinText] written to its standard input, which then ends (none: it reads nothing)
+ * @property {number} [uid] run as this user (PostgreSQL refuses root)
+ * @property {number} [gid]
  *
  * @typedef {object} HostProcess a process started as the leader of its own group on a host
  * @property {number} pid on its host; also its group's id
@@ -29,6 +31,7 @@
  * @property {boolean} remote
  * @property {string} address where a client on the load host reaches what listens on this host
  * @property {string} listenAddress what a server on this host binds to
+ * @property {string} addressOfThisMachine where connections from this machine come from, as the host sees them
  * @property {(spec: SpawnSpec) => Promise<HostProcess>} spawnGroup
  * @property {(command: string, args: string[]) => { command: string, args: string[] }} launchOn a launch of this checkout as the host
  *   runs it (its node, its checkout's paths)

@@ -19,6 +19,7 @@ export function localHost (role, fingerprint) {
     remote: false,
     address: '127.0.0.1',
     listenAddress: '127.0.0.1',
+    addressOfThisMachine: '127.0.0.1',
     spawnGroup: spawnLocalGroup,
     launchOn: (command, args) => ({ command, args }),
     freePorts: async (count) => {
@@ -34,7 +35,7 @@ export function localHost (role, fingerprint) {
 }
 
 /**
- * @param {import('./host.js').SpawnSpec & { uid?: number, gid?: number }} spec uid, gid: run as another user (PostgreSQL refuses root)
+ * @param {import('./host.js').SpawnSpec} spec
  * @returns {Promise<import('./host.js').HostProcess>}
  */
 export async function spawnLocalGroup ({ command, args, cwd, env, unsetEnv = [], label, uid, gid, stdinText }) {

@@ -25,6 +25,7 @@ const MIN_NODE = [20, 19]
  * @property {Record<string, string | null>} executables where the host has taskset, valgrind, redis-server, pnpm, cc, cargo and
  *   PostgreSQL's binaries (its directory), or null
  * @property {number[]} ports
+ * @property {string | null} sshClientAddress this machine's address as the host saw the SSH connection come from
  */
 
 /**
@@ -114,6 +115,7 @@ export async function connectSshHost (target, role) {
     remote: true,
     address,
     listenAddress: address,
+    addressOfThisMachine: facts.sshClientAddress ?? address,
     spawnGroup: (spec) => startGuardedProcess(target, {
       command: spec.command,
       args: spec.args,
@@ -121,6 +123,7 @@ export async function connectSshHost (target, role) {
       env: spec.env,
       unsetEnv: spec.unsetEnv ?? [],
       ...(spec.stdinText === undefined ? {} : { stdinText: spec.stdinText }),
+      ...(spec.uid === undefined ? {} : { uid: spec.uid, gid: spec.gid }),
       graceMs: 10_000,
       sampleMs: DEFAULT_RESOURCE_INTERVAL_MS
     }, { node: facts.nodePath, label: spec.label }),

@@ -18,14 +18,14 @@ const STOP_GRACE_MS = 5000
  * that says it is ready.
  * @param {{ name: string, command: string, args: string[], readyPattern: RegExp, timeoutMs: number,
  *   cwd?: string, uid?: number, gid?: number, env?: Record<string, string>, host?: import('../hosts/host.js').Host | null }} spec env: added
- *   to the host's own; uid, gid: this machine only
+ *   to the host's own
  * @returns {Promise<ManagedProcess>}
  */
 export async function startManagedProcess ({ name, command, args, readyPattern, timeoutMs, cwd = process.cwd(), uid, gid, env = {}, host = null }) {
   /** @type {import('../hosts/host.js').HostProcess} */
   let child
   try {
-    child = host ? await host.spawnGroup({ command, args, cwd, env, label: name }) : await spawnLocalGroup({ command, args, cwd, env, label: name, uid, gid })
+    child = await (host?.spawnGroup ?? spawnLocalGroup)({ command, args, cwd, env, label: name, uid, gid })
   } catch (error) {
     throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `${name} could not be started (${command}): ${/** @type {Error} */ (error).message}`, { cause: error })
   }

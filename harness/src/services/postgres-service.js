@@ -1,6 +1,6 @@
 // @ts-check
 import { execFileSync } from 'node:child_process'
-import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -11,6 +11,7 @@ import { findExecutable, postgresBinDirs } from '../util/find-executable.js'
 import { freeLoopbackPort } from '../hosts/free-port.js'
 import { startManagedProcess } from './managed-process.js'
 import { restartableService } from './restartable-service.js'
+import { runNodeScript } from '../hosts/run-node-script.js'
 
 export const POSTGRES_HOW_TO_GET = 'install PostgreSQL (apt-get install postgresql), or set DATABASE_URL'
 
@@ -61,15 +62,21 @@ function serverUser () {
 }
 
 /**
- * PostgreSQL for the postgres scenarios: the server at DATABASE_URL when set, otherwise a throwaway
- * cluster (initdb, then postgres) on a free loopback port in a temporary directory, with
- * pg_stat_statements loaded so the harness can count the queries SUTs make. Seeded either way.
- * @param {NodeJS.ProcessEnv} env
- * @param {Record<string, string>} [mark] added to the server's environment
- * @returns {Promise<import('./service.js').Service>}
+ * @typedef {object} Cluster a throwaway PostgreSQL cluster, made by initdb
+ * @property {string} dir its temporary directory (the socket goes there too)
+ * @property {string} dataDir
+ * @property {{ initdb: string, postgres: string, source: string }} binaries
+ * @property {{ uid: number, gid: number } | null} user the server runs as this user (dyno runs as root), or as dyno's
  */
-export async function providePostgres (env, mark = {}) {
-  if (env.DATABASE_URL) return connectPostgres(env.DATABASE_URL, 'DATABASE_URL', null)
+
+/**
+ * initdb into a new temporary directory, trusting the local connections, and `trustFrom` too when given.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {{ trustFrom?: string | null }} [access] an address (CIDR) of another machine that may connect, without a password
+ * @returns {Cluster}
+ * @throws {DynoError} DYNO_ERR_SERVICE_UNAVAILABLE: no binaries, or initdb failed
+ */
+export function initCluster (env, { trustFrom = null } = {}) {
   const binaries = findPostgresBinaries(env)
   if (!binaries) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `no PostgreSQL binaries (initdb, postgres) found: ${POSTGRES_HOW_TO_GET}`)
   const user = serverUser()
@@ -84,18 +91,40 @@ export async function providePostgres (env, mark = {}) {
     execFileSync(binaries.initdb, ['-D', dataDir, '-U', 'dyno', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
       cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), timeout: 60_000
     })
+    if (trustFrom) appendFileSync(join(dataDir, 'pg_hba.conf'), `host all all ${trustFrom} trust\n`)
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     const stderr = /** @type {{ stderr?: Buffer }} */ (error).stderr?.toString().trim()
     throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
       `initdb failed (${binaries.initdb}): ${stderr || /** @type {Error} */ (error).message}`, { cause: error })
   }
+  return { dir, dataDir, binaries, user }
+}
+
+/** @param {Cluster} cluster @param {string} address @param {number} port @returns {string[]} the server's arguments */
+export const serverArgs = ({ dir, dataDir }, address, port) =>
+  ['-D', dataDir, '-p', String(port), '-c', `listen_addresses=${address}`, '-k', dir, '-c', 'shared_preload_libraries=pg_stat_statements']
+
+/**
+ * PostgreSQL for the postgres scenarios: the server at DATABASE_URL when set, otherwise a throwaway
+ * cluster (initdb, then postgres) on a free port of the SUTs' host (its loopback when that is this machine) in a temporary
+ * directory, with pg_stat_statements loaded so the harness can count the queries SUTs make. Seeded either way.
+ * @param {NodeJS.ProcessEnv} env
+ * @param {Record<string, string>} [mark] added to the server's environment
+ * @param {import('../hosts/host.js').Host | null} [host] where the SUTs run (null: this machine)
+ * @returns {Promise<import('./service.js').Service>}
+ */
+export async function providePostgres (env, mark = {}, host = null) {
+  if (env.DATABASE_URL) return connectPostgres(env.DATABASE_URL, 'DATABASE_URL', null)
+  if (host?.remote) return postgresOnHost(host, mark)
+  const cluster = initCluster(env)
+  const { dir, binaries, user } = cluster
   const open = async () => {
     const port = await freeLoopbackPort()
     const server = await startManagedProcess({
       name: 'postgres',
       command: binaries.postgres,
-      args: ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-k', dir, '-c', 'shared_preload_libraries=pg_stat_statements'],
+      args: serverArgs(cluster, '127.0.0.1', port),
       readyPattern: /database system is ready to accept connections/,
       timeoutMs: 30_000,
       cwd: dir,
@@ -161,3 +190,43 @@ async function connectPostgres (url, source, server) {
 
 /** @param {string} url */
 const maskPassword = (url) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')
+
+/** The script that makes and removes a cluster on a host of its own. */
+const ON_HOST_SCRIPT = 'harness/src/services/postgres-cluster.js'
+
+/**
+ * A throwaway cluster on the SUTs' host: made there (postgres-cluster.js), its server started there as its own user on the host's
+ * address, trusting this machine's connections; seeded and counted from here.
+ * @param {import('../hosts/host.js').Host} host @param {Record<string, string>} mark
+ * @returns {Promise<import('./service.js').Service>}
+ */
+async function postgresOnHost (host, mark) {
+  const run = async (/** @type {string[]} */ args) => {
+    const { code, stdout, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, { label: `postgres ${args[0]}` })
+    if (code !== 0) {
+      const said = lost ?? stderr.trim().split('\n').slice(-3).join(' / ')
+      throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `PostgreSQL on ${host.name}: \`${args[0]}\` failed: ${said}`)
+    }
+    return stdout.trim()
+  }
+  /** @type {Cluster} */
+  const cluster = JSON.parse(await run(['init', host.addressOfThisMachine]))
+  const open = async () => {
+    const [port] = await host.freePorts(1)
+    const server = await startManagedProcess({
+      name: 'postgres',
+      command: cluster.binaries.postgres,
+      args: serverArgs(cluster, host.listenAddress, port),
+      readyPattern: /database system is ready to accept connections/,
+      timeoutMs: 30_000,
+      cwd: cluster.dir,
+      env: mark,
+      ...(cluster.user ?? {}),
+      host
+    })
+    const service = await connectPostgres(`postgres://dyno@${host.listenAddress}:${port}/postgres`, 'managed', server)
+    service.description.binaries = cluster.binaries.source
+    return service
+  }
+  return restartableService('postgres', open, () => { run(['remove', cluster.dir]).catch(() => {}) })
+}

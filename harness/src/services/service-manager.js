@@ -11,7 +11,7 @@ import { provideSqlite } from './sqlite-service.js'
  */
 const PROVIDERS = { redis: provideRedis, postgres: providePostgres, sqlite: provideSqlite }
 /** The services dyno can start on a SUT host reached over SSH; the others' scenarios are skipped there, with the reason. */
-const ON_REMOTE_HOSTS = new Set(['redis', 'sqlite'])
+const ON_REMOTE_HOSTS = new Set(['redis', 'sqlite', 'postgres'])
 
 /**
  * The services a run uses: started once, when a selected scenario needs them; a service that cannot be

@@ -19,6 +19,8 @@ export const HEARTBEAT_TIMEOUT_MS = 6000
  * @property {number} graceMs SIGTERM to the group, SIGKILL after this
  * @property {number} sampleMs how often the group's processes are read from /proc and reported (0: never)
  * @property {string} [stdinText] written to the process's standard input, which then ends
+ * @property {number} [uid] run it as this user
+ * @property {number} [gid]
  *
  * @typedef {{ event: 'started', pid: number, clockTicksPerSec: number, pageSizeBytes: number }
  *   | { event: 'sample', members: import('../../resources/proc-reader.js').ProcStat[] }

@@ -40,5 +40,6 @@ process.stdout.write(`${JSON.stringify({
     cargo: findExecutable('cargo', [`${process.env.HOME}/.cargo/bin`]),
     postgres: postgresBinDirs()[0] ?? null
   },
-  ports
+  ports,
+  sshClientAddress: process.env.SSH_CLIENT?.split(' ')[0] ?? null
 })}\n`)

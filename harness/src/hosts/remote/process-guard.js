@@ -18,7 +18,9 @@ const say = (/** @type {import('./guard-protocol.js').GuardMessage} */ message) 
 
 const env = { ...process.env, ...spec.env }
 for (const name of spec.unsetEnv) delete env[name]
-const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env, detached: true, stdio: [spec.stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+const child = spawn(spec.command, spec.args, {
+  cwd: spec.cwd, env, detached: true, uid: spec.uid, gid: spec.gid, stdio: [spec.stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe']
+})
 const pgid = /** @type {number} */ (child.pid)
 if (spec.stdinText !== undefined) {
   child.stdin?.on('error', () => {})
