@@ -106,7 +106,8 @@ export function startGuardedProcess (target, spec, { node, label }) {
           ? sshFailure(target, sessionStderr)
           : new Error(`${label} on ${target.url} ended before it started; its last lines:\n${sessionStderr}`))
       }
-      resolve({ code: ended?.code ?? null, signal: /** @type {NodeJS.Signals | null} */ (ended?.signal ?? null), lost })
+      // After what the stderr stream still holds has reached its readers.
+      setImmediate(() => resolve({ code: ended?.code ?? null, signal: /** @type {NodeJS.Signals | null} */ (ended?.signal ?? null), lost }))
     })
   })
   session.once('error', (error) => onFailed(new DynoError('DYNO_ERR_HOST_UNREACHABLE', `cannot run ssh for ${target.url}: ${error.message}`)))

@@ -70,13 +70,14 @@ function serverUser () {
  */
 
 /**
- * initdb into a new temporary directory, trusting the local connections, and `trustFrom` too when given.
+ * initdb into a new temporary directory, trusting the local connections, and those from `trustFrom` too.
  * @param {NodeJS.ProcessEnv} env
- * @param {{ trustFrom?: string | null }} [access] an address (CIDR) of another machine that may connect, without a password
+ * @param {{ trustFrom?: string[] }} [access] addresses (CIDR) that may connect too, without a password: another machine's, and the host's
+ *   own address that its server listens on
  * @returns {Cluster}
  * @throws {DynoError} DYNO_ERR_SERVICE_UNAVAILABLE: no binaries, or initdb failed
  */
-export function initCluster (env, { trustFrom = null } = {}) {
+export function initCluster (env, { trustFrom = [] } = {}) {
   const binaries = findPostgresBinaries(env)
   if (!binaries) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `no PostgreSQL binaries (initdb, postgres) found: ${POSTGRES_HOW_TO_GET}`)
   const user = serverUser()
@@ -91,7 +92,7 @@ export function initCluster (env, { trustFrom = null } = {}) {
     execFileSync(binaries.initdb, ['-D', dataDir, '-U', 'dyno', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
       cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), timeout: 60_000
     })
-    if (trustFrom) appendFileSync(join(dataDir, 'pg_hba.conf'), `host all all ${trustFrom} trust\n`)
+    for (const cidr of trustFrom) appendFileSync(join(dataDir, 'pg_hba.conf'), `host all all ${cidr} trust\n`)
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     const stderr = /** @type {{ stderr?: Buffer }} */ (error).stderr?.toString().trim()
@@ -210,7 +211,7 @@ async function postgresOnHost (host, mark) {
     return stdout.trim()
   }
   /** @type {Cluster} */
-  const cluster = JSON.parse(await run(['init', host.addressOfThisMachine]))
+  const cluster = JSON.parse(await run(['init', host.addressOfThisMachine, host.listenAddress]))
   const open = async () => {
     const [port] = await host.freePorts(1)
     const server = await startManagedProcess({
