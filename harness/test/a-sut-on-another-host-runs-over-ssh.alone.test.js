@@ -101,16 +101,16 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(leftOnHost()).toEqual([])
   })
 
-  it('runs node-http and fastify on json, plaintext, redis and sqlite there, all ok, with both hosts and the link in the results and reports', async () => {
+  it('runs node-http and fastify on json, plaintext and every database there, all ok, with both hosts and the link in the results and reports', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-run-'))
     const bytesBefore = lab.hosts[0].linkBytes()
-    const result = await runCli(runArgs(out, ['--frameworks', 'node-http,fastify', '--scenarios', 'json,plaintext,redis,sqlite', '--duration', '2',
+    const result = await runCli(runArgs(out, ['--frameworks', 'node-http,fastify', '--scenarios', 'json,plaintext,redis,sqlite,postgres', '--duration', '2',
       '--warmup', '1']), { env, timeoutMs: 180_000 })
     expect(result.code, result.stderr).toBe(0)
     const { runDir, index, records } = readOnlyRun(out)
     expect(records.map((record) => `${record.sut.name} ${record.scenario.name} ${record.status}`).sort()).toEqual([
-      'fastify json ok', 'fastify plaintext ok', 'fastify redis ok', 'fastify sqlite ok',
-      'node-http json ok', 'node-http plaintext ok', 'node-http redis ok', 'node-http sqlite ok'])
+      'fastify json ok', 'fastify plaintext ok', 'fastify postgres ok', 'fastify redis ok', 'fastify sqlite ok',
+      'node-http json ok', 'node-http plaintext ok', 'node-http postgres ok', 'node-http redis ok', 'node-http sqlite ok'])
     // Every request and response crossed the link: at least the responses' bytes came in over it, and the requests' went out.
     const bytesAfter = lab.hosts[0].linkBytes()
     const responses = records.reduce((sum, record) => sum + record.warmup.requests + record.summary.requests, 0)
@@ -120,6 +120,11 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
       .toEqual([[lab.hosts[0].url.replace(/\/$/, ''), 'sut', lab.hosts[0].address], ['local', 'load', '127.0.0.1']])
     for (const host of index.env.hosts) expect(host.fingerprint).toMatchObject({ cpu: { cores: expect.any(Number) }, node: process.version })
     expect(index.env.services.redis.url).toContain(lab.hosts[0].address)
+    expect(index.env.services.postgres.url).toContain(lab.hosts[0].address)
+    // The queries were counted by the server on the host: one per request.
+    for (const record of records.filter((entry) => entry.scenario.name === 'postgres' || entry.scenario.name === 'redis')) {
+      expect(record.serverCheck.withinBounds).toBe(true)
+    }
     expect(index.env.services.sqlite.url).toMatch(new RegExp(`^${index.env.hosts[0].name}:/.*dyno-sqlite-.*/world.sqlite$`))
     expect(existsSync(index.env.services.sqlite.url.split(':').pop())).toBe(false) // the hosts share this filesystem: removed at the end
     for (const record of records) {
