@@ -199,6 +199,13 @@ export const pinOption = withDomain((raw, flag) => parsePin(raw, flag, machineCp
 /** `ssh://[user@]host[:port][/dir]`: a host reached with the user's OpenSSH (hosts/host-url.js). */
 export const sshHostUrl = withDomain((raw, flag) => parseHostUrl(String(raw), flag), { kind: 'sshUrl' })
 
+/**
+ * An option's message without the option it opens with and the value it ends with (`--x` must …, got `v`): what is left says
+ * what was wrong, for a message about one entry of a list.
+ * @param {string} message
+ */
+const withoutFlagAndValue = (message) => message.replace(/^\x60[^\x60]*\x60 /, '').replace(/, got \x60.*\x60$/, '')
+
 /** `local` and `ssh://…` hosts, comma-separated, each once: where the load comes from (`--load-hosts`). */
 export const hostList = withDomain(function hostList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
   const text = typeof raw === 'string' ? raw.trim() : ''
@@ -212,7 +219,7 @@ export const hostList = withDomain(function hostList (/** @type {unknown} */ raw
       return parseHostUrl(entry, flag)
     } catch (error) {
       throw invalidOption(flag, raw, 'a comma-separated list of `local` and `ssh://[user@]host[:port][/dir]` hosts, each once ' +
-        `(\`${entry}\`: ${/** @type {Error} */ (error).message.replace(/^`[^`]*` /, '').replace(/, got `.*`$/, '')})`)
+        `(\`${entry}\`: ${withoutFlagAndValue(/** @type {Error} */ (error).message)})`)
     }
   })
   const names = hosts.map((host) => host === 'local' ? host : host.url)
