@@ -130,23 +130,14 @@ export function startGuardedProcess (target, spec, { node, label }) {
     return { forced: Boolean(ended?.forced) }
   }
 
-  return started.then((pid) => ({
-    pid,
-    stdout,
-    stderr,
-    exited,
-    hasExited,
-    stop,
-    readGroup: () => members,
-    lostReason: () => exitLost(),
-    location: target.url
-  }), async (error) => {
-    await stop(0).catch(() => {})
-    throw error
-  })
-
-  function exitLost () {
+  /** @returns {string | null} why the process's host can no longer be reached, when it cannot */
+  const lostReason = () => {
     if (lostWhy || !closed || ended !== null) return lostWhy
     return `the SSH session to ${target.url} ended without the guard reporting the end of ${label} (the link dropped?)`
   }
+
+  return started.then((pid) => ({ pid, stdout, stderr, exited, hasExited, stop, readGroup: () => members, lostReason }), async (error) => {
+    await stop(0).catch(() => {})
+    throw error
+  })
 }
