@@ -13,6 +13,8 @@ import { DEFAULT_RESOURCE_INTERVAL_MS } from '../resources/resource-defaults.js'
 
 const FACTS_SCRIPT = 'harness/src/hosts/remote/host-facts.js'
 const RTT_SCRIPT = 'harness/src/hosts/remote/measure-rtt.js'
+/** How long the guard lets a process's group end after SIGTERM before SIGKILL: above the grace dyno gives SUTs and services here. */
+const GUARD_GRACE_MS = 10_000
 /** The oldest Node a host may run dyno's checkout with (package.json `engines`). */
 const MIN_NODE = [20, 19]
 
@@ -124,7 +126,7 @@ export async function connectSshHost (target, role) {
       unsetEnv: spec.unsetEnv ?? [],
       ...(spec.stdinText === undefined ? {} : { stdinText: spec.stdinText }),
       ...(spec.uid === undefined ? {} : { uid: spec.uid, gid: spec.gid }),
-      graceMs: 10_000,
+      graceMs: GUARD_GRACE_MS,
       sampleMs: DEFAULT_RESOURCE_INTERVAL_MS
     }, { node: facts.nodePath, label: spec.label }),
     launchOn: (command, args) => ({ command: command === process.execPath ? facts.nodePath : command, args: args.map(onHost) }),

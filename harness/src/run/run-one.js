@@ -170,7 +170,14 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   const queriesBefore = counter ? await counter.count() : 0
   const engine = engineNamed(load.engine)
   const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
-  if (context.sutHost.remote) record.links = await timedStage(record, 'link', () => roundTrips(context, running))
+  if (context.sutHost.remote) {
+    try {
+      record.links = await timedStage(record, 'link', () => roundTrips(context, running))
+    } catch (error) {
+      if (!isDynoError(error)) throw error
+      return failedWith(error)
+    }
+  }
   const plan = scenarioLoadPlan({ address: running.address, remoteHost: context.sutHost.remote, port: running.port, scenario, connections, ...load })
   const sampling = samplePhases({
     phases: plan.phases.map((phase) => phase.name), sutPgid: running.pid, sutReadGroup: running.readGroup, generatorPids: () => started.pids
