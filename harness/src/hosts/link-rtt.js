@@ -4,6 +4,7 @@
 // handling of one plaintext request, which on a link of any length is the smaller part.
 import { Agent, request } from 'node:http'
 import { quantileSorted } from 'simple-statistics'
+import { DynoError } from '../errors.js'
 import { roundTo } from '../util/numbers.js'
 
 /** Enough round trips for a p99 of some meaning, few enough to take well under a second on a LAN. */
@@ -25,6 +26,7 @@ const RTT_PATH = '/'
 /**
  * @param {{ address: string, port: number, from: string, to: string, samples?: number, timeoutMs?: number }} target
  * @returns {Promise<LinkRtt>}
+ * @throws {DynoError} DYNO_ERR_HOST_LOST when a request gets no answer
  */
 export async function measureLinkRtt ({ address, port, from, to, samples = RTT_SAMPLES, timeoutMs = 5000 }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
@@ -36,6 +38,9 @@ export async function measureLinkRtt ({ address, port, from, to, samples = RTT_S
       const elapsedUs = await oneRoundTrip({ address, port, agent, timeoutMs })
       if (index > 0) rttUs.push(elapsedUs)
     }
+  } catch (error) {
+    throw new DynoError('DYNO_ERR_HOST_LOST', `no round trip from ${from} to ${address}:${port} (${to}): ${/** @type {Error} */ (error).message}`,
+      { cause: error })
   } finally {
     agent.destroy()
   }
