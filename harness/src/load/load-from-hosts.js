@@ -8,7 +8,7 @@ import { NATIVE_ENGINE_DIR } from '../paths.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 import { generatorBound } from '../resources/resource-figures.js'
 import { startResourceSampler } from '../resources/resource-sampler.js'
-import { engineConfig, findNativeEngine, nativePortableCounts } from './engines/native/native-engine.js'
+import { engineConfig, findNativeEngine, nativePortableCounts, readEngineMessages } from './engines/native/native-engine.js'
 import { mergeCounts } from './phase-counts.js'
 import { phaseSummary } from './phase-summary.js'
 
@@ -124,53 +124,42 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
     engines.forEach((engine, index) => {
       const { host, cpus } = loadHosts[index]
       const threads = Math.max(1, Math.min(cpus.length, shares[index]))
-      let pending = ''
       let said = false
-      engine.stdout.on('data', (chunk) => {
-        const lines = (pending + chunk.toString()).split('\n')
-        pending = lines.pop() ?? ''
-        for (const line of lines) {
-          let message
-          try {
-            message = JSON.parse(line)
-          } catch {
-            return settle(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine on ${host.name} printed what is not JSON: ${line.slice(0, 200)}`))
+      readEngineMessages(engine.stdout, (message) => {
+        if (message.type === 'progress') {
+          const key = `${message.phase}:${message.elapsedSec}`
+          const second = seconds.get(key) ?? { hosts: 0, requestsPerSec: 0 }
+          second.hosts += 1
+          second.requestsPerSec += message.requestsPerSec ?? 0
+          seconds.set(key, second)
+          if (second.hosts === engines.length) {
+            hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: second.requestsPerSec })
           }
-          if (message.type === 'progress') {
-            const key = `${message.phase}:${message.elapsedSec}`
-            const second = seconds.get(key) ?? { hosts: 0, requestsPerSec: 0 }
-            second.hosts += 1
-            second.requestsPerSec += message.requestsPerSec ?? 0
-            seconds.set(key, second)
-            if (second.hosts === engines.length) {
-              hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: second.requestsPerSec })
-            }
-          } else if (message.type === 'phase') {
-            const report = /** @type {import('./engines/native/native-engine.js').NativePhaseReport} */ (message.report)
-            const usage = samplers[index].phaseDone()
-            const bound = usage
-              ? generatorBound({ cpuSec: usage.cpuSec, wallSec: usage.durationSec, allottedCores: cpus.length, generatorThreads: threads })
-              : { generatorBound: false, generatorCpuPct: null }
-            const figures = shareFigures.get(report.name) ?? []
-            const errors = report.errors + report.timeouts
-            figures[index] = { name: host.name, connections: shares[index], threads, requests: report.requests, errors, ...bound }
-            shareFigures.set(report.name, figures)
-            const phase = reports.get(report.name) ?? []
-            phase[index] = report
-            reports.set(report.name, phase)
-            if (phase.filter(Boolean).length === engines.length) {
-              const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
-              const summary = phaseSummary(counts, plan.expectedStatus)
-              outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: figures }
-              hooks.onPhase?.(report.name)
-            }
-          } else if (message.type === 'done') {
-            said = true
-            finished += 1
-            if (finished === engines.length) settle(null)
+        } else if (message.type === 'phase') {
+          const report = /** @type {import('./engines/native/native-engine.js').NativePhaseReport} */ (message.report)
+          const usage = samplers[index].phaseDone()
+          const bound = usage
+            ? generatorBound({ cpuSec: usage.cpuSec, wallSec: usage.durationSec, allottedCores: cpus.length, generatorThreads: threads })
+            : { generatorBound: false, generatorCpuPct: null }
+          const figures = shareFigures.get(report.name) ?? []
+          const errors = report.errors + report.timeouts
+          figures[index] = { name: host.name, connections: shares[index], threads, requests: report.requests, errors, ...bound }
+          shareFigures.set(report.name, figures)
+          const phase = reports.get(report.name) ?? []
+          phase[index] = report
+          reports.set(report.name, phase)
+          if (phase.filter(Boolean).length === engines.length) {
+            const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
+            const summary = phaseSummary(counts, plan.expectedStatus)
+            outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: figures }
+            hooks.onPhase?.(report.name)
           }
+        } else if (message.type === 'done') {
+          said = true
+          finished += 1
+          if (finished === engines.length) settle(null)
         }
-      })
+      }, (line) => settle(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine on ${host.name} printed what is not JSON: ${line.slice(0, 200)}`)))
       engine.exited.then(() => {
         if (said) return
         const lost = engine.lostReason()

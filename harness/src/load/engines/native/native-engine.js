@@ -106,21 +106,31 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
  */
 
 /**
- * @param {NativePhaseReport} report @param {number} expectedStatus
- * @returns {import('../../load-plan.js').PhaseSummary}
+ * What a phase summary takes from the engine's report as it is, whatever form it is merged or summed in.
+ * @param {NativePhaseReport} report
  */
-export function nativePhaseSummary (report, expectedStatus) {
-  const summary = phaseSummary({
+function reportedCounts (report) {
+  return {
     requests: report.requests,
     durationSec: report.durationMs / 1000,
     perSecond: report.perSecond,
-    histogram: decodeHistogram(report.latencyHistogramUs),
     bytes: report.bytes,
     errors: report.errors + report.timeouts,
     timeouts: report.timeouts,
     statusCounts: report.statusCounts,
     mismatches: report.mismatches,
-    stoppedEarly: report.stoppedEarly,
+    stoppedEarly: report.stoppedEarly
+  }
+}
+
+/**
+ * @param {NativePhaseReport} report @param {number} expectedStatus
+ * @returns {import('../../load-plan.js').PhaseSummary}
+ */
+export function nativePhaseSummary (report, expectedStatus) {
+  const summary = phaseSummary({
+    ...reportedCounts(report),
+    histogram: decodeHistogram(report.latencyHistogramUs),
     timeseries: report.windows.map((window) => ({
       startMs: window.startMs,
       durationMs: window.durationMs,
@@ -142,16 +152,8 @@ export function nativePhaseSummary (report, expectedStatus) {
  */
 export function nativePortableCounts (report) {
   return {
-    requests: report.requests,
-    durationSec: report.durationMs / 1000,
-    perSecond: report.perSecond,
+    ...reportedCounts(report),
     histogramUs: report.latencyHistogramUs,
-    bytes: report.bytes,
-    errors: report.errors + report.timeouts,
-    timeouts: report.timeouts,
-    statusCounts: report.statusCounts,
-    mismatches: report.mismatches,
-    stoppedEarly: report.stoppedEarly,
     windows: report.windows.every((window) => window.requests === 0 || window.histogramUs)
       ? report.windows.map((window) => ({
         startMs: window.startMs, durationMs: window.durationMs, requests: window.requests, errors: window.errors, histogramUs: window.histogramUs ?? null
@@ -159,6 +161,32 @@ export function nativePortableCounts (report) {
       : null,
     ...(report.rate ? { rate: report.rate } : {})
   }
+}
+
+/**
+ * The engine's JSON lines as they come; a line that is not JSON goes to `onNotJson`, and nothing after it is read.
+ * @param {import('node:stream').Readable} stdout
+ * @param {(message: any) => void} onMessage
+ * @param {(line: string) => void} onNotJson
+ */
+export function readEngineMessages (stdout, onMessage, onNotJson) {
+  let pending = ''
+  let broken = false
+  stdout.on('data', (chunk) => {
+    const lines = (pending + chunk.toString()).split('\n')
+    pending = lines.pop() ?? ''
+    for (const line of lines) {
+      if (broken) return
+      let message
+      try {
+        message = JSON.parse(line)
+      } catch {
+        broken = true
+        return onNotJson(line)
+      }
+      onMessage(message)
+    }
+  })
 }
 
 /**
@@ -191,24 +219,13 @@ export function startNativeLoad (plan, hooks) {
     }
     const deadline = setTimeout(() => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
       `the native engine did not finish within ${Math.round((plannedMs + GRACE_MS) / 1000)} s`)), plannedMs + GRACE_MS)
-    let pending = ''
-    child.stdout?.on('data', (chunk) => {
-      const lines = (pending + chunk.toString()).split('\n')
-      pending = lines.pop() ?? ''
-      for (const line of lines) {
-        let message
-        try {
-          message = JSON.parse(line)
-        } catch {
-          return finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine printed what is not JSON: ${line.slice(0, 200)}`))
-        }
-        if (message.type === 'progress') hooks.onProgress?.(message)
-        else if (message.type === 'phase') {
-          outcome.phases[/** @type {'warmup' | 'measure'} */ (message.report.name)] = nativePhaseSummary(message.report, plan.expectedStatus)
-          hooks.onPhase?.(message.report.name)
-        } else if (message.type === 'done') finish(null)
-      }
-    })
+    readEngineMessages(/** @type {import('node:stream').Readable} */ (child.stdout), (message) => {
+      if (message.type === 'progress') hooks.onProgress?.(message)
+      else if (message.type === 'phase') {
+        outcome.phases[/** @type {'warmup' | 'measure'} */ (message.report.name)] = nativePhaseSummary(message.report, plan.expectedStatus)
+        hooks.onPhase?.(message.report.name)
+      } else if (message.type === 'done') finish(null)
+    }, (line) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine printed what is not JSON: ${line.slice(0, 200)}`)))
     // After its output is read: an engine that ends without `done` ended early.
     child.on('close', (code, signal) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
       `the native engine exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`)))
