@@ -123,6 +123,14 @@ export const ERRORS = Object.freeze({
     when: '`dyno report` was given a directory without run.json, or a result or aggregates file it lists is missing or not JSON. The message names the file.',
     hint: 'Name a run directory written by `dyno run` (it holds run.json).'
   },
+  DYNO_ERR_MERGE_REFUSED: {
+    exitCode: 2,
+    when: '`dyno merge` was given parts that do not make one plan: a directory that is not a part of a split plan (`--shard K/N`) or is ' +
+      'not complete, parts of different plans, commits or splits, a part missing or given twice, wall-clock parts measured on machines that ' +
+      'differ (without `--allow-mixed-machines`), counts made on different runtime versions, or an `--out` that is not empty. The message ' +
+      'names the directory and what differs. Nothing is written.',
+    hint: 'Merge every part of one `--shard K/N` plan, each once, made at one commit; run a missing or interrupted part again.'
+  },
   DYNO_ERR_COMPARE_INPUT: {
     exitCode: 2,
     when: 'An input of `dyno compare` does not exist, is not JSON, is neither a run directory (run.json), a directory of run directories, ' +

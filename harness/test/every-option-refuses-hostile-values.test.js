@@ -48,6 +48,8 @@ function hostileValues (domain) {
       return [...common, ',', 'local,local', 'local,http://host', 'ssh://a,ssh://a', '/etc/passwd']
     case 'sshUrl':
       return [...common, 'http://host', 'ssh://', 'ssh://user:password@host', 'ssh://host?x=1', 'ssh://bad user@host', '/etc/passwd']
+    case 'shard':
+      return [...common, '0/3', '4/3', '1/0', 'a/b', '1/3/5', '2', '/etc/passwd']
     case 'outputDirectory':
       return ['', '/etc/passwd', '/etc/passwd/results', '/proc/dyno-results', '/sys/dyno-results']
     case 'flag':
@@ -67,6 +69,7 @@ function commandLine (command, out) {
     case 'run': return { before: ['run'], after: ['--out', out] }
     case 'compare': return { before: ['compare', 'guard-no-such-baseline', 'guard-no-such-candidate'], after: [] }
     case 'compare-commits': return { before: ['compare-commits', 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
+    case 'merge': return { before: ['merge', 'guard-no-such-part'], after: [] }
     default: return { before: [command], after: [] }
   }
 }

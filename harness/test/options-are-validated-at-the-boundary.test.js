@@ -63,6 +63,7 @@ function validValues (spec) {
       ['ssh://bench@10.0.0.2', { url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }],
       ['ssh://sut-box:2222/srv/dyno/', { url: 'ssh://sut-box:2222/srv/dyno', user: null, hostname: 'sut-box', port: 2222, dir: '/srv/dyno' }]
     ]
+    case 'shard': return [['2/4', { index: 2, count: 4 }], [' 1/1 ', { index: 1, count: 1 }], ['256/256', { index: 256, count: 256 }]]
     case 'outputDirectory': {
       const out = join(mkdtempSync(join(tmpdir(), 'dyno-options-')), 'results')
       return [[out, out]]
@@ -93,6 +94,7 @@ function refusedValue (spec) {
     case 'pin': return { value: 'sut=0', says: 'both `sut=` and `gen=` are needed' }
     case 'hostList': return { value: 'local,local', says: 'a list that names each host once (`local` is there twice)' }
     case 'sshUrl': return { value: 'http://host', says: 'the form is `ssh://[user@]host[:port][/absolute/dir]` such as `ssh://bench@10.0.0.2`' }
+    case 'shard': return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
     case 'outputDirectory': return { value: '', says: 'a directory path' }
     case 'flag': return { value: 'yes', says: 'given without a value' }
   }
@@ -203,7 +205,7 @@ describe('the CLI on bad input', () => {
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
     expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
-      'valid: run, verify, calibrate, report, compare, compare-commits, host, list')
+      'valid: run, verify, calibrate, report, compare, compare-commits, merge, host, list')
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {

@@ -6,6 +6,7 @@ import { calibrate } from '../commands/calibrate-command.js'
 import { compareCommand } from '../commands/compare-command.js'
 import { compareCommitsCommand, COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
 import { hostCommand } from '../commands/host-command.js'
+import { mergeCommand } from '../commands/merge-command.js'
 import { formatList } from '../commands/list-command.js'
 import { writeReports } from '../commands/report-command.js'
 import { runCommand } from '../commands/run-command.js'
@@ -82,6 +83,14 @@ export const COMMANDS = Object.freeze([
     }), forwardedRunArgs(options), io, signal)
   },
   {
+    name: 'merge',
+    args: ['<partDir>', '[...partDirs]'],
+    summary: 'Put the parts of a split plan (`dyno run --shard K/N` or `dyno compare-commits --shard K/N`, each part a directory) back ' +
+      'together: one run directory with every result, run.json, aggregates and reports (or one compare-commits results directory), ' +
+      'refusing parts of different plans or commits, a part missing or given twice, and wall-clock parts of machines that differ',
+    run: ({ positionals, options }, io) => mergeCommand(positionals, options.values, io)
+  },
+  {
     name: 'host',
     args: ['<action>', '<url>'],
     summary: 'prepare ssh://[user@]host[:port][/dir]: put this commit of dyno on a host (in dir, `~/dyno` by default), install it there ' +
@@ -100,7 +109,7 @@ export const COMMANDS = Object.freeze([
 ])
 
 /** Run options compare-commits sets itself for every round's `dyno run`. */
-const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios', '--count-jobs'])
+const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios', '--count-jobs', '--shard', '--plan'])
 
 /**
  * The `dyno run` options of every round of compare-commits, for both commits' harnesses: the profile and scenarios it settled on,

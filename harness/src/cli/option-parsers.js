@@ -17,7 +17,8 @@ import { parseHostUrl } from '../hosts/host-url.js'
  * naming the flag, the bad value and what is allowed. Its `domain` says what it accepts, so that the tests can
  * derive the values each option must refuse from the option table alone.
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean }
- *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] } | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'sshUrl' | 'hostList' }} OptionDomain
+ *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] }
+ *   | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'sshUrl' | 'hostList' | 'shard' }} OptionDomain
  * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
  */
 
@@ -227,3 +228,21 @@ export const hostList = withDomain(function hostList (/** @type {unknown} */ raw
   if (twice) throw invalidOption(flag, raw, `a list that names each host once (\`${twice}\` is there twice)`)
   return hosts
 }, { kind: 'hostList' })
+
+/** The most parts a plan is split into: more jobs than any CI matrix runs (GitHub's allows 256). */
+export const MAX_SHARDS = 256
+
+/**
+ * `K/N`: the K-th of N parts of a run's plan (`--shard`), 1 ≤ K ≤ N.
+ * @typedef {{ index: number, count: number }} ShardSpec
+ */
+export const shardSpec = withDomain(function shardSpec (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  const text = typeof raw === 'string' ? raw.trim() : ''
+  const match = /^(\d{1,4})\/(\d{1,4})$/.exec(text)
+  const allowed = `K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ ${MAX_SHARDS} (e.g. \`2/4\`)`
+  if (!match) throw invalidOption(flag, raw, allowed)
+  const index = Number(match[1])
+  const count = Number(match[2])
+  if (count < 1 || count > MAX_SHARDS || index < 1 || index > count) throw invalidOption(flag, raw, allowed)
+  return /** @type {ShardSpec} */ ({ index, count })
+}, { kind: 'shard' })

@@ -8,8 +8,8 @@ import { machineCpus } from '../pinning/cpu-list.js'
 import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
-  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds, sshHostUrl, hostList, subsetOf,
-  wholeNumber,
+  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds, shardSpec, sshHostUrl, hostList,
+  subsetOf, wholeNumber,
   wholeNumberList
 } from './option-parsers.js'
 import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
@@ -32,6 +32,9 @@ import { discoverSuts } from '../suts/discover-suts.js'
  *   of the options before it (a profile's figure, the cpus of the workers)
  * @property {string} [defaultText] how help writes a default that is derived or not a plain value
  */
+
+/** The seed of a sharded run when none is given: each part computes the plan alone, and all must draw the same. */
+const SHARDED_SEED = 1
 
 /** @param {Record<string, any>} values @returns {import('@dyno/scenarios').LoadProfile} the profile the values name */
 const profileOf = (values) => LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (values.profile)]
@@ -231,13 +234,30 @@ const OPTIONS = {
     derive: (values) => profileOf(values).repeats,
     defaultText: "the profile's"
   },
+  shard: {
+    field: 'shard',
+    flag: '--shard <K/N>',
+    description: 'Carry out part K of N of the plan (every SUT × scenario × connections × runtime × repeat), the parts balanced by ' +
+      'expected time, each cell in exactly one; run.json records the plan\'s identity, K and N, and `dyno merge` puts the parts together',
+    parse: shardSpec,
+    default: null,
+    defaultText: 'the whole plan'
+  },
+  planOnly: {
+    field: 'planOnly',
+    flag: '--plan',
+    description: 'Print the plan as JSON (its identity, cells and expected seconds, and each part of --shard\'s N) and measure nothing',
+    parse: flag,
+    default: false
+  },
   seed: {
     field: 'seed',
     flag: '--seed <n>',
     description: 'Seed of the shuffled order and the bootstrap',
     parse: wholeNumber({ min: 0, max: 4_294_967_295 }),
-    derive: () => randomInt(2 ** 32 - 1),
-    defaultText: 'random, recorded in run.json'
+    // Every part of a plan must draw the same order: without a seed given, the parts of `--shard` share a fixed one.
+    derive: (values) => values.shard ? SHARDED_SEED : randomInt(2 ** 32 - 1),
+    defaultText: `random, recorded in run.json; with --shard, ${SHARDED_SEED}`
   },
   out: {
     field: 'out',
@@ -266,6 +286,22 @@ const OPTIONS = {
     description: 'Width of the latency-over-time windows (timeseries) in milliseconds',
     parse: wholeNumber({ min: 50, max: 60_000 }),
     default: DEFAULTS.windowMs
+  },
+  mergeOut: {
+    field: 'out',
+    flag: '--out <dir>',
+    description: 'The merged directory: new, or empty',
+    parse: outputDirectory,
+    default: null,
+    defaultText: 'a new run directory under results/'
+  },
+  allowMixedMachines: {
+    field: 'allowMixedMachines',
+    flag: '--allow-mixed-machines',
+    description: 'Merge wall-clock parts measured on machines that differ (cpu, cores, kernel, Node, engine); every table and chart of ' +
+      'the merged run then says they are mixed. Instruction counts merge across machines without it when their runtimes match',
+    parse: flag,
+    default: false
   },
   freshSut: {
     field: 'freshSut',
@@ -334,7 +370,7 @@ function defaultingTo (spec, value) {
 const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration,
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
   OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.sutHost, OPTIONS.loadHosts, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats,
-  OPTIONS.seed, OPTIONS.out,
+  OPTIONS.shard, OPTIONS.planOnly, OPTIONS.seed, OPTIONS.out,
   OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify]
 
 /**
@@ -395,6 +431,7 @@ export const COMMAND_OPTIONS = Object.freeze({
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   'compare-commits': [...COMPARE_COMMITS_RUN_OPTIONS, OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
+  merge: [OPTIONS.mergeOut, OPTIONS.allowMixedMachines],
   host: [],
   list: []
 })

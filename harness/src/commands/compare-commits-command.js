@@ -4,6 +4,8 @@ import { failingRows } from '../compare/build-comparison.js'
 import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
 import { primaryFigures, rowName } from '../compare/formats/cells.js'
 import { compareCommits } from '../compare-commits/compare-commits.js'
+import { splitComparison } from '../compare-commits/split-comparison.js'
+import { discoverSuts } from '../suts/discover-suts.js'
 import { REPO_ROOT } from '../paths.js'
 import { createRunId } from '../run/run-id.js'
 import { compareRuns } from './compare-command.js'
@@ -35,19 +37,50 @@ export const COMPARE_COMMITS_DEFAULTS = Object.freeze({
  */
 export async function compareCommitsCommand (baseRef, headRef, options, runArgs, io, signal) {
   const rounds = options.repeats
+  const shard = options.shard ?? null
+  // A part's share is named SUT by SUT: without --frameworks, every SUT of this checkout.
+  const frameworks = options.frameworks ?? discoverSuts().map((sut) => sut.name)
+  const split = splitComparison({
+    frameworks,
+    scenarios: options.scenarios,
+    runtimes: options.runtimes,
+    connections: options.connections,
+    rounds,
+    count: shard?.count ?? 1,
+    settings: { measure: options.measure, warmupSec: options.warmupSec, durationSec: options.durationSec, ...options },
+    options: { ...options, frameworks }
+  })
+  if (options.planOnly) {
+    io.stdout.write(JSON.stringify({
+      id: split.id,
+      cells: split.cells,
+      expectedSec: split.expectedSec,
+      parts: split.parts.map((part, index) => ({ shard: `${index + 1}/${split.parts.length}`, ...part }))
+    }, null, 2) + '\n')
+    return 0
+  }
+  const part = split.parts[(shard?.index ?? 1) - 1]
   const resultsDir = join(resolve(REPO_ROOT, options.out), `compare-commits-${createRunId()}`)
   const started = performance.now()
   const log = (/** @type {string} */ line) => io.stderr.write(`${line}\n`)
   const measured = options.measure === 'instructions' ? 'instruction counts' : `profile ${options.profile}`
   log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} round${rounds === 1 ? '' : 's'} (base and head alternating), ` +
-    `${measured}; results in ${resultsDir}`)
+    `${measured}${shard ? `, ${partLine(part, shard, split.cells)}` : ''}; results in ${resultsDir}`)
   const outcome = await compareCommits({
     repoDir: REPO_ROOT,
     baseRef,
     headRef,
     runArgs,
     countJobs: options.measure === 'instructions' ? { total: options.countJobs, given: options.countJobsGiven } : null,
-    frameworks: options.frameworks,
+    frameworks: shard ? part.subsets.flatMap((subset) => subset.frameworks) : options.frameworks,
+    subsets: shard ? part.subsets : null,
+    record: {
+      measure: options.measure,
+      options: { ...options, shard },
+      plan: {
+        id: split.id, cells: split.cells, expectedSec: split.expectedSec, shard: shard ? { ...shard, cells: part.cells, expectedSec: part.expectedSec } : null
+      }
+    },
     rounds,
     resultsDir,
     signal,
@@ -57,6 +90,10 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
       else if (stage === 'cleanup problem') log(`  ${line}`)
     }
   })
+  if (part.cells === 0) {
+    log(`dyno compare-commits: part ${shard?.index}/${shard?.count} has no cells (the plan has ${split.cells}); nothing to compare`)
+    return 0
+  }
   // The rounds alternate base and head on one machine: each round's two runs are a pair.
   const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: options.thresholdPercent, paired: true })
   const totalSec = (performance.now() - started) / 1000
@@ -74,4 +111,13 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
   log(`dyno compare-commits: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
     `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${primaryFigures(row)?.changePercent}%`}`).join('; ')}`)
   return 1
+}
+
+/**
+ * @param {import('../compare-commits/split-comparison.js').ComparisonPart} part
+ * @param {import('../cli/option-parsers.js').ShardSpec} shard @param {number} cells of the whole plan
+ */
+function partLine (part, shard, cells) {
+  const subsets = part.subsets.map((subset) => `${subset.frameworks.join(',')} × ${subset.scenarios.join(',')}`).join('; ')
+  return `part ${shard.index}/${shard.count} of the plan (${part.cells} of ${cells} cells: ${subsets || 'none'})`
 }

@@ -9,6 +9,7 @@ import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../paths.js'
 import { chooseEngine } from '../run/engine-choice.js'
 import { loadSettings } from '../run/load-settings.js'
+import { plannedEntry, planParts, planRecord } from '../run/plan-parts.js'
 import { runSuite } from '../run/run-suite.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { resolveSubjects } from '../suts/resolve-subjects.js'
@@ -31,6 +32,7 @@ import { writeReports } from './report-command.js'
 export async function runCommand (options, io, signal) {
   const startedAt = performance.now()
   const counting = options.measure === 'instructions'
+  if (options.planOnly) return printPlan(options, io)
   // What the options ask of an engine they name (or of a count) is judged before anything starts.
   if (options.engine !== 'auto' || counting) loadSettings(options, options.engine === 'auto' ? 'autocannon' : options.engine)
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
@@ -86,6 +88,7 @@ export async function runCommand (options, io, signal) {
     engineChoice,
     countCacheDir: counting && options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
     freshSut: options.freshSut,
+    shard: options.shard,
     sutHost,
     loadHosts,
     options: {
@@ -96,7 +99,9 @@ export async function runCommand (options, io, signal) {
     },
     signal
   }, {
-    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
+    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs` +
+      `${options.shard ? ` (part ${options.shard.index}/${options.shard.count} of the plan)` : ''}` +
+      ` (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
       `${options.runtimes.length > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
       `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +
       `${options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''}; ` +
@@ -173,4 +178,30 @@ async function connectLoadHosts (targets, options, pinning) {
     }
   }
   return loadHosts
+}
+
+/**
+ * `dyno run --plan`: the plan as JSON on stdout, nothing built, started or measured.
+ * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io
+ * @returns {Promise<number>}
+ */
+async function printPlan (options, io) {
+  const suts = await resolveSubjects(selectSuts(discoverSuts(), options.frameworks), { runtimes: options.runtimes, workers: options.workers, build: false })
+  const plan = planParts({
+    suts,
+    scenarios: selectScenarios([...SCENARIOS], options.scenarios),
+    connections: options.connections,
+    repeats: options.repeats,
+    seed: options.seed,
+    options: { ...options, sutHost: options.sutHost?.url ?? null },
+    shard: options.shard,
+    settings: { measure: options.measure, warmupSec: options.warmupSec, durationSec: options.durationSec, ...options }
+  })
+  io.stdout.write(JSON.stringify({
+    ...planRecord(plan, options.shard),
+    parts: plan.parts.map((part, index) => ({
+      shard: `${index + 1}/${plan.parts.length}`, cells: part.units.length, expectedSec: part.expectedSec, planned: part.units.map(plannedEntry)
+    }))
+  }, null, 2) + '\n')
+  return 0
 }

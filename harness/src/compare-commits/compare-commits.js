@@ -10,8 +10,12 @@ import { promisify } from 'node:util'
 import { join } from 'node:path'
 import { DynoError } from '../errors.js'
 import { runChild } from './child-command.js'
+import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { makeDirectory } from '../util/checked-paths.js'
 import { createWorktrees, resolveCommit } from './git-worktrees.js'
+
+/** The file of a results directory that says what was compared, how far it got, and which part of a split plan it is. */
+export const COMPARE_COMMITS_INDEX = 'compare-commits.json'
 
 /** Harness and data packages every worktree needs besides the selected SUTs. */
 const HARNESS_PACKAGES = ['@dyno/harness...']
@@ -27,6 +31,10 @@ const HARNESS_PACKAGES = ['@dyno/harness...']
  *   whether the user gave the number; null: wall clock, one side at a time
  * @property {string[] | null} frameworks the selected SUTs (installs only them), null: all
  * @property {number} rounds pairs of runs
+ * @property {import('./split-comparison.js').RunSubset[] | null} [subsets] a part of a split comparison: each round's `dyno run` of a side is one
+ *   run per subset, with its `--frameworks` and `--scenarios`; null: one run of everything runArgs names
+ * @property {Record<string, unknown>} [record] what compare-commits.json records besides the commits and the progress (the plan, the measure,
+ *   the options)
  * @property {string} resultsDir receives `base/<runId>/` and `head/<runId>/` of every round
  * @property {AbortSignal} signal
  * @property {(event: { stage: string, side?: Side, round?: number, line?: string }) => void} [onProgress]
@@ -44,6 +52,19 @@ export async function compareCommits (plan) {
   const worktrees = createWorktrees(repoDir)
   /** @type {{ round: number, side: Side, exitCode: number | null }[]} */
   const order = []
+  const index = {
+    schemaVersion: 1,
+    ...plan.record,
+    base,
+    head,
+    rounds: plan.rounds,
+    startedAt: new Date().toISOString(),
+    finishedAt: /** @type {string | null} */ (null),
+    status: 'running',
+    order
+  }
+  makeDirectory(plan.resultsDir)
+  writeJsonAtomic(join(plan.resultsDir, COMPARE_COMMITS_INDEX), index)
   try {
     const installStarted = performance.now()
     /** @type {Record<Side, string>} */
@@ -80,12 +101,16 @@ export async function compareCommits (plan) {
         await runSide(side, countJobs?.given ? ['--count-jobs', String(countJobs.total)] : [])
       }
     }
+    index.status = signal.aborted ? 'interrupted' : 'complete'
     if (signal.aborted) {
       throw new DynoError('DYNO_ERR_INTERRUPTED',
         `compare-commits interrupted after ${order.length} of ${plan.rounds * 2} runs; what they measured is kept in ${plan.resultsDir}`)
     }
     return { base, head, order, resultsDir: plan.resultsDir, installSec, runSec: (performance.now() - runStarted) / 1000 }
   } finally {
+    if (index.status === 'running') index.status = 'interrupted'
+    index.finishedAt = new Date().toISOString()
+    writeJsonAtomic(join(plan.resultsDir, COMPARE_COMMITS_INDEX), index)
     onProgress({ stage: 'removing the worktrees' })
     const problems = await worktrees.removeAll()
     for (const problem of problems) onProgress({ stage: 'cleanup problem', line: problem })
@@ -136,11 +161,35 @@ async function runRound (dir, out, plan, side, round) {
   const cli = join(dir, 'harness', 'bin', 'dyno.js')
   if (!existsSync(cli)) throw new DynoError('DYNO_ERR_COMPARE_RUN', `${side} has no harness/bin/dyno.js: the commit predates dyno's CLI`)
   makeDirectory(out)
-  const args = [cli, 'run', ...plan.runArgs, '--repeats', '1', '--out', out]
-  const outcome = await runChild(process.execPath, args, {
-    cwd: dir, signal: plan.signal, onLine: (line) => plan.onProgress?.({ stage: 'running', side, round, line })
-  })
-  if (outcome.code === 0 || outcome.code === 1 || plan.signal.aborted) return outcome.code
-  throw new DynoError('DYNO_ERR_COMPARE_RUN',
-    `dyno run of ${side} (round ${round}) exited ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
+  let worst = /** @type {number | null} */ (0)
+  for (const subset of plan.subsets ?? [null]) {
+    if (plan.signal.aborted) break
+    const runArgs = subset ? withSubset(plan.runArgs, subset) : plan.runArgs
+    const args = [cli, 'run', ...runArgs, '--repeats', '1', '--out', out]
+    const outcome = await runChild(process.execPath, args, {
+      cwd: dir, signal: plan.signal, onLine: (line) => plan.onProgress?.({ stage: 'running', side, round, line })
+    })
+    if (plan.signal.aborted) return outcome.code
+    if (outcome.code !== 0 && outcome.code !== 1) {
+      throw new DynoError('DYNO_ERR_COMPARE_RUN',
+        `dyno run of ${side} (round ${round}) exited ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
+    }
+    worst = Math.max(worst ?? 0, outcome.code)
+  }
+  return worst
+}
+
+/**
+ * A round's `dyno run` options with the SUTs and scenarios of one subset of a part in place of the whole comparison's.
+ * @param {string[]} runArgs as forwarded, each option its own flag and value
+ * @param {import('./split-comparison.js').RunSubset} subset
+ * @returns {string[]}
+ */
+function withSubset (runArgs, subset) {
+  const kept = []
+  for (let at = 0; at < runArgs.length; at++) {
+    if (runArgs[at] === '--frameworks' || runArgs[at] === '--scenarios') at++
+    else kept.push(runArgs[at])
+  }
+  return [...kept, '--frameworks', subset.frameworks.join(','), '--scenarios', subset.scenarios.join(',')]
 }

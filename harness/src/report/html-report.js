@@ -29,7 +29,10 @@ export function htmlReport (runs) {
     windowLabel: `${[...new Set(runs.flatMap((run) => run.records.map((record) => record.load.windowMs)).filter(Boolean))].join(' / ') || '-'} ms windows`
   }
   const counts = runs.length === 1 && isCountRun(runs[0])
-  const sections = counts ? countSections(runs[0]) : model.scenarios.map((section, index) => scenarioSection(section, index)).join('\n')
+  const mixed = model.mixedMachines ? `<p class="mixed">${escapeHtml(model.mixedMachines)}</p>` : ''
+  const sections = counts
+    ? countSections(runs[0])
+    : model.scenarios.map((section, index) => scenarioSection(section, index, mixed)).join('\n')
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -40,6 +43,7 @@ export function htmlReport (runs) {
 </head>
 <body>
 <h1>${escapeHtml(model.title)}</h1>
+${mixed}
 <p class="note">Written by dyno from the result files of ${runs.map((run) => `<code>${escapeHtml(run.dir)}</code>`).join(', ')}. ` +
     `Charts: ECharts ${escapeHtml(ECHARTS_VERSION)}, inlined.</p>
 <h2>Environment</h2>
@@ -59,8 +63,9 @@ ${sections}
  * The charts a scenario has data for; each div names its chart kind and section for the drawing script.
  * @param {import('./report-model.js').ScenarioCharts} section
  * @param {number} index
+ * @param {string} mixed what a run merged from machines that differ says over every table and chart (html), or ''
  */
-function scenarioSection (section, index) {
+function scenarioSection (section, index, mixed) {
   const has = (/** @type {{ points: unknown[] }[]} */ series) => series.some((entry) => entry.points.length > 0)
   const charts = [
     section.throughput.series.some((entry) => entry.values.some((value) => value !== null)) && 'throughput',
@@ -79,7 +84,7 @@ function scenarioSection (section, index) {
       `<div class="chart" id="chart-${slug}-${chart}" data-chart="${chart}" data-section="${index}"></div>`).join('')}</div>`
   return `<section id="scenario-${slug}">
 <h2>${escapeHtml(section.scenario)}</h2>
-<p class="summary">${escapeHtml(section.summary)}</p>
+${mixed}<p class="summary">${escapeHtml(section.summary)}</p>
 ${body}
 </section>`
 }

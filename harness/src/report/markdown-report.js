@@ -1,5 +1,6 @@
 // @ts-check
 import { describeHosts } from './hosts-summary.js'
+import { mixedMachinesNote } from './mixed-machines.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 
@@ -67,7 +68,8 @@ function flags (row) {
  * @returns {string}
  */
 export function markdownReport (run) {
-  const lines = [`# dyno run ${run.index.runId}`, '']
+  const mixed = mixedMachinesNote(run.index)
+  const lines = [`# dyno run ${run.index.runId}`, '', ...(mixed ? [`> ${mixed}`, ''] : [])]
   if (isCountRun(run)) {
     lines.push(`Instructions per request, counted under ${countSettingsLine(run)}.`, '')
     for (const [scenario, rows] of countRows(run)) {
@@ -80,7 +82,7 @@ export function markdownReport (run) {
   const repeated = run.records.some((record) => record.repeat.of > 1)
   for (const [scenario, rows] of reportRows(run)) {
     const sweep = new Set(rows.map((row) => row.connections)).size > 1
-    lines.push(`## ${scenario}`, '')
+    lines.push(`## ${scenario}`, '', ...(mixed ? [`> ${mixed}`, ''] : []))
     lines.push(`| framework | version |${sweep ? ' conns |' : ''} req/s |${repeated ? ' 95% CI |' : ''} × slowest | p50 ms | p99 ms | errors | flags |`)
     lines.push(`|---|---|${sweep ? '---:|' : ''}---:|${repeated ? '---:|' : ''}---:|---:|---:|---:|---|`)
     for (const row of rows) {
@@ -136,9 +138,11 @@ function environmentLines (run) {
 export function markdownSideBySide (runs, labels) {
   const perRun = runs.map((run) => reportRows(run))
   const scenarios = [...new Set(perRun.flatMap((rows) => [...rows.keys()]))]
-  const lines = [`# dyno: ${labels.join(' vs ')}`, '']
+  const mixed = runs.map((run, index) => [labels[index], mixedMachinesNote(run.index)]).filter(([, note]) => note !== null)
+    .map(([label, note]) => `> ${label}: ${note}`)
+  const lines = [`# dyno: ${labels.join(' vs ')}`, '', ...(mixed.length > 0 ? [...mixed, ''] : [])]
   for (const scenario of scenarios) {
-    lines.push(`## ${scenario}`, '')
+    lines.push(`## ${scenario}`, '', ...(mixed.length > 0 ? [...mixed, ''] : []))
     lines.push(`| framework | conns |${labels.map((label) => ` ${cell(label)} req/s | p99 ms |`).join('')}` +
       `${labels.slice(1).map((label) => ` ${cell(label)} vs ${cell(labels[0])} |`).join('')}`)
     lines.push(`|---|---:|${labels.map(() => '---:|---:|').join('')}${labels.slice(1).map(() => '---:|').join('')}`)

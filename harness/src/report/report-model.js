@@ -3,6 +3,7 @@
 // each chart, the runs' environments and every run that is not ok. The page only draws; every number
 // in it comes from here.
 import { describeHosts } from './hosts-summary.js'
+import { mixedMachinesNote } from './mixed-machines.js'
 import { median } from 'simple-statistics'
 import { mergedLatencyDistributionMs } from '../results/merge-histograms.js'
 import { runLabels } from './run-labels.js'
@@ -32,6 +33,7 @@ import { roundTo } from '../util/numbers.js'
  *   hosts: ReturnType<typeof describeHosts>,
  *   runtimes: string, pinning: string }[]} runs
  * @property {ScenarioCharts[]} scenarios
+ * @property {string | null} mixedMachines a run merged from parts of machines that differ: what every table and chart says of it
  * @property {{ run: string, sut: string, scenario: string, connections: number, repeat: string, status: string, errorCode: string | null,
  *   reason: string }[]} problems
  */
@@ -52,6 +54,10 @@ export function reportModel (runs, { scenarioSummaries = {} } = {}) {
   return {
     title: sideBySide ? `dyno: ${labels.join(' vs ')}` : `dyno run ${runs[0].index.runId}`,
     runs: runs.map((run, index) => describeRun(run, labels[index])),
+    mixedMachines: runs.map((run, index) => {
+      const note = mixedMachinesNote(run.index)
+      return note && sideBySide ? `${labels[index]}: ${note}` : note
+    }).filter((note) => note !== null).join(' ') || null,
     scenarios: scenarioNames.map((scenario) => scenarioCharts(
       scenario,
       scenarioSummaries[scenario] ?? '',

@@ -8,6 +8,7 @@ import { seededRandom, shuffled } from '../stats/seeded-random.js'
  * @property {number} connections
  * @property {number} repeat 1-based
  * @property {string} file the result file name
+ * @property {number} position in the whole plan, from 0: parts of a split plan are merged back in this order
  */
 
 /**
@@ -29,7 +30,7 @@ export function planRuns ({ suts, scenarios, connections, repeats, seed }) {
       const runtime = cell.sut.label === cell.sut.name ? '' : `--${cell.sut.runtime.name}`
       const file = `${cell.sut.name}${runtime}--${cell.scenario.name}` +
         `${connections.length > 1 ? `--c${cell.connections}` : ''}${repeats > 1 ? `--r${repeat}` : ''}.json`
-      plan.push({ ...cell, repeat, file })
+      plan.push({ ...cell, repeat, file, position: plan.length })
     }
   }
   return plan

@@ -7,7 +7,7 @@ import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { localHost } from '../hosts/local-host.js'
 import { startServices } from '../services/service-manager.js'
-import { planRuns } from './plan-runs.js'
+import { plannedEntry, planParts, planRecord } from './plan-parts.js'
 import { createRunId } from './run-id.js'
 import { runEnv } from './run-env.js'
 import { runOne } from './run-one.js'
@@ -34,6 +34,8 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
  * @property {import('./engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
+ * @property {import('../cli/option-parsers.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);
+ *   none: all of it
  * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
  * @property {import('../hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
  * @property {import('../load/load-from-hosts.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
@@ -64,7 +66,9 @@ export async function runSuite (suite, hooks = {}) {
   if (sutHost.remote) {
     env.hosts = [sutHost.description, ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [localHost('load', env).description])]
   }
-  const plan = planRuns({ suts: suite.suts, scenarios: suite.scenarios, connections: suite.connections, repeats: suite.repeats, seed: suite.seed })
+  const shard = suite.shard ?? null
+  const parts = planParts({ ...suite, shard, settings: suite.load })
+  const plan = parts.mine.units
   const index = {
     schemaVersion: SCHEMA_VERSION,
     runId,
@@ -75,9 +79,8 @@ export async function runSuite (suite, hooks = {}) {
     engineChoice: suite.engineChoice,
     seed: suite.seed,
     env,
-    planned: plan.map(({ sut, scenario, connections, repeat, file }) => ({
-      sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, file
-    })),
+    plan: planRecord(parts, shard),
+    planned: plan.map(plannedEntry),
     results: /** @type {{ file: string, sut: string, runtime: string, scenario: string, connections: number, repeat: number, status: string,
       reason: string | null }[]} */ ([]),
     aggregatesFile: /** @type {string | null} */ (null)

@@ -14,15 +14,15 @@ import { buildSut } from './build-sut.js'
 
 /**
  * @param {import('./discover-suts.js').SutDescriptor[]} suts
- * @param {{ runtimes: string[], workers: number, onBuildLine?: (sut: string, line: string) => void, signal?: AbortSignal }} options runtimes and
- *   workers: as `--runtime` and `--workers` say
+ * @param {{ runtimes: string[], workers: number, onBuildLine?: (sut: string, line: string) => void, signal?: AbortSignal, build?: boolean }} options
+ *   runtimes and workers: as `--runtime` and `--workers` say; build false: the subjects as planned, nothing built (`--plan`)
  * @returns {Promise<Subject[]>}
  */
-export async function resolveSubjects (suts, { runtimes, workers, onBuildLine = () => {}, signal }) {
+export async function resolveSubjects (suts, { runtimes, workers, onBuildLine = () => {}, signal, build = true }) {
   const sideBySide = runtimes.length > 1
   // Builds (or their up-to-date checks: a Go toolchain, a virtual environment) of different SUTs are independent: one per cpu at once.
   const builds = await mapLimit(suts, availableParallelism(), (sut) =>
-    sut.skipReason ? Promise.resolve(null) : buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal }))
+    sut.skipReason || !build ? Promise.resolve(null) : buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal }))
   /** @type {Subject[]} */
   const subjects = []
   for (const [index, sut] of suts.entries()) {

@@ -15,7 +15,8 @@
 
   const baseOption = (title, extra) => Object.assign({
     animation: false,
-    title: { text: title, left: 0, textStyle: { fontSize: 14 } },
+    // A run merged from machines that differ says so on every chart, and on the picture saved from it.
+    title: { text: model.mixedMachines ? `${title} (mixed machines)` : title, left: 0, textStyle: { fontSize: 14 } },
     tooltip: { trigger: 'axis', valueFormatter: format },
     legend: { type: 'scroll', top: 24, left: 0, right: 0 },
     grid: { top: 76, left: 64, right: 64, bottom: 48, containLabel: true },
