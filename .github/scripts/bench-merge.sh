@@ -20,7 +20,7 @@ node -e '
   const side = (entry) => `\`${entry.commit.slice(0, 12)}\` (${entry.ref}: ${entry.subject})`
   console.log(`Base ${side(index.base)} against head ${side(index.head)}, ${index.rounds} alternating round${index.rounds === 1 ? "" : "s"} ` +
     `per part, ${index.measure}; ${index.merged.parts.length} part${index.merged.parts.length === 1 ? "" : "s"} on machines of their own ` +
-    `(${index.merged.parts.map((part) => `${part.shard}: ${part.cells} cells in ${Math.round(part.wallSec)} s`).join(", ")}).\n`)
+    `(${index.merged.parts.map((part) => `${part.shard}: ${part.cells} cell${part.cells === 1 ? "" : "s"} in ${Math.round(part.wallSec)} s`).join(", ")}).\n`)
 ' "$MERGED/compare-commits.json" > "$COMPARE_MD"
 set +e
 node harness/bin/dyno.js compare "$MERGED/base" "$MERGED/head" --paired --format md --fail-on regression "${threshold[@]}" >> "$COMPARE_MD"

@@ -11,7 +11,7 @@ import { missing, skipNote } from './support/needs.js'
 const ACTIONLINT_VERSION = 'v1.7.12'
 const TOOLS_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'dyno-tools', `actionlint-${ACTIONLINT_VERSION}`)
 const ACTIONLINT = join(TOOLS_DIR, 'actionlint')
-const WORKFLOWS = ['.github/workflows/ci.yml', '.github/workflows/bench.yml']
+const WORKFLOWS = ['.github/workflows/ci.yml', '.github/workflows/bench.yml', '.github/workflows/suite.yml']
 
 const absent = missing('go')
 
@@ -35,15 +35,21 @@ describe.skipIf(absent)(`workflows${skipNote(absent)}`, () => {
     expect(result.stdout).toMatch(/nope/)
   })
 
-  it('benchmarks pull requests with compare-commits on the ci profile and fails on a regression', () => {
+  it('benchmarks pull requests with compare-commits on the ci profile, split over a matrix, and fails on a regression', () => {
     const bench = readFileSync(join(REPO_ROOT, WORKFLOWS[1]), 'utf8')
+    const script = (/** @type {string} */ name) => readFileSync(join(REPO_ROOT, '.github', 'scripts', name), 'utf8')
     expect(bench).toMatch(/pull_request:/)
     expect(bench).toMatch(/workflow_dispatch:/)
     expect(bench).toMatch(/fetch-depth: 0/)
-    expect(bench).toMatch(/compare-commits "\$BASE_REF" "\$HEAD_REF"[^\n]*\\\n\s+--profile ci/)
-    expect(bench).toMatch(/--fail-on regression/)
-    expect(bench).toMatch(/GITHUB_STEP_SUMMARY/)
+    expect(bench).toMatch(/part: \$\{\{ fromJSON\(needs\.plan\.outputs\.parts\) \}\}/)
+    expect(bench).toMatch(/run: bash \.github\/scripts\/bench-plan\.sh/)
+    expect(bench).toMatch(/bash \.github\/scripts\/bench-part\.sh/)
+    expect(bench).toMatch(/bash \.github\/scripts\/bench-merge\.sh/)
     expect(bench).toMatch(/upload-artifact/)
+    expect(bench).toMatch(/download-artifact/)
+    expect(script('bench-part.sh')).toMatch(/compare-commits "\$BASE_REF" "\$HEAD_REF" --shard "\$PART\/\$COUNT" \\\n\s+--profile ci/)
+    expect(script('bench-merge.sh')).toMatch(/--fail-on regression/)
+    expect(script('bench-merge.sh')).toMatch(/GITHUB_STEP_SUMMARY/)
     expect(readFileSync(join(REPO_ROOT, WORKFLOWS[0]), 'utf8')).toMatch(/run: bash \.ci\/run/)
   })
 
