@@ -99,8 +99,8 @@ export async function runCommand (options, io, signal) {
     },
     signal
   }, {
-    onStart: ({ runDir, total }) => progress.log(`dyno: ${total} runs` +
-      `${options.shard ? ` (part ${options.shard.index}/${options.shard.count} of the plan)` : ''}` +
+    onStart: ({ runDir, total, planCells }) => progress.log(`dyno: ${total} runs` +
+      `${options.shard ? ` (part ${options.shard.index}/${options.shard.count} of a plan of ${planCells})` : ''}` +
       ` (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
       `${options.runtimes.length > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
       `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +

@@ -114,6 +114,7 @@ function environmentTable (runs) {
   /** @type {[string, (run: import('./report-model.js').ReportModel['runs'][number]) => string][]} */
   const rows = [
     ['run', (run) => `${run.runId} (${run.status})`],
+    ...(runs.some((run) => run.parts) ? /** @type {typeof rows} */ ([['merged from', (run) => run.parts ?? '-']]) : []),
     ['CPU', (run) => `${run.env.cpu.model}, ${run.env.cpu.cores} cores, ${Math.round(run.env.memoryBytes / 2 ** 30)} GiB`],
     ['OS', (run) => `${run.env.os.type} ${run.env.os.release} (${run.env.os.arch})`],
     ['Node (harness)', (run) => run.env.node],

@@ -1,6 +1,6 @@
 // @ts-check
 import { describeHosts } from './hosts-summary.js'
-import { mixedMachinesNote } from './mixed-machines.js'
+import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 
@@ -110,7 +110,9 @@ function environmentLines (run) {
   const pinning = first?.load.pinning
   const services = Object.entries(env.services ?? {}).map(([name, service]) => `${name} ${/** @type {{ version: string }} */ (service).version}`)
   const acrossHosts = describeHosts(env, run.records)
+  const parts = mergedPartsLine(run.index)
   return [
+    ...(parts ? [`- merged from ${parts}`] : []),
     ...acrossHosts.hosts.map((line) => `- ${line}`),
     ...(acrossHosts.link ? [`- ${acrossHosts.link}`] : []),
     `- CPU: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB`,

@@ -3,7 +3,7 @@
 // each chart, the runs' environments and every run that is not ok. The page only draws; every number
 // in it comes from here.
 import { describeHosts } from './hosts-summary.js'
-import { mixedMachinesNote } from './mixed-machines.js'
+import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { median } from 'simple-statistics'
 import { mergedLatencyDistributionMs } from '../results/merge-histograms.js'
 import { runLabels } from './run-labels.js'
@@ -31,7 +31,7 @@ import { roundTo } from '../util/numbers.js'
  * @property {string} title
  * @property {{ label: string, runId: string, dir: string, status: string, env: any, options: any, engine: string | null, load: string,
  *   hosts: ReturnType<typeof describeHosts>,
- *   runtimes: string, pinning: string }[]} runs
+ *   runtimes: string, pinning: string, parts: string | null }[]} runs parts: a merged run's parts
  * @property {ScenarioCharts[]} scenarios
  * @property {string | null} mixedMachines a run merged from parts of machines that differ: what every table and chart says of it
  * @property {{ run: string, sut: string, scenario: string, connections: number, repeat: string, status: string, errorCode: string | null,
@@ -97,6 +97,7 @@ function describeRun (run, label) {
       : '-',
     runtimes: [...new Set(run.records.map((record) => `${record.sut.runtime}${record.sut.runtimeVersion ? ` ${record.sut.runtimeVersion}` : ''}`))].join(', '),
     hosts: describeHosts(run.index.env, run.records),
+    parts: mergedPartsLine(run.index),
     pinning: pinning
       ? (pinning.pinned ? `SUT cpu ${pinning.sutCpus?.join(',')}, generator cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`)
       : '-'

@@ -42,7 +42,8 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {AbortSignal} signal
  *
  * @typedef {object} SuiteHooks
- * @property {(info: { runId: string, runDir: string, total: number }) => void} [onStart]
+ * @property {(info: { runId: string, runDir: string, total: number, planCells: number }) => void} [onStart] total: the runs of this
+ *   part of the plan (all of it without --shard)
  * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) => void} [onServices]
  * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string,
  *   phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
@@ -87,7 +88,7 @@ export async function runSuite (suite, hooks = {}) {
   }
   const indexPath = join(runDir, 'run.json')
   writeJsonAtomic(indexPath, index)
-  hooks.onStart?.({ runId, runDir, total: plan.length })
+  hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
 
   const records = []
   const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId), host: sutHost })
