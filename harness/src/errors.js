@@ -31,6 +31,20 @@ export const ERRORS = Object.freeze({
     when: '`--scenarios` names a scenario that does not exist. The message lists the valid names.',
     hint: 'Use a scenario name from `dyno list`.'
   },
+  DYNO_ERR_UNKNOWN_VERSION: {
+    exitCode: 2,
+    when: 'A variant of `--frameworks` (`express@4.21.2`, `fastify@^4`, `koa@latest`, `fastify@path:../fastify`) names a version, range or ' +
+      'dist-tag the registry does not have, a path that is not a directory holding the framework\'s package, or a SUT whose framework is ' +
+      'not an npm package (node-http, the Go and Python SUTs). Nothing is installed or started.',
+    hint: 'Name a published version (`npm view <package> versions`), a range that matches one, a dist-tag, or a checkout of the framework.'
+  },
+  DYNO_ERR_VARIANT_INSTALL: {
+    exitCode: 1,
+    when: 'The cached copy of a SUT package for a variant of its framework could not be installed (pnpm failed, or installed another ' +
+      'version). That variant\'s runs are `failed` with the installer\'s last lines; the rest of the run goes on.',
+    hint: 'Read the installer\'s lines in the result\'s reason; a variant whose dependencies conflict with the SUT\'s may need other ' +
+      'versions of the packages that move with it (`dyno.moveWith` of the SUT\'s package.json).'
+  },
   DYNO_ERR_UNKNOWN_COMMAND: {
     exitCode: 2,
     when: 'The first argument is not a dyno command.',

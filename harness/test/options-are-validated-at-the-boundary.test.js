@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { describe, expect, it } from 'vitest'
-import { frameworkList, runtimeList, scenarioList } from '../src/cli/option-parsers.js'
+import { frameworkEntryList, frameworkList, runtimeList, scenarioList } from '../src/cli/option-parsers.js'
 import { COMMAND_OPTIONS, flagName } from '../src/cli/option-table.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { RUNTIME_NAMES } from '../src/runtimes/runtime-targets.js'
@@ -26,6 +26,7 @@ const optionTitle = (/** @type {[Command, OptionSpec]} */ [command, spec]) => `$
 /** Valid names for each list-of-names parser, a repeat included (it is dropped). */
 const VALID_NAMES = new Map([
   [frameworkList, ['node-http', 'express']],
+  [frameworkEntryList, ['node-http', 'express@4.21.2', 'express@^4', 'koa@latest', 'express']],
   [scenarioList, SCENARIOS.map((scenario) => scenario.name)],
   [runtimeList, [...RUNTIME_NAMES]]
 ])

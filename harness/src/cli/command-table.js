@@ -5,6 +5,7 @@ import { LOAD_PROFILES } from '@dyno/scenarios'
 import { calibrate } from '../commands/calibrate-command.js'
 import { compareCommand } from '../commands/compare-command.js'
 import { compareCommitsCommand, COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
+import { compareVersionsCommand } from '../commands/compare-versions-command.js'
 import { hostCommand } from '../commands/host-command.js'
 import { mergeCommand } from '../commands/merge-command.js'
 import { formatList } from '../commands/list-command.js'
@@ -81,6 +82,15 @@ export const COMMANDS = Object.freeze([
       // By instructions, compare-commits shares the count jobs between the two sides it counts at once.
       countJobsGiven: options.given.has('countJobs')
     }), forwardedRunArgs(options), io, signal)
+  },
+  {
+    name: 'compare-versions',
+    args: ['<baseline>', '<candidate>'],
+    summary: 'Measure two variants of one SUT\'s framework (`express@4.21.2 express@5.3.0`; a version, range, dist-tag, `path:<dir>` of a ' +
+      'checkout, or the SUT\'s own pin by its bare name) in one run, their rounds interleaved, each installed into a cached copy of the SUT ' +
+      'package, and compare them like compare-commits (by instructions on ' +
+      `${instructionScenarios.join(', ')} with --measure instructions)`,
+    run: ({ positionals: [baseline, candidate], options }, io, signal) => compareVersionsCommand(baseline, candidate, options.values, io, signal)
   },
   {
     name: 'merge',

@@ -10,6 +10,9 @@ import { SCENARIOS } from '@dyno/scenarios'
 import { machineCpus } from '../pinning/cpu-list.js'
 import { parsePin } from '../pinning/parse-pin.js'
 import { parseHostUrl } from '../hosts/host-url.js'
+import { parseFrameworkEntry } from '../variants/framework-entry.js'
+import { checkedPathManifest } from '../variants/resolve-variant.js'
+import semver from 'semver'
 
 /**
  * Parsers for option values. Each takes the value as typed (a string, or true for an option given without one)
@@ -131,6 +134,35 @@ export const frameworkList = withDomain(function frameworkList (/** @type {unkno
   const names = nameList(raw, flag)
   selectSuts(discoverSuts(), names)
   return names
+}, { kind: 'names' })
+
+/**
+ * SUT names, or variants of their frameworks (`express@4.21.2`, `fastify@^4`, `koa@latest`, `fastify@path:../fastify`): each
+ * SUT under packages/, a variant only of a SUT whose framework is an npm package, a version, range or dist-tag that could
+ * exist, a path that holds the framework. Whether the registry has the version is asked later, still before anything starts.
+ */
+export const frameworkEntryList = withDomain(function frameworkEntryList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  const entries = nameList(raw, flag)
+  const catalogue = discoverSuts()
+  selectSuts(catalogue, [...new Set(entries.map((entry) => parseFrameworkEntry(entry).name))])
+  for (const entry of entries.map(parseFrameworkEntry)) {
+    if (!entry.spec) continue
+    const sut = /** @type {import('../suts/discover-suts.js').SutDescriptor} */ (catalogue.find((candidate) => candidate.name === entry.name))
+    const varied = catalogue.filter((candidate) => candidate.runtimeKind === 'node' && !candidate.framework.startsWith('node:'))
+      .map((candidate) => candidate.name)
+    const allowed = `a SUT, or a SUT of an npm framework with \`@<version>\`, \`@<range>\`, \`@<dist-tag>\` or \`@path:<dir>\` (${varied.join(', ')})`
+    if (!varied.includes(sut.name)) {
+      throw new DynoError('DYNO_ERR_UNKNOWN_VERSION', `\`${flag}\` \`${entry.text}\`: ${sut.name} has no framework package to vary ` +
+        `(its framework is ${sut.framework}${sut.runtimeKind === 'node' ? '' : `, on ${sut.runtimeKind}`}); allowed: ${allowed}`)
+    }
+    if (entry.spec.kind === 'path') {
+      if (entry.spec.path.trim() === '') throw invalidOption(flag, raw, `${allowed}; \`${entry.text}\` names no directory`)
+      checkedPathManifest(entry.text, sut.framework, entry.spec.path, resolve(process.env.INIT_CWD || process.cwd(), entry.spec.path))
+    } else if (!semver.valid(entry.spec.text) && !semver.validRange(entry.spec.text) && !/^[a-z][a-z0-9._-]*$/i.test(entry.spec.text)) {
+      throw invalidOption(flag, raw, `${allowed}; \`${entry.spec.text}\` is neither a version, a range nor a dist-tag`)
+    }
+  }
+  return entries
 }, { kind: 'names' })
 
 /** Scenario names, each one of the contract's. */

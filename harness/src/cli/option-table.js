@@ -8,7 +8,8 @@ import { machineCpus } from '../pinning/cpu-list.js'
 import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
-  outputDirectory, flag, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds, shardSpec, sshHostUrl, hostList,
+  outputDirectory, flag, frameworkEntryList, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds,
+  shardSpec, sshHostUrl, hostList,
   subsetOf, wholeNumber,
   wholeNumberList
 } from './option-parsers.js'
@@ -47,6 +48,16 @@ const OPTIONS = {
     flag: '--frameworks <names>',
     description: 'SUTs to run, comma-separated (see `dyno list`)',
     parse: frameworkList,
+    derive: () => discoverSuts().map((sut) => sut.name),
+    defaultText: 'all'
+  },
+  frameworksWithVariants: {
+    field: 'frameworks',
+    flag: '--frameworks <names>',
+    description: 'SUTs to run, comma-separated (see `dyno list`); `name@version`, `name@range`, `name@dist-tag` or `name@path:<dir>` runs the SUT ' +
+      'on that version of its framework, or on a checkout of it, as a row of its own (`express@4.21.2,express@5.3.0`), each installed into a ' +
+      'cached copy of the SUT package in --cache-dir',
+    parse: frameworkEntryList,
     derive: () => discoverSuts().map((sut) => sut.name),
     defaultText: 'all'
   },
@@ -367,7 +378,8 @@ function defaultingTo (spec, value) {
 }
 
 /** The options of `dyno run`, in help order. */
-const RUN_OPTIONS = [OPTIONS.frameworks, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections, OPTIONS.duration,
+const RUN_OPTIONS = [OPTIONS.frameworksWithVariants, OPTIONS.scenarios, OPTIONS.runtime, OPTIONS.workers, OPTIONS.profile, OPTIONS.connections,
+  OPTIONS.duration,
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
   OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.sutHost, OPTIONS.loadHosts, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats,
   OPTIONS.shard, OPTIONS.planOnly, OPTIONS.seed, OPTIONS.out,
@@ -382,6 +394,8 @@ const NOT_FOR_COMPARE_COMMITS = [OPTIONS.seed, OPTIONS.sutHost, OPTIONS.loadHost
 const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => !NOT_FOR_COMPARE_COMMITS.includes(spec)).map((spec) => {
   /** @param {Record<string, any>} values */
   const counting = (values) => values.measure === 'instructions'
+  // Variants are installed by the harness of each commit's worktree, which may predate them.
+  if (spec === OPTIONS.frameworksWithVariants) return OPTIONS.frameworks
   if (spec === OPTIONS.profile) return { ...spec, default: COMPARE_COMMITS_DEFAULTS.profile }
   if (spec === OPTIONS.repeats) {
     return {
@@ -401,6 +415,13 @@ const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => !NOT_FOR_COMPAR
   }
   return spec
 })
+
+/**
+ * compare-versions runs one `dyno run` of both variants (in the interleaved rounds of --repeats) with compare-commits' defaults; the
+ * variants are its arguments, not --frameworks, and the run is neither split nor on another host.
+ */
+const NOT_FOR_COMPARE_VERSIONS = [OPTIONS.frameworks, OPTIONS.shard, OPTIONS.planOnly]
+const COMPARE_VERSIONS_RUN_OPTIONS = COMPARE_COMMITS_RUN_OPTIONS.filter((spec) => !NOT_FOR_COMPARE_VERSIONS.includes(spec))
 
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
@@ -431,6 +452,7 @@ export const COMMAND_OPTIONS = Object.freeze({
   report: [],
   compare: [OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.paired, OPTIONS.failOn],
   'compare-commits': [...COMPARE_COMMITS_RUN_OPTIONS, OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
+  'compare-versions': [...COMPARE_VERSIONS_RUN_OPTIONS, OPTIONS.seed, OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   merge: [OPTIONS.mergeOut, OPTIONS.allowMixedMachines],
   host: [],
   list: []

@@ -13,12 +13,13 @@ import { plannedEntry, planParts, planRecord } from '../run/plan-parts.js'
 import { runSuite } from '../run/run-suite.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { resolveSubjects } from '../suts/resolve-subjects.js'
-import { selectScenarios, selectSuts } from '../suts/select.js'
+import { selectScenarios } from '../suts/select.js'
 import { formatAggregateTable } from '../ui/aggregate-table.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { createProgress } from '../ui/progress.js'
 import { formatSummaryTable } from '../ui/summary-table.js'
 import { formatTimeSpent } from '../ui/time-spent.js'
+import { selectWithVariants } from '../variants/variant-subjects.js'
 import { writeReports } from './report-command.js'
 
 /**
@@ -30,9 +31,18 @@ import { writeReports } from './report-command.js'
  * @returns {Promise<number>}
  */
 export async function runCommand (options, io, signal) {
+  if (options.planOnly) return printPlan(options, io)
+  return (await runBenchmarks(options, io, signal)).exitCode
+}
+
+/**
+ * What `dyno run` does, for the commands built on it (compare-versions): the run directory, with the exit code `dyno run` would give.
+ * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @returns {Promise<{ exitCode: number, runDir: string }>}
+ */
+export async function runBenchmarks (options, io, signal) {
   const startedAt = performance.now()
   const counting = options.measure === 'instructions'
-  if (options.planOnly) return printPlan(options, io)
   // What the options ask of an engine they name (or of a count) is judged before anything starts.
   if (options.engine !== 'auto' || counting) loadSettings(options, options.engine === 'auto' ? 'autocannon' : options.engine)
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
@@ -41,9 +51,14 @@ export async function runCommand (options, io, signal) {
     ? resolveSplitPinning(options.pin, sutHost.machine, undefined, { sutCpus: options.sutCpus, sutHostName: sutHost.name })
     : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
   const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, options, pinning) : null
-  const selected = selectSuts(discoverSuts(), options.frameworks)
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
   const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
+  // Variants of a framework are resolved (all of them, before anything is installed), then installed into their cached copies.
+  const selected = await selectWithVariants(discoverSuts(), options.frameworks, {
+    cacheDir: resolve(REPO_ROOT, options.cacheDir),
+    signal,
+    onLine: (entry, line) => progress.log(`  install ${entry}: ${line}`)
+  })
   const suts = await resolveSubjects(selected, {
     runtimes: options.runtimes,
     workers: options.workers,
@@ -133,9 +148,9 @@ export async function runCommand (options, io, signal) {
   if (outcome.interrupted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', `interrupted after ${outcome.records.length} runs; they are kept in ${outcome.runDir}`)
     io.stderr.write(`${error.code}: ${error.message}\n`)
-    return error.exitCode
+    return { exitCode: error.exitCode, runDir: outcome.runDir }
   }
-  return outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0
+  return { exitCode: outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0, runDir: outcome.runDir }
 }
 
 /**
@@ -186,7 +201,8 @@ async function connectLoadHosts (targets, options, pinning) {
  * @returns {Promise<number>}
  */
 async function printPlan (options, io) {
-  const suts = await resolveSubjects(selectSuts(discoverSuts(), options.frameworks), { runtimes: options.runtimes, workers: options.workers, build: false })
+  const selected = await selectWithVariants(discoverSuts(), options.frameworks, { cacheDir: resolve(REPO_ROOT, options.cacheDir), install: false })
+  const suts = await resolveSubjects(selected, { runtimes: options.runtimes, workers: options.workers, build: false })
   const plan = planParts({
     suts,
     scenarios: selectScenarios([...SCENARIOS], options.scenarios),

@@ -26,7 +26,8 @@ import { engineNamed } from '../load/engines/index.js'
  * @property {string | null} finishedAt
  * @property {ReturnType<typeof import('../env/fingerprint.js').environmentFingerprint>} env
  * @property {{ name: string, label: string, package: string, framework: string, frameworkVersion: string | null, validator: string,
- *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number }} sut label: the name, with the runtime when a
+ *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number,
+ *   variant: import('../variants/variant-subjects.js').Variant | null }} sut label: the name (a variant's: `express@4.21.2`), with the runtime when a
  *   run sets runtimes side by side
  * @property {{ name: string, method: string, path: string }} scenario
  * @property {Omit<LoadSettings, 'engine'> & { connections: number, engine: import('../load/engines/engine.js').RecordedEngine, engineVersion: string,
@@ -78,7 +79,8 @@ export function createResultRecord ({ runId, env, load, pinning }, { sut, scenar
       runtime: sut.runtime.name,
       runtimeKind: sut.runtime.kind,
       runtimeVersion: sut.runtime.version,
-      workers: sut.workers
+      workers: sut.workers,
+      variant: sut.variant ?? null
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
     load: { ...load, connections, ...engineNamed(load.engine).recordedAs(load.ratePerSec), pinning },

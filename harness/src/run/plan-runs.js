@@ -27,8 +27,9 @@ export function planRuns ({ suts, scenarios, connections, repeats, seed }) {
   for (let repeat = 1; repeat <= repeats; repeat++) {
     const round = repeats === 1 ? cells : shuffled(cells, random)
     for (const cell of round) {
-      const runtime = cell.sut.label === cell.sut.name ? '' : `--${cell.sut.runtime.name}`
-      const file = `${cell.sut.name}${runtime}--${cell.scenario.name}` +
+      const stem = cell.sut.variant ? cell.sut.variant.label.replace(/[^A-Za-z0-9@._+-]/g, '_') : cell.sut.name
+      const runtime = cell.sut.label === (cell.sut.variant?.label ?? cell.sut.name) ? '' : `--${cell.sut.runtime.name}`
+      const file = `${stem}${runtime}--${cell.scenario.name}` +
         `${connections.length > 1 ? `--c${cell.connections}` : ''}${repeats > 1 ? `--r${repeat}` : ''}.json`
       plan.push({ ...cell, repeat, file, position: plan.length })
     }

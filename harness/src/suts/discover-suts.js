@@ -29,6 +29,9 @@ const SUT_PACKAGE_PREFIX = '@dyno/sut-'
  * @property {{ name: string, kind: string, version: string | null }} runtime what runs it (resolved per run)
  * @property {SutLaunch | null} launch how to start it; null until resolved (always set for `node` SUTs on the harness's Node)
  * @property {number} workers server workers (WORKERS), 1 unless --workers says otherwise
+ * @property {import('../variants/variant-subjects.js').Variant | null} [variant] a variant of the framework (`express@4.21.2`):
+ *   this descriptor is the SUT package's cached copy installed with it
+ * @property {string | null} [installFailure] a variant whose copy could not be installed: why (its rows fail with it)
  *
  * @typedef {'node' | 'bun' | 'deno' | 'go' | 'python'} SutRuntimeKind
  * @typedef {{ command: string, args: string[], eventLoopProbe: boolean }} SutLaunch eventLoopProbe: the runtime honours NODE_OPTIONS=--import

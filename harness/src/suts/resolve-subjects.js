@@ -22,7 +22,7 @@ export async function resolveSubjects (suts, { runtimes, workers, onBuildLine = 
   const sideBySide = runtimes.length > 1
   // Builds (or their up-to-date checks: a Go toolchain, a virtual environment) of different SUTs are independent: one per cpu at once.
   const builds = await mapLimit(suts, availableParallelism(), (sut) =>
-    sut.skipReason || !build ? Promise.resolve(null) : buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal }))
+    sut.skipReason || sut.installFailure || !build ? Promise.resolve(null) : buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal }))
   /** @type {Subject[]} */
   const subjects = []
   for (const [index, sut] of suts.entries()) {
@@ -32,7 +32,7 @@ export async function resolveSubjects (suts, { runtimes, workers, onBuildLine = 
       workers,
       frameworkVersion: build?.frameworkVersion ?? sut.frameworkVersion,
       skipReason: sut.skipReason ?? (build?.state === 'skipped' ? build.reason : null) ?? workersProblem(sut, workers),
-      buildFailure: build?.state === 'failed' ? build.reason : null
+      buildFailure: sut.installFailure ?? (build?.state === 'failed' ? build.reason : null)
     }
     if (sut.runtimeKind === 'node') {
       for (const name of runtimes) subjects.push(onJsRuntime(base, name, sideBySide))
@@ -57,7 +57,8 @@ export async function resolveSubjects (suts, { runtimes, workers, onBuildLine = 
  * @returns {Subject}
  */
 function onJsRuntime (sut, runtimeName, sideBySide) {
-  const label = sideBySide ? `${sut.name} (${runtimeName})` : sut.name
+  const name = sut.variant?.label ?? sut.name
+  const label = sideBySide ? `${name} (${runtimeName})` : name
   const { target, problem } = resolveRuntimeTarget(runtimeName)
   const declared = sut.unsupportedRuntimes[runtimeName] ?? sut.unsupportedRuntimes[runtimeName.split('@')[0]]
   const skipReason = sut.skipReason ??
