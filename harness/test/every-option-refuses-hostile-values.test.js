@@ -70,6 +70,7 @@ function commandLine (command, out) {
     case 'compare': return { before: ['compare', 'guard-no-such-baseline', 'guard-no-such-candidate'], after: [] }
     case 'compare-commits': return { before: ['compare-commits', 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
     case 'merge': return { before: ['merge', 'guard-no-such-part'], after: [] }
+    case 'compare-versions': return { before: ['compare-versions', 'express', 'express@4.21.2'], after: ['--out', out] }
     default: return { before: [command], after: [] }
   }
 }

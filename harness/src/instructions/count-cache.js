@@ -99,6 +99,9 @@ export function countKey ({ sut, scenario, valgrind, count }) {
     dyno: HARNESS_VERSION,
     harness: countingCodeHash(),
     sut: treeHash(sut.dir),
+    // A variant's copy lives in a directory named after everything it was made from (a checkout's files included): two copies of
+    // one SUT package that differ only in their installed framework are told apart by it.
+    variant: sut.variant ? `${sut.variant.label} ${sut.dir}` : '',
     scenarios: treeHash(join(REPO_ROOT, 'scenarios')),
     lockfile: createHash('sha256').update(readFileSync(join(REPO_ROOT, 'pnpm-lock.yaml'))).digest('hex'),
     runtime: `${sut.runtime.name} ${sut.runtime.kind} ${sut.runtime.version ?? 'unknown'}; workers ${sut.workers}`,

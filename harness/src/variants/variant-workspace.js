@@ -43,7 +43,14 @@ export async function installVariant ({ sut, resolved, cacheDir, signal, onLine 
 
   rmSync(workspace, { recursive: true, force: true })
   makeDirectory(workspace)
-  for (const [, from] of shared) copyTree(join(REPO_ROOT, from), join(workspace, from))
+  const moved = movedDependencies(manifest, resolved)
+  for (const [, from] of shared) {
+    copyTree(join(REPO_ROOT, from), join(workspace, from))
+    // A shared package that depends on what moves with the framework moves too: one copy of each in the workspace.
+    const sharedManifest = JSON.parse(readFileSync(join(workspace, from, 'package.json'), 'utf8'))
+    const dependencies = Object.fromEntries(Object.entries(sharedManifest.dependencies ?? {}).map(([name, range]) => [name, moved[name] ?? range]))
+    writeFileSync(join(workspace, from, 'package.json'), JSON.stringify({ ...sharedManifest, dependencies }, null, 2) + '\n')
+  }
   copyTree(sut.dir, dir)
   writeFileSync(join(dir, 'package.json'), JSON.stringify(variantManifest(manifest, sut.framework, resolved), null, 2) + '\n')
   writeFileSync(join(workspace, 'package.json'), JSON.stringify({ name: 'dyno-variant', private: true }, null, 2) + '\n')
@@ -68,16 +75,36 @@ export async function installVariant ({ sut, resolved, cacheDir, signal, onLine 
 
 /**
  * The SUT's package.json with its framework, and the packages its `dyno.moveWith` names, set to the variant.
- * `moveWith`: `{ "<package>": "same" }` (the framework's version) or `{ "<package>": { "<framework major>": "<version>" } }`.
+ * `moveWith`: `{ "<package>": "same" }` or `{ "<package>": { "<framework major>": "<version>" } }`.
  * @param {any} manifest @param {string} framework @param {import('./resolve-variant.js').ResolvedVariant} resolved
  */
 export function variantManifest (manifest, framework, resolved) {
-  const dependencies = { ...manifest.dependencies, [framework]: resolved.kind === 'npm' ? resolved.version : `file:${resolved.dir}` }
-  for (const [name, rule] of Object.entries(manifest.dyno?.moveWith ?? {})) {
-    const moved = rule === 'same' ? (resolved.kind === 'npm' ? resolved.version : null) : rule[String(semver.major(semver.coerce(resolved.version) ?? '0.0.0'))]
-    if (moved) dependencies[name] = moved
+  const dependencies = {
+    ...manifest.dependencies,
+    ...movedDependencies(manifest, resolved),
+    [framework]: resolved.kind === 'npm' ? resolved.version : `file:${resolved.dir}`
   }
-  return { ...manifest, dependencies, devDependencies: manifest.devDependencies }
+  return { ...manifest, dependencies }
+}
+
+/**
+ * The versions `dyno.moveWith` gives the packages that move with the framework, for this variant: `same` (the newest release of
+ * the package in the framework's major, not newer than it) or a version per major of the framework. A rule with no version for
+ * the variant's major (and `same` for a checkout) leaves the package as the SUT pins it.
+ * @param {any} manifest @param {import('./resolve-variant.js').ResolvedVariant} resolved
+ * @returns {Record<string, string>}
+ */
+function movedDependencies (manifest, resolved) {
+  /** @type {Record<string, string>} */
+  const moved = {}
+  for (const [name, rule] of Object.entries(manifest.dyno?.moveWith ?? {})) {
+    const version = rule === 'same'
+      // The newest of the package's own releases in the framework's major, none newer than the framework (they are released together).
+      ? (resolved.kind === 'npm' ? `>=${semver.major(resolved.version)}.0.0 <=${resolved.version}` : null)
+      : rule[String(semver.major(semver.coerce(resolved.version) ?? '0.0.0'))]
+    if (version) moved[name] = version
+  }
+  return moved
 }
 
 /** @param {string[]} packages @returns {string} the variant workspace's pnpm-workspace.yaml */

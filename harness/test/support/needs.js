@@ -39,6 +39,10 @@ const REQUIREMENTS = {
     const packages = [...new Set(missing.map(([, pkg]) => pkg))]
     return missing.length === 0 ? null : `${missing.map(([name]) => name).join(', ')} missing (apt-get install ${packages.join(' ')})`
   },
+  // Variants of a framework are resolved against the registry npm is configured with, and installed from it.
+  registry: () => spawnSync('npm', ['view', 'express@4.21.2', 'version'], { timeout: 60_000 }).status === 0
+    ? null
+    : 'the npm registry cannot be reached (`npm view express@4.21.2 version` fails)',
   'two cpus': () => availableParallelism() >= 2 ? null : `needs two cpus to pin the SUT and the generator apart; this machine has ${availableParallelism()}`,
   pinning: () => {
     const plan = resolvePinning({ mode: 'auto' })
