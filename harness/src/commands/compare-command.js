@@ -2,7 +2,7 @@
 import { buildComparison, failingRows } from '../compare/build-comparison.js'
 import { COMPARE_DEFAULTS } from '../compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
-import { primaryFigures, rowName } from '../compare/formats/cells.js'
+import { regressionText, rowName } from '../compare/formats/cells.js'
 import { readCompareInputs } from '../compare/read-inputs.js'
 
 /**
@@ -41,6 +41,6 @@ export async function compareCommand (baseline, candidate, options, io) {
   const failing = failingRows(comparison, options.failOn)
   if (failing.length === 0) return 0
   io.stderr.write(`dyno compare: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
-    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${primaryFigures(row)?.changePercent}%`}`).join('; ')}\n`)
+    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : regressionText(row)}`).join('; ')}\n`)
   return 1
 }

@@ -2,7 +2,7 @@
 import { join, resolve } from 'node:path'
 import { failingRows } from '../compare/build-comparison.js'
 import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
-import { primaryFigures, rowName } from '../compare/formats/cells.js'
+import { regressionText, rowName } from '../compare/formats/cells.js'
 import { compareCommits } from '../compare-commits/compare-commits.js'
 import { splitComparison } from '../compare-commits/split-comparison.js'
 import { discoverSuts } from '../suts/discover-suts.js'
@@ -109,7 +109,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
   const failing = failingRows(comparison, options.failOn)
   if (failing.length === 0) return 0
   log(`dyno compare-commits: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
-    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : `regressed ${primaryFigures(row)?.changePercent}%`}`).join('; ')}`)
+    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : regressionText(row)}`).join('; ')}`)
   return 1
 }
 

@@ -40,6 +40,11 @@ import { verdictOf } from './verdict.js'
  * @property {MetricRow | null} requestsPerSec bigger is better (wall-clock results)
  * @property {MetricRow | null} p99Us 99th percentile latency in µs, smaller is better (wall-clock results)
  * @property {MetricRow | null} [instructionsPerRequest] one value per counted window, smaller is better (instruction counts)
+ * @property {MetricRow | null} [writesPerRequest] write system calls per request, one value per counted window, smaller is better
+ *   (instruction counts with their system calls; null when a side has none)
+ * @property {MetricRow | null} [readsPerRequest] read system calls per request, likewise
+ * @property {MetricRow | null} [pollingPerRequest] polling system calls per request: shown, no verdict (they follow timing)
+ * @property {MetricRow | null} [otherSyscallsPerRequest] every other system call per request: shown, no verdict
  * @property {{ baseline: string[], candidate: string[] }} files the result files of each side
  *
  * @typedef {object} Comparison
@@ -53,7 +58,8 @@ import { verdictOf } from './verdict.js'
  *   never below thresholdFloorPercent); test: the test of every row, except paired rows that could not be paired (said in their
  *   notes); the windows of instruction counts pair by position
  * @property {ComparisonRow[]} rows
- * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number }} summary
+ * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number,
+ *   syscallsRegressed: number }} summary syscallsRegressed: rows whose write or read system calls per request regressed
  *
  * @typedef {{ paths: string[], runIds: string[], commits: Side['commits'], resultSchemaVersion: number }} SideSummary
  */
@@ -101,7 +107,8 @@ export function buildComparison ({ baseline, candidate }, { thresholdPercent: gi
       regressed: count((row) => row.verdict === 'regressed'),
       unchanged: count((row) => row.verdict === 'unchanged'),
       tooFewRepeats: count((row) => row.status === 'too-few-repeats'),
-      notComparable: count((row) => row.status === 'not-comparable')
+      notComparable: count((row) => row.status === 'not-comparable'),
+      syscallsRegressed: count((row) => SYSCALL_METRICS.some((metric) => row[metric]?.verdict === 'regressed'))
     }
   }
 }
@@ -145,11 +152,41 @@ const METRICS = {
     digits: 0,
     biggerIsBetter: false,
     label: 'instructions per request'
+  },
+  writesPerRequest: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.syscalls?.windows.map((window) => window.perRequest.writes) ?? [null],
+    digits: 3,
+    biggerIsBetter: false,
+    label: 'write system calls per request'
+  },
+  readsPerRequest: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.syscalls?.windows.map((window) => window.perRequest.reads) ?? [null],
+    digits: 3,
+    biggerIsBetter: false,
+    label: 'read system calls per request'
+  },
+  pollingPerRequest: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.syscalls?.windows.map((window) => window.perRequest.polling) ?? [null],
+    digits: 3,
+    biggerIsBetter: false,
+    label: 'polling system calls per request'
+  },
+  otherSyscallsPerRequest: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.syscalls?.windows.map((window) => window.perRequest.other) ?? [null],
+    digits: 3,
+    biggerIsBetter: false,
+    label: 'other system calls per request'
   }
 }
 
+/** System calls that follow the timing of the requests, not their sequence: shown beside a count, never given a verdict. */
+export const SHOWN_SYSCALL_METRICS = /** @type {const} */ (['pollingPerRequest', 'otherSyscallsPerRequest'])
+
+/** The system calls a count compares, each with its own verdict (count-syscalls.js: the classes a request sequence fixes). */
+export const SYSCALL_METRICS = /** @type {const} */ (['writesPerRequest', 'readsPerRequest'])
+
 /** The metrics compared for each measure, the verdict's first. */
-const MEASURE_METRICS = /** @type {const} */ ({ 'wall-clock': ['requestsPerSec', 'p99Us'], instructions: ['instructionsPerRequest'] })
+const MEASURE_METRICS = /** @type {const} */ ({ 'wall-clock': ['requestsPerSec', 'p99Us'], instructions: ['instructionsPerRequest', ...SYSCALL_METRICS] })
 /** The metric of each measure that the verdict is on. */
 export const PRIMARY_METRIC = /** @type {const} */ ({ 'wall-clock': 'requestsPerSec', instructions: 'instructionsPerRequest' })
 
@@ -201,7 +238,7 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
     const change = metricChange(baselineValues, candidateValues, { alpha, seeds, digits, paired })
     if (metric === primary && change.unpairedBecause) notes.push(`compared as independent samples (Mann–Whitney U), not paired: ${change.unpairedBecause}`)
     /** @type {RowThreshold} */
-    const threshold = metric === 'instructionsPerRequest'
+    const threshold = metric !== 'requestsPerSec' && metric !== 'p99Us'
       ? instructionThreshold({ baseline: baselineValues, candidate: candidateValues, paired: paired && change.unpairedBecause === null },
         { givenPercent: given, floorPercent: COMPARE_DEFAULTS.instructionThresholdFloorPercent })
       : { percent: given ?? COMPARE_DEFAULTS.thresholdPercent, from: given === null ? 'default' : 'given', spreadPercent: null }
@@ -220,6 +257,12 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
   }
   const main = changeOf(primary)
   const more = Object.fromEntries(others.map((metric) => [metric, changeOf(metric)]))
+  if (measure === 'instructions') {
+    for (const metric of SHOWN_SYSCALL_METRICS) {
+      const shown = changeOf(metric)
+      more[metric] = shown && { ...shown, threshold: null, verdict: null }
+    }
+  }
   if (measure === 'wall-clock' && !more.p99Us) notes.push('p99 latency is missing from some results: compared on req/s only')
   if (main?.threshold?.from !== 'spread') {
     notes.push(...noiseNotes(main, main?.threshold?.percent ?? given ?? COMPARE_DEFAULTS.thresholdPercent, METRICS[primary].label,
@@ -334,6 +377,17 @@ function firstLine (text) {
  * @returns {ComparisonRow[]}
  */
 export function failingRows (comparison, failOn) {
-  return comparison.rows.filter((row) => (failOn.includes('regression') && row.verdict === 'regressed') ||
+  return comparison.rows.filter((row) => (failOn.includes('regression') && regressedMetrics(row).length > 0) ||
     (failOn.includes('not-comparable') && row.status === 'not-comparable'))
+}
+
+/**
+ * @param {ComparisonRow} row
+ * @returns {string[]} what regressed in the row: its primary metric (the row's verdict) and the system calls a count compares
+ */
+export function regressedMetrics (row) {
+  return [
+    ...(row.verdict === 'regressed' ? [row.instructionsPerRequest ? 'instructions per request' : 'req/s'] : []),
+    ...SYSCALL_METRICS.filter((metric) => row[metric]?.verdict === 'regressed').map((metric) => METRICS[metric].label)
+  ]
 }

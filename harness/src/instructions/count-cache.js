@@ -5,6 +5,7 @@
 // When none of these differs, counting again gives the same windows up to their noise, so a count is kept under a hash of
 // exactly these and reused (compare-commits: the SUTs a change does not touch are counted once for both commits). A cached
 // entry that is corrupt or was written by another dyno is ignored with one line saying so, and counted again.
+import { findStrace } from './count-syscalls.js'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -107,7 +108,9 @@ export function countKey ({ sut, scenario, valgrind, count }) {
     runtime: `${sut.runtime.name} ${sut.runtime.kind} ${sut.runtime.version ?? 'unknown'}; workers ${sut.workers}`,
     count: JSON.stringify(count),
     scenario: JSON.stringify({ name: scenario.name, request: scenario.request, expect: scenario.expect }),
-    valgrind: valgrindVersionOf(valgrind)
+    valgrind: valgrindVersionOf(valgrind),
+    // A count made without strace has no system calls: one made with it is another count.
+    syscalls: findStrace() ? 'strace' : 'none'
   }
   return { key: createHash('sha256').update(JSON.stringify(inputs)).digest('hex').slice(0, 32), inputs }
 }

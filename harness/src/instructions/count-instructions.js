@@ -77,6 +77,8 @@ export function countSettingsFor (sut) {
  * @typedef {object} InstructionCount
  * @property {'callgrind'} tool
  * @property {'toggle'} method counting switched on after the warm-up, each window zeroed and dumped
+ * @property {import('./count-syscalls.js').SyscallCount | null} [syscalls] the system calls of the same request sequence, per window
+ *   (null: strace is not installed here)
  * @property {number} warmupRequests
  * @property {number} windowRequests
  * @property {number} concurrency

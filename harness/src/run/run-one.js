@@ -1,4 +1,5 @@
 // @ts-check
+import { countSyscalls, findStrace, STRACE_MISSING } from '../instructions/count-syscalls.js'
 import { isDynoError } from '../errors.js'
 import { findCallgrind } from '../instructions/callgrind.js'
 import { countKey, readCachedCount, storeCount } from '../instructions/count-cache.js'
@@ -341,6 +342,30 @@ async function counted (context, cell, record) {
     return failedWith(error)
   }
   if (signal.aborted) return failed(`interrupted by ${String(signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
+  // The system calls of the same request sequence, counted on the SUT without valgrind (count-syscalls.js says why).
+  if (findStrace()) {
+    cell.onProgress?.({ stage: 'counting system calls' })
+    try {
+      const instructions = /** @type {NonNullable<typeof record.instructions>} */ (record.instructions)
+      instructions.syscalls = await countSyscalls({
+        sut: cell.sut,
+        scenario: cell.scenario,
+        env: sutEnv(context, cell),
+        ...count,
+        readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
+        signal
+      })
+    } catch (error) {
+      if (!isDynoError(error)) throw error
+      return failedWith(error)
+    }
+  } else if (context.ci) {
+    return failed(`${STRACE_MISSING}; under CI=true every count counts them`, 'DYNO_ERR_LOAD_GENERATOR')
+  } else {
+    record.instructions.syscalls = null
+    context.note(STRACE_MISSING)
+  }
+  if (signal.aborted) return failed(`interrupted by ${String(signal.reason)} while counting system calls`, 'DYNO_ERR_INTERRUPTED')
   const { checks } = record.instructions
   if (checks.mismatches + checks.unexpectedStatus + checks.errors > 0) {
     return invalid(`while counting instructions: ${checks.mismatches} wrong bodies, ${checks.unexpectedStatus} unexpected statuses, ` +

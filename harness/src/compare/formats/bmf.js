@@ -5,7 +5,8 @@
  * Bencher keeps the history and runs its own thresholds, so this is the candidate's measurement,
  * not the comparison; it uses Bencher's two built-in measures in their units: `throughput` (req/s,
  * operations per second) and `latency` (here the p99, in nanoseconds); instruction counts use `instructions`
- * (per request), the measure Bencher's own instruction-count adapters create. The bounds are the 95%
+ * (per request), the measure Bencher's own instruction-count adapters create, with `write-syscalls` and `read-syscalls` (system
+ * calls per request) beside it when the count has them. The bounds are the 95%
  * bootstrap interval of the median over the repeats, omitted with one run. Cells whose candidate
  * has no valid measurement (a run not ok, or only in the baseline) are left out.
  * @param {import('../build-comparison.js').Comparison} comparison
@@ -16,7 +17,13 @@ export function formatCompareBmf (comparison) {
   const benchmarks = {}
   for (const row of comparison.rows) {
     const instructions = row.instructionsPerRequest?.candidate
-    if (instructions) benchmarks[benchmarkName(row)] = { instructions: metric(instructions.median, instructions.ci95, 1) }
+    if (instructions) {
+      benchmarks[benchmarkName(row)] = {
+        instructions: metric(instructions.median, instructions.ci95, 1),
+        ...(row.writesPerRequest?.candidate ? { 'write-syscalls': metric(row.writesPerRequest.candidate.median, row.writesPerRequest.candidate.ci95, 1) } : {}),
+        ...(row.readsPerRequest?.candidate ? { 'read-syscalls': metric(row.readsPerRequest.candidate.median, row.readsPerRequest.candidate.ci95, 1) } : {})
+      }
+    }
     const rate = row.requestsPerSec?.candidate
     if (!rate) continue
     /** @type {Record<string, { value: number, lower_value?: number, upper_value?: number }>} */

@@ -127,3 +127,54 @@ export function summaryLine (comparison) {
   return `Verdicts on ${instructions ? 'instructions per request' : 'req/s'}: ${counts.join(', ')}. A verdict needs p < ${settings.alpha} (${test}) ` +
     `and ${threshold}; the change is the Hodges–Lehmann estimate of candidate / baseline with its 95% interval.`
 }
+
+/** @param {MetricRow | null | undefined} metric @param {'baseline' | 'candidate'} side @returns {string} a median per request, `1.003` */
+const perRequestCell = (metric, side) => {
+  const value = metric?.[side]?.median
+  return value === undefined || value === null ? '-' : value.toFixed(3)
+}
+
+/** @param {MetricRow | null | undefined} metric @returns {string} the metric's verdict, or why there is none */
+const metricVerdictCell = (metric) => metric?.verdict ?? (metric ? 'no test' : '-')
+
+/**
+ * The system calls per request of a comparison of counts, as a second table: writes and reads with their own verdicts, polling
+ * and the rest shown (they follow timing). Null when no row has them (wall clock, or counts made without strace).
+ * @param {Comparison} comparison
+ * @returns {{ head: string[], alignRight: number[], cells: (row: ComparisonRow) => string[], rows: ComparisonRow[] } | null}
+ */
+export function syscallColumns (comparison) {
+  const rows = comparison.rows.filter((row) => row.writesPerRequest || row.readsPerRequest)
+  if (comparison.settings.measure !== 'instructions' || rows.length === 0) return null
+  return {
+    head: ['framework', 'scenario', 'base writes/req', 'cand writes/req', 'writes change', 'writes verdict', 'base reads/req', 'cand reads/req',
+      'reads change', 'reads verdict', 'polling/req (base → cand)', 'other/req (base → cand)'],
+    alignRight: [2, 3, 4, 6, 7, 8],
+    cells: (row) => [row.sut, row.scenario,
+      perRequestCell(row.writesPerRequest, 'baseline'), perRequestCell(row.writesPerRequest, 'candidate'), changeCell(row.writesPerRequest ?? null),
+      metricVerdictCell(row.writesPerRequest),
+      perRequestCell(row.readsPerRequest, 'baseline'), perRequestCell(row.readsPerRequest, 'candidate'), changeCell(row.readsPerRequest ?? null),
+      metricVerdictCell(row.readsPerRequest),
+      `${perRequestCell(row.pollingPerRequest, 'baseline')} → ${perRequestCell(row.pollingPerRequest, 'candidate')}`,
+      `${perRequestCell(row.otherSyscallsPerRequest, 'baseline')} → ${perRequestCell(row.otherSyscallsPerRequest, 'candidate')}`],
+    rows
+  }
+}
+
+/** The sentence under the table of system calls. */
+export const SYSCALLS_NOTE = 'System calls per request, counted by strace on the SUT without valgrind over the same request sequence: writes ' +
+  '(write, writev, sendto, sendmsg, …) and reads (read, readv, recvfrom, recvmsg, …) follow the requests and get verdicts like ' +
+  'instructions, each with its own threshold; polling and the rest follow timing and are shown only.'
+
+/**
+ * @param {ComparisonRow} row a row that regressed
+ * @returns {string} what regressed, by how much: `regressed +3.4% (instructions per request), +100.0% (write system calls per request)`
+ */
+export function regressionText (row) {
+  const changes = [
+    ...(row.verdict === 'regressed' ? [[primaryFigures(row), row.instructionsPerRequest ? 'instructions per request' : 'req/s']] : []),
+    ...(/** @type {const} */ (['writesPerRequest', 'readsPerRequest'])).filter((metric) => row[metric]?.verdict === 'regressed')
+      .map((metric) => [row[metric], metric === 'writesPerRequest' ? 'write system calls per request' : 'read system calls per request'])
+  ]
+  return `regressed ${changes.map(([figures, what]) => `${signedPercent(/** @type {MetricRow} */ (figures).changePercent ?? 0)} (${what})`).join(', ')}`
+}

@@ -1,5 +1,5 @@
 // @ts-check
-import { comparisonColumns, rowRemarks, sideLine, summaryLine } from './cells.js'
+import { comparisonColumns, rowRemarks, sideLine, summaryLine, syscallColumns, SYSCALLS_NOTE } from './cells.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -20,7 +20,10 @@ export function formatCompareMarkdown (comparison) {
       : 'no significant regression',
     ...(summary.improved > 0 ? [`${summary.improved} improved`] : []),
     ...(summary.tooFewRepeats > 0 ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
-    ...(summary.notComparable > 0 ? [`**${summary.notComparable} not comparable**`] : [])
+    ...(summary.notComparable > 0 ? [`**${summary.notComparable} not comparable**`] : []),
+    ...(summary.syscallsRegressed > 0
+      ? [`**system calls per request regressed in ${summary.syscallsRegressed} row${summary.syscallsRegressed > 1 ? 's' : ''}**`]
+      : [])
   ].join('; ')
   const columns = comparisonColumns(comparison)
   const lines = [
@@ -38,6 +41,14 @@ export function formatCompareMarkdown (comparison) {
     const cells = columns.cells(row).map(cell)
     if (row.verdict === 'regressed' || row.verdict === 'improved') cells[cells.length - 1] = `**${cells.at(-1)}**`
     lines.push(`| ${cells.join(' | ')} |`)
+  }
+  const syscalls = syscallColumns(comparison)
+  if (syscalls) {
+    lines.push('', `| ${syscalls.head.join(' | ')} |`, `|${syscalls.head.map((_, index) => syscalls.alignRight.includes(index) ? '---:' : '---').join('|')}|`)
+    for (const row of syscalls.rows) {
+      lines.push(`| ${syscalls.cells(row).map(cell).map((text) => text === 'regressed' || text === 'improved' ? `**${text}**` : text).join(' | ')} |`)
+    }
+    lines.push('', SYSCALLS_NOTE)
   }
   const remarks = comparison.rows.flatMap(rowRemarks)
   if (remarks.length > 0) lines.push('', ...remarks.map((remark) => `- ${cell(remark)}`))
