@@ -48,7 +48,7 @@ ${mixed}
     `Charts: ECharts ${escapeHtml(ECHARTS_VERSION)}, inlined.</p>
 <h2>Environment</h2>
 ${environmentTable(model.runs)}
-<h2>Failed, invalid and skipped runs</h2>
+<h2>Failed, invalid and skipped runs, and results that disagree with themselves</h2>
 ${problemTable(model.problems)}
 ${sections}
 <script id="dyno-model" type="application/json">${JSON.stringify(model).replace(/</g, '\\u003c')}</script>

@@ -54,6 +54,10 @@ function flags (row) {
   } else if (row.records.some((record) => record.summary?.generatorBound)) {
     notes.push('**generator-bound**: measures the load generator, not the framework')
   }
+  for (const record of row.records.filter((candidate) => candidate.consistency?.passed === false)) {
+    notes.push(`**inconsistent**${record.repeat.of > 1 ? ` (run ${record.repeat.index})` : ''}: ` +
+      (record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`).join('; '))
+  }
   for (const record of row.records.filter((candidate) => candidate.status !== 'ok')) {
     notes.push(`${record.status}${record.repeat.of > 1 ? ` (run ${record.repeat.index})` : ''}: ${record.reason}`)
   }

@@ -64,15 +64,16 @@ export function reportModel (runs, { scenarioSummaries = {} } = {}) {
       entries.filter((entry) => entry.record.scenario.name === scenario),
       { labels, sideBySide }
     )),
-    problems: entries.filter(({ record }) => record.status !== 'ok').map(({ runLabel, record }) => ({
+    problems: entries.filter(({ record }) => record.status !== 'ok' || record.consistency?.passed === false).map(({ runLabel, record }) => ({
       run: runLabel,
       sut: record.sut.label ?? record.sut.name,
       scenario: record.scenario.name,
       connections: record.load.connections,
       repeat: `${record.repeat.index}/${record.repeat.of}`,
-      status: record.status,
+      status: record.consistency?.passed === false ? `${record.status}, inconsistent` : record.status,
       errorCode: record.errorCode,
-      reason: record.reason ?? ''
+      reason: [record.reason, ...(record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`)]
+        .filter(Boolean).join('; ')
     }))
   }
 }

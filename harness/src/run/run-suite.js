@@ -4,6 +4,7 @@ import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
 import { environmentFingerprint } from '../env/fingerprint.js'
 import { REPO_ROOT } from '../paths.js'
 import { aggregateRuns } from '../stats/aggregate-runs.js'
+import { checkConsistency } from '../results/consistency-check.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { localHost } from '../hosts/local-host.js'
 import { startServices } from '../services/service-manager.js'
@@ -137,6 +138,7 @@ export async function runSuite (suite, hooks = {}) {
           })
         }
         const record = await runOne(context, cell, session ?? createSutSession(context))
+        record.consistency = checkConsistency(record)
         writeJsonAtomic(join(runDir, file), record)
         records.push(record)
         index.results.push({

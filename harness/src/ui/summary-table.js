@@ -41,7 +41,7 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       formatMs(summary?.latencyMs?.p99),
       formatInteger(summary ? summary.errors : null),
       formatInteger(summary ? summary.non2xx : null),
-      engineNote(record) ? `${record.status} (${engineNote(record)})` : record.status
+      statusCell(record)
     ])
   }
   const cells = (/** @type {import('../results/result-record.js').ResultRecord[]} */ list) =>
@@ -60,5 +60,22 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
   ]
   const reasons = records.filter((record) => record.status !== 'ok')
     .map((record) => `${record.sut.label} × ${record.scenario.name}: ${record.status}: ${record.reason}`)
-  return [table.toString(), ...warnings, ...reasons].join('\n')
+  const inconsistent = records.filter((record) => record.consistency?.passed === false)
+  const consistency = inconsistent.length === 0
+    ? []
+    : [
+        `INCONSISTENT: ${inconsistent.length} result${inconsistent.length > 1 ? 's disagree' : ' disagrees'} with itself:`,
+        ...inconsistent.map((record) => `  ${record.sut.label} × ${record.scenario.name}: ` +
+          (record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`).join('; '))
+      ]
+  return [table.toString(), ...warnings, ...consistency, ...reasons].join('\n')
+}
+
+/**
+ * @param {import('../results/result-record.js').ResultRecord} record
+ * @returns {string} the status, with what qualifies it: the engine's limit, a consistency check that failed
+ */
+function statusCell (record) {
+  const notes = [engineNote(record), record.consistency?.passed === false ? `inconsistent: ${record.consistency.failed.join(', ')}` : null].filter(Boolean)
+  return notes.length > 0 ? `${record.status} (${notes.join('; ')})` : record.status
 }

@@ -4,8 +4,12 @@ import { loadSut } from '../../src/suts/discover-suts.js'
 
 export const FIXTURE_SUTS_DIR = fileURLToPath(new URL('../fixtures/suts/', import.meta.url))
 
-/** @param {'never-ready' | 'wrong-body' | 'crash-during-load' | 'wrong-under-load' | 'ignores-sigterm' | 'caching-redis' | 'skipped-here' | 'cpu-work'
- *   | 'json-in-two-writes'} name */
+/**
+ * @typedef {'never-ready' | 'wrong-body' | 'crash-during-load' | 'wrong-under-load' | 'ignores-sigterm' | 'caching-redis' | 'skipped-here' | 'cpu-work'
+ *   | 'json-in-two-writes' | 'stalls-some-connections' | 'accepts-few-connections'} FixtureName
+ */
+
+/** @param {FixtureName} name */
 export function fixtureSut (name) {
   return loadSut(`${FIXTURE_SUTS_DIR}${name}`)
 }
