@@ -19,11 +19,12 @@ fi
 head="$SUT@path:$(absolute "$HEAD_PATH")"
 
 if ! command -v pnpm >/dev/null 2>&1; then npm install --global pnpm@10; fi
-if [[ "${MEASURE:-instructions}" == "instructions" ]] && ! command -v valgrind >/dev/null 2>&1; then
+# A count needs valgrind, and strace for the system calls per request beside it.
+if [[ "${MEASURE:-instructions}" == "instructions" ]] && ! { command -v valgrind && command -v strace; } >/dev/null 2>&1; then
   sudo=""
   [[ "$(id -u)" == 0 ]] || sudo="sudo"
   $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind strace
 fi
 if [[ "${DYNO_SKIP_INSTALL:-}" != "true" ]]; then
   (cd "$DYNO_DIR" && pnpm install --frozen-lockfile --filter '@dyno/harness...' --filter "@dyno/sut-$SUT...")
