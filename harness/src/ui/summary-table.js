@@ -64,7 +64,7 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
   const consistency = inconsistent.length === 0
     ? []
     : [
-        `INCONSISTENT: ${inconsistent.length} result${inconsistent.length > 1 ? 's disagree' : ' disagrees'} with itself:`,
+        `INCONSISTENT: ${inconsistent.length > 1 ? `${inconsistent.length} results disagree with themselves` : '1 result disagrees with itself'}:`,
         ...inconsistent.map((record) => `  ${record.sut.label} × ${record.scenario.name}: ` +
           (record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`).join('; '))
       ]
