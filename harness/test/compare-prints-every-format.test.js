@@ -83,7 +83,7 @@ describe('dyno compare output formats', () => {
     expect(code).toBe(0)
     const document = JSON.parse(stdout)
     expect(schemaErrors('compare', document)).toEqual([])
-    expect(document.summary).toEqual({ improved: 0, regressed: 1, unchanged: 0, tooFewRepeats: 0, notComparable: 0 })
+    expect(document.summary).toEqual({ improved: 0, regressed: 1, unchanged: 0, tooFewRepeats: 0, notComparable: 0, syscallsRegressed: 0 })
     const [row] = document.rows
     expect(row).toMatchObject({ sut: 'node-http', scenario: 'json', connections: 10, status: 'compared', reason: null, verdict: 'regressed' })
     expect(row.requestsPerSec).toMatchObject({
@@ -135,7 +135,7 @@ describe('dyno compare verdicts and exit codes', () => {
   it('exits 1 on a significant regression beyond the threshold with --fail-on regression, naming it', async () => {
     const { code, stderr } = await compare('--fail-on', 'regression')
     expect(code).toBe(1)
-    expect(stderr).toContain('node-http × json (10 connections) regressed -10%')
+    expect(stderr).toContain('node-http × json (10 connections) regressed -10.0% (req/s)')
   })
 
   it('calls a change below --threshold unchanged and exits 0', async () => {
