@@ -116,11 +116,37 @@ async function whileTraced (strace, pid, outFile, work) {
       check()
     })
     await work()
+    // The last response reaches the client when its write returns in the kernel, before strace has seen the call end: stopping
+    // strace then would lose that call. Wait until the SUT's main thread is back in its event loop's poll.
+    await untilPolling(pid)
   } finally {
     tracer.kill('SIGINT')
     await exited
   }
   return parseSummary(existsSync(outFile) ? readFileSync(outFile, 'utf8') : '')
+}
+
+/** System call numbers of the event loop's poll (x86-64: epoll_wait, epoll_pwait, epoll_pwait2; arm64: epoll_pwait, epoll_pwait2). */
+const POLL_SYSCALLS = process.arch === 'arm64' ? new Set([22, 441]) : new Set([232, 281, 441])
+
+/**
+ * Resolves once the process's main thread is blocked in its poll (/proc/<pid>/syscall), or after a second: a SUT that polls some
+ * other way is stopped then.
+ * @param {number} pid
+ */
+function untilPolling (pid) {
+  const deadline = Date.now() + 1000
+  return new Promise((resolve) => {
+    const check = () => {
+      let number = NaN
+      try {
+        number = Number(readFileSync(`/proc/${pid}/syscall`, 'utf8').split(' ')[0])
+      } catch {}
+      if (POLL_SYSCALLS.has(number) || Date.now() > deadline) return resolve(undefined)
+      setImmediate(check)
+    }
+    check()
+  })
 }
 
 /** @param {number} leader @returns {number[]} the processes of the group it leads */
