@@ -17,6 +17,7 @@ import { loadSettings } from '../src/run/load-settings.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
+import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
 
 const [trials = 5, rounds = 6, durationSec = 3, warmupSec = 2] = process.argv.slice(2).map(Number)
 const EXTRA_WORK_PERCENT = '10'
@@ -44,6 +45,8 @@ async function runOnce (out, extra) {
       engineChoice: null,
       countCacheDir: null,
       freshSut: false,
+      quietCheck: 'on',
+      disturbedAbovePct: DISTURBED_SHARE_PCT,
       signal: new AbortController().signal
     })
     return outcome.records[0].summary?.requestsPerSec.mean ?? 0

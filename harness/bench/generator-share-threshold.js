@@ -23,6 +23,7 @@ import { discoverSuts } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
 import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
+import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
 
 const { values } = parseArgs({
   options: {
@@ -61,7 +62,9 @@ async function measure (sut, connections, engine) {
     signal: new AbortController().signal,
     engineChoice: null,
     countCacheDir: null,
-    freshSut: false
+    freshSut: false,
+    quietCheck: 'on',
+    disturbedAbovePct: DISTURBED_SHARE_PCT
   })
   if (record.status !== 'ok' || !record.summary) throw new Error(`${sut.name} ${engine}: ${record.status} ${record.reason}`)
   return record.summary

@@ -28,6 +28,7 @@ import { parseOptions } from '../src/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { mapLimit } from '../src/util/map-limit.js'
+import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -93,6 +94,8 @@ async function runSide (side, out, typed) {
       engineChoice: null,
       countCacheDir: null,
       freshSut: false,
+      quietCheck: 'on',
+      disturbedAbovePct: DISTURBED_SHARE_PCT,
       options: { bench: 'instruction-compare-detects-a-slowdown', side: side.name },
       signal: new AbortController().signal
     })

@@ -17,6 +17,7 @@ import { runSuite } from '../src/run/run-suite.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
+import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
 
 const [trials = 10, rounds = 6] = process.argv.slice(2).map(Number)
 const [sut] = await resolveSubjects([loadSut(new URL('../test/fixtures/suts/json-in-two-writes', import.meta.url).pathname)],
@@ -44,6 +45,8 @@ async function runOnce (out, twoWrites, measure) {
       engineChoice: null,
       countCacheDir: null,
       freshSut: false,
+      quietCheck: 'on',
+      disturbedAbovePct: DISTURBED_SHARE_PCT,
       signal: new AbortController().signal
     })
     return outcome.records[0]

@@ -34,7 +34,8 @@ function hostileValues (domain) {
     case 'positive':
     case 'percentage': {
       const belowRange = domain.minExclusive ? String(domain.min) : domain.min > 0 ? String(domain.min - 1) : null
-      return [...common, ...(belowRange ? [belowRange] : []), String(domain.max + 1), '99999999999999999999', '1e3', 'NaN', '/etc/passwd',
+      const aboveRange = [String(domain.max + 1), ...(domain.maxExclusive ? [String(domain.max)] : [])]
+      return [...common, ...(belowRange ? [belowRange] : []), ...aboveRange, '99999999999999999999', '1e3', 'NaN', '/etc/passwd',
         ...(domain.kind === 'whole' || domain.kind === 'wholeList' ? ['1.5'] : []), ...(domain.kind === 'wholeList' ? ['10,,20', '10,abc'] : [])]
     }
     case 'oneOf':

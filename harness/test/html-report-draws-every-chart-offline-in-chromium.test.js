@@ -87,12 +87,26 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
             .filter((/** @type {any} */ series) => series.type === 'bar')
             .map((/** @type {any} */ series) => series.data.map((/** @type {any} */ item, /** @type {number} */ index) => ({
               category: instance.getOption().yAxis[0].data[index],
+              value: item !== null && typeof item === 'object' ? item.value : item,
               hatched: Boolean(item?.itemStyle?.decal),
               framed: item?.itemStyle?.borderType === 'dashed',
               label: item?.label?.formatter ? item.label.formatter({ value: item.value }) : null
             })))
           : null,
         legends: instance ? instance.getOption().legend.map((/** @type {any} */ legend) => legend.data ?? null) : null,
+        // The names on the category axis (a rank group in them), and per whisker series its intervals and how many it drew.
+        categories: instance?.getOption().yAxis?.[0]?.data ?? null,
+        whiskers: instance
+          ? instance.getModel().getSeriesByType('custom').map((/** @type {any} */ series) => {
+            const data = series.getData()
+            const indices = Array.from({ length: data.count() }, (_, index) => index)
+            return {
+              intervals: indices.map((index) => data.getRawDataItem(index).slice(0, 2)),
+              // A whisker is a group of three lines: the span and its two caps.
+              drawn: indices.filter((index) => data.getItemGraphicEl(index)?.childCount?.() === 3).length
+            }
+          })
+          : null,
         drawn: Boolean(canvas && canvas.width > 0 && canvas.height > 0)
       }
     }))
@@ -116,8 +130,17 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
       .toEqual(['cpu', 'latencyDistribution', 'latencyOverTime', 'requestsPerCpuSec', 'rss', 'sweepP99', 'sweepThroughput', 'throughput'])
     for (const chart of charts) expect(chart.drawn, `${chart.chart} has a drawn canvas`).toBe(true)
     const sorted = (/** @type {string[] | null} */ names) => [...(names ?? [])].sort()
-    // Bars: one series for the run, plus its 95% CI whiskers (two repeats each).
-    expect(withoutFlagLegends(sorted(byKind.throughput.series))).toEqual([sweep.runId, `${sweep.runId} 95% CI`])
+    // Bars: one series for the run, plus its 95% interval whiskers (two repeats each), one drawn per measured SUT, and
+    // each measured SUT named with its rank group.
+    expect(withoutFlagLegends(sorted(byKind.throughput.series))).toEqual([sweep.runId, `${sweep.runId} 95% interval`])
+    expect(byKind.throughput.whiskers?.map((whisker) => whisker.drawn)).toEqual([measured.length])
+    expect(byKind.throughput.categories?.filter((name) => /^(fastify|node-http) \((1|2|1–2)\)$/.test(name))).toHaveLength(measured.length)
+    const atTop = sweep.aggregates.filter((aggregate) => aggregate.connections === 20 && aggregate.rank)
+    for (const aggregate of atTop) {
+      const bar = byKind.throughput.categories?.findIndex((name) => name.startsWith(`${aggregate.sut} (`)) ?? -1
+      expect(byKind.throughput.bars?.[0][bar].value, aggregate.sut).toBe(aggregate.requestsPerSec.center)
+      expect(byKind.throughput.whiskers?.[0].intervals[bar], aggregate.sut).toEqual(aggregate.requestsPerSec.interval95)
+    }
     expect(sorted(byKind.requestsPerCpuSec.series)).toEqual([sweep.runId])
     expect(sorted(byKind.latencyOverTime.series)).toEqual(measured.flatMap((name) => [`${name} p50`, `${name} p99`]))
     for (const kind of ['latencyDistribution', 'sweepThroughput', 'sweepP99', 'cpu', 'rss']) expect(sorted(byKind[kind].series), kind).toEqual(measured)
@@ -129,6 +152,11 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
       .toHaveLength(4)
     const markdown = readFileSync(paths[0], 'utf8')
     expect(markdown).toMatch(/\| fixture-skipped-here \|.*skipped \(run 1\): fixture: needs a machine this is not/)
+    // report.md: the rank group first, the figure with its interval, and the spread between rounds under the table.
+    const rows = markdown.split('\n').filter((line) => /^\| [^|]+ \| (fastify|node-http) \|/.test(line))
+    expect(rows).toHaveLength(4)
+    for (const row of rows) expect(row).toMatch(/^\| (1|2|1–2) \| (fastify|node-http) \| [^|]+ \| (5|20) \| [\d,]+ \| [\d,]+–[\d,]+ \|/)
+    expect(markdown).toMatch(/- 20 connections: spread between rounds: ±\d+\.\d%/)
   }, 60_000)
 
   it('marks generator-bound and invalid req/s bars, with a legend that says why they are not figures of the framework', async () => {
@@ -177,11 +205,11 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
     const { charts, problems } = await openReport(paths[paths.length - 1], 'report-side-by-side.png')
     expect(problems).toEqual([])
     const throughput = charts.find((chart) => chart.chart === 'throughput')
-    const bars = withoutFlagLegends(throughput?.series ?? []).filter((name) => !name.endsWith('95% CI'))
+    const bars = withoutFlagLegends(throughput?.series ?? []).filter((name) => !name.endsWith('95% interval'))
     expect(bars).toEqual([sweep.runId, second.runId])
     const markdown = readFileSync(paths[paths.length - 2], 'utf8')
     const nodeHttp = second.aggregates.find((entry) => entry.sut === 'node-http')
     expect(markdown).toContain('| node-http | 20 |')
-    expect(markdown).toContain(nodeHttp?.requestsPerSec.median.toLocaleString('en-US', { maximumFractionDigits: 0 }))
+    expect(markdown).toContain(nodeHttp?.requestsPerSec.center.toLocaleString('en-US', { maximumFractionDigits: 0 }))
   }, 60_000)
 })

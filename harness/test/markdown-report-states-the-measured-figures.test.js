@@ -5,6 +5,7 @@ import { afterAll, expect, it } from 'vitest'
 import { writeReports } from '../src/commands/report-command.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
+import { ONE_ROUND_NOTE } from '../src/stats/rank-groups.js'
 import { formatInteger, formatMs } from '../src/ui/format.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
@@ -22,10 +23,12 @@ it('writes report.md with the run\'s own figures, and lists the runs that are no
 
   const nodeHttp = aggregates.find((entry) => entry.sut === 'node-http')
   if (!nodeHttp?.latencyMs) throw new Error('node-http was not measured')
-  const row = report.split('\n').find((line) => line.startsWith('| node-http |'))
-  expect(row).toBe(`| node-http | ${process.versions.node} | ${formatInteger(nodeHttp.requestsPerSec.median)} | 1.00× | ` +
+  const row = report.split('\n').find((line) => line.includes('| node-http |'))
+  expect(row).toBe(`| 1 | node-http | ${process.versions.node} | ${formatInteger(nodeHttp.requestsPerSec.center)} | 1.00× | ` +
     `${formatMs(nodeHttp.latencyMs.p50)} | ${formatMs(nodeHttp.latencyMs.p99)} | 0 |  |`)
-  const invalid = report.split('\n').find((line) => line.startsWith('| fixture-wrong-body |'))
+  // One round: the rank is the plain order, and the table says that it is no rank group.
+  expect(report).toContain(`- ${ONE_ROUND_NOTE}`)
+  const invalid = report.split('\n').find((line) => line.startsWith('| - | fixture-wrong-body |'))
   expect(invalid).toMatch(/\| - \| - \| - \| - \| 0 \| invalid: DYNO_ERR_RESPONSE_MISMATCH: .*Hello, Dyno!/)
   // Sorted by req/s: the measured SUT first, the invalid one last.
   expect(report.indexOf('| node-http |')).toBeLessThan(report.indexOf('| fixture-wrong-body |'))

@@ -9,13 +9,13 @@ import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
-import { scenarioNamed, shortLoad } from './support/run-fixture.js'
+import { scenarioNamed, shortLoad, TESTS_DISTURBED_ABOVE_PCT } from './support/run-fixture.js'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 
 const runs = trackRuns()
 
-it('runs every cell once per round in a shuffled order, and aggregates median, bootstrap CI, CV and merged latency', async () => {
+it('runs every cell once per round in a shuffled order, and aggregates median, bootstrap CI, CV, merged latency and rank groups', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-repeats-'))
   const suts = ['node-http', 'node-net'].map((name) => loadSut(`${PACKAGES_DIR}${name}`))
   const outcome = await runSuite({
@@ -34,6 +34,9 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     engineChoice: null,
     countCacheDir: null,
     freshSut: false,
+    // Tests share the machine with other test files: one that is not about disturbance neither looks first nor measures again.
+    quietCheck: 'off',
+    disturbedAbovePct: TESTS_DISTURBED_ABOVE_PCT,
     signal: new AbortController().signal
   }, { onStart: ({ runId }) => runs.add(runId) })
 
@@ -66,6 +69,14 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     expect(aggregate.requestsPerSec.ci95[0]).toBeGreaterThanOrEqual(sorted[0] - 0.1)
     expect(aggregate.requestsPerSec.ci95[1]).toBeLessThanOrEqual(sorted[2] + 0.1)
     expect(aggregate.requestsPerSec.cv).toBeGreaterThan(0)
+    // The figure: the geometric mean of the rounds, inside its interval; ranked against the other SUT of its level.
+    const { center, interval95: [low, high] } = aggregate.requestsPerSec
+    expect(center).toBeGreaterThanOrEqual(sorted[0] - 0.1)
+    expect(center).toBeLessThanOrEqual(sorted[2] + 0.1)
+    expect(low).toBeLessThanOrEqual(center)
+    expect(high).toBeGreaterThanOrEqual(center)
+    expect(aggregate.rank.of).toBe(2)
+    expect(aggregate.noise).toMatchObject({ df: 4, nu0: 4 })
     expect(aggregate.latencyMs.p50).toBeLessThanOrEqual(aggregate.latencyMs.p99)
   }
 }, 120_000)

@@ -19,7 +19,8 @@ import semver from 'semver'
  * and the flag it came from, and returns the typed value or throws DYNO_ERR_INVALID_OPTION
  * naming the flag, the bad value and what is allowed. Its `domain` says what it accepts, so that the tests can
  * derive the values each option must refuse from the option table alone.
- * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean }
+ * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean,
+ *   maxExclusive?: boolean }
  *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] }
  *   | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'sshUrl' | 'hostList' | 'shard' }} OptionDomain
  * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
@@ -198,17 +199,20 @@ export const runtimeList = withDomain(function runtimeList (/** @type {unknown} 
 }, { kind: 'names' })
 
 /**
- * A percentage from `min` to `max`, written `5` or `5%`.
- * @param {{ min: number, max: number }} range
+ * A percentage from `min` to `max`, written `5` or `5%`; `exclusive`: strictly between them.
+ * @param {{ min: number, max: number, exclusive?: boolean }} range
  * @returns {OptionParser}
  */
-export function percentage ({ min, max }) {
+export function percentage ({ min, max, exclusive = false }) {
   return withDomain((raw, flag) => {
     const text = String(raw).trim().replace(/%$/, '')
     const value = Number(text)
-    if (!/^\d+(\.\d+)?$/.test(text) || value < min || value > max) throw invalidOption(flag, raw, `a percentage from ${min} to ${max} (e.g. 5 or 5%)`)
+    const outside = exclusive ? value <= min || value >= max : value < min || value > max
+    if (!/^\d+(\.\d+)?$/.test(text) || outside) {
+      throw invalidOption(flag, raw, `a percentage ${exclusive ? `above ${min} and below ${max}` : `from ${min} to ${max}`} (e.g. 5 or 5%)`)
+    }
     return value
-  }, { kind: 'percentage', min, max })
+  }, { kind: 'percentage', min, max, ...(exclusive ? { minExclusive: true, maxExclusive: true } : {}) })
 }
 
 /**

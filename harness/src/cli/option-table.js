@@ -18,6 +18,7 @@ import { pairsNeeded } from '../compare/wilcoxon-signed-rank.js'
 import { CALIBRATION_DEFAULTS, CALIBRATION_SUTS } from '../commands/calibrate-command.js'
 import { COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
 import { discoverSuts } from '../suts/discover-suts.js'
+import { DISTURBED_SHARE_PCT } from '../results/disturbance.js'
 
 /**
  * The options of every command, in one table. The command line is parsed from it (parse-command-line.js), `--help`
@@ -270,6 +271,22 @@ const OPTIONS = {
     derive: (values) => values.shard ? SHARDED_SEED : randomInt(2 ** 32 - 1),
     defaultText: `random, recorded in run.json; with --shard, ${SHARDED_SEED}`
   },
+  quietCheck: {
+    field: 'quietCheck',
+    flag: '--quiet-check <on|off>',
+    description: 'Before measuring, look at the machine for a second and name the other processes that use the cpus the run will use ' +
+      '(the look is recorded in run.json); off: skip it',
+    parse: oneOf(['on', 'off']),
+    default: 'on'
+  },
+  disturbedAbove: {
+    field: 'disturbedAbovePct',
+    flag: '--disturbed-above <percent>',
+    description: 'A cell is disturbed when other processes and the hypervisor took more than this share of the SUT\'s or the ' +
+      'generator\'s cpus while it was measured: it is measured again (bounded), and marked if it is still disturbed',
+    parse: percentage({ min: 0, max: 100, exclusive: true }),
+    default: DISTURBED_SHARE_PCT
+  },
   out: {
     field: 'out',
     flag: '--out <dir>',
@@ -382,7 +399,7 @@ const RUN_OPTIONS = [OPTIONS.frameworksWithVariants, OPTIONS.scenarios, OPTIONS.
   OPTIONS.duration,
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
   OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.sutHost, OPTIONS.loadHosts, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats,
-  OPTIONS.shard, OPTIONS.planOnly, OPTIONS.seed, OPTIONS.out,
+  OPTIONS.shard, OPTIONS.planOnly, OPTIONS.seed, OPTIONS.quietCheck, OPTIONS.disturbedAbove, OPTIONS.out,
   OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify]
 
 /**

@@ -104,6 +104,8 @@ export async function runBenchmarks (options, io, signal) {
     countCacheDir: counting && options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
     freshSut: options.freshSut,
     shard: options.shard,
+    quietCheck: options.quietCheck,
+    disturbedAbovePct: options.disturbedAbovePct,
     sutHost,
     loadHosts,
     options: {

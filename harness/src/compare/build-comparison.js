@@ -59,7 +59,8 @@ import { verdictOf } from './verdict.js'
  *   notes); the windows of instruction counts pair by position
  * @property {ComparisonRow[]} rows
  * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number,
- *   syscallsRegressed: number }} summary syscallsRegressed: rows whose write or read system calls per request regressed
+ *   syscallsRegressed: number, disturbed: number }} summary syscallsRegressed: rows whose write or read system calls per request
+ *   regressed; disturbed: rows that rest on a run other processes disturbed (results/disturbance.js), named in their notes
  *
  * @typedef {{ paths: string[], runIds: string[], commits: Side['commits'], resultSchemaVersion: number }} SideSummary
  */
@@ -84,7 +85,8 @@ export function buildComparison ({ baseline, candidate }, { thresholdPercent: gi
   const perRow = given === null && measure === 'instructions'
   const thresholdPercent = given ?? (perRow ? null : COMPARE_DEFAULTS.thresholdPercent)
   const thresholdFloorPercent = perRow ? COMPARE_DEFAULTS.instructionThresholdFloorPercent : null
-  const rows = matchResults(baseline, candidate).map((cell) =>
+  const matched = matchResults(baseline, candidate)
+  const rows = matched.map((cell) =>
     compareCell(cell, { measure, given, alpha, paired: pairs, seeds: [baseline.seed, candidate.seed] }))
   const count = (/** @type {(row: ComparisonRow) => boolean} */ test) => rows.filter(test).length
   return {
@@ -108,7 +110,8 @@ export function buildComparison ({ baseline, candidate }, { thresholdPercent: gi
       unchanged: count((row) => row.verdict === 'unchanged'),
       tooFewRepeats: count((row) => row.status === 'too-few-repeats'),
       notComparable: count((row) => row.status === 'not-comparable'),
-      syscallsRegressed: count((row) => SYSCALL_METRICS.some((metric) => row[metric]?.verdict === 'regressed'))
+      syscallsRegressed: count((row) => SYSCALL_METRICS.some((metric) => row[metric]?.verdict === 'regressed')),
+      disturbed: matched.filter((cell) => [...cell.baseline, ...cell.candidate].some(({ record }) => record.interference?.disturbed)).length
     }
   }
 }
@@ -359,6 +362,11 @@ function rowNotes (cell) {
     const bound = cell[side].filter(({ record }) => record.summary?.generatorBound)
     if (bound.length > 0) {
       notes.push(`${bound.length} ${side} run${bound.length > 1 ? 's were' : ' was'} generator-bound: the load generator, not the SUT, set req/s`)
+    }
+    const disturbed = cell[side].filter(({ record }) => record.interference?.disturbed)
+    if (disturbed.length > 0) {
+      notes.push(`${disturbed.length} ${side} run${disturbed.length > 1 ? 's were' : ' was'} disturbed: ` +
+        `${disturbed.map(({ record }) => record.interference?.detail).join('; ')}`)
     }
   }
   return notes

@@ -2,6 +2,7 @@
 import { describeHosts } from './hosts-summary.js'
 import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { formatInteger, formatMs } from '../ui/format.js'
+import { intervalText, rankNotes, rankText } from '../ui/rank-text.js'
 import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
@@ -17,7 +18,8 @@ const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
  */
 
 /**
- * Groups a run's records by scenario, then by (SUT, connections), with their aggregate.
+ * Groups a run's records by scenario, then by (SUT, connections), with their aggregate; each scenario's rows by connection
+ * level, fastest first (by the figure of each cell, the geometric mean of its runs), the cells never measured last.
  * @param {import('./read-run.js').RunData} run
  * @returns {Map<string, ReportRow[]>}
  */
@@ -42,7 +44,11 @@ export function reportRows (run) {
     }
     row.records.push(record)
   }
-  for (const rows of scenarios.values()) rows.sort((a, b) => (b.aggregate?.requestsPerSec.median ?? -1) - (a.aggregate?.requestsPerSec.median ?? -1))
+  for (const rows of scenarios.values()) {
+    rows.sort((a, b) => a.connections - b.connections ||
+      (b.aggregate?.requestsPerSec.center ?? -1) - (a.aggregate?.requestsPerSec.center ?? -1) ||
+      (a.aggregate?.rank?.best ?? 0) - (b.aggregate?.rank?.best ?? 0))
+  }
   return scenarios
 }
 
@@ -53,6 +59,9 @@ function flags (row) {
     notes.push('**‡ limit of this machine**: the native engine, the fastest here, was generator-bound')
   } else if (row.records.some((record) => record.summary?.generatorBound)) {
     notes.push('**generator-bound**: measures the load generator, not the framework')
+  }
+  for (const record of row.records.filter((candidate) => candidate.interference?.disturbed)) {
+    notes.push(`**disturbed**${record.repeat.of > 1 ? ` (run ${record.repeat.index})` : ''}: ${record.interference?.detail}`)
   }
   for (const record of row.records.filter((candidate) => candidate.consistency?.passed === false)) {
     notes.push(`**inconsistent**${record.repeat.of > 1 ? ` (run ${record.repeat.index})` : ''}: ` +
@@ -65,9 +74,10 @@ function flags (row) {
 }
 
 /**
- * The run as markdown: per scenario a table sorted by req/s (median and 95% CI when repeated, the
- * speed factor against the slowest, p50 and p99 from the merged histograms, errors, flags), then the
- * environment. Every figure comes from the result files.
+ * The run as markdown: per scenario a table fastest first, with each cell's rank group (the places the data allows it),
+ * its figure (the geometric mean of its runs) and 95% interval when repeated, the speed factor against the slowest, p50
+ * and p99 from the merged histograms, errors, flags; under it the spread between rounds and the neighbours it cannot
+ * tell apart; then the environment. Every figure comes from the result files.
  * @param {import('./read-run.js').RunData} run
  * @returns {string}
  */
@@ -85,23 +95,28 @@ export function markdownReport (run) {
   }
   const repeated = run.records.some((record) => record.repeat.of > 1)
   for (const [scenario, rows] of reportRows(run)) {
-    const sweep = new Set(rows.map((row) => row.connections)).size > 1
+    const levels = [...new Set(rows.map((row) => row.connections))]
+    const sweep = levels.length > 1
     lines.push(`## ${scenario}`, '', ...(mixed ? [`> ${mixed}`, ''] : []))
-    lines.push(`| framework | version |${sweep ? ' conns |' : ''} req/s |${repeated ? ' 95% CI |' : ''} × slowest | p50 ms | p99 ms | errors | flags |`)
-    lines.push(`|---|---|${sweep ? '---:|' : ''}---:|${repeated ? '---:|' : ''}---:|---:|---:|---:|---|`)
+    lines.push(`| rank | framework | version |${sweep ? ' conns |' : ''} req/s |${repeated ? ' 95% interval |' : ''}` +
+      ' × slowest | p50 ms | p99 ms | errors | flags |')
+    lines.push(`|---:|---|---|${sweep ? '---:|' : ''}---:|${repeated ? '---:|' : ''}---:|---:|---:|---:|---|`)
     for (const row of rows) {
       const slowest = Math.min(...rows
         .filter((other) => other.aggregate && other.connections === row.connections)
-        .map((other) => /** @type {NonNullable<typeof other.aggregate>} */ (other.aggregate).requestsPerSec.median))
+        .map((other) => /** @type {NonNullable<typeof other.aggregate>} */ (other.aggregate).requestsPerSec.center))
       const rate = row.aggregate?.requestsPerSec
       const errors = row.records.reduce((sum, record) => sum + (record.summary?.errors ?? 0), 0)
-      lines.push(`| ${cell(row.sut)} | ${cell(row.version)} |${sweep ? ` ${row.connections} |` : ''} ${rate ? formatInteger(rate.median) : '-'} |` +
-        `${repeated ? ` ${rate?.ci95 ? `${formatInteger(rate.ci95[0])}–${formatInteger(rate.ci95[1])}` : '-'} |` : ''}` +
-        ` ${rate && slowest > 0 ? `${(rate.median / slowest).toFixed(2)}×` : '-'} | ${formatMs(row.aggregate?.latencyMs?.p50)} |` +
+      lines.push(`| ${rankText(row.aggregate?.rank)} | ${cell(row.sut)} | ${cell(row.version)} |${sweep ? ` ${row.connections} |` : ''} ` +
+        `${rate ? formatInteger(rate.center) : '-'} |${repeated ? ` ${intervalText(rate?.interval95)} |` : ''}` +
+        ` ${rate && slowest > 0 ? `${(rate.center / slowest).toFixed(2)}×` : '-'} | ${formatMs(row.aggregate?.latencyMs?.p50)} |` +
         ` ${formatMs(row.aggregate?.latencyMs?.p99)} |` +
         ` ${formatInteger(errors)} | ${cell(flags(row))} |`)
     }
-    lines.push('')
+    const notes = levels.flatMap((connections) => rankNotes(rows.filter((row) => row.connections === connections && row.aggregate)
+      .map((row) => /** @type {NonNullable<typeof row.aggregate>} */ (row.aggregate)))
+      .map((note) => sweep ? `${connections} connections: ${note}` : note))
+    lines.push('', ...(notes.length > 0 ? [...notes.map((note) => `- ${note}`), ''] : []))
   }
   lines.push('## Environment', '', ...environmentLines(run), '')
   return lines.join('\n')
@@ -136,7 +151,7 @@ function environmentLines (run) {
 
 /**
  * Several runs side by side (for example Node 20 against Node 22): per scenario and connection level,
- * each SUT's median req/s and p99 in every run, and the req/s of each later run relative to the first.
+ * each SUT's req/s (the geometric mean of its runs) and p99 in every run, and the req/s of each later run relative to the first.
  * @param {import('./read-run.js').RunData[]} runs
  * @param {string[]} labels what tells the runs apart
  * @returns {string}
@@ -155,11 +170,11 @@ export function markdownSideBySide (runs, labels) {
     const keys = [...new Map(perRun.flatMap((rows) => (rows.get(scenario) ?? []).map((row) => [`${row.sut}@${row.connections}`, row]))).values()]
     for (const key of keys) {
       const rows = perRun.map((scenarioRows) => (scenarioRows.get(scenario) ?? []).find((row) => row.sut === key.sut && row.connections === key.connections))
-      const medians = rows.map((row) => row?.aggregate?.requestsPerSec.median ?? null)
+      const figures = rows.map((row) => row?.aggregate?.requestsPerSec.center ?? null)
       lines.push(`| ${cell(key.sut)} | ${key.connections} |` +
-        `${rows.map((row, index) => ` ${medians[index] === null ? (row ? row.records[0].status : '-') : formatInteger(medians[index])} |` +
+        `${rows.map((row, index) => ` ${figures[index] === null ? (row ? row.records[0].status : '-') : formatInteger(figures[index])} |` +
           ` ${formatMs(row?.aggregate?.latencyMs?.p99)} |`).join('')}` +
-        `${medians.slice(1).map((value) => ` ${value !== null && medians[0] ? `${(value / medians[0]).toFixed(2)}×` : '-'} |`).join('')}`)
+        `${figures.slice(1).map((value) => ` ${value !== null && figures[0] ? `${(value / figures[0]).toFixed(2)}×` : '-'} |`).join('')}`)
     }
     lines.push('')
   }

@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { DynoError } from '../errors.js'
+import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { inputKind } from '../util/checked-paths.js'
 
 /**
@@ -24,7 +25,8 @@ function readJson (path, what) {
 }
 
 /**
- * Reads a run directory: its index, every result it lists, and its aggregates.
+ * Reads a run directory: its index, every result it lists, and its aggregates (computed again from the results when the
+ * file was written before aggregates had rank groups, so that every report reads one shape).
  * @param {string} dir
  * @returns {RunData}
  */
@@ -35,7 +37,9 @@ export function readRun (dir) {
   if (!existsSync(indexPath)) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} is not a dyno run directory: it has no run.json`)
   const index = readJson(indexPath, 'the run index')
   const records = index.results.map((/** @type {{ file: string }} */ entry) => readJson(join(dir, entry.file), 'a result'))
-  const aggregates = index.aggregatesFile ? readJson(join(dir, index.aggregatesFile), 'the aggregates').aggregates : []
+  /** @type {import('../stats/aggregate-runs.js').Aggregate[]} */
+  const written = index.aggregatesFile ? readJson(join(dir, index.aggregatesFile), 'the aggregates').aggregates : []
+  const aggregates = written.some((aggregate) => aggregate.requestsPerSec.center === undefined) ? aggregateRuns(records, { seed: index.seed }) : written
   return { dir, index, records, aggregates }
 }
 

@@ -1,8 +1,10 @@
 // @ts-check
-// The README's reference table: one real run as a framework × scenario matrix of median req/s, with the
+// The README's reference table: one real run as a framework × scenario matrix of req/s with rank groups, with the
 // environment it was measured in. Written between two markers by `pnpm readme:reference`, never by hand.
 import { GENERATOR_BOUND_RULE } from '../resources/resource-defaults.js'
 import { formatInteger } from '../ui/format.js'
+import { rankGroupText } from '../ui/rank-text.js'
+import { RANK_FDR } from '../stats/rank-groups.js'
 import { reportRows } from './markdown-report.js'
 
 export const REFERENCE_START = '<!-- dyno:reference:start (written by `pnpm readme:reference RUN_DIR`; do not edit by hand) -->'
@@ -22,10 +24,11 @@ export function referenceTable (run) {
       const subject = subjects.get(row.sut) ?? { version: row.version, cells: new Map(), json: -1 }
       subjects.set(row.sut, subject)
       subject.cells.set(scenario, cellText(row))
-      if (scenario === 'json' && row.aggregate) subject.json = row.aggregate.requestsPerSec.median
+      if (scenario === 'json' && row.aggregate) subject.json = row.aggregate.requestsPerSec.center
     }
   }
   const ordered = [...subjects].sort((a, b) => b[1].json - a[1].json || a[0].localeCompare(b[0]))
+  const groups = run.aggregates.some((aggregate) => aggregate.noise)
   const { env } = run.index
   const first = run.records[0]
   const pinning = first?.load.pinning
@@ -37,7 +40,7 @@ export function referenceTable (run) {
 ? `measured by ${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}` +
       `${run.index.engineChoice?.by === 'calibration' ? ` (${run.index.engineChoice.reason})` : ''}, ${levels} connections, ` +
       `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
-      `${first.repeat.of} run${first.repeat.of > 1 ? 's (median)' : ''}`
+      `${first.repeat.of} round${first.repeat.of > 1 ? 's, each a fresh launch of the SUT' : ''}`
 : 'no runs'}; ` +
       `${pinning?.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, load generator on cpu ${pinning.generatorCpus?.join(',')}` : 'not pinned'}; ` +
       `commit ${String(env.git.commit ?? 'unknown').slice(0, 12)}.`,
@@ -46,7 +49,13 @@ export function referenceTable (run) {
     `|---|---|${scenarios.map(() => '---:|').join('')}`,
     ...ordered.map(([name, subject]) => `| ${name} | ${subject.version} | ${scenarios.map((scenario) => subject.cells.get(scenario) ?? '').join(' | ')} |`),
     '',
-    'Median req/s, every cell measured by the same engine. ' +
+    `${groups
+      ? 'Req/s: the geometric mean of the rounds. In parentheses its rank group: (2–4) means the data places it anywhere from ' +
+        '2nd to 4th in its column, as it cannot tell it apart from the frameworks it shares those places with. Method: on ' +
+        'ln(req/s) of the rounds, a 95% t interval with each cell\'s spread moderated towards the spread pooled over its column; ' +
+        `two frameworks told apart by a Welch t test, Benjamini–Hochberg at a ${RANK_FDR * 100}% false discovery rate ` +
+        '(docs/measuring.md, "Orders with their uncertainty"). '
+      : 'Req/s; one round per cell: no rank groups. '}Every cell measured by the same engine. ` +
       `† generator-bound (${GENERATOR_BOUND_RULE}): the figure measures the generator more than the framework; ` +
       '‡ the native engine, the fastest here, was generator-bound: the limit of this machine. ' +
       '"skipped", "invalid", "failed": see the run\'s report.md for the reason.',
@@ -59,7 +68,8 @@ function cellText (row) {
   if (!row.aggregate) return row.records[0]?.status ?? '-'
   const bound = row.records.filter((record) => record.summary?.generatorBound)
   const mark = bound.length === 0 ? '' : bound.some((record) => record.load.engine === 'native') ? ' ‡' : ' †'
-  return `${formatInteger(row.aggregate.requestsPerSec.median)}${mark}`
+  const group = rankGroupText(row.aggregate)
+  return `${formatInteger(row.aggregate.requestsPerSec.center)}${mark}${group ? ` (${group})` : ''}`
 }
 
 /**

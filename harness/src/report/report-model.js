@@ -8,19 +8,22 @@ import { median } from 'simple-statistics'
 import { mergedLatencyDistributionMs } from '../results/merge-histograms.js'
 import { runLabels } from './run-labels.js'
 import { roundTo } from '../util/numbers.js'
+import { rankGroupText } from '../ui/rank-text.js'
 
 /**
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
- * @typedef {'generator-bound' | 'machine-limit' | 'invalid'} BarFlag what makes a req/s bar not a figure of the framework
+ * @typedef {'generator-bound' | 'machine-limit' | 'invalid' | 'disturbed'} BarFlag what makes a req/s bar not a figure of the framework
  *   (generator-bound: the load generator's limit; machine-limit: the native engine's, the fastest here; invalid: the req/s of runs
- *   that answered wrong under load)
- * @typedef {{ name: string, values: (number | null)[], ci95: ([number, number] | null)[], flags?: (BarFlag[])[] }} BarSeries
+ *   that answered wrong under load; disturbed: other processes took a share of the SUT's or the generator's cpus in a run drawn)
+ * @typedef {{ name: string, values: (number | null)[], interval95: ([number, number] | null)[], ranks: (string | null)[], flags?: (BarFlag[])[] }}
+ *   BarSeries per bar: its 95% interval, its rank group (`2–4`; null where the run has no rank groups)
  * @typedef {{ name: string, points: [number, number][], group?: string, dashed?: boolean }} LineSeries x, y; group: lines of one SUT share
  *   a colour; dashed: its tail line
  * @typedef {object} ScenarioCharts
  * @property {string} scenario
  * @property {string} summary
- * @property {{ categories: string[], series: BarSeries[] }} throughput req/s per subject, one series per run
+ * @property {{ categories: string[], series: BarSeries[] }} throughput req/s per subject (the geometric mean of its runs), one
+ *   series per run
  * @property {{ series: LineSeries[], warmupEndSec: number, stableAfter: { name: string, atSec: number }[] }} latencyOverTime p50 and p99 per
  *   subject, seconds since load began
  * @property {{ series: LineSeries[] }} latencyDistribution percentile → ms per subject
@@ -64,17 +67,22 @@ export function reportModel (runs, { scenarioSummaries = {} } = {}) {
       entries.filter((entry) => entry.record.scenario.name === scenario),
       { labels, sideBySide }
     )),
-    problems: entries.filter(({ record }) => record.status !== 'ok' || record.consistency?.passed === false).map(({ runLabel, record }) => ({
-      run: runLabel,
-      sut: record.sut.label ?? record.sut.name,
-      scenario: record.scenario.name,
-      connections: record.load.connections,
-      repeat: `${record.repeat.index}/${record.repeat.of}`,
-      status: record.consistency?.passed === false ? `${record.status}, inconsistent` : record.status,
-      errorCode: record.errorCode,
-      reason: [record.reason, ...(record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`)]
-        .filter(Boolean).join('; ')
-    }))
+    problems: entries.filter(({ record }) => record.status !== 'ok' || record.consistency?.passed === false || record.interference?.disturbed)
+      .map(({ runLabel, record }) => ({
+        run: runLabel,
+        sut: record.sut.label ?? record.sut.name,
+        scenario: record.scenario.name,
+        connections: record.load.connections,
+        repeat: `${record.repeat.index}/${record.repeat.of}`,
+        status: [record.status, record.interference?.disturbed ? 'disturbed' : null, record.consistency?.passed === false ? 'inconsistent' : null]
+          .filter(Boolean).join(', '),
+        errorCode: record.errorCode,
+        reason: [
+          record.reason,
+          record.interference?.disturbed ? `disturbed: ${record.interference.detail}` : null,
+          ...(record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`)
+        ].filter(Boolean).join('; ')
+      }))
   }
 }
 
@@ -119,16 +127,17 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   const atLevel = entries.filter((entry) => entry.record.load.connections === level)
   const cells = groupCells(atLevel)
   const subjects = [...new Set(cells.map((cell) => cell.subject))]
-  const medianOf = (/** @type {Cell} */ cell) => cell.aggregate?.requestsPerSec.median ?? null
+  const figureOf = (/** @type {Cell} */ cell) => cell.aggregate?.requestsPerSec.center ?? null
   // Fastest first, by the best of its runs.
-  const best = (/** @type {string} */ subject) => Math.max(...cells.filter((cell) => cell.subject === subject).map((cell) => medianOf(cell) ?? -1))
+  const best = (/** @type {string} */ subject) => Math.max(...cells.filter((cell) => cell.subject === subject).map((cell) => figureOf(cell) ?? -1))
   subjects.sort((a, b) => best(b) - best(a))
   // Lines and legends follow the same order: the fastest first.
   cells.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject))
   const bars = (
     /** @type {(cell: Cell) => number | null} */ value,
-    /** @type {(cell: Cell) => [number, number] | null} */ ci,
-    /** @type {((cell: Cell) => BarFlag[]) | null} */ flags = null
+    /** @type {(cell: Cell) => [number, number] | null} */ interval,
+    /** @type {((cell: Cell) => BarFlag[]) | null} */ flags = null,
+    /** @type {(cell: Cell) => string | null} */ rank = () => null
   ) => labels
     .filter((label) => cells.some((cell) => cell.runLabel === label))
     .map((label) => {
@@ -136,7 +145,8 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
       return {
         name: label,
         values: byRun.map((cell) => cell ? value(cell) : null),
-        ci95: byRun.map((cell) => cell ? ci(cell) : null),
+        interval95: byRun.map((cell) => cell ? interval(cell) : null),
+        ranks: byRun.map((cell) => cell ? rank(cell) : null),
         ...(flags ? { flags: byRun.map((cell) => cell ? flags(cell) : []) } : {})
       }
     })
@@ -148,7 +158,8 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
     summary,
     throughput: {
       categories: subjects,
-      series: bars((cell) => medianOf(cell) ?? invalidMedian(cell), (cell) => cell.aggregate?.requestsPerSec.ci95 ?? null, throughputFlags)
+      series: bars((cell) => figureOf(cell) ?? invalidMedian(cell), (cell) => cell.aggregate?.requestsPerSec.interval95 ?? null, throughputFlags,
+        (cell) => rankGroupText(cell.aggregate))
     },
     latencyOverTime: {
       series: representatives.flatMap(({ cell, record }) => latencyLines(named(cell), /** @type {ResultRecord} */ (record))),
@@ -233,7 +244,7 @@ function invalidMedian (cell) {
 }
 
 /**
- * What makes a req/s bar not a figure of the framework: a run that went into it was generator-bound, or the
+ * What makes a req/s bar not a figure of the framework: a run that went into it was generator-bound or disturbed, or the
  * bar is the req/s of invalid runs.
  * @param {Cell} cell
  * @returns {BarFlag[]}
@@ -246,6 +257,7 @@ function throughputFlags (cell) {
   if (bound.some((record) => record.load.engine === 'native')) flags.push('machine-limit')
   else if (bound.length > 0) flags.push('generator-bound')
   if (!cell.aggregate && drawn.length > 0) flags.push('invalid')
+  if (drawn.some((record) => record.interference?.disturbed)) flags.push('disturbed')
   return flags
 }
 
@@ -319,7 +331,7 @@ function connectionSweep (entries, sideBySide) {
     if (!aggregate) continue
     const line = lines.get(name) ?? { throughput: [], p99: [] }
     lines.set(name, line)
-    line.throughput.push([connections, aggregate.requestsPerSec.median])
+    line.throughput.push([connections, aggregate.requestsPerSec.center])
     if (aggregate.latencyMs) line.p99.push([connections, aggregate.latencyMs.p99])
   }
   const sorted = (/** @type {[number, number][]} */ points) => [...points].sort((a, b) => a[0] - b[0])

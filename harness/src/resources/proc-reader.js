@@ -14,7 +14,13 @@ import { closeSync, openSync, readdirSync, readSync } from 'node:fs'
  * @property {number} stimeTicks field 15
  * @property {number} startTicks field 22, starttime: tells a reused pid from the process seen before
  * @property {number} rssPages field 24, resident pages (as field 2 of /proc/<pid>/statm); 0 for a zombie
+ * @property {number} processor field 39, the cpu the process last ran on
+ * @property {boolean} kernelThread field 9 (flags) has PF_KTHREAD: a thread of the kernel's own (a kworker, ksoftirqd)
+ * @property {string} comm field 2, the command name the kernel keeps (15 characters at most)
  */
+
+/** PF_KTHREAD in a process's flags (include/linux/sched.h). */
+const PF_KTHREAD = 0x00200000
 
 /** One buffer for every read: a stat line is a few hundred bytes. */
 const buffer = Buffer.allocUnsafe(4096)
@@ -48,7 +54,8 @@ export function readProcStat (pid) {
   const text = readSmallFile(`/proc/${pid}/stat`)
   if (text === null) return null
   // The command name (field 2) is in parentheses and may itself hold spaces and parentheses.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+  const close = text.lastIndexOf(')')
+  const fields = text.slice(close + 2).split(' ')
   // fields[0] is field 3 (state), so field n is fields[n - 3].
   return {
     pid,
@@ -59,7 +66,10 @@ export function readProcStat (pid) {
     utimeTicks: Number(fields[11]),
     stimeTicks: Number(fields[12]),
     startTicks: Number(fields[19]),
-    rssPages: Number(fields[21])
+    rssPages: Number(fields[21]),
+    processor: Number(fields[36]),
+    kernelThread: (Number(fields[6]) & PF_KTHREAD) !== 0,
+    comm: text.slice(text.indexOf('(') + 1, close)
   }
 }
 

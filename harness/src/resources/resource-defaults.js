@@ -6,6 +6,10 @@
 export const DEFAULT_RESOURCE_INTERVAL_MS = 250
 /** How often the whole of /proc is scanned for new processes of a SUT's group. */
 export const DEFAULT_RESCAN_MS = 1000
+/** How often the interference sampler reads every cpu's counters and takes a census of every process (interference-sampler.js). */
+export const DEFAULT_INTERFERENCE_INTERVAL_MS = 500
+/** How many of the other processes that took the most of the measured cpus a result names. */
+export const INTERFERENCE_TOP_PROCESSES = 3
 /** How often the preload in a Node SUT writes one event-loop-delay line. */
 export const DEFAULT_EVENT_LOOP_INTERVAL_MS = 1000
 /**

@@ -45,6 +45,9 @@ import { engineNamed } from '../load/engines/index.js'
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
  * @property {import('./consistency-check.js').Consistency | null} [consistency] whether a wall-clock result agrees with itself (Little's
  *   law, the connections in flight, percentile order, errors); null for a count or a result without a measured phase
+ * @property {import('./disturbance.js').InterferenceVerdict | null} [interference] whether other processes or the hypervisor took
+ *   more than the threshold of the SUT's or the generator's cpus while the cell was measured (the figures are in summary.interference),
+ *   and the earlier measurements of a cell measured again because they were; null: not read (a count, no /proc/stat, no measured phase)
  * @property {import('../hosts/link-rtt.js').LinkRtt[]} [links] a SUT on another host: the round trip from each load host to it,
  *   measured before load
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean,

@@ -4,29 +4,40 @@ import { DEFAULT_EVENT_LOOP_INTERVAL_MS } from '../resources/resource-defaults.j
 import { readEventLoopSamples, summarizeEventLoop } from '../resources/event-loop-samples.js'
 import { phaseResourceFigures } from '../resources/resource-figures.js'
 import { startResourceSampler } from '../resources/resource-sampler.js'
+import { startInterferenceSampler } from '../resources/interference-sampler.js'
 
 /**
- * Samples CPU and memory of the SUT's process group and of the load generator, one report per load
- * phase: a sampler starts with the load, and each phase the generator reports done closes its window
- * and opens the next one.
- * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPids: () => number[],
- *   sutReadGroup?: (() => import('../resources/proc-reader.js').ProcStat[]) | null }} options generatorPids: its processes now;
- *   sutReadGroup: the SUT's processes as its host reads them, when it runs on another
+ * @typedef {object} PhaseReport what was sampled in one phase's window
+ * @property {import('../resources/resource-sampler.js').ResourceReport} resources
+ * @property {import('../resources/interference-sampler.js').InterferenceReport | null} interference null: /proc/stat cannot be read here
  */
-export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = null }) {
-  /** @type {Partial<Record<'warmup' | 'measure', import('../resources/resource-sampler.js').ResourceReport>>} */
+
+/**
+ * Samples CPU and memory of the SUT's process group and of the load generator, and what other processes took of their cpus, one
+ * report per load phase: samplers start with the load, and each phase the generator reports done closes its window and opens the
+ * next one.
+ * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPids: () => number[],
+ *   sutReadGroup?: (() => import('../resources/proc-reader.js').ProcStat[]) | null, sutCpus: number[] | null, generatorCpus: number[] | null,
+ *   sutHere: boolean }} options generatorPids: its processes now; sutReadGroup: the SUT's processes as its host reads them, when it
+ *   runs on another (sutHere false)
+ */
+export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = null, sutCpus, generatorCpus, sutHere }) {
+  /** @type {Partial<Record<'warmup' | 'measure', PhaseReport>>} */
   const reports = {}
   let index = 0
-  /** @type {ReturnType<typeof startResourceSampler> | null} */
-  let sampler = null
+  /** @type {{ resources: ReturnType<typeof startResourceSampler>, interference: ReturnType<typeof startInterferenceSampler> } | null} */
+  let samplers = null
   const start = () => {
     const pids = generatorPids()
-    sampler = startResourceSampler({ targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) } })
+    samplers = {
+      resources: startResourceSampler({ targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) } }),
+      interference: startInterferenceSampler({ sutCpus, generatorCpus, sutHere, sutPgid, generatorPids })
+    }
   }
   const close = () => {
-    if (!sampler) return
-    reports[phases[index]] = sampler.stop()
-    sampler = null
+    if (!samplers) return
+    reports[phases[index]] = { resources: samplers.resources.stop(), interference: samplers.interference?.stop() ?? null }
+    samplers = null
     index += 1
   }
   return {
@@ -46,18 +57,20 @@ export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = n
 
 /**
  * Adds to each phase summary its resources, requests per CPU second of the SUT, whether the
- * generator was the bottleneck, and the SUT's event-loop delay in that window.
+ * generator was the bottleneck, the SUT's event-loop delay in that window, and what other processes took of the cpus.
  * @param {Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary | null>>} summaries
- * @param {Partial<Record<'warmup' | 'measure', import('../resources/resource-sampler.js').ResourceReport>>} reports
+ * @param {Partial<Record<'warmup' | 'measure', PhaseReport>>} reports
  * @param {{ generatorCpus: number[] | null, sutCpus: number[] | null, generatorThreads: number, eventLoopFile: string }} context generatorThreads: the engine's
  */
 export function attachPhaseResources (summaries, reports, { generatorCpus, sutCpus, generatorThreads, eventLoopFile }) {
   const generatorCores = generatorCpus?.length ?? availableParallelism()
   for (const name of /** @type {const} */ (['warmup', 'measure'])) {
     const summary = summaries[name]
-    const report = reports[name]
-    if (!summary || !report) continue
+    const sampled = reports[name]
+    if (!summary || !sampled) continue
+    const report = sampled.resources
     Object.assign(summary, phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads, sutCores: sutCpus?.length ?? null }), {
+      interference: sampled.interference,
       eventLoop: summarizeEventLoop(readEventLoopSamples(eventLoopFile, { fromMs: report.startedAtMs, toMs: report.stoppedAtMs }),
         { startedAtMs: report.startedAtMs, intervalMs: DEFAULT_EVENT_LOOP_INTERVAL_MS })
     })

@@ -181,7 +181,13 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   }
   const plan = scenarioLoadPlan({ address: running.address, remoteHost: context.sutHost.remote, port: running.port, scenario, connections, ...load })
   const sampling = samplePhases({
-    phases: plan.phases.map((phase) => phase.name), sutPgid: running.pid, sutReadGroup: running.readGroup, generatorPids: () => started.pids
+    phases: plan.phases.map((phase) => phase.name),
+    sutPgid: running.pid,
+    sutReadGroup: running.readGroup,
+    generatorPids: () => started.pids,
+    sutCpus: pinning.sutCpus,
+    generatorCpus: pinning.generatorCpus,
+    sutHere: !context.sutHost.remote
   })
   const hooks = {
     env: runEnv(context.runId),

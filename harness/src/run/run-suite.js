@@ -5,6 +5,7 @@ import { environmentFingerprint } from '../env/fingerprint.js'
 import { REPO_ROOT } from '../paths.js'
 import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { checkConsistency } from '../results/consistency-check.js'
+import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../results/disturbance.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { localHost } from '../hosts/local-host.js'
 import { startServices } from '../services/service-manager.js'
@@ -13,6 +14,7 @@ import { createRunId } from './run-id.js'
 import { runEnv } from './run-env.js'
 import { runOne } from './run-one.js'
 import { createSutSession } from './sut-session.js'
+import { lookBeforeMeasuring } from './quiet-check.js'
 import { makeDirectory } from '../util/checked-paths.js'
 import { mapLimit } from '../util/map-limit.js'
 
@@ -40,6 +42,8 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
  * @property {import('../hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
  * @property {import('../load/load-from-hosts.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
+ * @property {'on' | 'off'} quietCheck look at the machine before measuring (quiet-check.js)
+ * @property {number} disturbedAbovePct the share of the SUT's or the generator's cpus others may take before a cell is disturbed
  * @property {AbortSignal} signal
  *
  * @typedef {object} SuiteHooks
@@ -85,7 +89,10 @@ export async function runSuite (suite, hooks = {}) {
     planned: plan.map(plannedEntry),
     results: /** @type {{ file: string, sut: string, runtime: string, scenario: string, connections: number, repeat: number, status: string,
       reason: string | null }[]} */ ([]),
-    aggregatesFile: /** @type {string | null} */ (null)
+    aggregatesFile: /** @type {string | null} */ (null),
+    /** @type {import('./quiet-check.js').QuietCheck | null} */
+    quietCheck: null,
+    remeasured: { disturbedAbovePct: suite.disturbedAbovePct, cells: 0, limit: 0, stillDisturbed: 0 }
   }
   const indexPath = join(runDir, 'run.json')
   writeJsonAtomic(indexPath, index)
@@ -123,6 +130,13 @@ export async function runSuite (suite, hooks = {}) {
     const jobs = counting ? suite.load.countJobs ?? 1 : 1
     const groups = sessionGroups(plan, { reuse: !counting && !suite.freshSut })
     const session = counting ? null : createSutSession(context)
+    const budget = remeasureBudget(plan.length)
+    index.remeasured.limit = budget.limit
+    if (!counting && plan.length > 0 && !suite.signal.aborted) {
+      index.quietCheck = await lookBeforeMeasuring(suite, sutHost)
+      if (index.quietCheck.line) hooks.onNote?.(index.quietCheck.line)
+      writeJsonAtomic(indexPath, index)
+    }
     try {
       await mapLimit([...plan.entries()], jobs, async ([position, { sut, scenario, connections, repeat, file }]) => {
         if (suite.signal.aborted) return
@@ -137,8 +151,26 @@ export async function runSuite (suite, hooks = {}) {
             index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
           })
         }
-        const record = await runOne(context, cell, session ?? createSutSession(context))
-        record.consistency = checkConsistency(record)
+        const measure = async () => {
+          const measured = await runOne(context, cell, session ?? createSutSession(context))
+          measured.consistency = checkConsistency(measured)
+          const verdict = judgeDisturbance(measured.summary?.interference, suite.disturbedAbovePct)
+          measured.interference = verdict && { ...verdict, earlierAttempts: [] }
+          return measured
+        }
+        let record = await measure()
+        // A disturbed cell is measured again, a bounded number of times; what each disturbed measurement read is kept in the last one.
+        /** @type {import('../results/disturbance.js').EarlierAttempt[]} */
+        const earlier = []
+        while (record.status === 'ok' && record.interference?.disturbed && earlier.length < REMEASURES_PER_CELL && !suite.signal.aborted &&
+          budget.take()) {
+          earlier.push({ requestsPerSec: record.summary?.requestsPerSec.mean ?? 0, detail: record.interference.detail })
+          index.remeasured.cells += earlier.length === 1 ? 1 : 0
+          hooks.onNote?.(`${sut.label} × ${scenario.name} was disturbed (${record.interference.detail}): measuring it again`)
+          record = await measure()
+        }
+        if (record.interference) record.interference.earlierAttempts = earlier
+        if (record.interference?.disturbed) index.remeasured.stillDisturbed += 1
         writeJsonAtomic(join(runDir, file), record)
         records.push(record)
         index.results.push({
@@ -163,9 +195,9 @@ export async function runSuite (suite, hooks = {}) {
 }
 
 /**
- * Which cells share a SUT process: consecutive cells of the same SUT (one round of a run takes a SUT's scenarios one after
- * another), unless every cell is to have its own. Each cell learns whether the process stays up after it, and the services
- * whose variables the process needs for all the cells it serves.
+ * Which cells share a SUT process: consecutive cells of the same SUT in the same round (one round of a run takes a SUT's scenarios one
+ * after another; the next round launches it anew), unless every cell is to have its own. Each cell learns whether the process stays
+ * up after it, and the services whose variables the process needs for all the cells it serves.
  * @param {import('./plan-runs.js').PlannedRun[]} plan
  * @param {{ reuse: boolean }} policy
  * @returns {{ keepSut: boolean, sessionServices: string[] }[]}
@@ -173,7 +205,8 @@ export async function runSuite (suite, hooks = {}) {
 function sessionGroups (plan, { reuse }) {
   const groups = []
   for (let start = 0; start < plan.length;) {
-    const sameSut = (/** @type {number} */ at) => reuse && at < plan.length && plan[at].sut.label === plan[start].sut.label
+    const sameSut = (/** @type {number} */ at) => reuse && at < plan.length && plan[at].sut.label === plan[start].sut.label &&
+      plan[at].repeat === plan[start].repeat
     let end = start + 1
     while (sameSut(end)) end++
     const services = [...new Set(plan.slice(start, end).flatMap((entry) => entry.scenario.services ?? []))]

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto'
  * Options that change where or how fast a plan is carried out, never what it measures: they may differ between the parts.
  * (`pinning` is the cpus resolved on each machine; `--pin` itself is part of the plan.)
  */
-const NOT_PART_OF_THE_PLAN = new Set(['shard', 'planOnly', 'out', 'cacheDir', 'countJobs', 'countCache', 'pinning', 'readyTimeoutSec'])
+const NOT_PART_OF_THE_PLAN = new Set(['shard', 'planOnly', 'out', 'cacheDir', 'countJobs', 'countCache', 'pinning', 'readyTimeoutSec', 'quietCheck',
+  'disturbedAbovePct'])
 
 /**
  * Splits units into `count` parts of nearly equal expected time: the most expensive unit first, each to the part with the

@@ -1,29 +1,45 @@
 // @ts-check
 import { formatInteger, formatMs } from './format.js'
+import { byCenter, intervalText, rankNotes, rankText } from './rank-text.js'
 import { createTable } from './table.js'
 
 /**
- * The statistics of repeated runs: per (SUT, scenario, connections) the median req/s with its 95%
- * bootstrap interval and coefficient of variation, and latency percentiles from the merged histograms.
+ * The statistics of repeated runs, one table per (scenario, connections), fastest first: each cell's rank group, its figure
+ * (the geometric mean of its rounds) with the 95% interval, its rounds, and latency percentiles from the merged histograms;
+ * under each table the spread between rounds and the neighbours the data cannot tell apart.
  * @param {import('../stats/aggregate-runs.js').Aggregate[]} aggregates
  */
 export function formatAggregateTable (aggregates) {
-  const table = createTable(['framework', 'scenario', 'conns', 'runs', 'median req/s', '95% CI', 'CV', 'p50 ms', 'p99 ms'], {
-    alignRight: [2, 3, 4, 5, 6, 7, 8]
-  })
+  /** @type {Map<string, import('../stats/aggregate-runs.js').Aggregate[]>} */
+  const scenarios = new Map()
   for (const aggregate of aggregates) {
-    const { requestsPerSec: rate } = aggregate
-    table.push([
-      aggregate.sut,
-      aggregate.scenario,
-      String(aggregate.connections),
-      `${aggregate.runs}${aggregate.excluded ? ` (+${aggregate.excluded} not ok)` : ''}`,
-      formatInteger(rate.median),
-      rate.ci95 ? `${formatInteger(rate.ci95[0])}–${formatInteger(rate.ci95[1])}` : '-',
-      rate.cv === null ? '-' : `${(rate.cv * 100).toFixed(1)}%`,
-      formatMs(aggregate.latencyMs?.p50),
-      formatMs(aggregate.latencyMs?.p99)
-    ])
+    const key = `${aggregate.scenario}, ${aggregate.connections} connections`
+    scenarios.set(key, [...(scenarios.get(key) ?? []), aggregate])
   }
-  return `Repeats (median of the runs; latency from their merged histograms)\n${table.toString()}`
+  const sections = [...scenarios].map(([title, cells]) => {
+    const table = createTable(['rank', 'framework', 'req/s', '95% interval', 'rounds', 'p50 ms', 'p99 ms'], { alignRight: [0, 2, 3, 4, 5, 6] })
+    const ordered = byCenter(cells)
+    for (const aggregate of [...ordered, ...cells.filter((cell) => !ordered.includes(cell))]) {
+      table.push([
+        rankText(aggregate.rank),
+        aggregate.sut,
+        aggregate.rank ? formatInteger(aggregate.requestsPerSec.center) : '-',
+        intervalText(aggregate.requestsPerSec.interval95),
+        roundsText(aggregate),
+        formatMs(aggregate.latencyMs?.p50),
+        formatMs(aggregate.latencyMs?.p99)
+      ])
+    }
+    return [title, table.toString(), ...rankNotes(cells).map((note) => `  ${note}`)].join('\n')
+  })
+  return `Repeats (geometric mean of the rounds, 95% interval, rank group; latency from their merged histograms)\n${sections.join('\n\n')}`
+}
+
+/** @param {import('../stats/aggregate-runs.js').Aggregate} aggregate */
+function roundsText (aggregate) {
+  const notes = [
+    aggregate.excluded ? `+${aggregate.excluded} not ok` : '',
+    aggregate.disturbedRuns ? `${aggregate.disturbedRuns} disturbed` : ''
+  ].filter(Boolean)
+  return `${aggregate.runs}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`
 }

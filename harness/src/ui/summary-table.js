@@ -68,7 +68,22 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
         ...inconsistent.map((record) => `  ${record.sut.label} × ${record.scenario.name}: ` +
           (record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`).join('; '))
       ]
-  return [table.toString(), ...warnings, ...consistency, ...reasons].join('\n')
+  const disturbed = records.filter((record) => record.interference?.disturbed)
+  const remeasured = records.filter((record) => (record.interference?.earlierAttempts.length ?? 0) > 0)
+  const disturbance = [
+    ...(remeasured.length === 0
+      ? []
+      : [`${remeasured.length} cell${remeasured.length > 1 ? 's were' : ' was'} disturbed and measured again ` +
+        `(${remeasured.length - remeasured.filter((record) => record.interference?.disturbed).length} clean the next time)`]),
+    ...(disturbed.length === 0
+      ? []
+      : [
+          `DISTURBED: ${disturbed.length > 1 ? `${disturbed.length} results were` : '1 result was'} measured while other processes took ` +
+            'more than ' + `${disturbed[0].interference?.thresholdPct} % of the SUT's or the generator's cpus; they measure the machine's other work too:`,
+          ...disturbed.map((record) => `  ${record.sut.label} × ${record.scenario.name}: ${record.interference?.detail}`)
+        ])
+  ]
+  return [table.toString(), ...warnings, ...disturbance, ...consistency, ...reasons].join('\n')
 }
 
 /**
@@ -76,6 +91,10 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
  * @returns {string} the status, with what qualifies it: the engine's limit, a consistency check that failed
  */
 function statusCell (record) {
-  const notes = [engineNote(record), record.consistency?.passed === false ? `inconsistent: ${record.consistency.failed.join(', ')}` : null].filter(Boolean)
+  const notes = [
+    engineNote(record),
+    record.interference?.disturbed ? `disturbed: ${record.interference.worstSharePct} % of its cpus taken` : null,
+    record.consistency?.passed === false ? `inconsistent: ${record.consistency.failed.join(', ')}` : null
+  ].filter(Boolean)
   return notes.length > 0 ? `${record.status} (${notes.join('; ')})` : record.status
 }

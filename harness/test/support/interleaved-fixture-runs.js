@@ -6,7 +6,7 @@ import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
 import { DEFAULT_PIN } from '../../src/pinning/parse-pin.js'
 import { runSuite } from '../../src/run/run-suite.js'
 import { fixtureSut } from './fixture-suts.js'
-import { scenarioNamed, shortLoad } from './run-fixture.js'
+import { scenarioNamed, shortLoad, TESTS_DISTURBED_ABOVE_PCT } from './run-fixture.js'
 
 /**
  * Runs the cpu-work fixture on the json scenario for several sides, one run per side per round, the
@@ -44,6 +44,9 @@ export async function interleavedFixtureRuns ({ sides, rounds, durationSec = 1, 
           engineChoice: null,
           countCacheDir: null,
           freshSut: false,
+          // Tests share the machine with other test files: one that is not about disturbance neither looks first nor measures again.
+          quietCheck: 'off',
+          disturbedAbovePct: TESTS_DISTURBED_ABOVE_PCT,
           signal: new AbortController().signal
         }, { onStart: ({ runId }) => runs.add(runId) })
         const [record] = outcome.records

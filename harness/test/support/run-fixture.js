@@ -8,6 +8,12 @@ import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
 import { parsePin } from '../../src/pinning/parse-pin.js'
 import { machineCpus } from '../../src/pinning/cpu-list.js'
 
+/**
+ * The disturbance threshold of runs made by tests that are not about disturbance: tests share the machine with other test files, whose
+ * processes would make every cell of theirs disturbed, and measured again, for nothing.
+ */
+export const TESTS_DISTURBED_ABOVE_PCT = 99
+
 /** @param {string} name */
 export const scenarioNamed = (name) => {
   const scenario = SCENARIOS.find((candidate) => candidate.name === name)
@@ -32,13 +38,14 @@ export function shortLoad (overrides = {}) {
  * @param {{ suts: import('../../src/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
  *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?: boolean,
  *   signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[],
- *   repeats?: number, pin?: string, freshSut?: boolean }} options the run is registered with `runs` as soon as it has an id; hooks are the
- *   harness's own (progress, services); load: shortLoad's overrides; connections: the one level (10), levels: several; pin: as `--pin`
- *   (auto by default)
+ *   repeats?: number, pin?: string, freshSut?: boolean, quietCheck?: 'on' | 'off', disturbedAbovePct?: number }} options the run is
+ *   registered with `runs` as soon as it has an id; hooks are the harness's own (progress, services); load: shortLoad's overrides;
+ *   connections: the one level (10), levels: several; pin: as `--pin` (auto by default); quietCheck and disturbedAbovePct: off and
+ *   TESTS_DISTURBED_ABOVE_PCT unless the test is about disturbance
  */
 export async function runInTempDir ({
   suts, scenarios, load = {}, connections = 10, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels,
-  repeats = 1, pin = 'auto', freshSut = false
+  repeats = 1, pin = 'auto', freshSut = false, quietCheck = /** @type {'on' | 'off'} */ ('off'), disturbedAbovePct = TESTS_DISTURBED_ABOVE_PCT
 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite({
@@ -56,6 +63,8 @@ export async function runInTempDir ({
     options: { test: true },
     engineChoice: null,
     countCacheDir: null,
+    quietCheck,
+    disturbedAbovePct,
     freshSut,
     signal
   }, {

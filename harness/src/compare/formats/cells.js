@@ -112,7 +112,8 @@ export function summaryLine (comparison) {
     `${summary.improved} improved`,
     `${summary.unchanged} unchanged`,
     ...(summary.tooFewRepeats ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
-    ...(summary.notComparable ? [`${summary.notComparable} not comparable`] : [])
+    ...(summary.notComparable ? [`${summary.notComparable} not comparable`] : []),
+    ...(summary.disturbed ? [`${summary.disturbed} resting on disturbed runs`] : [])
   ]
   const instructions = settings.measure === 'instructions'
   const test = instructions

@@ -23,7 +23,8 @@ export function formatCompareMarkdown (comparison) {
     ...(summary.notComparable > 0 ? [`**${summary.notComparable} not comparable**`] : []),
     ...(summary.syscallsRegressed > 0
       ? [`**system calls per request regressed in ${summary.syscallsRegressed} row${summary.syscallsRegressed > 1 ? 's' : ''}**`]
-      : [])
+      : []),
+    ...(summary.disturbed > 0 ? [`**${summary.disturbed} row${summary.disturbed > 1 ? 's rest' : ' rests'} on disturbed runs** (see the notes)`] : [])
   ].join('; ')
   const columns = comparisonColumns(comparison)
   const lines = [

@@ -42,25 +42,34 @@
       legend: '✗ invalid: answered wrong under load, not a valid figure',
       suffix: ' ✗ invalid',
       itemStyle: { color: '#c8c8c8', borderColor: '#d62728', borderWidth: 2, borderType: 'dashed' }
+    },
+    disturbed: {
+      legend: '⚠ disturbed: other processes took a share of the SUT\'s or the generator\'s cpus while it was measured',
+      suffix: ' ⚠ disturbed',
+      itemStyle: { opacity: 0.6, borderColor: '#ff7f0e', borderWidth: 2, borderType: 'dotted' }
     }
   }
 
-  /** A bar's data item: plain, or styled and labelled by its flags. */
-  function barItem (value, flags) {
-    if (!flags || flags.length === 0) return value
+  /** A bar's data item: plain, or styled and labelled by its flags, and labelled with its rank group when given one. */
+  function barItem (value, flags = [], rank = null) {
+    if (flags.length === 0 && !rank) return value
     const itemStyle = Object.assign({}, ...flags.map((flag) => FLAG_STYLES[flag].itemStyle))
-    const suffix = flags.map((flag) => FLAG_STYLES[flag].suffix).join('')
+    const suffix = flags.map((flag) => FLAG_STYLES[flag].suffix).join('') + (rank ? ` (${rank})` : '')
     return { value, itemStyle, label: { formatter: ({ value: shown }) => format(shown) + suffix, color: flags.includes('invalid') ? '#d62728' : '#333' } }
   }
 
-  /** Horizontal bars per subject, one series per run, with 95% CI whiskers where the run was repeated. */
+  /**
+   * Horizontal bars per subject, one series per run, with 95% interval whiskers where the run was repeated. A rank group
+   * goes into the subject's name (`fastify (2–4)`) when one run is drawn, into each bar's label when several runs share a row.
+   */
   function barOption (title, axisName, { categories, series }) {
     const count = series.length
     const bandShare = 0.7
+    const ranksInNames = count === 1
     const bars = series.map((entry) => ({
       name: entry.name,
       type: 'bar',
-      data: entry.values.map((value, index) => barItem(value, entry.flags?.[index])),
+      data: entry.values.map((value, index) => barItem(value, entry.flags?.[index], ranksInNames ? null : entry.ranks[index])),
       barGap: '0%',
       barCategoryGap: `${Math.round((1 - bandShare) * 100)}%`,
       label: { show: true, position: 'right', color: '#333', formatter: ({ value }) => format(value) }
@@ -74,16 +83,17 @@
       data: [],
       itemStyle: Object.assign({ color: '#888' }, FLAG_STYLES[flag].itemStyle)
     }))
-    const whiskers = series.flatMap((entry, index) => entry.ci95.some(Boolean)
+    const whiskers = series.flatMap((entry, index) => entry.interval95.some(Boolean)
       ? [{
-          name: `${entry.name} 95% CI`,
+          name: `${entry.name} 95% interval`,
           type: 'custom',
           z: 10,
           color: '#222',
-          data: entry.ci95.map((ci, category) => ci ? [ci[0], ci[1], category] : [null, null, category]),
+          data: entry.interval95.map((interval, category) => interval ? [interval[0], interval[1], category] : [null, null, category]),
           encode: { x: [0, 1], y: 2 },
           renderItem: (params, api) => {
-            if (api.value(0) == null) return null
+            // A bar without an interval: its null comes back as NaN.
+            if (!Number.isFinite(api.value(0))) return null
             const low = api.coord([api.value(0), api.value(2)])
             const high = api.coord([api.value(1), api.value(2)])
             const band = api.size([0, 1])[1]
@@ -114,7 +124,11 @@
       ...(legend ? { legend, grid: { top: 76, left: 64, right: 64, bottom: 48 + 22 * legendEntries.length, containLabel: true } } : {}),
       tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' }, valueFormatter: format },
       xAxis: { type: 'value', name: axisName, nameLocation: 'middle', nameGap: 28 },
-      yAxis: { type: 'category', data: categories, inverse: true },
+      yAxis: {
+        type: 'category',
+        data: ranksInNames ? categories.map((category, index) => series[0].ranks[index] ? `${category} (${series[0].ranks[index]})` : category) : categories,
+        inverse: true
+      },
       series: [...bars, ...whiskers, ...legendEntries]
     })
   }
@@ -142,7 +156,9 @@
 
   const CHARTS = {
     throughput: (section) => barOption(
-      `${section.scenario}: requests per second (median${section.throughput.series.some((entry) => entry.ci95.some(Boolean)) ? ', 95% CI' : ''})`,
+      `${section.scenario}: requests per second${section.throughput.series.some((entry) => entry.interval95.some(Boolean))
+        ? ' (geometric mean of the rounds, 95% interval, rank group)'
+        : ''}`,
       'req/s',
       section.throughput
     ),
