@@ -32,7 +32,8 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
     const manifestBefore = readFileSync(join(REPO_ROOT, 'packages', 'express', 'package.json'), 'utf8')
     const installedBefore = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', 'express', 'node_modules', 'express', 'package.json'), 'utf8')).version
     const out = join(work, 'wall-clock')
-    const result = await runCli(['run', '--frameworks', 'express@4.21.2,express@5.3.0', '--scenarios', SCENARIOS, '--duration', '0.5', '--warmup', '0',
+    const result = await runCli(['run', '--frameworks', 'express@4.21.2,express@5.3.0', '--scenarios', SCENARIOS, '--repeats', '1', '--duration', '0.5',
+      '--warmup', '0',
       '--connections', '10', '--engine', 'autocannon', '--cache-dir', cacheDir, '--out', out], { timeoutMs: 300_000 })
     expect(result.code, result.stderr).toBe(0)
     const { index, records } = readOnlyRun(out)
@@ -102,7 +103,8 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
     }))
     writeFileSync(join(broken, 'index.js'), 'module.exports = {}\n')
     const out = join(work, 'broken')
-    const result = await runCli(['run', '--frameworks', `fastify@path:${broken},node-http`, '--scenarios', 'json', '--duration', '0.5', '--warmup', '0',
+    const result = await runCli(['run', '--frameworks', `fastify@path:${broken},node-http`, '--scenarios', 'json', '--repeats', '1', '--duration', '0.5',
+      '--warmup', '0',
       '--connections', '10', '--engine', 'autocannon', '--cache-dir', cacheDir, '--out', out], { timeoutMs: 300_000 })
     expect(result.code).toBe(1)
     const { records } = readOnlyRun(out)

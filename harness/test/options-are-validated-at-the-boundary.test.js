@@ -47,7 +47,9 @@ function validValues (spec) {
       const values = [[String(domain.min + 0.5), domain.min + 0.5], [String(domain.max), domain.max]]
       return domain.minExclusive ? values : [...values, [String(domain.min), domain.min]]
     }
-    case 'percentage': return [[`${domain.max}%`, domain.max], [String(domain.min), domain.min], ['2.5', 2.5]]
+    case 'percentage': return domain.maxExclusive
+      ? [[`${domain.max - 1}%`, domain.max - 1], [String(domain.min + 0.5), domain.min + 0.5], ['2.5', 2.5]]
+      : [[`${domain.max}%`, domain.max], [String(domain.min), domain.min], ['2.5', 2.5]]
     case 'oneOf': return domain.allowed.map((value) => [value, value])
     case 'subset': return [[domain.allowed.join(','), [...domain.allowed]], [`${domain.allowed[0]},${domain.allowed[0]}`, [domain.allowed[0]]]]
     case 'names': {
@@ -88,7 +90,9 @@ function refusedValue (spec) {
     }
     case 'seconds': return { value: String(domain.max + 1), says: `to ${domain.max}` }
     case 'positive': return { value: domain.minExclusive ? String(domain.min) : String(domain.max + 1), says: `at most ${domain.max}` }
-    case 'percentage': return { value: `${domain.max + 1}%`, says: `a percentage from ${domain.min} to ${domain.max}` }
+    case 'percentage': return domain.maxExclusive
+      ? { value: `${domain.max}%`, says: `a percentage above ${domain.min} and below ${domain.max}` }
+      : { value: `${domain.max + 1}%`, says: `a percentage from ${domain.min} to ${domain.max}` }
     case 'oneOf': return { value: 'nope', says: `one of ${domain.allowed.join(', ')}` }
     case 'subset': return { value: `${domain.allowed[0]},nope`, says: `one or more of ${domain.allowed.join(', ')}` }
     case 'names': return { value: ',,', says: 'a comma-separated list of at least one name' }

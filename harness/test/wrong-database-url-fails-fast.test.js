@@ -31,7 +31,7 @@ it('the harness given a DATABASE_URL nobody answers skips the postgres scenarios
   for (const ci of ['', 'true']) {
     const out = mkdtempSync(join(tmpdir(), 'dyno-wrong-url-'))
     const result = await runCli([
-      'run', '--frameworks', 'node-http', '--scenarios', 'json,postgres', '--duration', '0.5', '--warmup', '0', '--connections', '4',
+      'run', '--frameworks', 'node-http', '--scenarios', 'json,postgres', '--repeats', '1', '--duration', '0.5', '--warmup', '0', '--connections', '4',
       '--engine', 'autocannon', '--out', out
     ], {
       env: { ...process.env, CI: ci, DATABASE_URL: `postgres://dyno@127.0.0.1:${deadPort}/postgres` }

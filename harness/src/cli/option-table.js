@@ -243,8 +243,9 @@ const OPTIONS = {
     flag: '--repeats <n>',
     description: 'Measure each (SUT, scenario, connections) this many times, interleaved in shuffled rounds',
     parse: wholeNumber({ min: 1, max: 1000 }),
-    derive: (values) => profileOf(values).repeats,
-    defaultText: "the profile's"
+    // A count is the same count in every round: one round of counts, whatever the profile's wall-clock rounds.
+    derive: (values) => values.measure === 'instructions' ? 1 : profileOf(values).repeats,
+    defaultText: "the profile's; 1 with --measure instructions"
   },
   shard: {
     field: 'shard',

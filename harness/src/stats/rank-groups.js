@@ -41,8 +41,14 @@ export const ONE_ROUND_NOTE = 'one round: no rank groups (measure in at least 2 
  */
 
 /**
+ * @typedef {{ first: number, second: number, p: number, separated: boolean }} RankedPair two cells (their indexes, first < second), the
+ *   p of their test and whether the data tells them apart
+ */
+
+/**
  * @param {number[][]} cells per cell of one scenario and connection level, its rounds' req/s (at least one, each > 0)
- * @returns {{ noise: Noise | null, cells: RankedCell[] }} noise null when every cell has one round; cells in the order given
+ * @returns {{ noise: Noise | null, cells: RankedCell[], pairs: RankedPair[] }} noise null when every cell has one round; cells in the
+ *   order given; pairs: every pair (none when every cell has one round)
  */
 export function rankGroups (cells) {
   const stats = cells.map((rates) => {
@@ -64,7 +70,8 @@ export function rankGroups (cells) {
         rank: { best: order.indexOf(index) + 1, worst: order.indexOf(index) + 1, of: cells.length },
         separatedFromNext: null,
         roundsToSeparateFromNext: null
-      }))
+      })),
+      pairs: []
     }
   }
   const pooledVariance = stats.reduce((sum, cell) => sum + (cell.n - 1) * cell.variance, 0) / dfPool
@@ -91,6 +98,7 @@ export function rankGroups (cells) {
   const between = (/** @type {number} */ a, /** @type {number} */ b) => /** @type {typeof pairs[number]} */ (pairOf.get(a < b ? `${a},${b}` : `${b},${a}`))
   return {
     noise: { pooledSdLog: Math.sqrt(pooledVariance), df: dfPool, nu0 },
+    pairs: pairs.map(({ first, second, p, separated }) => ({ first, second, p, separated })),
     cells: moderated.map((cell, index) => {
       const halfWidth = studentTQuantile(0.975, cell.df) * Math.sqrt(cell.variance / cell.n)
       const others = moderated.map((_, other) => other).filter((other) => other !== index)
