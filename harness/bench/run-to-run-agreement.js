@@ -56,7 +56,7 @@ function scenariosOf (run) {
  * @param {{ centers: Map<string, number> }} run @param {string} x @param {string} y
  */
 function gap (run, x, y) {
-  const [one, other] = [(run.centers.get(x)), /** @type {number} */ (run.centers.get(y))]
+  const [one, other] = [run.centers.get(x) ?? 0, run.centers.get(y) ?? 0]
   return Math.max(one / other, other / one)
 }
 

@@ -94,6 +94,35 @@ describe.skipIf(absent)(`a busy cpu${skipNote(absent)}`, () => {
     })
   }
 
+  it('measures a cell again once the plan is done, clean when the disturbance has passed', async () => {
+    const pid = startHog(0)
+    let stopped = false
+    const { written, index } = await runInTempDir({
+      runs,
+      suts: [loadSut(join(PACKAGES_DIR, 'node-http'))],
+      scenarios: ['json', 'plaintext'],
+      connections: 50,
+      load: { durationSec: 1, warmupSec: 0.3, engine: 'native' },
+      pin: 'sut=0,gen=1',
+      disturbedAbovePct: DISTURBED_SHARE_PCT,
+      // The neighbour goes away as soon as the first cell is written: the second cell, and the first one's second measurement, are clean.
+      hooks: {
+        onResult: () => {
+          if (!stopped) process.kill(pid, 'SIGKILL')
+          stopped = true
+        }
+      }
+    })
+    const [first, second] = written
+    expect(first.scenario.name).toBe('json')
+    expect(first.interference).toMatchObject({ disturbed: false, detail: null })
+    expect(first.interference.earlierAttempts).toEqual([{ requestsPerSec: expect.any(Number), detail: expect.stringContaining(`pid ${pid} \``) }])
+    expect(second.interference).toMatchObject({ disturbed: false, earlierAttempts: [] })
+    expect(index.remeasured).toMatchObject({ cells: 1, stillDisturbed: 0 })
+    expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual(['node-http--json.json', 'node-http--plaintext.json'])
+    expect(formatSummaryTable(written)).toContain('1 cell was disturbed and measured again (1 clean the next time)')
+  })
+
   it('leaves a cell of a quiet machine clean, measured once', async () => {
     const { written: [record], index } = await measureNodeHttp()
     expect(record.interference).toMatchObject({ disturbed: false, detail: null, earlierAttempts: [] })

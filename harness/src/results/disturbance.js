@@ -67,20 +67,23 @@ export function describeDisturbance (report, roles) {
   }).join('; ')
 }
 
-/** How often one cell is measured again while it stays disturbed. */
+/** How often one cell is measured again while it stays disturbed: once after the plan, and once more after the first pass. */
 export const REMEASURES_PER_CELL = 2
 /**
  * The share of a run's cells that may be measured again: on a machine busy for the whole run, re-measuring every cell would
- * triple the run and change nothing; past it, disturbed cells are kept and marked.
+ * triple the run and change nothing; past it, disturbed cells are kept and marked. A fifth of the default plan's 384 cells is
+ * about two minutes at most.
  */
-export const REMEASURE_SHARE_OF_PLAN = 0.1
+export const REMEASURE_SHARE_OF_PLAN = 0.2
+/** The re-measurements even a small run may make. */
+export const REMEASURES_AT_LEAST = 4
 
 /**
- * The re-measurements a run may make: REMEASURE_SHARE_OF_PLAN of its cells, at least REMEASURES_PER_CELL.
+ * The re-measurements a run may make: REMEASURE_SHARE_OF_PLAN of its cells, at least REMEASURES_AT_LEAST.
  * @param {number} cells @returns {{ take: () => boolean, readonly used: number, readonly limit: number }}
  */
 export function remeasureBudget (cells) {
-  const limit = Math.max(REMEASURES_PER_CELL, Math.ceil(cells * REMEASURE_SHARE_OF_PLAN))
+  const limit = Math.max(REMEASURES_AT_LEAST, Math.ceil(cells * REMEASURE_SHARE_OF_PLAN))
   let used = 0
   return {
     take: () => used < limit && ++used > 0,

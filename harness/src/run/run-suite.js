@@ -98,7 +98,8 @@ export async function runSuite (suite, hooks = {}) {
   writeJsonAtomic(indexPath, index)
   hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
 
-  const records = []
+  /** @type {Map<number, import('../results/result-record.js').ResultRecord>} the record kept of each cell, by its place in the plan */
+  const kept = new Map()
   const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId), host: sutHost })
   try {
     env.services = services.describe()
@@ -137,54 +138,74 @@ export async function runSuite (suite, hooks = {}) {
       if (index.quietCheck.line) hooks.onNote?.(index.quietCheck.line)
       writeJsonAtomic(indexPath, index)
     }
+    /**
+     * A cell of the plan, ready to run.
+     * @param {number} position @param {Partial<import('./run-one.js').Cell>} [overrides] @returns {import('./run-one.js').Cell}
+     */
+    const cellAt = (position, overrides = {}) => {
+      const { sut, scenario, connections, repeat } = plan[position]
+      return {
+        sut,
+        scenario,
+        connections,
+        repeat: { index: repeat, of: suite.repeats },
+        ...groups[position],
+        onProgress: (event) => hooks.onProgress?.({
+          index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
+        }),
+        ...overrides
+      }
+    }
+    /** @param {import('./run-one.js').Cell} cell */
+    const measure = async (cell) => {
+      const measured = await runOne(context, cell, session ?? createSutSession(context))
+      measured.consistency = checkConsistency(measured)
+      const verdict = judgeDisturbance(measured.summary?.interference, suite.disturbedAbovePct)
+      measured.interference = verdict && { ...verdict, earlierAttempts: [] }
+      return measured
+    }
+    /** Writes a cell's record, at once (a re-measurement replaces the cell's file and its line in run.json). */
+    const keep = (/** @type {number} */ position, /** @type {import('../results/result-record.js').ResultRecord} */ record) => {
+      const { sut, scenario, connections, repeat, file } = plan[position]
+      writeJsonAtomic(join(runDir, file), record)
+      kept.set(position, record)
+      const entry = {
+        file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason
+      }
+      const at = index.results.findIndex((listed) => listed.file === file)
+      if (at === -1) index.results.push(entry)
+      else index.results[at] = entry
+      index.remeasured.stillDisturbed = [...kept.values()].filter((one) => one.interference?.disturbed).length
+      writeJsonAtomic(indexPath, index)
+      hooks.onResult?.(record, file)
+    }
     try {
-      await mapLimit([...plan.entries()], jobs, async ([position, { sut, scenario, connections, repeat, file }]) => {
-        if (suite.signal.aborted) return
-        /** @type {import('./run-one.js').Cell} */
-        const cell = {
-          sut,
-          scenario,
-          connections,
-          repeat: { index: repeat, of: suite.repeats },
-          ...groups[position],
-          onProgress: (event) => hooks.onProgress?.({
-            index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
-          })
-        }
-        const measure = async () => {
-          const measured = await runOne(context, cell, session ?? createSutSession(context))
-          measured.consistency = checkConsistency(measured)
-          const verdict = judgeDisturbance(measured.summary?.interference, suite.disturbedAbovePct)
-          measured.interference = verdict && { ...verdict, earlierAttempts: [] }
-          return measured
-        }
-        let record = await measure()
-        // A disturbed cell is measured again, a bounded number of times; what each disturbed measurement read is kept in the last one.
-        /** @type {import('../results/disturbance.js').EarlierAttempt[]} */
-        const earlier = []
-        while (record.status === 'ok' && record.interference?.disturbed && earlier.length < REMEASURES_PER_CELL && !suite.signal.aborted &&
-          budget.take()) {
-          earlier.push({ requestsPerSec: record.summary?.requestsPerSec.mean ?? 0, detail: record.interference.detail })
-          index.remeasured.cells += earlier.length === 1 ? 1 : 0
-          hooks.onNote?.(`${sut.label} × ${scenario.name} was disturbed (${record.interference.detail}): measuring it again`)
-          record = await measure()
-        }
-        if (record.interference) record.interference.earlierAttempts = earlier
-        if (record.interference?.disturbed) index.remeasured.stillDisturbed += 1
-        writeJsonAtomic(join(runDir, file), record)
-        records.push(record)
-        index.results.push({
-          file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason
-        })
-        writeJsonAtomic(indexPath, index)
-        hooks.onResult?.(record, file)
+      await mapLimit([...plan.keys()], jobs, async (position) => {
+        if (!suite.signal.aborted) keep(position, await measure(cellAt(position)))
       })
+      // Disturbed cells are measured again once the plan is done, so that a disturbance that passed (a build beside the run) has
+      // passed; a pass at a time, a bounded number of passes and cells (results/disturbance.js). Each is a launch of its own.
+      for (let pass = 1; pass <= REMEASURES_PER_CELL; pass++) {
+        const disturbed = [...kept].filter(([, record]) => record.status === 'ok' && record.interference?.disturbed &&
+          record.interference.earlierAttempts.length === pass - 1).sort((a, b) => a[0] - b[0])
+        for (const [position, previous] of disturbed) {
+          if (suite.signal.aborted || !budget.take()) break
+          const was = /** @type {import('../results/disturbance.js').InterferenceVerdict} */ (previous.interference)
+          hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name} was disturbed (${was.detail}): measuring it again`)
+          const record = await measure(cellAt(position, { keepSut: false }))
+          if (pass === 1) index.remeasured.cells += 1
+          const earlier = [...was.earlierAttempts, { requestsPerSec: previous.summary?.requestsPerSec.mean ?? 0, detail: was.detail }]
+          if (record.interference) record.interference.earlierAttempts = earlier
+          keep(position, record)
+        }
+      }
     } finally {
       await session?.end()
     }
   } finally {
     await services.stopAll()
   }
+  const records = [...kept].sort((a, b) => a[0] - b[0]).map(([, record]) => record)
   const aggregates = aggregateRuns(records, { seed: suite.seed })
   writeJsonAtomic(join(runDir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed: suite.seed, aggregates })
   index.aggregatesFile = AGGREGATES_FILE

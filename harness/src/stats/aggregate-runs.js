@@ -12,7 +12,9 @@ import { roundTo } from '../util/numbers.js'
  * @property {number} connections
  * @property {number} runs measured runs (status ok) that went in
  * @property {number} excluded runs of the cell that were not ok
- * @property {number} disturbedRuns of the runs that went in, those marked disturbed by other processes (kept in)
+ * @property {number} disturbedRuns of the runs that went in, those marked disturbed by other processes: only when every ok run of the
+ *   cell was (results/disturbance.js)
+ * @property {number} disturbedLeftOut ok runs left out of the figure because they were disturbed and the cell has clean ones
  * @property {number[]} requestsPerSecRuns each run's req/s, in run order
  * @property {{ median: number, mean: number, ci95: [number, number] | null, cv: number | null, center: number,
  *   interval95: [number, number] | null }} requestsPerSec
@@ -84,7 +86,10 @@ export function aggregateRuns (records, { seed }) {
  * @param {number} seed
  */
 function summarize (group, seed) {
-  const ok = group.filter((record) => record.status === 'ok' && record.summary)
+  const allOk = group.filter((record) => record.status === 'ok' && record.summary)
+  // A disturbed run measured the machine's other work too: where the cell has clean runs, its figure is theirs alone.
+  const clean = allOk.filter((record) => record.interference?.disturbed !== true)
+  const ok = clean.length > 0 ? clean : allOk
   const rates = ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).requestsPerSec.mean)
   const [first] = group
   return {
@@ -93,8 +98,9 @@ function summarize (group, seed) {
     connections: first.load.connections,
     runs: ok.length,
     excluded: group.length - ok.length,
-    // Kept in: a disturbed run is counted, so that a report can say how many of a figure's runs were.
+    // A cell whose every ok run was disturbed keeps them, counted, so that a report can say its figure is the machine's too.
     disturbedRuns: ok.filter((record) => record.interference?.disturbed === true).length,
+    disturbedLeftOut: allOk.length - ok.length,
     requestsPerSecRuns: rates,
     requestsPerSec: rates.length === 0
       ? { median: 0, mean: 0, ci95: /** @type {[number, number] | null} */ (null), cv: /** @type {number | null} */ (null) }

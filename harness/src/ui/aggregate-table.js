@@ -39,7 +39,8 @@ export function formatAggregateTable (aggregates) {
 function roundsText (aggregate) {
   const notes = [
     aggregate.excluded ? `+${aggregate.excluded} not ok` : '',
-    aggregate.disturbedRuns ? `${aggregate.disturbedRuns} disturbed` : ''
+    aggregate.disturbedRuns ? `${aggregate.disturbedRuns} disturbed` : '',
+    aggregate.disturbedLeftOut ? `+${aggregate.disturbedLeftOut} disturbed, left out` : ''
   ].filter(Boolean)
   return `${aggregate.runs}${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`
 }
