@@ -75,8 +75,8 @@ export const REMEASURES_PER_CELL = 2
  * about two minutes at most.
  */
 export const REMEASURE_SHARE_OF_PLAN = 0.2
-/** The re-measurements even a small run may make. */
-export const REMEASURES_AT_LEAST = 4
+/** The re-measurements even a small run may make: 16 cells of the default profile are half a minute. */
+export const REMEASURES_AT_LEAST = 16
 
 /**
  * The re-measurements a run may make: REMEASURE_SHARE_OF_PLAN of its cells, at least REMEASURES_AT_LEAST.
