@@ -5,7 +5,7 @@ import { parseOptions } from '../src/cli/parse-command-line.js'
 
 it('runs the quick profile when none is named: every no-service scenario, short runs in 2 rounds', () => {
   const { values, given } = parseOptions('run', {})
-  expect(values).toMatchObject({ profile: 'quick', scenarios: LOAD_PROFILES.quick.scenarios, connections: [100], durationSec: 1, warmupSec: 0.5, repeats: 2 })
+  expect(values).toMatchObject({ profile: 'quick', scenarios: LOAD_PROFILES.quick.scenarios, connections: [100], durationSec: 1, warmupSec: 0.4, repeats: 2 })
   expect(values.scenarios).not.toContain('redis')
   expect(Number.isInteger(values.seed)).toBe(true)
   expect(given).toEqual(new Set())

@@ -4,6 +4,7 @@ import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { intervalText, rankNotes, rankText } from '../ui/rank-text.js'
 import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
+import { contractPlace } from '../ui/scenario-order.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -49,7 +50,8 @@ export function reportRows (run) {
       (b.aggregate?.requestsPerSec.center ?? -1) - (a.aggregate?.requestsPerSec.center ?? -1) ||
       (a.aggregate?.rank?.best ?? 0) - (b.aggregate?.rank?.best ?? 0))
   }
-  return scenarios
+  // In the contract's order, whatever order shuffled rounds measured them in.
+  return new Map([...scenarios].sort(([a], [b]) => contractPlace(a) - contractPlace(b)))
 }
 
 /** @param {ReportRow} row */

@@ -9,6 +9,7 @@ import { mergedLatencyDistributionMs } from '../results/merge-histograms.js'
 import { runLabels } from './run-labels.js'
 import { roundTo } from '../util/numbers.js'
 import { rankGroupText } from '../ui/rank-text.js'
+import { contractPlace } from '../ui/scenario-order.js'
 
 /**
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
@@ -53,7 +54,7 @@ export function reportModel (runs, { scenarioSummaries = {} } = {}) {
   const sideBySide = runs.length > 1
   /** @type {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} */
   const entries = runs.flatMap((run, index) => run.records.map((record) => ({ runLabel: labels[index], run, record })))
-  const scenarioNames = [...new Set(entries.map((entry) => entry.record.scenario.name))]
+  const scenarioNames = [...new Set(entries.map((entry) => entry.record.scenario.name))].sort((a, b) => contractPlace(a) - contractPlace(b))
   return {
     title: sideBySide ? `dyno: ${labels.join(' vs ')}` : `dyno run ${runs[0].index.runId}`,
     runs: runs.map((run, index) => describeRun(run, labels[index])),

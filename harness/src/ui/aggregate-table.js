@@ -2,6 +2,7 @@
 import { formatInteger, formatMs } from './format.js'
 import { byCenter, intervalText, rankNotes, rankText } from './rank-text.js'
 import { createTable } from './table.js'
+import { contractPlace } from './scenario-order.js'
 
 /**
  * The statistics of repeated runs, one table per (scenario, connections), fastest first: each cell's rank group, its figure
@@ -16,7 +17,8 @@ export function formatAggregateTable (aggregates) {
     const key = `${aggregate.scenario}, ${aggregate.connections} connections`
     scenarios.set(key, [...(scenarios.get(key) ?? []), aggregate])
   }
-  const sections = [...scenarios].map(([title, cells]) => {
+  const inContractOrder = [...scenarios].sort(([, [a]], [, [b]]) => contractPlace(a.scenario) - contractPlace(b.scenario) || a.connections - b.connections)
+  const sections = inContractOrder.map(([title, cells]) => {
     const table = createTable(['rank', 'framework', 'req/s', '95% interval', 'rounds', 'p50 ms', 'p99 ms'], { alignRight: [0, 2, 3, 4, 5, 6] })
     const ordered = byCenter(cells)
     for (const aggregate of [...ordered, ...cells.filter((cell) => !ordered.includes(cell))]) {
