@@ -52,7 +52,7 @@ describe('a scenario measured in two rounds per cell', () => {
   // 24 SUTs as the default profile has them: A and B 1% apart, C 40% below A, the others 8% apart from each other, all
   // with a 5% spread between rounds, and one whose two rounds disagree by 2× (two steady states across launches).
   const records = [
-    ...twoRounds(50_000, 0.05).map((rate, at) => round('A', 'json', rate, { disturbed: at === 0 })),
+    ...twoRounds(50_000, 0.05).map((rate) => round('A', 'json', rate, { disturbed: false })),
     ...twoRounds(49_500, 0.05).map((rate) => round('B', 'json', rate)),
     ...twoRounds(30_000, 0.05).map((rate) => round('C', 'json', rate)),
     round('bimodal', 'json', 4_000), round('bimodal', 'json', 8_000),
@@ -96,9 +96,16 @@ describe('a scenario measured in two rounds per cell', () => {
     expect(worst - best).toBeGreaterThan(10)
   })
 
-  it('counts disturbed rounds and keeps them in', () => {
-    expect(cell('A')).toMatchObject({ runs: 2, disturbedRuns: 1 })
-    expect(cell('B').disturbedRuns).toBe(0)
+  it('leaves a disturbed round out of a cell that has a clean one, and keeps, counted, those of a cell that has none', () => {
+    expect(cell('A')).toMatchObject({ runs: 2, disturbedRuns: 0, disturbedLeftOut: 0 })
+    const [mixed, allDisturbed] = ['mixed', 'all-disturbed'].map((sut) => aggregatesOf([
+      round(sut, 'json', 10_000, { disturbed: sut === 'all-disturbed' }), round(sut, 'json', 2_000, { disturbed: true })
+    ])[0])
+    expect(mixed).toMatchObject({ runs: 1, disturbedRuns: 0, disturbedLeftOut: 1, requestsPerSecRuns: [10_000] })
+    expect(mixed.requestsPerSec.center).toBe(10_000)
+    expect(allDisturbed).toMatchObject({ runs: 2, disturbedRuns: 2, disturbedLeftOut: 0, requestsPerSecRuns: [10_000, 2_000] })
+    expect(formatAggregateTable([mixed])).toContain('1 (+1 disturbed, left out)')
+    expect(formatAggregateTable([allDisturbed])).toContain('2 (2 disturbed)')
   })
 
   it('writes what the aggregates schema allows, and prints the groups fastest first with what more rounds would tell apart', () => {
@@ -108,7 +115,6 @@ describe('a scenario measured in two rounds per cell', () => {
     expect(rows.slice(0, 3).map((row) => row.split('│').slice(1, 3).map((text) => text.trim()))).toEqual([['1–2', 'A'], ['1–2', 'B'], ['3', 'C']])
     expect(rows[rows.length - 1]).toMatch(/│\s+- │ never-ok /)
     expect(table).toContain('A and B cannot be told apart: not within 1000 rounds')
-    expect(table).toContain('1 disturbed')
   })
 })
 

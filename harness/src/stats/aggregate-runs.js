@@ -97,7 +97,7 @@ function summarize (group, seed) {
     scenario: first.scenario.name,
     connections: first.load.connections,
     runs: ok.length,
-    excluded: group.length - ok.length,
+    excluded: group.length - allOk.length,
     // A cell whose every ok run was disturbed keeps them, counted, so that a report can say its figure is the machine's too.
     disturbedRuns: ok.filter((record) => record.interference?.disturbed === true).length,
     disturbedLeftOut: allOk.length - ok.length,
