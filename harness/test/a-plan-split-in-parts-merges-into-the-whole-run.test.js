@@ -104,8 +104,12 @@ describe('a plan split in three parts', () => {
       expect(aggregates.aggregates).toHaveLength(6)
       for (const aggregate of aggregates.aggregates) {
         const mine = records.filter((/** @type {any} */ record) => record.sut.label === aggregate.sut && record.scenario.name === aggregate.scenario)
-        expect(aggregate.runs).toBe(2)
-        expect(aggregate.latencyMs).toEqual(mergedLatencyMs(mine.map((/** @type {any} */ record) => record.summary.latencyHistogramUs)))
+        // A round other processes disturbed (the other test files load the machine) is left out of a cell that has a clean one.
+        const clean = mine.filter((/** @type {any} */ record) => !record.interference?.disturbed)
+        const inFigure = clean.length > 0 ? clean : mine
+        expect(aggregate.runs + aggregate.disturbedLeftOut).toBe(2)
+        expect(aggregate.runs).toBe(inFigure.length)
+        expect(aggregate.latencyMs).toEqual(mergedLatencyMs(inFigure.map((/** @type {any} */ record) => record.summary.latencyHistogramUs)))
       }
       const report = readFileSync(join(out, 'report.md'), 'utf8')
       for (const scenario of ['plaintext', 'json', 'params']) expect(report).toContain(`\n## ${scenario}\n`)
