@@ -194,8 +194,14 @@ export async function runSuite (suite, hooks = {}) {
           hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name} was disturbed (${was.detail}): measuring it again`)
           const record = await measure(cellAt(position, { keepSut: false }))
           if (pass === 1) index.remeasured.cells += 1
-          const earlier = [...was.earlierAttempts, { requestsPerSec: previous.summary?.requestsPerSec.mean ?? 0, detail: was.detail }]
-          if (record.interference) record.interference.earlierAttempts = earlier
+          // A measurement that did not end ok (interrupted, a SUT that crashed this time) does not replace one that did: the disturbed
+          // figure stays, marked, and what happened is said.
+          if (record.status !== 'ok' || !record.interference) {
+            hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name}: measured again, ${record.status}` +
+              `${record.reason ? ` (${record.reason.split('\n')[0]})` : ''}; the disturbed measurement is kept`)
+            continue
+          }
+          record.interference.earlierAttempts = [...was.earlierAttempts, { requestsPerSec: previous.summary?.requestsPerSec.mean ?? 0, detail: was.detail }]
           keep(position, record)
         }
       }
