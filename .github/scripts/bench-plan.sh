@@ -7,6 +7,7 @@ set -euo pipefail
 read -r -a extra <<< "${DYNO_RUN_ARGS:-}"
 plan="$(mktemp)"
 trap 'rm -f "$plan"' EXIT
+# --measure given, never left to the default: this job has no valgrind, and would plan by wall clock what the parts count.
 node harness/bin/dyno.js compare-commits "$BASE_REF" "$HEAD_REF" --plan \
   --profile ci --measure "${MEASURE:-instructions}" --frameworks "$FRAMEWORKS" "${extra[@]}" > "$plan"
 # shellcheck disable=SC2016 # JavaScript, not shell

@@ -1,12 +1,15 @@
 // @ts-check
 // The proof behind comparing instruction counts (`--measure instructions`), on this machine. TRIALS times for each
-// target, fresh counts of its sides are made in rotating order: a baseline, the same code again, and more work; each
-// trial compares the baseline with the others as `dyno compare` does (each row's threshold its own A/A spread):
+// target, fresh counts of its sides are made in rotating order: a baseline, the same code again, more work, and (the
+// SUTs) one more short-lived 1 KiB object per request and nothing else; each trial compares the baseline with the others
+// as `dyno compare` does (the verdict on the program's instructions, V8's collector counted apart; allocation with a
+// verdict of its own; each row's threshold its own A/A spread):
 //   - the cpu-work fixture, whose extra work is DYNO_FIXTURE_EXTRA_WORK_PERCENT (again, 3%, 1%), one count at a time;
-//   - copies of node-http (again, 3%, 1%), fastify (again, 1%) and express (again, 3%) whose json handler runs a
-//     xorshift loop first, its length calibrated to the percentage of the handler's measured instructions per request;
-//     one count per cpu at a time, as `dyno run --measure instructions` makes them.
-// The bars: A/A unchanged 10/10 everywhere, 1% regressed 10/10 on node-http and fastify, 3% regressed 10/10 on express.
+//   - copies of node-http (again, 3%, 1%, alloc), fastify (again, 1%, alloc) and express (again, 3%, 1%, alloc) whose
+//     json handler runs a xorshift loop first, its length calibrated to the percentage of the handler's measured program
+//     instructions per request; one count per cpu at a time, as `dyno run --measure instructions` makes them.
+// The bars: A/A unchanged 10/10 everywhere, 1% regressed 10/10 on node-http and fastify, 3% regressed 10/10 and 1% at
+// least 8/10 on express, the allocation-only copy regressed on allocation 10/10.
 // Then the cpu-work fixture with 60% more work, counted and timed (wall clock, alternating A B A B), to set the
 // instruction ratio beside the req/s ratio.
 // Usage: node harness/bench/instruction-compare-detects-a-slowdown.js [--trials 10] [--wall-clock-rounds 3] [--fixture-trials 10]
@@ -130,11 +133,11 @@ const INJECTIONS = {
 
 /**
  * A copy of a SUT beside it (so that it resolves the same packages) whose json handler first runs `iterations` steps
- * of a xorshift loop.
- * @param {keyof typeof INJECTIONS} target @param {string} name @param {number} iterations
+ * of a xorshift loop, or, with `allocates`, allocates one short-lived object of about 1 KiB and does nothing else with it.
+ * @param {keyof typeof INJECTIONS} target @param {string} name @param {number} iterations @param {{ allocates?: boolean }} [extra]
  * @returns {Side}
  */
-function handlerCopy (target, name, iterations) {
+function handlerCopy (target, name, iterations, { allocates = false } = {}) {
   const original = join(PACKAGES_DIR, target)
   const dir = join(original, `.proof-${name}`)
   rmSync(dir, { recursive: true, force: true })
@@ -146,7 +149,17 @@ function handlerCopy (target, name, iterations) {
   const app = readFileSync(appFile, 'utf8')
   const { find, replace } = INJECTIONS[target]
   if (!app.includes(find)) throw new Error(`${target}'s json handler is no longer \`${find}\`: update this script`)
-  const extra = `let extraState = 0x9E3779B9
+  // An array of 126 holes: a 1,024-byte backing store (16 bytes of header, 126 slots of 8) and its 32-byte array, kept in a module
+  // variable until the next request replaces it, so that the compiler cannot leave the allocation out.
+  const allocation = `let lastAllocated = null
+/** The injected allocation: one short-lived object of about 1 KiB per request. */
+function extraWork () {
+  lastAllocated = new Array(126)
+}
+`
+  const extra = allocates
+    ? allocation
+    : `let extraState = 0x9E3779B9
 /** The injected slowdown: ${iterations} steps of a loop the JIT cannot fold away. */
 function extraWork () {
   for (let step = 0; step < ${iterations}; step++) {
@@ -162,14 +175,21 @@ function extraWork () {
 }
 
 /**
- * Instructions per request of one fresh count of each side, COUNT_JOBS at a time, in the order given.
+ * What a comparison's verdict is on, per request: the program's instructions (the collector's counted apart), or all of them where a
+ * count has no split.
+ * @param {import('../src/results/result-record.js').ResultRecord} record @returns {number}
+ */
+const verdictPerRequest = (record) => record.instructions?.programInstructionsPerRequest ?? record.instructions?.instructionsPerRequest ?? 0
+
+/**
+ * The program's instructions per request of one fresh count of each side, COUNT_JOBS at a time, in the order given.
  * @param {Side[]} sides @returns {Promise<number[]>}
  */
 async function calibrationCounts (sides) {
   const scratch = mkdtempSync(join(tmpdir(), 'dyno-instr-proof-calibration-'))
   try {
     return await mapLimit([...sides.entries()], COUNT_JOBS, async ([index, side]) =>
-      (await runSide(side, join(scratch, `${index}-${side.name}`), HANDLER_COUNT)).record.instructions?.instructionsPerRequest ?? 0)
+      verdictPerRequest((await runSide(side, join(scratch, `${index}-${side.name}`), HANDLER_COUNT)).record))
   } finally {
     rmSync(scratch, { recursive: true, force: true })
   }
@@ -178,9 +198,13 @@ async function calibrationCounts (sides) {
 /** The table rows of the block: one per target and side compared with its baseline. */
 const blockRows = /** @type {string[]} */ ([])
 
+/** @param {import('../src/compare/build-comparison.js').ComparisonRow} row @returns {import('../src/compare/build-comparison.js').MetricRow | null} */
+const verdictFigures = (row) => row[row.verdictMetric] ?? null
 /** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
-const describe = (row) => `${row.instructionsPerRequest?.changePercent}% [${row.instructionsPerRequest?.ci95Percent?.join(', ')}] ` +
-  `p=${row.instructionsPerRequest?.test?.pValue} threshold ${row.instructionsPerRequest?.threshold?.percent}%: ${row.verdict}`
+const describe = (row) => `${row.verdictMetric} ${verdictFigures(row)?.changePercent}% [${verdictFigures(row)?.ci95Percent?.join(', ')}] ` +
+  `p=${verdictFigures(row)?.test?.pValue} threshold ${verdictFigures(row)?.threshold?.percent}%: ${row.verdict}; allocation ` +
+  `${row.allocatedBytesPerRequest?.changePercent ?? '-'}% threshold ${row.allocatedBytesPerRequest?.threshold?.percent ?? '-'}%: ` +
+  `${row.allocatedBytesPerRequest?.verdict ?? 'none'}`
 
 /**
  * TRIALS trials of one fresh count of every side each, in rotating order, `jobs` at a time, each compared with the baseline.
@@ -188,8 +212,8 @@ const describe = (row) => `${row.instructionsPerRequest?.changePercent}% [${row.
  * @param {number} [count] trials
  */
 async function trialsOf (target, sides, load, jobs, count = trials) {
-  /** @type {Record<string, { verdicts: string[], changes: number[] }>} */
-  const tallies = Object.fromEntries(sides.slice(1).map((side) => [side.name, { verdicts: [], changes: [] }]))
+  /** @type {Record<string, { verdicts: string[], changes: number[], allocationVerdicts: string[] }>} */
+  const tallies = Object.fromEntries(sides.slice(1).map((side) => [side.name, { verdicts: [], changes: [], allocationVerdicts: [] }]))
   const ratios = Object.fromEntries(sides.slice(1).map((side) => [side.name, /** @type {number[]} */ ([])]))
   const thresholdsOf = Object.fromEntries(sides.slice(1).map((side) => [side.name, /** @type {number[]} */ ([])]))
   for (let trial = 1; trial <= count; trial++) {
@@ -199,30 +223,32 @@ async function trialsOf (target, sides, load, jobs, count = trials) {
     const order = sides.map((_, offset) => sides[(trial + offset) % sides.length])
     await mapLimit(order, jobs, async (side) => {
       const { runDir, record } = await runSide(side, join(root, side.name), load)
-      counted[side.name] = { runDir, perRequest: record.instructions?.instructionsPerRequest ?? 0 }
+      counted[side.name] = { runDir, perRequest: verdictPerRequest(record) }
     })
     const lines = []
     for (const side of sides.slice(1)) {
       const [row] = compareRuns([counted[sides[0].name].runDir], [counted[side.name].runDir], { thresholdPercent: null, paired: false }).rows
       tallies[side.name].verdicts.push(String(row.verdict))
-      tallies[side.name].changes.push(row.instructionsPerRequest?.changePercent ?? NaN)
-      thresholdsOf[side.name].push(row.instructionsPerRequest?.threshold?.percent ?? NaN)
+      tallies[side.name].changes.push(verdictFigures(row)?.changePercent ?? NaN)
+      tallies[side.name].allocationVerdicts.push(String(row.allocatedBytesPerRequest?.verdict ?? 'none'))
+      thresholdsOf[side.name].push(verdictFigures(row)?.threshold?.percent ?? NaN)
       ratios[side.name].push(counted[side.name].perRequest / counted[sides[0].name].perRequest)
       lines.push(`${side.name} ${describe(row)}`)
     }
     console.log(`${target} trial ${trial}: baseline ${counted[sides[0].name].perRequest} instructions/request; ${lines.join('; ')}`)
     rmSync(root, { recursive: true, force: true })
   }
-  for (const [name, { verdicts, changes }] of Object.entries(tallies)) {
-    const counts = Object.entries(verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }),
-      /** @type {Record<string, number>} */ ({})))
-    const tally = counts.map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`).join(', ')
+  const tallyOf = (/** @type {string[]} */ verdicts) => Object.entries(verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }),
+    /** @type {Record<string, number>} */ ({}))).map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`).join(', ')
+  for (const [name, { verdicts, changes, allocationVerdicts }] of Object.entries(tallies)) {
+    const tally = tallyOf(verdicts)
     const range = `${Math.min(...changes).toFixed(2)} … ${Math.max(...changes).toFixed(2)}%`
     console.log(`${target} ${name}: ${tally}; change median ${median(changes).toFixed(2)}% (range ${range}); ` +
       `measured instruction ratio median ${median(ratios[name]).toFixed(4)}`)
     const thresholds = thresholdsOf[name]
-    blockRows.push(`| ${target} | ${name === 'again' ? 'the same code (A/A)' : `${name} more work`} | ${tally} | ${median(changes).toFixed(2)}% | ${range} | ` +
-      `${median(thresholds).toFixed(2)}% (${Math.min(...thresholds).toFixed(2)} … ${Math.max(...thresholds).toFixed(2)}) |`)
+    const compared = name === 'again' ? 'the same code (A/A)' : name === 'alloc' ? 'one more 1 KiB object per request' : `${name} more work`
+    blockRows.push(`| ${target} | ${compared} | ${tally} | ${median(changes).toFixed(2)}% | ${range} | ` +
+      `${median(thresholds).toFixed(2)}% (${Math.min(...thresholds).toFixed(2)} … ${Math.max(...thresholds).toFixed(2)}) | ${tallyOf(allocationVerdicts)} |`)
   }
 }
 
@@ -235,7 +261,7 @@ if (fixtureTrials > 0) {
 }
 
 /** What each SUT's trials compare with its baseline, the bars of the instructions work: A/A on all three, 1% on node-http and fastify, 3% on express. */
-const HANDLER_TARGETS = /** @type {const} */ ([['node-http', ['3%', '1%']], ['fastify', ['1%']], ['express', ['3%']]])
+const HANDLER_TARGETS = /** @type {const} */ ([['node-http', ['3%', '1%']], ['fastify', ['1%']], ['express', ['3%', '1%']]])
   .filter(([target]) => targets.includes(target))
 const copies = /** @type {Side[]} */ ([])
 const removeCopies = () => { for (const copy of copies) rmSync(copy.sut.dir, { recursive: true, force: true }) }
@@ -266,8 +292,9 @@ try {
       slowdowns.map((percent) => `${iterationsFor(percent)} steps for ${percent}`).join(', '))
     const slower = slowdowns.map((percent) => ({ ...handlerCopy(target, `slower-${parseFloat(percent)}`, iterationsFor(percent)), name: percent }))
     const again = { ...handlerCopy(target, 'again', 0), name: 'again' }
-    copies.push(again, ...slower)
-    await trialsOf(target, [base, again, ...slower], HANDLER_COUNT, COUNT_JOBS)
+    const allocating = { ...handlerCopy(target, 'alloc', 0, { allocates: true }), name: 'alloc' }
+    copies.push(again, ...slower, allocating)
+    await trialsOf(target, [base, again, ...slower, allocating], HANDLER_COUNT, COUNT_JOBS)
   }
 } finally {
   removeCopies()
@@ -304,12 +331,14 @@ writeMeasuredBlock({
   script: import.meta.url,
   lines: [
     `${fixtureTrials} trials of the cpu-work fixture (one count at a time) and ${trials} of each SUT, each a fresh count of every side ` +
-      'in rotating order (a baseline, the same code again, more work), each compared with the baseline window by window as `dyno compare` ' +
-      'does, its threshold the row\'s own A/A spread; the SUTs are copies of node-http, fastify and express whose json handler runs a ' +
-      `calibrated xorshift loop first, counted ${COUNT_JOBS} at a time (${handlerWindows}). ${elapsedSec} s in all.`,
+      'in rotating order (a baseline, the same code again, more work, one more 1 KiB object per request), each compared with the baseline ' +
+      'window by window as `dyno compare` does: the verdict on the program\'s instructions (V8\'s collector counted apart), allocation with ' +
+      'a verdict of its own, each threshold the row\'s own A/A spread; the SUTs are copies of node-http, fastify and express whose json ' +
+      `handler runs a xorshift loop first, calibrated on their program instructions, counted ${COUNT_JOBS} at a time (${handlerWindows}). ` +
+      `${elapsedSec} s in all.`,
     '',
-    '| target | compared with the baseline | verdicts | change, median | change, range | threshold, median (range) |',
-    '|---|---|---|---:|---:|---:|',
+    '| target | compared with the baseline | verdicts | change, median | change, range | threshold, median (range) | allocation verdicts |',
+    '|---|---|---|---:|---:|---:|---|',
     ...blockRows,
     ...(sixtyLine ? ['', `${sixtyLine[0].toUpperCase()}${sixtyLine.slice(1)}.`] : [])
   ]

@@ -141,8 +141,8 @@ export const ERRORS = Object.freeze({
     exitCode: 2,
     when: '`dyno merge` was given parts that do not make one plan: a directory that is not a part of a split plan (`--shard K/N`) or is ' +
       'not complete, parts of different plans, commits or splits, a part missing or given twice, wall-clock parts measured on machines that ' +
-      'differ (without `--allow-mixed-machines`), counts made on different runtime versions, or an `--out` that is not empty. The message ' +
-      'names the directory and what differs. Nothing is written.',
+      'differ (without `--allow-mixed-machines`), counts made on different runtime versions or pinned to different cpu baselines, or an ' +
+      '`--out` that is not empty. The message names the directory and what differs. Nothing is written.',
     hint: 'Merge every part of one `--shard K/N` plan, each once, made at one commit; run a missing or interrupted part again.'
   },
   DYNO_ERR_COMPARE_INPUT: {
@@ -163,6 +163,14 @@ export const ERRORS = Object.freeze({
     when: 'The baseline and the candidate of `dyno compare` have no (SUT, scenario, connections) in common; the message lists what each side holds. ' +
       'Cells present on one side only, when others match, are rows marked not comparable instead.',
     hint: 'Measure the same SUTs, scenarios and connection levels on both sides (`--frameworks`, `--scenarios`, `--connections`).'
+  },
+  DYNO_ERR_COMPARE_CPU_BASELINE: {
+    exitCode: 2,
+    when: 'The instruction counts given to `dyno compare` were pinned to different cpu baselines (the extensions of the cpu hidden from ' +
+      'the SUT, so that any x86-64 runner counts the same code; `none`: counted by a dyno from before baselines), between the sides or ' +
+      'within one. The message names each baseline with the runs and rows counted with it. Nothing is compared.',
+    hint: 'Count the side made with the other baseline again with this dyno (`dyno run --measure instructions`): every count it makes ' +
+      'is pinned to the same baseline, on any machine.'
   },
   DYNO_ERR_PATH: {
     exitCode: 2,

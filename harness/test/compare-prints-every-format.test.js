@@ -83,7 +83,9 @@ describe('dyno compare output formats', () => {
     expect(code).toBe(0)
     const document = JSON.parse(stdout)
     expect(schemaErrors('compare', document)).toEqual([])
-    expect(document.summary).toEqual({ improved: 0, regressed: 1, unchanged: 0, tooFewRepeats: 0, notComparable: 0, syscallsRegressed: 0, disturbed: 0 })
+    expect(document.summary).toEqual({
+      improved: 0, regressed: 1, unchanged: 0, tooFewRepeats: 0, notComparable: 0, syscallsRegressed: 0, allocationRegressed: 0, disturbed: 0
+    })
     const [row] = document.rows
     expect(row).toMatchObject({ sut: 'node-http', scenario: 'json', connections: 10, status: 'compared', reason: null, verdict: 'regressed' })
     expect(row.requestsPerSec).toMatchObject({

@@ -55,19 +55,25 @@ describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
     expect(aa.settings).toMatchObject({
       measure: 'instructions', thresholdPercent: null, thresholdFloorPercent: COMPARE_DEFAULTS.instructionThresholdFloorPercent, test: 'wilcoxon-signed-rank'
     })
-    expect(aa.rows[0]).toMatchObject({ status: 'compared', verdict: 'unchanged', requestsPerSec: null })
-    const aaThreshold = aa.rows[0].instructionsPerRequest?.threshold
+    expect(aa.rows[0]).toMatchObject({
+      status: 'compared', verdict: 'unchanged', requestsPerSec: null, verdictMetric: 'programInstructionsPerRequest'
+    })
+    // All instructions are shown beside the program's, never judged.
+    expect(aa.rows[0].instructionsPerRequest).toMatchObject({ verdict: null, threshold: null })
+    const aaThreshold = aa.rows[0].programInstructionsPerRequest?.threshold
     expect(aaThreshold?.percent).toBeGreaterThanOrEqual(COMPARE_DEFAULTS.instructionThresholdFloorPercent)
     expect(aaThreshold?.percent).toBe(Math.max(COMPARE_DEFAULTS.instructionThresholdFloorPercent, aaThreshold?.spreadPercent ?? 0))
-    expect(Math.abs(aa.rows[0].instructionsPerRequest?.changePercent ?? 100)).toBeLessThan(aaThreshold?.percent ?? 0)
+    expect(Math.abs(aa.rows[0].programInstructionsPerRequest?.changePercent ?? 100)).toBeLessThan(aaThreshold?.percent ?? 0)
 
     const slowdown = compareRuns([base.runDir], [slower.runDir], { thresholdPercent: null, paired: false })
     expect(slowdown.rows[0]).toMatchObject({ status: 'compared', verdict: 'regressed' })
-    expect(slowdown.rows[0].instructionsPerRequest?.test).toMatchObject({ name: 'wilcoxon-signed-rank', pairs: 6 })
+    expect(slowdown.rows[0].programInstructionsPerRequest?.test).toMatchObject({ name: 'wilcoxon-signed-rank', pairs: 6 })
     expect(COMPARE_FORMATTERS.table(slowdown))
-      .toMatch(/cand instr\/req[\s\S]*threshold[\s\S]*\d\.\d\d%[\s\S]*regressed[\s\S]*Verdicts on instructions per request: 1 regressed/)
+      .toMatch(/cand instr\/req[\s\S]*threshold[\s\S]*program[\s\S]*\d\.\d\d%[\s\S]*regressed[\s\S]*Verdicts on the program's instructions/)
     const given = compareRuns([base.runDir], [slower.runDir], { thresholdPercent: 80, paired: false })
-    expect(given.rows[0]).toMatchObject({ verdict: 'unchanged', instructionsPerRequest: { threshold: { percent: 80, from: 'given', spreadPercent: null } } })
+    expect(given.rows[0]).toMatchObject({
+      verdict: 'unchanged', programInstructionsPerRequest: { threshold: { percent: 80, from: 'given', spreadPercent: null } }
+    })
     expect(() => COMPARE_FORMATTERS.gab(slowdown)).toThrow(/--format gab holds wall-clock figures.*allowed here: .*gab-instructions/)
     expect(JSON.parse(COMPARE_FORMATTERS['gab-instructions'](slowdown))[0]).toMatchObject({ unit: 'instructions/req' })
   }, 300_000)

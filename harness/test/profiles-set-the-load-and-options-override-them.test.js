@@ -24,7 +24,8 @@ it('takes a named profile, and explicit options over it', () => {
 })
 
 it('gives compare-commits its own profile, and by instructions one round on the framework\'s own path', () => {
-  expect(parseOptions('compare-commits', {}).values).toMatchObject({ profile: 'ci', repeats: LOAD_PROFILES.ci.repeats, scenarios: LOAD_PROFILES.ci.scenarios })
+  expect(parseOptions('compare-commits', { '--measure': 'wall-clock' }).values)
+    .toMatchObject({ profile: 'ci', repeats: LOAD_PROFILES.ci.repeats, scenarios: LOAD_PROFILES.ci.scenarios })
   expect(parseOptions('compare-commits', { '--measure': 'instructions' }).values).toMatchObject({ repeats: 1, scenarios: ['plaintext', 'json', 'params'] })
   expect(parseOptions('compare-commits', { '--measure': 'instructions', '--repeats': '2', '--scenarios': 'json' }).values)
     .toMatchObject({ repeats: 2, scenarios: ['json'] })

@@ -72,9 +72,10 @@ export const COMMANDS = Object.freeze([
   {
     name: 'compare-commits',
     args: ['<baseRef>', '<headRef>'],
-    summary: 'Check two commits out into temporary git worktrees, install each, run them in alternating rounds ' +
-      `(--repeats, default: the ${compareProfile} profile's ${LOAD_PROFILES[compareProfile].repeats}; with --measure instructions ${instructionRounds}, ` +
-      `on ${instructionScenarios.join(', ')} unless --scenarios says otherwise) and compare them like \`dyno compare\``,
+    summary: 'Check two commits out into temporary git worktrees, install each, run them in alternating rounds and compare them like ' +
+      `\`dyno compare\`: by instructions per request where valgrind is installed (${instructionRounds} round, on ${instructionScenarios.join(', ')} ` +
+      'unless --scenarios says otherwise), else by wall clock, saying so (--repeats, default: the ' +
+      `${compareProfile} profile's ${LOAD_PROFILES[compareProfile].repeats}); --measure chooses either`,
     run: ({ positionals: [baseRef, headRef], options }, io, signal) => compareCommitsCommand(baseRef, headRef, ({
       ...options.values,
       // Only the SUTs named are installed in the worktrees; none named: each commit's own, all of them.
@@ -89,7 +90,7 @@ export const COMMANDS = Object.freeze([
     summary: 'Measure two variants of one SUT\'s framework (`express@4.21.2 express@5.3.0`; a version, range, dist-tag, `path:<dir>` of a ' +
       'checkout, or the SUT\'s own pin by its bare name) in one run, their rounds interleaved, each installed into a cached copy of the SUT ' +
       'package, and compare them like compare-commits (by instructions on ' +
-      `${instructionScenarios.join(', ')} with --measure instructions)`,
+      `${instructionScenarios.join(', ')} where valgrind is installed, else by wall clock, saying so)`,
     run: ({ positionals: [baseline, candidate], options }, io, signal) => compareVersionsCommand(baseline, candidate, options.values, io, signal)
   },
   {
@@ -119,12 +120,15 @@ export const COMMANDS = Object.freeze([
 ])
 
 /** Run options compare-commits sets itself for every round's `dyno run`. */
-const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios', '--count-jobs', '--shard', '--plan'])
+const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios', '--measure', '--count-jobs', '--shard', '--plan'])
+
+/** What `dyno run` measures unless told. */
+const RUN_MEASURE = COMMAND_OPTIONS.run.find((spec) => spec.field === 'measure')?.default
 
 /**
- * The `dyno run` options of every round of compare-commits, for both commits' harnesses: the profile and scenarios it settled on,
- * and the run options the user gave, as typed. Only those are passed on, so an older commit's harness is not handed an option it
- * never had.
+ * The `dyno run` options of every round of compare-commits, for both commits' harnesses: the profile, scenarios and measure it
+ * settled on, and the run options the user gave, as typed. Only those are passed on, so an older commit's harness is not handed an
+ * option it never had (nor --measure, when it is what `dyno run` measures anyway).
  * @param {import('./parse-command-line.js').ParsedOptions} options of compare-commits
  * @returns {string[]}
  */
@@ -133,6 +137,7 @@ export function forwardedRunArgs ({ values, typed }) {
   const given = Object.entries(typed).filter(([name]) => runFlags.has(name) && !OWN_RUN_FLAGS.has(name))
   return [
     '--profile', values.profile, '--scenarios', values.scenarios.join(','),
+    ...(values.measure === RUN_MEASURE ? [] : ['--measure', values.measure]),
     ...given.flatMap(([name, text]) => text === true ? [name] : [name, text])
   ]
 }

@@ -29,6 +29,7 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
   if (line.ask === 'version') io.stdout.write(`dyno/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
   if (line.ask === 'help') io.stdout.write(command ? commandHelp(command, version) : globalHelp(COMMANDS, version))
   if (line.ask !== null || !command) return 0
+  for (const notice of line.options.notices) io.stderr.write(`dyno ${command.name}: ${notice}\n`)
   const input = { positionals: line.positionals, options: line.options }
   // The command runs with an AbortSignal that an interruption (Ctrl-C, SIGTERM, SIGHUP, pnpm going away) aborts.
   return onInterrupt(async (signal) => {

@@ -2,6 +2,7 @@
 import { randomInt } from 'node:crypto'
 import { LOAD_PROFILES, DEFAULT_PROFILE, DEFAULT_LOAD, SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../defaults.js'
+import { findCallgrind } from '../instructions/callgrind.js'
 import { INSTRUCTION_COUNT_DEFAULTS } from '../instructions/count-instructions.js'
 import { ENGINES, ENGINE_NAMES } from '../load/engines/index.js'
 import { machineCpus } from '../pinning/cpu-list.js'
@@ -33,6 +34,8 @@ import { DISTURBED_SHARE_PCT } from '../results/disturbance.js'
  * @property {(values: Record<string, any>) => unknown} [derive] the value when the option is not given, worked out from the values
  *   of the options before it (a profile's figure, the cpus of the workers)
  * @property {string} [defaultText] how help writes a default that is derived or not a plain value
+ * @property {(values: Record<string, any>) => string | null} [notice] when the option is not given: the line the command prints to say
+ *   why its default here is not the one it has where all is installed, or null
  */
 
 /** The seed of a sharded run when none is given: each part computes the plan alone, and all must draw the same. */
@@ -378,7 +381,8 @@ const OPTIONS = {
   failOn: {
     field: 'failOn',
     flag: '--fail-on <conditions>',
-    description: 'Exit 1 on: regression (a significant regression beyond the threshold), ' +
+    description: 'Exit 1 on: regression (a significant regression beyond the threshold: of req/s, or of a count\'s program ' +
+      'instructions, bytes allocated or write/read system calls per request), ' +
       'not-comparable (a row that could not be compared), or both, comma-separated',
     parse: subsetOf(FAIL_ON_CONDITIONS),
     default: [],
@@ -404,12 +408,30 @@ const RUN_OPTIONS = [OPTIONS.frameworksWithVariants, OPTIONS.scenarios, OPTIONS.
   OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify]
 
 /**
+ * A comparison is a regression gate: it counts instructions, which a busy or drifting machine does not blur, wherever valgrind can
+ * count them, and says so when it falls back to wall clock.
+ * @type {OptionSpec}
+ */
+const COMPARE_MEASURE = {
+  ...OPTIONS.measure,
+  derive: () => findCallgrind() ? 'instructions' : 'wall-clock',
+  defaultText: 'instructions where valgrind and vgdb are on PATH; else wall-clock, and a line says why',
+  notice: (values) => values.measure === 'instructions'
+    ? null
+    : 'valgrind is not installed here: comparing by wall clock; apt-get install valgrind to compare instruction counts'
+}
+
+/**
  * compare-commits takes the run options for both commits' rounds, all but --seed (each round's `dyno run` draws its own: a round is one
  * run a side, so there is no order to shuffle) and --sut-host (a host's checkout is at one commit), with its own defaults: its profile,
- * and by instructions one round on a few scenarios.
+ * and instructions where valgrind can count them, one round on a few scenarios. --measure comes first: the defaults of --scenarios and
+ * --repeats are derived from it.
  */
 const NOT_FOR_COMPARE_COMMITS = [OPTIONS.seed, OPTIONS.sutHost, OPTIONS.loadHosts]
-const COMPARE_COMMITS_RUN_OPTIONS = RUN_OPTIONS.filter((spec) => !NOT_FOR_COMPARE_COMMITS.includes(spec)).map((spec) => {
+const COMPARE_COMMITS_RUN_OPTIONS = [
+  COMPARE_MEASURE,
+  ...RUN_OPTIONS.filter((spec) => spec !== OPTIONS.measure && !NOT_FOR_COMPARE_COMMITS.includes(spec))
+].map((spec) => {
   /** @param {Record<string, any>} values */
   const counting = (values) => values.measure === 'instructions'
   // Variants are installed by the harness of each commit's worktree, which may predate them.

@@ -15,11 +15,13 @@ import { COMMAND_OPTIONS, flagName, takesValue } from './option-table.js'
  *   says the fields it reads)
  * @property {Set<string>} given the fields given on the command line
  * @property {Record<string, string | true>} typed the options given, by flag (`--duration`), as typed (the last when given twice)
+ * @property {string[]} notices what the defaults applied here say about this machine (valgrind missing: compared by wall clock),
+ *   one line each, printed before the command runs
  */
 
 /**
  * Judges the options given to one command and applies the defaults of the others: plain defaults first, then those derived
- * from other values (a profile's figures), in the table's order.
+ * from other values (a profile's figures) or found on the machine, in the table's order; then what those defaults have to say.
  * @param {CommandName} command
  * @param {Record<string, string | true>} typed by flag (`--duration`): the text typed, or true for an option given without a value
  * @returns {ParsedOptions}
@@ -39,7 +41,8 @@ export function parseOptions (command, typed) {
   }
   for (const spec of specs) if (!given.has(spec.field) && !spec.derive) values[spec.field] = spec.default
   for (const spec of specs) if (!given.has(spec.field) && spec.derive) values[spec.field] = spec.derive(values)
-  return { values, given, typed }
+  const notices = specs.flatMap((spec) => !given.has(spec.field) && spec.notice ? spec.notice(values) ?? [] : [])
+  return { values, given, typed, notices }
 }
 
 /**
@@ -59,7 +62,7 @@ export function parseOptions (command, typed) {
  */
 export function parseCommandLine (argv, commands) {
   const [first, ...rest] = argv
-  const none = { positionals: [], options: { values: {}, given: new Set(), typed: {} } }
+  const none = { positionals: [], options: { values: {}, given: new Set(), typed: {}, notices: [] } }
   if (first === undefined || first === '--help' || first === '-h') return { command: null, ask: 'help', ...none }
   if (first === '--version' || first === '-v') return { command: null, ask: 'version', ...none }
   const command = commands.find((candidate) => candidate.name === first)

@@ -36,10 +36,17 @@ import { verdictOf } from './verdict.js'
  * @property {'compared' | 'too-few-repeats' | 'not-comparable'} status
  * @property {string | null} reason why the row is not compared, or gets the point change only
  * @property {string[]} notes what a reader should know (different durations, …)
- * @property {Verdict | null} verdict the verdict on the primary metric: req/s, or instructions per request
+ * @property {Verdict | null} verdict the verdict on the primary metric: req/s, or the program's instructions per request (all
+ *   instructions where a count has no collector split, said in the notes)
+ * @property {'requestsPerSec' | 'programInstructionsPerRequest' | 'instructionsPerRequest'} verdictMetric the metric of `verdict`
  * @property {MetricRow | null} requestsPerSec bigger is better (wall-clock results)
  * @property {MetricRow | null} p99Us 99th percentile latency in µs, smaller is better (wall-clock results)
- * @property {MetricRow | null} [instructionsPerRequest] one value per counted window, smaller is better (instruction counts)
+ * @property {MetricRow | null} [instructionsPerRequest] all instructions, one value per counted window, smaller is better (instruction
+ *   counts): shown beside the program's, or the verdict's metric where a count has no collector split
+ * @property {MetricRow | null} [programInstructionsPerRequest] the instructions that were not V8's collector's, per window: the verdict's
+ * @property {MetricRow | null} [collectorInstructionsPerRequest] the collector's, per window: shown, no verdict
+ * @property {MetricRow | null} [collectionsPerWindow] scavenges and mark-compacts per window: shown, no verdict
+ * @property {MetricRow | null} [allocatedBytesPerRequest] bytes allocated on V8's heap per request, per window, with its own verdict
  * @property {MetricRow | null} [writesPerRequest] write system calls per request, one value per counted window, smaller is better
  *   (instruction counts with their system calls; null when a side has none)
  * @property {MetricRow | null} [readsPerRequest] read system calls per request, likewise
@@ -53,14 +60,15 @@ import { verdictOf } from './verdict.js'
  * @property {SideSummary} candidate
  * @property {{ measure: import('./read-inputs.js').Measure, thresholdPercent: number | null, thresholdFloorPercent: number | null,
  *   alpha: number, paired: boolean, test: 'mann-whitney-u' | 'wilcoxon-signed-rank', interval: 'hodges-lehmann',
- *   verdictMetric: 'requestsPerSec' | 'instructionsPerRequest' }} settings
+ *   verdictMetric: 'requestsPerSec' | 'programInstructionsPerRequest' }} settings
  *   thresholdPercent: the one threshold of every row, null when each row has its own (instruction counts: the row's A/A spread,
  *   never below thresholdFloorPercent); test: the test of every row, except paired rows that could not be paired (said in their
  *   notes); the windows of instruction counts pair by position
  * @property {ComparisonRow[]} rows
  * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number,
- *   syscallsRegressed: number, disturbed: number }} summary syscallsRegressed: rows whose write or read system calls per request
- *   regressed; disturbed: rows that rest on a run other processes disturbed (results/disturbance.js), named in their notes
+ *   syscallsRegressed: number, allocationRegressed: number, disturbed: number }} summary syscallsRegressed: rows whose write or read
+ *   system calls per request regressed; allocationRegressed: rows whose bytes allocated per request regressed; disturbed: rows that
+ *   rest on a run other processes disturbed (results/disturbance.js), named in their notes
  *
  * @typedef {{ paths: string[], runIds: string[], commits: Side['commits'], resultSchemaVersion: number }} SideSummary
  */
@@ -111,6 +119,7 @@ export function buildComparison ({ baseline, candidate }, { thresholdPercent: gi
       tooFewRepeats: count((row) => row.status === 'too-few-repeats'),
       notComparable: count((row) => row.status === 'not-comparable'),
       syscallsRegressed: count((row) => SYSCALL_METRICS.some((metric) => row[metric]?.verdict === 'regressed')),
+      allocationRegressed: count((row) => row.allocatedBytesPerRequest?.verdict === 'regressed'),
       disturbed: matched.filter((cell) => [...cell.baseline, ...cell.candidate].some(({ record }) => record.interference?.disturbed)).length
     }
   }
@@ -156,6 +165,32 @@ const METRICS = {
     biggerIsBetter: false,
     label: 'instructions per request'
   },
+  programInstructionsPerRequest: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.windows.map((window) => window.programInstructionsPerRequest) ?? [null],
+    digits: 0,
+    biggerIsBetter: false,
+    label: 'program instructions per request'
+  },
+  collectorInstructionsPerRequest: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.windows.map((window) => window.collector?.instructionsPerRequest) ?? [null],
+    digits: 0,
+    biggerIsBetter: false,
+    label: 'collector instructions per request'
+  },
+  collectionsPerWindow: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.windows.map((window) => window.collector
+      ? window.collector.collections.scavenge + window.collector.collections.markCompact + window.collector.collections.minorMarkCompact
+      : null) ?? [null],
+    digits: 1,
+    biggerIsBetter: false,
+    label: 'collections per window'
+  },
+  allocatedBytesPerRequest: {
+    pick: (/** @type {ResultRecord} */ record) => record.instructions?.windows.map((window) => window.allocatedBytesPerRequest) ?? [null],
+    digits: 1,
+    biggerIsBetter: false,
+    label: 'bytes allocated per request'
+  },
   writesPerRequest: {
     pick: (/** @type {ResultRecord} */ record) => record.instructions?.syscalls?.windows.map((window) => window.perRequest.writes) ?? [null],
     digits: 3,
@@ -188,10 +223,29 @@ export const SHOWN_SYSCALL_METRICS = /** @type {const} */ (['pollingPerRequest',
 /** The system calls a count compares, each with its own verdict (count-syscalls.js: the classes a request sequence fixes). */
 export const SYSCALL_METRICS = /** @type {const} */ (['writesPerRequest', 'readsPerRequest'])
 
+/**
+ * What a count compares besides its verdict's metric, each with a verdict of its own: allocation (deterministic, and what a change
+ * that only adds collector work raises) and the system calls a request sequence fixes.
+ */
+export const OWN_VERDICT_METRICS = /** @type {const} */ (['allocatedBytesPerRequest', ...SYSCALL_METRICS])
+/**
+ * What a count shows beside its verdicts, never judged: the collector's work (where a collection falls moves from launch to launch) and
+ * all instructions together (when the verdict is on the program's).
+ */
+const SHOWN_COUNT_METRICS = /** @type {const} */ ([
+  'instructionsPerRequest', 'collectorInstructionsPerRequest', 'collectionsPerWindow', ...SHOWN_SYSCALL_METRICS
+])
 /** The metrics compared for each measure, the verdict's first. */
-const MEASURE_METRICS = /** @type {const} */ ({ 'wall-clock': ['requestsPerSec', 'p99Us'], instructions: ['instructionsPerRequest', ...SYSCALL_METRICS] })
-/** The metric of each measure that the verdict is on. */
-export const PRIMARY_METRIC = /** @type {const} */ ({ 'wall-clock': 'requestsPerSec', instructions: 'instructionsPerRequest' })
+const MEASURE_METRICS = /** @type {const} */ ({
+  'wall-clock': ['requestsPerSec', 'p99Us'],
+  instructions: ['programInstructionsPerRequest', ...OWN_VERDICT_METRICS]
+})
+/**
+ * The metric of each measure that the verdict is on. A count's verdict is on the program's instructions, the collector's counted
+ * apart (collector-split.js); a row whose counts have no such split (not V8, or counted before dyno split them) falls back to all
+ * instructions and says so.
+ */
+export const PRIMARY_METRIC = /** @type {const} */ ({ 'wall-clock': 'requestsPerSec', instructions: 'programInstructionsPerRequest' })
 
 /**
  * @param {import('./match-results.js').MatchedCell} matched
@@ -200,13 +254,18 @@ export const PRIMARY_METRIC = /** @type {const} */ ({ 'wall-clock': 'requestsPer
  * @returns {ComparisonRow}
  */
 function compareCell (matched, { measure, given, alpha, paired, seeds }) {
-  const [primary, ...others] = MEASURE_METRICS[measure]
+  const [preferred, ...others] = MEASURE_METRICS[measure]
   const empty = { requestsPerSec: null, p99Us: null }
   const cell = paired ? { ...matched, baseline: inStartOrder(matched.baseline), candidate: inStartOrder(matched.candidate) } : matched
   const files = { baseline: cell.baseline.map(({ file }) => file), candidate: cell.candidate.map(({ file }) => file) }
-  const base = { sut: cell.sut, scenario: cell.scenario, connections: cell.connections, files }
-  const problem = whyNotComparable(cell, primary)
   const notes = rowNotes(cell)
+  const withoutSplit = preferred === 'programInstructionsPerRequest' ? countWithoutCollectorSplit(cell) : null
+  /** @type {ComparisonRow['verdictMetric']} */
+  const primary = withoutSplit ? 'instructionsPerRequest' : preferred
+  if (withoutSplit) notes.push(`the verdict rests on all instructions, the collector's included: ${withoutSplit}`)
+  const shown = measure === 'instructions' ? SHOWN_COUNT_METRICS.filter((metric) => metric !== primary) : []
+  const base = { sut: cell.sut, scenario: cell.scenario, connections: cell.connections, files, verdictMetric: primary }
+  const problem = whyNotComparable(cell, primary)
   if (problem) {
     /** @type {(metric: keyof typeof METRICS) => MetricRow} */
     const sidesOnly = (metric) => {
@@ -230,7 +289,7 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
       notes,
       verdict: null,
       ...empty,
-      ...Object.fromEntries(MEASURE_METRICS[measure].map((metric) => [metric, sidesOnly(metric)]))
+      ...Object.fromEntries([primary, ...others, ...shown].map((metric) => [metric, sidesOnly(metric)]))
     }
   }
   /** @type {(metric: keyof typeof METRICS) => MetricRow | null} */
@@ -260,11 +319,9 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
   }
   const main = changeOf(primary)
   const more = Object.fromEntries(others.map((metric) => [metric, changeOf(metric)]))
-  if (measure === 'instructions') {
-    for (const metric of SHOWN_SYSCALL_METRICS) {
-      const shown = changeOf(metric)
-      more[metric] = shown && { ...shown, threshold: null, verdict: null }
-    }
+  for (const metric of shown) {
+    const figures = changeOf(metric)
+    more[metric] = figures && { ...figures, threshold: null, verdict: null }
   }
   if (measure === 'wall-clock' && !more.p99Us) notes.push('p99 latency is missing from some results: compared on req/s only')
   if (main?.threshold?.from !== 'spread') {
@@ -395,7 +452,23 @@ export function failingRows (comparison, failOn) {
  */
 export function regressedMetrics (row) {
   return [
-    ...(row.verdict === 'regressed' ? [row.instructionsPerRequest ? 'instructions per request' : 'req/s'] : []),
-    ...SYSCALL_METRICS.filter((metric) => row[metric]?.verdict === 'regressed').map((metric) => METRICS[metric].label)
+    ...(row.verdict === 'regressed' ? [METRICS[row.verdictMetric].label] : []),
+    ...OWN_VERDICT_METRICS.filter((metric) => row[metric]?.verdict === 'regressed').map((metric) => METRICS[metric].label)
   ]
+}
+
+/**
+ * Why a row's counts cannot be judged on the program's instructions, or null when every window of every count has them.
+ * @param {import('./match-results.js').MatchedCell} cell
+ * @returns {string | null}
+ */
+function countWithoutCollectorSplit (cell) {
+  const lacking = [...cell.baseline, ...cell.candidate].find(({ record }) => record.status === 'ok' &&
+    !record.instructions?.windows.every((window) => typeof window.programInstructionsPerRequest === 'number'))
+  if (!lacking) return null
+  const instructions = lacking.record.instructions
+  const why = instructions?.collector && 'reason' in instructions.collector
+    ? instructions.collector.reason
+    : 'it was counted before dyno split the collector apart'
+  return `${lacking.file} has no count of the collector apart (${why})`
 }

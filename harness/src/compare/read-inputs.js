@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SCHEMA_VERSION } from '../defaults.js'
 import { DynoError, isDynoError } from '../errors.js'
+import { cpuBaselineOf, describeCpuBaseline } from '../instructions/cpu-baseline.js'
 import { readRun } from '../report/read-run.js'
 import { inputKind } from '../util/checked-paths.js'
 
@@ -115,7 +116,34 @@ export function readCompareInputs (baselinePaths, candidatePaths) {
     throw new DynoError('DYNO_ERR_COMPARE_INPUT', `the baseline (${baseline.paths.join(', ')}) holds ${baseline.measure} results, the candidate ` +
       `(${candidate.paths.join(', ')}) ${candidate.measure} results: both sides must be measured the same way (--measure)`)
   }
+  if (baseline.measure === 'instructions') checkCpuBaselines([baseline, candidate])
   return { baseline, candidate }
+}
+
+/**
+ * Counts pinned to different cpu baselines (instructions/cpu-baseline.js) counted different code: refused, each baseline named with
+ * the runs and rows that hold it. A result that holds no count (it failed, or was skipped) has no baseline to tell.
+ * @param {Side[]} sides
+ * @throws {DynoError} DYNO_ERR_COMPARE_CPU_BASELINE
+ */
+function checkCpuBaselines (sides) {
+  /** @type {Map<string, Map<string, Set<string>>>} baseline → `side run directory` → its rows */
+  const byBaseline = new Map()
+  for (const side of sides) {
+    for (const { record, file } of side.records) {
+      const name = cpuBaselineOf(record)
+      if (name === null) continue
+      const runs = byBaseline.get(name) ?? new Map()
+      byBaseline.set(name, runs)
+      const run = `the ${side.name} ${dirname(file)}`
+      runs.set(run, (runs.get(run) ?? new Set()).add(`${record.sut.label ?? record.sut.name} × ${record.scenario.name}`))
+    }
+  }
+  if (byBaseline.size < 2) return
+  const described = [...byBaseline].map(([name, runs]) =>
+    `${describeCpuBaseline(name)} in ${[...runs].map(([run, rows]) => `${run} (${[...rows].join(', ')})`).join(' and ')}`)
+  throw new DynoError('DYNO_ERR_COMPARE_CPU_BASELINE', 'the instruction counts were pinned to different cpu baselines, so they counted ' +
+    `different code and are not compared: ${described.join('; ')}`)
 }
 
 /** @param {ResultRecord} record @returns {Measure} results before --measure existed are wall-clock */

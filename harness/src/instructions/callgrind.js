@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { DynoError } from '../errors.js'
 import { findExecutable } from '../util/find-executable.js'
+import { parseCallgrindDump } from './callgrind-profile.js'
+import { splitCollector } from './collector-split.js'
 
 const run = promisify(execFile)
 
@@ -77,20 +79,33 @@ export async function controlAll ({ vgdb, outDir, env }, command) {
 }
 
 /**
- * The instructions in the dump files that appeared since `before` (one per process and dump).
+ * @typedef {object} WindowDump what the processes' dumps of one window hold
+ * @property {number} instructions summed over the processes
+ * @property {number} files one per process
+ * @property {import('./collector-split.js').CollectorSplit} split the collector's instructions and the program's, summed
+ */
+
+/**
+ * What the dump files that appeared since `before` hold (one per process and dump).
  * @param {string} outDir @param {Set<string>} before file names present before the dump
- * @returns {{ instructions: number, files: number }}
+ * @returns {WindowDump}
  */
 export function readNewDumps (outDir, before) {
   let instructions = 0
   let files = 0
+  const collections = { scavenge: 0, markCompact: 0, minorMarkCompact: 0, incrementalMarkingStarted: 0 }
+  const split = { collectorInstructions: 0, programInstructions: 0, collections }
   for (const name of readdirSync(outDir).filter((entry) => entry.startsWith('callgrind.out.') && !before.has(entry))) {
-    const total = /^(?:summary|totals):\s+(\d+)/m.exec(readFileSync(join(outDir, name), 'utf8'))
-    if (!total) continue
-    instructions += Number(total[1])
+    const profile = parseCallgrindDump(readFileSync(join(outDir, name), 'utf8'))
+    if (!profile.instructions && profile.arcs.length === 0) continue
+    const own = splitCollector(profile)
+    instructions += profile.instructions
     files += 1
+    split.collectorInstructions += own.collectorInstructions
+    split.programInstructions += own.programInstructions
+    for (const kind of /** @type {(keyof typeof split.collections)[]} */ (Object.keys(split.collections))) split.collections[kind] += own.collections[kind]
   }
-  return { instructions, files }
+  return { instructions, files, split }
 }
 
 /** @param {string} outDir @returns {Set<string>} */

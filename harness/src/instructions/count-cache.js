@@ -1,11 +1,13 @@
 // @ts-check
 // An instruction count depends on exactly what runs and how it is driven: the harness code a count runs (the count's module
 // and every module it imports, not the reports or the load engines), the SUT's own sources, the shared work of the
-// scenarios, the installed packages (the lockfile), the runtime, the count's settings, the scenario and valgrind.
+// scenarios, the installed packages (the lockfile), the runtime, the count's settings and its cpu baseline, the cpu flags
+// the baseline hides, the scenario and valgrind.
 // When none of these differs, counting again gives the same windows up to their noise, so a count is kept under a hash of
 // exactly these and reused (compare-commits: the SUTs a change does not touch are counted once for both commits). A cached
 // entry that is corrupt or was written by another dyno is ignored with one line saying so, and counted again.
 import { findStrace } from './count-syscalls.js'
+import { maskedCpuFlags, NO_CPU_BASELINE } from './cpu-baseline.js'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -47,8 +49,12 @@ function treeHash (dir) {
 
 /** A module's imports of other modules of the harness: `from './x.js'`, `import './x.js'`, `import('./x.js')`. */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g
-/** Where a count's harness code starts: the count itself, and the environment a run gives its SUT. */
-const COUNT_ENTRY_MODULES = [fileURLToPath(new URL('./count-instructions.js', import.meta.url)), fileURLToPath(new URL('../run/run-env.js', import.meta.url))]
+/**
+ * Where a count's harness code starts: the count itself, the environment a run gives its SUT, and the allocation preload, which
+ * runs inside the counted SUT, loaded by its URL, not imported.
+ */
+const COUNT_ENTRY_MODULES = ['./count-instructions.js', '../run/run-env.js', './allocation-preload.js']
+  .map((module) => fileURLToPath(new URL(module, import.meta.url)))
 
 /**
  * The hash of some modules and every module they import by a relative path, directly or not, each by its path relative to
@@ -107,6 +113,11 @@ export function countKey ({ sut, scenario, valgrind, count }) {
     lockfile: createHash('sha256').update(readFileSync(join(REPO_ROOT, 'pnpm-lock.yaml'))).digest('hex'),
     runtime: `${sut.runtime.name} ${sut.runtime.kind} ${sut.runtime.version ?? 'unknown'}; workers ${sut.workers}`,
     count: JSON.stringify(count),
+    // Named apart, though the settings hold it: an entry made with another baseline, or none, is never used. And the flags of
+    // this cpu that the baseline hides, since a cache directory may travel to another runner (a CI cache): code that asks the
+    // cpu itself (cpu-baseline.js) may count otherwise there.
+    cpuBaseline: count.settings.cpuBaseline ?? NO_CPU_BASELINE,
+    cpu: maskedCpuFlags()?.join(' ') ?? 'unknown',
     scenario: JSON.stringify({ name: scenario.name, request: scenario.request, expect: scenario.expect }),
     valgrind: valgrindVersionOf(valgrind),
     // A count made without strace has no system calls: one made with it is another count.

@@ -15,10 +15,14 @@ import { DynoError } from '../errors.js'
 import { startSut } from '../sut-process/start-sut.js'
 import { controlAll, dumpFiles, findCallgrind, readNewDumps, underCallgrind } from './callgrind.js'
 import { sendRequests } from './send-requests.js'
+import { maskedCpuFlags, withCpuBaseline } from './cpu-baseline.js'
+import { allocationEnv, makeAllocationDir, readAllocation } from './allocation-readings.js'
+import { roundTo } from '../util/numbers.js'
 
 /**
- * @typedef {{ nodeFlags: string[], env: Record<string, string> }} CountSettings runtime settings of a count: flags before a Node
- *   SUT's start file (V8 flags are not allowed in NODE_OPTIONS), and variables
+ * @typedef {{ nodeFlags: string[], env: Record<string, string>, cpuBaseline?: string }} CountSettings runtime settings of a count: flags
+ *   before a Node SUT's start file (V8 flags are not allowed in NODE_OPTIONS), variables, and the cpu baseline (cpu-baseline.js) they
+ *   include (none: a count of a dyno from before baselines)
  */
 
 /**
@@ -60,19 +64,29 @@ export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
 const NO_SETTINGS = Object.freeze({ nodeFlags: [], env: {} })
 
 /**
- * The runtime settings a SUT is counted with: Node's, Go's, or none.
+ * The runtime settings a SUT is counted with: Node's, Go's, or none, and for every runtime the cpu baseline, after a
+ * GLIBC_TUNABLES the user set (cpu-baseline.js).
  * @param {{ runtime: { kind: string } }} sut
  * @returns {CountSettings}
  */
 export function countSettingsFor (sut) {
-  return sut.runtime.kind === 'node' ? NODE_COUNT_SETTINGS : sut.runtime.kind === 'go' ? GO_COUNT_SETTINGS : NO_SETTINGS
+  const own = sut.runtime.kind === 'node' ? NODE_COUNT_SETTINGS : sut.runtime.kind === 'go' ? GO_COUNT_SETTINGS : NO_SETTINGS
+  return withCpuBaseline(own, sut.runtime.kind, process.env.GLIBC_TUNABLES)
 }
 
 /**
+ * @typedef {object} WindowCollector what V8's collector did in a window (collector-split.js)
+ * @property {number} instructions the collector's share of the window's instructions
+ * @property {number} instructionsPerRequest
+ * @property {{ scavenge: number, markCompact: number, minorMarkCompact: number, incrementalMarkingStarted: number }} collections
+ *
  * @typedef {object} CountedWindow
  * @property {number} requests
  * @property {number} instructions of every process of the SUT while the window's requests were answered
  * @property {number} instructionsPerRequest
+ * @property {number | null} programInstructionsPerRequest the instructions that were not the collector's (null: no collector data)
+ * @property {WindowCollector | null} collector null: the runtime is not V8 (the count's `collector` says why)
+ * @property {number | null} allocatedBytesPerRequest bytes allocated on V8's heap (null: not measured, `allocation` says why)
  *
  * @typedef {object} InstructionCount
  * @property {'callgrind'} tool
@@ -84,18 +98,28 @@ export function countSettingsFor (sut) {
  * @property {number} concurrency
  * @property {CountedWindow[]} windows in the order they were counted
  * @property {number} instructionsPerRequest over all windows
+ * @property {number | null} programInstructionsPerRequest over all windows (null: no collector data)
+ * @property {{ instructionsPerRequest: number, collections: WindowCollector['collections'] } | { instructionsPerRequest: null, reason: string }} collector
+ *   the collector's instructions per request and its collections over all windows, or why they are not known
+ * @property {{ bytesPerRequest: number } | { bytesPerRequest: null, reason: string }} allocation bytes allocated on V8's heap per request,
+ *   over all windows, or why not measured
  * @property {number} processes of the SUT that were counted
  * @property {CountSettings} settings what the SUT ran with for the count
+ * @property {{ maskedFlags: string[] | null }} cpu this machine's cpu flags that the settings' cpu baseline hides from the SUT
+ *   (null: /proc/cpuinfo could not be read)
  * @property {import('./send-requests.js').RequestCounts} checks of every response, warm-up included
  * @property {{ runId: string, countedAt: string, key: string }} [cachedFrom] the count was not made again: an identical one (same key,
  *   count-cache.js) of that run was reused
  */
 
+/** Why a runtime's count has no collector figures: only V8's collector is known to collector-split.js. */
+const NO_COLLECTOR_DATA = 'the collector is counted apart only for V8 (Node); this runtime\'s collector is in the program\'s instructions'
+
 /**
  * @param {{ sut: import('../suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env: Record<string, string>,
  *   warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number, signal?: AbortSignal,
- *   cpus?: number[] | null, settings?: CountSettings }} plan settings: the runtime settings of the count (default: NODE_COUNT_SETTINGS for a
- *   Node SUT, none otherwise)
+ *   cpus?: number[] | null, settings?: CountSettings }} plan settings: the runtime settings of the count (default: countSettingsFor(sut),
+ *   the runtime's own and the cpu baseline)
  * @returns {Promise<InstructionCount>}
  */
 export async function countInstructions ({
@@ -110,13 +134,19 @@ export async function countInstructions ({
   const settings = given ?? countSettingsFor(sut)
   const counted = { command: sut.launch.command, args: [...(node ? settings.nodeFlags : []), ...sut.launch.args] }
   const outDir = mkdtempSync(join(tmpdir(), 'dyno-callgrind-'))
+  // Allocation is read from inside the SUT, by a preload that runtimes honouring NODE_OPTIONS=--import take (allocation-preload.js).
+  const allocationDir = sut.launch.eventLoopProbe ? makeAllocationDir(outDir) : null
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
   const checks = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
   const send = async (/** @type {number} */ count) => {
     const sent = await sendRequests({ port: running.port, scenario, count, concurrency, timeoutMs: 60_000, agent })
     for (const key of /** @type {const} */ (['responses', 'mismatches', 'unexpectedStatus', 'errors'])) checks[key] += sent[key]
   }
-  const sutEnv = { ...env, ...settings.env }
+  const sutEnv = {
+    ...env,
+    ...settings.env,
+    ...(allocationDir ? allocationEnv({ dir: allocationDir, inheritedNodeOptions: env.NODE_OPTIONS ?? process.env.NODE_OPTIONS ?? '' }) : {})
+  }
   const launch = underCallgrind(callgrind.valgrind, counted, outDir)
   const running = await startSut({ ...sut, launch: { ...launch, eventLoopProbe: false } }, { readyTimeoutSec, stopGraceSec: 60, env: sutEnv, signal, cpus })
   try {
@@ -132,6 +162,9 @@ export async function countInstructions ({
       return controlAll(control, command)
     }
     await send(warmupRequests)
+    // The first reading is made before counting starts; each later one between a window's dump and the zeroing of the next,
+    // so that no reading is counted (and each window's allocation includes one reading's few hundred bytes, the same in all).
+    let allocatedBefore = allocationDir ? (await readAllocation(allocationDir)).allocatedBytes : null
     await controlRunning('instrumentation on')
     await controlRunning('zero')
     /** @type {CountedWindow[]} */
@@ -145,10 +178,26 @@ export async function countInstructions ({
       if (dumped.files < reached.length) {
         throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind dumped ${dumped.files} of ${reached.length} processes of ${sut.name}`)
       }
+      let allocatedBytesPerRequest = null
+      if (allocationDir && allocatedBefore !== null) {
+        const { allocatedBytes } = await readAllocation(allocationDir)
+        allocatedBytesPerRequest = roundTo((allocatedBytes - allocatedBefore) / windowRequests, 1)
+        allocatedBefore = allocatedBytes
+        await controlRunning('zero')
+      }
       processes = Math.max(processes, dumped.files)
-      counts.push({ requests: windowRequests, instructions: dumped.instructions, instructionsPerRequest: Math.round(dumped.instructions / windowRequests) })
+      const { collectorInstructions, programInstructions, collections } = dumped.split
+      counts.push({
+        requests: windowRequests,
+        instructions: dumped.instructions,
+        instructionsPerRequest: Math.round(dumped.instructions / windowRequests),
+        programInstructionsPerRequest: node ? Math.round(programInstructions / windowRequests) : null,
+        collector: node
+          ? { instructions: collectorInstructions, instructionsPerRequest: Math.round(collectorInstructions / windowRequests), collections }
+          : null,
+        allocatedBytesPerRequest
+      })
     }
-    const total = counts.reduce((sum, window) => sum + window.instructions, 0)
     return {
       tool: 'callgrind',
       method: 'toggle',
@@ -156,9 +205,15 @@ export async function countInstructions ({
       windowRequests,
       concurrency,
       windows: counts,
-      instructionsPerRequest: counts.length ? Math.round(total / (counts.length * windowRequests)) : 0,
+      instructionsPerRequest: perRequestOver(counts, (window) => window.instructions, windowRequests) ?? 0,
+      programInstructionsPerRequest: node
+        ? perRequestOver(counts, (window) => window.instructions - (window.collector?.instructions ?? 0), windowRequests)
+        : null,
+      collector: collectorOver(counts, windowRequests, node),
+      allocation: allocationOver(counts, allocationDir !== null),
       processes,
       settings,
+      cpu: { maskedFlags: maskedCpuFlags() },
       checks
     }
   } finally {
@@ -166,4 +221,39 @@ export async function countInstructions ({
     await running.stop(60_000)
     rmSync(outDir, { recursive: true, force: true })
   }
+}
+
+/**
+ * @param {CountedWindow[]} windows @param {(window: CountedWindow) => number} pick @param {number} windowRequests
+ * @returns {number | null} the figure per request over all windows (null: no window)
+ */
+function perRequestOver (windows, pick, windowRequests) {
+  if (windows.length === 0) return null
+  return Math.round(windows.reduce((sum, window) => sum + pick(window), 0) / (windows.length * windowRequests))
+}
+
+/**
+ * @param {CountedWindow[]} windows @param {number} windowRequests @param {boolean} node
+ * @returns {InstructionCount['collector']}
+ */
+function collectorOver (windows, windowRequests, node) {
+  const perRequest = perRequestOver(windows, (window) => window.collector?.instructions ?? 0, windowRequests)
+  if (!node) return { instructionsPerRequest: null, reason: NO_COLLECTOR_DATA }
+  if (perRequest === null) return { instructionsPerRequest: null, reason: 'no window was counted' }
+  const collections = { scavenge: 0, markCompact: 0, minorMarkCompact: 0, incrementalMarkingStarted: 0 }
+  for (const window of windows) {
+    for (const kind of /** @type {(keyof typeof collections)[]} */ (Object.keys(collections))) collections[kind] += window.collector?.collections[kind] ?? 0
+  }
+  return { instructionsPerRequest: perRequest, collections }
+}
+
+/**
+ * @param {CountedWindow[]} windows @param {boolean} read whether the SUT took the allocation preload
+ * @returns {InstructionCount['allocation']}
+ */
+function allocationOver (windows, read) {
+  if (!read) return { bytesPerRequest: null, reason: 'allocation is read by a preload that only Node takes (NODE_OPTIONS=--import)' }
+  const values = windows.map((window) => window.allocatedBytesPerRequest).filter((value) => value !== null)
+  if (values.length === 0) return { bytesPerRequest: null, reason: 'no window was counted' }
+  return { bytesPerRequest: roundTo(values.reduce((sum, value) => sum + value, 0) / values.length, 1) }
 }

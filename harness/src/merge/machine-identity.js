@@ -1,7 +1,9 @@
 // @ts-check
 // What must match between the machines of the parts of one plan. A wall-clock figure belongs to the machine that measured
 // it: its cpu, cores, kernel, Node and load engine. An instruction count does not depend on the machine's speed, only on the
-// code that ran: the runtime and its version, the architecture, and the count's settings (part of the plan's identity).
+// code that ran: the runtime and its version, the architecture, the cpu baseline the count was pinned to, and the count's
+// settings (part of the plan's identity).
+import { cpuBaselineOf, describeCpuBaseline } from '../instructions/cpu-baseline.js'
 
 /**
  * @param {import('../report/read-run.js').RunData} run
@@ -28,7 +30,8 @@ export function wallClockMachine (run) {
 
 /**
  * @param {import('../report/read-run.js').RunData} run
- * @returns {Record<string, string>} what a count depends on besides the plan: the architecture and each runtime's version
+ * @returns {Record<string, string>} what a count depends on besides the plan: the architecture, each runtime's version, and the
+ *   cpu baseline its counts were pinned to (cpu-baseline.js; a result that holds no count has none to tell)
  */
 export function countMachine (run) {
   const env = run.index.env ?? {}
@@ -37,6 +40,8 @@ export function countMachine (run) {
   for (const record of run.records) {
     if (record.sut?.runtime) machine[`runtime ${record.sut.runtime}`] = String(record.sut.runtimeVersion ?? 'unknown')
   }
+  const baselines = [...new Set(run.records.map(cpuBaselineOf).filter((name) => name !== null))].map(describeCpuBaseline)
+  if (baselines.length > 0) machine['cpu baseline'] = baselines.sort().join(' and ')
   return machine
 }
 

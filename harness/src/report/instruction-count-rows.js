@@ -1,13 +1,18 @@
 // @ts-check
 // The rows of a report of instruction counts (`--measure instructions`): per scenario, each SUT's instructions per
-// request over all counted windows, the spread of its windows, and the factor against the fewest. Both the markdown
+// request over all counted windows, the program's (V8's collector's counted apart), the bytes allocated per request, the
+// spread of its windows, and the factor against the fewest. Both the markdown
 // and the HTML report write these rows; every figure comes from the result files.
+import { cpuBaselineOf, describeCpuBaseline, NO_CPU_BASELINE } from '../instructions/cpu-baseline.js'
 import { formatInteger } from '../ui/format.js'
 
 /** @param {import('./read-run.js').RunData} run @returns {boolean} every result of the run is an instruction count */
 export const isCountRun = (run) => run.records.length > 0 && run.records.every((record) => record.load.measure === 'instructions')
 
-export const COUNT_COLUMNS = ['framework', 'version', 'instructions/req', 'windows (min–max)', '× fewest', 'responses checked', 'status']
+export const COUNT_COLUMNS = ['framework', 'version', 'instructions/req', 'program/req', 'allocated B/req', 'windows (min–max)', '× fewest',
+  'responses checked', 'status']
+/** The columns of COUNT_COLUMNS that hold figures (aligned right). */
+export const COUNT_FIGURE_COLUMNS = ['instructions/req', 'program/req', 'allocated B/req', 'windows (min–max)', '× fewest', 'responses checked']
 
 /**
  * @param {import('./read-run.js').RunData} run
@@ -33,6 +38,8 @@ export function countRows (run) {
         record.sut.label ?? record.sut.name,
         record.sut.frameworkVersion ?? '-',
         value === null ? '-' : formatInteger(value),
+        formatInteger(value === null ? null : record.instructions?.programInstructionsPerRequest ?? null),
+        formatInteger(value === null ? null : record.instructions?.allocation?.bytesPerRequest ?? null),
         windows.length ? `${formatInteger(Math.min(...windows))}–${formatInteger(Math.max(...windows))} (${windows.length})` : '-',
         value !== null && fewest ? `${(value / fewest).toFixed(2)}×` : '-',
         checks ? formatInteger(checks.responses) : '-',
@@ -45,10 +52,11 @@ export function countRows (run) {
 
 /** @param {import('./read-run.js').RunData} run @returns {string} how the counts were made, from the first result */
 export function countSettingsLine (run) {
-  const count = run.records.find((record) => record.instructions)?.instructions
-  if (!count) return '-'
+  const counted = run.records.find((record) => record.instructions)
+  const count = counted?.instructions
+  if (!counted || !count) return '-'
   return `${count.tool} (${count.method}): ${formatInteger(count.warmupRequests)} uncounted requests, then ${count.windows.length || '-'} windows of ` +
     `${formatInteger(count.windowRequests)} at ${count.concurrency} connections; Node SUTs with ` +
     `${(run.records.find((record) => record.sut.runtimeKind === 'node' && record.instructions)?.instructions?.settings.nodeFlags ?? [])
-      .join(' ') || 'no flags'}`
+      .join(' ') || 'no flags'}; cpu baseline ${describeCpuBaseline(cpuBaselineOf(counted) ?? NO_CPU_BASELINE)}`
 }

@@ -3,7 +3,7 @@ import { describeHosts } from './hosts-summary.js'
 import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { formatInteger, formatMs } from '../ui/format.js'
 import { intervalText, rankNotes, rankText } from '../ui/rank-text.js'
-import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
+import { COUNT_COLUMNS, COUNT_FIGURE_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 import { contractPlace } from '../ui/scenario-order.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
@@ -89,7 +89,8 @@ export function markdownReport (run) {
   if (isCountRun(run)) {
     lines.push(`Instructions per request, counted under ${countSettingsLine(run)}.`, '')
     for (const [scenario, rows] of countRows(run)) {
-      lines.push(`## ${scenario}`, '', `| ${COUNT_COLUMNS.join(' | ')} |`, '|---|---|---:|---:|---:|---:|---|',
+      const rule = COUNT_COLUMNS.map((column) => COUNT_FIGURE_COLUMNS.includes(column) ? '---:' : '---').join('|')
+      lines.push(`## ${scenario}`, '', `| ${COUNT_COLUMNS.join(' | ')} |`, `|${rule}|`,
         ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`), '')
     }
     lines.push('## Environment', '', ...environmentLines(run), '')

@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path'
 import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
 import { environmentFingerprint } from '../env/fingerprint.js'
+import { inheritedTunablesNote } from '../instructions/cpu-baseline.js'
 import { REPO_ROOT } from '../paths.js'
 import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { checkConsistency } from '../results/consistency-check.js'
@@ -130,6 +131,9 @@ export async function runSuite (suite, hooks = {}) {
     const counting = suite.load.measure === 'instructions'
     const jobs = counting ? suite.load.countJobs ?? 1 : 1
     const groups = sessionGroups(plan, { reuse: !counting && !suite.freshSut })
+    // A count's SUT runs with the cpu baseline's GLIBC_TUNABLES after the user's (cpu-baseline.js): said once, here.
+    const tunablesNote = counting && !sutHost.remote ? inheritedTunablesNote(process.env.GLIBC_TUNABLES) : null
+    if (tunablesNote) hooks.onNote?.(tunablesNote)
     const session = counting ? null : createSutSession(context)
     const budget = remeasureBudget(plan.length)
     index.remeasured.limit = budget.limit

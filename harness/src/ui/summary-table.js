@@ -14,6 +14,18 @@ export function engineNote (record) {
 }
 
 /**
+ * A count's figures in the table: all instructions per request, the program's (V8's collector's counted apart) and the bytes
+ * allocated per request; `-` where a count has none (not counted, or a runtime without the split).
+ * @param {import('../instructions/count-instructions.js').InstructionCount | null | undefined} count
+ * @returns {string[]}
+ */
+function countCells (count) {
+  if (!count?.windows.length) return ['-', '-', '-']
+  return [formatInteger(count.instructionsPerRequest), formatInteger(count.programInstructionsPerRequest ?? null),
+    formatInteger(count.allocation?.bytesPerRequest ?? null)]
+}
+
+/**
  * The table printed at the end of a run: one row per (SUT, scenario), then the reason of every run
  * that is not ok.
  * @param {import('../results/result-record.js').ResultRecord[]} records
@@ -22,11 +34,12 @@ export function engineNote (record) {
  */
 export function formatSummaryTable (records, { showConnections = false } = {}) {
   const counted = records.some((record) => record.instructions)
+  const COUNT_HEAD = ['instructions/req', 'program/req', 'allocated B/req']
   const head = [
-    'framework', 'version', 'scenario', ...(showConnections ? ['conns'] : []), ...(counted ? ['instructions/req'] : []),
+    'framework', 'version', 'scenario', ...(showConnections ? ['conns'] : []), ...(counted ? COUNT_HEAD : []),
     'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'status'
   ]
-  const numeric = ['conns', 'instructions/req', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx']
+  const numeric = ['conns', ...COUNT_HEAD, 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx']
   const table = createTable(head, { alignRight: head.flatMap((name, index) => numeric.includes(name) ? [index] : []) })
   for (const record of records) {
     const summary = record.summary
@@ -35,7 +48,7 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       record.sut.frameworkVersion ?? '-',
       record.scenario.name,
       ...(showConnections ? [String(record.load.connections)] : []),
-      ...(counted ? [record.instructions?.windows.length ? formatInteger(record.instructions.instructionsPerRequest) : '-'] : []),
+      ...(counted ? countCells(record.instructions) : []),
       formatInteger(summary?.requestsPerSec.mean),
       formatMs(summary?.latencyMs?.p50),
       formatMs(summary?.latencyMs?.p99),

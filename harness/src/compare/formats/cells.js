@@ -37,7 +37,7 @@ export const p99Cell = (metric, side) => {
 export const runsCell = (row) => `${row.files.baseline.length}/${row.files.candidate.length}`
 
 /** @param {ComparisonRow} row @returns {string} counted windows of each side, `6/6` */
-export const windowsCell = (row) => `${row.instructionsPerRequest?.baseline?.runs.length ?? 0}/${row.instructionsPerRequest?.candidate?.runs.length ?? 0}`
+export const windowsCell = (row) => `${primaryFigures(row)?.baseline?.runs.length ?? 0}/${primaryFigures(row)?.candidate?.runs.length ?? 0}`
 
 /** @param {ComparisonRow} row @returns {string} the threshold of the row's verdict, `0.64%`, `0.50% (floor)`, or `-` */
 export function thresholdCell (row) {
@@ -54,11 +54,11 @@ export function thresholdCell (row) {
 export function comparisonColumns (comparison) {
   if (comparison.settings.measure === 'instructions') {
     return {
-      head: ['framework', 'scenario', 'windows', 'base instr/req', 'cand instr/req', 'change (95% CI)', 'p', 'threshold', 'verdict'],
-      alignRight: [2, 3, 4, 5, 6, 7],
-      cells: (row) => [row.sut, row.scenario, windowsCell(row), rateCell(row.instructionsPerRequest ?? null, 'baseline'),
-        rateCell(row.instructionsPerRequest ?? null, 'candidate'), changeCell(row.instructionsPerRequest ?? null),
-        pValueCell(row.instructionsPerRequest ?? null), thresholdCell(row), verdictCell(row)]
+      head: ['framework', 'scenario', 'windows', 'base instr/req', 'cand instr/req', 'of', 'change (95% CI)', 'p', 'threshold', 'verdict'],
+      alignRight: [2, 3, 4, 6, 7, 8],
+      cells: (row) => [row.sut, row.scenario, windowsCell(row), rateCell(primaryFigures(row), 'baseline'),
+        rateCell(primaryFigures(row), 'candidate'), row.verdictMetric === 'programInstructionsPerRequest' ? 'program' : 'all',
+        changeCell(primaryFigures(row)), pValueCell(primaryFigures(row)), thresholdCell(row), verdictCell(row)]
     }
   }
   return {
@@ -71,7 +71,7 @@ export function comparisonColumns (comparison) {
 }
 
 /** @param {ComparisonRow} row @returns {MetricRow | null} the row's figures of the metric its verdict is on */
-export const primaryFigures = (row) => row.instructionsPerRequest ?? row.requestsPerSec
+export const primaryFigures = (row) => row[row.verdictMetric ?? (row.instructionsPerRequest ? 'instructionsPerRequest' : 'requestsPerSec')] ?? null
 
 /** @param {ComparisonRow} row */
 export function verdictCell (row) {
@@ -85,7 +85,7 @@ export function verdictCell (row) {
  * @returns {string} `node-http × json (100 connections)`; a count's row has no connections of its own (a count sends over its
  *   own few, whatever the run's level)
  */
-export const rowName = (row) => `${row.sut} × ${row.scenario}${row.instructionsPerRequest ? '' : ` (${row.connections} connections)`}`
+export const rowName = (row) => `${row.sut} × ${row.scenario}${row.requestsPerSec || !row.instructionsPerRequest ? ` (${row.connections} connections)` : ''}`
 
 /** @param {ComparisonRow} row @returns {string[]} the reason and the notes of a row, for under the table */
 export const rowRemarks = (row) => [row.reason, ...row.notes].filter((text) => text !== null).map((text) => `${rowName(row)}: ${text}`)
@@ -125,7 +125,11 @@ export function summaryLine (comparison) {
     ? 'a change of at least the row\'s threshold: its own A/A spread (the band that holds 95% of the changes two counts of the same code ' +
       `give, from the spread of the row's per-window ratios, which a real change shifts but does not widen), never below ${settings.thresholdFloorPercent}%`
     : `a change of at least ${settings.thresholdPercent}%`
-  return `Verdicts on ${instructions ? 'instructions per request' : 'req/s'}: ${counts.join(', ')}. A verdict needs p < ${settings.alpha} (${test}) ` +
+  const allocation = summary.allocationRegressed
+    ? ` Allocation regressed in ${summary.allocationRegressed} row${summary.allocationRegressed > 1 ? 's' : ''}.`
+    : ''
+  return `Verdicts on ${instructions ? 'the program\'s instructions per request (V8\'s collector counted apart; "all" where a row has no split)' : 'req/s'}: ` +
+    `${counts.join(', ')}.${allocation} A verdict needs p < ${settings.alpha} (${test}) ` +
     `and ${threshold}; the change is the Hodges–Lehmann estimate of candidate / baseline with its 95% interval.`
 }
 
@@ -167,15 +171,66 @@ export const SYSCALLS_NOTE = 'System calls per request, counted by strace on the
   '(write, writev, sendto, sendmsg, …) and reads (read, readv, recvfrom, recvmsg, …) follow the requests and get verdicts like ' +
   'instructions, each with its own threshold; polling and the rest follow timing and are shown only.'
 
+/** What each judged metric is called in a sentence. */
+const VERDICT_LABELS = {
+  requestsPerSec: 'req/s',
+  programInstructionsPerRequest: 'program instructions per request',
+  instructionsPerRequest: 'instructions per request',
+  allocatedBytesPerRequest: 'bytes allocated per request',
+  writesPerRequest: 'write system calls per request',
+  readsPerRequest: 'read system calls per request'
+}
+
+/**
+ * What a comparison of counts shows of V8's collector and of allocation, as a table of its own: allocation with its verdict, the
+ * collector's instructions and collections shown. Null when no row has them (wall clock, or counts of runtimes other than Node).
+ * @param {Comparison} comparison
+ * @returns {{ head: string[], alignRight: number[], cells: (row: ComparisonRow) => string[], rows: ComparisonRow[] } | null}
+ */
+export function collectorColumns (comparison) {
+  const rows = comparison.rows.filter((row) => row.allocatedBytesPerRequest || row.collectorInstructionsPerRequest)
+  if (comparison.settings.measure !== 'instructions' || rows.length === 0) return null
+  const oneDigit = (/** @type {MetricRow | null | undefined} */ metric, /** @type {'baseline' | 'candidate'} */ side) =>
+    typeof metric?.[side]?.median === 'number' ? /** @type {number} */ (metric?.[side]?.median).toFixed(1) : '-'
+  return {
+    head: ['framework', 'scenario', 'base bytes/req', 'cand bytes/req', 'allocation change', 'allocation verdict',
+      'collector instr/req (base → cand)', 'collections/window (base → cand)', 'all instr/req (base → cand)'],
+    alignRight: [2, 3, 4],
+    cells: (row) => [row.sut, row.scenario,
+      oneDigit(row.allocatedBytesPerRequest, 'baseline'), oneDigit(row.allocatedBytesPerRequest, 'candidate'), changeCell(row.allocatedBytesPerRequest ?? null),
+      metricVerdictCell(row.allocatedBytesPerRequest),
+      `${rateCell(row.collectorInstructionsPerRequest ?? null, 'baseline')} → ${rateCell(row.collectorInstructionsPerRequest ?? null, 'candidate')}`,
+      `${oneDigit(row.collectionsPerWindow, 'baseline')} → ${oneDigit(row.collectionsPerWindow, 'candidate')}`,
+      `${rateCell(row.instructionsPerRequest ?? null, 'baseline')} → ${rateCell(row.instructionsPerRequest ?? null, 'candidate')}`],
+    rows
+  }
+}
+
+/** The sentence under the table of the collector and allocation. */
+export const COLLECTOR_NOTE = 'V8\'s collector, counted apart from the program (its functions\' inclusive cost in callgrind\'s data): where a collection ' +
+  'falls moves from launch to launch, so its instructions are shown, not judged. Bytes allocated on V8\'s heap per request, read inside ' +
+  'the SUT between windows, follow the request sequence and get a verdict of their own: a change that only adds collector work raises them.'
+
 /**
  * @param {ComparisonRow} row a row that regressed
  * @returns {string} what regressed, by how much: `regressed +3.4% (instructions per request), +100.0% (write system calls per request)`
  */
 export function regressionText (row) {
   const changes = [
-    ...(row.verdict === 'regressed' ? [[primaryFigures(row), row.instructionsPerRequest ? 'instructions per request' : 'req/s']] : []),
-    ...(/** @type {const} */ (['writesPerRequest', 'readsPerRequest'])).filter((metric) => row[metric]?.verdict === 'regressed')
-      .map((metric) => [row[metric], metric === 'writesPerRequest' ? 'write system calls per request' : 'read system calls per request'])
+    ...(row.verdict === 'regressed' ? [[primaryFigures(row), VERDICT_LABELS[row.verdictMetric] ?? 'req/s']] : []),
+    ...(/** @type {const} */ (['allocatedBytesPerRequest', 'writesPerRequest', 'readsPerRequest'])).filter((metric) => row[metric]?.verdict === 'regressed')
+      .map((metric) => [row[metric], VERDICT_LABELS[metric]])
   ]
   return `regressed ${changes.map(([figures, what]) => `${signedPercent(/** @type {MetricRow} */ (figures).changePercent ?? 0)} (${what})`).join(', ')}`
+}
+
+/**
+ * The tables a comparison of counts has under its own, each with the sentence under it: the collector and allocation, the system calls.
+ * @param {Comparison} comparison
+ * @returns {{ columns: NonNullable<ReturnType<typeof syscallColumns>>, note: string }[]}
+ */
+export function secondaryTables (comparison) {
+  return [{ columns: collectorColumns(comparison), note: COLLECTOR_NOTE }, { columns: syscallColumns(comparison), note: SYSCALLS_NOTE }]
+    .filter((table) => table.columns !== null)
+    .map(({ columns, note }) => ({ columns: /** @type {NonNullable<ReturnType<typeof syscallColumns>>} */ (columns), note }))
 }

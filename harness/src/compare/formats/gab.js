@@ -1,7 +1,7 @@
 // @ts-check
 import { formatInteger, formatMs } from '../../ui/format.js'
 import { benchmarkName } from './bmf.js'
-import { changeCell, pValueCell } from './cells.js'
+import { changeCell, pValueCell, primaryFigures } from './cells.js'
 import { roundToFixed } from '../../util/numbers.js'
 
 /** @typedef {'requestsPerSec' | 'p99Us' | 'instructionsPerRequest'} GabMetric */
@@ -23,7 +23,7 @@ const GAB_METRICS = {
  * The candidate's figures as github-action-benchmark's custom JSON. The action reads one direction
  * per file (its `tool` input), so there are three formats: `gab` is req/s for `tool:
  * customBiggerIsBetter`, `gab-p99` the p99 latency in ms and `gab-instructions` the instructions per request
- * for `tool: customSmallerIsBetter`. `range`
+ * for `tool: customSmallerIsBetter` (the program's, `… program instructions`, where the count split the collector's apart). `range`
  * is ± half the 95% bootstrap interval of the median; `extra` carries the comparison with the
  * baseline (change, interval, p, verdict). Cells whose candidate has no valid measurement are left out.
  * @param {import('../build-comparison.js').Comparison} comparison
@@ -34,12 +34,14 @@ export function formatCompareGab (comparison, metric) {
   /** @type {GabEntry[]} */
   const entries = []
   for (const row of comparison.rows) {
-    const figures = row[metric]
+    // A count's entry is what its verdict is on: the program's instructions (a series of its own), or all of them.
+    const figures = metric === 'instructionsPerRequest' ? primaryFigures(row) : row[metric]
     const candidate = figures?.candidate
     if (!figures || !candidate) continue
     const { suffix, unit, scale } = GAB_METRICS[metric]
+    const program = metric === 'instructionsPerRequest' && row.verdictMetric === 'programInstructionsPerRequest'
     entries.push({
-      name: `${benchmarkName(row)}${suffix}`,
+      name: `${benchmarkName(row)}${program ? ' program' : ''}${suffix}`,
       unit,
       value: roundToFixed(candidate.median * scale, 3),
       ...(candidate.ci95 ? { range: `± ${roundToFixed((candidate.ci95[1] - candidate.ci95[0]) / 2 * scale, 3)}` } : {}),

@@ -1,5 +1,5 @@
 // @ts-check
-import { comparisonColumns, rowRemarks, sideLine, summaryLine, syscallColumns, SYSCALLS_NOTE } from './cells.js'
+import { comparisonColumns, rowRemarks, secondaryTables, sideLine, summaryLine } from './cells.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -43,13 +43,13 @@ export function formatCompareMarkdown (comparison) {
     if (row.verdict === 'regressed' || row.verdict === 'improved') cells[cells.length - 1] = `**${cells.at(-1)}**`
     lines.push(`| ${cells.join(' | ')} |`)
   }
-  const syscalls = syscallColumns(comparison)
-  if (syscalls) {
-    lines.push('', `| ${syscalls.head.join(' | ')} |`, `|${syscalls.head.map((_, index) => syscalls.alignRight.includes(index) ? '---:' : '---').join('|')}|`)
-    for (const row of syscalls.rows) {
-      lines.push(`| ${syscalls.cells(row).map(cell).map((text) => text === 'regressed' || text === 'improved' ? `**${text}**` : text).join(' | ')} |`)
+  for (const { columns: secondary, note } of secondaryTables(comparison)) {
+    const rule = secondary.head.map((_, index) => secondary.alignRight.includes(index) ? '---:' : '---').join('|')
+    lines.push('', `| ${secondary.head.join(' | ')} |`, `|${rule}|`)
+    for (const row of secondary.rows) {
+      lines.push(`| ${secondary.cells(row).map(cell).map((text) => text === 'regressed' || text === 'improved' ? `**${text}**` : text).join(' | ')} |`)
     }
-    lines.push('', SYSCALLS_NOTE)
+    lines.push('', note)
   }
   const remarks = comparison.rows.flatMap(rowRemarks)
   if (remarks.length > 0) lines.push('', ...remarks.map((remark) => `- ${cell(remark)}`))

@@ -1,6 +1,6 @@
 // @ts-check
 import { createTable } from '../../ui/table.js'
-import { comparisonColumns, rowRemarks, sideLine, summaryLine, syscallColumns, SYSCALLS_NOTE } from './cells.js'
+import { comparisonColumns, rowRemarks, secondaryTables, sideLine, summaryLine } from './cells.js'
 
 /**
  * The comparison as a terminal table: one row per (SUT, scenario, connections), then the reason of
@@ -12,14 +12,16 @@ export function formatCompareTable (comparison) {
   const columns = comparisonColumns(comparison)
   const table = createTable(columns.head, { alignRight: columns.alignRight })
   for (const row of comparison.rows) table.push(columns.cells(row))
-  const syscalls = syscallColumns(comparison)
-  const syscallTable = syscalls && createTable(syscalls.head, { alignRight: syscalls.alignRight })
-  for (const row of syscalls?.rows ?? []) syscallTable?.push(syscalls?.cells(row) ?? [])
+  const under = secondaryTables(comparison).flatMap(({ columns: secondary, note }) => {
+    const secondaryTable = createTable(secondary.head, { alignRight: secondary.alignRight })
+    for (const row of secondary.rows) secondaryTable.push(secondary.cells(row))
+    return [secondaryTable.toString(), note]
+  })
   return [
     `baseline:  ${sideLine(comparison.baseline)}`,
     `candidate: ${sideLine(comparison.candidate)}`,
     table.toString(),
-    ...(syscallTable ? [syscallTable.toString(), SYSCALLS_NOTE] : []),
+    ...under,
     ...comparison.rows.flatMap(rowRemarks),
     summaryLine(comparison)
   ].join('\n')

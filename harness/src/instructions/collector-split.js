@@ -1,0 +1,98 @@
+// @ts-check
+// A counted window's instructions split into V8's collector's and the program's, from callgrind's own per-function
+// data (callgrind-profile.js). The collector is every function of V8's heap and of its embedder heap (cppgc) that
+// collects, marks, sweeps, or runs as the write barrier of a marking (COLLECTOR_FUNCTIONS); its cost is what the
+// program's calls into those functions cost, inclusive. Some functions are called both by the program and from
+// inside the collector (the slow path of an allocation refills its buffer during a program's allocation and during
+// a scavenge's promotions alike): a call into the collector from such a function counts in the share in which that
+// function itself runs outside the collector, the share found by following every caller's cost upwards (as gprof
+// spreads a function's cost over its callers). Without that, a scavenge's own promotion would count twice.
+
+/**
+ * The collector's functions in Node's V8 (11.x): the entry points of a collection (Heap::CollectGarbage and the
+ * jobs and tasks that run one), the collectors themselves, incremental marking (its steps on allocation and its
+ * tasks), sweeping (lazy, on allocation, or to completion), the marking write barrier's slow path, the weak
+ * callbacks a collection runs, and cppgc's marker and sweeper.
+ */
+export const COLLECTOR_FUNCTIONS = new RegExp('^(?:v8::internal::(?:' + [
+  'Heap::(?:CollectGarbage|CollectAllGarbage|CollectAllAvailableGarbage|HandleGCRequest|StartIncrementalMarking\\w*|' +
+    'FinalizeIncrementalMarking\\w*|EnsureSweepingCompleted\\w*|Scavenge|MarkCompact|MinorMarkCompact|PerformGarbageCollection)\\b',
+  'IncrementalMarking::', 'IncrementalMarkingJob::', 'MinorGCJob::', 'ScavengeJob::', 'Sweeper::', 'MarkCompactCollector::',
+  'MinorMarkCompactCollector::', 'ScavengerCollector::', 'Scavenger::', 'ArrayBufferSweeper::', 'MarkingBarrier::',
+  'WriteBarrier::Marking', 'GlobalHandles::(?:PostGarbageCollectionProcessing|InvokeSecondPassPhantomCallbacks|InvokeFirstPassWeakCallbacks)',
+  'MemoryReducer::'
+].join('|') + ')|cppgc::internal::(?:Sweeper|MarkerBase|Marker)\\b)')
+
+/**
+ * A collection of each kind is one call of its collector's entry point; an incremental marking begins with its Start.
+ * @type {Record<'scavenge' | 'markCompact' | 'minorMarkCompact' | 'incrementalMarkingStarted', RegExp>}
+ */
+const COLLECTION_KINDS = {
+  scavenge: /^v8::internal::ScavengerCollector::CollectGarbage\(/,
+  markCompact: /^v8::internal::MarkCompactCollector::CollectGarbage\(/,
+  minorMarkCompact: /^v8::internal::MinorMarkCompactCollector::CollectGarbage\(/,
+  incrementalMarkingStarted: /^v8::internal::IncrementalMarking::Start\(/
+}
+
+/** Rounds of propagating the inside-the-collector shares up the call graph; the graph's depth beyond V8's collector is small. */
+const PROPAGATION_ROUNDS = 64
+
+/**
+ * @typedef {object} CollectorSplit
+ * @property {number} collectorInstructions
+ * @property {number} programInstructions the rest of the window's instructions
+ * @property {{ scavenge: number, markCompact: number, minorMarkCompact: number, incrementalMarkingStarted: number }} collections
+ */
+
+/**
+ * @param {import('./callgrind-profile.js').CallgrindProfile} profile one process's dump of one window
+ * @returns {CollectorSplit}
+ */
+export function splitCollector (profile) {
+  const isCollector = (/** @type {string} */ name) => COLLECTOR_FUNCTIONS.test(name)
+  /** @type {Map<string, import('./callgrind-profile.js').CallArc[]>} */
+  const callsInto = new Map()
+  for (const arc of profile.arcs) {
+    if (arc.caller === arc.callee) continue
+    const into = callsInto.get(arc.callee)
+    if (into) into.push(arc)
+    else callsInto.set(arc.callee, [arc])
+  }
+  /** @type {Map<string, number>} the share of a function's cost spent inside the collector */
+  const inside = new Map()
+  const insideOf = (/** @type {string} */ name) => isCollector(name) ? 1 : inside.get(name) ?? 0
+  for (let round = 0; round < PROPAGATION_ROUNDS; round++) {
+    let moved = 0
+    for (const [callee, arcs] of callsInto) {
+      if (isCollector(callee)) continue
+      let all = 0
+      let within = 0
+      for (const arc of arcs) {
+        all += arc.inclusiveInstructions
+        within += arc.inclusiveInstructions * insideOf(arc.caller)
+      }
+      const share = all > 0 ? within / all : 0
+      moved = Math.max(moved, Math.abs(share - (inside.get(callee) ?? 0)))
+      inside.set(callee, share)
+    }
+    if (moved < 1e-9) break
+  }
+
+  let collectorInstructions = 0
+  const collections = { scavenge: 0, markCompact: 0, minorMarkCompact: 0, incrementalMarkingStarted: 0 }
+  for (const arc of profile.arcs) {
+    if (arc.caller === arc.callee) continue
+    if (isCollector(arc.callee) && !isCollector(arc.caller)) collectorInstructions += arc.inclusiveInstructions * (1 - insideOf(arc.caller))
+    for (const kind of /** @type {(keyof typeof COLLECTION_KINDS)[]} */ (Object.keys(COLLECTION_KINDS))) {
+      if (COLLECTION_KINDS[kind].test(arc.callee)) collections[kind] += arc.calls
+    }
+  }
+  // A collector function with no caller in the dump (a thread's root) counts with all it called.
+  for (const [name, self] of profile.selfInstructions) {
+    if (!isCollector(name) || callsInto.has(name)) continue
+    collectorInstructions += self
+    for (const arc of profile.arcs) if (arc.caller === name && arc.callee !== name) collectorInstructions += arc.inclusiveInstructions
+  }
+  collectorInstructions = Math.min(Math.round(collectorInstructions), profile.instructions)
+  return { collectorInstructions, programInstructions: profile.instructions - collectorInstructions, collections }
+}
