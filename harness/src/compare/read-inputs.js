@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SCHEMA_VERSION } from '../defaults.js'
 import { DynoError, isDynoError } from '../errors.js'
-import { cpuBaselineOf, describeCpuBaseline } from '../instructions/cpu-baseline.js'
+import { cpuBaselineOf, describeCpuBaseline } from '../results/count-baseline.js'
 import { readRun } from '../report/read-run.js'
 import { inputKind } from '../util/checked-paths.js'
 

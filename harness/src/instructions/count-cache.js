@@ -7,7 +7,8 @@
 // exactly these and reused (compare-commits: the SUTs a change does not touch are counted once for both commits). A cached
 // entry that is corrupt or was written by another dyno is ignored with one line saying so, and counted again.
 import { findStrace } from './count-syscalls.js'
-import { maskedCpuFlags, NO_CPU_BASELINE } from './cpu-baseline.js'
+import { maskedCpuFlags } from './cpu-baseline.js'
+import { NO_CPU_BASELINE } from '../results/count-baseline.js'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'

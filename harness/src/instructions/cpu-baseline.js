@@ -69,9 +69,6 @@ export const CPU_BASELINE = Object.freeze({
   goDebug: ABOVE_THE_BASELINE.flatMap((extension) => extension.go ? [`cpu.${extension.go}=off`] : []).join(',')
 })
 
-/** What a count made before counts were pinned to a baseline records: nothing, read as this. */
-export const NO_CPU_BASELINE = 'none'
-
 const HWCAPS = 'glibc.cpu.hwcaps'
 
 /**
@@ -148,19 +145,3 @@ export function maskedCpuFlags (cpuinfo) {
   const flags = new Set(/^flags\s*:(.*)$/m.exec(cpuinfo)?.[1].trim().split(/\s+/) ?? [])
   return ABOVE_THE_BASELINE.map((extension) => extension.cpuinfo).filter((flag) => flags.has(flag))
 }
-
-/**
- * The baseline a result's count was made with.
- * @param {{ instructions?: { settings?: { cpuBaseline?: string } } | null }} record
- * @returns {string | null} null: the result holds no count (it failed before one, or was skipped)
- */
-export function cpuBaselineOf (record) {
-  if (!record.instructions) return null
-  return record.instructions.settings?.cpuBaseline ?? NO_CPU_BASELINE
-}
-
-/**
- * How a baseline is named to a reader.
- * @param {string} name
- */
-export const describeCpuBaseline = (name) => name === NO_CPU_BASELINE ? 'none (counted by a dyno from before cpu baselines)' : name

@@ -3,7 +3,7 @@
 // it: its cpu, cores, kernel, Node and load engine. An instruction count does not depend on the machine's speed, only on the
 // code that ran: the runtime and its version, the architecture, the cpu baseline the count was pinned to, and the count's
 // settings (part of the plan's identity).
-import { cpuBaselineOf, describeCpuBaseline } from '../instructions/cpu-baseline.js'
+import { cpuBaselineOf, describeCpuBaseline } from '../results/count-baseline.js'
 
 /**
  * @param {import('../report/read-run.js').RunData} run

@@ -3,7 +3,7 @@
 // request over all counted windows, the program's (V8's collector's counted apart), the bytes allocated per request, the
 // spread of its windows, and the factor against the fewest. Both the markdown
 // and the HTML report write these rows; every figure comes from the result files.
-import { cpuBaselineOf, describeCpuBaseline, NO_CPU_BASELINE } from '../instructions/cpu-baseline.js'
+import { cpuBaselineOf, describeCpuBaseline, NO_CPU_BASELINE } from '../results/count-baseline.js'
 import { formatInteger } from '../ui/format.js'
 
 /** @param {import('./read-run.js').RunData} run @returns {boolean} every result of the run is an instruction count */
