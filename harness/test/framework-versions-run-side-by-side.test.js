@@ -78,6 +78,9 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
       ['express@99.0.0', /DYNO_ERR_UNKNOWN_VERSION: `--frameworks` `express@99\.0\.0`: express has no version `99\.0\.0` on the registry; allowed: .*latest/],
       ['express@>=99', /DYNO_ERR_UNKNOWN_VERSION: `--frameworks` `express@>=99`: express has no version in the range `>=99`/],
       ['express@no-such-tag-dyno', /express has no dist-tag `no-such-tag-dyno` on the registry/],
+      // Names every object has are specs like any other, not properties of the registry's answer.
+      ...['constructor', 'toString', 'hasOwnProperty'].map((tag) => /** @type {[string, RegExp]} */ ([`express@${tag}`,
+        new RegExp(`DYNO_ERR_UNKNOWN_VERSION: \`--frameworks\` \`express@${tag}\`: express has no dist-tag \`${tag}\` on the registry`)])),
       [`express@path:${join(work, 'missing')}`, new RegExp(`${join(work, 'missing')} is not a directory; allowed: a directory holding the express package`)],
       [`express@path:${other}`, new RegExp(`${other} holds \`koa\`, not express`)],
       ['node-http@1.0.0', /`node-http@1\.0\.0`: node-http has no framework package to vary \(its framework is node:http\); allowed: .*express/],

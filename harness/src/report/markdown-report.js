@@ -5,6 +5,7 @@ import { formatInteger, formatMs } from '../ui/format.js'
 import { intervalText, rankNotes, rankText } from '../ui/rank-text.js'
 import { COUNT_COLUMNS, COUNT_FIGURE_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 import { contractPlace } from '../ui/scenario-order.js'
+import { inertMarkdown } from '../util/inert-markdown.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -94,7 +95,7 @@ export function markdownReport (run) {
         ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`), '')
     }
     lines.push('## Environment', '', ...environmentLines(run), '')
-    return lines.join('\n')
+    return inertMarkdown(lines.join('\n'))
   }
   const repeated = run.records.some((record) => record.repeat.of > 1)
   for (const [scenario, rows] of reportRows(run)) {
@@ -122,7 +123,7 @@ export function markdownReport (run) {
     lines.push('', ...(notes.length > 0 ? [...notes.map((note) => `- ${note}`), ''] : []))
   }
   lines.push('## Environment', '', ...environmentLines(run), '')
-  return lines.join('\n')
+  return inertMarkdown(lines.join('\n'))
 }
 
 /** @param {import('./read-run.js').RunData} run */
@@ -182,5 +183,5 @@ export function markdownSideBySide (runs, labels) {
     lines.push('')
   }
   runs.forEach((run, index) => lines.push(`## Environment: ${labels[index]}`, '', ...environmentLines(run), ''))
-  return lines.join('\n')
+  return inertMarkdown(lines.join('\n'))
 }

@@ -40,9 +40,11 @@ export async function resolveNpmVariant (entry, framework, spec, { signal } = {}
   }
   /** @type {string[]} */
   const versions = [].concat(facts.versions ?? [])
+  // The registry's own dist-tags only: `constructor` or `toString` is a spec like any other, not a property every object has.
   /** @type {Record<string, string>} */
-  const tags = facts['dist-tags'] ?? {}
-  const version = semver.valid(spec) ? (versions.includes(spec) ? spec : null) : tags[spec] ?? semver.maxSatisfying(versions, spec)
+  const tags = Object.fromEntries(Object.entries(facts?.['dist-tags'] ?? {}).filter(([, tagged]) => typeof tagged === 'string'))
+  const tagged = Object.hasOwn(tags, spec) ? tags[spec] : null
+  const version = semver.valid(spec) ? (versions.includes(spec) ? spec : null) : tagged ?? semver.maxSatisfying(versions, spec)
   if (!version) {
     const newest = [...new Set(versions.filter((candidate) => !semver.prerelease(candidate)).map((candidate) => semver.major(candidate)))]
       .map((major) => semver.maxSatisfying(versions, `^${major}.0.0`)).filter(Boolean).slice(-4)
@@ -50,8 +52,15 @@ export async function resolveNpmVariant (entry, framework, spec, { signal } = {}
       `\`${spec}\` on the registry; allowed: a published version, a range that matches one, or a dist-tag ` +
       `(${Object.entries(tags).map(([tag, tagged]) => `${tag}: ${tagged}`).join(', ')}; the newest of the last majors: ${newest.join(', ')})`)
   }
-  const { stdout } = await run('npm', ['view', `${framework}@${version}`, 'dist.integrity', '--json'], { timeout: 60_000, signal })
-  return { kind: 'npm', spec, version, integrity: JSON.parse(stdout || 'null') }
+  let integrity
+  try {
+    const { stdout } = await run('npm', ['view', `${framework}@${version}`, 'dist.integrity', '--json'], { timeout: 60_000, signal })
+    integrity = JSON.parse(stdout || 'null')
+  } catch (error) {
+    const said = /** @type {{ stdout?: string, message: string }} */ (error)
+    throw unknownVersion(entry, `the registry could not be asked for ${framework}@${version}'s integrity (npm view): ${firstLine(said.stdout) || said.message}`)
+  }
+  return { kind: 'npm', spec, version, integrity: typeof integrity === 'string' ? integrity : null }
 }
 
 /**

@@ -1,5 +1,6 @@
 // @ts-check
 import { comparisonColumns, rowRemarks, secondaryTables, sideLine, summaryLine } from './cells.js'
+import { inertMarkdown } from '../../util/inert-markdown.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -54,5 +55,5 @@ export function formatCompareMarkdown (comparison) {
   const remarks = comparison.rows.flatMap(rowRemarks)
   if (remarks.length > 0) lines.push('', ...remarks.map((remark) => `- ${cell(remark)}`))
   lines.push('', summaryLine(comparison), '')
-  return lines.join('\n')
+  return inertMarkdown(lines.join('\n'))
 }
