@@ -3,7 +3,7 @@
 // (every result, run.json, the aggregates over repeats that different parts measured), or, for compare-commits, one results
 // directory holding every round of both sides. Written into a directory of its own beside the target and renamed into place,
 // so that a merge that fails half-way leaves nothing behind.
-import { copyFileSync, cpSync, existsSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs'
+import { copyFileSync, cpSync, existsSync, lstatSync, readdirSync, renameSync, rmSync, rmdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { SCHEMA_VERSION } from '../defaults.js'
 import { DynoError } from '../errors.js'
@@ -19,6 +19,10 @@ import { COMPARE_COMMITS_INDEX } from '../compare-commits/compare-commits.js'
  * @throws {DynoError} DYNO_ERR_MERGE_REFUSED when it holds anything: a merge never writes over results
  */
 export function checkMergeTarget (out) {
+  // A link is refused, dangling or not: what it points to may lie anywhere, and would be replaced by the merged run.
+  if (isSymbolicLink(out)) {
+    throw new DynoError('DYNO_ERR_MERGE_REFUSED', `\`--out\` ${out} is a symbolic link: name a new directory for the merged run (not a link)`)
+  }
   const kind = inputKind(out, `\`--out\` ${out}`)
   if (kind === 'file') throw new DynoError('DYNO_ERR_MERGE_REFUSED', `\`--out\` ${out} is a file: name a new directory for the merged run`)
   if (kind === 'directory' && readdirSync(out).length > 0) {
@@ -135,4 +139,13 @@ function writeMergedComparison (parts, dir, mixedMachines) {
     merged: { parts: parts.map(partSummary), mixedMachines }
   })
   return { cells: first.plan.cells, results }
+}
+
+/** @param {string} path @returns {boolean} whether the path itself is a symbolic link (lstat: a dangling one too) */
+function isSymbolicLink (path) {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
 }

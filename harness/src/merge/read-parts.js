@@ -83,10 +83,23 @@ function readComparePart (dir) {
   return part
 }
 
+/** More cells than any plan holds (24 SUTs × 11 scenarios × 100 repeats × 10 connection levels is 264,000): a part saying more was not
+ * written by `dyno run`. */
+const MOST_PLAN_CELLS = 1_000_000
+
 /** @param {Part} part @param {string} file */
 function checkIsPart (part, file) {
   if (!part.plan?.shard) {
     throw refused(`${part.dir} is not a part of a split plan: its ${file} has no plan.shard (it was made without \`--shard K/N\`)`)
+  }
+  const { index, count, cells } = part.plan.shard
+  const whole = (/** @type {unknown} */ value, /** @type {number} */ least, /** @type {number} */ most) =>
+    Number.isInteger(value) && /** @type {number} */ (value) >= least && /** @type {number} */ (value) <= most
+  const planCells = part.plan.cells
+  if (!whole(planCells, 1, MOST_PLAN_CELLS) || !whole(count, 1, planCells) || !whole(index, 1, count) || !whole(cells, 0, planCells)) {
+    throw refused(`${part.dir}: its ${file} says plan.cells ${JSON.stringify(planCells)?.slice(0, 40)}, plan.shard ` +
+      `${JSON.stringify(part.plan.shard)?.slice(0, 120)}; allowed: whole numbers with 1 ≤ shard.index ≤ shard.count ≤ plan.cells ≤ ` +
+      `${MOST_PLAN_CELLS} and 0 ≤ shard.cells ≤ plan.cells, as \`dyno run --shard K/N\` writes them`)
   }
   if (part.index.status !== 'complete') {
     throw refused(`${partName(part)} is \`${part.index.status}\`, not complete: run that part again (its ${part.plan.shard.cells} cells), then merge`)
@@ -129,7 +142,8 @@ export function readParts (dirs, { allowMixedMachines }) {
   }
   const missing = Array.from({ length: count }, (_, position) => position + 1).filter((index) => !byIndex.has(index))
   if (missing.length > 0) {
-    throw refused(`part${missing.length > 1 ? 's' : ''} ${missing.map((index) => `${index}/${count}`).join(', ')} of plan ${first.plan.id} ` +
+    const named = missing.slice(0, 10).map((index) => `${index}/${count}`).join(', ') + (missing.length > 10 ? ` and ${missing.length - 10} more` : '')
+    throw refused(`part${missing.length > 1 ? 's' : ''} ${named} of plan ${first.plan.id} ` +
       `${missing.length > 1 ? 'are' : 'is'} missing; given: ${[...byIndex.values()].map(partName).join(', ')}`)
   }
   const ordered = [...byIndex.keys()].sort((a, b) => a - b).map((index) => /** @type {Part} */ (byIndex.get(index)))

@@ -1,6 +1,6 @@
 // @ts-check
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { DynoError } from '../errors.js'
 import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { inputKind } from '../util/checked-paths.js'
@@ -25,6 +25,38 @@ function readJson (path, what) {
 }
 
 /**
+ * A file name taken from a run's own data: a plain name inside the run directory, never a path that leaves it.
+ * @param {unknown} name @param {string} field where it was read, for the message
+ * @returns {string}
+ */
+function plainName (name, field) {
+  if (typeof name !== 'string' || name === '' || name === '.' || name === '..' || basename(name) !== name || name.includes('\\') || name.includes('\0')) {
+    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${field} is ${shortJson(name)}; allowed: the plain name of a file inside the run directory ` +
+      '(such as `express--json.json`), never a path')
+  }
+  return name
+}
+
+/**
+ * The fields every report and comparison reads first, checked so that a result made by hand names what it lacks.
+ * @param {any} record @param {string} path
+ * @returns {import('../results/result-record.js').ResultRecord}
+ */
+function checkedRecord (record, path) {
+  const required = /** @type {const} */ ([['sut.name', record?.sut?.name], ['scenario.name', record?.scenario?.name], ['status', record?.status]])
+  const lacking = !record || typeof record !== 'object' ? 'an object' : required.find(([, value]) => typeof value !== 'string')?.[0] ?? null
+  if (lacking) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: not a dyno result: it lacks ${lacking}`)
+  record.sut.label ??= record.sut.name
+  return record
+}
+
+/** @param {unknown} value @returns {string} the value as JSON, cut to 80 characters */
+const shortJson = (value) => {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text
+}
+
+/**
  * Reads a run directory: its index, every result it lists, and its aggregates (computed again from the results when the
  * file was written before aggregates had rank groups, so that every report reads one shape).
  * @param {string} dir
@@ -36,9 +68,17 @@ export function readRun (dir) {
   if (kind !== 'directory') throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} ${kind ? 'is a file' : 'does not exist'}: name a dyno run directory`)
   if (!existsSync(indexPath)) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} is not a dyno run directory: it has no run.json`)
   const index = readJson(indexPath, 'the run index')
-  const records = index.results.map((/** @type {{ file: string }} */ entry) => readJson(join(dir, entry.file), 'a result'))
+  if (!index || typeof index !== 'object' || !Array.isArray(index.results)) {
+    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${indexPath}: results must be a list of the run's result files, got ${shortJson(index?.results)}`)
+  }
+  const records = index.results.map((/** @type {{ file: unknown }} */ entry, /** @type {number} */ at) => {
+    const record = readJson(join(dir, plainName(entry?.file, `${indexPath}: results[${at}].file`)), 'a result')
+    return checkedRecord(record, join(dir, String(entry.file)))
+  })
   /** @type {import('../stats/aggregate-runs.js').Aggregate[]} */
-  const written = index.aggregatesFile ? readJson(join(dir, index.aggregatesFile), 'the aggregates').aggregates : []
+  const written = index.aggregatesFile
+    ? readJson(join(dir, plainName(index.aggregatesFile, `${indexPath}: aggregatesFile`)), 'the aggregates').aggregates ?? []
+    : []
   const aggregates = written.some((aggregate) => aggregate.requestsPerSec.center === undefined) ? aggregateRuns(records, { seed: index.seed }) : written
   return { dir, index, records, aggregates }
 }
