@@ -46,9 +46,11 @@ function hostileValues (domain) {
     case 'pin':
       return [...common, '0', 'sut=0', 'gen=0', 'sut=99,gen=98']
     case 'hostList':
-      return [...common, ',', 'local,local', 'local,http://host', 'ssh://a,ssh://a', '/etc/passwd']
+      return [...common, ',', 'local,local', 'local,http://host', 'ssh://a,ssh://a', 'local,ssh://-oProxyCommand', '/etc/passwd']
     case 'sshUrl':
-      return [...common, 'http://host', 'ssh://', 'ssh://user:password@host', 'ssh://host?x=1', 'ssh://bad user@host', '/etc/passwd']
+      // A host that begins with `-` would be an option to ssh.
+      return [...common, 'http://host', 'ssh://', 'ssh://user:password@host', 'ssh://host?x=1', 'ssh://bad user@host', 'ssh://-oProxyCommand',
+        'ssh://-v', '/etc/passwd']
     case 'shard':
       return [...common, '0/3', '4/3', '1/0', 'a/b', '1/3/5', '2', '/etc/passwd']
     case 'outputDirectory':

@@ -37,6 +37,8 @@ export function parseHostUrl (raw, flag) {
   if (url.search || url.hash) throw invalid('must not have a query or a fragment')
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1')
   if (!hostname || /[^A-Za-z0-9._:%-]/.test(hostname)) throw invalid('needs a host name or address')
+  // ssh would read a host that begins with `-` as an option (`-oProxyCommand…`); no host name or address begins so.
+  if (hostname.startsWith('-')) throw invalid(`has a host \`${hostname}\` that begins with \`-\`, which ssh would take for an option`)
   const dir = decodeURIComponent(url.pathname)
   if (/[\0\n]/.test(dir)) throw invalid('has a directory with a control character')
   const user = url.username ? decodeURIComponent(url.username) : null

@@ -88,7 +88,8 @@ async function addressOf (target) {
   let name = target.hostname
   try {
     const config = process.env.DYNO_SSH_CONFIG
-    const resolved = execFileSync('ssh', [...(config ? ['-F', config] : []), '-G', target.hostname], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    const resolved = execFileSync('ssh', [...(config ? ['-F', config] : []), '-G', '--', target.hostname],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
     name = /^hostname (.+)$/m.exec(resolved)?.[1] ?? name
   } catch {
     // an ssh without -G: the name as given
