@@ -18,7 +18,7 @@ else
 fi
 head="$SUT@path:$(absolute "$HEAD_PATH")"
 
-if ! command -v pnpm >/dev/null 2>&1; then npm install --global pnpm@10; fi
+if ! command -v pnpm >/dev/null 2>&1; then npm install --global pnpm@10.34.8; fi
 # A count needs valgrind, and strace for the system calls per request beside it.
 if [[ "${MEASURE:-instructions}" == "instructions" ]] && ! { command -v valgrind && command -v strace; } >/dev/null 2>&1; then
   sudo=""
