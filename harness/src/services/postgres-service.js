@@ -12,6 +12,7 @@ import { freeLoopbackPort } from '../hosts/free-port.js'
 import { startManagedProcess } from './managed-process.js'
 import { restartableService } from './restartable-service.js'
 import { runNodeScript } from '../hosts/run-node-script.js'
+import { maskUrl } from '../util/mask-secrets.js'
 
 export const POSTGRES_HOW_TO_GET = 'install PostgreSQL (apt-get install postgresql), or set DATABASE_URL'
 
@@ -161,12 +162,12 @@ async function connectPostgres (url, source, server) {
     await admin.end().catch(() => {})
     await server?.stop()
     throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE',
-      `cannot use PostgreSQL at ${maskPassword(url)} (${source}): ${/** @type {Error} */ (error).message}`, { cause: error })
+      `cannot use PostgreSQL at ${maskUrl(url)} (${source}): ${/** @type {Error} */ (error).message}`, { cause: error })
   }
   const version = (await admin.query('SHOW server_version')).rows[0].server_version
   return {
     name: 'postgres',
-    description: { version, source, url: maskPassword(url), queryCounter: hasStatements ? 'pg_stat_statements' : 'none' },
+    description: { version, source, url: maskUrl(url), queryCounter: hasStatements ? 'pg_stat_statements' : 'none' },
     env: { DATABASE_URL: url },
     healthy: async () => {
       if (server && !server.alive()) return false
@@ -179,7 +180,7 @@ async function connectPostgres (url, source, server) {
     },
     restart: async () => {
       throw new DynoError('DYNO_ERR_SERVICE_DIED',
-        `PostgreSQL at ${maskPassword(url)} (from DATABASE_URL) is down; dyno does not manage it, so it cannot restart it`)
+        `PostgreSQL at ${maskUrl(url)} (from DATABASE_URL) is down; dyno does not manage it, so it cannot restart it`)
     },
     queryCount: hasStatements ? async () => Number((await admin.query(WORLD_QUERY_CALLS)).rows[0].calls) : null,
     stop: async () => {
@@ -188,9 +189,6 @@ async function connectPostgres (url, source, server) {
     }
   }
 }
-
-/** @param {string} url */
-const maskPassword = (url) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')
 
 /** The script that makes and removes a cluster on a host of its own. */
 const ON_HOST_SCRIPT = 'harness/src/services/postgres-cluster.js'

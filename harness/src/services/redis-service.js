@@ -9,6 +9,7 @@ import { freeLoopbackPort } from '../hosts/free-port.js'
 import { startManagedProcess } from './managed-process.js'
 import { findExecutable } from '../util/find-executable.js'
 import { restartableService } from './restartable-service.js'
+import { maskSecrets, maskUrl } from '../util/mask-secrets.js'
 
 export const REDIS_HOW_TO_GET = 'install redis-server (apt-get install redis-server) or set REDIS_URL'
 
@@ -58,12 +59,13 @@ async function connectRedis (url, source, server) {
   } catch (error) {
     admin.disconnect()
     await server?.stop()
-    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `cannot use Redis at ${url} (${source}): ${/** @type {Error} */ (error).message}`, { cause: error })
+    const said = maskSecrets(/** @type {Error} */ (error).message)
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `cannot use Redis at ${maskUrl(url)} (${source}): ${said}`, { cause: error })
   }
   const version = /redis_version:(\S+)/.exec(await admin.info('server'))?.[1] ?? 'unknown'
   return {
     name: 'redis',
-    description: { version, source, url },
+    description: { version, source, url: maskUrl(url) },
     env: { REDIS_URL: url },
     healthy: async () => {
       if (server && !server.alive()) return false
@@ -74,7 +76,7 @@ async function connectRedis (url, source, server) {
       }
     },
     restart: async () => {
-      throw new DynoError('DYNO_ERR_SERVICE_DIED', `Redis at ${url} (from REDIS_URL) is down; dyno does not manage it, so it cannot restart it`)
+      throw new DynoError('DYNO_ERR_SERVICE_DIED', `Redis at ${maskUrl(url)} (from REDIS_URL) is down; dyno does not manage it, so it cannot restart it`)
     },
     queryCount: async () => {
       const calls = /cmdstat_get:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1]

@@ -14,3 +14,22 @@ export function maskSecrets (text) {
     .replace(/\/\/([^:@/\s]*):[^@/\s]*@/g, '//$1:***@')
     .replace(new RegExp(`([?&;\\s-]|^)((?:[A-Za-z_]*?)(?:${SECRET_NAMES}))(=|\\s+)([^&\\s]+)`, 'gi'), '$1$2$3***')
 }
+
+/**
+ * A URL as it may be written: its password, and every query parameter named like a secret, replaced with `***`, read with the
+ * WHATWG URL parser (`redis://:pw@h`, `postgres://user:pw@h/db?password=…&sslpassword=…`). Text that is not a URL is masked as
+ * any text is (maskSecrets).
+ * @param {string} text @returns {string}
+ */
+export function maskUrl (text) {
+  let url
+  try {
+    url = new URL(text)
+  } catch {
+    return maskSecrets(text)
+  }
+  if (url.password) url.password = '***'
+  const secretName = new RegExp(`(?:${SECRET_NAMES})$`, 'i')
+  for (const name of [...url.searchParams.keys()]) if (secretName.test(name)) url.searchParams.set(name, '***')
+  return url.href.replace(/%2A%2A%2A/g, '***')
+}

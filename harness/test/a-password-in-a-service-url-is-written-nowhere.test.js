@@ -1,0 +1,68 @@
+// @ts-check
+// A Redis the user runs, with a password in REDIS_URL (`redis://:pw@host:port/`): the run measures with it, and the password
+// is in no file under the run directory (results, run.json, reports) and in no message: every URL is written with its password
+// and secret-named query parameters masked (the WHATWG URL parser). A wrong password is named as wrong, still masked.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { findExecutable } from '../src/util/find-executable.js'
+import { trackRuns } from './support/leftover-processes.js'
+import { runCli } from './support/run-cli.js'
+
+const runs = trackRuns()
+const redisServer = findExecutable('redis-server')
+const absent = redisServer ? null : 'redis-server is not installed (apt-get install redis-server)'
+if (absent && process.env.CI === 'true') throw new Error(`CI=true and ${absent}`)
+const PASSWORD = 'dyno-s3cret-pw-7f2a'
+
+/** @returns {Promise<number>} a port free on 127.0.0.1 now */
+const freePort = () => new Promise((resolve, reject) => {
+  const server = createServer()
+  server.on('error', reject)
+  server.listen(0, '127.0.0.1', () => {
+    const address = /** @type {import('node:net').AddressInfo} */ (server.address())
+    server.close(() => resolve(address.port))
+  })
+})
+
+/** @param {string} dir @returns {string[]} every file below dir */
+const filesBelow = (dir) => readdirSync(dir).flatMap((name) => statSync(join(dir, name)).isDirectory() ? filesBelow(join(dir, name)) : [join(dir, name)])
+
+describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent})` : ''}`, () => {
+  /** @type {import('node:child_process').ChildProcess | null} */
+  let redis = null
+  afterAll(() => { redis?.kill('SIGTERM') })
+
+  it('measures with it and writes it nowhere, and a wrong one is said masked', async () => {
+    const port = await freePort()
+    // The password reaches redis-server on its stdin as a config file, not on its command line.
+    redis = spawn(/** @type {string} */ (redisServer), ['-'], { stdio: ['pipe', 'pipe', 'inherit'] })
+    redis.stdin?.end(`port ${port}\nbind 127.0.0.1\nsave ""\nappendonly no\nrequirepass ${PASSWORD}\n`)
+    await new Promise((resolve) => redis?.stdout?.on('data', (chunk) => { if (String(chunk).includes('Ready to accept')) resolve(null) }))
+
+    const out = mkdtempSync(join(tmpdir(), 'dyno-redis-password-'))
+    const url = `redis://:${PASSWORD}@127.0.0.1:${port}/?password=${PASSWORD}x`
+    const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'redis', '--duration', '0.5', '--warmup', '0.2',
+      '--repeats', '1', '--connections', '4', '--out', out], { env: { ...process.env, REDIS_URL: url } })
+    const [runId] = readdirSync(out)
+    runs.add(runId)
+    expect(result.code, result.stderr).toBe(0)
+    const index = JSON.parse(readFileSync(join(out, runId, 'run.json'), 'utf8'))
+    expect(index.results.map((/** @type {{ status: string }} */ entry) => entry.status)).toEqual(['ok'])
+    for (const file of filesBelow(join(out, runId))) expect(readFileSync(file, 'utf8'), file).not.toContain(PASSWORD)
+    expect(result.stdout + result.stderr).not.toContain(PASSWORD)
+    expect(JSON.stringify(index)).toContain(`redis://:***@127.0.0.1:${port}/?password=***`)
+
+    const wrong = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'redis', '--duration', '0.5', '--warmup', '0',
+      '--repeats', '1', '--out', out], { env: { ...process.env, REDIS_URL: `redis://:${PASSWORD}-wrong@127.0.0.1:${port}/` } })
+    for (const runDir of readdirSync(out)) runs.add(runDir)
+    expect(wrong.stdout + wrong.stderr).not.toContain(PASSWORD)
+    expect(wrong.stderr).toMatch(/cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1/)
+    for (const file of filesBelow(out)) expect(readFileSync(file, 'utf8'), file).not.toContain(PASSWORD)
+  }, 120_000)
+
+  afterAll(() => runs.expectNoneLeft(expect))
+})
