@@ -25,12 +25,15 @@ const GUARD_SCRIPT = 'harness/src/hosts/remote/process-guard.js'
  * @returns {Promise<import('./host.js').HostProcess>}
  */
 export function startGuardedProcess (target, spec, { node, label }) {
-  const session = spawnGroupLeader('ssh', sshArgv(target, [node, GUARD_SCRIPT, encodeSpec(spec)]), { stdio: ['pipe', 'pipe', 'pipe'] })
+  const session = spawnGroupLeader('ssh', sshArgv(target, [node, GUARD_SCRIPT]), { stdio: ['pipe', 'pipe', 'pipe'] })
+  // The spec holds the process's environment (DATABASE_URL and its password): it goes over the session's stdin, never on a
+  // command line (here or on the host), then the heartbeat follows.
+  session.stdin?.on('error', () => {})
+  session.stdin?.write(`${encodeSpec(spec)}\n`)
   const stdout = new PassThrough()
   const stderr = new PassThrough()
   session.stdout?.pipe(stdout)
   const heartbeat = setInterval(() => session.stdin?.write('.'), HEARTBEAT_INTERVAL_MS)
-  session.stdin?.on('error', () => {})
   /** @type {import('../resources/proc-reader.js').ProcStat[]} */
   let members = []
   let ticksScale = 1

@@ -8,12 +8,13 @@ import { REPO_ROOT } from '../paths.js'
  * @param {import('./host.js').Host} host
  * @param {string} script relative to the checkout's root
  * @param {string[]} args
- * @param {{ label: string, env?: Record<string, string>, signal?: AbortSignal }} options signal: stops it
+ * @param {{ label: string, env?: Record<string, string>, signal?: AbortSignal, stdinText?: string }} options signal: stops it; stdinText:
+ *   written to its standard input (what must not be on a command line, where every user of the host can read it)
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string, lost: string | null }>} lost: why its host went away, if it did
  */
-export async function runNodeScript (host, script, args, { label, env = {}, signal }) {
+export async function runNodeScript (host, script, args, { label, env = {}, signal, stdinText }) {
   const { command, args: argv } = host.launchOn(process.execPath, [join(REPO_ROOT, script), ...args])
-  const child = await host.spawnGroup({ command, args: argv, cwd: REPO_ROOT, env, label })
+  const child = await host.spawnGroup({ command, args: argv, cwd: REPO_ROOT, env, label, ...(stdinText === undefined ? {} : { stdinText }) })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => { stdout += chunk })

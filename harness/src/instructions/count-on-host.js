@@ -24,8 +24,11 @@ export const encodeCountSpec = (spec) => Buffer.from(JSON.stringify(spec)).toStr
 
 const isMain = process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').slice(-3).join('/'))
 if (isMain) {
+  // What to count comes on stdin (it holds the SUT's environment, secrets included), never on the command line.
+  let text = ''
+  for await (const chunk of process.stdin) text += chunk
   /** @type {CountOnHost} */
-  const spec = JSON.parse(Buffer.from(process.argv[2] ?? '', 'base64url').toString('utf8'))
+  const spec = JSON.parse(Buffer.from(text.trim(), 'base64url').toString('utf8'))
   const stop = new AbortController()
   for (const signal of /** @type {const} */ (['SIGTERM', 'SIGINT', 'SIGHUP'])) process.once(signal, () => stop.abort(signal))
   try {

@@ -257,6 +257,7 @@ async function countedOnHost (context, cell, record, count) {
     return skipped(`counts on a SUT host of its own are made for Node SUTs (${cell.sut.name} runs on ${cell.sut.runtime.kind})`)
   }
   cell.onProgress?.({ stage: `counting instructions on ${context.sutHost.name}` })
+  // The spec holds the SUT's environment (DATABASE_URL, REDIS_URL and their secrets): it travels on the script's stdin, not its arguments.
   const spec = encodeCountSpec({
     sut: cell.sut.name,
     scenario: cell.scenario.name,
@@ -264,8 +265,8 @@ async function countedOnHost (context, cell, record, count) {
     ...count,
     readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC)
   })
-  const { stdout, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/instructions/count-on-host.js', [spec],
-    { label: `the count of ${cell.sut.name}`, signal: context.signal })
+  const { stdout, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/instructions/count-on-host.js', [],
+    { label: `the count of ${cell.sut.name}`, signal: context.signal, stdinText: `${spec}\n` })
   if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
   if (context.signal.aborted) return failed(`interrupted by ${String(context.signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
   const said = stdout.trim().split('\n').pop() ?? ''

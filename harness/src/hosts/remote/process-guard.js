@@ -13,7 +13,30 @@ import { decodeSpec, guardLine, HEARTBEAT_TIMEOUT_MS } from './guard-protocol.js
 const POLL_MS = 20
 const KILL_WAIT_MS = 3000
 
-const spec = decodeSpec(process.argv[2] ?? '')
+/**
+ * What to start comes first on stdin, one line (it holds the process's environment, secrets included, which a command line would
+ * show every user of the host); the heartbeat follows on the same stream.
+ * @returns {Promise<string>}
+ */
+function readSpecLine () {
+  return new Promise((resolve, reject) => {
+    let text = ''
+    const onData = (/** @type {Buffer} */ chunk) => {
+      text += chunk.toString()
+      const end = text.indexOf('\n')
+      if (end === -1) return
+      process.stdin.off('data', onData)
+      process.stdin.off('end', onEnd)
+      process.stdin.pause()
+      resolve(text.slice(0, end))
+    }
+    const onEnd = () => reject(new Error('the SSH session ended before dyno said what to start'))
+    process.stdin.on('data', onData)
+    process.stdin.on('end', onEnd)
+  })
+}
+
+const spec = decodeSpec(await readSpecLine())
 const say = (/** @type {import('./guard-protocol.js').GuardMessage} */ message) => process.stderr.write(guardLine(message))
 
 const env = { ...process.env, ...spec.env }
