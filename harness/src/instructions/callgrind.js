@@ -94,7 +94,7 @@ export function readNewDumps (outDir, before) {
   let instructions = 0
   let files = 0
   const collections = { scavenge: 0, markCompact: 0, minorMarkCompact: 0, incrementalMarkingStarted: 0 }
-  const split = { collectorInstructions: 0, programInstructions: 0, collections }
+  const split = { collectorInstructions: 0, readingInstructions: 0, programInstructions: 0, collections }
   for (const name of readdirSync(outDir).filter((entry) => entry.startsWith('callgrind.out.') && !before.has(entry))) {
     const profile = parseCallgrindDump(readFileSync(join(outDir, name), 'utf8'))
     if (!profile.instructions && profile.arcs.length === 0) continue
@@ -102,6 +102,7 @@ export function readNewDumps (outDir, before) {
     instructions += profile.instructions
     files += 1
     split.collectorInstructions += own.collectorInstructions
+    split.readingInstructions += own.readingInstructions
     split.programInstructions += own.programInstructions
     for (const kind of /** @type {(keyof typeof split.collections)[]} */ (Object.keys(split.collections))) split.collections[kind] += own.collections[kind]
   }

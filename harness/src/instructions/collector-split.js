@@ -34,12 +34,19 @@ const COLLECTION_KINDS = {
   incrementalMarkingStarted: /^v8::internal::IncrementalMarking::Start\(/
 }
 
+/**
+ * dyno's own reading inside a collection: the allocation preload's v8.GCProfiler records the heap before and after each one (about
+ * 200,000 instructions a collection). It is neither the collector's work nor the program's: counted apart, as `readingInstructions`.
+ */
+const READING_FUNCTIONS = /^node::v8_utils::(?:BeforeGCCallback|AfterGCCallback)\(/
+
 /** Rounds of propagating the inside-the-collector shares up the call graph; the graph's depth beyond V8's collector is small. */
 const PROPAGATION_ROUNDS = 64
 
 /**
  * @typedef {object} CollectorSplit
- * @property {number} collectorInstructions
+ * @property {number} collectorInstructions dyno's reading inside collections left out
+ * @property {number} readingInstructions dyno's allocation reading inside collections (READING_FUNCTIONS)
  * @property {number} programInstructions the rest of the window's instructions
  * @property {{ scavenge: number, markCompact: number, minorMarkCompact: number, incrementalMarkingStarted: number }} collections
  */
@@ -93,6 +100,10 @@ export function splitCollector (profile) {
     collectorInstructions += self
     for (const arc of profile.arcs) if (arc.caller === name && arc.callee !== name) collectorInstructions += arc.inclusiveInstructions
   }
-  collectorInstructions = Math.min(Math.round(collectorInstructions), profile.instructions)
-  return { collectorInstructions, programInstructions: profile.instructions - collectorInstructions, collections }
+  const readingInstructions = Math.min(Math.round(collectorInstructions), profile.arcs
+    .filter((arc) => READING_FUNCTIONS.test(arc.callee) && !READING_FUNCTIONS.test(arc.caller))
+    .reduce((sum, arc) => sum + arc.inclusiveInstructions, 0))
+  collectorInstructions = Math.min(Math.round(collectorInstructions) - readingInstructions, profile.instructions - readingInstructions)
+  const programInstructions = profile.instructions - collectorInstructions - readingInstructions
+  return { collectorInstructions, readingInstructions, programInstructions, collections }
 }

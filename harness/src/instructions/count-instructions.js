@@ -78,6 +78,8 @@ export function countSettingsFor (sut) {
  * @typedef {object} WindowCollector what V8's collector did in a window (collector-split.js)
  * @property {number} instructions the collector's share of the window's instructions
  * @property {number} instructionsPerRequest
+ * @property {number} readingInstructions dyno's allocation reading inside the collections (GCProfiler's callbacks): neither the
+ *   collector's nor the program's
  * @property {{ scavenge: number, markCompact: number, minorMarkCompact: number, incrementalMarkingStarted: number }} collections
  *
  * @typedef {object} CountedWindow
@@ -186,14 +188,19 @@ export async function countInstructions ({
         await controlRunning('zero')
       }
       processes = Math.max(processes, dumped.files)
-      const { collectorInstructions, programInstructions, collections } = dumped.split
+      const { collectorInstructions, readingInstructions, programInstructions, collections } = dumped.split
       counts.push({
         requests: windowRequests,
         instructions: dumped.instructions,
         instructionsPerRequest: Math.round(dumped.instructions / windowRequests),
         programInstructionsPerRequest: node ? Math.round(programInstructions / windowRequests) : null,
         collector: node
-          ? { instructions: collectorInstructions, instructionsPerRequest: Math.round(collectorInstructions / windowRequests), collections }
+          ? {
+              instructions: collectorInstructions,
+              instructionsPerRequest: Math.round(collectorInstructions / windowRequests),
+              readingInstructions,
+              collections
+            }
           : null,
         allocatedBytesPerRequest
       })
@@ -207,7 +214,8 @@ export async function countInstructions ({
       windows: counts,
       instructionsPerRequest: perRequestOver(counts, (window) => window.instructions, windowRequests) ?? 0,
       programInstructionsPerRequest: node
-        ? perRequestOver(counts, (window) => window.instructions - (window.collector?.instructions ?? 0), windowRequests)
+        ? perRequestOver(counts, (window) => window.instructions - (window.collector?.instructions ?? 0) - (window.collector?.readingInstructions ?? 0),
+          windowRequests)
         : null,
       collector: collectorOver(counts, windowRequests, node),
       allocation: allocationOver(counts, allocationDir !== null),
