@@ -35,8 +35,9 @@ const COLLECTION_KINDS = {
 }
 
 /**
- * dyno's own reading inside a collection: the allocation preload's v8.GCProfiler records the heap before and after each one (about
- * 200,000 instructions a collection). It is neither the collector's work nor the program's: counted apart, as `readingInstructions`.
+ * dyno's own reading inside a collection: the allocation preload's v8.GCProfiler records the heap before and after each one (from
+ * 400,000 instructions a collection to several million as a count goes on). It is neither the collector's work nor the program's:
+ * counted apart, as `readingInstructions`.
  */
 const READING_FUNCTIONS = /^node::v8_utils::(?:BeforeGCCallback|AfterGCCallback)\(/
 
