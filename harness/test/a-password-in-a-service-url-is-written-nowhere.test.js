@@ -1,13 +1,16 @@
 // @ts-check
 // A Redis the user runs, with a password in REDIS_URL (`redis://:pw@host:port/`): the run measures with it, and the password
 // is in no file under the run directory (results, run.json, reports) and in no message: every URL is written with its password
-// and secret-named query parameters masked (the WHATWG URL parser). A wrong password is named as wrong, still masked.
-import { spawn } from 'node:child_process'
+// and secret-named query parameters masked (the WHATWG URL parser). A wrong password is named as wrong, still masked. And the Redis
+// dyno starts itself answers only a client that knows the run's secret, which is on no command line.
+import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { Redis } from 'ioredis'
+import { provideRedis } from '../src/services/redis-service.js'
 import { findExecutable } from '../src/util/find-executable.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { runCli } from './support/run-cli.js'
@@ -63,6 +66,32 @@ describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent}
     expect(wrong.stderr).toMatch(/cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1/)
     for (const file of filesBelow(out)) expect(readFileSync(file, 'utf8'), file).not.toContain(PASSWORD)
   }, 120_000)
+
+  it('starts a Redis of its own that answers only the run\'s secret, kept off every command line', async () => {
+    const { REDIS_URL: _, ...env } = process.env
+    const service = await provideRedis(env)
+    try {
+      const url = service.env.REDIS_URL
+      const secret = new URL(url).password
+      expect(secret).toMatch(/^[0-9a-f]{48}$/)
+      expect(JSON.stringify(service.description)).not.toContain(secret)
+      expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain(secret)
+      // A client without the secret: Redis's own answer to a plain GET.
+      const { hostname, port } = new URL(url)
+      const answer = await new Promise((resolve, reject) => {
+        const socket = connect(Number(port), hostname, () => socket.write('GET dyno:message\r\n'))
+        socket.once('data', (chunk) => { resolve(String(chunk)); socket.destroy() })
+        socket.once('error', reject)
+      })
+      expect(answer).toMatch(/^-NOAUTH/)
+      const sut = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 })
+      await sut.connect()
+      expect(await sut.get('dyno:message')).not.toBeNull()
+      sut.disconnect()
+    } finally {
+      await service.stop()
+    }
+  }, 60_000)
 
   afterAll(() => runs.expectNoneLeft(expect))
 })

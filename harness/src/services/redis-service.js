@@ -1,4 +1,5 @@
 // @ts-check
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +16,9 @@ export const REDIS_HOW_TO_GET = 'install redis-server (apt-get install redis-ser
 
 /**
  * Redis for the redis scenario: the server at REDIS_URL when set, otherwise a redis-server started on a free port of the SUTs' host
- * (its loopback when that is this machine), without persistence. Seeded either way.
+ * (its loopback when that is this machine), without persistence, answering only a client that knows this run's secret: its
+ * configuration, the secret included, goes on its stdin (never a command line), and the SUT gets the secret in its REDIS_URL, which
+ * dyno writes masked. Seeded either way.
  * @param {NodeJS.ProcessEnv} env
  * @param {Record<string, string>} [mark] added to the server's environment
  * @param {import('../hosts/host.js').Host | null} [host] where the SUTs run (null: this machine)
@@ -28,18 +31,21 @@ export async function provideRedis (env, mark = {}, host = null) {
   // Redis writes nothing without persistence; a directory of its own here, the host's temporary directory there.
   const dir = host?.remote ? '/tmp' : mkdtempSync(join(tmpdir(), 'dyno-redis-'))
   const address = host?.listenAddress ?? '127.0.0.1'
+  const secret = randomBytes(24).toString('hex')
   const open = async () => {
     const [port] = host ? await host.freePorts(1) : [await freeLoopbackPort()]
     const server = await startManagedProcess({
       name: 'redis-server',
       command,
-      args: ['--port', String(port), '--bind', address, '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'no'],
+      args: ['-'],
+      stdinText: [`port ${port}`, `bind ${address}`, 'save ""', 'appendonly no', `dir ${dir}`, 'protected-mode yes', `requirepass ${secret}`, '']
+        .join('\n'),
       readyPattern: /Ready to accept connections/,
       timeoutMs: 15_000,
       env: mark,
       host
     })
-    return connectRedis(`redis://${address}:${port}`, 'managed', server)
+    return connectRedis(`redis://:${secret}@${address.includes(':') ? `[${address}]` : address}:${port}`, 'managed', server)
   }
   return restartableService('redis', open, () => { if (!host?.remote) rmSync(dir, { recursive: true, force: true }) })
 }
