@@ -2,7 +2,7 @@
 // A Redis the user runs, with a password in REDIS_URL (`redis://:pw@host:port/`): the run measures with it, and the password
 // is in no file under the run directory (results, run.json, reports) and in no message: every URL is written with its password
 // and secret-named query parameters masked (the WHATWG URL parser). A wrong password is named as wrong, still masked. And the Redis
-// dyno starts itself answers only a client that knows the run's secret, which is on no command line.
+// and the PostgreSQL dyno start themselves answer only a client that knows the run's secret, which is on no command line.
 import { execFileSync, spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { connect, createServer } from 'node:net'
@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { Redis } from 'ioredis'
+import pg from 'pg'
+import { findPostgresBinaries, providePostgres } from '../src/services/postgres-service.js'
 import { provideRedis } from '../src/services/redis-service.js'
 import { findExecutable } from '../src/util/find-executable.js'
 import { trackRuns } from './support/leftover-processes.js'
@@ -94,4 +96,33 @@ describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent}
   }, 60_000)
 
   afterAll(() => runs.expectNoneLeft(expect))
+})
+
+const postgresAbsent = findPostgresBinaries(process.env) ? null : 'no PostgreSQL binaries (apt-get install postgresql)'
+if (postgresAbsent && process.env.CI === 'true') throw new Error(`CI=true and ${postgresAbsent}`)
+
+describe.skipIf(postgresAbsent)(`the PostgreSQL dyno starts${postgresAbsent ? ` (skipped: ${postgresAbsent})` : ''}`, () => {
+  it('lets in over TCP only the run\'s password, kept off every command line', async () => {
+    const { DATABASE_URL: _, ...env } = process.env
+    const service = await providePostgres(env)
+    try {
+      const url = service.env.DATABASE_URL
+      const secret = new URL(url).password
+      expect(secret).toMatch(/^[0-9a-f]{48}$/)
+      expect(JSON.stringify(service.description)).not.toContain(secret)
+      expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain(secret)
+      const stranger = new pg.Client({ connectionString: url.replace(`:${secret}@`, '@') })
+      await expect(stranger.connect()).rejects.toThrow(/password|SASL/i)
+      await stranger.end().catch(() => {})
+      const wrong = new pg.Client({ connectionString: url.replace(secret, 'not-the-secret') })
+      await expect(wrong.connect()).rejects.toThrow(/password authentication failed/)
+      await wrong.end().catch(() => {})
+      const sut = new pg.Client({ connectionString: url })
+      await sut.connect()
+      expect((await sut.query('SELECT count(*)::int AS n FROM world')).rows[0].n).toBeGreaterThan(0)
+      await sut.end()
+    } finally {
+      await service.stop()
+    }
+  }, 60_000)
 })

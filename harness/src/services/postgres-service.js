@@ -1,6 +1,7 @@
 // @ts-check
 import { execFileSync } from 'node:child_process'
-import { appendFileSync, chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { appendFileSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -71,14 +72,15 @@ function serverUser () {
  */
 
 /**
- * initdb into a new temporary directory, trusting the local connections, and those from `trustFrom` too.
+ * initdb into a new temporary directory: its Unix socket, in that directory, trusted (only the server's user reaches it); every TCP
+ * connection, from the loopback and from `allowFrom`, only with the run's password (scram-sha-256).
  * @param {NodeJS.ProcessEnv} env
- * @param {{ trustFrom?: string[] }} [access] addresses (CIDR) that may connect too, without a password: another machine's, and the host's
- *   own address that its server listens on
+ * @param {{ allowFrom?: string[], password: string }} access allowFrom: addresses (CIDR) that may connect too: another machine's,
+ *   and the host's own address that its server listens on; password: the superuser's, this run's secret
  * @returns {Cluster}
  * @throws {DynoError} DYNO_ERR_SERVICE_UNAVAILABLE: no binaries, or initdb failed
  */
-export function initCluster (env, { trustFrom = [] } = {}) {
+export function initCluster (env, { allowFrom = [], password }) {
   const binaries = findPostgresBinaries(env)
   if (!binaries) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `no PostgreSQL binaries (initdb, postgres) found: ${POSTGRES_HOW_TO_GET}`)
   const user = serverUser()
@@ -90,10 +92,17 @@ export function initCluster (env, { trustFrom = [] } = {}) {
     chownSync(dataDir, user.uid, user.gid)
   }
   try {
-    execFileSync(binaries.initdb, ['-D', dataDir, '-U', 'dyno', '--auth=trust', '-E', 'UTF8', '--no-sync'], {
-      cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), timeout: 60_000
-    })
-    for (const cidr of trustFrom) appendFileSync(join(dataDir, 'pg_hba.conf'), `host all all ${cidr} trust\n`)
+    // The superuser's password from a file only it can read, gone once initdb has read it; no password on a command line.
+    const passwordFile = join(dir, 'password')
+    writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 })
+    if (user) chownSync(passwordFile, user.uid, user.gid)
+    try {
+      execFileSync(binaries.initdb, ['-D', dataDir, '-U', 'dyno', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${passwordFile}`,
+        '-E', 'UTF8', '--no-sync'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), timeout: 60_000 })
+    } finally {
+      rmSync(passwordFile, { force: true })
+    }
+    for (const cidr of allowFrom) appendFileSync(join(dataDir, 'pg_hba.conf'), `host all all ${cidr} scram-sha-256\n`)
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
     const stderr = /** @type {{ stderr?: Buffer }} */ (error).stderr?.toString().trim()
@@ -119,7 +128,8 @@ export const serverArgs = ({ dir, dataDir }, address, port) =>
 export async function providePostgres (env, mark = {}, host = null) {
   if (env.DATABASE_URL) return connectPostgres(env.DATABASE_URL, 'DATABASE_URL', null)
   if (host?.remote) return postgresOnHost(host, mark)
-  const cluster = initCluster(env)
+  const password = randomBytes(24).toString('hex')
+  const cluster = initCluster(env, { password })
   const { dir, binaries, user } = cluster
   const open = async () => {
     const port = await freeLoopbackPort()
@@ -133,7 +143,7 @@ export async function providePostgres (env, mark = {}, host = null) {
       env: mark,
       ...(user ?? {})
     })
-    const service = await connectPostgres(`postgres://dyno@127.0.0.1:${port}/postgres`, 'managed', server)
+    const service = await connectPostgres(`postgres://dyno:${password}@127.0.0.1:${port}/postgres`, 'managed', server)
     service.description.binaries = binaries.source
     return service
   }
@@ -200,8 +210,10 @@ const ON_HOST_SCRIPT = 'harness/src/services/postgres-cluster.js'
  * @returns {Promise<import('./service.js').Service>}
  */
 async function postgresOnHost (host, mark) {
+  const password = randomBytes(24).toString('hex')
+  // The password goes to the host's script on its stdin, never its command line.
   const run = async (/** @type {string[]} */ args) => {
-    const { code, stdout, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, { label: `postgres ${args[0]}` })
+    const { code, stdout, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, { label: `postgres ${args[0]}`, stdinText: `${password}\n` })
     if (code !== 0) {
       const said = lost ?? stderr.trim().split('\n').slice(-3).join(' / ')
       throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `PostgreSQL on ${host.name}: \`${args[0]}\` failed: ${said}`)
@@ -223,7 +235,8 @@ async function postgresOnHost (host, mark) {
       ...(cluster.user ?? {}),
       host
     })
-    const service = await connectPostgres(`postgres://dyno@${host.listenAddress}:${port}/postgres`, 'managed', server)
+    const address = host.listenAddress.includes(':') ? `[${host.listenAddress}]` : host.listenAddress
+    const service = await connectPostgres(`postgres://dyno:${password}@${address}:${port}/postgres`, 'managed', server)
     service.description.binaries = cluster.binaries.source
     return service
   }
