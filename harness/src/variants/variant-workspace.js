@@ -11,6 +11,7 @@ import { runChild } from '../compare-commits/child-command.js'
 import { DynoError } from '../errors.js'
 import { REPO_ROOT } from '../paths.js'
 import { makeDirectory } from '../util/checked-paths.js'
+import { packedIntegrity } from './packed-integrity.js'
 
 /** What a copy never takes: installs, builds, and what git keeps. */
 const NOT_COPIED = new Set(['node_modules', 'dist', '.venv', 'bin', '.turbo', '.git', 'go', 'python'])
@@ -34,7 +35,10 @@ export async function installVariant ({ sut, resolved, cacheDir, signal, onLine 
     shared: shared.map(([, dir]) => treeHash(join(REPO_ROOT, dir))),
     lockfile: fileHash(join(REPO_ROOT, 'pnpm-lock.yaml')),
     workspace: fileHash(join(REPO_ROOT, 'pnpm-workspace.yaml')),
-    variant: resolved.kind === 'npm' ? { version: resolved.version, integrity: resolved.integrity } : { dir: resolved.dir, tree: treeHash(resolved.dir ?? '') },
+    // A checkout's key is what its package would publish, build output included (packed-integrity.js).
+    variant: resolved.kind === 'npm'
+      ? { version: resolved.version, integrity: resolved.integrity }
+      : { dir: resolved.dir, packed: packedIntegrity(resolved.dir ?? '') },
     node: process.version
   })).digest('hex').slice(0, 16)
   const workspace = join(cacheDir, 'variants', `${sut.name}@${resolved.kind === 'npm' ? resolved.version : 'path'}-${key}`)
