@@ -64,7 +64,15 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     const elsewhere = await run()
     expect(elsewhere.stderr).toMatch(new RegExp(`dyno: the engine calibration ${file} was measured with another cores: ignored, measured again`))
     expect(elsewhere.stderr).toMatch(MEASURING)
-  }, 240_000)
+
+    // The right key, a level without its figures: that level is measured again, named, and nothing crashes.
+    const measured = JSON.parse(readFileSync(file, 'utf8'))
+    const [level] = Object.keys(measured.levels)
+    writeFileSync(file, JSON.stringify({ ...measured, levels: { ...measured.levels, [level]: { measuredAt: 'soon', sut: 'node-net' } } }))
+    const lacking = await run()
+    expect(lacking.stderr).toMatch(new RegExp(`the engine calibration ${file} holds levels dyno cannot read \\(level ${level}: measuredAt is not a date\\)`))
+    expect(lacking.stderr).toMatch(MEASURING)
+  }, 360_000)
 
   it('takes an engine given by name as it is, without calibrating', async () => {
     const given = await run(['--engine', 'autocannon'])

@@ -85,7 +85,34 @@ function readCalibration (file, key) {
   if (differs.length > 0 || typeof stored.levels !== 'object' || stored.levels === null) {
     return { levels: {}, note: `the engine calibration ${file} was measured with another ${differs.join(', ') || 'format'}: ignored, measured again` }
   }
-  return { levels: stored.levels, note: null }
+  // Each level's figures are read as they must be; a level that lacks one is measured again, named in the note.
+  const levels = Object.fromEntries(Object.entries(stored.levels).filter(([, level]) => levelProblem(level) === null))
+  const dropped = Object.entries(stored.levels).filter(([, level]) => levelProblem(level) !== null)
+    .map(([name, level]) => `level ${name.slice(0, 20)}: ${levelProblem(level)}`)
+  return {
+    levels,
+    note: dropped.length > 0 ? `the engine calibration ${file} holds levels dyno cannot read (${dropped.slice(0, 3).join('; ')}): those measured again` : null
+  }
+}
+
+/**
+ * What is wrong with one level of a stored calibration, or null.
+ * @param {unknown} level
+ * @returns {string | null}
+ */
+function levelProblem (level) {
+  if (!level || typeof level !== 'object') return 'not an object'
+  const { measuredAt, sut, autocannon, native } = /** @type {Record<string, unknown>} */ (level)
+  if (typeof measuredAt !== 'string' || Number.isNaN(Date.parse(measuredAt))) return 'measuredAt is not a date'
+  if (typeof sut !== 'string') return 'sut is not a name'
+  for (const [engine, figures] of /** @type {const} */ ([['autocannon', autocannon], ['native', native]])) {
+    if (!figures || typeof figures !== 'object') return `${engine} is not an object`
+    const { requestsPerSec, generatorSharePct, generatorBound } = /** @type {Record<string, unknown>} */ (figures)
+    const numberOrNull = (/** @type {unknown} */ value) => value === null || (typeof value === 'number' && Number.isFinite(value) && value >= 0)
+    if (!numberOrNull(requestsPerSec) || !numberOrNull(generatorSharePct)) return `${engine}'s figures are not numbers`
+    if (generatorBound !== null && typeof generatorBound !== 'boolean') return `${engine}.generatorBound is not true, false or null`
+  }
+  return null
 }
 
 /**
