@@ -1,9 +1,11 @@
 // @ts-check
 import { DEFAULTS } from '../defaults.js'
+import { maskSecrets } from './mask-secrets.js'
 
 /**
  * Keeps the last `limit` lines of a stream that is read to the end (a SUT's stderr), so that a
- * failure can show what the process said without buffering everything it ever wrote.
+ * failure can show what the process said without buffering everything it ever wrote. What another
+ * program said may hold a secret (a SUT naming the URL it could not reach): every line is kept masked.
  */
 export class LineTail {
   /** @param {number} [limit] how many lines are kept: by default as many as an error quotes */
@@ -19,14 +21,14 @@ export class LineTail {
     const parts = (this.partial + chunk.toString()).split('\n')
     this.partial = parts.pop() ?? ''
     for (const line of parts) {
-      this.lines.push(line)
+      this.lines.push(maskSecrets(line))
       if (this.lines.length > this.limit) this.lines.shift()
     }
   }
 
   /** @returns {string[]} the kept lines, with an unfinished last line included */
   snapshot () {
-    const lines = this.partial ? [...this.lines, this.partial] : [...this.lines]
+    const lines = this.partial ? [...this.lines, maskSecrets(this.partial)] : [...this.lines]
     return lines.slice(-this.limit)
   }
 

@@ -32,7 +32,7 @@ async function checked (variable, url, probe, closers) {
     await probe()
   } catch (error) {
     await Promise.allSettled(closers.map((close) => close()))
-    const shown = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')
+    const shown = url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@')
     throw new Error(`cannot reach ${variable}=${shown}: ${/** @type {Error} */ (error).message}`, { cause: error })
   }
 }

@@ -27,7 +27,6 @@ function readSpecLine () {
       if (end === -1) return
       process.stdin.off('data', onData)
       process.stdin.off('end', onEnd)
-      process.stdin.pause()
       resolve(text.slice(0, end))
     }
     const onEnd = () => reject(new Error('the SSH session ended before dyno said what to start'))
