@@ -125,4 +125,24 @@ describe.skipIf(postgresAbsent)(`the PostgreSQL dyno starts${postgresAbsent ? ` 
       await service.stop()
     }
   }, 60_000)
+
+  it('measures with a DATABASE_URL holding a password and writes the password nowhere', async () => {
+    const { DATABASE_URL: _, ...env } = process.env
+    const service = await providePostgres(env)
+    try {
+      const url = service.env.DATABASE_URL
+      const secret = new URL(url).password
+      const out = mkdtempSync(join(tmpdir(), 'dyno-pg-password-'))
+      const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'postgres', '--duration', '0.5', '--warmup', '0.2',
+        '--repeats', '1', '--connections', '4', '--out', out], { env: { ...process.env, DATABASE_URL: url } })
+      for (const runDir of readdirSync(out)) runs.add(runDir)
+      expect(result.code, result.stderr).toBe(0)
+      for (const file of filesBelow(out)) expect(readFileSync(file, 'utf8'), file).not.toContain(secret)
+      expect(result.stdout + result.stderr).not.toContain(secret)
+    } finally {
+      await service.stop()
+    }
+  }, 120_000)
+
+  afterAll(() => runs.expectNoneLeft(expect))
 })
