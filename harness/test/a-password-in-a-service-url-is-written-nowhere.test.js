@@ -33,6 +33,20 @@ const freePort = () => new Promise((resolve, reject) => {
   })
 })
 
+/**
+ * The secret of a service dyno started: made for the run (48 hex digits), absent from what dyno records of the service and from
+ * every command line on the machine.
+ * @param {import('../src/services/service.js').Service} service @param {string} url the URL the SUT gets
+ * @returns {string} the secret
+ */
+function secretKeptQuiet (service, url) {
+  const secret = new URL(url).password
+  expect(secret).toMatch(/^[0-9a-f]{48}$/)
+  expect(JSON.stringify(service.description)).not.toContain(secret)
+  expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain(secret)
+  return secret
+}
+
 /** @param {string} dir @returns {string[]} every file below dir */
 const filesBelow = (dir) => readdirSync(dir).flatMap((name) => statSync(join(dir, name)).isDirectory() ? filesBelow(join(dir, name)) : [join(dir, name)])
 
@@ -74,10 +88,7 @@ describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent}
     const service = await provideRedis(env)
     try {
       const url = service.env.REDIS_URL
-      const secret = new URL(url).password
-      expect(secret).toMatch(/^[0-9a-f]{48}$/)
-      expect(JSON.stringify(service.description)).not.toContain(secret)
-      expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain(secret)
+      secretKeptQuiet(service, url)
       // A client without the secret: Redis's own answer to a plain GET.
       const { hostname, port } = new URL(url)
       const answer = await new Promise((resolve, reject) => {
@@ -107,10 +118,7 @@ describe.skipIf(postgresAbsent)(`the PostgreSQL dyno starts${postgresAbsent ? ` 
     const service = await providePostgres(env)
     try {
       const url = service.env.DATABASE_URL
-      const secret = new URL(url).password
-      expect(secret).toMatch(/^[0-9a-f]{48}$/)
-      expect(JSON.stringify(service.description)).not.toContain(secret)
-      expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain(secret)
+      const secret = secretKeptQuiet(service, url)
       const stranger = new pg.Client({ connectionString: url.replace(`:${secret}@`, '@') })
       await expect(stranger.connect()).rejects.toThrow(/password|SASL/i)
       await stranger.end().catch(() => {})
