@@ -77,8 +77,8 @@ describe('dyno compare refuses, exit 2, naming the file and what is wrong', () =
 
   it('a schema version this dyno cannot read', async () => {
     const newer = editRun(copyOfRun(FOUR_REPEATS), (document) => { document.schemaVersion = 99 })
-    await expectRefused(newer, newer, 'DYNO_ERR_COMPARE_SCHEMA',
-      new RegExp(`baseline: .*run\\.json has result schema version 99; this dyno reads versions 1 to ${SCHEMA_VERSION}`))
+    await expectRefused(newer, newer, 'DYNO_ERR_COMPARE_INPUT',
+      new RegExp(`baseline: .*run\\.json: not a run index as dyno writes it: it has schema version 99; this dyno reads versions 1 to ${SCHEMA_VERSION}`))
   })
 
   it('sides with no SUT, scenario and connections in common', async () => {

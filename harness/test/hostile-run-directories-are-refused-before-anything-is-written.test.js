@@ -84,7 +84,7 @@ describe('a hostile run directory', () => {
     expect(existsSync(join(work, 'nowhere'))).toBe(false)
   })
 
-  it('names a run.json without results, a result without a SUT and a shard out of range, with exit 2', async () => {
+  it('names a run.json without results, a result without a SUT, a field of the wrong type or range and a shard out of range, with exit 2', async () => {
     const noResults = runCopy({ edit: (index) => { delete index.results } })
     for (const command of [['report', noResults], ['merge', noResults, noResults, '--out', join(work, 'never-1')]]) {
       expectRefused(await runCli(command), /run\.json: results must be a list of the run's result files|given twice/)
@@ -99,14 +99,43 @@ describe('a hostile run directory', () => {
         writeFileSync(path, JSON.stringify(record))
       }
     })
-    expectRefused(await runCli(['report', noSut]), /--json\.json: not a dyno result: it lacks sut\.name|: not a dyno result: it lacks sut\.name/)
+    expectRefused(await runCli(['report', noSut]), /--json(--r\d)?\.json: not a result as dyno writes it: sut is missing/)
 
-    for (const count of [4_294_967_296, 2_000_000, 0, 1.5]) {
+    // Fields of the wrong type or out of range, in a result, in run.json and in the aggregates: each named with its file.
+    /** @type {[string, (document: any) => void, RegExp][]} */
+    const wrongFields = [
+      ['result', (record) => { record.load.connections = -5 }, /--json(--r\d)?\.json: not a result as dyno writes it: load\.connections must be >= 1/],
+      ['result', (record) => { record.summary.requestsPerSec.mean = 'fast' }, /summary\.requestsPerSec\.mean must be number/],
+      ['result', (record) => { record.status = 'great' }, /status must be equal to one of the allowed values/],
+      ['index', (index) => { index.seed = 'x' }, /run\.json: not a run index as dyno writes it: seed must be integer/],
+      ['aggregates', (aggregates) => { aggregates.aggregates = 7 }, /aggregates\.json: not the aggregates as dyno writes it: aggregates must be array/]
+    ]
+    for (const [which, change, says] of wrongFields) {
+      const wrong = runCopy({
+        edit: (index, dir) => {
+          const path = which === 'index' ? null : join(dir, which === 'result' ? index.results[0].file : index.aggregatesFile)
+          if (!path) return change(index)
+          const document = readJson(path)
+          change(document)
+          writeFileSync(path, JSON.stringify(document))
+        }
+      })
+      for (const command of [['report', wrong], ['compare', wrong, wrong]]) expectRefused(await runCli(command), says)
+    }
+
+    // Out of the schema's range (read with run.json), or beyond the plan's cells (checked by merge against the plan).
+    /** @type {[number, RegExp][]} */
+    const counts = [
+      [4_294_967_296, /DYNO_ERR_MERGE_REFUSED: .*plan\.shard .*; allowed: whole numbers with 1 ≤ shard\.index ≤ shard\.count ≤ plan\.cells/],
+      [2_000_000, /DYNO_ERR_MERGE_REFUSED: .*plan\.shard .*; allowed: whole numbers with 1 ≤ shard\.index ≤ shard\.count ≤ plan\.cells/],
+      [0, /DYNO_ERR_RUN_UNREADABLE: .*run\.json: not a run index as dyno writes it: plan\.shard\.count must be >= 1/],
+      [1.5, /DYNO_ERR_RUN_UNREADABLE: .*run\.json: not a run index as dyno writes it: plan\.shard\.count must be integer/]
+    ]
+    for (const [count, says] of counts) {
       const part = runCopy({ shard: { index: 1, count: 2 }, edit: (index) => { index.plan.shard.count = count } })
       const other = runCopy({ shard: { index: 2, count: 2 } })
       const out = join(work, `never-count-${count}`)
-      expectRefused(await runCli(['merge', part, other, '--out', out]),
-        /DYNO_ERR_MERGE_REFUSED: .*plan\.shard .*; allowed: whole numbers with 1 ≤ shard\.index ≤ shard\.count ≤ plan\.cells/)
+      expectRefused(await runCli(['merge', part, other, '--out', out]), says)
       expect(existsSync(out)).toBe(false)
     }
   })

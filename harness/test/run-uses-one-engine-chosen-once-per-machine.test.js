@@ -1,13 +1,14 @@
 // @ts-check
 // `--engine auto`: a run takes one engine for every cell, chosen from this machine's calibration (autocannon where it keeps
 // up with the fastest SUT here, else the native engine), measured the first time and kept in the cache directory. A
-// calibration that is corrupt, or from another machine, is ignored with one line and measured again; an engine given by
-// name is used as given, without calibrating.
+// calibration that is corrupt, from another machine, or not written by dyno with this cache directory (made up, edited by hand) is
+// ignored with one line and measured again; an engine given by name is used as given, without calibrating.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CALIBRATION_FILE } from '../src/run/engine-choice.js'
+import { sealOf } from '../src/util/cache-seal.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
@@ -18,6 +19,11 @@ const absent = missing('native')
 const cacheDir = mkdtempSync(join(tmpdir(), 'dyno-cache-'))
 const out = mkdtempSync(join(tmpdir(), 'dyno-engine-choice-'))
 const MEASURING = /dyno: measuring which engine keeps up on this machine/
+
+/** Writes a calibration as dyno would, sealed with the cache directory's key. @param {string} file @param {{ key: any, levels: any }} content */
+function writeSealed (file, { key, levels }) {
+  writeFileSync(file, JSON.stringify({ key, levels, seal: sealOf(cacheDir, { key, levels }) }))
+}
 
 /** @param {string[]} extra @returns {Promise<{ stderr: string, index: any, records: any[] }>} */
 async function run (extra = []) {
@@ -52,7 +58,7 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     expect(again.index.engineChoice).toEqual(engineChoice)
   }, 240_000)
 
-  it('ignores a calibration that is corrupt or from another machine, saying so in one line, and measures again', async () => {
+  it('ignores a calibration that is corrupt, from another machine or made up, saying so in one line, and measures again', async () => {
     const file = join(cacheDir, CALIBRATION_FILE)
     writeFileSync(file, '{ not json')
     const corrupt = await run()
@@ -60,7 +66,7 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     expect(corrupt.stderr).toMatch(MEASURING)
 
     const stored = JSON.parse(readFileSync(file, 'utf8'))
-    writeFileSync(file, JSON.stringify({ ...stored, key: { ...stored.key, cores: stored.key.cores + 62 } }))
+    writeSealed(file, { key: { ...stored.key, cores: stored.key.cores + 62 }, levels: stored.levels })
     const elsewhere = await run()
     expect(elsewhere.stderr).toMatch(new RegExp(`dyno: the engine calibration ${file} was measured with another cores: ignored, measured again`))
     expect(elsewhere.stderr).toMatch(MEASURING)
@@ -68,10 +74,21 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     // The right key, a level without its figures: that level is measured again, named, and nothing crashes.
     const measured = JSON.parse(readFileSync(file, 'utf8'))
     const [level] = Object.keys(measured.levels)
-    writeFileSync(file, JSON.stringify({ ...measured, levels: { ...measured.levels, [level]: { measuredAt: 'soon', sut: 'node-net' } } }))
+    writeSealed(file, { key: measured.key, levels: { ...measured.levels, [level]: { measuredAt: 'soon', sut: 'node-net' } } })
     const lacking = await run()
     expect(lacking.stderr).toMatch(new RegExp(`the engine calibration ${file} holds levels dyno cannot read \\(level ${level}: measuredAt is not a date\\)`))
     expect(lacking.stderr).toMatch(MEASURING)
+
+    // Made up: well formed, the right key, figures that would choose the other engine, but not sealed by this cache directory.
+    const real = JSON.parse(readFileSync(file, 'utf8'))
+    const flipped = Object.fromEntries(Object.entries(real.levels).map(([name, one]) => [name,
+      { ...one, autocannon: { ...one.autocannon, generatorBound: one.autocannon.generatorBound === false, requestsPerSec: 999_999 } }]))
+    writeFileSync(file, JSON.stringify({ ...real, levels: flipped }))
+    const madeUp = await run()
+    expect(madeUp.stderr).toContain(`the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ` +
+      'ignored, measured again')
+    expect(madeUp.stderr).toMatch(MEASURING)
+    expect(JSON.stringify(madeUp.index.engineChoice)).not.toContain('999999')
   }, 360_000)
 
   it('takes an engine given by name as it is, without calibrating', async () => {

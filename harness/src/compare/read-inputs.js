@@ -4,6 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path'
 import { SCHEMA_VERSION } from '../defaults.js'
 import { DynoError, isDynoError } from '../errors.js'
 import { cpuBaselineOf, describeCpuBaseline } from '../results/count-baseline.js'
+import { shapeProblem } from '../results/document-shape.js'
 import { readRun } from '../report/read-run.js'
 import { inputKind } from '../util/checked-paths.js'
 
@@ -215,6 +216,9 @@ function checkRecord (side, file, record) {
   } else if (record.status === 'ok' && typeof record.summary?.requestsPerSec?.mean !== 'number') {
     throw bad('summary.requestsPerSec.mean', 'a number in an ok result')
   }
+  // The rest of it, as the schema has it (a result read from a run directory was checked so already).
+  const problem = shapeProblem('result', record)
+  if (problem) throw inputError(side, `${file} is not a dyno result file: ${problem}`)
   return record
 }
 

@@ -16,6 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { HARNESS_DIR, REPO_ROOT } from '../paths.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
+import { sealHolds, sealOf } from '../util/cache-seal.js'
 import { makeDirectory } from '../util/checked-paths.js'
 
 const HARNESS_VERSION = JSON.parse(readFileSync(join(HARNESS_DIR, 'package.json'), 'utf8')).version
@@ -155,6 +156,11 @@ export function readCachedCount (dir, key, note) {
     if (code !== 'ENOENT') note(`the cached count ${file} is not readable JSON (${code ?? 'corrupt'}): ignored, counted again`)
     return null
   }
+  const { seal, ...content } = entry ?? {}
+  if (!sealHolds(dir, content, seal)) {
+    note(`the cached count ${file} was not written by dyno with this cache directory (its seal does not hold): ignored, counted again`)
+    return null
+  }
   if (entry?.dyno !== HARNESS_VERSION) {
     note(`the cached count ${file} was written by dyno ${entry?.dyno ?? '(unknown)'}, this is ${HARNESS_VERSION}: ignored, counted again`)
     return null
@@ -172,5 +178,6 @@ export function readCachedCount (dir, key, note) {
  */
 export function storeCount (dir, key, entry) {
   makeDirectory(join(dir, 'counts'))
-  writeJsonAtomic(entryPath(dir, key), { dyno: HARNESS_VERSION, key, ...entry })
+  const content = { dyno: HARNESS_VERSION, key, ...entry }
+  writeJsonAtomic(entryPath(dir, key), { ...content, seal: sealOf(dir, content) })
 }

@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { DynoError } from '../errors.js'
+import { shapeProblem } from '../results/document-shape.js'
 import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { inputKind } from '../util/checked-paths.js'
 
@@ -50,6 +51,16 @@ function checkedRecord (record, path) {
   return record
 }
 
+/**
+ * A document of the run checked against the schema dyno writes it by, before anything reads it.
+ * @param {import('../results/document-shape.js').DocumentKind} kind @param {unknown} document @param {string} path @param {string} what
+ */
+function checkedShape (kind, document, path, what) {
+  const problem = shapeProblem(kind, document)
+  if (problem) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: not ${what} as dyno writes it: ${problem}`)
+  return document
+}
+
 /** @param {unknown} value @returns {string} the value as JSON, cut to 80 characters */
 const shortJson = (value) => {
   const text = JSON.stringify(value) ?? String(value)
@@ -71,13 +82,17 @@ export function readRun (dir) {
   if (!index || typeof index !== 'object' || !Array.isArray(index.results)) {
     throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${indexPath}: results must be a list of the run's result files, got ${shortJson(index?.results)}`)
   }
-  const records = index.results.map((/** @type {{ file: unknown }} */ entry, /** @type {number} */ at) => {
-    const record = readJson(join(dir, plainName(entry?.file, `${indexPath}: results[${at}].file`)), 'a result')
-    return checkedRecord(record, join(dir, String(entry.file)))
+  const names = index.results.map((/** @type {{ file: unknown }} */ entry, /** @type {number} */ at) =>
+    plainName(entry?.file, `${indexPath}: results[${at}].file`))
+  checkedShape('run-index', index, indexPath, 'a run index')
+  const records = names.map((/** @type {string} */ name) => {
+    const path = join(dir, name)
+    return checkedRecord(checkedShape('result', readJson(path, 'a result'), path, 'a result'), path)
   })
+  const aggregatesPath = index.aggregatesFile ? join(dir, plainName(index.aggregatesFile, `${indexPath}: aggregatesFile`)) : null
   /** @type {import('../stats/aggregate-runs.js').Aggregate[]} */
-  const written = index.aggregatesFile
-    ? readJson(join(dir, plainName(index.aggregatesFile, `${indexPath}: aggregatesFile`)), 'the aggregates').aggregates ?? []
+  const written = aggregatesPath
+    ? /** @type {any} */ (checkedShape('aggregates', readJson(aggregatesPath, 'the aggregates'), aggregatesPath, 'the aggregates')).aggregates ?? []
     : []
   const aggregates = written.some((aggregate) => aggregate.requestsPerSec.center === undefined) ? aggregateRuns(records, { seed: index.seed }) : written
   return { dir, index, records, aggregates }

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { engineNamed } from '../load/engines/index.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { discoverSuts } from '../suts/discover-suts.js'
+import { sealHolds, sealOf } from '../util/cache-seal.js'
 import { makeDirectory } from '../util/checked-paths.js'
 import { calibrationRows } from './engine-calibration.js'
 
@@ -69,10 +70,10 @@ function versionOf (name) {
 
 /**
  * Reads the stored calibration when it holds for this machine now; otherwise says in one line why it is not used.
- * @param {string} file @param {ReturnType<typeof machineKey>} key
+ * @param {string} file @param {string} cacheDir its directory, whose seal it carries @param {ReturnType<typeof machineKey>} key
  * @returns {{ levels: Record<string, LevelCalibration>, note: string | null }}
  */
-function readCalibration (file, key) {
+function readCalibration (file, cacheDir, key) {
   let stored
   try {
     stored = JSON.parse(readFileSync(file, 'utf8'))
@@ -80,6 +81,13 @@ function readCalibration (file, key) {
     const code = /** @type {NodeJS.ErrnoException} */ (error).code
     if (code === 'ENOENT') return { levels: {}, note: null }
     return { levels: {}, note: `the engine calibration ${file} is not readable JSON (${code ?? 'corrupt'}): ignored, measured again` }
+  }
+  const { seal, ...content } = stored ?? {}
+  if (!sealHolds(cacheDir, content, seal)) {
+    return {
+      levels: {},
+      note: `the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ignored, measured again`
+    }
   }
   const differs = Object.entries(key).filter(([name, value]) => JSON.stringify(stored?.key?.[name]) !== JSON.stringify(value)).map(([name]) => name)
   if (differs.length > 0 || typeof stored.levels !== 'object' || stored.levels === null) {
@@ -131,7 +139,7 @@ export async function chooseEngine ({ requested, connections, pinning, cacheDir,
   if (!native.ok) return { engine: 'autocannon', by: 'only engine', reason: `the only engine here: ${native.reason}`, ...none }
   const file = join(cacheDir, CALIBRATION_FILE)
   const key = machineKey(pinning)
-  const { levels, note } = readCalibration(file, key)
+  const { levels, note } = readCalibration(file, cacheDir, key)
   if (note) log(`dyno: ${note}`)
   const missing = connections.filter((level) => !levels[String(level)])
   if (missing.length > 0) {
@@ -140,7 +148,7 @@ export async function chooseEngine ({ requested, connections, pinning, cacheDir,
     Object.assign(levels, await calibrate(missing, { pinning, readyTimeoutSec, wrkThreads, signal }))
     if (!signal.aborted) {
       makeDirectory(cacheDir)
-      writeJsonAtomic(file, { key, levels })
+      writeJsonAtomic(file, { key, levels, seal: sealOf(cacheDir, { key, levels }) })
     }
   }
   const bound = connections.filter((level) => levels[String(level)]?.autocannon.generatorBound !== false)

@@ -99,6 +99,7 @@ export async function runSuite (suite, hooks = {}) {
   writeJsonAtomic(indexPath, index)
   hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
 
+  const positionOf = new Map(plan.map((planned, position) => [planned.file, position]))
   /** @type {Map<number, import('../results/result-record.js').ResultRecord>} the record kept of each cell, by its place in the plan */
   const kept = new Map()
   const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId), host: sutHost })
@@ -176,9 +177,13 @@ export async function runSuite (suite, hooks = {}) {
       const entry = {
         file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason
       }
+      // In the plan's order, whichever of `--count-jobs` counts ends first.
       const at = index.results.findIndex((listed) => listed.file === file)
-      if (at === -1) index.results.push(entry)
-      else index.results[at] = entry
+      if (at !== -1) index.results[at] = entry
+      else {
+        const after = index.results.findIndex((listed) => (positionOf.get(listed.file) ?? 0) > position)
+        index.results.splice(after === -1 ? index.results.length : after, 0, entry)
+      }
       index.remeasured.stillDisturbed = [...kept.values()].filter((one) => one.interference?.disturbed).length
       writeJsonAtomic(indexPath, index)
       hooks.onResult?.(record, file)
