@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { shellQuote, sshArgv } from '../src/hosts/ssh-command.js'
+import { shellQuote, sshArgv } from '../src/hosts/ssh/ssh-command.js'
 import { HARNESS_DIR, REPO_ROOT } from '../src/paths.js'
 import { htmlReport } from '../src/report/html-report.js'
 import { readRun } from '../src/report/read-run.js'
@@ -80,7 +80,7 @@ describe('the workflows and the framework action', () => {
 
 describe('ssh', () => {
   it('runs in batch mode with `--` before the host, and no file of dyno weakens a host key check', () => {
-    const argv = sshArgv({ url: 'ssh://bench@sut-host:2222/dyno', hostname: 'sut-host', user: 'bench', port: 2222, dir: '/srv/dyno' }, ['node', '-v'])
+    const argv = sshArgv({ kind: 'ssh', url: 'ssh://bench@sut-host:2222/dyno', hostname: 'sut-host', user: 'bench', port: 2222, dir: '/srv/dyno' }, ['node', '-v'])
     expect(argv.join(' ')).toContain('-o BatchMode=yes')
     expect(argv.at(-3)).toBe('--')
     expect(argv.at(-2)).toBe('sut-host')
@@ -95,7 +95,7 @@ describe('ssh', () => {
       const dir = join(root, name)
       mkdirSync(dir)
       // What ssh hands the login shell there: here, the same POSIX shell.
-      const remote = /** @type {string} */ (sshArgv({ url: 'ssh://h', hostname: 'h', user: null, port: null, dir }, ['pwd']).at(-1))
+      const remote = /** @type {string} */ (sshArgv({ kind: 'ssh', url: 'ssh://h', hostname: 'h', user: null, port: null, dir }, ['pwd']).at(-1))
       expect(execFileSync('sh', ['-c', remote], { encoding: 'utf8' })).toBe(`${dir}\n`)
       // And through a second shell, as a command that itself runs `sh -c` there (prepare-host.js unpacking a checkout).
       expect(execFileSync('sh', ['-c', `sh -c ${shellQuote(`cd ${shellQuote(dir)} && pwd`)}`], { encoding: 'utf8' })).toBe(`${dir}\n`)

@@ -47,7 +47,7 @@ function hostileValues (domain) {
       return [...common, '0', 'sut=0', 'gen=0', 'sut=99,gen=98']
     case 'hostList':
       return [...common, ',', 'local,local', 'local,http://host', 'ssh://a,ssh://a', 'local,ssh://-oProxyCommand', '/etc/passwd']
-    case 'sshUrl':
+    case 'host':
       // A host that begins with `-` would be an option to ssh.
       return [...common, 'http://host', 'ssh://', 'ssh://user:password@host', 'ssh://host?x=1', 'ssh://bad user@host', 'ssh://-oProxyCommand',
         'ssh://-v', '/etc/passwd']

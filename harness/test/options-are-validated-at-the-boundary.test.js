@@ -59,12 +59,14 @@ function validValues (spec) {
     }
     case 'pin': return [['auto', { mode: 'auto' }], ['off', { mode: 'off' }]]
     case 'hostList': return [
-      ['local', ['local']],
-      ['ssh://bench@10.0.0.2, local', [{ url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }, 'local']]
+      ['local', [{ kind: 'local', url: 'local' }]],
+      ['ssh://bench@10.0.0.2, local', [
+        { kind: 'ssh', url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }, { kind: 'local', url: 'local' }]]
     ]
-    case 'sshUrl': return [
-      ['ssh://bench@10.0.0.2', { url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }],
-      ['ssh://sut-box:2222/srv/dyno/', { url: 'ssh://sut-box:2222/srv/dyno', user: null, hostname: 'sut-box', port: 2222, dir: '/srv/dyno' }]
+    case 'host': return [
+      ['local', { kind: 'local', url: 'local' }],
+      ['ssh://bench@10.0.0.2', { kind: 'ssh', url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }],
+      ['ssh://sut-box:2222/srv/dyno/', { kind: 'ssh', url: 'ssh://sut-box:2222/srv/dyno', user: null, hostname: 'sut-box', port: 2222, dir: '/srv/dyno' }]
     ]
     case 'shard': return [['2/4', { index: 2, count: 4 }], [' 1/1 ', { index: 1, count: 1 }], ['256/256', { index: 256, count: 256 }]]
     case 'outputDirectory': {
@@ -98,7 +100,7 @@ function refusedValue (spec) {
     case 'names': return { value: ',,', says: 'a comma-separated list of at least one name' }
     case 'pin': return { value: 'sut=0', says: 'both `sut=` and `gen=` are needed' }
     case 'hostList': return { value: 'local,local', says: 'a list that names each host once (`local` is there twice)' }
-    case 'sshUrl': return { value: 'http://host', says: 'the form is `ssh://[user@]host[:port][/absolute/dir]` such as `ssh://bench@10.0.0.2`' }
+    case 'host': return { value: 'http://host', says: 'must name a host: `local` (this machine) or `ssh://[user@]host[:port][/absolute/dir]` such as' }
     case 'shard': return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
     case 'outputDirectory': return { value: '', says: 'a directory path' }
     case 'flag': return { value: 'yes', says: 'given without a value' }

@@ -9,7 +9,7 @@ import { selectScenarios, selectSuts } from '../suts/select.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { machineCpus } from '../pinning/cpu-list.js'
 import { parsePin } from '../pinning/parse-pin.js'
-import { parseHostUrl } from '../hosts/host-url.js'
+import { HOST_KINDS, hostForms, parseHost } from '../hosts/host-kinds.js'
 import { parseFrameworkEntry } from '../variants/framework-entry.js'
 import { checkedPathManifest } from '../variants/resolve-variant.js'
 import semver from 'semver'
@@ -22,7 +22,7 @@ import semver from 'semver'
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean,
  *   maxExclusive?: boolean }
  *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] }
- *   | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'sshUrl' | 'hostList' | 'shard' }} OptionDomain
+ *   | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' }} OptionDomain
  * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
  */
 
@@ -233,8 +233,8 @@ export function subsetOf (allowed) {
 /** `--pin auto|off|sut=<cpus>,gen=<cpus>`, judged against the cpus this process may use. */
 export const pinOption = withDomain((raw, flag) => parsePin(raw, flag, machineCpus()), { kind: 'pin' })
 
-/** `ssh://[user@]host[:port][/dir]`: a host reached with the user's OpenSSH (hosts/host-url.js). */
-export const sshHostUrl = withDomain((raw, flag) => parseHostUrl(String(raw), flag), { kind: 'sshUrl' })
+/** One host, of any kind hosts/host-kinds.js lists (`local`, `ssh://[user@]host[:port][/dir]`, …). */
+export const hostTarget = withDomain((raw, flag) => parseHost(String(raw), flag), { kind: 'host' })
 
 /**
  * An option's message without the option it opens with and the value it ends with (`--x` must …, got `v`): what is left says
@@ -243,24 +243,20 @@ export const sshHostUrl = withDomain((raw, flag) => parseHostUrl(String(raw), fl
  */
 const withoutFlagAndValue = (message) => message.replace(/^\x60[^\x60]*\x60 /, '').replace(/, got \x60.*\x60$/, '')
 
-/** `local` and `ssh://…` hosts, comma-separated, each once: where the load comes from (`--load-hosts`). */
+/** Hosts of any kind, comma-separated, each once: where the load comes from (`--load-hosts`). */
 export const hostList = withDomain(function hostList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
   const text = typeof raw === 'string' ? raw.trim() : ''
   const entries = text.split(',').map((entry) => entry.trim())
-  if (text === '' || entries.some((entry) => entry === '')) {
-    throw invalidOption(flag, raw, 'a comma-separated list of `local` (this machine) and `ssh://[user@]host[:port][/dir]` hosts')
-  }
+  const allowed = `a comma-separated list of hosts, each once: ${hostForms(HOST_KINDS)}`
+  if (text === '' || entries.some((entry) => entry === '')) throw invalidOption(flag, raw, allowed)
   const hosts = entries.map((entry) => {
-    if (entry === 'local') return 'local'
     try {
-      return parseHostUrl(entry, flag)
+      return parseHost(entry, flag)
     } catch (error) {
-      throw invalidOption(flag, raw, 'a comma-separated list of `local` and `ssh://[user@]host[:port][/dir]` hosts, each once ' +
-        `(\`${entry}\`: ${withoutFlagAndValue(/** @type {Error} */ (error).message)})`)
+      throw invalidOption(flag, raw, `${allowed} (\`${entry}\`: ${withoutFlagAndValue(/** @type {Error} */ (error).message)})`)
     }
   })
-  const names = hosts.map((host) => host === 'local' ? host : host.url)
-  const twice = names.find((name, index) => names.indexOf(name) !== index)
+  const twice = hosts.map((host) => host.url).find((name, index, names) => names.indexOf(name) !== index)
   if (twice) throw invalidOption(flag, raw, `a list that names each host once (\`${twice}\` is there twice)`)
   return hosts
 }, { kind: 'hostList' })

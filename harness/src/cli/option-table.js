@@ -10,7 +10,7 @@ import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
   outputDirectory, flag, frameworkEntryList, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds,
-  shardSpec, sshHostUrl, hostList,
+  shardSpec, hostTarget, hostList,
   subsetOf, wholeNumber,
   wholeNumberList
 } from './option-parsers.js'
@@ -148,8 +148,8 @@ const OPTIONS = {
     flag: '--sut-host <url>',
     description: 'Run the SUTs, and the services their scenarios need, on another host reached with your OpenSSH in batch mode ' +
       '(`ssh://[user@]host[:port][/dir]`, dir the checkout `dyno host prepare` made there, `~/dyno` by default); verification and load ' +
-      'come from this machine, whose cpus all go to the generator (docs/hosts.md)',
-    parse: sshHostUrl,
+      'come from this machine, whose cpus all go to the generator (docs/hosts.md); `local` is this machine, as without the option',
+    parse: hostTarget,
     default: null,
     defaultText: 'this machine'
   },

@@ -1,8 +1,7 @@
 // @ts-check
-// `dyno host prepare ssh://…`: the one thing a host needs before dyno runs there.
+// `dyno host prepare <host>`: the one thing a host needs before dyno runs there (for a host reached over SSH, a checkout of dyno).
 import { DynoError } from '../errors.js'
-import { parseHostUrl } from '../hosts/host-url.js'
-import { prepareHost } from '../hosts/prepare-host.js'
+import { kindOf, parseHost } from '../hosts/host-kinds.js'
 
 /** What `dyno host` does. */
 export const HOST_ACTIONS = ['prepare']
@@ -16,9 +15,14 @@ export async function hostCommand (action, url, io) {
   if (!HOST_ACTIONS.includes(action)) {
     throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`dyno host\` does ${HOST_ACTIONS.join(', ')}, got \`${action}\``)
   }
-  const target = parseHostUrl(url, 'dyno host prepare <url>')
+  const target = parseHost(url, 'dyno host prepare <url>')
+  const { prepare } = kindOf(target)
+  if (!prepare) {
+    io.stdout.write(`${target.url}: nothing to prepare, dyno runs there as it is\n`)
+    return 0
+  }
   const startedAt = performance.now()
-  const { commit, dir, lacks } = await prepareHost(target, { onLine: (line) => io.stderr.write(`${line}\n`) })
+  const { commit, dir, lacks } = await prepare(target, (line) => io.stderr.write(`${line}\n`))
   io.stdout.write(`${target.url}: dyno ${commit.slice(0, 12)} installed in ${dir} in ${Math.round((performance.now() - startedAt) / 1000)} s\n`)
   for (const line of lacks) io.stdout.write(`  lacks ${line}\n`)
   return 0

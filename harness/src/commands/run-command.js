@@ -1,9 +1,7 @@
 // @ts-check
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
-import { environmentFingerprint } from '../env/fingerprint.js'
-import { localHost } from '../hosts/local-host.js'
-import { connectSshHost } from '../hosts/ssh-host.js'
+import { connectHost } from '../hosts/host-kinds.js'
 import { resolvePinning, resolveSplitPinning } from '../pinning/resolve-pinning.js'
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../paths.js'
@@ -47,10 +45,11 @@ export async function runBenchmarks (options, io, signal) {
   if (options.engine !== 'auto' || counting) loadSettings(options, options.engine === 'auto' ? 'autocannon' : options.engine)
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
   const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
-  const pinning = sutHost
+  // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
+  const pinning = sutHost && !sutHost.sharesProcesses
     ? resolveSplitPinning(options.pin, sutHost.machine, undefined, { sutCpus: options.sutCpus, sutHostName: sutHost.name })
     : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
-  const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, options, pinning) : null
+  const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, options, pinning, sutHost) : null
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
   const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
   // Variants of a framework are resolved (all of them, before anything is installed), then installed into their cached copies.
@@ -157,42 +156,42 @@ export async function runBenchmarks (options, io, signal) {
 
 /**
  * The SUT host of `--sut-host`, connected and checked; what a run there cannot do yet is refused here, before anything starts.
- * @param {import('../hosts/host-url.js').SshTarget} target @param {Record<string, any>} options
+ * @param {import('../hosts/host.js').HostTarget} target @param {Record<string, any>} options
  * @returns {Promise<import('../hosts/host.js').Host>}
  */
 async function connectSutHost (target, options) {
-  if (options.runtimes.some((/** @type {string} */ runtime) => runtime !== 'node')) {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--runtime ${options.runtimes.join(',')}\` with \`--sut-host\`: a SUT host runs the Node SUTs on its ` +
-      'own Node only (`--runtime node`)')
+  const host = await connectHost(target, 'sut')
+  if (!host.sharesFilesystem && options.runtimes.some((/** @type {string} */ runtime) => runtime !== 'node')) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--runtime ${options.runtimes.join(',')}\` with \`--sut-host ${target.url}\`: a SUT host with a ` +
+      'checkout of its own runs the Node SUTs on its own Node only (`--runtime node`)')
   }
-  return connectSshHost(target, 'sut')
+  return host
 }
 
 /**
- * The hosts of `--load-hosts`, connected and checked, each with the cpus its engine gets: this machine the run's generator cpus, a host
- * of its own every cpu it has.
- * @param {('local' | import('../hosts/host-url.js').SshTarget)[]} targets @param {Record<string, any>} options
+ * The hosts of `--load-hosts`, connected and checked, each with the cpus its engine gets: a host that is this machine the run's
+ * generator cpus, another machine every cpu it has.
+ * @param {import('../hosts/host.js').HostTarget[]} targets @param {Record<string, any>} options
  * @param {import('../pinning/resolve-pinning.js').PinPlan} pinning
+ * @param {import('../hosts/host.js').Host | null} sutHost null: this machine
  * @returns {Promise<import('../load/load-from-hosts.js').LoadHost[]>}
  */
-async function connectLoadHosts (targets, options, pinning) {
-  if (!options.sutHost) {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', '`--load-hosts` needs `--sut-host`: a SUT on this machine listens on its loopback, which no other ' +
-      'host reaches')
-  }
+async function connectLoadHosts (targets, options, pinning, sutHost) {
   if (options.engine !== 'native') {
     throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--load-hosts\` runs the native engine on every host: give \`--engine native\`, got \`${options.engine}\``)
   }
   /** @type {import('../load/load-from-hosts.js').LoadHost[]} */
   const loadHosts = []
   for (const target of targets) {
-    if (target === 'local') {
-      const host = localHost('load', environmentFingerprint())
-      loadHosts.push({ host, cpus: pinning.generatorCpus ?? host.machine.cpus, pin: pinning.generatorCpus !== null })
-    } else {
-      const host = await connectSshHost(target, 'load')
-      loadHosts.push({ host, cpus: host.machine.cpus, pin: false })
+    const host = await connectHost(target, 'load')
+    // A SUT on this machine listens on its loopback, which a host with a network of its own does not reach.
+    if (!host.sharesNetwork && (sutHost?.sharesNetwork ?? true)) {
+      throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--load-hosts ${target.url}\` needs \`--sut-host\` on another machine: a SUT on this machine ` +
+        `listens on its loopback, which ${target.url} does not reach`)
     }
+    loadHosts.push(host.sharesProcesses
+      ? { host, cpus: pinning.generatorCpus ?? host.machine.cpus, pin: pinning.generatorCpus !== null }
+      : { host, cpus: host.machine.cpus, pin: false })
   }
   return loadHosts
 }

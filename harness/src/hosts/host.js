@@ -1,7 +1,7 @@
 // @ts-check
-// A host is where dyno starts a process: this machine, or one reached over SSH (ssh-host.js). Starting a process group, stopping
-// it, reading its CPU and memory, and the address a load generator reaches it at all go through one; the layers above ask a
-// host and never care which kind it is.
+// A host is where dyno starts a process: this machine (local/), or one reached over SSH (ssh/); each kind is a folder, listed
+// in host-kinds.js. Starting a process group, stopping it, reading its CPU and memory, and the address a load generator reaches
+// it at all go through one; the layers above ask a host what it shares with this machine and never which kind it is.
 
 /**
  * @typedef {object} SpawnSpec
@@ -27,8 +27,12 @@
  * @property {() => string | null} lostReason why the process's host can no longer be reached, when it cannot
  *
  * @typedef {object} Host
- * @property {string} name `local`, or the host's ssh:// URL
- * @property {boolean} remote
+ * @property {string} name `local`, or the URL the host was named by (`ssh://…`)
+ * @property {boolean} sharesFilesystem this machine's files are its files: a path here is the same file there, and what its
+ *   processes write is read here
+ * @property {boolean} sharesNetwork it is reached on this machine's loopback, and reaches what listens there
+ * @property {boolean} sharesProcesses its processes are this machine's: /proc here reads them, they inherit this process's
+ *   environment and share these cpus; it is this machine, with this machine's fingerprint
  * @property {string} address where a client on the load host reaches what listens on this host
  * @property {string} listenAddress what a server on this host binds to
  * @property {string} addressOfThisMachine where connections from this machine come from, as the host sees them
@@ -41,6 +45,20 @@
  *   from this host to a server (link-rtt.js), measured on this host
  * @property {(name: string) => string | null} which where the host has an executable (a remote host: the few dyno asks about)
  * @property {HostDescription} description recorded in the results
+ *
+ * @typedef {object} HostTarget a host as the user named it, parsed by its kind
+ * @property {string} kind the name of its kind (host-kinds.js)
+ * @property {string} url as given, normalised: `local`, `ssh://user@host:port/dir`
+ *
+ * @typedef {object} HostKind one kind of host: a folder under hosts/, listed in host-kinds.js
+ * @property {string} name
+ * @property {string} form how a user names a host of this kind, for messages (`local` (this machine))
+ * @property {(text: string) => boolean} names whether `text` names a host of this kind (its scheme)
+ * @property {(text: string, flag: string) => HostTarget} parse the named host, or a DYNO_ERR_INVALID_OPTION naming `flag`, the value and
+ *   the form
+ * @property {(target: HostTarget, role: 'sut' | 'load') => Promise<Host>} connect the host, reached and checked, ready to start processes
+ * @property {((target: HostTarget, onLine: (line: string) => void) => Promise<{ commit: string, dir: string, lacks: string[] }>) | null}
+ *   prepare what `dyno host prepare` does for a host of this kind (a checkout of dyno there); null: nothing to prepare
  *
  * @typedef {object} HostDescription
  * @property {string} name

@@ -1,6 +1,7 @@
 // @ts-check
 // A run across hosts, in words for the environment section of every report: each host's role, address and environment, and the
 // round trip between the load host and the SUT's host as the cells measured it before their load.
+import { hostInWords } from '../hosts/host-kinds.js'
 import { median } from 'simple-statistics'
 
 /**
@@ -22,7 +23,7 @@ export function describeHosts (env, records) {
     link: from.map((name) => {
       const measured = links.filter((link) => link.from === name)
       const medians = measured.map((link) => link.medianUs)
-      return `round trip ${name === 'local' ? 'this machine' : name} → SUT host: median ${Math.round(median(medians))} µs, ` +
+      return `round trip ${hostInWords(name)} → SUT host: median ${Math.round(median(medians))} µs, ` +
         `p99 ${Math.round(median(measured.map((link) => link.p99Us)))} µs (medians over ${measured.length} cell${measured.length === 1 ? '' : 's'} ` +
         `of ${measured[0].samples} round trips each; cell medians ${Math.round(Math.min(...medians))}–${Math.round(Math.max(...medians))} µs)`
     }).join('; ')

@@ -37,7 +37,7 @@ export async function lookBeforeMeasuring ({ quietCheck, pinning }, sutHost) {
   if (!readCpuTimes()) return { ...base, skipped: 'no /proc/stat', line: INTERFERENCE_UNMEASURED }
   if (quietCheck === 'off') return { ...base, skipped: '`--quiet-check off`', line: null }
   const sampler = startInterferenceSampler({
-    sutCpus: pinning.sutCpus, generatorCpus: pinning.generatorCpus, sutHere: !sutHost.remote, sutPgid: null, generatorPids: () => []
+    sutCpus: pinning.sutCpus, generatorCpus: pinning.generatorCpus, sutHere: sutHost.sharesProcesses, sutPgid: null, generatorPids: () => []
   })
   if (!sampler) return { ...base, skipped: 'no /proc/stat', line: INTERFERENCE_UNMEASURED }
   // The look is a measurement window of its own, not a wait for something to become ready.

@@ -171,7 +171,8 @@ async function loaded (context, cell, running, record, eventLoopFile) {
   const queriesBefore = counter ? await counter.count() : 0
   const engine = engineNamed(load.engine)
   const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
-  if (context.sutHost.remote) {
+  // A SUT across a network: the link's round trip is measured, to read its latency against.
+  if (!context.sutHost.sharesNetwork) {
     try {
       record.links = await timedStage(record, 'link', () => roundTrips(context, running))
     } catch (error) {
@@ -179,7 +180,7 @@ async function loaded (context, cell, running, record, eventLoopFile) {
       return failedWith(error)
     }
   }
-  const plan = scenarioLoadPlan({ address: running.address, remoteHost: context.sutHost.remote, port: running.port, scenario, connections, ...load })
+  const plan = scenarioLoadPlan({ address: running.address, remoteHost: !context.sutHost.sharesNetwork, port: running.port, scenario, connections, ...load })
   const sampling = samplePhases({
     phases: plan.phases.map((phase) => phase.name),
     sutPgid: running.pid,
@@ -187,7 +188,7 @@ async function loaded (context, cell, running, record, eventLoopFile) {
     generatorPids: () => started.pids,
     sutCpus: pinning.sutCpus,
     generatorCpus: pinning.generatorCpus,
-    sutHere: !context.sutHost.remote
+    sutHere: context.sutHost.sharesProcesses
   })
   const hooks = {
     env: runEnv(context.runId),
@@ -323,7 +324,8 @@ async function counted (context, cell, record) {
     concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
     settings: countSettingsFor(cell.sut)
   }
-  if (context.sutHost.remote) return countedOnHost(context, cell, record, count)
+  // A SUT on another machine is counted there, under that machine's valgrind.
+  if (!context.sutHost.sharesProcesses) return countedOnHost(context, cell, record, count)
   const callgrind = findCallgrind()
   const { key, inputs } = countCacheDir && callgrind ? countKey({ sut: cell.sut, scenario: cell.scenario, valgrind: callgrind.valgrind, count }) : {}
   const cached = countCacheDir && key ? readCachedCount(countCacheDir, key, context.note) : null

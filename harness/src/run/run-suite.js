@@ -8,7 +8,7 @@ import { aggregateRuns } from '../stats/aggregate-runs.js'
 import { checkConsistency } from '../results/consistency-check.js'
 import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../results/disturbance.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
-import { localHost } from '../hosts/local-host.js'
+import { thisMachine } from '../hosts/host-kinds.js'
 import { startServices } from '../services/service-manager.js'
 import { plannedEntry, planParts, planRecord } from './plan-parts.js'
 import { createRunId } from './run-id.js'
@@ -69,9 +69,10 @@ export async function runSuite (suite, hooks = {}) {
   const runDir = join(resolve(REPO_ROOT, suite.out), runId)
   makeDirectory(runDir)
   const env = environmentFingerprint()
-  const sutHost = suite.sutHost ?? localHost('sut', env)
-  if (sutHost.remote) {
-    env.hosts = [sutHost.description, ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [localHost('load', env).description])]
+  const sutHost = suite.sutHost ?? thisMachine('sut', env)
+  // A run on other machines records each one's fingerprint beside this machine's.
+  if (!sutHost.sharesProcesses) {
+    env.hosts = [sutHost.description, ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [thisMachine('load', env).description])]
   }
   const shard = suite.shard ?? null
   const parts = planParts({ ...suite, shard, settings: suite.load })
@@ -133,7 +134,7 @@ export async function runSuite (suite, hooks = {}) {
     const jobs = counting ? suite.load.countJobs ?? 1 : 1
     const groups = sessionGroups(plan, { reuse: !counting && !suite.freshSut })
     // A count's SUT runs with the cpu baseline's GLIBC_TUNABLES after the user's (cpu-baseline.js): said once, here.
-    const tunablesNote = counting && !sutHost.remote ? inheritedTunablesNote(process.env.GLIBC_TUNABLES) : null
+    const tunablesNote = counting && sutHost.sharesProcesses ? inheritedTunablesNote(process.env.GLIBC_TUNABLES) : null
     if (tunablesNote) hooks.onNote?.(tunablesNote)
     const session = counting ? null : createSutSession(context)
     const budget = remeasureBudget(plan.length)

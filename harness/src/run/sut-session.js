@@ -73,7 +73,7 @@ export function createSutSession (context) {
             env: { ...runEnv(context.runId), ...context.services.envFor(cell.sessionServices), PG_POOL_SIZE: String(context.pgPoolSize) },
             cpus: context.pinning.sutCpus,
             // The event-loop probe writes a file beside the SUT: read here only when the SUT runs here.
-            eventLoopFile: context.sutHost.remote ? null : eventLoopFile,
+            eventLoopFile: context.sutHost.sharesFilesystem ? eventLoopFile : null,
             host: context.sutHost
           }))
           current = { sut: cell.sut.label, running, eventLoopFile, served: 0 }

@@ -1,6 +1,6 @@
 // @ts-check
 import { DynoError } from '../errors.js'
-import { spawnLocalGroup } from '../hosts/local-host.js'
+import { spawnHere } from '../hosts/host-kinds.js'
 import { LineTail } from '../util/line-tail.js'
 
 /**
@@ -28,7 +28,7 @@ export async function startManagedProcess ({
   /** @type {import('../hosts/host.js').HostProcess} */
   let child
   try {
-    child = await (host?.spawnGroup ?? spawnLocalGroup)({ command, args, cwd, env, label: name, uid, gid, ...(stdinText === undefined ? {} : { stdinText }) })
+    child = await (host?.spawnGroup ?? spawnHere)({ command, args, cwd, env, label: name, uid, gid, ...(stdinText === undefined ? {} : { stdinText }) })
   } catch (error) {
     throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `${name} could not be started (${command}): ${/** @type {Error} */ (error).message}`, { cause: error })
   }

@@ -127,7 +127,8 @@ export const serverArgs = ({ dir, dataDir }, address, port) =>
  */
 export async function providePostgres (env, mark = {}, host = null) {
   if (env.DATABASE_URL) return connectPostgres(env.DATABASE_URL, 'DATABASE_URL', null)
-  if (host?.remote) return postgresOnHost(host, mark)
+  // A host with files of its own gets its cluster made there, by its checkout.
+  if (host && !host.sharesFilesystem) return postgresOnHost(host, mark)
   const password = randomBytes(24).toString('hex')
   const cluster = initCluster(env, { password })
   const { dir, binaries, user } = cluster

@@ -29,7 +29,8 @@ export async function provideRedis (env, mark = {}, host = null) {
   const command = host ? host.which('redis-server') : findExecutable('redis-server', [], env)
   if (!command) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `redis-server is not on ${host ? `${host.name}'s` : 'the'} PATH: ${REDIS_HOW_TO_GET}`)
   // Redis writes nothing without persistence; a directory of its own here, the host's temporary directory there.
-  const dir = host?.remote ? '/tmp' : mkdtempSync(join(tmpdir(), 'dyno-redis-'))
+  const here = !host || host.sharesFilesystem
+  const dir = here ? mkdtempSync(join(tmpdir(), 'dyno-redis-')) : '/tmp'
   const address = host?.listenAddress ?? '127.0.0.1'
   const secret = randomBytes(24).toString('hex')
   const open = async () => {
@@ -47,7 +48,7 @@ export async function provideRedis (env, mark = {}, host = null) {
     })
     return connectRedis(`redis://:${secret}@${address.includes(':') ? `[${address}]` : address}:${port}`, 'managed', server)
   }
-  return restartableService('redis', open, () => { if (!host?.remote) rmSync(dir, { recursive: true, force: true }) })
+  return restartableService('redis', open, () => { if (here) rmSync(dir, { recursive: true, force: true }) })
 }
 
 /**

@@ -10,8 +10,6 @@ import { provideSqlite } from './sqlite-service.js'
  * @type {Record<string, Provider>}
  */
 const PROVIDERS = { redis: provideRedis, postgres: providePostgres, sqlite: provideSqlite }
-/** The services dyno can start on a SUT host reached over SSH; the others' scenarios are skipped there, with the reason. */
-const ON_REMOTE_HOSTS = new Set(['redis', 'sqlite', 'postgres'])
 
 /**
  * The services a run uses: started once, when a selected scenario needs them; a service that cannot be
@@ -39,10 +37,6 @@ export async function startServices (names, { env = process.env, mark = {}, host
   /** @type {Map<string, string>} */
   const unavailable = new Map()
   for (const name of new Set(names)) {
-    if (host?.remote && !ON_REMOTE_HOSTS.has(name)) {
-      unavailable.set(name, `dyno does not start ${name} on a SUT host reached over SSH yet (it does: ${[...ON_REMOTE_HOSTS].join(', ')})`)
-      continue
-    }
     try {
       available.set(name, await PROVIDERS[name](env, mark, host))
     } catch (error) {

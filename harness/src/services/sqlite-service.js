@@ -32,7 +32,8 @@ export function createWorldDatabase (path) {
  * @returns {Promise<import('./service.js').Service>}
  */
 export async function provideSqlite (env = process.env, mark = {}, host = null) {
-  if (host?.remote) return sqliteOnHost(host)
+  // A host with files of its own gets its database made there, by its checkout.
+  if (host && !host.sharesFilesystem) return sqliteOnHost(host)
   const dir = mkdtempSync(join(tmpdir(), 'dyno-sqlite-'))
   const path = join(dir, 'world.sqlite')
   let version

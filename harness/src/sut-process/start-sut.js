@@ -1,7 +1,7 @@
 // @ts-check
 import { DynoError, isDynoError } from '../errors.js'
 import { LineTail } from '../util/line-tail.js'
-import { spawnLocalGroup } from '../hosts/local-host.js'
+import { spawnHere } from '../hosts/host-kinds.js'
 import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
 import { eventLoopEnv } from '../resources/event-loop-samples.js'
 
@@ -58,7 +58,7 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
   const onHost = host ? host.launchOn(sut.launch.command, sut.launch.args) : sut.launch
   const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, cpus)
   const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null
-  const inheritedNodeOptions = env.NODE_OPTIONS ?? (host?.remote ? '' : process.env.NODE_OPTIONS ?? '')
+  const inheritedNodeOptions = env.NODE_OPTIONS ?? (host && !host.sharesProcesses ? '' : process.env.NODE_OPTIONS ?? '')
   const sutEnv = {
     NODE_ENV: 'production',
     PORT: '0',
@@ -71,7 +71,7 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
   /** @type {import('../hosts/host.js').HostProcess} */
   let child
   try {
-    child = await (host?.spawnGroup ?? spawnLocalGroup)({
+    child = await (host?.spawnGroup ?? spawnHere)({
       command,
       args,
       cwd: sut.dir,

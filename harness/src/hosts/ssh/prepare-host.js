@@ -5,9 +5,9 @@
 import { spawn } from 'node:child_process'
 import { hostname } from 'node:os'
 import { Readable } from 'node:stream'
-import { DynoError } from '../errors.js'
-import { REPO_ROOT } from '../paths.js'
-import { CHECKOUT_STAMP_FILE, lockfileHash } from './remote/checkout-stamp.js'
+import { DynoError } from '../../errors.js'
+import { REPO_ROOT } from '../../paths.js'
+import { CHECKOUT_STAMP_FILE, lockfileHash } from '../remote/checkout-stamp.js'
 import { checkSameCheckout, hostFacts, localCommit } from './ssh-host.js'
 import { runOverSsh, shellQuote } from './ssh-command.js'
 
@@ -15,7 +15,7 @@ import { runOverSsh, shellQuote } from './ssh-command.js'
 const INSTALL_TIMEOUT_MS = 30 * 60_000
 
 /**
- * @param {import('./host-url.js').SshTarget} target
+ * @param {import('./ssh-url.js').SshTarget} target
  * @param {{ onLine: (line: string) => void }} hooks onLine: what the host's install prints, and dyno's own steps
  * @returns {Promise<{ commit: string, dir: string, lacks: string[] }>} lacks: what the host cannot do, and why
  */
@@ -48,7 +48,7 @@ export async function prepareHost (target, { onLine }) {
     const tail = `${install.stdout}\n${install.stderr}`.trim().split('\n').slice(-15).join('\n')
     throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `\`pnpm install\` failed on ${target.url} (exit code ${install.code}); its last lines:\n${tail}`)
   }
-  /** @type {import('./remote/checkout-stamp.js').CheckoutStamp} */
+  /** @type {import('../remote/checkout-stamp.js').CheckoutStamp} */
   const stamp = { commit, lockfileSha256: /** @type {string} */ (lockfileHash(REPO_ROOT)), preparedAt: new Date().toISOString(), preparedFrom: hostname() }
   const written = await runOverSsh(target, ['sh', '-c', `cat > ${CHECKOUT_STAMP_FILE}`], { input: Readable.from([JSON.stringify(stamp, null, 2)]) })
   if (written.code !== 0) throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `could not write ${CHECKOUT_STAMP_FILE} on ${target.url}: ${written.stderr.trim()}`)

@@ -4,12 +4,12 @@
 import { execFileSync } from 'node:child_process'
 import { lookup } from 'node:dns/promises'
 import { isAbsolute, relative } from 'node:path'
-import { DynoError } from '../errors.js'
-import { REPO_ROOT } from '../paths.js'
+import { DynoError } from '../../errors.js'
+import { REPO_ROOT } from '../../paths.js'
 import { startGuardedProcess } from './guarded-process.js'
-import { lockfileHash } from './remote/checkout-stamp.js'
+import { lockfileHash } from '../remote/checkout-stamp.js'
 import { runOverSsh } from './ssh-command.js'
-import { DEFAULT_RESOURCE_INTERVAL_MS } from '../resources/resource-defaults.js'
+import { DEFAULT_RESOURCE_INTERVAL_MS } from '../../resources/resource-defaults.js'
 
 const FACTS_SCRIPT = 'harness/src/hosts/remote/host-facts.js'
 const RTT_SCRIPT = 'harness/src/hosts/remote/measure-rtt.js'
@@ -23,7 +23,7 @@ const MIN_NODE = [20, 19]
  * @property {string} hostname
  * @property {Record<string, any>} fingerprint
  * @property {string} nodePath
- * @property {{ dir: string, stamp: import('./remote/checkout-stamp.js').CheckoutStamp | null, lockfileSha256: string | null, installed: boolean }} checkout
+ * @property {{ dir: string, stamp: import('../remote/checkout-stamp.js').CheckoutStamp | null, lockfileSha256: string | null, installed: boolean }} checkout
  * @property {Record<string, string | null>} executables where the host has taskset, valgrind, redis-server, pnpm, cc, cargo and
  *   PostgreSQL's binaries (its directory), or null
  * @property {number[]} ports
@@ -32,7 +32,7 @@ const MIN_NODE = [20, 19]
 
 /**
  * Asks the host for its facts from its checkout; every way that can fail is an error naming the host and what to do.
- * @param {import('./host-url.js').SshTarget} target
+ * @param {import('./ssh-url.js').SshTarget} target
  * @param {{ ports?: number, portAddress?: string }} [options]
  * @returns {Promise<HostFacts>}
  */
@@ -59,7 +59,7 @@ export function localCommit () {
 
 /**
  * Refuses a host whose checkout is not this one's commit and lockfile, or whose Node is too old, naming both sides.
- * @param {import('./host-url.js').SshTarget} target @param {HostFacts} facts
+ * @param {import('./ssh-url.js').SshTarget} target @param {HostFacts} facts
  */
 export function checkSameCheckout (target, facts) {
   const [major, minor] = String(facts.fingerprint.node).replace(/^v/, '').split('.').map(Number)
@@ -82,7 +82,7 @@ export function checkSameCheckout (target, facts) {
 
 /**
  * The address this machine reaches the host at: what ssh itself would connect to (its configuration's HostName), resolved here.
- * @param {import('./host-url.js').SshTarget} target @returns {Promise<string>}
+ * @param {import('./ssh-url.js').SshTarget} target @returns {Promise<string>}
  */
 async function addressOf (target) {
   let name = target.hostname
@@ -99,9 +99,9 @@ async function addressOf (target) {
 
 /**
  * Connects to a prepared host: its facts, the same checkout as this one, the address it is reached at.
- * @param {import('./host-url.js').SshTarget} target
+ * @param {import('./ssh-url.js').SshTarget} target
  * @param {string} role `sut` or `load`
- * @returns {Promise<import('./host.js').Host>}
+ * @returns {Promise<import('../host.js').Host>}
  */
 export async function connectSshHost (target, role) {
   const facts = await hostFacts(target)
@@ -115,7 +115,9 @@ export async function connectSshHost (target, role) {
   }
   return {
     name: target.url,
-    remote: true,
+    sharesFilesystem: false,
+    sharesNetwork: false,
+    sharesProcesses: false,
     address,
     listenAddress: address,
     addressOfThisMachine: facts.sshClientAddress ?? address,

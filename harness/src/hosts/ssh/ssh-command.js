@@ -3,7 +3,7 @@
 // unknown host key is an error, never a question), with keep-alives so that a link that drops ends the session within seconds.
 // DYNO_SSH_CONFIG names an ssh_config file to use instead of the user's (`ssh -F`).
 import { spawn } from 'node:child_process'
-import { DynoError } from '../errors.js'
+import { DynoError } from '../../errors.js'
 
 /** What ssh exits with when it, not the remote command, failed. */
 const SSH_FAILED = 255
@@ -17,7 +17,7 @@ export const shellQuote = (text) => /^[A-Za-z0-9_./=:@%+-]+$/.test(text) ? text 
 
 /**
  * The argument vector of ssh running `argv` in the host's checkout.
- * @param {import('./host-url.js').SshTarget} target
+ * @param {import('./ssh-url.js').SshTarget} target
  * @param {string[]} argv the remote command; its first word found on the login's PATH
  * @param {{ cwd?: string | null }} [options] cwd: the directory to run in (the checkout by default; null: the login's home)
  * @returns {string[]}
@@ -40,7 +40,7 @@ export function sshArgv (target, argv, { cwd = target.dir } = {}) {
 
 /**
  * ssh's own failure (exit 255) as the error a user can act on, naming the host.
- * @param {import('./host-url.js').SshTarget} target @param {string} stderr
+ * @param {import('./ssh-url.js').SshTarget} target @param {string} stderr
  * @returns {DynoError}
  */
 export function sshFailure (target, stderr) {
@@ -50,7 +50,7 @@ export function sshFailure (target, stderr) {
 
 /**
  * Runs one command on the host and collects what it prints.
- * @param {import('./host-url.js').SshTarget} target
+ * @param {import('./ssh-url.js').SshTarget} target
  * @param {string[]} argv
  * @param {{ cwd?: string | null, input?: import('node:stream').Readable | null, timeoutMs?: number, onLine?: (line: string) => void }} [options]
  *   input: piped to its stdin; onLine: its output as it comes, line by line

@@ -3,10 +3,10 @@
 // whose end is the process's end. What the guard reports (the pid, the group's /proc figures, how the process ended) is read
 // out of the session's stderr; the rest of it is the process's own stderr.
 import { PassThrough } from 'node:stream'
-import { DynoError } from '../errors.js'
-import { clockTicksPerSec, pageSizeBytes } from '../resources/system-constants.js'
-import { spawnGroupLeader, stopProcessGroup } from './process-group.js'
-import { encodeSpec, GUARD_LINE_PREFIX, HEARTBEAT_INTERVAL_MS } from './remote/guard-protocol.js'
+import { DynoError } from '../../errors.js'
+import { clockTicksPerSec, pageSizeBytes } from '../../resources/system-constants.js'
+import { spawnGroupLeader, stopProcessGroup } from '../process-group.js'
+import { encodeSpec, GUARD_LINE_PREFIX, HEARTBEAT_INTERVAL_MS } from '../remote/guard-protocol.js'
 import { sshArgv, sshFailure, SSH_FAILED } from './ssh-command.js'
 
 /** Beyond the process's own grace: how long the guard may take to report its end before the session is cut. */
@@ -19,10 +19,10 @@ const SILENCE_LIMIT_MS = 3000
 const GUARD_SCRIPT = 'harness/src/hosts/remote/process-guard.js'
 
 /**
- * @param {import('./host-url.js').SshTarget} target
- * @param {import('./remote/guard-protocol.js').GuardSpec} spec
+ * @param {import('./ssh-url.js').SshTarget} target
+ * @param {import('../remote/guard-protocol.js').GuardSpec} spec
  * @param {{ node: string, label: string }} options node: the host's node
- * @returns {Promise<import('./host.js').HostProcess>}
+ * @returns {Promise<import('../host.js').HostProcess>}
  */
 export function startGuardedProcess (target, spec, { node, label }) {
   const session = spawnGroupLeader('ssh', sshArgv(target, [node, GUARD_SCRIPT]), { stdio: ['pipe', 'pipe', 'pipe'] })
@@ -34,11 +34,11 @@ export function startGuardedProcess (target, spec, { node, label }) {
   const stderr = new PassThrough()
   session.stdout?.pipe(stdout)
   const heartbeat = setInterval(() => session.stdin?.write('.'), HEARTBEAT_INTERVAL_MS)
-  /** @type {import('../resources/proc-reader.js').ProcStat[]} */
+  /** @type {import('../../resources/proc-reader.js').ProcStat[]} */
   let members = []
   let ticksScale = 1
   let pagesScale = 1
-  /** @type {import('./remote/guard-protocol.js').GuardMessage & { event: 'exit' } | null} */
+  /** @type {import('../remote/guard-protocol.js').GuardMessage & { event: 'exit' } | null} */
   let ended = null
   let sessionStderr = ''
 
@@ -63,7 +63,7 @@ export function startGuardedProcess (target, spec, { node, label }) {
   /** @param {string} line */
   const onGuardLine = (line) => {
     lastWordAt = performance.now()
-    const message = /** @type {import('./remote/guard-protocol.js').GuardMessage} */ (JSON.parse(line.slice(GUARD_LINE_PREFIX.length)))
+    const message = /** @type {import('../remote/guard-protocol.js').GuardMessage} */ (JSON.parse(line.slice(GUARD_LINE_PREFIX.length)))
     if (message.event === 'started') {
       watching = true
       ticksScale = clockTicksPerSec() / message.clockTicksPerSec

@@ -1,12 +1,13 @@
 // @ts-check
 // `ssh://[user@]host[:port][/dir]`: a host dyno reaches with the user's own OpenSSH, and where its checkout of dyno lives there.
-import { DynoError } from '../errors.js'
+import { DynoError } from '../../errors.js'
 
 /** Where a host's checkout is when its URL names no directory: relative to the login's home. */
 export const DEFAULT_HOST_DIR = 'dyno'
 
 /**
  * @typedef {object} SshTarget
+ * @property {'ssh'} kind
  * @property {string} url as given, normalised (`ssh://user@host:port/dir`)
  * @property {string | null} user null: the SSH configuration's
  * @property {string} hostname as ssh gets it (a name of the SSH configuration, a DNS name or an address)
@@ -14,7 +15,7 @@ export const DEFAULT_HOST_DIR = 'dyno'
  * @property {string} dir the checkout of dyno on the host: absolute, or relative to the login's home
  */
 
-const FORM = '`ssh://[user@]host[:port][/absolute/dir]` such as `ssh://bench@10.0.0.2` or `ssh://sut-box:2222/srv/dyno`'
+export const SSH_FORM = '`ssh://[user@]host[:port][/absolute/dir]` such as `ssh://bench@10.0.0.2` or `ssh://sut-box:2222/srv/dyno`'
 
 /**
  * @param {string} raw
@@ -23,7 +24,7 @@ const FORM = '`ssh://[user@]host[:port][/absolute/dir]` such as `ssh://bench@10.
  * @throws {DynoError} DYNO_ERR_INVALID_OPTION naming the value and the form allowed
  */
 export function parseHostUrl (raw, flag) {
-  const invalid = (/** @type {string} */ why) => new DynoError('DYNO_ERR_INVALID_OPTION', `\`${flag}\` ${why}; the form is ${FORM}, got \`${raw}\``)
+  const invalid = (/** @type {string} */ why) => new DynoError('DYNO_ERR_INVALID_OPTION', `\`${flag}\` ${why}; the form is ${SSH_FORM}, got \`${raw}\``)
   const text = String(raw).trim()
   if (!text.startsWith('ssh://')) throw invalid('must be an ssh:// URL')
   /** @type {URL} */
@@ -47,6 +48,7 @@ export function parseHostUrl (raw, flag) {
   const checkout = dir === '' || dir === '/' ? DEFAULT_HOST_DIR : dir.replace(/\/+$/, '')
   const address = hostname.includes(':') ? `[${hostname}]` : hostname
   return {
+    kind: 'ssh',
     url: `ssh://${user ? `${user}@` : ''}${address}${port ? `:${port}` : ''}${checkout.startsWith('/') ? checkout : ''}`,
     user,
     hostname,

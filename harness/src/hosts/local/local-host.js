@@ -2,21 +2,23 @@
 // This machine as a host: processes started here, read from /proc here, reached on the loopback.
 import { once } from 'node:events'
 import { hostname } from 'node:os'
-import { currentMachine } from '../pinning/resolve-pinning.js'
-import { findExecutable } from '../util/find-executable.js'
-import { freeLoopbackPort } from './free-port.js'
-import { measureLinkRtt } from './link-rtt.js'
-import { spawnGroupLeader, stopProcessGroup } from './process-group.js'
+import { currentMachine } from '../../pinning/resolve-pinning.js'
+import { findExecutable } from '../../util/find-executable.js'
+import { freeLoopbackPort } from '../free-port.js'
+import { measureLinkRtt } from '../link-rtt.js'
+import { spawnGroupLeader, stopProcessGroup } from '../process-group.js'
 
 /**
  * @param {string} role `sut` or `load`
  * @param {Record<string, unknown>} fingerprint this machine's (env/fingerprint.js)
- * @returns {import('./host.js').Host}
+ * @returns {import('../host.js').Host}
  */
 export function localHost (role, fingerprint) {
   return {
     name: 'local',
-    remote: false,
+    sharesFilesystem: true,
+    sharesNetwork: true,
+    sharesProcesses: true,
     address: '127.0.0.1',
     listenAddress: '127.0.0.1',
     addressOfThisMachine: '127.0.0.1',
@@ -35,8 +37,8 @@ export function localHost (role, fingerprint) {
 }
 
 /**
- * @param {import('./host.js').SpawnSpec} spec
- * @returns {Promise<import('./host.js').HostProcess>}
+ * @param {import('../host.js').SpawnSpec} spec
+ * @returns {Promise<import('../host.js').HostProcess>}
  */
 export async function spawnLocalGroup ({ command, args, cwd, env, unsetEnv = [], label, uid, gid, stdinText }) {
   const merged = { ...process.env, ...env }
