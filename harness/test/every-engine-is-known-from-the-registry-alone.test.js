@@ -1,14 +1,16 @@
 // @ts-check
 // The load engines are listed once, in load/engines/index.js. Everything that offers, judges, records or calibrates an
 // engine must take the list from there: an engine added to the registry is offered by `--engine`, described in its help,
-// allowed by the result schema and measured by `dyno calibrate`, with nothing else to edit.
+// allowed by the result and run-index schemas (checked here against the registry) and measured by `dyno calibrate`; what is
+// special about an engine (the fastest here, one that spreads over hosts) is a property of its descriptor.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { COMMAND_OPTIONS, flagName } from '../src/cli/option-table.js'
 import { formatCalibration } from '../src/commands/calibrate-command.js'
-import { ENGINES, ENGINE_NAMES, engineNamed, engineProblem } from '../src/load/engines/index.js'
+import { atMachineLimit, ENGINES, ENGINE_NAMES, engineNamed, engineProblem, engineRecorded, RECORDED_ENGINE_NAMES } from '../src/load/engines/index.js'
 
 const resultSchema = JSON.parse(readFileSync(new URL('../schema/result.schema.json', import.meta.url), 'utf8'))
+const runIndexSchema = JSON.parse(readFileSync(new URL('../schema/run-index.schema.json', import.meta.url), 'utf8'))
 const engineOption = /** @type {import('../src/cli/option-table.js').OptionSpec} */ (COMMAND_OPTIONS.run.find((spec) => flagName(spec) === '--engine'))
 
 describe('the engine registry', () => {
@@ -28,6 +30,27 @@ describe('the engine registry', () => {
     const recorded = new Set(ENGINES.flatMap((engine) => [null, 500].filter((rate) => engine.refusal(load(rate)) === null)
       .map((rate) => engine.recordedAs(rate).engine)))
     expect(new Set(resultSchema.properties.load.properties.engine.enum)).toEqual(recorded)
+    // Each engine says what it records, so that a result's engine leads back to it.
+    expect(new Set(RECORDED_ENGINE_NAMES)).toEqual(recorded)
+    for (const engine of ENGINES) {
+      for (const rate of [null, 500]) expect(engine.recordedNames).toContain(engine.recordedAs(rate).engine)
+      for (const name of engine.recordedNames) expect(engineRecorded(name)).toBe(engine)
+    }
+  })
+
+  it('is what run.json may record as the run\'s engine', () => {
+    expect(runIndexSchema.properties.engineChoice.properties.engine.enum).toEqual([...ENGINE_NAMES])
+  })
+
+  it('says which engine shows the limit of this machine when it sets the pace, and no caller names it', () => {
+    for (const engine of ENGINES) {
+      for (const recorded of engine.recordedNames) {
+        const record = { load: { engine: recorded }, summary: { generatorBound: true } }
+        expect(atMachineLimit(record)).toBe(engine.fastestHere)
+        expect(atMachineLimit({ ...record, summary: { generatorBound: false } })).toBe(false)
+      }
+    }
+    expect(ENGINES.filter((engine) => engine.fastestHere).length).toBeGreaterThan(0)
   })
 
   it('is what dyno calibrate measures, and names the engines it cannot measure here with the reason', () => {

@@ -2,6 +2,7 @@
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
 import { connectHost } from '../hosts/host-kinds.js'
+import { ENGINES } from '../load/engines/index.js'
 import { resolvePinning, resolveSplitPinning } from '../pinning/resolve-pinning.js'
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../paths.js'
@@ -69,9 +70,9 @@ export async function runBenchmarks (options, io, signal) {
     ? null
     : loadHosts
       ? {
-          engine: /** @type {const} */ ('native'),
+          engine: /** @type {import('../load/engines/engine.js').EngineName} */ (options.engine),
           by: /** @type {const} */ ('given'),
-          reason: `\`--engine native\` on ${loadHosts.length} load hosts`,
+          reason: `\`--engine ${options.engine}\` on ${loadHosts.length} load hosts`,
           calibrationFile: null,
           levels: {}
         }
@@ -174,13 +175,15 @@ async function connectSutHost (target, options) {
  * @param {import('../hosts/host.js').HostTarget[]} targets @param {Record<string, any>} options
  * @param {import('../pinning/resolve-pinning.js').PinPlan} pinning
  * @param {import('../hosts/host.js').Host | null} sutHost null: this machine
- * @returns {Promise<import('../load/load-from-hosts.js').LoadHost[]>}
+ * @returns {Promise<import('../load/engines/engine.js').LoadHost[]>}
  */
 async function connectLoadHosts (targets, options, pinning, sutHost) {
-  if (options.engine !== 'native') {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--load-hosts\` runs the native engine on every host: give \`--engine native\`, got \`${options.engine}\``)
+  const spreading = ENGINES.filter((engine) => engine.startOnHosts).map((engine) => engine.name)
+  if (!spreading.includes(options.engine)) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', '`--load-hosts` runs one engine on every host, one that can spread its load over hosts: give ' +
+      `${spreading.map((name) => `\`--engine ${name}\``).join(' or ')}, got \`${options.engine}\``)
   }
-  /** @type {import('../load/load-from-hosts.js').LoadHost[]} */
+  /** @type {import('../load/engines/engine.js').LoadHost[]} */
   const loadHosts = []
   for (const target of targets) {
     const host = await connectHost(target, 'load')

@@ -32,7 +32,7 @@
  * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number }} [rate] open model only: how well the schedule was kept
  * @property {import('../resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator during the phase
  * @property {number | null} [requestsPerCpuSec]
- * @property {import('./load-from-hosts.js').HostShare[]} [loadHosts] load from several hosts: what each host's engine did
+ * @property {import('./engines/engine.js').HostShare[]} [loadHosts] load from several hosts: what each host's engine did
  * @property {boolean} [generatorBound] the generator set the pace (resources/resource-defaults.js: GENERATOR_BOUND_RULE)
  * @property {number | null} [generatorCpuPct]
  * @property {number | null} [generatorHeadroomPct] 100 − the share of its allotment the generator used

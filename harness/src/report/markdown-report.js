@@ -1,4 +1,5 @@
 // @ts-check
+import { atMachineLimit } from '../load/engines/index.js'
 import { describeHosts } from './hosts-summary.js'
 import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { formatInteger, formatMs } from '../ui/format.js'
@@ -58,7 +59,7 @@ export function reportRows (run) {
 /** @param {ReportRow} row */
 function flags (row) {
   const notes = []
-  if (row.records.some((record) => record.summary?.generatorBound && record.load.engine === 'native')) {
+  if (row.records.some(atMachineLimit)) {
     notes.push('**‡ limit of this machine**: the native engine, the fastest here, was generator-bound')
   } else if (row.records.some((record) => record.summary?.generatorBound)) {
     notes.push('**generator-bound**: measures the load generator, not the framework')

@@ -1,6 +1,7 @@
 // @ts-check
 // The README's reference table: one real run as a framework × scenario matrix of req/s with rank groups, with the
 // environment it was measured in. Written between two markers by `pnpm readme:reference`, never by hand.
+import { atMachineLimit } from '../load/engines/index.js'
 import { GENERATOR_BOUND_RULE } from '../resources/resource-defaults.js'
 import { formatInteger } from '../ui/format.js'
 import { rankGroupText } from '../ui/rank-text.js'
@@ -67,7 +68,7 @@ export function referenceTable (run) {
 function cellText (row) {
   if (!row.aggregate) return row.records[0]?.status ?? '-'
   const bound = row.records.filter((record) => record.summary?.generatorBound)
-  const mark = bound.length === 0 ? '' : bound.some((record) => record.load.engine === 'native') ? ' ‡' : ' †'
+  const mark = bound.length === 0 ? '' : bound.some(atMachineLimit) ? ' ‡' : ' †'
   const group = rankGroupText(row.aggregate)
   return `${formatInteger(row.aggregate.requestsPerSec.center)}${mark}${group ? ` (${group})` : ''}`
 }

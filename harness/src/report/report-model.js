@@ -2,6 +2,7 @@
 // What report.html draws, computed from the result files: one section per scenario with the series of
 // each chart, the runs' environments and every run that is not ok. The page only draws; every number
 // in it comes from here.
+import { atMachineLimit } from '../load/engines/index.js'
 import { describeHosts } from './hosts-summary.js'
 import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { median } from 'simple-statistics'
@@ -255,7 +256,7 @@ function throughputFlags (cell) {
   /** @type {BarFlag[]} */
   const flags = []
   const bound = drawn.filter((record) => record.summary?.generatorBound)
-  if (bound.some((record) => record.load.engine === 'native')) flags.push('machine-limit')
+  if (bound.some(atMachineLimit)) flags.push('machine-limit')
   else if (bound.length > 0) flags.push('generator-bound')
   if (!cell.aggregate && drawn.length > 0) flags.push('invalid')
   if (drawn.some((record) => record.interference?.disturbed)) flags.push('disturbed')

@@ -9,7 +9,6 @@ import {
 import { engineNamed } from '../load/engines/index.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { measureLinkRtt } from '../hosts/link-rtt.js'
-import { startLoadFromHosts } from '../load/load-from-hosts.js'
 import { runNodeScript } from '../hosts/run-node-script.js'
 import { encodeCountSpec } from '../instructions/count-on-host.js'
 import { failed, failedWith, invalid, ok, skipped } from '../results/outcome.js'
@@ -34,7 +33,7 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @property {import('../results/result-record.js').LoadSettings} load
  * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
  * @property {import('../hosts/host.js').Host} sutHost where SUTs and their services run: this machine, or one reached over SSH
- * @property {import('../load/load-from-hosts.js').LoadHost[] | null} loadHosts `--load-hosts`: the hosts the native engine runs on, each
+ * @property {import('../load/engines/engine.js').LoadHost[] | null} loadHosts `--load-hosts`: the hosts the native engine runs on, each
  *   with its share of the connections; null: the run's engine, here
  * @property {boolean} verify
  * @property {number} readyTimeoutSec
@@ -197,8 +196,9 @@ async function loaded (context, cell, running, record, eventLoopFile) {
     // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
     onPhase: () => setImmediate(() => sampling.phaseDone())
   }
-  const started = context.loadHosts
-    ? startLoadFromHosts(plan, context.loadHosts, hooks)
+  // `--load-hosts` was refused before the run for an engine that cannot spread over hosts.
+  const started = context.loadHosts && engine.startOnHosts
+    ? engine.startOnHosts(plan, context.loadHosts, hooks)
     : engine.start(plan, { threads, cpus: pinning.generatorCpus, ...hooks })
   sampling.start()
   const stopLoad = () => started.stop()

@@ -42,7 +42,7 @@ export const AGGREGATES_FILE = 'aggregates.json'
  *   none: all of it
  * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
  * @property {import('../hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
- * @property {import('../load/load-from-hosts.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
+ * @property {import('../load/engines/engine.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
  * @property {'on' | 'off'} quietCheck look at the machine before measuring (quiet-check.js)
  * @property {number} disturbedAbovePct the share of the SUT's or the generator's cpus others may take before a cell is disturbed
  * @property {AbortSignal} signal

@@ -1,16 +1,17 @@
 // @ts-check
+import { atMachineLimit } from '../load/engines/index.js'
 import { GENERATOR_BOUND_RULE } from '../resources/resource-defaults.js'
 import { formatInteger, formatMs } from './format.js'
 import { createTable } from './table.js'
 
 /**
- * What a record's status says about its engine: the native engine, the fastest here, at its limit (‡: this machine's limit),
- * or another engine generator-bound.
+ * What a record's status says about its engine: the fastest engine here at its limit (‡: this machine's limit), or another
+ * engine generator-bound.
  * @param {import('../results/result-record.js').ResultRecord} record
  */
 export function engineNote (record) {
   if (record.summary?.generatorBound !== true) return null
-  return record.load.engine === 'native' ? 'limit of this machine‡' : 'generator-bound!'
+  return atMachineLimit(record) ? 'limit of this machine‡' : 'generator-bound!'
 }
 
 /**
@@ -59,8 +60,8 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
   }
   const cells = (/** @type {import('../results/result-record.js').ResultRecord[]} */ list) =>
     list.map((record) => `${record.sut.label} × ${record.scenario.name}`).join(', ')
-  const bound = records.filter((record) => record.summary?.generatorBound && record.load.engine !== 'native')
-  const atLimit = records.filter((record) => record.summary?.generatorBound && record.load.engine === 'native')
+  const bound = records.filter((record) => record.summary?.generatorBound && !atMachineLimit(record))
+  const atLimit = records.filter(atMachineLimit)
   const warnings = [
     ...(bound.length === 0
       ? []

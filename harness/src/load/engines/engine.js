@@ -33,14 +33,35 @@
  * @property {() => void} stop end the phase under way early (it is still reported) and skip the rest
  * @property {Promise<LoadOutcome>} done
  *
+ * @typedef {object} LoadHost a host the load comes from
+ * @property {import('../../hosts/host.js').Host} host
+ * @property {number[]} cpus its engine's cpus there, one thread each
+ * @property {boolean} pin pin the engine to them (the host has taskset, and they are the run's generator cpus)
+ *
+ * @typedef {object} HostShare what one load host did in a phase
+ * @property {string} name
+ * @property {number} connections
+ * @property {number} threads
+ * @property {number} requests
+ * @property {number} errors
+ * @property {number | null} generatorCpuPct its engine's CPU, in % of one core
+ * @property {boolean} generatorBound its engine set the pace (resources/resource-figures.js)
+ *
+
  * @typedef {object} Engine
  * @property {EngineName} name
+ * @property {RecordedEngine[]} recordedNames what a result records as its engine when this engine sent the requests
+ * @property {boolean} fastestHere the fastest client dyno has on a machine: when it sets the pace, the cell shows the limit of this
+ *   machine (‡), not of a slower client (†)
  * @property {string} description one line for `--engine`'s help: what it is and what it can do
  * @property {() => EngineAvailability} availability asked before a run starts (and for the version a result records)
  * @property {(load: EngineLoad) => string | null} refusal why these settings cannot run on this engine, naming the option; null: they can
  * @property {(connections: number, generatorCpus: number[] | null, wrkThreads: number) => number} threads how many threads drive
  *   `connections` on these cpus
  * @property {(plan: import('../load-plan.js').LoadPlan, hooks: EngineHooks) => LoadRun} start
+ * @property {((plan: import('../load-plan.js').LoadPlan, loadHosts: LoadHost[], hooks: Omit<EngineHooks, 'threads' | 'cpus'>) => LoadRun) | null}
+ *   startOnHosts the engine started on several hosts at once, each with its share of the connections, merged exactly (`--load-hosts`);
+ *   null: it runs on this machine only
  * @property {(ratePerSec: number | null) => { engine: RecordedEngine, engineVersion: string }} recordedAs what a result records for a run
  * @property {{ label: string, start: (plan: import('../load-plan.js').LoadPlan, hooks: EngineHooks) => LoadRun }[]} calibrations the ways
  *   `dyno calibrate` measures it (wrk: with and without its checks)

@@ -3,7 +3,7 @@
 // calibrates an engine iterates this list or looks an engine up here; adding one is a folder and a line below.
 import { DynoError } from '../../errors.js'
 import { autocannonEngine } from './autocannon/autocannon-engine.js'
-import { nativeEngine } from './native/native-engine.js'
+import { nativeEngine } from './native/native-descriptor.js'
 import { wrkEngine } from './wrk/wrk-engine.js'
 
 /** @type {readonly import('./engine.js').Engine[]} */
@@ -21,6 +21,22 @@ export function engineNamed (name) {
   if (!engine) throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--engine\` must be one of ${ENGINE_NAMES.join(', ')}, got \`${name}\``)
   return engine
 }
+
+/** Every name a result may record as its engine (`load.engine`). */
+export const RECORDED_ENGINE_NAMES = Object.freeze(ENGINES.flatMap((engine) => engine.recordedNames))
+
+/**
+ * @param {string} recorded a result's `load.engine`
+ * @returns {import('./engine.js').Engine | null} the engine that sent its requests; null: a name no engine records
+ */
+export const engineRecorded = (recorded) => ENGINES.find((engine) => engine.recordedNames.includes(/** @type {any} */ (recorded))) ?? null
+
+/**
+ * Whether a result's engine set the pace while being the fastest client dyno has here: the cell shows the limit of this machine.
+ * @param {{ load: { engine: string }, summary?: { generatorBound?: boolean } | null }} record
+ * @returns {boolean}
+ */
+export const atMachineLimit = (record) => record.summary?.generatorBound === true && engineRecorded(record.load.engine)?.fastestHere === true
 
 /**
  * Why `load` cannot run on the engine here (not installed, or settings it cannot honour), naming what to do; null: it can.

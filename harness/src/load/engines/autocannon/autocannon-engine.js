@@ -126,11 +126,14 @@ function startWorker (plan, cpus, env) {
 /** @type {import('../engine.js').Engine} */
 export const autocannonEngine = {
   name: 'autocannon',
+  recordedNames: ['autocannon', 'undici-rate'],
+  fastestHere: false,
   description: 'autocannon (Node: one process per generator cpu, closed loop, or the open-model schedule of --rate through undici)',
   availability: () => ({ ok: true, version: VERSIONS.autocannon }),
   refusal: () => null,
   threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
   start: startAutocannonLoad,
+  startOnHosts: null,
   recordedAs: (ratePerSec) => ratePerSec
     ? { engine: 'undici-rate', engineVersion: VERSIONS.undici }
     : { engine: 'autocannon', engineVersion: VERSIONS.autocannon },

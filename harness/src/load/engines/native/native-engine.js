@@ -14,7 +14,6 @@ import { decodeHistogram } from '../../latency-histogram.js'
 import { phaseSummary } from '../../phase-summary.js'
 import { roundTo } from '../../../util/numbers.js'
 import { headerLines } from '../../request-headers.js'
-import { oneThreadPerCpu } from '../engine.js'
 import { WORLD_ROW_RULE } from '@dyno/scenarios/data'
 
 const BINARY = join(NATIVE_ENGINE_DIR, 'target', 'release', 'dyno-load')
@@ -236,22 +235,4 @@ export function startNativeLoad (plan, hooks) {
     stop: () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM') },
     done
   }
-}
-
-/** @type {import('../engine.js').Engine} */
-export const nativeEngine = {
-  name: 'native',
-  description: 'native (Rust, built by pnpm install: one thread per generator cpu, closed loop or --rate, every response checked, windows)',
-  availability () {
-    const found = findNativeEngine()
-    return found.ok ? { ok: true, version: found.version } : found
-  },
-  refusal: () => null,
-  threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
-  start: startNativeLoad,
-  recordedAs () {
-    const found = findNativeEngine()
-    return { engine: 'native', engineVersion: found.ok ? found.version : 'not built' }
-  },
-  calibrations: [{ label: 'native', start: startNativeLoad }]
 }

@@ -140,6 +140,8 @@ let availability
 /** @type {import('../engine.js').Engine} */
 export const wrkEngine = {
   name: 'wrk',
+  recordedNames: ['wrk'],
+  fastestHere: false,
   description: 'wrk (C; needs wrk on PATH: whole seconds, closed loop, its threads dividing the connections; no timeseries)',
   availability () {
     if (!availability) {
@@ -161,6 +163,7 @@ export const wrkEngine = {
   },
   threads: (connections, generatorCpus, wrkThreads) => wrkThreads,
   start: (plan, hooks) => startWrkLoad(plan, hooks),
+  startOnHosts: null,
   recordedAs () {
     const found = wrkEngine.availability()
     return { engine: 'wrk', engineVersion: found.ok ? found.version : 'not installed' }

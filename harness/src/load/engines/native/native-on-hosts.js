@@ -1,37 +1,21 @@
 // @ts-check
-// Load from several hosts at once (`--load-hosts`): the native engine on each, with its share of the connections, every one of them
-// starting its first phase at the same moment (a start time a few seconds ahead, the hosts' clocks kept by NTP). Each phase's counts
-// are merged exactly, as the engine merges its own threads (histograms added, window by window too); the generator-bound guard is
-// judged per host, from that host's engine's CPU, read where it runs.
-import { DynoError } from '../errors.js'
-import { NATIVE_ENGINE_DIR } from '../paths.js'
-import { pinnedSpawnArgs } from '../pinning/pinned-spawn.js'
-import { generatorBound } from '../resources/resource-figures.js'
-import { startResourceSampler } from '../resources/resource-sampler.js'
-import { engineConfig, findNativeEngine, nativePortableCounts, readEngineMessages } from './engines/native/native-engine.js'
-import { mergeCounts } from './phase-counts.js'
-import { phaseSummary } from './phase-summary.js'
+// Load from several hosts at once (`--load-hosts`, the native engine's `startOnHosts`): the engine on each, with its share of the
+// connections, every one of them starting its first phase at the same moment (a start time a few seconds ahead, the hosts' clocks
+// kept by NTP). Each phase's counts are merged exactly, as the engine merges its own threads (histograms added, window by window
+// too); the generator-bound guard is judged per host, from that host's engine's CPU, read where it runs.
+import { DynoError } from '../../../errors.js'
+import { NATIVE_ENGINE_DIR } from '../../../paths.js'
+import { pinnedSpawnArgs } from '../../../pinning/pinned-spawn.js'
+import { generatorBound } from '../../../resources/resource-figures.js'
+import { startResourceSampler } from '../../../resources/resource-sampler.js'
+import { engineConfig, findNativeEngine, nativePortableCounts, readEngineMessages } from './native-engine.js'
+import { mergeCounts } from '../../phase-counts.js'
+import { phaseSummary } from '../../phase-summary.js'
 
 /** Time for every host's SSH session to deliver its config before the common start. */
 export const START_LEAD_MS = 3000
 /** Beyond the planned phases: how long the engines may take to report before the load is called failed. */
 const GRACE_MS = 15_000
-
-/**
- * @typedef {object} LoadHost a host the load comes from
- * @property {import('../hosts/host.js').Host} host
- * @property {number[]} cpus its engine's cpus there, one thread each
- * @property {boolean} pin pin the engine to them (the host has taskset, and they are the run's generator cpus)
- *
- * @typedef {object} HostShare what one load host did in a phase
- * @property {string} name
- * @property {number} connections
- * @property {number} threads
- * @property {number} requests
- * @property {number} errors
- * @property {number | null} generatorCpuPct its engine's CPU, in % of one core
- * @property {boolean} generatorBound its engine set the pace (resources/resource-figures.js)
- */
 
 /**
  * The connections of the plan, as evenly as they go, one share per host.
@@ -43,12 +27,12 @@ export function connectionShares (connections, hosts) {
 }
 
 /**
- * @param {import('./load-plan.js').LoadPlan} plan
- * @param {LoadHost[]} loadHosts
- * @param {Omit<import('./engines/engine.js').EngineHooks, 'threads' | 'cpus'>} hooks
- * @returns {import('./engines/engine.js').LoadRun}
+ * @param {import('../../load-plan.js').LoadPlan} plan
+ * @param {import('../engine.js').LoadHost[]} loadHosts
+ * @param {Omit<import('../engine.js').EngineHooks, 'threads' | 'cpus'>} hooks
+ * @returns {import('../engine.js').LoadRun}
  */
-export function startLoadFromHosts (plan, loadHosts, hooks) {
+export function startNativeOnHosts (plan, loadHosts, hooks) {
   const engine = findNativeEngine()
   if (!engine.ok) return { pids: [], stop: () => {}, done: Promise.reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', engine.reason)) }
   const shares = connectionShares(plan.connections, loadHosts.length)
@@ -62,7 +46,7 @@ export function startLoadFromHosts (plan, loadHosts, hooks) {
   }
   const startAtUnixMs = Date.now() + START_LEAD_MS
   let stopping = false
-  /** @type {import('../hosts/host.js').HostProcess[]} */
+  /** @type {import('../../../hosts/host.js').HostProcess[]} */
   const started = []
   const done = (async () => {
     for (const [index, { host, cpus, pin }] of loadHosts.entries()) {
@@ -94,20 +78,21 @@ export function startLoadFromHosts (plan, loadHosts, hooks) {
 /**
  * Reads every engine's lines until each has said `done`: progress summed over the hosts, and each phase merged once every host has
  * reported it.
- * @param {import('./load-plan.js').LoadPlan} plan @param {LoadHost[]} loadHosts @param {import('../hosts/host.js').HostProcess[]} engines
- * @param {{ shares: number[], startAtUnixMs: number, hooks: Omit<import('./engines/engine.js').EngineHooks, 'threads' | 'cpus'> }} context
- * @returns {Promise<import('./engines/engine.js').LoadOutcome>}
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {import('../engine.js').LoadHost[]} loadHosts
+ * @param {import('../../../hosts/host.js').HostProcess[]} engines
+ * @param {{ shares: number[], startAtUnixMs: number, hooks: Omit<import('../engine.js').EngineHooks, 'threads' | 'cpus'> }} context
+ * @returns {Promise<import('../engine.js').LoadOutcome>}
  */
 function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks }) {
   const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)
-  /** @type {import('./engines/engine.js').LoadOutcome} */
+  /** @type {import('../engine.js').LoadOutcome} */
   const outcome = { phases: {} }
-  /** @type {Map<string, import('./engines/native/native-engine.js').NativePhaseReport[]>} */
+  /** @type {Map<string, import('./native-engine.js').NativePhaseReport[]>} */
   const reports = new Map()
   /** @type {Map<string, { hosts: number, requestsPerSec: number }>} */
   const seconds = new Map()
   const samplers = engines.map((engine) => hostSampler(engine, startAtUnixMs))
-  /** @type {Map<string, HostShare[]>} */
+  /** @type {Map<string, import('../engine.js').HostShare[]>} */
   const shareFigures = new Map()
   let finished = 0
   return new Promise((resolve, reject) => {
@@ -136,7 +121,7 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
             hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: second.requestsPerSec })
           }
         } else if (message.type === 'phase') {
-          const report = /** @type {import('./engines/native/native-engine.js').NativePhaseReport} */ (message.report)
+          const report = /** @type {import('./native-engine.js').NativePhaseReport} */ (message.report)
           const usage = samplers[index].phaseDone()
           const bound = usage
             ? generatorBound({ cpuSec: usage.cpuSec, wallSec: usage.durationSec, allottedCores: cpus.length, generatorThreads: threads })
@@ -171,7 +156,7 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
 
 /**
  * The CPU of one host's engine, phase by phase, read where it runs; the first window opens at the common start.
- * @param {import('../hosts/host.js').HostProcess} engine @param {number} startAtUnixMs
+ * @param {import('../../../hosts/host.js').HostProcess} engine @param {number} startAtUnixMs
  */
 function hostSampler (engine, startAtUnixMs) {
   const target = engine.readGroup ? { pgid: engine.pid, readGroup: engine.readGroup } : { pgid: engine.pid }
@@ -181,7 +166,7 @@ function hostSampler (engine, startAtUnixMs) {
   const open = () => { if (!ended) sampler = startResourceSampler({ targets: { generator: target } }) }
   const timer = setTimeout(open, Math.max(0, startAtUnixMs - Date.now()))
   return {
-    /** @returns {import('../resources/resource-sampler.js').TargetResources | null} the phase's, and the next one's window opens */
+    /** @returns {import('../../../resources/resource-sampler.js').TargetResources | null} the phase's, and the next one's window opens */
     phaseDone () {
       const report = sampler?.stop() ?? null
       open()

@@ -1,0 +1,27 @@
+// @ts-check
+// The native engine as the registry knows it (load/engines/index.js): dyno's Rust client, the fastest here, the one engine that
+// also spreads its load over several hosts (`--load-hosts`).
+import { oneThreadPerCpu } from '../engine.js'
+import { findNativeEngine, startNativeLoad } from './native-engine.js'
+import { startNativeOnHosts } from './native-on-hosts.js'
+
+/** @type {import('../engine.js').Engine} */
+export const nativeEngine = {
+  name: 'native',
+  recordedNames: ['native'],
+  fastestHere: true,
+  description: 'native (Rust, built by pnpm install: one thread per generator cpu, closed loop or --rate, every response checked, windows)',
+  availability () {
+    const found = findNativeEngine()
+    return found.ok ? { ok: true, version: found.version } : found
+  },
+  refusal: () => null,
+  threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
+  start: startNativeLoad,
+  recordedAs () {
+    const found = findNativeEngine()
+    return { engine: 'native', engineVersion: found.ok ? found.version : 'not built' }
+  },
+  startOnHosts: startNativeOnHosts,
+  calibrations: [{ label: 'native', start: startNativeLoad }]
+}
