@@ -42,6 +42,7 @@ async function runOnce (out, extra) {
       pgPoolSize: 4,
       pinning: resolvePinning(DEFAULT_PIN),
       options: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra },
+      planOptions: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra },
       engineChoice: null,
       countCacheDir: null,
       freshSut: false,

@@ -93,6 +93,7 @@ async function measureUnder (condition) {
       pgPoolSize: 4,
       pinning,
       options: { bench: 'disturbed-share-threshold' },
+      planOptions: { bench: 'disturbed-share-threshold' },
       engineChoice: null,
       countCacheDir: null,
       freshSut: false,

@@ -59,6 +59,7 @@ async function measure (sut, connections, engine) {
     pgPoolSize: 4,
     pinning,
     options: { bench: 'generator-share-threshold' },
+    planOptions: { bench: 'generator-share-threshold' },
     signal: new AbortController().signal,
     engineChoice: null,
     countCacheDir: null,

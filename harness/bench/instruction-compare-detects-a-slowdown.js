@@ -100,6 +100,7 @@ async function runSide (side, out, typed) {
       quietCheck: 'on',
       disturbedAbovePct: DISTURBED_SHARE_PCT,
       options: { bench: 'instruction-compare-detects-a-slowdown', side: side.name },
+      planOptions: { bench: 'instruction-compare-detects-a-slowdown', side: side.name },
       signal: new AbortController().signal
     })
     const [record] = outcome.records

@@ -42,6 +42,7 @@ async function runOnce (out, twoWrites, measure) {
       pgPoolSize: 4,
       pinning: resolvePinning(DEFAULT_PIN),
       options: { bench: 'syscalls-catch-two-writes', twoWrites },
+      planOptions: { bench: 'syscalls-catch-two-writes', twoWrites },
       engineChoice: null,
       countCacheDir: null,
       freshSut: false,

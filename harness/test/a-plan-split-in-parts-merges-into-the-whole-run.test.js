@@ -68,6 +68,20 @@ beforeAll(async () => {
 }, 300_000)
 
 describe('a plan split in three parts', () => {
+  it('has an identity that follows what it measures, not where or how fast each part carries it out', async () => {
+    const idOf = async (/** @type {string[]} */ extra) => {
+      const result = await runCli(['run', ...PLAN, '--shard', '1/3', '--plan', ...extra])
+      expect(result.code, result.stderr).toBe(0)
+      return JSON.parse(result.stdout).id
+    }
+    // Options the option table marks `partOfPlan: false`: each part's machine may give its own.
+    for (const extra of [['--out', join(work, 'elsewhere')], ['--cache-dir', join(work, 'cache')], ['--ready-timeout', '25'], ['--quiet-check', 'off'],
+      ['--disturbed-above', '40'], ['--count-jobs', '2']]) {
+      expect(await idOf(extra), extra.join(' ')).toBe(wholePlan.id)
+    }
+    for (const extra of [['--duration', '0.6'], ['--seed', '7'], ['--pin', 'off']]) expect(await idOf(extra), extra.join(' ')).not.toBe(wholePlan.id)
+  })
+
   it('gives every cell of the plan to exactly one part, balanced by expected time, each part recording the plan', () => {
     const indexes = parts.map((dir) => readJson(join(dir, 'run.json')))
     expect(wholePlan.cells).toBe(12)

@@ -31,6 +31,7 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     pgPoolSize: 4,
     pinning: resolvePinning(DEFAULT_PIN),
     options: { test: true },
+    planOptions: { test: true },
     engineChoice: null,
     countCacheDir: null,
     freshSut: false,

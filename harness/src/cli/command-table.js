@@ -34,7 +34,7 @@ export const COMMANDS = Object.freeze([
     name: 'run',
     args: [],
     summary: 'Benchmark the selected SUTs on the selected scenarios and write one result file per run',
-    run: ({ options }, io, signal) => runCommand(options.values, io, signal)
+    run: ({ options }, io, signal) => runCommand(options.values, io, signal, options.planFields)
   },
   {
     name: 'verify',
@@ -82,7 +82,7 @@ export const COMMANDS = Object.freeze([
       frameworks: options.given.has('frameworks') ? options.values.frameworks : null,
       // By instructions, compare-commits shares the count jobs between the two sides it counts at once.
       countJobsGiven: options.given.has('countJobs')
-    }), forwardedRunArgs(options), io, signal)
+    }), forwardedRunArgs(options), io, signal, options.planFields)
   },
   {
     name: 'compare-versions',
@@ -91,7 +91,8 @@ export const COMMANDS = Object.freeze([
       'checkout, or the SUT\'s own pin by its bare name) in one run, their rounds interleaved, each installed into a cached copy of the SUT ' +
       'package, and compare them like compare-commits (by instructions on ' +
       `${instructionScenarios.join(', ')} where valgrind is installed, else by wall clock, saying so)`,
-    run: ({ positionals: [baseline, candidate], options }, io, signal) => compareVersionsCommand(baseline, candidate, options.values, io, signal)
+    run: ({ positionals: [baseline, candidate], options }, io, signal) =>
+      compareVersionsCommand(baseline, candidate, options.values, io, signal, options.planFields)
   },
   {
     name: 'merge',

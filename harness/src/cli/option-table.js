@@ -36,6 +36,8 @@ import { DISTURBED_SHARE_PCT } from '../results/disturbance.js'
  * @property {string} [defaultText] how help writes a default that is derived or not a plain value
  * @property {(values: Record<string, any>) => string | null} [notice] when the option is not given: the line the command prints to say
  *   why its default here is not the one it has where all is installed, or null
+ * @property {false} [partOfPlan] it changes where or how fast a plan is carried out, or how its result is judged and shown, never what
+ *   it measures: the parts of one plan (`--shard`) may differ in it, and it is not in the plan's identity
  */
 
 /** The seed of a sharded run when none is given: each part computes the plan alone, and all must draw the same. */
@@ -165,6 +167,7 @@ const OPTIONS = {
   },
   cacheDir: {
     field: 'cacheDir',
+    partOfPlan: false,
     flag: '--cache-dir <dir>',
     description: 'Where dyno keeps what it measured once and reuses while it holds: the engine calibration of this machine, and instruction ' +
       'counts (reused where the harness code of the count, SUT sources, lockfile, runtime, settings and scenario are the same)',
@@ -210,6 +213,7 @@ const OPTIONS = {
   },
   countJobs: {
     field: 'countJobs',
+    partOfPlan: false,
     flag: '--count-jobs <n>',
     description: 'With --measure instructions: counts made at once (each a SUT under valgrind; a count does not depend on what runs beside it)',
     parse: wholeNumber({ min: 1, max: machineCpus().length * 4 }),
@@ -218,6 +222,7 @@ const OPTIONS = {
   },
   noCountCache: {
     field: 'countCache',
+    partOfPlan: false,
     flag: '--no-count-cache',
     description: 'With --measure instructions: count anew even where an identical count (same harness code of the count, SUT sources, ' +
       'lockfile, runtime, settings and scenario) is kept in --cache-dir; two fresh counts of the same code are what an A/A measurement needs',
@@ -252,6 +257,7 @@ const OPTIONS = {
   },
   shard: {
     field: 'shard',
+    partOfPlan: false,
     flag: '--shard <K/N>',
     description: 'Carry out part K of N of the plan (every SUT × scenario × connections × runtime × repeat), the parts balanced by ' +
       'expected time, each cell in exactly one; run.json records the plan\'s identity, K and N, and `dyno merge` puts the parts together',
@@ -261,6 +267,7 @@ const OPTIONS = {
   },
   planOnly: {
     field: 'planOnly',
+    partOfPlan: false,
     flag: '--plan',
     description: 'Print the plan as JSON (its identity, cells and expected seconds, and each part of --shard\'s N) and measure nothing',
     parse: flag,
@@ -277,6 +284,7 @@ const OPTIONS = {
   },
   quietCheck: {
     field: 'quietCheck',
+    partOfPlan: false,
     flag: '--quiet-check <on|off>',
     description: 'Before measuring, look at the machine for a second and name the other processes that use the cpus the run will use ' +
       '(the look is recorded in run.json); off: skip it',
@@ -285,6 +293,7 @@ const OPTIONS = {
   },
   disturbedAbove: {
     field: 'disturbedAbovePct',
+    partOfPlan: false,
     flag: '--disturbed-above <percent>',
     description: 'A cell is disturbed when other processes and the hypervisor took more than this share of the SUT\'s or the ' +
       'generator\'s cpus while it was measured: it is measured again (bounded), and marked if it is still disturbed',
@@ -293,6 +302,7 @@ const OPTIONS = {
   },
   out: {
     field: 'out',
+    partOfPlan: false,
     flag: '--out <dir>',
     description: 'Directory that receives one folder per run',
     parse: outputDirectory,
@@ -300,6 +310,7 @@ const OPTIONS = {
   },
   readyTimeout: {
     field: 'readyTimeoutSec',
+    partOfPlan: false,
     flag: '--ready-timeout <sec>',
     description: 'Seconds a SUT may take to print its ready line',
     parse: seconds({ min: 0, max: 600, minExclusive: true }),
@@ -352,6 +363,7 @@ const OPTIONS = {
   },
   compareFormat: {
     field: 'format',
+    partOfPlan: false,
     flag: '--format <name>',
     description: 'Output: table (terminal), md (markdown), json, bmf (Bencher Metric Format), ' +
       'gab (github-action-benchmark customBiggerIsBetter: req/s), gab-p99 (customSmallerIsBetter: p99 ms), ' +
@@ -361,6 +373,7 @@ const OPTIONS = {
   },
   threshold: {
     field: 'thresholdPercent',
+    partOfPlan: false,
     flag: '--threshold <percent>',
     description: 'Smallest significant change that counts as improved or regressed, in percent',
     parse: percentage({ min: 0, max: 100 }),
@@ -380,6 +393,7 @@ const OPTIONS = {
   },
   failOn: {
     field: 'failOn',
+    partOfPlan: false,
     flag: '--fail-on <conditions>',
     description: 'Exit 1 on: regression (a significant regression beyond the threshold: of req/s, or of a count\'s program ' +
       'instructions, bytes allocated or write/read system calls per request), ' +

@@ -14,6 +14,8 @@ import { COMMAND_OPTIONS, flagName, takesValue } from './option-table.js'
  * @property {any} values every option of the command, keyed by its field: as given, else its default (each command's handler
  *   says the fields it reads)
  * @property {Set<string>} given the fields given on the command line
+ * @property {Set<string>} planFields the fields of the command's options that decide what a plan measures (its identity): all but
+ *   those the option table marks `partOfPlan: false`
  * @property {Record<string, string | true>} typed the options given, by flag (`--duration`), as typed (the last when given twice)
  * @property {string[]} notices what the defaults applied here say about this machine (valgrind missing: compared by wall clock),
  *   one line each, printed before the command runs
@@ -42,7 +44,8 @@ export function parseOptions (command, typed) {
   for (const spec of specs) if (!given.has(spec.field) && !spec.derive) values[spec.field] = spec.default
   for (const spec of specs) if (!given.has(spec.field) && spec.derive) values[spec.field] = spec.derive(values)
   const notices = specs.flatMap((spec) => !given.has(spec.field) && spec.notice ? spec.notice(values) ?? [] : [])
-  return { values, given, typed, notices }
+  const planFields = new Set(specs.filter((spec) => spec.partOfPlan !== false).map((spec) => spec.field))
+  return { values, given, typed, notices, planFields }
 }
 
 /**
@@ -62,7 +65,7 @@ export function parseOptions (command, typed) {
  */
 export function parseCommandLine (argv, commands) {
   const [first, ...rest] = argv
-  const none = { positionals: [], options: { values: {}, given: new Set(), typed: {}, notices: [] } }
+  const none = { positionals: [], options: { values: {}, given: new Set(), typed: {}, notices: [], planFields: new Set() } }
   if (first === undefined || first === '--help' || first === '-h') return { command: null, ask: 'help', ...none }
   if (first === '--version' || first === '-v') return { command: null, ask: 'version', ...none }
   const command = commands.find((candidate) => candidate.name === first)

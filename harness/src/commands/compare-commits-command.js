@@ -1,4 +1,5 @@
 // @ts-check
+import { planDeciding } from '../run/split-plan.js'
 import { join, resolve } from 'node:path'
 import { failingRows } from '../compare/build-comparison.js'
 import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
@@ -33,9 +34,10 @@ export const COMPARE_COMMITS_DEFAULTS = Object.freeze({
  * @param {string[]} runArgs the options of every round's `dyno run` (without --repeats, --out and --seed, which it sets itself)
  * @param {import('../cli/main.js').Io} io
  * @param {AbortSignal} signal
+ * @param {Set<string>} planFields the fields of its options that decide what it measures (parse-command-line.js)
  * @returns {Promise<number>}
  */
-export async function compareCommitsCommand (baseRef, headRef, options, runArgs, io, signal) {
+export async function compareCommitsCommand (baseRef, headRef, options, runArgs, io, signal, planFields) {
   const rounds = options.repeats
   const shard = options.shard ?? null
   // A part's share is named SUT by SUT: without --frameworks, every SUT of this checkout.
@@ -48,7 +50,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     rounds,
     count: shard?.count ?? 1,
     settings: { measure: options.measure, warmupSec: options.warmupSec, durationSec: options.durationSec, ...options },
-    options: { ...options, frameworks }
+    options: planDeciding({ ...options, frameworks }, planFields)
   })
   if (options.planOnly) {
     io.stdout.write(JSON.stringify({

@@ -18,9 +18,10 @@ import { runBenchmarks } from './run-command.js'
  * @param {Record<string, any>} options the parsed options of compare-versions (parse-command-line.js)
  * @param {import('../cli/main.js').Io} io
  * @param {AbortSignal} signal
+ * @param {Set<string>} planFields the fields of its options that decide what it measures (parse-command-line.js)
  * @returns {Promise<number>}
  */
-export async function compareVersionsCommand (baseline, candidate, options, io, signal) {
+export async function compareVersionsCommand (baseline, candidate, options, io, signal, planFields) {
   const [base, cand] = [baseline, candidate].map((entry) => parseFrameworkEntry(entry.trim()))
   if (base.name !== cand.name || base.text === cand.text) {
     throw new DynoError('DYNO_ERR_INVALID_OPTION', 'compare-versions compares two variants of one SUT (`express@4.21.2 express@5.3.0`, ' +
@@ -28,7 +29,7 @@ export async function compareVersionsCommand (baseline, candidate, options, io, 
   }
   const started = performance.now()
   const outcome = await runBenchmarks({ ...options, frameworks: [base.text, cand.text], shard: null, planOnly: false },
-    { stdout: io.stderr, stderr: io.stderr }, signal)
+    { stdout: io.stderr, stderr: io.stderr }, signal, planFields)
   if (signal.aborted) return outcome.exitCode
   const run = readRun(outcome.runDir)
   const labelOf = (/** @type {string} */ entry) => {

@@ -1,4 +1,5 @@
 // @ts-check
+import { planDeciding } from '../run/split-plan.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
 import { connectHost } from '../hosts/host-kinds.js'
@@ -27,19 +28,21 @@ import { writeReports } from './report-command.js'
  * @param {Record<string, any>} options the parsed options of `dyno run` (parse-command-line.js): every one given or defaulted
  * @param {import('../cli/main.js').Io} io
  * @param {AbortSignal} signal aborted by an interruption: the run under way stops and is written
+ * @param {Set<string>} planFields the fields of its options that decide what the plan measures (parse-command-line.js)
  * @returns {Promise<number>}
  */
-export async function runCommand (options, io, signal) {
-  if (options.planOnly) return printPlan(options, io)
-  return (await runBenchmarks(options, io, signal)).exitCode
+export async function runCommand (options, io, signal, planFields) {
+  if (options.planOnly) return printPlan(options, io, planFields)
+  return (await runBenchmarks(options, io, signal, planFields)).exitCode
 }
 
 /**
  * What `dyno run` does, for the commands built on it (compare-versions): the run directory, with the exit code `dyno run` would give.
  * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @param {Set<string>} planFields
  * @returns {Promise<{ exitCode: number, runDir: string }>}
  */
-export async function runBenchmarks (options, io, signal) {
+export async function runBenchmarks (options, io, signal, planFields) {
   const startedAt = performance.now()
   const counting = options.measure === 'instructions'
   // What the options ask of an engine they name (or of a count) is judged before anything starts.
@@ -114,6 +117,7 @@ export async function runBenchmarks (options, io, signal) {
       loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
       pinning
     },
+    planOptions: planOptionsOf(options, planFields),
     signal
   }, {
     onStart: ({ runDir, total, planCells }) => progress.log(`dyno: ${total} runs` +
@@ -201,10 +205,10 @@ async function connectLoadHosts (targets, options, pinning, sutHost) {
 
 /**
  * `dyno run --plan`: the plan as JSON on stdout, nothing built, started or measured.
- * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io
+ * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io @param {Set<string>} planFields
  * @returns {Promise<number>}
  */
-async function printPlan (options, io) {
+async function printPlan (options, io, planFields) {
   const selected = await selectWithVariants(discoverSuts(), options.frameworks, { cacheDir: resolve(REPO_ROOT, options.cacheDir), install: false })
   const suts = await resolveSubjects(selected, { runtimes: options.runtimes, workers: options.workers, build: false })
   const plan = planParts({
@@ -213,7 +217,7 @@ async function printPlan (options, io) {
     connections: options.connections,
     repeats: options.repeats,
     seed: options.seed,
-    options: { ...options, sutHost: options.sutHost?.url ?? null },
+    planOptions: planOptionsOf(options, planFields),
     shard: options.shard,
     settings: { measure: options.measure, warmupSec: options.warmupSec, durationSec: options.durationSec, ...options }
   })
@@ -224,4 +228,17 @@ async function printPlan (options, io) {
     }))
   }, null, 2) + '\n')
   return 0
+}
+
+/**
+ * The options that decide what a run's plan measures (its identity), with each host as the user named it: the same from `--plan` as
+ * from the run, on every machine of a matrix.
+ * @param {Record<string, any>} options @param {Set<string>} planFields @returns {Record<string, unknown>}
+ */
+function planOptionsOf (options, planFields) {
+  return planDeciding({
+    ...options,
+    sutHost: options.sutHost?.url ?? null,
+    loadHosts: options.loadHosts?.map((/** @type {import('../hosts/host.js').HostTarget} */ target) => target.url) ?? null
+  }, planFields)
 }

@@ -3,14 +3,12 @@
 // (SUT, scenario) pairs, on one machine, so that the pairs of a round stay side by side. A part's share is given to each round's
 // `dyno run` as `--frameworks` and `--scenarios`, which every commit's harness takes, so a part works against a base from before
 // `--shard` existed. Whole SUTs go to a part where that balances as well (one `dyno run` per round and side); otherwise pairs.
+import { SCENARIOS } from '@dyno/scenarios'
 import { expectedCellSec } from '../run/expected-cell-time.js'
 import { planIdentity, splitByExpectedTime } from '../run/split-plan.js'
 
 /** How much longer than the finest split a split by whole SUTs may make the longest part and still be chosen. */
 const WHOLE_SUT_SLACK = 1.1
-
-/** Options of compare-commits that say how the comparison is judged or shown, not what is measured. */
-const NOT_MEASURED = ['format', 'thresholdPercent', 'failOn', 'countJobsGiven']
 
 /**
  * @typedef {{ frameworks: string[], scenarios: string[] }} RunSubset what one `dyno run` of a round covers
@@ -24,13 +22,15 @@ const NOT_MEASURED = ['format', 'thresholdPercent', 'failOn', 'countJobsGiven']
 
 /**
  * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], connections: number[], rounds: number, count: number,
- *   settings: Parameters<typeof expectedCellSec>[1], options: Record<string, unknown> }} request
+ *   settings: Parameters<typeof expectedCellSec>[1], options: Record<string, unknown> }} request options: those that decide what is
+ *   measured (split-plan.js planDeciding)
  * @returns {ComparisonPlan}
  */
 export function splitComparison ({ frameworks, scenarios, runtimes, connections, rounds, count, settings, options }) {
   const levels = connections.length * runtimes.length
   const pairs = frameworks.flatMap((sut) => scenarios.map((scenario) => ({ sut, scenario })))
-  const pairSec = (/** @type {{ scenario: string }} */ pair) => expectedCellSec(pair.scenario, settings) * levels * rounds * 2
+  const cellSec = new Map(scenarios.map((name) => [name, expectedCellSec(scenarioNamed(name), settings)]))
+  const pairSec = (/** @type {{ scenario: string }} */ pair) => (cellSec.get(pair.scenario) ?? 0) * levels * rounds * 2
   const byPair = splitByExpectedTime(pairs, count, pairSec)
   const bySut = splitByExpectedTime(frameworks, count, (sut) => pairs.filter((pair) => pair.sut === sut).reduce((sum, pair) => sum + pairSec(pair), 0))
   const longest = (/** @type {{ expectedSec: number }[]} */ parts) => Math.max(...parts.map((part) => part.expectedSec))
@@ -38,9 +38,8 @@ export function splitComparison ({ frameworks, scenarios, runtimes, connections,
   const parts = wholeSuts
     ? bySut.map((part) => ({ units: pairs.filter((pair) => part.units.includes(pair.sut)), expectedSec: part.expectedSec }))
     : byPair
-  const measured = Object.fromEntries(Object.entries(options).filter(([name]) => !NOT_MEASURED.includes(name)))
   return {
-    id: planIdentity(pairs, measured),
+    id: planIdentity(pairs, options),
     cells: pairs.length * levels,
     expectedSec: Math.round(parts.reduce((sum, part) => sum + part.expectedSec, 0) * 10) / 10,
     parts: parts.map((part) => ({ subsets: runSubsets(part.units, scenarios), cells: part.units.length * levels, expectedSec: part.expectedSec }))
@@ -63,4 +62,11 @@ function runSubsets (pairs, scenarios) {
     subsets.set(key, subset)
   }
   return [...subsets.values()]
+}
+
+/** @param {string} name a scenario `--scenarios` accepted @returns {import('@dyno/scenarios').Scenario} */
+function scenarioNamed (name) {
+  const scenario = SCENARIOS.find((candidate) => candidate.name === name)
+  if (!scenario) throw new Error(`no scenario ${name}`)
+  return scenario
 }

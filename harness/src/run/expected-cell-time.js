@@ -18,29 +18,7 @@ const COUNT_START_SEC = 9
 const COUNT_PLAINTEXT_MS_PER_REQUEST = 2.5
 
 /**
- * Instructions per request of each scenario against plaintext's, counted on node-http on 2026-11-26 (windows of 200 requests after
- * 300): the shared work a route does (fibonacci, a query, a body to parse) is what sets a count's pace. A scenario missing here
- * weighs as plaintext.
- * @type {Readonly<Record<string, number>>}
- */
-const COUNT_WEIGHT = Object.freeze({
-  plaintext: 1,
-  json: 1,
-  params: 1,
-  'not-found': 1,
-  validation: 1.04,
-  sqlite: 1.04,
-  'sqlite-async': 1.1,
-  error: 1.14,
-  redis: 1.57,
-  post: 1.66,
-  postgres: 2.43,
-  'postgres-js': 2.43,
-  fibonacci: 14.2
-})
-
-/**
- * @param {string} scenario the scenario's name
+ * @param {{ countWeight: number }} scenario its weight in a count (scenarios/src/contract/define-scenario.js)
  * @param {{ measure: string, warmupSec: number, durationSec: number, countWarmupRequests?: number, countWindows?: number,
  *   countWindowRequests?: number }} settings the run's load settings (the count's with --measure instructions)
  * @returns {number} seconds
@@ -48,5 +26,5 @@ const COUNT_WEIGHT = Object.freeze({
 export function expectedCellSec (scenario, settings) {
   if (settings.measure !== 'instructions') return settings.warmupSec + settings.durationSec + WALL_CLOCK_OVERHEAD_SEC
   const requests = (settings.countWarmupRequests ?? 0) + (settings.countWindows ?? 0) * (settings.countWindowRequests ?? 0)
-  return COUNT_START_SEC + requests * COUNT_PLAINTEXT_MS_PER_REQUEST * (COUNT_WEIGHT[scenario] ?? 1) / 1000
+  return COUNT_START_SEC + requests * COUNT_PLAINTEXT_MS_PER_REQUEST * scenario.countWeight / 1000
 }

@@ -22,14 +22,14 @@ export function plannedEntry ({ sut, scenario, connections, repeat, file, positi
 /**
  * The plan of a run and the part of it `--shard K/N` gives this run (all of it without one).
  * @param {{ suts: import('../suts/resolve-subjects.js').Subject[], scenarios: import('@dyno/scenarios').Scenario[], connections: number[],
- *   repeats: number, seed: number, options: Record<string, unknown>, shard: import('../cli/option-parsers.js').ShardSpec | null,
+ *   repeats: number, seed: number, planOptions: Record<string, unknown>, shard: import('../cli/option-parsers.js').ShardSpec | null,
  *   settings: Parameters<typeof expectedCellSec>[1] }} request settings: what a cell's expected time depends on
  * @returns {PlanParts}
  */
-export function planParts ({ suts, scenarios, connections, repeats, seed, options, shard, settings }) {
+export function planParts ({ suts, scenarios, connections, repeats, seed, planOptions, shard, settings }) {
   const whole = planRuns({ suts, scenarios, connections, repeats, seed })
-  const id = planIdentity(whole.map(plannedEntry), options)
-  const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => expectedCellSec(entry.scenario.name, settings))
+  const id = planIdentity(whole.map(plannedEntry), planOptions)
+  const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => expectedCellSec(entry.scenario, settings))
   const expectedSec = Math.round(parts.reduce((sum, part) => sum + part.expectedSec, 0) * 10) / 10
   return { id, whole, expectedSec, parts, mine: parts[(shard?.index ?? 1) - 1] }
 }

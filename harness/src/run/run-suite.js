@@ -36,6 +36,7 @@ export const AGGREGATES_FILE = 'aggregates.json'
  * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where SUTs and the generator run
  * @property {number} readyTimeoutSec
  * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
+ * @property {Record<string, unknown>} planOptions of those, the ones that decide what the plan measures: its identity (split-plan.js)
  * @property {import('./engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
  * @property {import('../cli/option-parsers.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);

@@ -4,13 +4,6 @@
 import { createHash } from 'node:crypto'
 
 /**
- * Options that change where or how fast a plan is carried out, never what it measures: they may differ between the parts.
- * (`pinning` is the cpus resolved on each machine; `--pin` itself is part of the plan.)
- */
-const NOT_PART_OF_THE_PLAN = new Set(['shard', 'planOnly', 'out', 'cacheDir', 'countJobs', 'countCache', 'pinning', 'readyTimeoutSec', 'quietCheck',
-  'disturbedAbovePct'])
-
-/**
  * Splits units into `count` parts of nearly equal expected time: the most expensive unit first, each to the part with the
  * least time so far (the lowest-numbered on a tie). Each part keeps its units in the order given, and every unit is in
  * exactly one part.
@@ -38,13 +31,20 @@ export function splitByExpectedTime (units, count, expectedSec) {
 }
 
 /**
- * The identity of a plan: a hash of every planned entry and of the options that decide what is measured. Two parts merge only
- * when they carry the same identity.
+ * Of a command's options, those that decide what its plan measures.
+ * @param {Record<string, unknown>} options @param {Set<string>} planFields their fields (cli/parse-command-line.js)
+ * @returns {Record<string, unknown>}
+ */
+export const planDeciding = (options, planFields) => Object.fromEntries(Object.entries(options).filter(([field]) => planFields.has(field)))
+
+/**
+ * The identity of a plan: a hash of every planned entry and of the options that decide what is measured (those the option table
+ * does not mark `partOfPlan: false`: planDeciding). Two parts merge only when they carry the same identity.
  * @param {unknown[]} planned the whole plan, as run.json lists it
- * @param {Record<string, unknown>} options as run.json records them
+ * @param {Record<string, unknown>} options the options that decide what is measured
  * @returns {string}
  */
 export function planIdentity (planned, options) {
-  const measured = Object.fromEntries(Object.entries(options).filter(([name]) => !NOT_PART_OF_THE_PLAN.has(name)).sort(([a], [b]) => a.localeCompare(b)))
+  const measured = Object.fromEntries(Object.entries(options).sort(([a], [b]) => a.localeCompare(b)))
   return createHash('sha256').update(JSON.stringify({ planned, options: measured })).digest('hex').slice(0, 16)
 }

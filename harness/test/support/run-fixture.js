@@ -63,6 +63,7 @@ export async function runInTempDir ({
     pgPoolSize: 4,
     pinning: resolvePinning(parsePin(pin, '--pin', machineCpus())),
     options: { test: true },
+    planOptions: { test: true },
     engineChoice: null,
     countCacheDir: null,
     quietCheck,

@@ -31,6 +31,8 @@
  * @property {Probe[]} probes checked by verification in order, after the measured request; never loaded
  * @property {('redis' | 'postgres' | 'sqlite')[]} [services] data services the scenario needs; the harness provides them
  * @property {'redis' | 'postgres'} [queryCountedBy] the service whose own counters must show one query per request
+ * @property {number} countWeight its instructions per request against plaintext's (node-http, 2026-11-26): the shared work its route
+ *   does (fibonacci, a query, a body to parse) is what sets the pace of a count, and so the expected time of a counted cell
  */
 
 /**

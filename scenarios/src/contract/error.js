@@ -4,6 +4,7 @@ import { defineScenario } from './define-scenario.js'
 export const error = defineScenario({
   name: 'error',
   summary: "The handler throws; the framework's own error handling answers 500 without a stack trace.",
+  countWeight: 1.14,
   request: { method: 'GET', path: '/error/1' },
   expect: { status: 500, contentType: null, body: null, noStackTrace: true },
   probes: [

@@ -8,6 +8,7 @@ export const PARAMS_POST_ID = '1337'
 export const params = defineScenario({
   name: 'params',
   summary: 'Two path parameters extracted by the router and echoed as JSON strings.',
+  countWeight: 1,
   request: { method: 'GET', path: `/users/${PARAMS_USER_ID}/posts/${PARAMS_POST_ID}` },
   expect: { status: 200, contentType: 'application/json', body: { json: routeParams(PARAMS_USER_ID, PARAMS_POST_ID) } },
   probes: [

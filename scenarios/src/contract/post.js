@@ -10,6 +10,7 @@ const JSON_HEADERS = { 'content-type': 'application/json' }
 export const post = defineScenario({
   name: 'post',
   summary: 'A ~1 KB JSON body parsed by the framework and serialized back.',
+  countWeight: 1.66,
   request: { method: 'POST', path: '/echo', headers: JSON_HEADERS, body: ECHO_BODY_TEXT },
   expect: { status: 200, contentType: 'application/json', body: { json: ECHO_BODY } },
   probes: [

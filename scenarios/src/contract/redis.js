@@ -5,6 +5,7 @@ import { defineScenario } from './define-scenario.js'
 export const redis = defineScenario({
   name: 'redis',
   summary: 'One Redis GET (ioredis) per request, answered as JSON.',
+  countWeight: 1.57,
   request: { method: 'GET', path: '/redis' },
   expect: { status: 200, contentType: 'application/json', body: { json: { message: REDIS_MESSAGE_VALUE } } },
   services: ['redis'],

@@ -12,6 +12,7 @@ const rejected = (name, query) => ({
 export const validation = defineScenario({
   name: 'validation',
   summary: "Query parameters checked by the framework's own validator (or the shared check where it has none).",
+  countWeight: 1.04,
   request: { method: 'GET', path: '/validation?number=42&text=hello-dyno' },
   expect: { status: 200, contentType: 'application/json', body: { json: validationResult(42, 'hello-dyno') } },
   probes: [
