@@ -8,14 +8,27 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // Test files spawn real SUTs and load generators: two cores serve two files at a time.
-        test: { name: 'parallel', include: ['test/**/*.test.js'], exclude: ['test/**/*.alone.test.js'], maxWorkers: 2, sequence: { groupOrder: 0 } }
+        // `pnpm test`: what a change usually breaks, in a few minutes. Test files spawn real SUTs and load generators: two cores
+        // serve two files at a time.
+        test: {
+          name: 'parallel',
+          include: ['test/**/*.test.js'],
+          exclude: ['test/**/*.alone.test.js', 'test/**/*.e2e.test.js'],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 }
+        }
       },
       {
         extends: true,
-        // Tests that judge measured differences run after the others, one at a time, on a machine
-        // nothing else in the suite is loading.
-        test: { name: 'alone', include: ['test/**/*.alone.test.js'], maxWorkers: 1, sequence: { groupOrder: 1 } }
+        // `pnpm test:e2e`: whole journeys that take minutes each (worktrees of two commits, registry installs, counts under
+        // valgrind, a real PostgreSQL, Ctrl-C through pnpm), two at a time.
+        test: { name: 'e2e', include: ['test/**/*.e2e.test.js'], maxWorkers: 2, sequence: { groupOrder: 1 } }
+      },
+      {
+        extends: true,
+        // `pnpm test:e2e` too: tests that judge measured differences run after the others, one at a time, on a machine nothing
+        // else in the suite is loading.
+        test: { name: 'alone', include: ['test/**/*.alone.test.js'], maxWorkers: 1, sequence: { groupOrder: 2 } }
       }
     ]
   }

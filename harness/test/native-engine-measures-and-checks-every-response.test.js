@@ -69,7 +69,8 @@ describe.skipIf(absent)(`the native engine${skipNote(absent)}`, () => {
       })
       return load.done
     })
-    expect(Date.now() - startedAt).toBeLessThan(10_000)
+    // Well before the first phase alone would have ended.
+    expect(Date.now() - startedAt).toBeLessThan(20_000)
     expect(phases.measure).toBeUndefined()
     expect(phases.warmup).toMatchObject({ stoppedEarly: true, unexpectedStatus: 0, mismatches: 0 })
     expect(phases.warmup?.requests).toBeGreaterThan(100)

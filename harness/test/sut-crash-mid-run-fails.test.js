@@ -8,9 +8,10 @@ import { runInTempDir } from './support/run-fixture.js'
 const runs = trackRuns()
 
 it('fails the run with the exit code and stderr when the SUT dies under load, and stops the load early', async () => {
-  const startedAt = Date.now()
-  const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('crash-during-load')], scenarios: ['json'], load: { durationSec: 20 } })
-  expect(Date.now() - startedAt).toBeLessThan(12_000)
+  const durationSec = 20
+  const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('crash-during-load')], scenarios: ['json'], load: { durationSec } })
+  // The load stopped when the SUT died, well before the phase's end (the engine's own clock, not this machine's speed).
+  expect(record.summary.durationSec).toBeLessThan(durationSec / 2)
   expect(schemaErrors('result', record)).toEqual([])
   expect(record).toMatchObject({ status: 'failed', errorCode: 'DYNO_ERR_SUT_EXITED' })
   expect(record.reason).toMatch(/the SUT exited during load \(exit code 3\)/)

@@ -85,7 +85,8 @@ describe.skipIf(absent)(`the wrk engine${skipNote(absent)}`, () => {
       })
       return load.done
     })
-    expect(Date.now() - startedAt).toBeLessThan(10_000)
+    // Well before the first phase alone would have ended.
+    expect(Date.now() - startedAt).toBeLessThan(20_000)
     expect(pids[0]).toBeGreaterThan(0) // the wrk process under way, for resource sampling
     expect(phases.measure).toBeUndefined()
     expect(phases.warmup).toMatchObject({ stoppedEarly: true, unexpectedStatus: 0, mismatches: 0 })
