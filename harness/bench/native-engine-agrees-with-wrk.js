@@ -21,7 +21,7 @@ import { engineConfig, findNativeEngine } from '../src/load/engines/native/nativ
 import { findWrk } from '../src/load/engines/wrk/wrk-phase.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { runEnv } from '../src/run/run-env.js'
-import { createRunId } from '../src/run/run-id.js'
+import { createRunId } from '../src/results/run-id.js'
 import { startSut } from '../src/sut-process/start-sut.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'

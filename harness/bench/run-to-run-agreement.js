@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { quantile } from 'simple-statistics'
-import { readRun } from '../src/report/read-run.js'
+import { readRun } from '../src/results/read-run.js'
 import { rankGroups } from '../src/stats/rank-groups.js'
 import { MEASURING_DOC, blockMarkers, writeMeasuredBlock } from './support/measured-block.js'
 

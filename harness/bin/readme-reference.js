@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { DEFAULTS } from '../src/defaults.js'
 import { REPO_ROOT } from '../src/paths.js'
-import { latestRunDir, readRun } from '../src/report/read-run.js'
+import { latestRunDir, readRun } from '../src/results/read-run.js'
 import { referenceTable, replaceReferenceBlock } from '../src/report/reference-table.js'
 
 const [dirArgument, readmeArgument] = process.argv.slice(2)

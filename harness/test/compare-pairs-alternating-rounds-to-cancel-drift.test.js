@@ -4,8 +4,8 @@
 // it, where the Mann–Whitney U test over the pooled runs sees only noise.
 import { beforeAll, describe, expect, it } from 'vitest'
 import { metricChange } from '../src/compare/change-statistics.js'
-import { pairedHodgesLehmannRatio } from '../src/compare/paired-hodges-lehmann.js'
-import { exactSignedRankDistribution, pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from '../src/compare/wilcoxon-signed-rank.js'
+import { pairedHodgesLehmannRatio } from '../src/stats/paired-hodges-lehmann.js'
+import { exactSignedRankDistribution, pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from '../src/stats/wilcoxon-signed-rank.js'
 import { EIGHT_REPEATS, runWithFigures } from './support/compare-inputs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'

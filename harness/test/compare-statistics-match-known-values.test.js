@@ -1,8 +1,8 @@
 // @ts-check
 import { describe, expect, it } from 'vitest'
-import { hodgesLehmannRatio } from '../src/compare/hodges-lehmann.js'
-import { canReachSignificance, exactUDistribution, mannWhitneyU, smallestTwoSidedP } from '../src/compare/mann-whitney.js'
-import { normalSurvival, normalUpperQuantile } from '../src/compare/normal-distribution.js'
+import { hodgesLehmannRatio } from '../src/stats/hodges-lehmann.js'
+import { canReachSignificance, exactUDistribution, mannWhitneyU, smallestTwoSidedP } from '../src/stats/mann-whitney.js'
+import { normalSurvival, normalUpperQuantile } from '../src/stats/normal-distribution.js'
 import { metricChange } from '../src/compare/change-statistics.js'
 import { verdictOf } from '../src/compare/verdict.js'
 

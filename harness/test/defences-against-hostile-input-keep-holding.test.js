@@ -17,7 +17,7 @@ import { parse } from 'yaml'
 import { shellQuote, sshArgv } from '../src/hosts/ssh/ssh-command.js'
 import { HARNESS_DIR, REPO_ROOT } from '../src/paths.js'
 import { htmlReport } from '../src/report/html-report.js'
-import { readRun } from '../src/report/read-run.js'
+import { readRun } from '../src/results/read-run.js'
 import { copyOfRun, FOUR_REPEATS } from './support/compare-inputs.js'
 import { runCli } from './support/run-cli.js'
 

@@ -1,7 +1,7 @@
 // @ts-check
 import { describe, expect, it } from 'vitest'
 import { createLatencyHistogram, encodeHistogram } from '../src/load/latency-histogram.js'
-import { aggregateRuns } from '../src/stats/aggregate-runs.js'
+import { aggregateRuns } from '../src/results/aggregate-runs.js'
 import { ONE_ROUND_NOTE, PRIOR_DF, rankGroups } from '../src/stats/rank-groups.js'
 import { studentTQuantile, studentTTwoSidedP } from '../src/stats/student-t.js'
 import { formatAggregateTable } from '../src/ui/aggregate-table.js'

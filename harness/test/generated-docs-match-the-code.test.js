@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { LOAD_PROFILES } from '@dyno/scenarios'
 import { COMMAND_OPTIONS } from '../src/cli/option-table.js'
 import { COMPARE_DEFAULTS } from '../src/compare/compare-defaults.js'
-import { pairsNeeded } from '../src/compare/wilcoxon-signed-rank.js'
+import { pairsNeeded } from '../src/stats/wilcoxon-signed-rank.js'
 import { cliReference } from '../src/docs/cli-reference.js'
 import { REPO_ROOT } from '../src/paths.js'
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { compareRuns } from '../src/commands/compare-command.js'
 import { COMPARE_FORMATTERS } from '../src/compare/formats/index.js'
 import { markdownReport } from '../src/report/markdown-report.js'
-import { readRun } from '../src/report/read-run.js'
+import { readRun } from '../src/results/read-run.js'
 import { inertMarkdown } from '../src/util/inert-markdown.js'
 import { copyOfRun, FOUR_REPEATS } from './support/compare-inputs.js'
 

@@ -9,7 +9,7 @@ import {
 } from '../../src/instructions/count-instructions.js'
 import { PACKAGES_DIR } from '../../src/paths.js'
 import { runEnv } from '../../src/run/run-env.js'
-import { createRunId } from '../../src/run/run-id.js'
+import { createRunId } from '../../src/results/run-id.js'
 import { DEFAULT_RUNTIME } from '../../src/runtimes/runtime-targets.js'
 import { loadSut } from '../../src/suts/discover-suts.js'
 import { resolveSubjects } from '../../src/suts/resolve-subjects.js'

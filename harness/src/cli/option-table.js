@@ -15,7 +15,7 @@ import {
   wholeNumberList
 } from './option-parsers.js'
 import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../compare/compare-defaults.js'
-import { pairsNeeded } from '../compare/wilcoxon-signed-rank.js'
+import { pairsNeeded } from '../stats/wilcoxon-signed-rank.js'
 import { CALIBRATION_DEFAULTS, CALIBRATION_SUTS } from '../commands/calibrate-command.js'
 import { COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
 import { discoverSuts } from '../suts/discover-suts.js'

@@ -1,5 +1,5 @@
 // @ts-check
-import { planDeciding } from '../run/split-plan.js'
+import { planDeciding } from '../plan/split-plan.js'
 import { join, resolve } from 'node:path'
 import { failingRows } from '../compare/build-comparison.js'
 import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
@@ -8,7 +8,7 @@ import { compareCommits } from '../compare-commits/compare-commits.js'
 import { splitComparison } from '../compare-commits/split-comparison.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { REPO_ROOT } from '../paths.js'
-import { createRunId } from '../run/run-id.js'
+import { createRunId } from '../results/run-id.js'
 import { compareRuns } from './compare-command.js'
 
 /**

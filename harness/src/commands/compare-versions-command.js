@@ -5,7 +5,7 @@ import { COMPARE_FORMATTERS } from '../compare/formats/index.js'
 import { regressionText, rowName } from '../compare/formats/cells.js'
 import { variantSides } from '../compare/variant-sides.js'
 import { DynoError } from '../errors.js'
-import { readRun } from '../report/read-run.js'
+import { readRun } from '../results/read-run.js'
 import { parseFrameworkEntry } from '../variants/framework-entry.js'
 import { runBenchmarks } from './run-command.js'
 
@@ -56,7 +56,7 @@ export async function compareVersionsCommand (baseline, candidate, options, io, 
 }
 
 /**
- * @param {import('../report/read-run.js').RunData} run @param {string} entry
+ * @param {import('../results/read-run.js').RunData} run @param {string} entry
  * @returns {string} where a variant came from: its version and integrity, or its checkout and commit
  */
 function describeVariant (run, entry) {

@@ -4,7 +4,7 @@ import { DEFAULTS } from '../defaults.js'
 import { checkMergeTarget, mergeParts } from '../merge/merge-parts.js'
 import { readParts } from '../merge/read-parts.js'
 import { REPO_ROOT } from '../paths.js'
-import { createRunId } from '../run/run-id.js'
+import { createRunId } from '../results/run-id.js'
 import { writeReports } from './report-command.js'
 
 /**

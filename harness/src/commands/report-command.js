@@ -6,7 +6,7 @@ import { DynoError } from '../errors.js'
 import { REPO_ROOT } from '../paths.js'
 import { htmlReport } from '../report/html-report.js'
 import { markdownReport, markdownSideBySide } from '../report/markdown-report.js'
-import { latestRunDir, readRun } from '../report/read-run.js'
+import { latestRunDir, readRun } from '../results/read-run.js'
 import { runLabels } from '../report/run-labels.js'
 import { checkWritableDirectory } from '../util/checked-paths.js'
 

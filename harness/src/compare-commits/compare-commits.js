@@ -4,18 +4,16 @@
 // caches) reaches both commits alike; then compared like any two runs. Instruction counts do not depend
 // on what runs beside them: by instructions, both sides of a round are counted at once, the count jobs
 // shared between them, so that neither side waits for the other's last count.
+import { COMPARE_COMMITS_INDEX } from '../results/run-layout.js'
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { promisify } from 'node:util'
 import { join } from 'node:path'
 import { DynoError } from '../errors.js'
-import { runChild } from './child-command.js'
+import { runChild } from '../util/child-command.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { makeDirectory } from '../util/checked-paths.js'
 import { createWorktrees, resolveCommit } from './git-worktrees.js'
-
-/** The file of a results directory that says what was compared, how far it got, and which part of a split plan it is. */
-export const COMPARE_COMMITS_INDEX = 'compare-commits.json'
 
 /** Harness and data packages every worktree needs besides the selected SUTs. */
 const HARNESS_PACKAGES = ['@dyno/harness...']

@@ -4,8 +4,8 @@
 // `dyno run` as `--frameworks` and `--scenarios`, which every commit's harness takes, so a part works against a base from before
 // `--shard` existed. Whole SUTs go to a part where that balances as well (one `dyno run` per round and side); otherwise pairs.
 import { SCENARIOS } from '@dyno/scenarios'
-import { expectedCellSec } from '../run/expected-cell-time.js'
-import { planIdentity, splitByExpectedTime } from '../run/split-plan.js'
+import { expectedCellSec } from '../plan/expected-cell-time.js'
+import { planIdentity, splitByExpectedTime } from '../plan/split-plan.js'
 
 /** How much longer than the finest split a split by whole SUTs may make the longest part and still be chosen. */
 const WHOLE_SUT_SLACK = 1.1

@@ -1,10 +1,10 @@
 // @ts-check
 import { median } from 'simple-statistics'
 import { bootstrapMedianInterval } from '../stats/bootstrap.js'
-import { hodgesLehmannRatio } from './hodges-lehmann.js'
-import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from './mann-whitney.js'
-import { pairedHodgesLehmannRatio } from './paired-hodges-lehmann.js'
-import { pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from './wilcoxon-signed-rank.js'
+import { hodgesLehmannRatio } from '../stats/hodges-lehmann.js'
+import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from '../stats/mann-whitney.js'
+import { pairedHodgesLehmannRatio } from '../stats/paired-hodges-lehmann.js'
+import { pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from '../stats/wilcoxon-signed-rank.js'
 import { roundToFixed } from '../util/numbers.js'
 
 /**

@@ -1,4 +1,6 @@
 // @ts-check
+import { SIGNIFICANCE_ALPHA } from '../stats/significance.js'
+
 /** The defaults of `dyno compare`, in one place. */
 export const COMPARE_DEFAULTS = Object.freeze({
   /** Smallest relative change of req/s, in percent, that a verdict calls improved or regressed (wall-clock results). */
@@ -11,7 +13,7 @@ export const COMPARE_DEFAULTS = Object.freeze({
    */
   instructionThresholdFloorPercent: 0.5,
   /** Significance level of the tests; the confidence intervals are at 1 − alpha (95%). */
-  alpha: 0.05,
+  alpha: SIGNIFICANCE_ALPHA,
   format: 'table'
 })
 

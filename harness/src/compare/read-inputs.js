@@ -5,7 +5,7 @@ import { SCHEMA_VERSION } from '../defaults.js'
 import { DynoError, isDynoError } from '../errors.js'
 import { cpuBaselineOf, describeCpuBaseline } from '../results/count-baseline.js'
 import { shapeProblem } from '../results/document-shape.js'
-import { readRun } from '../report/read-run.js'
+import { readRun } from '../results/read-run.js'
 import { inputKind } from '../util/checked-paths.js'
 
 /**

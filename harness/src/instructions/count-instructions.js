@@ -9,8 +9,8 @@ import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { COMPARE_DEFAULTS } from '../compare/compare-defaults.js'
-import { pairsNeeded } from '../compare/wilcoxon-signed-rank.js'
+import { SIGNIFICANCE_ALPHA } from '../stats/significance.js'
+import { pairsNeeded } from '../stats/wilcoxon-signed-rank.js'
 import { DynoError } from '../errors.js'
 import { startSut } from '../sut-process/start-sut.js'
 import { controlAll, dumpFiles, findCallgrind, readNewDumps, underCallgrind } from './callgrind.js'
@@ -57,7 +57,7 @@ export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
  * four connections koa's launches fell into two levels 1% apart (docs/measuring.md).
  */
 export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
-  warmupRequests: 10_000, windowRequests: 750, windows: pairsNeeded(COMPARE_DEFAULTS.alpha) + 2, concurrency: 1
+  warmupRequests: 10_000, windowRequests: 750, windows: pairsNeeded(SIGNIFICANCE_ALPHA) + 2, concurrency: 1
 })
 
 /** @type {CountSettings} */

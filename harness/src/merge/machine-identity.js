@@ -6,7 +6,7 @@
 import { cpuBaselineOf, describeCpuBaseline } from '../results/count-baseline.js'
 
 /**
- * @param {import('../report/read-run.js').RunData} run
+ * @param {import('../results/read-run.js').RunData} run
  * @returns {Record<string, string>} each property a machine of a wall-clock part is judged on, as a reader would name it
  */
 export function wallClockMachine (run) {
@@ -29,7 +29,7 @@ export function wallClockMachine (run) {
 }
 
 /**
- * @param {import('../report/read-run.js').RunData} run
+ * @param {import('../results/read-run.js').RunData} run
  * @returns {Record<string, string>} what a count depends on besides the plan: the architecture, each runtime's version, and the
  *   cpu baseline its counts were pinned to (cpu-baseline.js; a result that holds no count has none to tell)
  */

@@ -7,12 +7,11 @@ import { copyFileSync, cpSync, existsSync, lstatSync, readdirSync, renameSync, r
 import { basename, dirname, join } from 'node:path'
 import { SCHEMA_VERSION } from '../defaults.js'
 import { DynoError } from '../errors.js'
-import { AGGREGATES_FILE } from '../run/run-suite.js'
-import { createRunId } from '../run/run-id.js'
+import { createRunId } from '../results/run-id.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
-import { aggregateRuns } from '../stats/aggregate-runs.js'
+import { aggregateRuns } from '../results/aggregate-runs.js'
 import { checkWritableDirectory, inputKind, makeDirectory } from '../util/checked-paths.js'
-import { COMPARE_COMMITS_INDEX } from '../compare-commits/compare-commits.js'
+import { AGGREGATES_FILE, COMPARE_COMMITS_INDEX } from '../results/run-layout.js'
 
 /**
  * @param {string} out the merged directory: absent or empty

@@ -4,9 +4,9 @@
 // present once, and measured on machines whose figures may be put side by side.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { COMPARE_COMMITS_INDEX } from '../compare-commits/compare-commits.js'
+import { COMPARE_COMMITS_INDEX } from '../results/run-layout.js'
 import { DynoError } from '../errors.js'
-import { readRun } from '../report/read-run.js'
+import { readRun } from '../results/read-run.js'
 import { inputKind } from '../util/checked-paths.js'
 import { countMachine, machineDifferences, wallClockMachine } from './machine-identity.js'
 
@@ -18,7 +18,7 @@ import { countMachine, machineDifferences, wallClockMachine } from './machine-id
  * @property {{ id: string, cells: number, expectedSec: number, shard: { index: number, count: number, cells: number, expectedSec: number } }} plan
  * @property {string} commits the commit a run measured; base..head for compare-commits
  * @property {'wall-clock' | 'instructions'} measure
- * @property {import('../report/read-run.js').RunData[]} runs the run itself; every round's run of both sides for compare-commits
+ * @property {import('../results/read-run.js').RunData[]} runs the run itself; every round's run of both sides for compare-commits
  * @typedef {{ property: string, values: { name: string, value: string }[] }[]} MachineDifferences
  */
 

@@ -19,7 +19,7 @@ const escapeHtml = (text) => String(text ?? '').replace(/[&<>"']/g, (char) => `&
 const inlineScript = (source) => source.replace(/<\/script/gi, '<\\/script')
 
 /**
- * @param {import('./read-run.js').RunData[]} runs one run, or several to set side by side
+ * @param {import('../results/read-run.js').RunData[]} runs one run, or several to set side by side
  * @returns {string} the whole page
  */
 export function htmlReport (runs) {
@@ -91,7 +91,7 @@ ${body}
 
 /**
  * A run of instruction counts: per scenario the counts as a table (no load, so no charts of load).
- * @param {import('./read-run.js').RunData} run
+ * @param {import('../results/read-run.js').RunData} run
  */
 function countSections (run) {
   const intro = `<p class="note">Instructions per request, counted under ${escapeHtml(countSettingsLine(run))}.</p>`

@@ -6,7 +6,7 @@
 import { cpuBaselineOf, describeCpuBaseline, NO_CPU_BASELINE } from '../results/count-baseline.js'
 import { formatInteger } from '../ui/format.js'
 
-/** @param {import('./read-run.js').RunData} run @returns {boolean} every result of the run is an instruction count */
+/** @param {import('../results/read-run.js').RunData} run @returns {boolean} every result of the run is an instruction count */
 export const isCountRun = (run) => run.records.length > 0 && run.records.every((record) => record.load.measure === 'instructions')
 
 export const COUNT_COLUMNS = ['framework', 'version', 'instructions/req', 'program/req', 'allocated B/req', 'windows (min–max)', '× fewest',
@@ -15,7 +15,7 @@ export const COUNT_COLUMNS = ['framework', 'version', 'instructions/req', 'progr
 export const COUNT_FIGURE_COLUMNS = ['instructions/req', 'program/req', 'allocated B/req', 'windows (min–max)', '× fewest', 'responses checked']
 
 /**
- * @param {import('./read-run.js').RunData} run
+ * @param {import('../results/read-run.js').RunData} run
  * @returns {Map<string, string[][]>} per scenario, rows of COUNT_COLUMNS, fewest instructions first
  */
 export function countRows (run) {
@@ -50,7 +50,7 @@ export function countRows (run) {
   return sections
 }
 
-/** @param {import('./read-run.js').RunData} run @returns {string} how the counts were made, from the first result */
+/** @param {import('../results/read-run.js').RunData} run @returns {string} how the counts were made, from the first result */
 export function countSettingsLine (run) {
   const counted = run.records.find((record) => record.instructions)
   const count = counted?.instructions

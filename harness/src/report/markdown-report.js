@@ -16,14 +16,14 @@ const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
  * @property {string} sut
  * @property {string} version
  * @property {number} connections
- * @property {import('../stats/aggregate-runs.js').Aggregate | null} aggregate null when no run was ok
+ * @property {import('../results/aggregate-runs.js').Aggregate | null} aggregate null when no run was ok
  * @property {import('../results/result-record.js').ResultRecord[]} records
  */
 
 /**
  * Groups a run's records by scenario, then by (SUT, connections), with their aggregate; each scenario's rows by connection
  * level, fastest first (by the figure of each cell, the geometric mean of its runs), the cells never measured last.
- * @param {import('./read-run.js').RunData} run
+ * @param {import('../results/read-run.js').RunData} run
  * @returns {Map<string, ReportRow[]>}
  */
 export function reportRows (run) {
@@ -82,7 +82,7 @@ function flags (row) {
  * its figure (the geometric mean of its runs) and 95% interval when repeated, the speed factor against the slowest, p50
  * and p99 from the merged histograms, errors, flags; under it the spread between rounds and the neighbours it cannot
  * tell apart; then the environment. Every figure comes from the result files.
- * @param {import('./read-run.js').RunData} run
+ * @param {import('../results/read-run.js').RunData} run
  * @returns {string}
  */
 export function markdownReport (run) {
@@ -127,7 +127,7 @@ export function markdownReport (run) {
   return inertMarkdown(lines.join('\n'))
 }
 
-/** @param {import('./read-run.js').RunData} run */
+/** @param {import('../results/read-run.js').RunData} run */
 function environmentLines (run) {
   const { env, options } = run.index
   const first = run.records[0]
@@ -157,7 +157,7 @@ function environmentLines (run) {
 /**
  * Several runs side by side (for example Node 20 against Node 22): per scenario and connection level,
  * each SUT's req/s (the geometric mean of its runs) and p99 in every run, and the req/s of each later run relative to the first.
- * @param {import('./read-run.js').RunData[]} runs
+ * @param {import('../results/read-run.js').RunData[]} runs
  * @param {string[]} labels what tells the runs apart
  * @returns {string}
  */

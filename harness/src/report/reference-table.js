@@ -12,7 +12,7 @@ export const REFERENCE_START = '<!-- dyno:reference:start (written by `pnpm read
 export const REFERENCE_END = '<!-- dyno:reference:end -->'
 
 /**
- * @param {import('./read-run.js').RunData} run
+ * @param {import('../results/read-run.js').RunData} run
  * @returns {string} the block, markers included
  */
 export function referenceTable (run) {

@@ -46,14 +46,14 @@ import { contractPlace } from '../ui/scenario-order.js'
 const MIB = 2 ** 20
 
 /**
- * @param {import('./read-run.js').RunData[]} runs
+ * @param {import('../results/read-run.js').RunData[]} runs
  * @param {{ scenarioSummaries?: Record<string, string> }} [options]
  * @returns {ReportModel}
  */
 export function reportModel (runs, { scenarioSummaries = {} } = {}) {
   const labels = runLabels(runs)
   const sideBySide = runs.length > 1
-  /** @type {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} */
+  /** @type {{ runLabel: string, run: import('../results/read-run.js').RunData, record: ResultRecord }[]} */
   const entries = runs.flatMap((run, index) => run.records.map((record) => ({ runLabel: labels[index], run, record })))
   const scenarioNames = [...new Set(entries.map((entry) => entry.record.scenario.name))].sort((a, b) => contractPlace(a) - contractPlace(b))
   return {
@@ -88,7 +88,7 @@ export function reportModel (runs, { scenarioSummaries = {} } = {}) {
   }
 }
 
-/** @param {import('./read-run.js').RunData} run @param {string} label */
+/** @param {import('../results/read-run.js').RunData} run @param {string} label */
 function describeRun (run, label) {
   const first = run.records[0]
   const pinning = first?.load.pinning
@@ -118,7 +118,7 @@ function describeRun (run, label) {
 /**
  * @param {string} scenario
  * @param {string} summary
- * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries this scenario's records of every run
+ * @param {{ runLabel: string, run: import('../results/read-run.js').RunData, record: ResultRecord }[]} entries this scenario's records of every run
  * @param {{ labels: string[], sideBySide: boolean }} context
  * @returns {ScenarioCharts}
  */
@@ -204,11 +204,11 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
 }
 
 /**
- * @typedef {{ subject: string, runLabel: string, records: ResultRecord[], aggregate: import('../stats/aggregate-runs.js').Aggregate | null }} Cell
+ * @typedef {{ subject: string, runLabel: string, records: ResultRecord[], aggregate: import('../results/aggregate-runs.js').Aggregate | null }} Cell
  */
 
 /**
- * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries one connection level
+ * @param {{ runLabel: string, run: import('../results/read-run.js').RunData, record: ResultRecord }[]} entries one connection level
  * @returns {Cell[]}
  */
 function groupCells (entries) {
@@ -322,7 +322,7 @@ function resourceLine (record, value) {
 
 /**
  * req/s and p99 against connections, one line per subject.
- * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries every level
+ * @param {{ runLabel: string, run: import('../results/read-run.js').RunData, record: ResultRecord }[]} entries every level
  * @param {boolean} sideBySide
  */
 function connectionSweep (entries, sideBySide) {
@@ -344,7 +344,7 @@ function connectionSweep (entries, sideBySide) {
 }
 
 /**
- * @param {{ runLabel: string, run: import('./read-run.js').RunData, record: ResultRecord }[]} entries
+ * @param {{ runLabel: string, run: import('../results/read-run.js').RunData, record: ResultRecord }[]} entries
  * @param {boolean} sideBySide
  */
 function groupCellsByLevel (entries, sideBySide) {

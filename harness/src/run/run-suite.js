@@ -1,26 +1,24 @@
 // @ts-check
+import { AGGREGATES_FILE } from '../results/run-layout.js'
 import { join, resolve } from 'node:path'
 import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
 import { environmentFingerprint } from '../env/fingerprint.js'
 import { inheritedTunablesNote } from '../instructions/cpu-baseline.js'
 import { REPO_ROOT } from '../paths.js'
-import { aggregateRuns } from '../stats/aggregate-runs.js'
+import { aggregateRuns } from '../results/aggregate-runs.js'
 import { checkConsistency } from '../results/consistency-check.js'
 import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../results/disturbance.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { thisMachine } from '../hosts/host-kinds.js'
 import { startServices } from '../services/service-manager.js'
-import { plannedEntry, planParts, planRecord } from './plan-parts.js'
-import { createRunId } from './run-id.js'
+import { plannedEntry, planParts, planRecord } from '../plan/plan-parts.js'
+import { createRunId } from '../results/run-id.js'
 import { runEnv } from './run-env.js'
 import { runOne } from './run-one.js'
 import { createSutSession } from './sut-session.js'
 import { lookBeforeMeasuring } from './quiet-check.js'
 import { makeDirectory } from '../util/checked-paths.js'
 import { mapLimit } from '../util/map-limit.js'
-
-/** The file of a run directory that holds the per-(SUT, scenario, connections) statistics. */
-export const AGGREGATES_FILE = 'aggregates.json'
 
 /**
  * @typedef {object} SuiteOptions what `dyno run` settled on, once, from its options
@@ -236,7 +234,7 @@ export async function runSuite (suite, hooks = {}) {
  * Which cells share a SUT process: consecutive cells of the same SUT in the same round (one round of a run takes a SUT's scenarios one
  * after another; the next round launches it anew), unless every cell is to have its own. Each cell learns whether the process stays
  * up after it, and the services whose variables the process needs for all the cells it serves.
- * @param {import('./plan-runs.js').PlannedRun[]} plan
+ * @param {import('../plan/plan-runs.js').PlannedRun[]} plan
  * @param {{ reuse: boolean }} policy
  * @returns {{ keepSut: boolean, sessionServices: string[] }[]}
  */

@@ -8,10 +8,10 @@ import { contractPlace } from './scenario-order.js'
  * The statistics of repeated runs, one table per (scenario, connections), fastest first: each cell's rank group, its figure
  * (the geometric mean of its rounds) with the 95% interval, its rounds, and latency percentiles from the merged histograms;
  * under each table the spread between rounds and the neighbours the data cannot tell apart.
- * @param {import('../stats/aggregate-runs.js').Aggregate[]} aggregates
+ * @param {import('../results/aggregate-runs.js').Aggregate[]} aggregates
  */
 export function formatAggregateTable (aggregates) {
-  /** @type {Map<string, import('../stats/aggregate-runs.js').Aggregate[]>} */
+  /** @type {Map<string, import('../results/aggregate-runs.js').Aggregate[]>} */
   const scenarios = new Map()
   for (const aggregate of aggregates) {
     const key = `${aggregate.scenario}, ${aggregate.connections} connections`
@@ -37,7 +37,7 @@ export function formatAggregateTable (aggregates) {
   return `Repeats (geometric mean of the rounds, 95% interval, rank group; latency from their merged histograms)\n${sections.join('\n\n')}`
 }
 
-/** @param {import('../stats/aggregate-runs.js').Aggregate} aggregate */
+/** @param {import('../results/aggregate-runs.js').Aggregate} aggregate */
 function roundsText (aggregate) {
   const notes = [
     aggregate.excluded ? `+${aggregate.excluded} not ok` : '',

@@ -2,16 +2,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { DynoError } from '../errors.js'
-import { shapeProblem } from '../results/document-shape.js'
-import { aggregateRuns } from '../stats/aggregate-runs.js'
+import { shapeProblem } from './document-shape.js'
+import { aggregateRuns } from './aggregate-runs.js'
 import { inputKind } from '../util/checked-paths.js'
 
 /**
  * @typedef {object} RunData a run directory as written by `dyno run`
  * @property {string} dir
  * @property {any} index run.json
- * @property {import('../results/result-record.js').ResultRecord[]} records in run order
- * @property {import('../stats/aggregate-runs.js').Aggregate[]} aggregates
+ * @property {import('./result-record.js').ResultRecord[]} records in run order
+ * @property {import('./aggregate-runs.js').Aggregate[]} aggregates
  */
 
 /** @param {string} path @param {string} what */
@@ -41,7 +41,7 @@ function plainName (name, field) {
 /**
  * The fields every report and comparison reads first, checked so that a result made by hand names what it lacks.
  * @param {any} record @param {string} path
- * @returns {import('../results/result-record.js').ResultRecord}
+ * @returns {import('./result-record.js').ResultRecord}
  */
 function checkedRecord (record, path) {
   const required = /** @type {const} */ ([['sut.name', record?.sut?.name], ['scenario.name', record?.scenario?.name], ['status', record?.status]])
@@ -53,7 +53,7 @@ function checkedRecord (record, path) {
 
 /**
  * A document of the run checked against the schema dyno writes it by, before anything reads it.
- * @param {import('../results/document-shape.js').DocumentKind} kind @param {unknown} document @param {string} path @param {string} what
+ * @param {import('./document-shape.js').DocumentKind} kind @param {unknown} document @param {string} path @param {string} what
  */
 function checkedShape (kind, document, path, what) {
   const problem = shapeProblem(kind, document)
@@ -90,7 +90,7 @@ export function readRun (dir) {
     return checkedRecord(checkedShape('result', readJson(path, 'a result'), path, 'a result'), path)
   })
   const aggregatesPath = index.aggregatesFile ? join(dir, plainName(index.aggregatesFile, `${indexPath}: aggregatesFile`)) : null
-  /** @type {import('../stats/aggregate-runs.js').Aggregate[]} */
+  /** @type {import('./aggregate-runs.js').Aggregate[]} */
   const written = aggregatesPath
     ? /** @type {any} */ (checkedShape('aggregates', readJson(aggregatesPath, 'the aggregates'), aggregatesPath, 'the aggregates')).aggregates ?? []
     : []

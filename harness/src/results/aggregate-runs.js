@@ -1,8 +1,8 @@
 // @ts-check
 import { mean, median, sampleStandardDeviation } from 'simple-statistics'
-import { mergedLatencyMs } from '../results/merge-histograms.js'
-import { bootstrapMedianInterval } from './bootstrap.js'
-import { rankGroups } from './rank-groups.js'
+import { mergedLatencyMs } from './merge-histograms.js'
+import { bootstrapMedianInterval } from '../stats/bootstrap.js'
+import { rankGroups } from '../stats/rank-groups.js'
 import { roundTo } from '../util/numbers.js'
 
 /**
@@ -27,7 +27,7 @@ import { roundTo } from '../util/numbers.js'
  *   one run per cell, and with no rank
  * @property {number | null} roundsToSeparateFromNext when not told apart from the next slower cell, the runs per cell that
  *   would; null otherwise, for a difference of 0, and beyond 1000
- * @property {import('./rank-groups.js').Noise | null} noise the spread between runs of its scenario and connection level
+ * @property {import('../stats/rank-groups.js').Noise | null} noise the spread between runs of its scenario and connection level
  *   (the same in each of its cells); null with one run per cell
  * @property {ReturnType<typeof mergedLatencyMs>} latencyMs from the merged histograms of the runs
  */
@@ -35,12 +35,12 @@ import { roundTo } from '../util/numbers.js'
 /**
  * Groups a run's records by (SUT, scenario, connections), summarizes the ok ones, and ranks the cells of each
  * (scenario, connections) with their uncertainty.
- * @param {import('../results/result-record.js').ResultRecord[]} records
+ * @param {import('./result-record.js').ResultRecord[]} records
  * @param {{ seed: number }} options the bootstrap seed (the run's)
  * @returns {Aggregate[]}
  */
 export function aggregateRuns (records, { seed }) {
-  /** @type {Map<string, import('../results/result-record.js').ResultRecord[]>} */
+  /** @type {Map<string, import('./result-record.js').ResultRecord[]>} */
   const cells = new Map()
   for (const record of records) {
     const key = JSON.stringify([record.sut.label, record.scenario.name, record.load.connections])
@@ -55,7 +55,7 @@ export function aggregateRuns (records, { seed }) {
     const key = JSON.stringify([summary.scenario, summary.connections])
     scenarios.set(key, [...(scenarios.get(key) ?? []), summary])
   }
-  /** @type {Map<typeof summaries[number], import('./rank-groups.js').RankedCell & { noise: import('./rank-groups.js').Noise | null }>} */
+  /** @type {Map<typeof summaries[number], import('../stats/rank-groups.js').RankedCell & { noise: import('../stats/rank-groups.js').Noise | null }>} */
   const ranked = new Map()
   for (const group of scenarios.values()) {
     const { noise, cells: groupCells } = rankGroups(group.map(positive))
@@ -82,7 +82,7 @@ export function aggregateRuns (records, { seed }) {
 
 /**
  * One (SUT, scenario, connections): its ok runs' figures.
- * @param {import('../results/result-record.js').ResultRecord[]} group
+ * @param {import('./result-record.js').ResultRecord[]} group
  * @param {number} seed
  */
 function summarize (group, seed) {
