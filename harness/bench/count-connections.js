@@ -8,7 +8,7 @@
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { median, medianAbsoluteDeviation } from 'simple-statistics'
-import { INSTRUCTION_COUNT_DEFAULTS } from '../src/instructions/count-instructions.js'
+import { INSTRUCTION_COUNT_DEFAULTS } from '../src/counts/count-instructions.js'
 import { mapLimit } from '../src/util/map-limit.js'
 import { benchSuts, countOnce, cvPercent, scenarioNamed } from './support/bench-counts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'

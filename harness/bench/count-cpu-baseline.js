@@ -1,5 +1,5 @@
 // @ts-check
-// Does the cpu that makes a count change it, and does dyno's cpu baseline (src/instructions/cpu-baseline.js) take that away?
+// Does the cpu that makes a count change it, and does dyno's cpu baseline (src/counts/cpu-baseline.js) take that away?
 // One machine cannot be two cpus, but it can hide from a SUT what another cpu lacks: a runner that valgrind shows its Sandy
 // Bridge table (AVX, but no AVX2, BMI1, BMI2, LZCNT, FMA, MOVBE or ERMS) is modelled here, in this script's own spelling, through
 // GLIBC_TUNABLES and V8's flags. Per target four arms, LAUNCHES counts each, the arms alternating, one count per cpu at once:
@@ -14,8 +14,8 @@
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { max, median, min } from 'simple-statistics'
-import { countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/instructions/count-instructions.js'
-import { countTunables, CPU_BASELINE, maskedCpuFlags, withCpuBaseline } from '../src/instructions/cpu-baseline.js'
+import { countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/counts/count-instructions.js'
+import { countTunables, CPU_BASELINE, maskedCpuFlags, withCpuBaseline } from '../src/counts/cpu-baseline.js'
 import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
@@ -41,7 +41,7 @@ const TARGETS = [{ label: 'node-http × json', sut: nodeHttp }, { label: 'copy-w
 /**
  * The four arms of a Node SUT.
  * @param {import('../src/suts/resolve-subjects.js').Subject} sut
- * @returns {Record<string, import('../src/instructions/count-instructions.js').CountSettings>}
+ * @returns {Record<string, import('../src/counts/count-instructions.js').CountSettings>}
  */
 function armsOf (sut) {
   const own = NODE_COUNT_SETTINGS

@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { formatCalibration } from '../src/commands/calibrate-command.js'
-import { calibrationRows } from '../src/run/engine-calibration.js'
+import { calibrationRows } from '../src/engine-choice/engine-calibration.js'
 import { discoverSuts } from '../src/suts/discover-suts.js'
 import { selectSuts } from '../src/suts/select.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'

@@ -23,7 +23,7 @@ import autocannon from 'autocannon'
 import { SCENARIOS } from '@dyno/scenarios'
 import { createLatencyHistogram, recordLatencyMs } from '../src/load/latency-histogram.js'
 import { PACKAGES_DIR } from '../src/paths.js'
-import { runEnv } from '../src/run/run-env.js'
+import { runEnv } from '../src/env/run-env.js'
 import { startSut } from '../src/sut-process/start-sut.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 

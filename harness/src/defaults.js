@@ -8,7 +8,7 @@
 // - `dyno compare` (threshold, alpha, format): harness/src/compare/compare-defaults.js
 // - `dyno compare-commits` (its profile, its rounds): harness/src/commands/compare-commits-command.js
 // - `dyno calibrate` (duration, warmup): CALIBRATION_DEFAULTS in harness/src/commands/calibrate-command.js
-// - `--measure instructions` (warm-up, windows): INSTRUCTION_COUNT_DEFAULTS in harness/src/instructions/count-instructions.js
+// - `--measure instructions` (warm-up, windows): INSTRUCTION_COUNT_DEFAULTS in harness/src/counts/count-instructions.js
 // - `--pin`: DEFAULT_PIN in harness/src/pinning/pin-option.js; `--runtime`: DEFAULT_RUNTIME in harness/src/runtimes/runtime-targets.js
 // - resource sampling and the generator-bound rule: harness/src/resources/resource-defaults.js
 import { homedir } from 'node:os'

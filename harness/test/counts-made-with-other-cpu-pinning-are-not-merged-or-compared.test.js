@@ -1,5 +1,5 @@
 // @ts-check
-// Every count is pinned to a cpu baseline (src/instructions/cpu-baseline.js): the extensions above it are hidden from the SUT,
+// Every count is pinned to a cpu baseline (src/counts/cpu-baseline.js): the extensions above it are hidden from the SUT,
 // so that any x86-64 runner counts the same code. Counts pinned to different baselines counted different code: `dyno merge`
 // and `dyno compare` refuse them (exit 2), naming both baselines and the runs that hold each; a count of a dyno from before
 // baselines is pinned to none. A cached count is keyed by its baseline too. The counts here are made by hand from a committed
@@ -10,9 +10,9 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { afterAll, describe, expect, it } from 'vitest'
 import { compareRuns } from '../src/commands/compare-command.js'
-import { countKey } from '../src/instructions/count-cache.js'
-import { countSettingsFor, NODE_COUNT_SETTINGS } from '../src/instructions/count-instructions.js'
-import { CPU_BASELINE, maskedCpuFlags, withCpuBaseline } from '../src/instructions/cpu-baseline.js'
+import { countKey } from '../src/counts/count-cache.js'
+import { countSettingsFor, NODE_COUNT_SETTINGS } from '../src/counts/count-instructions.js'
+import { CPU_BASELINE, maskedCpuFlags, withCpuBaseline } from '../src/counts/cpu-baseline.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { copyOfRun, FOUR_REPEATS } from './support/compare-inputs.js'
 import { schemaErrors } from './support/result-schemas.js'
@@ -126,7 +126,7 @@ describe('the cpu baseline of a count', () => {
     const scenario = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((candidate) => candidate.name === 'json'))
     const count = { warmupRequests: 10_000, windowRequests: 750, windows: WINDOWS, concurrency: 1 }
     // Any program that answers --version stands for valgrind here: the key holds its answer, the same on both sides.
-    const keyOf = (/** @type {import('../src/instructions/count-instructions.js').CountSettings} */ settings) =>
+    const keyOf = (/** @type {import('../src/counts/count-instructions.js').CountSettings} */ settings) =>
       countKey({ sut, scenario, valgrind: process.execPath, count: { ...count, settings } })
     const pinned = keyOf(PINNED)
     const older = keyOf(NODE_COUNT_SETTINGS)

@@ -13,7 +13,7 @@ import { startAutocannonLoad } from '../src/load/engines/autocannon/autocannon-e
 import { runRatePhase } from '../src/load/engines/autocannon/rate-phase.js'
 import { startNativeLoad } from '../src/load/engines/native/native-engine.js'
 import { PACKAGES_DIR } from '../src/paths.js'
-import { runEnv } from '../src/run/run-env.js'
+import { runEnv } from '../src/env/run-env.js'
 import { createRunId } from '../src/results/run-id.js'
 import { startSut } from '../src/sut-process/start-sut.js'
 import { loadSut } from '../src/suts/discover-suts.js'

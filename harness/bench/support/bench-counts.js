@@ -6,9 +6,9 @@ import { mean, sampleStandardDeviation } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
 import {
   countInstructions, countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC
-} from '../../src/instructions/count-instructions.js'
+} from '../../src/counts/count-instructions.js'
 import { PACKAGES_DIR } from '../../src/paths.js'
-import { runEnv } from '../../src/run/run-env.js'
+import { runEnv } from '../../src/env/run-env.js'
 import { createRunId } from '../../src/results/run-id.js'
 import { DEFAULT_RUNTIME } from '../../src/runtimes/runtime-targets.js'
 import { loadSut } from '../../src/suts/discover-suts.js'
@@ -27,7 +27,7 @@ export function scenarioNamed (name) {
 /**
  * One count of a SUT on a fresh launch, with dyno's defaults for what is not given; a wrong response fails the script.
  * @param {{ sut: import('../../src/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, concurrency?: number,
- *   settings?: import('../../src/instructions/count-instructions.js').CountSettings }} plan
+ *   settings?: import('../../src/counts/count-instructions.js').CountSettings }} plan
  */
 export async function countOnce ({ sut, scenario, concurrency = INSTRUCTION_COUNT_DEFAULTS.concurrency, settings = countSettingsFor(sut) }) {
   const count = await countInstructions({

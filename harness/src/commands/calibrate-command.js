@@ -1,7 +1,7 @@
 // @ts-check
 // `dyno calibrate`: how much load can each generator produce on this machine? Against node-http and the
 // fastest SUT (uwebsockets), each engine drives the plaintext scenario for a few seconds at the same
-// connections, under the run's pinning (run/engine-calibration.js): autocannon as `dyno run` uses it (one process
+// connections, under the run's pinning (engine-choice/engine-calibration.js): autocannon as `dyno run` uses it (one process
 // per generator cpu, every response checked), the native engine (one thread per generator cpu, every response
 // checked), wrk with the same checks in Lua, and wrk with no response() at all (its top speed). Each row says how
 // much of its generator cpus the engine used and whether it set the pace; the ratios say how far each engine is
@@ -9,7 +9,7 @@
 import { DynoError } from '../errors.js'
 import { ENGINES } from '../load/engines/index.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
-import { calibrationRows } from '../run/engine-calibration.js'
+import { calibrationRows } from '../engine-choice/engine-calibration.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { selectSuts } from '../suts/select.js'
 import { formatInteger, formatMs } from '../ui/format.js'
@@ -24,7 +24,7 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
 const BASE_ENGINE = 'autocannon'
 
 /**
- * @typedef {import('../run/engine-calibration.js').CalibrationRow} CalibrationRow
+ * @typedef {import('../engine-choice/engine-calibration.js').CalibrationRow} CalibrationRow
  *
  * @typedef {object} CalibrateOptions the parsed options of `dyno calibrate` (parse-command-line.js)
  * @property {string[]} frameworks

@@ -122,7 +122,7 @@ export function readCompareInputs (baselinePaths, candidatePaths) {
 }
 
 /**
- * Counts pinned to different cpu baselines (instructions/cpu-baseline.js) counted different code: refused, each baseline named with
+ * Counts pinned to different cpu baselines (counts/cpu-baseline.js) counted different code: refused, each baseline named with
  * the runs and rows that hold it. A result that holds no count (it failed, or was skipped) has no baseline to tell.
  * @param {Side[]} sides
  * @throws {DynoError} DYNO_ERR_COMPARE_CPU_BASELINE

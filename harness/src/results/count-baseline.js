@@ -1,5 +1,5 @@
 // @ts-check
-// Which cpu baseline a result's count was made for (harness/src/instructions/cpu-baseline.js makes them), read where results
+// Which cpu baseline a result's count was made for (harness/src/counts/cpu-baseline.js makes them), read where results
 // are merged, compared and reported: counts of different baselines counted different code.
 
 /** What a count made before counts were pinned to a baseline records: nothing, read as this. */

@@ -39,7 +39,7 @@ import { engineNamed } from '../load/engines/index.js'
  * @property {import('../verify/verify-scenario.js').Verification} verification
  * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
- * @property {import('../instructions/count-instructions.js').InstructionCount} [instructions] --measure instructions: the count
+ * @property {import('../counts/count-instructions.js').InstructionCount} [instructions] --measure instructions: the count
  * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs)
  *   and how much faster the steady state is than the first second
  * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)

@@ -1,6 +1,6 @@
 // @ts-check
 import { DynoError } from '../errors.js'
-import { findCallgrind } from '../instructions/callgrind.js'
+import { findCallgrind } from '../counts/callgrind.js'
 import { engineNamed, engineProblem } from '../load/engines/index.js'
 
 /**

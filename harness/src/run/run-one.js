@@ -1,23 +1,23 @@
 // @ts-check
-import { countSyscalls, findStrace, STRACE_MISSING } from '../instructions/count-syscalls.js'
+import { countSyscalls, findStrace, STRACE_MISSING } from '../counts/count-syscalls.js'
 import { isDynoError } from '../errors.js'
-import { findCallgrind } from '../instructions/callgrind.js'
-import { countKey, readCachedCount, storeCount } from '../instructions/count-cache.js'
+import { findCallgrind } from '../counts/callgrind.js'
+import { countKey, readCachedCount, storeCount } from '../counts/count-cache.js'
 import {
   countInstructions, countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC
-} from '../instructions/count-instructions.js'
+} from '../counts/count-instructions.js'
 import { engineNamed } from '../load/engines/index.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { measureLinkRtt } from '../hosts/link-rtt.js'
 import { runNodeScript } from '../hosts/run-node-script.js'
-import { encodeCountSpec } from '../instructions/count-on-host.js'
+import { encodeCountSpec } from '../counts/count-on-host.js'
 import { failed, failedWith, invalid, ok, skipped } from '../results/outcome.js'
 import { createResultRecord, settleRecord, timedStage } from '../results/result-record.js'
 import { describeExit } from '../sut-process/start-sut.js'
 import { describeFailedChecks, verifyScenario } from '../verify/verify-scenario.js'
 import { attachPhaseResources, samplePhases } from './phase-sampling.js'
-import { refusalReason } from './refusal.js'
-import { runEnv } from './run-env.js'
+import { refusalReason } from '../sut-process/refusal.js'
+import { runEnv } from '../env/run-env.js'
 import { queryRatio, underLoadProblems } from './under-load-check.js'
 import { analyzeWarmup } from './warmup-analysis.js'
 
@@ -25,7 +25,7 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @typedef {import('../results/outcome.js').Outcome} Outcome
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
  * @typedef {import('../sut-process/start-sut.js').RunningSut} RunningSut
- * @typedef {import('../instructions/count-instructions.js').InstructionCount} InstructionCount
+ * @typedef {import('../counts/count-instructions.js').InstructionCount} InstructionCount
  *
  * @typedef {object} RunContext what every run of a suite shares, built once per suite (run-suite.js)
  * @property {string} runId
@@ -266,7 +266,7 @@ async function countedOnHost (context, cell, record, count) {
     ...count,
     readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC)
   })
-  const { stdout, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/instructions/count-on-host.js', [],
+  const { stdout, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/counts/count-on-host.js', [],
     { label: `the count of ${cell.sut.name}`, signal: context.signal, stdinText: `${spec}\n` })
   if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
   if (context.signal.aborted) return failed(`interrupted by ${String(context.signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')

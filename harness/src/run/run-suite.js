@@ -3,7 +3,7 @@ import { AGGREGATES_FILE } from '../results/run-layout.js'
 import { join, resolve } from 'node:path'
 import { DEFAULTS, SCHEMA_VERSION } from '../defaults.js'
 import { environmentFingerprint } from '../env/fingerprint.js'
-import { inheritedTunablesNote } from '../instructions/cpu-baseline.js'
+import { inheritedTunablesNote } from '../counts/cpu-baseline.js'
 import { REPO_ROOT } from '../paths.js'
 import { aggregateRuns } from '../results/aggregate-runs.js'
 import { checkConsistency } from '../results/consistency-check.js'
@@ -13,7 +13,7 @@ import { thisMachine } from '../hosts/host-kinds.js'
 import { startServices } from '../services/service-manager.js'
 import { plannedEntry, planParts, planRecord } from '../plan/plan-parts.js'
 import { createRunId } from '../results/run-id.js'
-import { runEnv } from './run-env.js'
+import { runEnv } from '../env/run-env.js'
 import { runOne } from './run-one.js'
 import { createSutSession } from './sut-session.js'
 import { lookBeforeMeasuring } from './quiet-check.js'
@@ -35,7 +35,7 @@ import { mapLimit } from '../util/map-limit.js'
  * @property {number} readyTimeoutSec
  * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
  * @property {Record<string, unknown>} planOptions of those, the ones that decide what the plan measures: its identity (split-plan.js)
- * @property {import('./engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
+ * @property {import('../engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
  * @property {import('../cli/option-parsers.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);
  *   none: all of it

@@ -11,7 +11,7 @@ import { isDynoError } from '../errors.js'
 import { failed, failedWith } from '../results/outcome.js'
 import { timedStage } from '../results/result-record.js'
 import { startSut } from '../sut-process/start-sut.js'
-import { runEnv } from './run-env.js'
+import { runEnv } from '../env/run-env.js'
 
 /**
  * @typedef {import('../results/outcome.js').Outcome} Outcome

@@ -17,7 +17,7 @@ export function engineNote (record) {
 /**
  * A count's figures in the table: all instructions per request, the program's (V8's collector's counted apart) and the bytes
  * allocated per request; `-` where a count has none (not counted, or a runtime without the split).
- * @param {import('../instructions/count-instructions.js').InstructionCount | null | undefined} count
+ * @param {import('../counts/count-instructions.js').InstructionCount | null | undefined} count
  * @returns {string[]}
  */
 function countCells (count) {

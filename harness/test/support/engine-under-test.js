@@ -2,7 +2,7 @@
 // What the engine tests share: a SUT started for one piece of work and always stopped, and the load plan of
 // a scenario against it, as run-one.js builds it (10 connections, 1 s, no warm-up unless overridden).
 import { scenarioLoadPlan } from '../../src/load/load-plan.js'
-import { runEnv } from '../../src/run/run-env.js'
+import { runEnv } from '../../src/env/run-env.js'
 import { startSut } from '../../src/sut-process/start-sut.js'
 import { scenarioNamed } from './run-fixture.js'
 

@@ -4,7 +4,7 @@
 // a missing one fails the file at once instead.
 import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
-import { findCallgrind } from '../../src/instructions/callgrind.js'
+import { findCallgrind } from '../../src/counts/callgrind.js'
 import { engineNamed } from '../../src/load/engines/index.js'
 import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
 import { findPostgresBinaries } from '../../src/services/postgres-service.js'

@@ -49,13 +49,13 @@ function treeHash (dir) {
   return digest
 }
 
-/** A module's imports of other modules of the harness: `from './x.js'`, `import './x.js'`, `import('./x.js')`. */
+/** A module's imports of other modules of the harness: `from '../counts/x.js'`, `import '../counts/x.js'`, `import('../counts/x.js')`. */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g
 /**
  * Where a count's harness code starts: the count itself, the environment a run gives its SUT, and the allocation preload, which
  * runs inside the counted SUT, loaded by its URL, not imported.
  */
-const COUNT_ENTRY_MODULES = ['./count-instructions.js', '../run/run-env.js', './allocation-preload.js']
+const COUNT_ENTRY_MODULES = ['./count-instructions.js', '../env/run-env.js', './allocation-preload.js']
   .map((module) => fileURLToPath(new URL(module, import.meta.url)))
 
 /**

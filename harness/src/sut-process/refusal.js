@@ -2,7 +2,7 @@
 /**
  * Why dyno refuses to measure a SUT that started fine, judged from its ready line; null: no refusal.
  * A uWebSockets.js SUT running on the pure-JS fallback is not uWS, and must never be reported as it.
- * @param {import('../sut-process/start-sut.js').ReadyLine} ready
+ * @param {import('./start-sut.js').ReadyLine} ready
  * @returns {string | null}
  */
 export function refusalReason (ready) {

@@ -3,7 +3,7 @@
 // `--engine auto` takes autocannon wherever it keeps up with the fastest SUT of the field on this machine, with this
 // pinning, at these connections, and the native engine where it does not: then autocannon would be the bottleneck of
 // the fastest cells, and the native engine measures every cell instead. What decides is measured once per machine, by
-// the calibration of run/engine-calibration.js, and kept in the cache directory; it is measured again when the machine,
+// the calibration of engine-calibration.js, and kept in the cache directory; it is measured again when the machine,
 // Node, an engine, the pinning or dyno changes, and a file from anywhere else is ignored with one line saying why.
 import { readFileSync } from 'node:fs'
 import { cpus, release, totalmem } from 'node:os'

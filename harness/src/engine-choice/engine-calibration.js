@@ -13,8 +13,8 @@ import { scenarioLoadPlan } from '../load/load-plan.js'
 import { phaseResourceFigures } from '../resources/resource-figures.js'
 import { startResourceSampler } from '../resources/resource-sampler.js'
 import { startSut } from '../sut-process/start-sut.js'
-import { refusalReason } from './refusal.js'
-import { runEnv } from './run-env.js'
+import { refusalReason } from '../sut-process/refusal.js'
+import { runEnv } from '../env/run-env.js'
 
 const CALIBRATION_SCENARIO = 'plaintext'
 
