@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { COMMAND_OPTIONS, flagName } from '../src/cli/option-table.js'
 import { formatCalibration } from '../src/commands/calibrate-command.js'
-import { atMachineLimit, ENGINES, ENGINE_NAMES, engineNamed, engineProblem, engineRecorded, RECORDED_ENGINE_NAMES } from '../src/load/engines/index.js'
+import {
+  atMachineLimit, AUTO_CANDIDATES, ENGINES, ENGINE_NAMES, engineNamed, engineProblem, engineRecorded, RECORDED_ENGINE_NAMES
+} from '../src/load/engines/index.js'
 
 const resultSchema = JSON.parse(readFileSync(new URL('../schema/result.schema.json', import.meta.url), 'utf8'))
 const runIndexSchema = JSON.parse(readFileSync(new URL('../schema/run-index.schema.json', import.meta.url), 'utf8'))
@@ -36,6 +38,12 @@ describe('the engine registry', () => {
       for (const rate of [null, 500]) expect(engine.recordedNames).toContain(engine.recordedAs(rate).engine)
       for (const name of engine.recordedNames) expect(engineRecorded(name)).toBe(engine)
     }
+  })
+
+  it('says which engines `--engine auto` chooses among, in its order, with the fastest among them to fall back on', () => {
+    expect(AUTO_CANDIDATES).toEqual(ENGINES.filter((engine) => engine.autoPreference !== null)
+      .sort((a, b) => Number(a.autoPreference) - Number(b.autoPreference)))
+    expect(AUTO_CANDIDATES.some((engine) => engine.fastestHere)).toBe(true)
   })
 
   it('is what run.json may record as the run\'s engine', () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CALIBRATION_FILE } from '../src/engine-choice/engine-choice.js'
+import { AUTO_CANDIDATES } from '../src/load/engines/index.js'
 import { sealOf } from '../src/util/cache-seal.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
@@ -46,10 +47,12 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     const stored = JSON.parse(readFileSync(join(cacheDir, CALIBRATION_FILE), 'utf8'))
     expect(engineChoice).toMatchObject({ by: 'calibration', calibrationFile: join(cacheDir, CALIBRATION_FILE), levels: stored.levels })
     const level = stored.levels['10']
-    expect(level.autocannon.requestsPerSec).toBeGreaterThan(0)
-    expect(level.native.requestsPerSec).toBeGreaterThan(0)
-    // The choice follows the calibration: the native engine exactly when autocannon could not keep up with the fastest SUT.
-    expect(engineChoice.engine).toBe(level.autocannon.generatorBound === false ? 'autocannon' : 'native')
+    // Every engine auto chooses among was measured, each against the same SUT.
+    expect(Object.keys(level.engines)).toEqual(AUTO_CANDIDATES.filter((engine) => engine.availability().ok).map((engine) => engine.name))
+    for (const figures of Object.values(level.engines)) expect(figures.requestsPerSec).toBeGreaterThan(0)
+    // The choice follows the calibration: the most preferred engine that kept up with the fastest SUT, else the fastest engine here.
+    const keptUp = AUTO_CANDIDATES.find((engine) => level.engines[engine.name]?.generatorBound === false)
+    expect(engineChoice.engine).toBe(keptUp?.name ?? AUTO_CANDIDATES.find((engine) => engine.fastestHere)?.name)
     expect(engineChoice.reason).toContain(level.sut)
     for (const record of first.records) expect(record.load.engine).toBe(engineChoice.engine)
 
@@ -81,8 +84,11 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
 
     // Made up: well formed, the right key, figures that would choose the other engine, but not sealed by this cache directory.
     const real = JSON.parse(readFileSync(file, 'utf8'))
-    const flipped = Object.fromEntries(Object.entries(real.levels).map(([name, one]) => [name,
-      { ...one, autocannon: { ...one.autocannon, generatorBound: one.autocannon.generatorBound === false, requestsPerSec: 999_999 } }]))
+    const flipped = Object.fromEntries(Object.entries(real.levels).map(([name, one]) => [name, {
+      ...one,
+      engines: Object.fromEntries(Object.entries(one.engines).map(([engine, figures]) => [engine,
+        { ...figures, generatorBound: figures.generatorBound === false, requestsPerSec: 999_999 }]))
+    }]))
     writeFileSync(file, JSON.stringify({ ...real, levels: flipped }))
     const madeUp = await run()
     expect(madeUp.stderr).toContain(`the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ` +

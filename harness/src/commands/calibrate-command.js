@@ -7,7 +7,7 @@
 // much of its generator cpus the engine used and whether it set the pace; the ratios say how far each engine is
 // from autocannon.
 import { DynoError } from '../errors.js'
-import { ENGINES } from '../load/engines/index.js'
+import { AUTO_CANDIDATES, ENGINES } from '../load/engines/index.js'
 import { resolvePinning } from '../pinning/resolve-pinning.js'
 import { calibrationRows } from '../engine-choice/engine-calibration.js'
 import { discoverSuts } from '../suts/discover-suts.js'
@@ -20,8 +20,8 @@ import { roundTo } from '../util/numbers.js'
 export const CALIBRATION_SUTS = ['node-http', 'uwebsockets']
 /** The defaults of `dyno calibrate` (whole seconds, wrk's unit); the wrk threads are the run's (DEFAULTS.wrkThreads). */
 export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2 })
-/** What the ratios are taken against: the engine of the Node ecosystem, which most published figures used. */
-const BASE_ENGINE = 'autocannon'
+/** What the ratios are taken against: the engine `auto` prefers, autocannon, the engine most published Node figures used. */
+const BASE_ENGINE = AUTO_CANDIDATES[0].name
 
 /**
  * @typedef {import('../engine-choice/engine-calibration.js').CalibrationRow} CalibrationRow

@@ -3,7 +3,7 @@ import { planDeciding } from '../plan/split-plan.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
 import { connectHost } from '../hosts/host-kinds.js'
-import { ENGINES } from '../load/engines/index.js'
+import { AUTO_CANDIDATES, ENGINES } from '../load/engines/index.js'
 import { resolvePinning, resolveSplitPinning } from '../pinning/resolve-pinning.js'
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../paths.js'
@@ -46,7 +46,9 @@ export async function runBenchmarks (options, io, signal, planFields) {
   const startedAt = performance.now()
   const counting = options.measure === 'instructions'
   // What the options ask of an engine they name (or of a count) is judged before anything starts.
-  if (options.engine !== 'auto' || counting) loadSettings(options, options.engine === 'auto' ? 'autocannon' : options.engine)
+  // The engine named, or, before `auto` has chosen (and for a count, which uses none), the one it prefers.
+  const named = options.engine === 'auto' ? AUTO_CANDIDATES[0].name : options.engine
+  if (options.engine !== 'auto' || counting) loadSettings(options, named)
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
   const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
   // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
@@ -90,7 +92,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
         log: (line) => progress.log(line)
       })
   if (signal.aborted) throw interrupted()
-  const load = loadSettings(options, engineChoice?.engine ?? (options.engine === 'auto' ? 'autocannon' : options.engine))
+  const load = loadSettings(options, engineChoice?.engine ?? named)
   const outcome = await runSuite({
     suts,
     scenarios,

@@ -1,14 +1,16 @@
 // @ts-check
 // One engine per run, so that no table sets two clients' figures side by side (docs/measuring.md, "One engine per run").
-// `--engine auto` takes autocannon wherever it keeps up with the fastest SUT of the field on this machine, with this
-// pinning, at these connections, and the native engine where it does not: then autocannon would be the bottleneck of
-// the fastest cells, and the native engine measures every cell instead. What decides is measured once per machine, by
-// the calibration of engine-calibration.js, and kept in the cache directory; it is measured again when the machine,
-// Node, an engine, the pinning or dyno changes, and a file from anywhere else is ignored with one line saying why.
+// `--engine auto` chooses among the engines that say they may be chosen (`autoPreference` in their descriptors), most
+// preferred first: the first that keeps up with the fastest SUT of the field on this machine, with this pinning, at every
+// connection level of the run; where none does, the fastest engine here, whose generator-bound cells then show the limit of
+// this machine. Today that is autocannon where it keeps up, the client most published figures were made with, and the native
+// engine where it would be the bottleneck. What decides is measured once per machine, by the calibration of
+// engine-calibration.js, and kept in the cache directory; it is measured again when the machine, Node, an engine, the pinning
+// or dyno changes, and a file from anywhere else is ignored with one line saying why.
 import { readFileSync } from 'node:fs'
 import { cpus, release, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { engineNamed } from '../load/engines/index.js'
+import { AUTO_CANDIDATES } from '../load/engines/index.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { sealHolds, sealOf } from '../util/cache-seal.js'
@@ -31,8 +33,7 @@ const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
  * @typedef {object} LevelCalibration
  * @property {string} measuredAt
  * @property {string} sut
- * @property {EngineFigures} autocannon
- * @property {EngineFigures} native
+ * @property {Record<string, EngineFigures>} engines each candidate's figures, by engine name
  *
  * @typedef {object} EngineChoice what run.json records of how the run's engine was chosen
  * @property {import('../load/engines/engine.js').EngineName} engine
@@ -44,9 +45,9 @@ const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
 
 /**
  * What a calibration holds for, and is measured again when any of it differs.
- * @param {import('../pinning/resolve-pinning.js').PinPlan} pinning
+ * @param {import('../pinning/resolve-pinning.js').PinPlan} pinning @param {readonly import('../load/engines/engine.js').Engine[]} engines
  */
-function machineKey (pinning) {
+function machineKey (pinning, engines) {
   const cpu = cpus()
   return {
     dyno: HARNESS_VERSION,
@@ -55,17 +56,13 @@ function machineKey (pinning) {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     kernel: release(),
     node: process.version,
-    autocannon: versionOf('autocannon'),
-    native: versionOf('native'),
+    engines: Object.fromEntries(engines.map((engine) => {
+      const found = engine.availability()
+      return [engine.name, found.ok ? found.version : null]
+    })),
     sutCpus: pinning.sutCpus,
     generatorCpus: pinning.generatorCpus
   }
-}
-
-/** @param {import('../load/engines/engine.js').EngineName} name */
-function versionOf (name) {
-  const found = engineNamed(name).availability()
-  return found.ok ? found.version : null
 }
 
 /**
@@ -94,9 +91,10 @@ function readCalibration (file, cacheDir, key) {
     return { levels: {}, note: `the engine calibration ${file} was measured with another ${differs.join(', ') || 'format'}: ignored, measured again` }
   }
   // Each level's figures are read as they must be; a level that lacks one is measured again, named in the note.
-  const levels = Object.fromEntries(Object.entries(stored.levels).filter(([, level]) => levelProblem(level) === null))
-  const dropped = Object.entries(stored.levels).filter(([, level]) => levelProblem(level) !== null)
-    .map(([name, level]) => `level ${name.slice(0, 20)}: ${levelProblem(level)}`)
+  const names = Object.keys(key.engines)
+  const levels = Object.fromEntries(Object.entries(stored.levels).filter(([, level]) => levelProblem(level, names) === null))
+  const dropped = Object.entries(stored.levels).filter(([, level]) => levelProblem(level, names) !== null)
+    .map(([name, level]) => `level ${name.slice(0, 20)}: ${levelProblem(level, names)}`)
   return {
     levels,
     note: dropped.length > 0 ? `the engine calibration ${file} holds levels dyno cannot read (${dropped.slice(0, 3).join('; ')}): those measured again` : null
@@ -105,27 +103,29 @@ function readCalibration (file, cacheDir, key) {
 
 /**
  * What is wrong with one level of a stored calibration, or null.
- * @param {unknown} level
+ * @param {unknown} level @param {string[]} names the engines it must hold figures of
  * @returns {string | null}
  */
-function levelProblem (level) {
+function levelProblem (level, names) {
   if (!level || typeof level !== 'object') return 'not an object'
-  const { measuredAt, sut, autocannon, native } = /** @type {Record<string, unknown>} */ (level)
+  const { measuredAt, sut, engines } = /** @type {Record<string, unknown>} */ (level)
   if (typeof measuredAt !== 'string' || Number.isNaN(Date.parse(measuredAt))) return 'measuredAt is not a date'
   if (typeof sut !== 'string') return 'sut is not a name'
-  for (const [engine, figures] of /** @type {const} */ ([['autocannon', autocannon], ['native', native]])) {
-    if (!figures || typeof figures !== 'object') return `${engine} is not an object`
+  if (!engines || typeof engines !== 'object') return 'engines is not an object'
+  for (const name of names) {
+    const figures = /** @type {Record<string, unknown>} */ (engines)[name]
+    if (!figures || typeof figures !== 'object') return `engines.${name} is not an object`
     const { requestsPerSec, generatorSharePct, generatorBound } = /** @type {Record<string, unknown>} */ (figures)
     const numberOrNull = (/** @type {unknown} */ value) => value === null || (typeof value === 'number' && Number.isFinite(value) && value >= 0)
-    if (!numberOrNull(requestsPerSec) || !numberOrNull(generatorSharePct)) return `${engine}'s figures are not numbers`
-    if (generatorBound !== null && typeof generatorBound !== 'boolean') return `${engine}.generatorBound is not true, false or null`
+    if (!numberOrNull(requestsPerSec) || !numberOrNull(generatorSharePct)) return `engines.${name}'s figures are not numbers`
+    if (generatorBound !== null && typeof generatorBound !== 'boolean') return `engines.${name}.generatorBound is not true, false or null`
   }
   return null
 }
 
 /**
- * The engine of a run: the one given, or with `auto` the one the calibration of this machine chooses, measuring the levels it
- * does not hold yet (and storing them).
+ * The engine of a run: the one given, or with `auto` the one the calibration of this machine chooses among the candidates that
+ * run here, measuring the levels it does not hold yet (and storing them).
  * @param {{ requested: string, connections: number[], pinning: import('../pinning/resolve-pinning.js').PinPlan, cacheDir: string,
  *   readyTimeoutSec: number, wrkThreads: number, signal: AbortSignal, log: (line: string) => void }} settings
  * @returns {Promise<EngineChoice>}
@@ -135,53 +135,59 @@ export async function chooseEngine ({ requested, connections, pinning, cacheDir,
   if (requested !== 'auto') {
     return { engine: /** @type {import('../load/engines/engine.js').EngineName} */ (requested), by: 'given', reason: `\`--engine ${requested}\``, ...none }
   }
-  const native = engineNamed('native').availability()
-  if (!native.ok) return { engine: 'autocannon', by: 'only engine', reason: `the only engine here: ${native.reason}`, ...none }
+  const here = AUTO_CANDIDATES.filter((engine) => engine.availability().ok)
+  if (here.length === 1) {
+    const missing = AUTO_CANDIDATES.filter((engine) => !here.includes(engine))
+      .map((engine) => { const found = engine.availability(); return `${engine.name}: ${found.ok ? '' : found.reason}` })
+    return { engine: here[0].name, by: 'only engine', reason: `the only engine here (${missing.join('; ')})`, ...none }
+  }
   const file = join(cacheDir, CALIBRATION_FILE)
-  const key = machineKey(pinning)
+  const key = machineKey(pinning, here)
   const { levels, note } = readCalibration(file, cacheDir, key)
   if (note) log(`dyno: ${note}`)
   const missing = connections.filter((level) => !levels[String(level)])
   if (missing.length > 0) {
     log(`dyno: measuring which engine keeps up on this machine (once per machine; ${missing.length} connection level` +
       `${missing.length === 1 ? '' : 's'}, kept in ${file})…`)
-    Object.assign(levels, await calibrate(missing, { pinning, readyTimeoutSec, wrkThreads, signal }))
+    Object.assign(levels, await calibrate(missing, here, { pinning, readyTimeoutSec, wrkThreads, signal }))
     if (!signal.aborted) {
       makeDirectory(cacheDir)
       writeJsonAtomic(file, { key, levels, seal: sealOf(cacheDir, { key, levels }) })
     }
   }
-  const bound = connections.filter((level) => levels[String(level)]?.autocannon.generatorBound !== false)
   const ceiling = levels[String(connections[0])]?.sut ?? CEILING_SUTS[0]
-  const figures = (/** @type {number} */ level) => {
-    const { autocannon: a, native: n } = levels[String(level)] ?? {}
-    return `${level} connections: autocannon ${a?.requestsPerSec ?? '-'} req/s at ${a?.generatorSharePct ?? '-'}% of its cpus, ` +
-      `native ${n?.requestsPerSec ?? '-'} req/s`
+  const keepsUp = (/** @type {import('../load/engines/engine.js').Engine} */ engine) =>
+    connections.every((level) => levels[String(level)]?.engines[engine.name]?.generatorBound === false)
+  const figures = (/** @type {number} */ level) => `${level} connections: ` + here.map((engine) => {
+    const measured = levels[String(level)]?.engines[engine.name]
+    return `${engine.name} ${measured?.requestsPerSec ?? '-'} req/s at ${measured?.generatorSharePct ?? '-'}% of its cpus`
+  }).join(', ')
+  const chosen = here.find(keepsUp)
+  const passedOver = here.slice(0, chosen ? here.indexOf(chosen) : here.length)
+  const fastest = here.find((engine) => engine.fastestHere) ?? here[here.length - 1]
+  const engine = chosen ?? fastest
+  const boundLevels = connections.filter((level) => passedOver.some((other) => levels[String(level)]?.engines[other.name]?.generatorBound !== false))
+  const then = chosen
+    ? `${engine.name} measures every cell`
+    : `the fastest here, ${engine.name}, measures every cell, and a cell it cannot keep up with shows the limit of this machine`
+  return {
+    engine: engine.name,
+    by: 'calibration',
+    reason: passedOver.length === 0
+      ? `${engine.name} keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`
+      : `${passedOver.map((other) => other.name).join(' and ')} ${passedOver.length === 1 ? 'is' : 'are'} the bottleneck against ${ceiling} ` +
+        `here (${boundLevels.map(figures).join('; ')}): ${then}`,
+    calibrationFile: file,
+    levels
   }
-  return bound.length === 0
-    ? {
-        engine: 'autocannon',
-        by: 'calibration',
-        reason: `autocannon keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`,
-        calibrationFile: file,
-        levels
-      }
-    : {
-        engine: 'native',
-        by: 'calibration',
-        reason: `autocannon is the bottleneck against ${ceiling} here (${bound.map(figures).join('; ')}): the native engine measures every cell`,
-        calibrationFile: file,
-        levels
-      }
 }
 
 /**
- * @param {number[]} connections
+ * @param {number[]} connections @param {readonly import('../load/engines/engine.js').Engine[]} engines the candidates that run here
  * @param {{ pinning: import('../pinning/resolve-pinning.js').PinPlan, readyTimeoutSec: number, wrkThreads: number, signal: AbortSignal }} context
  * @returns {Promise<Record<string, LevelCalibration>>}
  */
-async function calibrate (connections, context) {
-  const engines = [engineNamed('autocannon'), engineNamed('native')]
+async function calibrate (connections, engines, context) {
   for (const name of CEILING_SUTS) {
     const sut = discoverSuts().find((candidate) => candidate.name === name)
     if (!sut) continue
@@ -197,7 +203,7 @@ async function calibrate (connections, context) {
     }
     const measuredAt = new Date().toISOString()
     return Object.fromEntries(connections.map((level) => [String(level), {
-      measuredAt, sut: name, autocannon: of(level, 'autocannon'), native: of(level, 'native')
+      measuredAt, sut: name, engines: Object.fromEntries(engines.map((engine) => [engine.name, of(level, engine.name)]))
     }]))
   }
   return {}

@@ -53,6 +53,8 @@
  * @property {RecordedEngine[]} recordedNames what a result records as its engine when this engine sent the requests
  * @property {boolean} fastestHere the fastest client dyno has on a machine: when it sets the pace, the cell shows the limit of this
  *   machine (‡), not of a slower client (†)
+ * @property {number | null} autoPreference whether `--engine auto` may choose it, and before which others (lower first: the first
+ *   candidate that keeps up with the fastest SUT here is chosen, engine-choice/engine-choice.js); null: only when named
  * @property {string} description one line for `--engine`'s help: what it is and what it can do
  * @property {() => EngineAvailability} availability asked before a run starts (and for the version a result records)
  * @property {(load: EngineLoad) => string | null} refusal why these settings cannot run on this engine, naming the option; null: they can

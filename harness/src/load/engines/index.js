@@ -22,6 +22,10 @@ export function engineNamed (name) {
   return engine
 }
 
+/** The engines `--engine auto` chooses among, the most preferred first (autoPreference). */
+export const AUTO_CANDIDATES = Object.freeze(ENGINES.filter((engine) => engine.autoPreference !== null)
+  .sort((a, b) => /** @type {number} */ (a.autoPreference) - /** @type {number} */ (b.autoPreference)))
+
 /** Every name a result may record as its engine (`load.engine`). */
 export const RECORDED_ENGINE_NAMES = Object.freeze(ENGINES.flatMap((engine) => engine.recordedNames))
 

@@ -128,6 +128,7 @@ export const autocannonEngine = {
   name: 'autocannon',
   recordedNames: ['autocannon', 'undici-rate'],
   fastestHere: false,
+  autoPreference: 1,
   description: 'autocannon (Node: one process per generator cpu, closed loop, or the open-model schedule of --rate through undici)',
   availability: () => ({ ok: true, version: VERSIONS.autocannon }),
   refusal: () => null,

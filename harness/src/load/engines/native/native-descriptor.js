@@ -10,6 +10,7 @@ export const nativeEngine = {
   name: 'native',
   recordedNames: ['native'],
   fastestHere: true,
+  autoPreference: 2,
   description: 'native (Rust, built by pnpm install: one thread per generator cpu, closed loop or --rate, every response checked, windows)',
   availability () {
     const found = findNativeEngine()

@@ -142,6 +142,7 @@ export const wrkEngine = {
   name: 'wrk',
   recordedNames: ['wrk'],
   fastestHere: false,
+  autoPreference: null,
   description: 'wrk (C; needs wrk on PATH: whole seconds, closed loop, its threads dividing the connections; no timeseries)',
   availability () {
     if (!availability) {
