@@ -1,7 +1,9 @@
 // @ts-check
 import { randomInt } from 'node:crypto'
+import { join } from 'node:path'
 import { LOAD_PROFILES, DEFAULT_PROFILE, DEFAULT_LOAD, SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../defaults.js'
+import { createRunId } from '../results/run-id.js'
 import { findCallgrind } from '../counts/callgrind.js'
 import { INSTRUCTION_COUNT_DEFAULTS } from '../counts/count-instructions.js'
 import { ENGINES, ENGINE_NAMES } from '../load/engines/index.js'
@@ -335,7 +337,7 @@ const OPTIONS = {
     flag: '--out <dir>',
     description: 'The merged directory: new, or empty',
     parse: outputDirectory,
-    default: null,
+    derive: () => join(DEFAULTS.out, `${createRunId()}-merged`),
     defaultText: 'a new run directory under results/'
   },
   allowMixedMachines: {

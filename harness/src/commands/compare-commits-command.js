@@ -39,7 +39,7 @@ export const COMPARE_COMMITS_DEFAULTS = Object.freeze({
  */
 export async function compareCommitsCommand (baseRef, headRef, options, runArgs, io, signal, planFields) {
   const rounds = options.repeats
-  const shard = options.shard ?? null
+  const shard = options.shard
   // A part's share is named SUT by SUT: without --frameworks, every SUT of this checkout.
   const frameworks = options.frameworks ?? discoverSuts().map((sut) => sut.name)
   const split = splitComparison({

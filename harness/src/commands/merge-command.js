@@ -1,10 +1,8 @@
 // @ts-check
 import { join, resolve } from 'node:path'
-import { DEFAULTS } from '../defaults.js'
 import { checkMergeTarget, mergeParts } from '../merge/merge-parts.js'
 import { readParts } from '../merge/read-parts.js'
 import { REPO_ROOT } from '../paths.js'
-import { createRunId } from '../results/run-id.js'
 import { writeReports } from './report-command.js'
 
 /**
@@ -12,13 +10,14 @@ import { writeReports } from './report-command.js'
  * results directory; every part is read and judged before anything is written.
  * Exit code: 0; 2 (a DynoError) when the parts are refused, naming the directory and what differs.
  * @param {string[]} dirs the parts, in any order
- * @param {{ out: string | null, allowMixedMachines: boolean }} options parsed (parse-command-line.js)
+ * @param {{ out: string, allowMixedMachines: boolean }} options parsed (parse-command-line.js): `out` a new directory under results/
+ *   unless given
  * @param {import('../cli/main.js').Io} io
  * @returns {Promise<number>}
  */
 export async function mergeCommand (dirs, options, io) {
   const { parts, kind, mixedMachines } = readParts(dirs, { allowMixedMachines: options.allowMixedMachines })
-  const out = resolve(REPO_ROOT, options.out ?? join(DEFAULTS.out, `${createRunId()}-merged`))
+  const out = resolve(REPO_ROOT, options.out)
   checkMergeTarget(out)
   const merged = mergeParts(parts, { out, kind, mixedMachines })
   for (const part of parts) {

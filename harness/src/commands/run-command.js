@@ -4,7 +4,7 @@ import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
 import { connectHost } from '../hosts/host-kinds.js'
 import { AUTO_CANDIDATES, ENGINES } from '../load/engines/index.js'
-import { resolvePinning, resolveSplitPinning } from '../pinning/resolve-pinning.js'
+import { currentMachine, resolvePinning, resolveSplitPinning } from '../pinning/resolve-pinning.js'
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../paths.js'
 import { chooseEngine } from '../engine-choice/engine-choice.js'
@@ -53,7 +53,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
   const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
   // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
   const pinning = sutHost && !sutHost.sharesProcesses
-    ? resolveSplitPinning(options.pin, sutHost.machine, undefined, { sutCpus: options.sutCpus, sutHostName: sutHost.name })
+    ? resolveSplitPinning(options.pin, sutHost.machine, currentMachine(), { sutCpus: options.sutCpus, sutHostName: sutHost.name })
     : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
   const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, options, pinning, sutHost) : null
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)

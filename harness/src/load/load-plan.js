@@ -3,7 +3,7 @@
  * What the load generator process is asked to do: plain data, sent over IPC.
  * @typedef {object} LoadPlan
  * @property {string} url
- * @property {boolean} [remoteHost] the SUT runs on a host the user named (`--sut-host`): the engine may load an address that is not loopback
+ * @property {boolean} remoteHost the SUT runs on a host the user named (`--sut-host`): the engine may load an address that is not loopback
  * @property {string} method
  * @property {Record<string, string>} headers
  * @property {string | null} body
@@ -13,7 +13,7 @@
  * @property {number} expectedStatus
  * @property {import('@dyno/scenarios').BodyExpectation | null} expectedBody
  * @property {number} windowMs the width of the timeseries windows
- * @property {number | null} [ratePerSec] open model: requests per second on a fixed schedule, latency from each intended send time; null: closed loop
+ * @property {number | null} ratePerSec open model: requests per second on a fixed schedule, latency from each intended send time; null: closed loop
  *
  * @typedef {object} PhaseSummary what one phase measured
  * @property {number} requests completed responses

@@ -62,11 +62,11 @@ export function resolvePinning (request, machine = currentMachine(), { sutCpus =
  * every cpu of this machine. The two sets are cpus of two machines: `--pin sut=…,gen=…`, which names cpus of one, is refused.
  * @param {import('./parse-pin.js').PinRequest} request
  * @param {Machine} sutMachine the SUT's host
- * @param {Machine} [loadMachine] this machine
- * @param {{ sutCpus?: number, sutHostName?: string }} [allotment]
+ * @param {Machine} loadMachine this machine
+ * @param {{ sutCpus: number, sutHostName: string }} allotment the SUT's cpus there (`--sut-cpus`), and the host's name for messages
  * @returns {PinPlan}
  */
-export function resolveSplitPinning (request, sutMachine, loadMachine = currentMachine(), { sutCpus = 1, sutHostName = 'the SUT host' } = {}) {
+export function resolveSplitPinning (request, sutMachine, loadMachine, { sutCpus, sutHostName }) {
   const off = (/** @type {string} */ reason) => ({ mode: request.mode, pinned: false, sutCpus: null, generatorCpus: null, reason })
   if (request.mode === 'off') return off('`--pin off`')
   if (request.mode === 'explicit') {

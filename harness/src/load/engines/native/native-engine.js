@@ -74,7 +74,7 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
   if (url.protocol !== 'http:') throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: dyno sends plain HTTP, got the URL \`${plan.url}\``)
   return {
     address: `${url.hostname}:${url.port}`,
-    remoteHost: plan.remoteHost ?? false,
+    remoteHost: plan.remoteHost,
     request: rawRequest(plan),
     connections: plan.connections,
     pipelining: plan.pipelining,
@@ -82,7 +82,7 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
     phases: plan.phases.map((phase) => ({ name: phase.name, durationMs: Math.max(1, Math.round(phase.durationSec * 1000)) })),
     windowMs: plan.windowMs,
     timeoutMs: TIMEOUT_MS,
-    ratePerSec: plan.ratePerSec ?? null,
+    ratePerSec: plan.ratePerSec,
     expectBody: bodyExpectation(plan.expectedBody),
     ...(startAtUnixMs === null ? {} : { startAtUnixMs }),
     ...(windowHistograms ? { windowHistograms } : {})
