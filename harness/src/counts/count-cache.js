@@ -6,12 +6,13 @@
 // When none of these differs, counting again gives the same windows up to their noise, so a count is kept under a hash of
 // exactly these and reused (compare-commits: the SUTs a change does not touch are counted once for both commits). A cached
 // entry that is corrupt or was written by another dyno is ignored with one line saying so, and counted again.
+import { fileHash, treeHash } from '../util/content-hash.js'
 import { findStrace } from './count-syscalls.js'
 import { maskedCpuFlags } from './cpu-baseline.js'
 import { NO_CPU_BASELINE } from '../results/count-baseline.js'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { HARNESS_DIR, REPO_ROOT } from '../paths.js'
@@ -27,24 +28,13 @@ const NOT_SOURCES = /^(node_modules|\.venv|venv|bin|build|dist|target|test|\.tur
 const treeHashes = new Map()
 
 /**
- * The hash of the source files below `dir`: their paths relative to it and their contents (so a checkout elsewhere, a worktree
- * of the same commit, hashes the same).
+ * The hash of the source files below `dir` (util/content-hash.js), once per process.
  * @param {string} dir
  */
-function treeHash (dir) {
+function sourceTreeHash (dir) {
   const known = treeHashes.get(dir)
   if (known) return known
-  const hash = createHash('sha256')
-  const walk = (/** @type {string} */ at) => {
-    for (const entry of readdirSync(at, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (NOT_SOURCES.test(entry.name)) continue
-      const path = join(at, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else if (entry.isFile()) hash.update(`${relative(dir, path)}\0`).update(readFileSync(path)).update('\0')
-    }
-  }
-  walk(dir)
-  const digest = hash.digest('hex')
+  const digest = treeHash(dir, (name) => NOT_SOURCES.test(name))
   treeHashes.set(dir, digest)
   return digest
 }
@@ -107,12 +97,12 @@ export function countKey ({ sut, scenario, valgrind, count }) {
   const inputs = {
     dyno: HARNESS_VERSION,
     harness: countingCodeHash(),
-    sut: treeHash(sut.dir),
+    sut: sourceTreeHash(sut.dir),
     // A variant's copy lives in a directory named after everything it was made from (a checkout's files included): two copies of
     // one SUT package that differ only in their installed framework are told apart by it.
     variant: sut.variant ? `${sut.variant.label} ${sut.dir}` : '',
-    scenarios: treeHash(join(REPO_ROOT, 'scenarios')),
-    lockfile: createHash('sha256').update(readFileSync(join(REPO_ROOT, 'pnpm-lock.yaml'))).digest('hex'),
+    scenarios: sourceTreeHash(join(REPO_ROOT, 'scenarios')),
+    lockfile: fileHash(join(REPO_ROOT, 'pnpm-lock.yaml')),
     runtime: `${sut.runtime.name} ${sut.runtime.kind} ${sut.runtime.version ?? 'unknown'}; workers ${sut.workers}`,
     count: JSON.stringify(count),
     // Named apart, though the settings hold it: an entry made with another baseline, or none, is never used. And the flags of

@@ -3,8 +3,9 @@
 // SUT package (its framework dependency, and the packages that must move with it, set to the variant) and a copy of the shared
 // scenarios, installed from this repository's lockfile, so that every other dependency resolves as it does here. Kept while its
 // inputs are the same (the SUT's and the scenarios' files, the lockfile, the variant, Node), made again when one changes.
+import { fileHash, treeHash } from '../util/content-hash.js'
 import { createHash } from 'node:crypto'
-import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import semver from 'semver'
 import { runChild } from '../util/child-command.js'
@@ -31,8 +32,8 @@ export async function installVariant ({ sut, resolved, cacheDir, signal, onLine 
   const manifest = JSON.parse(readFileSync(join(sut.dir, 'package.json'), 'utf8'))
   const shared = Object.entries(SHARED_PACKAGES).filter(([name]) => manifest.dependencies?.[name])
   const key = createHash('sha256').update(JSON.stringify({
-    sut: treeHash(sut.dir),
-    shared: shared.map(([, dir]) => treeHash(join(REPO_ROOT, dir))),
+    sut: treeHash(sut.dir, copiedNot),
+    shared: shared.map(([, dir]) => treeHash(join(REPO_ROOT, dir), copiedNot)),
     lockfile: fileHash(join(REPO_ROOT, 'pnpm-lock.yaml')),
     workspace: fileHash(join(REPO_ROOT, 'pnpm-workspace.yaml')),
     // A checkout's key is what its package would publish, build output included (packed-integrity.js).
@@ -125,23 +126,5 @@ function copyTree (from, to) {
   cpSync(from, to, { recursive: true, filter: (source) => source === from || !NOT_COPIED.has(relative(from, source).split('/').pop() ?? '') })
 }
 
-/** @param {string} path */
-const fileHash = (path) => createHash('sha256').update(readFileSync(path)).digest('hex')
-
-/**
- * A hash of every file under `root` a copy would take, with its path.
- * @param {string} root
- */
-function treeHash (root) {
-  const hash = createHash('sha256')
-  const walk = (/** @type {string} */ dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
-      if (NOT_COPIED.has(entry.name)) continue
-      const path = join(dir, entry.name)
-      if (entry.isDirectory()) walk(path)
-      else if (entry.isFile() && statSync(path).size < 16 * 2 ** 20) hash.update(relative(root, path)).update(readFileSync(path))
-    }
-  }
-  if (root && existsSync(root)) walk(root)
-  return hash.digest('hex')
-}
+/** @param {string} name @returns {boolean} an entry a copy of a SUT package leaves out, and so its key */
+const copiedNot = (name) => NOT_COPIED.has(name)

@@ -1,9 +1,9 @@
 // @ts-check
 // What `dyno host prepare` leaves in a host's checkout, and what a run compares with its own: the commit the files came from and
 // the hash of the lockfile they were installed from.
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { fileHash } from '../../util/content-hash.js'
 
 /** The file, at the root of the host's checkout. */
 export const CHECKOUT_STAMP_FILE = '.dyno-checkout.json'
@@ -11,7 +11,7 @@ export const CHECKOUT_STAMP_FILE = '.dyno-checkout.json'
 /** @param {string} root a checkout @returns {string | null} sha256 of its pnpm-lock.yaml */
 export function lockfileHash (root) {
   try {
-    return createHash('sha256').update(readFileSync(join(root, 'pnpm-lock.yaml'))).digest('hex')
+    return fileHash(join(root, 'pnpm-lock.yaml'))
   } catch {
     return null
   }
