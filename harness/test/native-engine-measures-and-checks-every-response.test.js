@@ -7,14 +7,13 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { decodeHistogram } from '../src/load/latency-histogram.js'
 import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { startNativeLoad } from '../src/load/engines/native/native-engine.js'
-import { fixtureSut } from './support/fixture-suts.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
-import { runInTempDir, scenarioNamed } from './support/run-fixture.js'
-import { expectWrongUnderLoadCounted, planFor, withSut } from './support/engine-under-test.js'
+import { runInTempDir } from './support/run-fixture.js'
+import { planFor, withSut } from './support/engine-under-test.js'
 
 const runs = trackRuns()
 const absent = missing('native')
@@ -38,17 +37,6 @@ describe.skipIf(absent)(`the native engine${skipNote(absent)}`, () => {
     expect(windows[1].latencyMs?.p50).toBeLessThanOrEqual(/** @type {number} */ (windows[1].latencyMs?.p99))
   }, 30_000)
 
-  it('counts wrong bodies and unexpected statuses from a SUT that breaks under load, exact text and JSON alike', async () => {
-    const exact = scenarioNamed('json').expect.body
-    const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
-    for (const expectedBody of [exact, byJson]) {
-      const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) =>
-        startNativeLoad(planFor(port, 'json', { expectedBody }), { env, threads: 1 }).done)
-      const summary = measured(phases)
-      expectWrongUnderLoadCounted(summary, expect)
-    }
-  }, 30_000)
-
   it('pipelines and still times every response, and merges the histograms and windows of two threads exactly', async () => {
     const { phases } = await withSut(runs, nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env, threads: 2 }).done)
     const summary = measured(phases)
@@ -57,24 +45,6 @@ describe.skipIf(absent)(`the native engine${skipNote(absent)}`, () => {
     expect(decodeHistogram(summary.latencyHistogramUs).totalCount).toBe(summary.requests)
     const windows = /** @type {import('../src/load/timeseries.js').Window[]} */ (summary.timeseries)
     expect(windows.reduce((sum, window) => sum + window.requests, 0)).toBe(summary.requests)
-  }, 30_000)
-
-  it('stops at once when told: it still reports the phase under way, stoppedEarly, and runs no further phase', async () => {
-    const startedAt = Date.now()
-    const { phases } = await withSut(runs, nodeHttp(), (port, env) => {
-      const load = startNativeLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
-        env,
-        threads: 1,
-        onProgress: ({ elapsedSec }) => { if (elapsedSec === 1) load.stop() }
-      })
-      return load.done
-    })
-    // Well before the first phase alone would have ended.
-    expect(Date.now() - startedAt).toBeLessThan(20_000)
-    expect(phases.measure).toBeUndefined()
-    expect(phases.warmup).toMatchObject({ stoppedEarly: true, unexpectedStatus: 0, mismatches: 0 })
-    expect(phases.warmup?.requests).toBeGreaterThan(100)
-    expect(phases.warmup?.durationSec).toBeLessThan(5)
   }, 30_000)
 
   it('through the harness, `--engine native` writes a schema-valid result with the engine and its windows', async () => {

@@ -7,11 +7,9 @@ import { findWrk, wrkVersion } from '../src/load/engines/wrk/wrk-phase.js'
 import { TIMESERIES_NOTE } from '../src/load/engines/wrk/wrk-summary.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
-import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
-import { scenarioNamed } from './support/run-fixture.js'
-import { expectWrongUnderLoadCounted, planFor, withSut } from './support/engine-under-test.js'
+import { planFor, withSut } from './support/engine-under-test.js'
 
 const runs = trackRuns()
 const absent = missing('wrk')
@@ -48,17 +46,6 @@ describe.skipIf(absent)(`the wrk engine${skipNote(absent)}`, () => {
     expect(latency.max).toBeCloseTo(wrkOwn.max / 1000, 0)
   }, 30_000)
 
-  it('counts wrong bodies and unexpected statuses from a SUT that breaks under load, exact text and JSON alike', async () => {
-    const exact = scenarioNamed('json').expect.body
-    const byJson = { json: JSON.parse(/** @type {string} */ (exact?.text)) }
-    for (const expectedBody of [exact, byJson]) {
-      const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) =>
-        startWrkLoad(planFor(port, 'json', { expectedBody }), { env, threads: 1 }).done)
-      const summary = /** @type {import('../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
-      expectWrongUnderLoadCounted(summary, expect)
-    }
-  }, 30_000)
-
   it('pipelines: wrk writes the requests of a batch at once and times the batch', async () => {
     const { phases } = await withSut(runs, nodeHttp(), (port, env) => startWrkLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env, threads: 1 }).done)
     const summary = /** @type {import('../src/load/engines/wrk/wrk-summary.js').WrkPhaseSummary} */ (phases.measure)
@@ -68,30 +55,6 @@ describe.skipIf(absent)(`the wrk engine${skipNote(absent)}`, () => {
     expect(samples).toBeGreaterThan(summary.requests / 4 - 10 * 4)
     expect(samples).toBeLessThanOrEqual(Math.ceil(summary.requests / 4))
     expect(summary.engineNotes.join(' ')).toContain('one sample per batch of 4')
-  }, 30_000)
-
-  it('stops at once when told: wrk still reports the phase under way, stoppedEarly, and runs no further phase', async () => {
-    const startedAt = Date.now()
-    /** @type {(number | undefined)[]} */
-    const pids = []
-    const { phases } = await withSut(runs, nodeHttp(), (port, env) => {
-      const load = startWrkLoad(planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: 20 }, { name: 'measure', durationSec: 20 }] }), {
-        env,
-        threads: 1,
-        onProgress: ({ elapsedSec }) => {
-          pids.push(load.pids[0])
-          if (elapsedSec === 1) load.stop()
-        }
-      })
-      return load.done
-    })
-    // Well before the first phase alone would have ended.
-    expect(Date.now() - startedAt).toBeLessThan(20_000)
-    expect(pids[0]).toBeGreaterThan(0) // the wrk process under way, for resource sampling
-    expect(phases.measure).toBeUndefined()
-    expect(phases.warmup).toMatchObject({ stoppedEarly: true, unexpectedStatus: 0, mismatches: 0 })
-    expect(phases.warmup?.requests).toBeGreaterThan(100)
-    expect(phases.warmup?.durationSec).toBeLessThan(5)
   }, 30_000)
 
   it('refuses what wrk cannot do, naming it, before starting anything', async () => {

@@ -74,6 +74,19 @@ export function missing (...names) {
   return reasons.join('; ')
 }
 
+/**
+ * Why a registered load engine cannot run here (what to install), or null; under CI=true, where .ci/run installs every engine,
+ * that is a failure instead.
+ * @param {import('../../src/load/engines/engine.js').Engine} engine
+ * @returns {string | null}
+ */
+export function missingEngine (engine) {
+  const found = engine.availability()
+  if (found.ok) return null
+  if (process.env.CI === 'true') throw new Error(`this test needs what is missing under CI=true: the ${engine.name} engine: ${found.reason}`)
+  return `the ${engine.name} engine: ${found.reason}`
+}
+
 /** @param {string | null} reason what `missing` said @returns {string} for a describe's title: ` (skipped: why)`, or nothing */
 export function skipNote (reason) {
   return reason ? ` (skipped: ${reason})` : ''
