@@ -10,14 +10,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { compareRuns } from '../src/commands/compare-command.js'
-import { resolvePinning } from '../src/pinning/resolve-pinning.js'
-import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSettings } from '../src/run/load-settings.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
-import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
+import { suiteOptions } from '../test/support/suite-options.js'
 
 const [trials = 5, rounds = 6, durationSec = 3, warmupSec = 2] = process.argv.slice(2).map(Number)
 const EXTRA_WORK_PERCENT = '10'
@@ -29,27 +27,13 @@ const sides = [{ name: 'baseline', extra: null }, { name: 'again', extra: null }
 async function runOnce (out, extra) {
   if (extra) process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT = extra
   try {
-    const outcome = await runSuite({
+    const outcome = await runSuite(suiteOptions({
       suts: [sut],
       scenarios: [json],
       load: loadSettings(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values, 'native'),
-      connections: [10],
-      repeats: 1,
-      seed: 1,
       out,
-      verify: true,
-      readyTimeoutSec: 10,
-      pgPoolSize: 4,
-      pinning: resolvePinning(DEFAULT_PIN),
-      options: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra },
-      planOptions: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra },
-      engineChoice: null,
-      countCacheDir: null,
-      freshSut: false,
-      quietCheck: 'on',
-      disturbedAbovePct: DISTURBED_SHARE_PCT,
-      signal: new AbortController().signal
-    })
+      recorded: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra }
+    }))
     return outcome.records[0].summary?.requestsPerSec.mean ?? 0
   } finally {
     delete process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT

@@ -24,6 +24,7 @@ import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
 import { discoverSuts } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
+import { suiteOptions } from '../test/support/suite-options.js'
 
 const { values } = parseArgs({
   options: {
@@ -80,28 +81,19 @@ const CONDITIONS = [
 async function measureUnder (condition) {
   const stop = condition.start()
   try {
-    const { records } = await runSuite({
+    const { records } = await runSuite(suiteOptions({
       suts,
       scenarios: [scenario],
       load: loadSettings(options, 'native'),
       connections: [100],
-      repeats: 1,
-      seed: 1,
       out,
-      verify: true,
       readyTimeoutSec: 15,
-      pgPoolSize: 4,
       pinning,
-      options: { bench: 'disturbed-share-threshold' },
-      planOptions: { bench: 'disturbed-share-threshold' },
-      engineChoice: null,
-      countCacheDir: null,
-      freshSut: false,
       quietCheck: 'off',
       // The share itself is measured here: no cell is measured again.
       disturbedAbovePct: 99.9,
-      signal: new AbortController().signal
-    })
+      recorded: { bench: 'disturbed-share-threshold' }
+    }))
     return records.map((record) => {
       if (record.status !== 'ok' || !record.summary?.interference) throw new Error(`${record.sut.name}: ${record.status} ${record.reason}`)
       return { sut: record.sut.name, requestsPerSec: record.summary.requestsPerSec.mean, worstSharePct: record.interference?.worstSharePct ?? 0 }

@@ -23,7 +23,7 @@ import { discoverSuts } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
 import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
-import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
+import { suiteOptions } from '../test/support/suite-options.js'
 
 const { values } = parseArgs({
   options: {
@@ -46,27 +46,16 @@ const out = mkdtempSync(join(tmpdir(), 'dyno-threshold-'))
  * @param {import('../src/suts/resolve-subjects.js').Subject} sut @param {number} connections @param {'autocannon' | 'native'} engine
  */
 async function measure (sut, connections, engine) {
-  const { records: [record] } = await runSuite({
+  const { records: [record] } = await runSuite(suiteOptions({
     suts: [sut],
     scenarios: [scenario],
     load: loadSettings(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup) }).values, engine),
     connections: [connections],
-    repeats: 1,
-    seed: 1,
     out,
-    verify: true,
     readyTimeoutSec: 15,
-    pgPoolSize: 4,
     pinning,
-    options: { bench: 'generator-share-threshold' },
-    planOptions: { bench: 'generator-share-threshold' },
-    signal: new AbortController().signal,
-    engineChoice: null,
-    countCacheDir: null,
-    freshSut: false,
-    quietCheck: 'on',
-    disturbedAbovePct: DISTURBED_SHARE_PCT
-  })
+    recorded: { bench: 'generator-share-threshold' }
+  }))
   if (record.status !== 'ok' || !record.summary) throw new Error(`${sut.name} ${engine}: ${record.status} ${record.reason}`)
   return record.summary
 }

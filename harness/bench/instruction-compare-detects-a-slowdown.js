@@ -23,15 +23,13 @@ import { SCENARIOS } from '@dyno/scenarios'
 import { compareRuns } from '../src/commands/compare-command.js'
 import { INSTRUCTION_COUNT_DEFAULTS } from '../src/counts/count-instructions.js'
 import { PACKAGES_DIR } from '../src/paths.js'
-import { resolvePinning } from '../src/pinning/resolve-pinning.js'
-import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSettings } from '../src/run/load-settings.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { mapLimit } from '../src/util/map-limit.js'
-import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
+import { suiteOptions } from '../test/support/suite-options.js'
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
@@ -82,27 +80,14 @@ const COUNT_JOBS = availableParallelism()
 async function runSide (side, out, typed) {
   Object.assign(process.env, side.env ?? {})
   try {
-    const outcome = await runSuite({
+    const outcome = await runSuite(suiteOptions({
       suts: [side.sut],
       scenarios: [json],
       load: loadSettings(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values, 'native'),
-      connections: [10],
-      repeats: 1,
-      seed: 1,
       out,
-      verify: true,
       readyTimeoutSec: 30,
-      pgPoolSize: 4,
-      pinning: resolvePinning(DEFAULT_PIN),
-      engineChoice: null,
-      countCacheDir: null,
-      freshSut: false,
-      quietCheck: 'on',
-      disturbedAbovePct: DISTURBED_SHARE_PCT,
-      options: { bench: 'instruction-compare-detects-a-slowdown', side: side.name },
-      planOptions: { bench: 'instruction-compare-detects-a-slowdown', side: side.name },
-      signal: new AbortController().signal
-    })
+      recorded: { bench: 'instruction-compare-detects-a-slowdown', side: side.name }
+    }))
     const [record] = outcome.records
     if (record.status !== 'ok') throw new Error(`${side.name}: ${record.status}: ${record.reason}`)
     return { runDir: outcome.runDir, record }

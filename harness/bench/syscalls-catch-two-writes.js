@@ -10,14 +10,12 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { compareRuns } from '../src/commands/compare-command.js'
-import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
-import { resolvePinning } from '../src/pinning/resolve-pinning.js'
 import { loadSettings } from '../src/run/load-settings.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
-import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
+import { suiteOptions } from '../test/support/suite-options.js'
 
 const [trials = 10, rounds = 6] = process.argv.slice(2).map(Number)
 const [sut] = await resolveSubjects([loadSut(new URL('../test/fixtures/suts/json-in-two-writes', import.meta.url).pathname)],
@@ -29,27 +27,14 @@ async function runOnce (out, twoWrites, measure) {
   if (twoWrites) process.env.DYNO_FIXTURE_TWO_WRITES = '1'
   try {
     const values = parseOptions('run', { '--measure': measure, '--count-jobs': '1' }).values
-    const outcome = await runSuite({
+    const outcome = await runSuite(suiteOptions({
       suts: [sut],
       scenarios: [json],
       load: loadSettings(values, 'native'),
-      connections: [10],
-      repeats: 1,
-      seed: 1,
       out,
-      verify: true,
       readyTimeoutSec: 30,
-      pgPoolSize: 4,
-      pinning: resolvePinning(DEFAULT_PIN),
-      options: { bench: 'syscalls-catch-two-writes', twoWrites },
-      planOptions: { bench: 'syscalls-catch-two-writes', twoWrites },
-      engineChoice: null,
-      countCacheDir: null,
-      freshSut: false,
-      quietCheck: 'on',
-      disturbedAbovePct: DISTURBED_SHARE_PCT,
-      signal: new AbortController().signal
-    })
+      recorded: { bench: 'syscalls-catch-two-writes', twoWrites }
+    }))
     return outcome.records[0]
   } finally {
     delete process.env.DYNO_FIXTURE_TWO_WRITES

@@ -4,21 +4,20 @@ import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { runSuite } from '../src/run/run-suite.js'
-import { resolvePinning } from '../src/pinning/resolve-pinning.js'
-import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
-import { scenarioNamed, shortLoad, TESTS_DISTURBED_ABOVE_PCT } from './support/run-fixture.js'
+import { scenarioNamed, shortLoad } from './support/run-fixture.js'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { ON_A_SHARED_MACHINE, suiteOptions } from './support/suite-options.js'
 
 const runs = trackRuns()
 
 it('runs every cell once per round in a shuffled order, and aggregates median, bootstrap CI, CV, merged latency and rank groups', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-repeats-'))
   const suts = ['node-http', 'node-net'].map((name) => loadSut(`${PACKAGES_DIR}${name}`))
-  const outcome = await runSuite({
+  const outcome = await runSuite(suiteOptions({
     suts,
     scenarios: [scenarioNamed('json')],
     load: shortLoad({ durationSec: 0.5 }),
@@ -26,20 +25,9 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     repeats: 3,
     seed: 2026,
     out,
-    verify: true,
-    readyTimeoutSec: 10,
-    pgPoolSize: 4,
-    pinning: resolvePinning(DEFAULT_PIN),
-    options: { test: true },
-    planOptions: { test: true },
-    engineChoice: null,
-    countCacheDir: null,
-    freshSut: false,
-    // Tests share the machine with other test files: one that is not about disturbance neither looks first nor measures again.
-    quietCheck: 'off',
-    disturbedAbovePct: TESTS_DISTURBED_ABOVE_PCT,
-    signal: new AbortController().signal
-  }, { onStart: ({ runId }) => runs.add(runId) })
+    ...ON_A_SHARED_MACHINE,
+    recorded: { test: true }
+  }), { onStart: ({ runId }) => runs.add(runId) })
 
   const index = JSON.parse(readFileSync(join(outcome.runDir, 'run.json'), 'utf8'))
   expect(schemaErrors('run-index', index)).toEqual([])

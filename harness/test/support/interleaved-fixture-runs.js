@@ -2,11 +2,10 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
-import { DEFAULT_PIN } from '../../src/pinning/parse-pin.js'
 import { runSuite } from '../../src/run/run-suite.js'
 import { fixtureSut } from './fixture-suts.js'
-import { scenarioNamed, shortLoad, TESTS_DISTURBED_ABOVE_PCT } from './run-fixture.js'
+import { scenarioNamed, shortLoad } from './run-fixture.js'
+import { ON_A_SHARED_MACHINE, suiteOptions } from './suite-options.js'
 
 /**
  * Runs the cpu-work fixture on the json scenario for several sides, one run per side per round, the
@@ -28,28 +27,14 @@ export async function interleavedFixtureRuns ({ sides, rounds, durationSec = 1, 
       // The SUT inherits the harness's environment: the variable reaches the fixture alone.
       if (side.extraWorkPercent) process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT = side.extraWorkPercent
       try {
-        const outcome = await runSuite({
+        const outcome = await runSuite(suiteOptions({
           suts: [sut],
           scenarios: [scenarioNamed('json')],
           load: shortLoad({ durationSec, warmupSec }),
-          connections: [10],
-          repeats: 1,
-          seed: 1,
           out: dirs[side.name],
-          verify: true,
-          readyTimeoutSec: 10,
-          pgPoolSize: 4,
-          pinning: resolvePinning(DEFAULT_PIN),
-          options: { test: true, extraWorkPercent: side.extraWorkPercent },
-          planOptions: { test: true, extraWorkPercent: side.extraWorkPercent },
-          engineChoice: null,
-          countCacheDir: null,
-          freshSut: false,
-          // Tests share the machine with other test files: one that is not about disturbance neither looks first nor measures again.
-          quietCheck: 'off',
-          disturbedAbovePct: TESTS_DISTURBED_ABOVE_PCT,
-          signal: new AbortController().signal
-        }, { onStart: ({ runId }) => runs.add(runId) })
+          ...ON_A_SHARED_MACHINE,
+          recorded: { test: true, extraWorkPercent: side.extraWorkPercent }
+        }), { onStart: ({ runId }) => runs.add(runId) })
         const [record] = outcome.records
         if (record.status !== 'ok') throw new Error(`the fixture run of ${side.name} is ${record.status}: ${record.reason}`)
       } finally {

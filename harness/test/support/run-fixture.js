@@ -7,12 +7,9 @@ import { runSuite } from '../../src/run/run-suite.js'
 import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
 import { parsePin } from '../../src/pinning/parse-pin.js'
 import { machineCpus } from '../../src/pinning/cpu-list.js'
+import { suiteOptions, TESTS_DISTURBED_ABOVE_PCT } from './suite-options.js'
 
-/**
- * The disturbance threshold of runs made by tests that are not about disturbance: tests share the machine with other test files, whose
- * processes would make every cell of theirs disturbed, and measured again, for nothing.
- */
-export const TESTS_DISTURBED_ABOVE_PCT = 99
+export { TESTS_DISTURBED_ABOVE_PCT }
 
 /** @param {string} name */
 export const scenarioNamed = (name) => {
@@ -50,28 +47,23 @@ export async function runInTempDir ({
   sutHost = null
 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
-  const outcome = await runSuite({
+  const outcome = await runSuite(suiteOptions({
     suts,
     scenarios: scenarios.map(scenarioNamed),
     load: shortLoad(load),
     connections: levels ?? [connections],
     repeats,
-    seed: 1,
     out,
     verify,
     readyTimeoutSec,
-    pgPoolSize: 4,
     pinning: resolvePinning(parsePin(pin, '--pin', machineCpus())),
-    options: { test: true },
-    planOptions: { test: true },
-    engineChoice: null,
-    countCacheDir: null,
     quietCheck,
     disturbedAbovePct,
     freshSut,
     sutHost,
-    signal
-  }, {
+    signal,
+    recorded: { test: true }
+  }), {
     ...hooks,
     onStart: (info) => {
       runs.add(info.runId)
