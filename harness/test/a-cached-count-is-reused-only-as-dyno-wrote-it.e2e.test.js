@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
 import { runCli } from './support/run-cli.js'
+import { writtenRun } from './support/written-run.js'
 
 const runs = trackRuns()
 const absent = missing('valgrind')
@@ -21,9 +22,9 @@ async function count () {
     '--count-requests', '100', '--count-windows', '3', '--cache-dir', cacheDir, '--out', out], { timeoutMs: 180_000 })
   expect(result.code, result.stderr).toBe(0)
   const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
-  const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
+  const { index, records: [record] } = writtenRun(runDir)
   runs.add(index.runId)
-  return { stderr: result.stderr, record: JSON.parse(readFileSync(join(runDir, index.results[0].file), 'utf8')) }
+  return { stderr: result.stderr, record }
 }
 
 describe.skipIf(absent)(`the count cache${skipNote(absent)}`, () => {

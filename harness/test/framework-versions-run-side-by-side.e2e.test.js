@@ -11,6 +11,7 @@ import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'
+import { writtenRun } from './support/written-run.js'
 
 const runs = trackRuns()
 const absent = missing('registry', 'valgrind')
@@ -23,8 +24,7 @@ function readOnlyRun (out) {
   const [runId] = readdirSync(out)
   runs.add(runId)
   const dir = join(out, runId)
-  const index = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))
-  return { dir, index, records: index.results.map((/** @type {{ file: string }} */ entry) => JSON.parse(readFileSync(join(dir, entry.file), 'utf8'))) }
+  return { dir, ...writtenRun(dir) }
 }
 
 describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {

@@ -11,6 +11,7 @@ import { scenarioNamed, shortLoad } from './support/run-fixture.js'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { ON_A_SHARED_MACHINE, suiteOptions } from './support/suite-options.js'
+import { writtenRun } from './support/written-run.js'
 
 const runs = trackRuns()
 
@@ -29,7 +30,7 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     recorded: { test: true }
   }), { onStart: ({ runId }) => runs.add(runId) })
 
-  const index = JSON.parse(readFileSync(join(outcome.runDir, 'run.json'), 'utf8'))
+  const { index, records } = writtenRun(outcome.runDir)
   expect(schemaErrors('run-index', index)).toEqual([])
   expect(index.seed).toBe(2026)
   expect(index.results).toHaveLength(2 * 2 * 3)
@@ -40,8 +41,8 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
   expect(new Set(rounds.map((round) => round.join())).size).toBeGreaterThan(1)
   expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toContain('node-net--json--c16--r2.json')
 
-  for (const entry of index.results) {
-    const record = JSON.parse(readFileSync(join(outcome.runDir, entry.file), 'utf8'))
+  for (const [at, record] of records.entries()) {
+    const entry = index.results[at]
     expect(schemaErrors('result', record)).toEqual([])
     expect(record.status).toBe('ok')
     expect(record.load.connections).toBe(entry.connections)

@@ -14,6 +14,7 @@ import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'
+import { writtenRun } from './support/written-run.js'
 
 const runs = trackRuns()
 const absent = missing('native')
@@ -32,9 +33,8 @@ async function run (extra = []) {
     '--connections', '10', '--out', out, '--cache-dir', cacheDir, ...extra], { timeoutMs: 120_000 })
   expect(result.code, result.stderr).toBe(0)
   const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
-  const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
+  const { index, records } = writtenRun(runDir)
   runs.add(index.runId)
-  const records = index.results.map((/** @type {{ file: string }} */ entry) => JSON.parse(readFileSync(join(runDir, entry.file), 'utf8')))
   return { stderr: result.stderr, index, records }
 }
 

@@ -6,6 +6,7 @@ import { afterAll, expect, it } from 'vitest'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'
+import { writtenRun } from './support/written-run.js'
 
 const runs = trackRuns()
 
@@ -25,14 +26,13 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
   runs.add(runId)
   const runDir = join(out, runId)
   expect(readdirSync(runDir).sort()).toEqual(['aggregates.json', 'node-http--json.json', 'node-http--plaintext.json', 'report.html', 'report.md', 'run.json'])
-  const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
+  const { index, records } = writtenRun(runDir)
   expect(schemaErrors('run-index', index)).toEqual([])
   expect(index).toMatchObject({ runId, status: 'complete', options: { connections: [10], durationSec: 1, warmupSec: 0.5, profile: 'quick', repeats: 1 } })
 
-  const [, last] = index.results.map((/** @type {{ file: string }} */ entry) => JSON.parse(readFileSync(join(runDir, entry.file), 'utf8')))
+  const [, last] = records
   expect(last.sutProcess.exit).not.toBeNull()
-  for (const entry of index.results) {
-    const record = JSON.parse(readFileSync(join(runDir, entry.file), 'utf8'))
+  for (const [at, record] of records.entries()) {
     expect(schemaErrors('result', record)).toEqual([])
     expect(record).toMatchObject({ runId, status: 'ok', reason: null, sut: { name: 'node-http', framework: 'node:http', runtime: 'node' } })
     expect(record.verification).toMatchObject({ performed: true, passed: true })
@@ -48,7 +48,7 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
     expect(record.summary.latencyMs.p99).toBeLessThanOrEqual(record.summary.latencyMs.max)
     // One SUT process served both scenarios: its exit is the last cell's to record. A cell measured again because it was disturbed
     // (the other test files load the machine) was measured again after the plan, in a launch of its own.
-    expect(record.sutProcess.servedBefore).toBe(record.interference.earlierAttempts.length > 0 ? 0 : index.results.indexOf(entry))
+    expect(record.sutProcess.servedBefore).toBe(record.interference.earlierAttempts.length > 0 ? 0 : at)
     // Latency over time: 250 ms windows covering the phase, their responses adding up to the phase's.
     expect(record.load.windowMs).toBe(250)
     expect(record.summary.timeseries.length).toBeGreaterThanOrEqual(4)

@@ -1,5 +1,5 @@
 // @ts-check
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
@@ -8,6 +8,7 @@ import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
 import { parsePin } from '../../src/pinning/parse-pin.js'
 import { machineCpus } from '../../src/pinning/cpu-list.js'
 import { suiteOptions, TESTS_DISTURBED_ABOVE_PCT } from './suite-options.js'
+import { writtenRun } from './written-run.js'
 
 export { TESTS_DISTURBED_ABOVE_PCT }
 
@@ -70,7 +71,6 @@ export async function runInTempDir ({
       hooks.onStart?.(info)
     }
   })
-  const index = JSON.parse(readFileSync(join(outcome.runDir, 'run.json'), 'utf8'))
-  const written = index.results.map((/** @type {{ file: string }} */ entry) => JSON.parse(readFileSync(join(outcome.runDir, entry.file), 'utf8')))
+  const { index, records: written } = writtenRun(outcome.runDir)
   return { ...outcome, index, written }
 }

@@ -1,0 +1,18 @@
+// @ts-check
+// A run directory as dyno wrote it, byte for byte: run.json and each result it lists, parsed and nothing more. results/read-run.js
+// checks what it reads against the schemas and drops fields they do not know, which a test judging what was written must not do.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { RUN_INDEX_FILE } from '../../src/results/run-layout.js'
+
+/** @param {string} path @returns {any} */
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
+
+/**
+ * @param {string} runDir
+ * @returns {{ index: any, records: any[] }} run.json, and the results it lists in its order
+ */
+export function writtenRun (runDir) {
+  const index = readJson(join(runDir, RUN_INDEX_FILE))
+  return { index, records: index.results.map((/** @type {{ file: string }} */ entry) => readJson(join(runDir, entry.file))) }
+}
