@@ -130,7 +130,8 @@ export async function runSuite (suite, hooks = {}) {
     // Load runs one cell at a time: two would share the cpus and measure each other. Counts of instructions do not depend on what
     // runs beside them, so `--count-jobs` of them run at once, each on a SUT of its own.
     const counting = suite.load.measure === 'instructions'
-    const jobs = counting ? /** @type {number} */ (suite.load.countJobs) : 1
+    const jobs = counting ? Number(suite.load.countJobs) : 1
+    if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`a count's load settings need countJobs (a whole number ≥ 1), got ${suite.load.countJobs}`)
     const groups = sessionGroups(plan, { reuse: !counting && !suite.freshSut })
     // A count's SUT runs with the cpu baseline's GLIBC_TUNABLES after the user's (cpu-baseline.js): said once, here.
     const tunablesNote = counting && sutHost.sharesProcesses ? inheritedTunablesNote(process.env.GLIBC_TUNABLES) : null

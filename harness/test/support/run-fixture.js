@@ -26,7 +26,17 @@ export const scenarioNamed = (name) => {
  */
 export function shortLoad (overrides = {}) {
   return {
-    pipelining: 1, durationSec: 1, warmupSec: 0, windowMs: 250, ratePerSec: null, engine: 'autocannon', wrkThreads: 1, measure: 'wall-clock', ...overrides
+    pipelining: 1,
+    durationSec: 1,
+    warmupSec: 0,
+    windowMs: 250,
+    ratePerSec: null,
+    engine: 'autocannon',
+    wrkThreads: 1,
+    measure: 'wall-clock',
+    // A count, one at a time.
+    ...(overrides.measure === 'instructions' ? { countJobs: 1 } : {}),
+    ...overrides
   }
 }
 
