@@ -12,6 +12,7 @@ import { SCENARIOS } from '@dyno/scenarios'
 import { compareRuns } from '../src/commands/compare-command.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSettings } from '../src/run/load-settings.js'
+import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
@@ -30,7 +31,7 @@ async function runOnce (out, extra) {
     const outcome = await runSuite(suiteOptions({
       suts: [sut],
       scenarios: [json],
-      load: loadSettings(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values, 'native'),
+      load: loadSettings(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values, nativeEngine),
       out,
       recorded: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra }
     }))

@@ -19,6 +19,7 @@ import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'
 import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
 import { loadSettings } from '../src/run/load-settings.js'
+import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
 import { discoverSuts } from '../src/suts/discover-suts.js'
@@ -84,7 +85,7 @@ async function measureUnder (condition) {
     const { records } = await runSuite(suiteOptions({
       suts,
       scenarios: [scenario],
-      load: loadSettings(options, 'native'),
+      load: loadSettings(options, nativeEngine),
       connections: [100],
       out,
       readyTimeoutSec: 15,

@@ -18,6 +18,7 @@ import { resolvePinning } from '../src/pinning/resolve-pinning.js'
 import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSettings } from '../src/run/load-settings.js'
+import { engineNamed } from '../src/load/engines/index.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { discoverSuts } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
@@ -49,7 +50,7 @@ async function measure (sut, connections, engine) {
   const { records: [record] } = await runSuite(suiteOptions({
     suts: [sut],
     scenarios: [scenario],
-    load: loadSettings(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup) }).values, engine),
+    load: loadSettings(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup) }).values, engineNamed(engine)),
     connections: [connections],
     out,
     readyTimeoutSec: 15,

@@ -25,6 +25,7 @@ import { INSTRUCTION_COUNT_DEFAULTS } from '../src/counts/count-instructions.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSettings } from '../src/run/load-settings.js'
+import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 import { loadSut } from '../src/suts/discover-suts.js'
@@ -83,7 +84,7 @@ async function runSide (side, out, typed) {
     const outcome = await runSuite(suiteOptions({
       suts: [side.sut],
       scenarios: [json],
-      load: loadSettings(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values, 'native'),
+      load: loadSettings(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values, nativeEngine),
       out,
       readyTimeoutSec: 30,
       recorded: { bench: 'instruction-compare-detects-a-slowdown', side: side.name }

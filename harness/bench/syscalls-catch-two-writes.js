@@ -11,6 +11,7 @@ import { SCENARIOS } from '@dyno/scenarios'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { compareRuns } from '../src/commands/compare-command.js'
 import { loadSettings } from '../src/run/load-settings.js'
+import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { runSuite } from '../src/run/run-suite.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { resolveSubjects } from '../src/suts/resolve-subjects.js'
@@ -30,7 +31,7 @@ async function runOnce (out, twoWrites, measure) {
     const outcome = await runSuite(suiteOptions({
       suts: [sut],
       scenarios: [json],
-      load: loadSettings(values, 'native'),
+      load: loadSettings(values, nativeEngine),
       out,
       readyTimeoutSec: 30,
       recorded: { bench: 'syscalls-catch-two-writes', twoWrites }

@@ -3,11 +3,11 @@ import { planDeciding } from '../plan/split-plan.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../errors.js'
 import { connectHost } from '../hosts/host-kinds.js'
-import { AUTO_CANDIDATES, ENGINES } from '../load/engines/index.js'
+import { AUTO_CANDIDATES, ENGINES, engineNamed } from '../load/engines/index.js'
 import { currentMachine, resolvePinning, resolveSplitPinning } from '../pinning/resolve-pinning.js'
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../paths.js'
-import { chooseEngine } from '../engine-choice/engine-choice.js'
+import { chooseEngine, givenChoice } from '../engine-choice/engine-choice.js'
 import { loadSettings } from '../run/load-settings.js'
 import { plannedEntry, planParts, planRecord } from '../plan/plan-parts.js'
 import { runSuite } from '../run/run-suite.js'
@@ -45,17 +45,17 @@ export async function runCommand (options, io, signal, planFields) {
 export async function runBenchmarks (options, io, signal, planFields) {
   const startedAt = performance.now()
   const counting = options.measure === 'instructions'
-  // What the options ask of an engine they name (or of a count) is judged before anything starts.
-  // The engine named, or, before `auto` has chosen (and for a count, which uses none), the one it prefers.
-  const named = options.engine === 'auto' ? AUTO_CANDIDATES[0].name : options.engine
-  if (options.engine !== 'auto' || counting) loadSettings(options, named)
+  // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a count)
+  // is judged before anything starts: a count sends its own requests, and records the engine `auto` prefers.
+  const given = options.engine === 'auto' ? null : engineNamed(options.engine)
+  const early = given || counting ? loadSettings(options, given ?? AUTO_CANDIDATES[0]) : null
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
   const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
   // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
   const pinning = sutHost && !sutHost.sharesProcesses
     ? resolveSplitPinning(options.pin, sutHost.machine, currentMachine(), { sutCpus: options.sutCpus, sutHostName: sutHost.name })
     : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
-  const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, options, pinning, sutHost) : null
+  const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, given, options, pinning, sutHost) : null
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
   const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
   // Variants of a framework are resolved (all of them, before anything is installed), then installed into their cached copies.
@@ -71,18 +71,13 @@ export async function runBenchmarks (options, io, signal, planFields) {
   })
   const interrupted = () => new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
   if (signal.aborted) throw interrupted()
-  const engineChoice = counting
+  // connectLoadHosts refused `--load-hosts` without an engine named that spreads over hosts.
+  const chosen = counting
     ? null
-    : loadHosts
-      ? {
-          engine: /** @type {import('../load/engines/engine.js').EngineName} */ (options.engine),
-          by: /** @type {const} */ ('given'),
-          reason: `\`--engine ${options.engine}\` on ${loadHosts.length} load hosts`,
-          calibrationFile: null,
-          levels: {}
-        }
+    : loadHosts && given
+      ? { engine: given, choice: givenChoice(given, `\`--engine ${given.name}\` on ${loadHosts.length} load hosts`) }
       : await chooseEngine({
-        requested: options.engine,
+        given,
         connections: options.connections,
         pinning,
         cacheDir: resolve(REPO_ROOT, options.cacheDir),
@@ -92,11 +87,15 @@ export async function runBenchmarks (options, io, signal, planFields) {
         log: (line) => progress.log(line)
       })
   if (signal.aborted) throw interrupted()
-  const load = loadSettings(options, engineChoice?.engine ?? named)
+  const engine = chosen?.engine ?? AUTO_CANDIDATES[0]
+  const engineChoice = chosen?.choice ?? null
+  // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
+  const load = early?.engine === engine.name ? early : loadSettings(options, engine)
   const outcome = await runSuite({
     suts,
     scenarios,
     load,
+    engine,
     connections: options.connections,
     repeats: options.repeats,
     seed: options.seed,
@@ -178,14 +177,15 @@ async function connectSutHost (target, options) {
 /**
  * The hosts of `--load-hosts`, connected and checked, each with the cpus its engine gets: a host that is this machine the run's
  * generator cpus, another machine every cpu it has.
- * @param {import('../hosts/host.js').HostTarget[]} targets @param {Record<string, any>} options
- * @param {import('../pinning/resolve-pinning.js').PinPlan} pinning
+ * @param {import('../hosts/host.js').HostTarget[]} targets
+ * @param {import('../load/engines/engine.js').Engine | null} given the engine `--engine` named; null: `auto`
+ * @param {Record<string, any>} options @param {import('../pinning/resolve-pinning.js').PinPlan} pinning
  * @param {import('../hosts/host.js').Host | null} sutHost null: this machine
  * @returns {Promise<import('../load/engines/engine.js').LoadHost[]>}
  */
-async function connectLoadHosts (targets, options, pinning, sutHost) {
-  const spreading = ENGINES.filter((engine) => engine.startOnHosts).map((engine) => engine.name)
-  if (!spreading.includes(options.engine)) {
+async function connectLoadHosts (targets, given, options, pinning, sutHost) {
+  if (!given?.startOnHosts) {
+    const spreading = ENGINES.filter((engine) => engine.startOnHosts).map((engine) => engine.name)
     throw new DynoError('DYNO_ERR_INVALID_OPTION', '`--load-hosts` runs one engine on every host, one that can spread its load over hosts: give ' +
       `${spreading.map((name) => `\`--engine ${name}\``).join(' or ')}, got \`${options.engine}\``)
   }

@@ -124,22 +124,39 @@ function levelProblem (level, names) {
 }
 
 /**
- * The engine of a run: the one given, or with `auto` the one the calibration of this machine chooses among the candidates that
- * run here, measuring the levels it does not hold yet (and storing them).
- * @param {{ requested: string, connections: number[], pinning: import('../pinning/resolve-pinning.js').PinPlan, cacheDir: string,
- *   readyTimeoutSec: number, wrkThreads: number, signal: AbortSignal, log: (line: string) => void }} settings
- * @returns {Promise<EngineChoice>}
+ * The engine of a run, chosen once: the one given, or with `auto` the one the calibration of this machine chooses among the
+ * candidates that run here, measuring the levels it does not hold yet (and storing them).
+ * @param {{ given: import('../load/engines/engine.js').Engine | null, connections: number[], pinning: import('../pinning/resolve-pinning.js').PinPlan,
+ *   cacheDir: string, readyTimeoutSec: number, wrkThreads: number, signal: AbortSignal, log: (line: string) => void }} settings
+ *   given: the engine `--engine` named; null: `auto`
+ * @returns {Promise<{ engine: import('../load/engines/engine.js').Engine, choice: EngineChoice }>} the engine, and what run.json
+ *   records of how it was chosen
  */
-export async function chooseEngine ({ requested, connections, pinning, cacheDir, readyTimeoutSec, wrkThreads, signal, log }) {
+export async function chooseEngine ({ given, ...settings }) {
+  if (given) return { engine: given, choice: givenChoice(given, `\`--engine ${given.name}\``) }
+  return calibratedChoice(settings)
+}
+
+/**
+ * What run.json records of an engine the user named.
+ * @param {import('../load/engines/engine.js').Engine} engine @param {string} reason in words
+ * @returns {EngineChoice}
+ */
+export const givenChoice = (engine, reason) => ({ engine: engine.name, by: 'given', reason, calibrationFile: null, levels: {} })
+
+/**
+ * `--engine auto`: the choice among the candidates that run here.
+ * @param {{ connections: number[], pinning: import('../pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec: number,
+ *   wrkThreads: number, signal: AbortSignal, log: (line: string) => void }} settings
+ * @returns {Promise<{ engine: import('../load/engines/engine.js').Engine, choice: EngineChoice }>}
+ */
+async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutSec, wrkThreads, signal, log }) {
   const none = { calibrationFile: null, levels: {} }
-  if (requested !== 'auto') {
-    return { engine: /** @type {import('../load/engines/engine.js').EngineName} */ (requested), by: 'given', reason: `\`--engine ${requested}\``, ...none }
-  }
   const here = AUTO_CANDIDATES.filter((engine) => engine.availability().ok)
   if (here.length === 1) {
     const missing = AUTO_CANDIDATES.filter((engine) => !here.includes(engine))
       .map((engine) => { const found = engine.availability(); return `${engine.name}: ${found.ok ? '' : found.reason}` })
-    return { engine: here[0].name, by: 'only engine', reason: `the only engine here (${missing.join('; ')})`, ...none }
+    return { engine: here[0], choice: { engine: here[0].name, by: 'only engine', reason: `the only engine here (${missing.join('; ')})`, ...none } }
   }
   const file = join(cacheDir, CALIBRATION_FILE)
   const key = machineKey(pinning, here)
@@ -170,16 +187,11 @@ export async function chooseEngine ({ requested, connections, pinning, cacheDir,
   const then = chosen
     ? `${engine.name} measures every cell`
     : `the fastest here, ${engine.name}, measures every cell, and a cell it cannot keep up with shows the limit of this machine`
-  return {
-    engine: engine.name,
-    by: 'calibration',
-    reason: passedOver.length === 0
-      ? `${engine.name} keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`
-      : `${passedOver.map((other) => other.name).join(' and ')} ${passedOver.length === 1 ? 'is' : 'are'} the bottleneck against ${ceiling} ` +
-        `here (${boundLevels.map(figures).join('; ')}): ${then}`,
-    calibrationFile: file,
-    levels
-  }
+  const reason = passedOver.length === 0
+    ? `${engine.name} keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`
+    : `${passedOver.map((other) => other.name).join(' and ')} ${passedOver.length === 1 ? 'is' : 'are'} the bottleneck against ${ceiling} ` +
+        `here (${boundLevels.map(figures).join('; ')}): ${then}`
+  return { engine, choice: { engine: engine.name, by: 'calibration', reason, calibrationFile: file, levels } }
 }
 
 /**

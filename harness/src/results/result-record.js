@@ -1,6 +1,5 @@
 // @ts-check
 import { SCHEMA_VERSION } from '../defaults.js'
-import { engineNamed } from '../load/engines/index.js'
 
 /**
  * @typedef {import('./outcome.js').RunStatus} RunStatus
@@ -62,12 +61,12 @@ import { engineNamed } from '../load/engines/index.js'
 
 /**
  * A record for a run that is about to start; the run fills it in, and settleRecord sets how it ended.
- * @param {{ runId: string, env: ResultRecord['env'], load: LoadSettings, pinning: PinPlan }} run
+ * @param {{ runId: string, env: ResultRecord['env'], load: LoadSettings, engine: import('../load/engines/engine.js').Engine, pinning: PinPlan }} run
  * @param {{ sut: import('../suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, connections: number,
  *   repeat: { index: number, of: number } }} cell
  * @returns {ResultRecord}
  */
-export function createResultRecord ({ runId, env, load, pinning }, { sut, scenario, connections, repeat }) {
+export function createResultRecord ({ runId, env, load, engine, pinning }, { sut, scenario, connections, repeat }) {
   return {
     schemaVersion: SCHEMA_VERSION,
     runId,
@@ -88,7 +87,7 @@ export function createResultRecord ({ runId, env, load, pinning }, { sut, scenar
       variant: sut.variant ?? null
     },
     scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
-    load: { ...load, connections, ...engineNamed(load.engine).recordedAs(load.ratePerSec), pinning },
+    load: { ...load, connections, ...engine.recordedAs(load.ratePerSec), pinning },
     repeat,
     status: 'failed',
     reason: 'the run did not finish',

@@ -1,13 +1,14 @@
 // @ts-check
 import { DynoError } from '../errors.js'
 import { findCallgrind } from '../counts/callgrind.js'
-import { engineNamed, engineProblem } from '../load/engines/index.js'
+import { engineProblem } from '../load/engines/index.js'
 
 /**
  * The load settings of a run, the same for every cell (each cell adds its connections), shaped once from the parsed options of
  * `dyno run`, and checked against what the run's engine (or the count) can do before anything starts.
  * @param {Record<string, any>} options the parsed options of `dyno run` (parse-command-line.js)
- * @param {import('../load/engines/engine.js').EngineName} engine the run's engine: the one given, or the one `--engine auto` chose
+ * @param {import('../load/engines/engine.js').Engine} engine the run's engine: the one given, or the one `--engine auto` chose (for a
+ *   count, which sends its own requests, the one `auto` prefers: its name is what a count's result records)
  * @returns {import('../results/result-record.js').LoadSettings}
  * @throws {DynoError} DYNO_ERR_INVALID_OPTION: the engine is missing here or cannot honour the options; a count without callgrind
  */
@@ -20,12 +21,23 @@ export function loadSettings (options, engine) {
     if (ratePerSec !== null) throw invalid('`--measure instructions` counts a fixed number of requests: give either `--rate` or `--measure instructions`')
     const { countWarmupRequests, countWindowRequests, countWindows, countJobs } = options
     return {
-      pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine, wrkThreads, measure, countWarmupRequests, countWindowRequests, countWindows, countJobs
+      pipelining,
+      durationSec,
+      warmupSec,
+      windowMs,
+      ratePerSec,
+      engine: engine.name,
+      wrkThreads,
+      measure,
+      countWarmupRequests,
+      countWindowRequests,
+      countWindows,
+      countJobs
     }
   }
-  const problem = engineProblem(engineNamed(engine), { connections: options.connections, durationSec, warmupSec, ratePerSec, wrkThreads })
+  const problem = engineProblem(engine, { connections: options.connections, durationSec, warmupSec, ratePerSec, wrkThreads })
   if (problem) throw invalid(problem)
-  return { pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine, wrkThreads, measure }
+  return { pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine: engine.name, wrkThreads, measure }
 }
 
 /** @param {string} message */

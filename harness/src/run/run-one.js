@@ -6,7 +6,6 @@ import { countKey, readCachedCount, storeCount } from '../counts/count-cache.js'
 import {
   countInstructions, countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC
 } from '../counts/count-instructions.js'
-import { engineNamed } from '../load/engines/index.js'
 import { scenarioLoadPlan } from '../load/load-plan.js'
 import { measureLinkRtt } from '../hosts/link-rtt.js'
 import { runNodeScript } from '../hosts/run-node-script.js'
@@ -31,6 +30,7 @@ import { analyzeWarmup } from './warmup-analysis.js'
  * @property {string} runId
  * @property {ResultRecord['env']} env
  * @property {import('../results/result-record.js').LoadSettings} load
+ * @property {import('../load/engines/engine.js').Engine} engine the run's engine, chosen once (run-command.js): it loads every cell
  * @property {import('../pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
  * @property {import('../hosts/host.js').Host} sutHost where SUTs and their services run: this machine, or one reached over SSH
  * @property {import('../load/engines/engine.js').LoadHost[] | null} loadHosts `--load-hosts`: the hosts the native engine runs on, each
@@ -165,10 +165,9 @@ async function verified (context, { scenario, onProgress }, running, record) {
  */
 async function loaded (context, cell, running, record, eventLoopFile) {
   const { scenario, connections } = cell
-  const { load, pinning, signal } = context
+  const { load, engine, pinning, signal } = context
   const counter = queryCounter(context, cell)
   const queriesBefore = counter ? await counter.count() : 0
-  const engine = engineNamed(load.engine)
   const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
   // A SUT across a network: the link's round trip is measured, to read its latency against.
   if (!context.sutHost.sharesNetwork) {

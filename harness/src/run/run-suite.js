@@ -25,6 +25,7 @@ import { mapLimit } from '../util/map-limit.js'
  * @property {import('../suts/resolve-subjects.js').Subject[]} suts resolved: each on its runtime, built
  * @property {import('@dyno/scenarios').Scenario[]} scenarios
  * @property {import('../results/result-record.js').LoadSettings} load
+ * @property {import('../load/engines/engine.js').Engine} engine the run's engine, chosen once: the one `load.engine` names
  * @property {number[]} connections one run per level
  * @property {number} repeats rounds of every (SUT, scenario, level), shuffled when more than one
  * @property {number} seed of the shuffle and the bootstrap
@@ -64,6 +65,7 @@ import { mapLimit } from '../util/map-limit.js'
  * @param {SuiteHooks} [hooks]
  */
 export async function runSuite (suite, hooks = {}) {
+  if (suite.engine.name !== suite.load.engine) throw new Error(`the suite's engine ${suite.engine.name} is not its load's ${suite.load.engine}`)
   const runId = createRunId()
   const runDir = join(resolve(REPO_ROOT, suite.out), runId)
   makeDirectory(runDir)
@@ -113,6 +115,7 @@ export async function runSuite (suite, hooks = {}) {
       runId,
       env,
       load: suite.load,
+      engine: suite.engine,
       pinning: suite.pinning,
       sutHost,
       loadHosts: suite.loadHosts ?? null,

@@ -2,6 +2,7 @@
 // The one set-up of an in-process run (runSuite) that tests and bench scripts share: what they give is what their run is about
 // (the SUTs, the scenarios, the load, where it goes, what run.json records of it), and everything else is as a plain `dyno run`
 // of one round would have it. Each overrides what it measures differently.
+import { engineNamed } from '../../src/load/engines/index.js'
 import { DEFAULT_PIN } from '../../src/pinning/parse-pin.js'
 import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
 import { DISTURBED_SHARE_PCT } from '../../src/results/disturbance.js'
@@ -19,7 +20,7 @@ export const ON_A_SHARED_MACHINE = Object.freeze({ quietCheck: /** @type {const}
  * @typedef {import('../../src/run/run-suite.js').SuiteOptions} SuiteOptions
  * @param {Pick<SuiteOptions, 'suts' | 'scenarios' | 'load' | 'out'> & { recorded: Record<string, unknown> } &
  *   Partial<Omit<SuiteOptions, 'options' | 'planOptions'>>} given recorded: what run.json records as its options (and its plan's
- *   identity): the test's or bench's name and what it varies
+ *   identity): the test's or bench's name and what it varies; engine: the one its load names, unless given
  * @returns {SuiteOptions}
  */
 export function suiteOptions ({ recorded, ...given }) {
@@ -39,6 +40,7 @@ export function suiteOptions ({ recorded, ...given }) {
     signal: new AbortController().signal,
     options: recorded,
     planOptions: recorded,
+    engine: engineNamed(given.load.engine),
     ...given
   }
 }
