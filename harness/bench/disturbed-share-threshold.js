@@ -3,7 +3,7 @@
 // pinned to the SUT's cpu, beside one pinned to the generator's, and beside a type-check of this repository (a developer's build, on
 // whichever cpu the kernel gives it), the conditions taking turns round after round. Every cell reports the share of the SUT's and
 // the generator's cpus other processes took (the worst of the two), and its req/s against the same SUT's quiet cells: the
-// threshold of a disturbed cell (results/disturbance.js) is set between what the quiet machine shows and what a neighbour takes.
+// threshold of a disturbed cell (judging/disturbance.js) is set between what the quiet machine shows and what a neighbour takes.
 //
 //   node harness/bench/disturbed-share-threshold.js [--rounds 3] [--suts node-http,fastify,express,koa] [--warmup 0.5] [--duration 1]
 import { execFileSync } from 'node:child_process'
@@ -17,7 +17,7 @@ import { parseOptions } from '../src/cli/parse-command-line.js'
 import { REPO_ROOT } from '../src/paths.js'
 import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
 import { resolvePinning } from '../src/pinning/resolve-pinning.js'
-import { DISTURBED_SHARE_PCT } from '../src/results/disturbance.js'
+import { DISTURBED_SHARE_PCT } from '../src/judging/disturbance.js'
 import { loadSettings } from '../src/run/load-settings.js'
 import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { runSuite } from '../src/run/run-suite.js'

@@ -5,7 +5,7 @@
 // breaks, and the summary and the report say which.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { checkConsistency } from '../src/results/consistency-check.js'
+import { checkConsistency } from '../src/judging/consistency-check.js'
 import { markdownReport } from '../src/report/markdown-report.js'
 import { readRun } from '../src/results/read-run.js'
 import { formatSummaryTable } from '../src/ui/summary-table.js'

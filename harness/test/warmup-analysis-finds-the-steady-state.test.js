@@ -1,6 +1,6 @@
 // @ts-check
 import { describe, expect, it } from 'vitest'
-import { analyzeWarmup } from '../src/run/warmup-analysis.js'
+import { analyzeWarmup } from '../src/judging/warmup-analysis.js'
 
 /**
  * Windows of 250 ms with the given p50 latencies (ms) and requests.

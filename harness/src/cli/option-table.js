@@ -21,7 +21,7 @@ import { pairsNeeded } from '../stats/wilcoxon-signed-rank.js'
 import { CALIBRATION_DEFAULTS, CALIBRATION_SUTS } from '../commands/calibrate-command.js'
 import { COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
 import { discoverSuts } from '../suts/discover-suts.js'
-import { DISTURBED_SHARE_PCT } from '../results/disturbance.js'
+import { DISTURBED_SHARE_PCT } from '../judging/disturbance.js'
 
 /**
  * The options of every command, in one table. The command line is parsed from it (parse-command-line.js), `--help`

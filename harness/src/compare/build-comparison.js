@@ -68,7 +68,7 @@ import { verdictOf } from './verdict.js'
  * @property {{ improved: number, regressed: number, unchanged: number, tooFewRepeats: number, notComparable: number,
  *   syscallsRegressed: number, allocationRegressed: number, disturbed: number }} summary syscallsRegressed: rows whose write or read
  *   system calls per request regressed; allocationRegressed: rows whose bytes allocated per request regressed; disturbed: rows that
- *   rest on a run other processes disturbed (results/disturbance.js), named in their notes
+ *   rest on a run other processes disturbed (judging/disturbance.js), named in their notes
  *
  * @typedef {{ paths: string[], runIds: string[], commits: Side['commits'], resultSchemaVersion: number }} SideSummary
  */

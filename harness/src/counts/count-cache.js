@@ -39,7 +39,7 @@ function sourceTreeHash (dir) {
   return digest
 }
 
-/** A module's imports of other modules of the harness: `from '../counts/x.js'`, `import '../counts/x.js'`, `import('../counts/x.js')`. */
+/** A module's imports of other modules of the harness: `from './x.js'`, `import './x.js'`, `import('./x.js')`. */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g
 /**
  * Where a count's harness code starts: the count itself, the environment a run gives its SUT, and the allocation preload, which

@@ -13,7 +13,7 @@ import { roundTo } from '../util/numbers.js'
  * @property {number} runs measured runs (status ok) that went in
  * @property {number} excluded runs of the cell that were not ok
  * @property {number} disturbedRuns of the runs that went in, those marked disturbed by other processes: only when every ok run of the
- *   cell was (results/disturbance.js)
+ *   cell was (judging/disturbance.js)
  * @property {number} disturbedLeftOut ok runs left out of the figure because they were disturbed and the cell has clean ones
  * @property {number[]} requestsPerSecRuns each run's req/s, in run order
  * @property {{ median: number, mean: number, ci95: [number, number] | null, cv: number | null, center: number,

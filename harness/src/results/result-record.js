@@ -39,12 +39,13 @@ import { SCHEMA_VERSION } from '../defaults.js'
  * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
  * @property {import('../counts/count-instructions.js').InstructionCount} [instructions] --measure instructions: the count
- * @property {ReturnType<typeof import('../run/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs)
+ * @property {ReturnType<typeof import('../judging/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs)
  *   and how much faster the steady state is than the first second
- * @property {ReturnType<typeof import('../run/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per response (redis, postgres)
- * @property {import('./consistency-check.js').Consistency | null} [consistency] whether a wall-clock result agrees with itself (Little's
+ * @property {ReturnType<typeof import('../judging/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per
+ *   response (redis, postgres)
+ * @property {import('../judging/consistency-check.js').Consistency | null} [consistency] whether a wall-clock result agrees with itself (Little's
  *   law, the connections in flight, percentile order, errors); null for a count or a result without a measured phase
- * @property {import('./disturbance.js').InterferenceVerdict | null} [interference] whether other processes or the hypervisor took
+ * @property {import('../judging/disturbance.js').InterferenceVerdict | null} [interference] whether other processes or the hypervisor took
  *   more than the threshold of the SUT's or the generator's cpus while the cell was measured (the figures are in summary.interference),
  *   and the earlier measurements of a cell measured again because they were; null: not read (a count, no /proc/stat, no measured phase)
  * @property {import('../hosts/link-rtt.js').LinkRtt[]} [links] a SUT on another host: the round trip from each load host to it,

@@ -6,8 +6,8 @@ import { environmentFingerprint } from '../env/fingerprint.js'
 import { inheritedTunablesNote } from '../counts/cpu-baseline.js'
 import { REPO_ROOT } from '../paths.js'
 import { aggregateRuns } from '../results/aggregate-runs.js'
-import { checkConsistency } from '../results/consistency-check.js'
-import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../results/disturbance.js'
+import { checkConsistency } from '../judging/consistency-check.js'
+import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../judging/disturbance.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { thisMachine } from '../hosts/host-kinds.js'
 import { startServices } from '../services/service-manager.js'
@@ -16,7 +16,7 @@ import { createRunId } from '../results/run-id.js'
 import { runEnv } from '../env/run-env.js'
 import { runOne } from './run-one.js'
 import { createSutSession } from './sut-session.js'
-import { lookBeforeMeasuring } from './quiet-check.js'
+import { lookBeforeMeasuring } from '../judging/quiet-check.js'
 import { makeDirectory } from '../util/checked-paths.js'
 import { mapLimit } from '../util/map-limit.js'
 
@@ -93,7 +93,7 @@ export async function runSuite (suite, hooks = {}) {
     results: /** @type {{ file: string, sut: string, runtime: string, scenario: string, connections: number, repeat: number, status: string,
       reason: string | null }[]} */ ([]),
     aggregatesFile: /** @type {string | null} */ (null),
-    /** @type {import('./quiet-check.js').QuietCheck | null} */
+    /** @type {import('../judging/quiet-check.js').QuietCheck | null} */
     quietCheck: null,
     remeasured: { disturbedAbovePct: suite.disturbedAbovePct, cells: 0, limit: 0, stillDisturbed: 0 }
   }
@@ -110,7 +110,7 @@ export async function runSuite (suite, hooks = {}) {
     if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
     writeJsonAtomic(indexPath, index)
     hooks.onServices?.({ available: [...services.available.keys()], unavailable: Object.fromEntries(services.unavailable), described: env.services })
-    /** @type {import('./run-one.js').RunContext} */
+    /** @type {import('./run-context.js').RunContext} */
     const context = {
       runId,
       env,
@@ -149,7 +149,7 @@ export async function runSuite (suite, hooks = {}) {
     }
     /**
      * A cell of the plan, ready to run.
-     * @param {number} position @param {Partial<import('./run-one.js').Cell>} [overrides] @returns {import('./run-one.js').Cell}
+     * @param {number} position @param {Partial<import('./run-context.js').Cell>} [overrides] @returns {import('./run-context.js').Cell}
      */
     const cellAt = (position, overrides = {}) => {
       const { sut, scenario, connections, repeat } = plan[position]
@@ -165,7 +165,7 @@ export async function runSuite (suite, hooks = {}) {
         ...overrides
       }
     }
-    /** @param {import('./run-one.js').Cell} cell */
+    /** @param {import('./run-context.js').Cell} cell */
     const measure = async (cell) => {
       const measured = await runOne(context, cell, session ?? createSutSession(context))
       measured.consistency = checkConsistency(measured)
@@ -197,13 +197,13 @@ export async function runSuite (suite, hooks = {}) {
         if (!suite.signal.aborted) keep(position, await measure(cellAt(position)))
       })
       // Disturbed cells are measured again once the plan is done, so that a disturbance that passed (a build beside the run) has
-      // passed; a pass at a time, a bounded number of passes and cells (results/disturbance.js). Each is a launch of its own.
+      // passed; a pass at a time, a bounded number of passes and cells (judging/disturbance.js). Each is a launch of its own.
       for (let pass = 1; pass <= REMEASURES_PER_CELL; pass++) {
         const disturbed = [...kept].filter(([, record]) => record.status === 'ok' && record.interference?.disturbed &&
           record.interference.earlierAttempts.length === pass - 1).sort((a, b) => a[0] - b[0])
         for (const [position, previous] of disturbed) {
           if (suite.signal.aborted || !budget.take()) break
-          const was = /** @type {import('../results/disturbance.js').InterferenceVerdict} */ (previous.interference)
+          const was = /** @type {import('../judging/disturbance.js').InterferenceVerdict} */ (previous.interference)
           hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name} was disturbed (${was.detail}): measuring it again`)
           const record = await measure(cellAt(position, { keepSut: false }))
           if (pass === 1) index.remeasured.cells += 1

@@ -19,14 +19,14 @@ import { runEnv } from '../env/run-env.js'
  * @typedef {import('../sut-process/start-sut.js').RunningSut} RunningSut
  *
  * @typedef {object} SutSession
- * @property {(cell: import('./run-one.js').Cell, record: ResultRecord, use: (running: RunningSut, eventLoopFile: string) => Promise<Outcome>)
+ * @property {(cell: import('./run-context.js').Cell, record: ResultRecord, use: (running: RunningSut, eventLoopFile: string) => Promise<Outcome>)
  *   => Promise<Outcome>} serve runs `use` on the session's SUT, started for this cell if none runs; the record keeps the SUT's pid, ready
  *   line, how many cells it served before, and, once it ends, its exit and last stderr lines
  * @property {() => Promise<void>} end stops the SUT of the session, if one runs (the suite ended, or was interrupted)
  */
 
 /**
- * @param {import('./run-one.js').RunContext} context
+ * @param {import('./run-context.js').RunContext} context
  * @returns {SutSession}
  */
 export function createSutSession (context) {

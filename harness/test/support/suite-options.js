@@ -5,7 +5,7 @@
 import { engineNamed } from '../../src/load/engines/index.js'
 import { DEFAULT_PIN } from '../../src/pinning/parse-pin.js'
 import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
-import { DISTURBED_SHARE_PCT } from '../../src/results/disturbance.js'
+import { DISTURBED_SHARE_PCT } from '../../src/judging/disturbance.js'
 
 /**
  * The disturbance threshold of runs made by tests that are not about disturbance: tests share the machine with other test files, whose

@@ -21,7 +21,7 @@ export const ERROR_SHARE_LIMIT = 0.01
  */
 
 /**
- * @param {import('./result-record.js').ResultRecord} record
+ * @param {import('../results/result-record.js').ResultRecord} record
  * @returns {Consistency | null} null for a result without a measured phase (a count, a run that never loaded)
  */
 export function checkConsistency (record) {

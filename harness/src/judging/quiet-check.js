@@ -3,13 +3,13 @@
 // said before the run, in one line naming the busiest; the cells then say, one by one, whether they were disturbed.
 import { readCpuTimes } from '../resources/cpu-times.js'
 import { startInterferenceSampler } from '../resources/interference-sampler.js'
-import { describeDisturbance } from '../results/disturbance.js'
+import { describeDisturbance } from './disturbance.js'
 
 /** How long the look lasts. */
 export const QUIET_CHECK_MS = 1000
 /**
  * The share of a measured role's cpus other processes may use before the look names them. Lower than a cell's threshold
- * (results/disturbance.js): a warning costs nothing, and a machine this busy before the run may be busier during it.
+ * (judging/disturbance.js): a warning costs nothing, and a machine this busy before the run may be busier during it.
  */
 export const QUIET_SHARE_PCT = 5
 
