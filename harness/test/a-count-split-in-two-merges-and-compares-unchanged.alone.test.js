@@ -11,6 +11,7 @@ import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'
+import { writtenIndex } from './support/written-run.js'
 
 const runs = trackRuns()
 const absent = missing('valgrind')
@@ -43,7 +44,7 @@ describe.skipIf(absent)(`instruction counts split in parts${skipNote(absent)}`, 
     const merged = join(work, 'merged')
     const result = await runCli(['merge', ...parts, '--out', merged])
     expect(result.code, result.stderr).toBe(0)
-    const index = JSON.parse(readFileSync(join(merged, 'run.json'), 'utf8'))
+    const index = writtenIndex(merged)
     expect(schemaErrors('run-index', index)).toEqual([])
     expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual(['node-http--plaintext.json', 'node-http--json.json'])
     expect(readFileSync(join(merged, 'report.md'), 'utf8')).toMatch(/Instructions per request/)
@@ -57,7 +58,7 @@ describe.skipIf(absent)(`instruction counts split in parts${skipNote(absent)}`, 
     editJson(join(elsewhere, 'run.json'), (document) => { document.env.cpu.model = 'Another CPU @ 9.99GHz'; document.env.cpu.cores = 64 })
     const acrossMachines = await runCli(['merge', parts[0], elsewhere, '--out', join(work, 'across-machines')])
     expect(acrossMachines.code, acrossMachines.stderr).toBe(0)
-    expect(JSON.parse(readFileSync(join(work, 'across-machines', 'run.json'), 'utf8')).merged.mixedMachines).toBeNull()
+    expect(writtenIndex(join(work, 'across-machines')).merged.mixedMachines).toBeNull()
 
     // Another Node counts other code: refused, even with --allow-mixed-machines.
     const otherNode = join(work, 'other-node')

@@ -16,6 +16,7 @@ import { provideRedis } from '../src/services/redis-service.js'
 import { findExecutable } from '../src/util/find-executable.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { runCli } from './support/run-cli.js'
+import { writtenIndex } from './support/written-run.js'
 
 const runs = trackRuns()
 const redisServer = findExecutable('redis-server')
@@ -69,7 +70,7 @@ describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent}
     const [runId] = readdirSync(out)
     runs.add(runId)
     expect(result.code, result.stderr).toBe(0)
-    const index = JSON.parse(readFileSync(join(out, runId, 'run.json'), 'utf8'))
+    const index = writtenIndex(join(out, runId))
     expect(index.results.map((/** @type {{ status: string }} */ entry) => entry.status)).toEqual(['ok'])
     for (const file of filesBelow(join(out, runId))) expect(readFileSync(file, 'utf8'), file).not.toContain(PASSWORD)
     expect(result.stdout + result.stderr).not.toContain(PASSWORD)

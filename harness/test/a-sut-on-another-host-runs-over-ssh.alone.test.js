@@ -16,6 +16,7 @@ import { missing, skipNote } from './support/needs.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'
 import { start } from './support/started-command.js'
+import { writtenRun } from './support/written-run.js'
 
 const runs = trackRuns()
 const absent = missing('hosts', 'redis', 'native')
@@ -33,8 +34,7 @@ function readOnlyRun (out) {
   const [runId] = readdirSync(out)
   runs.add(runId)
   const runDir = join(out, runId)
-  const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
-  return { runDir, index, records: index.results.map((/** @type {{ file: string }} */ entry) => JSON.parse(readFileSync(join(runDir, entry.file), 'utf8'))) }
+  return { runDir, ...writtenRun(runDir) }
 }
 
 /** @returns {string[]} what runs in the SUT host's namespace besides its sshd and the sessions it serves */

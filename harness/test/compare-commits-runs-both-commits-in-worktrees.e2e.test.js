@@ -13,6 +13,7 @@ import { REPO_ROOT } from '../src/paths.js'
 import { processesOfRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
 import { runCli } from './support/run-cli.js'
+import { writtenIndex } from './support/written-run.js'
 
 /** @type {string[]} */
 const temporaryDirs = []
@@ -86,7 +87,7 @@ describe('compare-commits', () => {
     for (const [side, commit] of [['base', repo.base], ['head', head]]) {
       expect(runDirs(side)).toHaveLength(2)
       for (const dir of runDirs(side)) {
-        const index = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))
+        const index = writtenIndex(dir)
         expect(index.env.git.commit, `${side} ran at its own commit`).toBe(commit)
         expect(index.results.map((/** @type {{ status: string }} */ entry) => entry.status)).toEqual(['ok'])
       }
@@ -125,7 +126,7 @@ describe('compare-commits', () => {
     expect(outcome.order.map(({ side, exitCode }) => [side, exitCode]).sort()).toEqual([['base', 0], ['head', 0]])
     const indexOf = (/** @type {string} */ side) => {
       const [runId] = readdirSync(join(resultsDir, side))
-      return JSON.parse(readFileSync(join(resultsDir, side, runId, 'run.json'), 'utf8'))
+      return writtenIndex(join(resultsDir, side, runId))
     }
     const [base, head] = [indexOf('base'), indexOf('head')]
     for (const index of [base, head]) {

@@ -6,6 +6,7 @@ import { afterAll, expect, it } from 'vitest'
 import { trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { runCli } from './support/run-cli.js'
+import { writtenIndex } from './support/written-run.js'
 
 const runs = trackRuns()
 
@@ -32,7 +33,7 @@ it('on SIGINT stops the SUT, writes the run under way as interrupted, keeps fini
   const [runId] = readdirSync(out)
   runs.add(runId)
   const runDir = join(out, runId)
-  const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
+  const index = writtenIndex(runDir)
   expect(schemaErrors('run-index', index)).toEqual([])
   expect(index.status).toBe('interrupted')
   expect(index.results.map((/** @type {{ file: string, status: string }} */ entry) => [entry.file, entry.status]))

@@ -20,6 +20,7 @@ import { htmlReport } from '../src/report/html-report.js'
 import { readRun } from '../src/results/read-run.js'
 import { copyOfRun, FOUR_REPEATS } from './support/compare-inputs.js'
 import { runCli } from './support/run-cli.js'
+import { writtenIndex } from './support/written-run.js'
 
 const WORKFLOW_DIR = join(REPO_ROOT, '.github', 'workflows')
 const ACTION = join(REPO_ROOT, 'action.yml')
@@ -136,7 +137,7 @@ describe('a framework version', () => {
 describe('report.html', () => {
   it('writes every field from data as text', () => {
     const dir = copyOfRun(FOUR_REPEATS)
-    const index = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))
+    const index = writtenIndex(dir)
     for (const entry of index.results) {
       const path = join(dir, entry.file)
       const record = JSON.parse(readFileSync(path, 'utf8'))

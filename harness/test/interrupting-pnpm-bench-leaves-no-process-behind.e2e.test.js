@@ -11,6 +11,7 @@ import { DEFAULTS } from '../src/defaults.js'
 import { processesOfRuns, trackRuns } from './support/leftover-processes.js'
 import { schemaErrors } from './support/result-schemas.js'
 import { start } from './support/started-command.js'
+import { writtenIndex } from './support/written-run.js'
 
 const runs = trackRuns()
 const SUITE = fileURLToPath(new URL('./support/interruptible-suite.js', import.meta.url))
@@ -34,7 +35,7 @@ async function settledRun (out, timeoutMs = 20_000) {
     const [runId] = readdirSync(out)
     if (runId) {
       runs.add(runId)
-      const index = JSON.parse(readFileSync(join(out, runId, 'run.json'), 'utf8'))
+      const index = writtenIndex(join(out, runId))
       if (index.status !== 'running' && processesOfRuns([runId]).length === 0) return { runId, runDir: join(out, runId), index }
     }
     if (Date.now() > deadline) throw new Error(`the run in ${out} did not settle within ${timeoutMs} ms`)

@@ -11,6 +11,7 @@ import { markdownReport } from '../src/report/markdown-report.js'
 import { readRun } from '../src/results/read-run.js'
 import { inertMarkdown } from '../src/util/inert-markdown.js'
 import { copyOfRun, FOUR_REPEATS } from './support/compare-inputs.js'
+import { writtenIndex } from './support/written-run.js'
 
 const SCRIPT = '<script>alert(1)</script>'
 const IMAGE = '<img src=x onerror=alert(2)>'
@@ -18,7 +19,7 @@ const IMAGE = '<img src=x onerror=alert(2)>'
 /** A copy of a committed run whose first result carries HTML in its label and version, and whose last failed with HTML in its reason. */
 function hostileRun () {
   const dir = copyOfRun(FOUR_REPEATS)
-  const index = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))
+  const index = writtenIndex(dir)
   const files = index.results.map((/** @type {{ file: string }} */ entry) => join(dir, entry.file))
   for (const [position, path] of files.entries()) {
     const record = JSON.parse(readFileSync(path, 'utf8'))

@@ -1,10 +1,11 @@
 // @ts-check
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { mkdtempSync, readdirSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { trackRuns } from './support/leftover-processes.js'
 import { runCli } from './support/run-cli.js'
+import { writtenIndex } from './support/written-run.js'
 
 const runs = trackRuns()
 
@@ -28,7 +29,7 @@ it.each([['', 'skipped', 0], ['true', 'failed', 1]])('with CI=%j, runs everythin
   })
   const [runId] = readdirSync(out)
   runs.add(runId)
-  const index = JSON.parse(readFileSync(join(out, runId, 'run.json'), 'utf8'))
+  const index = writtenIndex(join(out, runId))
   const byScenario = Object.fromEntries(index.results.map((/** @type {{ scenario: string }} */ entry) => [entry.scenario, entry]))
   expect(byScenario.json.status).toBe('ok')
   expect(byScenario.sqlite.status).toBe('ok')

@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../src/paths.js'
 import { schemaErrors } from './support/result-schemas.js'
+import { writtenIndex } from './support/written-run.js'
 
 const work = mkdtempSync(join(tmpdir(), 'dyno-workflows-'))
 
@@ -80,7 +81,7 @@ describe('the workflows split their work over a matrix and merge it', () => {
     const merged = join(work, 'suite-merged')
     const merge = await step('suite-merge.sh', { PARTS_DIR: downloaded(uploaded, 'dyno-suite-part'), MERGED: merged, GITHUB_STEP_SUMMARY: summary })
     expect(merge.code, merge.stderr).toBe(0)
-    const index = JSON.parse(readFileSync(join(merged, 'run.json'), 'utf8'))
+    const index = writtenIndex(merged)
     expect(schemaErrors('run-index', index)).toEqual([])
     expect(index).toMatchObject({ status: 'complete', seed: 42, plan: { cells: 6, shard: null } })
     expect(index.results.map((/** @type {{ status: string }} */ entry) => entry.status)).toEqual(Array(6).fill('ok'))

@@ -10,6 +10,7 @@ import { startSut } from '../src/sut-process/start-sut.js'
 import { loadSut } from '../src/suts/discover-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { runCli } from './support/run-cli.js'
+import { writtenIndex } from './support/written-run.js'
 
 const runs = trackRuns()
 
@@ -40,7 +41,7 @@ it('the harness given a DATABASE_URL nobody answers skips the postgres scenarios
     })
     const [runId] = readdirSync(out)
     runs.add(runId)
-    const index = JSON.parse(readFileSync(join(out, runId, 'run.json'), 'utf8'))
+    const index = writtenIndex(join(out, runId))
     const statuses = Object.fromEntries(index.results.map((/** @type {{ scenario: string, status: string }} */ entry) => [entry.scenario, entry.status]))
     expect(statuses).toEqual({ json: 'ok', postgres: ci ? 'failed' : 'skipped' })
     const postgres = JSON.parse(readFileSync(join(out, runId, 'node-http--postgres.json'), 'utf8'))

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { schemaErrors } from './result-schemas.js'
+import { writtenIndex } from './written-run.js'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/compare-runs/', import.meta.url))
 
@@ -37,7 +38,7 @@ export function copyOfRun (fixture) {
  */
 export function runWithFigures (fixture, { requestsPerSec, p99Ms, edit }) {
   const copy = copyOfRun(fixture)
-  const index = JSON.parse(readFileSync(join(copy, 'run.json'), 'utf8'))
+  const index = writtenIndex(copy)
   for (const figures of [requestsPerSec, p99Ms]) {
     if (figures.length !== index.results.length) throw new Error(`${fixture} has ${index.results.length} repeats; got ${figures.length} figures`)
   }

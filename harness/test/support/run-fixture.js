@@ -47,21 +47,23 @@ export function shortLoad (overrides = {}) {
  *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?: boolean,
  *   signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[],
  *   repeats?: number, pin?: string, freshSut?: boolean, quietCheck?: 'on' | 'off', disturbedAbovePct?: number,
- *   sutHost?: import('../../src/hosts/host.js').Host | null }} options the run is
+ *   sutHost?: import('../../src/hosts/host.js').Host | null, engine?: import('../../src/load/engines/engine.js').Engine }} options the run is
  *   registered with `runs` as soon as it has an id; hooks are the harness's own (progress, services); load: shortLoad's overrides;
  *   connections: the one level (10), levels: several; pin: as `--pin` (auto by default); quietCheck and disturbedAbovePct: off and
- *   TESTS_DISTURBED_ABOVE_PCT unless the test is about disturbance
+ *   TESTS_DISTURBED_ABOVE_PCT unless the test is about disturbance; engine: a descriptor the registry need not list (the one
+ *   `load.engine` names otherwise)
  */
 export async function runInTempDir ({
   suts, scenarios, load = {}, connections = 10, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels,
   repeats = 1, pin = 'auto', freshSut = false, quietCheck = /** @type {'on' | 'off'} */ ('off'), disturbedAbovePct = TESTS_DISTURBED_ABOVE_PCT,
-  sutHost = null
+  sutHost = null, engine
 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite(suiteOptions({
     suts,
     scenarios: scenarios.map(scenarioNamed),
-    load: shortLoad(load),
+    load: shortLoad(engine ? { ...load, engine: engine.name } : load),
+    ...(engine ? { engine } : {}),
     connections: levels ?? [connections],
     repeats,
     out,

@@ -40,7 +40,7 @@ export function suiteOptions ({ recorded, ...given }) {
     signal: new AbortController().signal,
     options: recorded,
     planOptions: recorded,
-    engine: engineNamed(given.load.engine),
+    engine: given.engine ?? engineNamed(given.load.engine),
     ...given
   }
 }

@@ -13,6 +13,12 @@ const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
  * @returns {{ index: any, records: any[] }} run.json, and the results it lists in its order
  */
 export function writtenRun (runDir) {
-  const index = readJson(join(runDir, RUN_INDEX_FILE))
+  const index = writtenIndex(runDir)
   return { index, records: index.results.map((/** @type {{ file: string }} */ entry) => readJson(join(runDir, entry.file))) }
 }
+
+/**
+ * @param {string} runDir
+ * @returns {any} run.json alone, as written (a run under way lists only the results it has written)
+ */
+export const writtenIndex = (runDir) => readJson(join(runDir, RUN_INDEX_FILE))

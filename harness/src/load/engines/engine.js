@@ -4,8 +4,8 @@
 // reports all go through it, so adding an engine is adding a folder and a line in the registry.
 
 /**
- * @typedef {'autocannon' | 'wrk' | 'native'} EngineName what `--engine` names
- * @typedef {'autocannon' | 'undici-rate' | 'wrk' | 'native'} RecordedEngine what a result records: the client that sent the requests
+ * @typedef {string} EngineName what `--engine` names: an engine's `name` (the registry, index.js, lists them; no union here to edit)
+ * @typedef {string} RecordedEngine what a result records: the client that sent the requests, one of an engine's `recordedNames`
  *   (undici-rate: autocannon's engine running the open-model schedule of `--rate`)
  *
  * @typedef {{ ok: true, version: string } | { ok: false, reason: string }} EngineAvailability whether the engine can run here; if not,
