@@ -145,6 +145,13 @@ export const ERRORS = Object.freeze({
       '`--out` that is not empty. The message names the directory and what differs. Nothing is written.',
     hint: 'Merge every part of one `--shard K/N` plan, each once, made at one commit; run a missing or interrupted part again.'
   },
+  DYNO_ERR_DATASET: {
+    exitCode: 2,
+    when: 'The data directory of `dyno timeline` is not one it can append to: a file, a directory with files but no dataset.json, a ' +
+      'dataset.json of another layout or layout version, or a record that does not parse, is not named by the hash of its key, or does not ' +
+      'match the record schema. The message names the file. Nothing is measured or appended.',
+    hint: 'Give a data directory made by `dyno timeline` (of this layout), an empty directory or a new path; move a foreign file out of records/.'
+  },
   DYNO_ERR_COMPARE_INPUT: {
     exitCode: 2,
     when: 'An input of `dyno compare` does not exist, is not JSON, is neither a run directory (run.json), a directory of run directories, ' +

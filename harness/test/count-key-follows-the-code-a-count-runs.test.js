@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { moduleGraphHash } from '../src/counts/count-cache.js'
+import { moduleGraphHash } from '../src/counts/counting-code.js'
 
 /** @type {string[]} */
 const made = []

@@ -11,6 +11,7 @@ import { mergeCommand } from '../commands/merge-command.js'
 import { formatList } from '../commands/list-command.js'
 import { writeReports } from '../commands/report-command.js'
 import { runCommand } from '../commands/run-command.js'
+import { timelineAddCommand, timelineCommand } from '../commands/timeline-command.js'
 import { anyVerifyFailure, formatVerifyMatrix, verifySuts } from '../commands/verify-command.js'
 import { COMMAND_OPTIONS, flagName } from './option-table.js'
 
@@ -101,6 +102,21 @@ export const COMMANDS = Object.freeze([
       'together: one run directory with every result, run.json, aggregates and reports (or one compare-commits results directory), ' +
       'refusing parts of different plans or commits, a part missing or given twice, and wall-clock parts of machines that differ',
     run: ({ positionals, options }, io) => mergeCommand(positionals, options.values, io)
+  },
+  {
+    name: 'timeline',
+    args: ['<dataDir>'],
+    summary: 'Count every release of a framework in a range (`--frameworks express@>=4.18`, thinned by --releases) on each --runtime and ' +
+      'scenario, and append the counts to a data directory that keeps every record it was given (docs/timeline.md); counts already ' +
+      'made are reused from the count cache, records already held are not written again',
+    run: ({ positionals: [dataDir], options }, io, signal) => timelineCommand(dataDir, options, io, signal)
+  },
+  {
+    name: 'timeline-add',
+    args: ['<dataDir>', '<runDir>', '[...runDirs]'],
+    summary: 'Append the releases counted in runs of `dyno timeline` made elsewhere (the parts of a matrix, merged by `dyno merge`) to a ' +
+      'data directory',
+    run: ({ positionals: [dataDir, ...runDirs] }, io, signal) => timelineAddCommand(dataDir, runDirs, io, signal)
   },
   {
     name: 'host',

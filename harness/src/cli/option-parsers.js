@@ -166,6 +166,21 @@ export const frameworkEntryList = withDomain(function frameworkEntryList (/** @t
   return entries
 }, { kind: 'names' })
 
+/**
+ * `--frameworks` of a timeline: each entry a SUT of an npm framework with the range of its releases to measure (`express@>=4.18`,
+ * `fastify@^4 || ^5`), checked as `--frameworks` checks a variant, and a range it must be.
+ */
+export const frameworkRangeList = withDomain(function frameworkRangeList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  const entries = frameworkEntryList(raw, flag)
+  for (const entry of entries.map(parseFrameworkEntry)) {
+    if (!entry.spec || entry.spec.kind !== 'npm' || !semver.validRange(entry.spec.text)) {
+      throw invalidOption(flag, raw, 'SUTs each with the range of its framework\'s releases to measure (`express@>=4.18`, `fastify@^4 || ^5`, ' +
+        `\`koa@*\`); \`${entry.text}\` names no range`)
+    }
+  }
+  return entries
+}, { kind: 'names' })
+
 /** Scenario names, each one of the contract's. */
 export const scenarioList = withDomain(function scenarioList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
   const names = nameList(raw, flag)

@@ -11,7 +11,8 @@ import { machineCpus } from '../pinning/cpu-list.js'
 import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
-  outputDirectory, flag, frameworkEntryList, frameworkList, scenarioList, runtimeList, oneOf, percentage, pinOption, positiveNumber, seconds,
+  outputDirectory, flag, frameworkEntryList, frameworkList, frameworkRangeList, scenarioList, runtimeList, oneOf, percentage, pinOption,
+  positiveNumber, seconds,
   shardSpec, hostTarget, hostList,
   subsetOf, wholeNumber,
   wholeNumberList
@@ -22,6 +23,7 @@ import { CALIBRATION_DEFAULTS, CALIBRATION_SUTS } from '../commands/calibrate-co
 import { COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { DISTURBED_SHARE_PCT } from '../judging/disturbance.js'
+import { DEFAULT_RELEASE_RULE, RELEASE_RULES } from '../timeline/release-rules.js'
 
 /**
  * The options of every command, in one table. The command line is parsed from it (parse-command-line.js), `--help`
@@ -479,6 +481,41 @@ const COMPARE_COMMITS_RUN_OPTIONS = [
 const NOT_FOR_COMPARE_VERSIONS = [OPTIONS.frameworks, OPTIONS.shard, OPTIONS.planOnly]
 const COMPARE_VERSIONS_RUN_OPTIONS = COMPARE_COMMITS_RUN_OPTIONS.filter((spec) => !NOT_FOR_COMPARE_VERSIONS.includes(spec))
 
+/**
+ * A timeline counts (`--measure instructions` is what it is), the releases of each framework chosen by range and rule, on each runtime
+ * and scenario; the count's options, the plan's split and where things go are `dyno run`'s own.
+ */
+const TIMELINE_OPTIONS = [
+  {
+    field: 'frameworks',
+    flag: '--frameworks <entries>',
+    description: 'SUTs each with the range of its framework\'s releases, comma-separated: `express@>=4.18.0`, `fastify@^4 || ^5` (releases ' +
+      'as the registry npm is configured with lists them, prereleases left out)',
+    parse: frameworkRangeList,
+    default: null,
+    defaultText: 'none: required'
+  },
+  {
+    field: 'releases',
+    flag: '--releases <rule>',
+    description: 'Which releases of each range are measured: ' +
+      Object.entries(RELEASE_RULES).map(([name, rule]) => `${name} (${rule.description})`).join(', '),
+    parse: oneOf(Object.keys(RELEASE_RULES)),
+    default: DEFAULT_RELEASE_RULE
+  },
+  {
+    field: 'latestMajors',
+    flag: '--latest-majors <n>',
+    description: 'Only the releases of the newest n majors in each range (0: every major)',
+    parse: wholeNumber({ min: 0, max: 100 }),
+    default: 0
+  },
+  OPTIONS.runtime,
+  { ...OPTIONS.scenarios, derive: undefined, defaultText: undefined, default: ['json'] },
+  OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.shard, OPTIONS.planOnly,
+  OPTIONS.seed, OPTIONS.out, OPTIONS.cacheDir, OPTIONS.readyTimeout
+]
+
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: RUN_OPTIONS,
@@ -510,6 +547,8 @@ export const COMMAND_OPTIONS = Object.freeze({
   'compare-commits': [...COMPARE_COMMITS_RUN_OPTIONS, OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   'compare-versions': [...COMPARE_VERSIONS_RUN_OPTIONS, OPTIONS.seed, OPTIONS.compareFormat, OPTIONS.threshold, OPTIONS.failOn],
   merge: [OPTIONS.mergeOut, OPTIONS.allowMixedMachines],
+  timeline: TIMELINE_OPTIONS,
+  'timeline-add': [],
   host: [],
   list: []
 })

@@ -7,14 +7,14 @@
 // exactly these and reused (compare-commits: the SUTs a change does not touch are counted once for both commits). A cached
 // entry that is corrupt or was written by another dyno is ignored with one line saying so, and counted again.
 import { fileHash, treeHash } from '../util/content-hash.js'
+import { countingCodeHash } from './counting-code.js'
 import { findStrace } from './count-syscalls.js'
 import { maskedCpuFlags } from './cpu-baseline.js'
 import { NO_CPU_BASELINE } from '../results/count-baseline.js'
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { HARNESS_DIR, REPO_ROOT } from '../paths.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { sealHolds, sealOf } from '../util/cache-seal.js'
@@ -38,44 +38,6 @@ function sourceTreeHash (dir) {
   treeHashes.set(dir, digest)
   return digest
 }
-
-/** A module's imports of other modules of the harness: `from './x.js'`, `import './x.js'`, `import('./x.js')`. */
-const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g
-/**
- * Where a count's harness code starts: the count itself, the environment a run gives its SUT, and the allocation preload, which
- * runs inside the counted SUT, loaded by its URL, not imported.
- */
-const COUNT_ENTRY_MODULES = ['./count-instructions.js', '../env/run-env.js', './allocation-preload.js']
-  .map((module) => fileURLToPath(new URL(module, import.meta.url)))
-
-/**
- * The hash of some modules and every module they import by a relative path, directly or not, each by its path relative to
- * `root` and its content.
- * @param {string[]} entries absolute paths @param {string} root
- * @returns {string}
- */
-export function moduleGraphHash (entries, root) {
-  const seen = new Set()
-  const pending = [...entries]
-  while (pending.length > 0) {
-    const file = /** @type {string} */ (pending.pop())
-    if (seen.has(file)) continue
-    seen.add(file)
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) pending.push(resolve(dirname(file), specifier))
-  }
-  const hash = createHash('sha256')
-  for (const file of [...seen].sort()) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0')
-  return hash.digest('hex')
-}
-
-/** @type {string | undefined} */
-let countingCodeDigest
-
-/**
- * The hash of the harness code a count runs. A change to the reports, the load engines or the CLI leaves it as it is, so a
- * commit that touches only those counts nothing again.
- */
-const countingCodeHash = () => (countingCodeDigest ??= moduleGraphHash(COUNT_ENTRY_MODULES, HARNESS_DIR))
 
 /** @type {string | undefined} */
 let valgrindVersion

@@ -18,6 +18,7 @@ import { sendRequests } from './send-requests.js'
 import { maskedCpuFlags, withCpuBaseline } from './cpu-baseline.js'
 import { allocationEnv, makeAllocationDir, readAllocation } from './allocation-readings.js'
 import { roundTo } from '../util/numbers.js'
+import { countingCodeHash } from './counting-code.js'
 
 /**
  * @typedef {{ nodeFlags: string[], env: Record<string, string>, cpuBaseline?: string }} CountSettings runtime settings of a count: flags
@@ -107,6 +108,7 @@ export function countSettingsFor (sut) {
  *   over all windows, or why not measured
  * @property {number} processes of the SUT that were counted
  * @property {CountSettings} settings what the SUT ran with for the count
+ * @property {string} [countingCode] the version of dyno's counting code that made it (counting-code.js; none: a count of a dyno from before)
  * @property {{ maskedFlags: string[] | null }} cpu this machine's cpu flags that the settings' cpu baseline hides from the SUT
  *   (null: /proc/cpuinfo could not be read)
  * @property {import('./send-requests.js').RequestCounts} checks of every response, warm-up included
@@ -221,6 +223,7 @@ export async function countInstructions ({
       allocation: allocationOver(counts, allocationDir !== null),
       processes,
       settings,
+      countingCode: countingCodeHash(),
       cpu: { maskedFlags: maskedCpuFlags() },
       checks
     }

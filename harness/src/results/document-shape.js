@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { SCHEMA_VERSION } from '../defaults.js'
 import { HARNESS_DIR } from '../paths.js'
 
-/** @typedef {'result' | 'run-index' | 'aggregates'} DocumentKind */
+/** @typedef {'result' | 'run-index' | 'aggregates' | 'timeline-record'} DocumentKind */
 
 /** How many problems a message names. */
 const NAMED_PROBLEMS = 3
@@ -24,7 +24,7 @@ function validatorOf (kind) {
     schemas = new Ajv({ allErrors: true, strict: false, removeAdditional: true })
     // ajv-formats is CommonJS: its plugin is both module.exports and .default; .default is what its types name.
     ajvFormats.default(schemas)
-    for (const name of ['result', 'run-index', 'aggregates']) {
+    for (const name of ['result', 'run-index', 'aggregates', 'timeline-record']) {
       schemas.addSchema(JSON.parse(readFileSync(join(HARNESS_DIR, 'schema', `${name}.schema.json`), 'utf8')))
     }
   }
@@ -47,6 +47,16 @@ export function shapeProblem (kind, document) {
       ? null
       : `it has schema version ${JSON.stringify(version) ?? '(none)'}; this dyno reads versions 1 to ${SCHEMA_VERSION}`
   }
+  return schemaProblem(kind, document)
+}
+
+/**
+ * What is wrong with a document against its kind's schema, whatever its version says (a kind that keeps its own version, as a
+ * timeline dataset does, checks it first); null: nothing. Fields the schema does not know are removed from it.
+ * @param {DocumentKind} kind @param {object} document
+ * @returns {string | null}
+ */
+export function schemaProblem (kind, document) {
   const validate = validatorOf(kind)
   if (validate(document)) return null
   const problems = describeErrors(validate.errors ?? [])
