@@ -55,6 +55,8 @@ function hostileValues (domain) {
       return [...common, '0/3', '4/3', '1/0', 'a/b', '1/3/5', '2', '/etc/passwd']
     case 'outputDirectory':
       return ['', '/etc/passwd', '/etc/passwd/results', '/proc/dyno-results', '/sys/dyno-results']
+    case 'inputDirectory':
+      return ['', '/etc/passwd', '/nonexistent/run', '/dev/zero']
     case 'flag':
       return ['yes', '', '0']
   }
@@ -74,6 +76,8 @@ function commandLine (command, out) {
     case 'compare-commits': return { before: ['compare-commits', 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
     case 'merge': return { before: ['merge', 'guard-no-such-part'], after: [] }
     case 'compare-versions': return { before: ['compare-versions', 'express', 'express@4.21.2'], after: ['--out', out] }
+    case 'timeline': return { before: ['timeline', join(out, 'timeline-data')], after: ['--out', out] }
+    case 'site': return { before: ['site', join(out, 'no-such-data')], after: ['--out', join(out, 'site')] }
     default: return { before: [command], after: [] }
   }
 }

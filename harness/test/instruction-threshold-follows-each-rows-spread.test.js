@@ -1,6 +1,6 @@
 // @ts-check
 import { describe, expect, it } from 'vitest'
-import { instructionThreshold } from '../src/compare/instruction-threshold.js'
+import { instructionThreshold } from '../src/stats/instruction-threshold.js'
 
 // Reference: the per-window log ratios of the paired case are ln(1.010), ln(1.012), ln(1.009), ln(1.011), ln(1.030), ln(1.010);
 // their median absolute deviation (python's statistics.median of |d − median(d)|) is 0.000989, × 1.4826 = 0.1466% a window;

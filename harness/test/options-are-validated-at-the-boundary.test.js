@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { describe, expect, it } from 'vitest'
-import { frameworkEntryList, frameworkList, runtimeList, scenarioList } from '../src/cli/option-parsers.js'
+import { frameworkEntryList, frameworkList, frameworkRangeList, runtimeList, scenarioList } from '../src/cli/option-parsers.js'
 import { COMMAND_OPTIONS, flagName } from '../src/cli/option-table.js'
 import { parseOptions } from '../src/cli/parse-command-line.js'
 import { RUNTIME_NAMES } from '../src/runtimes/runtime-targets.js'
@@ -27,6 +27,7 @@ const optionTitle = (/** @type {[Command, OptionSpec]} */ [command, spec]) => `$
 const VALID_NAMES = new Map([
   [frameworkList, ['node-http', 'express']],
   [frameworkEntryList, ['node-http', 'express@4.21.2', 'express@^4', 'koa@latest', 'express']],
+  [frameworkRangeList, ['express@>=4.18.0', 'fastify@^4 || ^5', 'koa@*']],
   [scenarioList, SCENARIOS.map((scenario) => scenario.name)],
   [runtimeList, [...RUNTIME_NAMES]]
 ])
@@ -73,6 +74,10 @@ function validValues (spec) {
       const out = join(mkdtempSync(join(tmpdir(), 'dyno-options-')), 'results')
       return [[out, out]]
     }
+    case 'inputDirectory': {
+      const dir = mkdtempSync(join(tmpdir(), 'dyno-options-'))
+      return [[dir, dir]]
+    }
     // Given, the option says what it names (`--paired`: paired); `--no-verify` turns its field off.
     case 'flag': return [[true, !flagName(spec).startsWith('--no-')]]
   }
@@ -103,6 +108,7 @@ function refusedValue (spec) {
     case 'host': return { value: 'http://host', says: 'must name a host: `local` (this machine) or `ssh://[user@]host[:port][/absolute/dir]` such as' }
     case 'shard': return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
     case 'outputDirectory': return { value: '', says: 'a directory path' }
+    case 'inputDirectory': return { value: '/nonexistent/run', says: 'an existing directory' }
     case 'flag': return { value: 'yes', says: 'given without a value' }
   }
 }
@@ -212,7 +218,7 @@ describe('the CLI on bad input', () => {
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
     expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
-      'valid: run, verify, calibrate, report, compare, compare-commits, compare-versions, merge, host, list')
+      'valid: run, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, site, host, list')
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {

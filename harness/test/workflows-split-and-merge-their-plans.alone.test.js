@@ -130,4 +130,39 @@ describe('the workflows split their work over a matrix and merge it', () => {
     expect(readdirSync(join(merged, 'base'))).toHaveLength(4)
     expect(readdirSync(join(merged, 'head'))).toHaveLength(4)
   }, 600_000)
+
+  it('site.yml: the releases counted in parts, merged, appended to the data the last run kept, and written as a site', async () => {
+    const env = {
+      FRAMEWORKS: 'express@>=5.1.0 <=5.3.0',
+      RUNTIMES: 'node',
+      SCENARIOS: 'json',
+      COUNT: '2',
+      DYNO_CACHE_DIR: join(work, 'site-cache'),
+      // Small counts: what is tested is the workflow's steps, not the figures.
+      DYNO_TIMELINE_ARGS: '--count-warmup 200 --count-windows 3 --count-requests 50'
+    }
+    const uploaded = []
+    for (const part of ['1', '2']) {
+      const out = join(work, `timeline-part-${part}`)
+      const result = await step('timeline-part.sh', { ...env, PART: part, OUT: out })
+      expect(result.code, result.stderr).toBe(0)
+      uploaded.push(out)
+    }
+    // The data the last run kept: one release already held, which the publication must not write again.
+    const data = join(work, 'timeline-data')
+    const held = join(uploaded[0], 'data')
+    cpSync(held, data, { recursive: true })
+    const heldFiles = readdirSync(join(data, 'records'))
+    const site = join(work, 'timeline-site')
+    const summary = join(work, 'timeline-summary.md')
+    const publish = await step('timeline-publish.sh', {
+      PARTS_DIR: downloaded(uploaded, 'dyno-timeline-part'), DATA: data, SITE: site, MERGED: join(work, 'timeline-merged'), GITHUB_STEP_SUMMARY: summary
+    })
+    expect(publish.code, publish.stderr).toBe(0)
+    expect(publish.stdout).toContain(`${heldFiles.length} already held`)
+    expect(readdirSync(join(data, 'records')).sort()).toEqual(expect.arrayContaining(heldFiles))
+    expect(readdirSync(join(data, 'records'))).toHaveLength(3)
+    expect(existsSync(join(site, 'index.html'))).toBe(true)
+    expect(readFileSync(summary, 'utf8')).toContain('Timeline: 3 records')
+  }, 600_000)
 })

@@ -11,6 +11,7 @@ import { mergeCommand } from '../commands/merge-command.js'
 import { formatList } from '../commands/list-command.js'
 import { writeReports } from '../commands/report-command.js'
 import { runCommand } from '../commands/run-command.js'
+import { siteCommand } from '../commands/site-command.js'
 import { timelineAddCommand, timelineCommand } from '../commands/timeline-command.js'
 import { anyVerifyFailure, formatVerifyMatrix, verifySuts } from '../commands/verify-command.js'
 import { COMMAND_OPTIONS, flagName } from './option-table.js'
@@ -117,6 +118,14 @@ export const COMMANDS = Object.freeze([
     summary: 'Append the releases counted in runs of `dyno timeline` made elsewhere (the parts of a matrix, merged by `dyno merge`) to a ' +
       'data directory',
     run: ({ positionals: [dataDir, ...runDirs] }, io, signal) => timelineAddCommand(dataDir, runDirs, io, signal)
+  },
+  {
+    name: 'site',
+    args: ['<dataDir>', '[...dataDirs]'],
+    summary: 'Write a static site of timeline data directories (read together) that opens offline: per framework, each measure by release ' +
+      'with a line per runtime and its steps marked and listed; per runtime, every framework by publish date; the steps along Node ' +
+      'releases; every record linked; with --suite-run, that run\'s report',
+    run: ({ positionals, options }, io) => siteCommand(positionals, options.values, io)
   },
   {
     name: 'host',

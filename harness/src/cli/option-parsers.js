@@ -3,7 +3,7 @@ import { checkRuntimeNames } from '../runtimes/runtime-targets.js'
 import { resolve } from 'node:path'
 import { DynoError } from '../errors.js'
 import { REPO_ROOT } from '../paths.js'
-import { checkWritableDirectory } from '../util/checked-paths.js'
+import { checkWritableDirectory, inputKind } from '../util/checked-paths.js'
 import { discoverSuts } from '../suts/discover-suts.js'
 import { selectScenarios, selectSuts } from '../suts/select.js'
 import { SCENARIOS } from '@dyno/scenarios'
@@ -22,7 +22,7 @@ import semver from 'semver'
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean,
  *   maxExclusive?: boolean }
  *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] }
- *   | { kind: 'names' | 'outputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' }} OptionDomain
+ *   | { kind: 'names' | 'outputDirectory' | 'inputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' }} OptionDomain
  * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
  */
 
@@ -198,6 +198,14 @@ export const outputDirectory = withDomain(function outputDirectory (/** @type {u
   checkWritableDirectory(path, `\`${flag}\` \`${raw}\`${path === raw ? '' : ` (${path})`}`)
   return raw
 }, { kind: 'outputDirectory' })
+
+/** A directory dyno reads (a run directory, named relative to the repository): it must be one. */
+export const inputDirectory = withDomain(function inputDirectory (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  if (typeof raw !== 'string' || raw.trim() === '') throw invalidOption(flag, raw, 'a directory path')
+  const path = resolve(REPO_ROOT, raw)
+  if (inputKind(path, `\`${flag}\` \`${raw}\``) !== 'directory') throw invalidOption(flag, raw, `an existing directory (${path} is none)`)
+  return raw
+}, { kind: 'inputDirectory' })
 
 /** An option given without a value (`--paired`, `--no-verify`). */
 export const flag = withDomain(function flag (/** @type {unknown} */ raw, /** @type {string} */ name) {

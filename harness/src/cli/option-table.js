@@ -11,7 +11,7 @@ import { machineCpus } from '../pinning/cpu-list.js'
 import { DEFAULT_PIN } from '../pinning/parse-pin.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../runtimes/runtime-targets.js'
 import {
-  outputDirectory, flag, frameworkEntryList, frameworkList, frameworkRangeList, scenarioList, runtimeList, oneOf, percentage, pinOption,
+  inputDirectory, outputDirectory, flag, frameworkEntryList, frameworkList, frameworkRangeList, scenarioList, runtimeList, oneOf, percentage, pinOption,
   positiveNumber, seconds,
   shardSpec, hostTarget, hostList,
   subsetOf, wholeNumber,
@@ -342,6 +342,21 @@ const OPTIONS = {
     derive: () => join(DEFAULTS.out, `${createRunId()}-merged`),
     defaultText: 'a new run directory under results/'
   },
+  siteOut: {
+    field: 'out',
+    flag: '--out <dir>',
+    description: 'The site\'s directory: new, empty, or a site dyno wrote before (written again)',
+    parse: outputDirectory,
+    default: 'site'
+  },
+  suiteRun: {
+    field: 'suiteRun',
+    flag: '--suite-run <dir>',
+    description: 'A wall-clock run directory whose report becomes the site\'s page of the latest suite run',
+    parse: inputDirectory,
+    default: null,
+    defaultText: 'none'
+  },
   allowMixedMachines: {
     field: 'allowMixedMachines',
     flag: '--allow-mixed-machines',
@@ -549,6 +564,7 @@ export const COMMAND_OPTIONS = Object.freeze({
   merge: [OPTIONS.mergeOut, OPTIONS.allowMixedMachines],
   timeline: TIMELINE_OPTIONS,
   'timeline-add': [],
+  site: [OPTIONS.siteOut, OPTIONS.suiteRun],
   host: [],
   list: []
 })

@@ -2,7 +2,7 @@
 import { mean, sampleStandardDeviation } from 'simple-statistics'
 import { COMPARE_DEFAULTS, COMPARE_SCHEMA_VERSION } from './compare-defaults.js'
 import { metricChange, sideFigures, tooFewRepeatsReason } from './change-statistics.js'
-import { instructionThreshold } from './instruction-threshold.js'
+import { instructionThreshold } from '../stats/instruction-threshold.js'
 import { matchResults } from './match-results.js'
 import { verdictOf } from './verdict.js'
 
@@ -22,12 +22,7 @@ import { verdictOf } from './verdict.js'
  * @property {RowThreshold | null} threshold the smallest change the verdict calls; null unless the row is compared
  * @property {Verdict | null} verdict null unless the row is compared
  *
- * @typedef {object} RowThreshold
- * @property {number} percent
- * @property {'given' | 'default' | 'spread' | 'floor'} from given: --threshold; default: the fixed one of wall-clock results;
- *   spread: the row's A/A spread (instruction counts, instruction-threshold.js); floor: that spread was below the floor, or not measurable
- * @property {number | null} spreadPercent the band that holds 95% of the changes two counts of the same code give, from the spread of
- *   the row's per-window ratios, in percent (instruction counts without --threshold)
+ * @typedef {import('../stats/instruction-threshold.js').RowThreshold} RowThreshold
  *
  * @typedef {object} ComparisonRow one (SUT, scenario, connections)
  * @property {string} sut

@@ -1,4 +1,5 @@
 // @ts-check
+import { INSTRUCTION_THRESHOLD_FLOOR_PCT } from '../stats/instruction-threshold.js'
 import { SIGNIFICANCE_ALPHA } from '../stats/significance.js'
 
 /** The defaults of `dyno compare`, in one place. */
@@ -7,11 +8,9 @@ export const COMPARE_DEFAULTS = Object.freeze({
   thresholdPercent: 5,
   /**
    * Instruction counts (--measure instructions) get no fixed threshold unless one is given: each row's is its own
-   * measured A/A spread (instruction-threshold.js), never below this floor, in percent. The floor stands for what
-   * one comparison's windows cannot show: the offset between two launches of the same code (the figures of
-   * harness/bench/instruction-compare-detects-a-slowdown.js are in docs/measuring.md, "Instruction counts").
+   * measured A/A spread (stats/instruction-threshold.js), never below this floor, in percent.
    */
-  instructionThresholdFloorPercent: 0.5,
+  instructionThresholdFloorPercent: INSTRUCTION_THRESHOLD_FLOOR_PCT,
   /** Significance level of the tests; the confidence intervals are at 1 − alpha (95%). */
   alpha: SIGNIFICANCE_ALPHA,
   format: 'table'

@@ -14,7 +14,21 @@ const MAD_TO_SD = 1.4826
 /** Standard errors either side of zero that hold 95% of the A/A estimates. */
 export const SPREAD_BAND = 1.96
 
-/** @typedef {import('./build-comparison.js').RowThreshold} RowThreshold */
+/**
+ * The floor of an instruction-count threshold, in percent: what one comparison's windows cannot show, the offset between two launches
+ * of the same code (the figures of harness/bench/instruction-compare-detects-a-slowdown.js are in docs/measuring.md, "Instruction
+ * counts").
+ */
+export const INSTRUCTION_THRESHOLD_FLOOR_PCT = 0.5
+
+/**
+ * @typedef {object} RowThreshold
+ * @property {number} percent
+ * @property {'given' | 'default' | 'spread' | 'floor'} from given: --threshold; default: the fixed one of wall-clock results;
+ *   spread: the row's A/A spread (instruction counts, instruction-threshold.js); floor: that spread was below the floor, or not measurable
+ * @property {number | null} spreadPercent the band that holds 95% of the changes two counts of the same code give, from the spread of
+ *   the row's per-window ratios, in percent (instruction counts without --threshold)
+ */
 
 /**
  * @param {{ baseline: number[], candidate: number[], paired: boolean }} windows instructions per request of each counted window

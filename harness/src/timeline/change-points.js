@@ -1,0 +1,107 @@
+// @ts-check
+// Where a count steps: along the releases of a framework on one runtime (a line: framework × runtime × scenario × counting
+// settings), and along the Node releases for one release of a framework. Each neighbouring pair of counts on a line is compared
+// as `dyno compare` compares two counts: the Hodges–Lehmann ratio of their windows' program instructions per request, with its
+// 95% interval, against the threshold of the pair's own window-to-window spread (stats/instruction-threshold.js, never below its
+// floor). A step is a change whose interval excludes no change and whose size passes that threshold. What this cannot tell is in
+// docs/timeline.md: a drift of many changes each below the threshold, and a step between two releases that were not both counted.
+import semver from 'semver'
+import { hodgesLehmannRatio } from '../stats/hodges-lehmann.js'
+import { INSTRUCTION_THRESHOLD_FLOOR_PCT, instructionThreshold } from '../stats/instruction-threshold.js'
+import { SIGNIFICANCE_ALPHA } from '../stats/significance.js'
+import { roundTo } from '../util/numbers.js'
+
+/**
+ * @typedef {import('./timeline-dataset.js').TimelineRecord} TimelineRecord
+ *
+ * @typedef {object} LinePoint one count on a line
+ * @property {string} at the release (along releases) or the runtime's version (along Node releases)
+ * @property {string | null} publishedAt
+ * @property {number} programInstructionsPerRequest
+ * @property {TimelineRecord} record
+ *
+ * @typedef {object} Step
+ * @property {string} from @property {string} to the neighbouring points, in line order
+ * @property {number} changePct the estimated change, in percent (positive: more instructions per request)
+ * @property {[number, number]} intervalPct its 95% interval, in percent
+ * @property {number} thresholdPct the smallest change called a step on this pair
+ *
+ * @typedef {object} Line
+ * @property {'releases' | 'node'} along
+ * @property {{ framework: string, runtime: string | null, release: string | null, scenario: string, countingId: string }} key runtime:
+ *   along releases; release: along Node releases
+ * @property {LinePoint[]} points in order
+ * @property {Step[]} steps
+ * @property {TimelineRecord[]} notCounted the releases (or runtimes) of the line that have a record with a reason and no count
+ */
+
+/**
+ * @param {TimelineRecord[]} records @returns {Line[]} along releases, then along Node releases; each sorted by framework, scenario,
+ *   runtime (or release)
+ */
+export function timelineLines (records) {
+  const releaseLines = linesOf(records, 'releases', (record) => [record.key.framework, record.key.runtime, record.key.scenario, record.key.counting.id],
+    (record) => record.key.release)
+  const nodeRecords = records.filter((record) => record.key.runtime.startsWith('node') && semver.valid(record.key.runtimeVersion))
+  const nodeLines = linesOf(nodeRecords, 'node', (record) => [record.key.framework, record.key.release, record.key.scenario, record.key.counting.id],
+    (record) => semver.clean(String(record.key.runtimeVersion)) ?? '')
+    // Along Node, a line needs two Node releases to say anything.
+    .filter((line) => line.points.length >= 2)
+  return [...releaseLines, ...nodeLines]
+}
+
+/**
+ * @param {TimelineRecord[]} records @param {'releases' | 'node'} along
+ * @param {(record: TimelineRecord) => string[]} lineOf @param {(record: TimelineRecord) => string} pointOf a semver
+ * @returns {Line[]}
+ */
+function linesOf (records, along, lineOf, pointOf) {
+  /** @type {Map<string, TimelineRecord[]>} */
+  const byLine = new Map()
+  for (const record of records) {
+    const id = JSON.stringify(lineOf(record))
+    byLine.set(id, [...(byLine.get(id) ?? []), record])
+  }
+  return [...byLine.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([id, members]) => {
+    const [framework, second, scenario, countingId] = JSON.parse(id)
+    // One point per release: a count where there is one (a failure of the same key beside it is history, not the line).
+    const counted = members.filter((record) => record.measures?.programPerWindow.some((value) => value !== null && value > 0))
+    const points = [...new Map(counted.map((record) => [pointOf(record), record])).entries()]
+      .sort(([a], [b]) => semver.compare(a, b))
+      .map(([at, record]) => ({
+        at,
+        publishedAt: record.publishedAt,
+        programInstructionsPerRequest: /** @type {NonNullable<TimelineRecord['measures']>} */ (record.measures).programInstructionsPerRequest ??
+        /** @type {NonNullable<TimelineRecord['measures']>} */ (record.measures).instructionsPerRequest,
+        record
+      }))
+    const countedAt = new Set(points.map((point) => point.at))
+    return {
+      along,
+      key: { framework, runtime: along === 'releases' ? second : null, release: along === 'node' ? second : null, scenario, countingId },
+      points,
+      steps: points.slice(1).flatMap((point, index) => stepBetween(points[index], point)),
+      notCounted: members.filter((record) => record.status !== 'ok' && !countedAt.has(pointOf(record)))
+    }
+  })
+}
+
+/** @param {LinePoint} before @param {LinePoint} after @returns {Step[]} the step between them, or none */
+function stepBetween (before, after) {
+  const windows = (/** @type {LinePoint} */ point) =>
+    /** @type {number[]} */ (point.record.measures?.programPerWindow.filter((value) => value !== null && value > 0))
+  const [baseline, candidate] = [windows(before), windows(after)]
+  const estimate = hodgesLehmannRatio(baseline, candidate, { alpha: SIGNIFICANCE_ALPHA })
+  if (!estimate.interval) return []
+  const threshold = instructionThreshold({ baseline, candidate, paired: false }, { givenPercent: null, floorPercent: INSTRUCTION_THRESHOLD_FLOOR_PCT })
+  const changePct = (estimate.ratio - 1) * 100
+  const excludesNone = estimate.interval[0] > 1 || estimate.interval[1] < 1
+  if (!excludesNone || Math.abs(changePct) <= threshold.percent) return []
+  return [{
+    from: before.at,
+    to: after.at,
+    changePct: roundTo(changePct, 2),
+    intervalPct: [roundTo((estimate.interval[0] - 1) * 100, 2), roundTo((estimate.interval[1] - 1) * 100, 2)],
+    thresholdPct: threshold.percent
+  }]
+}
