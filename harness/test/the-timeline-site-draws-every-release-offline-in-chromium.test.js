@@ -1,6 +1,6 @@
 // @ts-check
 // The site of a timeline, from a data directory of real counts (test/fixtures/timeline-data: express's minor releases from 4.20
-// to 5.1 on node@20, node@22 and node@24, json, counted here), opened from file:// in Debian's chromium: every chart drawn with a
+// to 5.1 on node@20, node@22 and node@24, json, counted here by `dyno timeline`), opened from file:// in Debian's chromium: every chart drawn with a
 // line per runtime, the step found marked where it happened, nothing fetched, no console error; the figures also as tables,
 // every one linked to its record; usable from the keyboard and at a phone's width. Screenshots are kept in test-output/.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -69,8 +69,9 @@ describe.skipIf(absent)(`the timeline site in chromium${skipNote(absent)}`, () =
       expect(chart.categories).toEqual(['4.20.0', '4.21.2', '4.22.3', '5.0.1', '5.1.0'])
       expect(chart.series.map((series) => `${series.name} ${series.points}`)).toEqual(['node@20 5', 'node@22 5', 'node@24 5'])
     }
-    // The step from 4.x to 5.x, on every runtime, marked at the first 5.x release; nothing marked within a major.
-    expect(charts[0].series.map((series) => series.marks)).toEqual([['5.0.1'], ['5.0.1'], ['5.0.1']])
+    // The step from 4.x to 5.x marked at the first 5.x release where the counts find it (node@20, node@22; node@24's counts had not
+    // settled, timeline-steps-are-found-against-each-counts-own-spread says why); nothing marked within a major.
+    expect(charts[0].series.map((series) => series.marks)).toEqual([['5.0.1'], ['5.0.1'], []])
     const stepRows = await page.$$eval('section table', (tables) => tables[3]?.textContent ?? '')
     expect(stepRows).toMatch(/node@22\s*4\.22\.3\s*5\.0\.1\s*\+/)
     // Every figure of a chart's table links its record, which the site holds.

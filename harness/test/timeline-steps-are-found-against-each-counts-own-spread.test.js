@@ -30,11 +30,14 @@ function withChange (release, runtime, factor) {
 }
 
 describe('steps along releases', () => {
-  it('finds the step from express 4 to 5 on every Node line, at the first 5.x release counted, and none within a major', () => {
+  it('finds the step from express 4 to 5 on node@20 and node@22, at the first 5.x release counted, and none within a major', () => {
     const lines = timelineLines(fixtureRecords()).filter((line) => line.along === 'releases')
     expect(lines.map((line) => `${line.key.runtime} ${line.points.map((point) => point.at).join(' ')}`)).toEqual(
       ['node@20', 'node@22', 'node@24'].map((runtime) => `${runtime} 4.20.0 4.21.2 4.22.3 5.0.1 5.1.0`))
-    for (const line of lines) {
+    // On node@24 the counts had not settled after their 10,000 uncounted requests (each first window holds 5 times the
+    // instructions of the last): a pair's spread that wide calls no step, and none is made up.
+    expect(lines[2].steps).toEqual([])
+    for (const line of lines.slice(0, 2)) {
       expect(line.steps.map((step) => `${step.from} → ${step.to}`), String(line.key.runtime)).toEqual(['4.22.3 → 5.0.1'])
       const [step] = line.steps
       // Its size lies in its interval, and beyond the pair's threshold.
