@@ -72,8 +72,11 @@ describe.skipIf(absent)(`the timeline site in chromium${skipNote(absent)}`, () =
     // The step from 4.x to 5.x marked at the first 5.x release where the counts find it (node@20, node@22; node@24's counts had not
     // settled, timeline-steps-are-found-against-each-counts-own-spread says why); nothing marked within a major.
     expect(charts[0].series.map((series) => series.marks)).toEqual([['5.0.1'], ['5.0.1'], []])
-    const stepRows = await page.$$eval('section table', (tables) => tables[3]?.textContent ?? '')
-    expect(stepRows).toMatch(/node@22\s*4\.22\.3\s*5\.0\.1\s*\+/)
+    const tables = await page.$$eval('section table', (elements) => elements.map((element) => element.textContent ?? ''))
+    expect(tables[3]).toMatch(/node@22\s*4\.22\.3\s*5\.0\.1\s*\+/)
+    // node@24's counts, listed with their windows as not settled.
+    expect(tables[4]).toMatch(/4\.20\.0\s*node@24/)
+    expect(tables[4].match(/node@24/g)).toHaveLength(5)
     // Every figure of a chart's table links its record, which the site holds.
     const links = await page.$$eval('details a', (anchors) => anchors.map((anchor) => anchor.getAttribute('href')))
     expect(links.length).toBe(3 * 3 * 5)

@@ -15,6 +15,7 @@ import { timelineLines } from '../timeline/change-points.js'
  * @property {string} at a release, or a Node version
  * @property {string | null} publishedAt
  * @property {number | null} value null: this measure was not taken for the count
+ * @property {boolean} settled false: the count's windows had not settled (change-points.js)
  * @property {string} recordId
  *
  * @typedef {object} SiteSeries
@@ -105,6 +106,7 @@ export function siteModel (records) {
                   at: point.at,
                   publishedAt: point.publishedAt,
                   value: measure.of(/** @type {NonNullable<TimelineRecord['measures']>} */ (point.record.measures)),
+                  settled: point.settled,
                   recordId: point.record.id
                 })),
                 marks: measure.name === 'program'
@@ -113,6 +115,9 @@ export function siteModel (records) {
               }))
             })),
             steps: ofScenario.flatMap((line) => line.steps.map((step) => ({ series: seriesName(line), ...step }))),
+            unsettled: ofScenario.flatMap((line) => line.points.filter((point) => !point.settled).map((point) => ({
+              series: seriesName(line), release: point.at, windows: point.record.measures?.programPerWindow ?? [], recordId: point.record.id
+            }))),
             notCounted: ofScenario.flatMap((line) => line.notCounted.map((record) => ({
               series: seriesName(line), release: record.key.release, status: record.status, reason: record.reason, recordId: record.id
             })))
@@ -140,6 +145,7 @@ export function siteModel (records) {
                 at: point.at,
                 publishedAt: point.publishedAt,
                 value: point.programInstructionsPerRequest,
+                settled: point.settled,
                 recordId: point.record.id
               })),
               marks: line.steps.map((step) => ({ at: step.to, label: `${step.changePct > 0 ? '+' : ''}${step.changePct}%` }))

@@ -102,6 +102,13 @@ export function sitePages (model, context) {
     const body = framework.scenarios.map((scenario) => `<section><h2>${escapeHtml(scenario.name)}</h2>
 <div class="charts">${scenario.charts.map(chartBlock).join('\n')}</div>
 <h3>Steps along its releases</h3>${stepTable(scenario.steps)}
+<h3>Counts whose windows had not settled</h3>${scenario.unsettled.length === 0
+      ? '<p>None: every count\'s windows lie within 10% of their median.</p>'
+      : '<p>Their first windows still hold the runtime\'s compilation: the figure is what this sequence of requests cost, not what a ' +
+        'steady request costs, and a change between two of them is called only beyond their own wide spread. Drawn hollow.</p>' +
+        '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">line</th><th scope="col">program instructions per request, ' +
+        'window by window</th></tr>' + scenario.unsettled.map((row) => `<tr><td><a href="records/${row.recordId}.json">${escapeHtml(row.release)}</a>` +
+          `</td><td>${escapeHtml(row.series)}</td><td>${row.windows.map(figure).join(', ')}</td></tr>`).join('\n') + '</table></div>'}
 <h3>Releases not counted</h3>${scenario.notCounted.length === 0
       ? '<p>None: every release of these lines was counted.</p>'
       : '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">line</th><th scope="col">status</th><th scope="col">reason</th></tr>' +

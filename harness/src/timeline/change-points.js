@@ -6,6 +6,7 @@
 // floor). A step is a change whose interval excludes no change and whose size passes that threshold. What this cannot tell is in
 // docs/timeline.md: a drift of many changes each below the threshold, and a step between two releases that were not both counted.
 import semver from 'semver'
+import { median } from 'simple-statistics'
 import { hodgesLehmannRatio } from '../stats/hodges-lehmann.js'
 import { INSTRUCTION_THRESHOLD_FLOOR_PCT, instructionThreshold } from '../stats/instruction-threshold.js'
 import { SIGNIFICANCE_ALPHA } from '../stats/significance.js'
@@ -18,6 +19,9 @@ import { roundTo } from '../util/numbers.js'
  * @property {string} at the release (along releases) or the runtime's version (along Node releases)
  * @property {string | null} publishedAt
  * @property {number} programInstructionsPerRequest
+ * @property {boolean} settled whether every counted window lies within SETTLED_WITHIN of their median: a count whose first windows
+ *   still hold the runtime's compilation (node@24 after 10,000 requests: its first window 5 times its last) says what that request
+ *   sequence cost, not what a steady request costs
  * @property {TimelineRecord} record
  *
  * @typedef {object} Step
@@ -34,6 +38,9 @@ import { roundTo } from '../util/numbers.js'
  * @property {Step[]} steps
  * @property {TimelineRecord[]} notCounted the releases (or runtimes) of the line that have a record with a reason and no count
  */
+
+/** How far from the median of its windows a settled count's windows may lie, as a share of it. */
+export const SETTLED_WITHIN = 0.1
 
 /**
  * @param {TimelineRecord[]} records @returns {Line[]} along releases, then along Node releases; each sorted by framework, scenario,
@@ -73,6 +80,7 @@ function linesOf (records, along, lineOf, pointOf) {
         publishedAt: record.publishedAt,
         programInstructionsPerRequest: /** @type {NonNullable<TimelineRecord['measures']>} */ (record.measures).programInstructionsPerRequest ??
         /** @type {NonNullable<TimelineRecord['measures']>} */ (record.measures).instructionsPerRequest,
+        settled: settledCount(record),
         record
       }))
     const countedAt = new Set(points.map((point) => point.at))
@@ -104,4 +112,11 @@ function stepBetween (before, after) {
     intervalPct: [roundTo((estimate.interval[0] - 1) * 100, 2), roundTo((estimate.interval[1] - 1) * 100, 2)],
     thresholdPct: threshold.percent
   }]
+}
+
+/** @param {TimelineRecord} record a counted one @returns {boolean} */
+function settledCount (record) {
+  const windows = /** @type {number[]} */ (record.measures?.programPerWindow.filter((value) => value !== null && value > 0) ?? [])
+  const middle = median(windows)
+  return windows.every((value) => Math.abs(value - middle) <= SETTLED_WITHIN * middle)
 }

@@ -18,7 +18,8 @@
         formatter: (item) => {
           const point = item.data.point
           return `${item.seriesName}<br>${point.at}${point.publishedAt ? ` (published ${point.publishedAt.slice(0, 10)})` : ''}<br>` +
-            `${point.value === null ? '-' : point.value.toLocaleString('en-US')} ${chart.unit}`
+            `${point.value === null ? '-' : point.value.toLocaleString('en-US')} ${chart.unit}` +
+            `${point.settled ? '' : '<br>its windows had not settled'}`
         }
       },
       xAxis: byCategory
@@ -29,8 +30,14 @@
         name: series.name,
         type: 'line',
         connectNulls: false,
+        symbol: 'circle',
         symbolSize: 7,
-        data: series.points.map((point) => ({ value: byCategory ? [point.at, point.value] : [point.publishedAt, point.value], point })),
+        data: series.points.map((point) => ({
+          value: byCategory ? [point.at, point.value] : [point.publishedAt, point.value],
+          point,
+          // A count whose windows had not settled is drawn hollow; a settled one filled.
+          ...(point.settled ? {} : { symbol: 'emptyCircle', symbolSize: 10, itemStyle: { borderType: 'dashed' } })
+        })),
         markPoint: {
           symbol: 'pin',
           symbolSize: 44,
