@@ -15,6 +15,7 @@ import { siteCommand } from '../commands/site-command.js'
 import { timelineAddCommand, timelineCommand } from '../commands/timeline-command.js'
 import { anyVerifyFailure, formatVerifyMatrix, verifySuts } from '../commands/verify-command.js'
 import { COMMAND_OPTIONS, flagName } from './option-table.js'
+import { parseOptions } from './parse-command-line.js'
 
 /**
  * @typedef {object} CommandInput
@@ -110,7 +111,7 @@ export const COMMANDS = Object.freeze([
     summary: 'Count every release of a framework in a range (`--frameworks express@>=4.18`, thinned by --releases) on each --runtime and ' +
       'scenario, and append the counts to a data directory that keeps every record it was given (docs/timeline.md); counts already ' +
       'made are reused from the count cache, records already held are not written again',
-    run: ({ positionals: [dataDir], options }, io, signal) => timelineCommand(dataDir, options, io, signal)
+    run: ({ positionals: [dataDir], options }, io, signal) => timelineCommand(dataDir, options, io, signal, (typed) => parseOptions('run', typed))
   },
   {
     name: 'timeline-add',

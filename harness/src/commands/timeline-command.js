@@ -1,7 +1,6 @@
 // @ts-check
 import { resolve } from 'node:path'
 import { DynoError } from '../errors.js'
-import { parseOptions } from '../cli/parse-command-line.js'
 import { REPO_ROOT } from '../paths.js'
 import { readRun } from '../results/read-run.js'
 import { resolveRuntimeTarget } from '../runtimes/runtime-targets.js'
@@ -24,9 +23,11 @@ const OWN_FLAGS = new Set(['--frameworks', '--releases', '--latest-majors', '--r
  * range, runtime or data directory, before anything is measured; interrupted: see main, what ended before is appended.
  * @param {string} dataDir as typed @param {import('../cli/parse-command-line.js').ParsedOptions} parsed the options of `dyno timeline`
  * @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @param {(typed: Record<string, string | true>) => import('../cli/parse-command-line.js').ParsedOptions} parseRunOptions the options of
+ *   `dyno run`, parsed from flags as typed (the command line's parser: the run's defaults are applied there, once)
  * @returns {Promise<number>}
  */
-export async function timelineCommand (dataDir, parsed, io, signal) {
+export async function timelineCommand (dataDir, parsed, io, signal, parseRunOptions) {
   const options = parsed.values
   if (!options.frameworks) {
     throw new DynoError('DYNO_ERR_INVALID_OPTION', '`--frameworks` is required: SUTs each with the range of its framework\'s releases ' +
@@ -48,7 +49,7 @@ export async function timelineCommand (dataDir, parsed, io, signal) {
       `${chosen.map((release) => release.version).join(', ')}\n`)
   }
   const forwarded = Object.fromEntries(Object.entries(parsed.typed).filter(([flag]) => !OWN_FLAGS.has(flag)))
-  const run = parseOptions('run', {
+  const run = parseRunOptions({
     ...forwarded,
     '--measure': 'instructions',
     '--frameworks': releases.flatMap(({ name, chosen }) => chosen.map((release) => `${name}@${release.version}`)).join(','),
