@@ -8,10 +8,6 @@ import { selectSuts } from '../suts/select.js'
 import { parseFrameworkEntry, variantLabel } from './framework-entry.js'
 import { resolveNpmVariant, resolvePathVariant } from './resolve-variant.js'
 import { installVariant } from './variant-workspace.js'
-import { mapLimit } from '../util/map-limit.js'
-
-/** How many variants are resolved against the registry at once. */
-const REGISTRY_QUESTIONS_AT_ONCE = 6
 
 /**
  * @typedef {import('./resolve-variant.js').ResolvedVariant & { entry: string, label: string }} Variant what a result records of a variant
@@ -34,15 +30,14 @@ export async function selectWithVariants (catalogue, entries, { cacheDir, instal
   const parsed = entries.map(parseFrameworkEntry)
   const suts = selectSuts(catalogue, [...new Set(parsed.map((entry) => entry.name))])
   const sutOf = (/** @type {string} */ name) => /** @type {import('../suts/discover-suts.js').SutDescriptor} */ (suts.find((sut) => sut.name === name))
-  // A few registry questions at a time: a timeline resolves dozens of releases, each `npm view` a process and a request.
-  const resolved = await mapLimit(parsed, REGISTRY_QUESTIONS_AT_ONCE, async (entry) => {
+  const resolved = await Promise.all(parsed.map(async (entry) => {
     if (!entry.spec) return null
     const sut = sutOf(entry.name)
     const variant = entry.spec.kind === 'npm'
       ? await resolveNpmVariant(entry.text, sut.framework, entry.spec.text, { signal })
       : await resolvePathVariant(entry.text, sut.framework, entry.spec.path, variantPathBase())
     return { ...variant, entry: entry.text, label: variantLabel(entry.name, variant) }
-  })
+  }))
   const selected = []
   for (const [index, entry] of parsed.entries()) {
     const sut = sutOf(entry.name)
