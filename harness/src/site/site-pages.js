@@ -104,8 +104,9 @@ export function sitePages (model, context) {
 <h3>Steps along its releases</h3>${stepTable(scenario.steps)}
 <h3>Counts whose windows had not settled</h3>${scenario.unsettled.length === 0
       ? '<p>None: every count\'s windows lie within 10% of their median.</p>'
-      : '<p>Their first windows still hold the runtime\'s compilation: the figure is what this sequence of requests cost, not what a ' +
-        'steady request costs, and a change between two of them is called only beyond their own wide spread. Drawn hollow.</p>' +
+      : '<p>A window of each lies more than 10% from the median of its windows: the first ones still holding the runtime\'s compilation, ' +
+        'or one holding work the others do not (a collection). The figure is what this sequence of requests cost, not what a steady ' +
+        'request costs, and a change between two of them is called only beyond their own wide spread. Drawn hollow.</p>' +
         '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">line</th><th scope="col">program instructions per request, ' +
         'window by window</th></tr>' + scenario.unsettled.map((row) => `<tr><td><a href="records/${row.recordId}.json">${escapeHtml(row.release)}</a>` +
           `</td><td>${escapeHtml(row.series)}</td><td>${row.windows.map(figure).join(', ')}</td></tr>`).join('\n') + '</table></div>'}
