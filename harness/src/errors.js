@@ -152,6 +152,13 @@ export const ERRORS = Object.freeze({
       'match the record schema. The message names the file. Nothing is measured or appended.',
     hint: 'Give a data directory made by `dyno timeline` (of this layout), an empty directory or a new path; move a foreign file out of records/.'
   },
+  DYNO_ERR_BISECT: {
+    exitCode: 1,
+    when: '`dyno bisect` cannot search: the bad commit does not step beyond the threshold against the good one, the good commit is not ' +
+      'an ancestor of the bad one, or a commit could not be counted (the message names it, its run and why). What was counted is kept.',
+    hint: 'Check the two refs with `git log GOOD..BAD`; a commit that does not install or serve the contract cannot be judged: bisect ' +
+      'around it with other refs.'
+  },
   DYNO_ERR_COMPARE_INPUT: {
     exitCode: 2,
     when: 'An input of `dyno compare` does not exist, is not JSON, is neither a run directory (run.json), a directory of run directories, ' +

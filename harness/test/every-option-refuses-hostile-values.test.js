@@ -78,6 +78,7 @@ function commandLine (command, out) {
     case 'compare-versions': return { before: ['compare-versions', 'express', 'express@4.21.2'], after: ['--out', out] }
     case 'timeline': return { before: ['timeline', join(out, 'timeline-data')], after: ['--out', out] }
     case 'site': return { before: ['site', join(out, 'no-such-data')], after: ['--out', join(out, 'site')] }
+    case 'bisect': return { before: ['bisect', 'fastify', join(out, 'no-such-checkout'), 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
     default: return { before: [command], after: [] }
   }
 }

@@ -2,6 +2,7 @@
 // The commands of dyno, in help order: what each is called, the arguments it takes, what it does, and how it runs
 // with what the command line gave it. main.js dispatches through this table; help and docs/cli.md are written from it.
 import { LOAD_PROFILES } from '@dyno/scenarios'
+import { bisectCommand } from '../commands/bisect-command.js'
 import { calibrate } from '../commands/calibrate-command.js'
 import { compareCommand } from '../commands/compare-command.js'
 import { compareCommitsCommand, COMPARE_COMMITS_DEFAULTS } from '../commands/compare-commits-command.js'
@@ -119,6 +120,15 @@ export const COMMANDS = Object.freeze([
     summary: 'Append the releases counted in runs of `dyno timeline` made elsewhere (the parts of a matrix, merged by `dyno merge`) to a ' +
       'data directory',
     run: ({ positionals: [dataDir, ...runDirs] }, io, signal) => timelineAddCommand(dataDir, runDirs, io, signal)
+  },
+  {
+    name: 'bisect',
+    args: ['<sut>', '<checkout>', '<good>', '<bad>'],
+    summary: 'Find the first commit between two refs of a framework\'s git checkout whose instruction count steps against the good one\'s ' +
+      '(beyond --threshold and the counts\' own spread), by bisection: each commit judged is checked out into a worktree and counted as ' +
+      'the SUT\'s `path:` variant, its count kept in the count cache',
+    run: ({ positionals: [sut, checkout, good, bad], options }, io, signal) =>
+      bisectCommand({ sut, checkout, good, bad }, options, io, signal, (typed) => parseOptions('run', typed))
   },
   {
     name: 'site',

@@ -531,6 +531,29 @@ const TIMELINE_OPTIONS = [
   OPTIONS.seed, OPTIONS.out, OPTIONS.cacheDir, OPTIONS.readyTimeout
 ]
 
+/**
+ * A bisection counts one scenario on one runtime at each commit it judges, with the count's options of `dyno run`; a commit steps when
+ * its change against the good commit passes `--threshold` (and the pair's own window spread).
+ */
+const BISECT_OPTIONS = [
+  { ...OPTIONS.threshold, description: 'Smallest change against the good commit\'s count, in percent, that counts as a step' },
+  {
+    field: 'scenario',
+    flag: '--scenario <name>',
+    description: 'The scenario counted at each commit',
+    parse: oneOf(ALL_SCENARIOS),
+    default: 'json'
+  },
+  {
+    field: 'runtime',
+    flag: '--runtime <name>',
+    description: `The runtime the SUT is counted on: ${RUNTIME_NAMES.join(', ')}`,
+    parse: oneOf(RUNTIME_NAMES),
+    default: DEFAULT_RUNTIME
+  },
+  OPTIONS.countWarmup, OPTIONS.countRequests, OPTIONS.countWindows, OPTIONS.noCountCache, OPTIONS.out, OPTIONS.cacheDir, OPTIONS.readyTimeout
+]
+
 /** The options of each command, by command name. */
 export const COMMAND_OPTIONS = Object.freeze({
   run: RUN_OPTIONS,
@@ -565,6 +588,7 @@ export const COMMAND_OPTIONS = Object.freeze({
   timeline: TIMELINE_OPTIONS,
   'timeline-add': [],
   site: [OPTIONS.siteOut, OPTIONS.suiteRun],
+  bisect: BISECT_OPTIONS,
   host: [],
   list: []
 })

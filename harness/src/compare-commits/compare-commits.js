@@ -13,7 +13,7 @@ import { DynoError } from '../errors.js'
 import { runChild } from '../util/child-command.js'
 import { writeJsonAtomic } from '../results/write-json-atomic.js'
 import { makeDirectory } from '../util/checked-paths.js'
-import { createWorktrees, resolveCommit } from './git-worktrees.js'
+import { createWorktrees, resolveCommit } from '../util/git-worktrees.js'
 
 /** Harness and data packages every worktree needs besides the selected SUTs. */
 const HARNESS_PACKAGES = ['@dyno/harness...']

@@ -1,16 +1,11 @@
 // @ts-check
 // Where a count steps: along the releases of a framework on one runtime (a line: framework × runtime × scenario × counting
-// settings), and along the Node releases for one release of a framework. Each neighbouring pair of counts on a line is compared
-// as `dyno compare` compares two counts: the Hodges–Lehmann ratio of their windows' program instructions per request, with its
-// 95% interval, against the threshold of the pair's own window-to-window spread (stats/instruction-threshold.js, never below its
-// floor). A step is a change whose interval excludes no change and whose size passes that threshold. What this cannot tell is in
+// settings), and along the Node releases for one release of a framework. Each neighbouring pair of counts on a line is judged by
+// stats/count-step.js, as `dyno compare` judges two counts. What this cannot tell is in
 // docs/timeline.md: a drift of many changes each below the threshold, and a step between two releases that were not both counted.
 import semver from 'semver'
 import { median } from 'simple-statistics'
-import { hodgesLehmannRatio } from '../stats/hodges-lehmann.js'
-import { INSTRUCTION_THRESHOLD_FLOOR_PCT, instructionThreshold } from '../stats/instruction-threshold.js'
-import { SIGNIFICANCE_ALPHA } from '../stats/significance.js'
-import { roundTo } from '../util/numbers.js'
+import { countStep } from '../stats/count-step.js'
 
 /**
  * @typedef {import('./timeline-dataset.js').TimelineRecord} TimelineRecord
@@ -99,20 +94,8 @@ function linesOf (records, along, lineOf, pointOf) {
 function stepBetween (before, after) {
   const windows = (/** @type {LinePoint} */ point) =>
     /** @type {number[]} */ (point.record.measures?.programPerWindow.filter((value) => value !== null && value > 0))
-  const [baseline, candidate] = [windows(before), windows(after)]
-  const estimate = hodgesLehmannRatio(baseline, candidate, { alpha: SIGNIFICANCE_ALPHA })
-  if (!estimate.interval) return []
-  const threshold = instructionThreshold({ baseline, candidate, paired: false }, { givenPercent: null, floorPercent: INSTRUCTION_THRESHOLD_FLOOR_PCT })
-  const changePct = (estimate.ratio - 1) * 100
-  const excludesNone = estimate.interval[0] > 1 || estimate.interval[1] < 1
-  if (!excludesNone || Math.abs(changePct) <= threshold.percent) return []
-  return [{
-    from: before.at,
-    to: after.at,
-    changePct: roundTo(changePct, 2),
-    intervalPct: [roundTo((estimate.interval[0] - 1) * 100, 2), roundTo((estimate.interval[1] - 1) * 100, 2)],
-    thresholdPct: threshold.percent
-  }]
+  const { steps, ...step } = countStep(windows(before), windows(after))
+  return steps ? [{ from: before.at, to: after.at, ...step }] : []
 }
 
 /** @param {TimelineRecord} record a counted one @returns {boolean} */

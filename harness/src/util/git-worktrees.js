@@ -1,6 +1,6 @@
 // @ts-check
-// The two commits of compare-commits, each checked out into its own temporary git worktree (the
-// repository's own checkout is never touched), and removed again whatever happens.
+// Commits checked out into worktrees of their own (the repository's own checkout is never touched), and removed again
+// whatever happens: the two commits of compare-commits, the commits a bisection counts.
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -48,10 +48,12 @@ export async function resolveCommit (repoDir, ref, role) {
 
 /**
  * @param {string} repoDir
+ * @param {{ root?: string }} [where] root: a directory of the caller's to hold them (kept; the worktrees in it are removed), so that a
+ *   commit's worktree has the same path every time; none: a temporary directory, removed with them
  * @returns {Worktrees}
  */
-export function createWorktrees (repoDir) {
-  const root = mkdtempSync(join(tmpdir(), 'dyno-commits-'))
+export function createWorktrees (repoDir, { root: given } = {}) {
+  const root = given ?? mkdtempSync(join(tmpdir(), 'dyno-commits-'))
   /** @type {string[]} */
   const added = []
   return {
@@ -75,7 +77,7 @@ export function createWorktrees (repoDir) {
           problems.push(`git worktree remove ${dir}: ${/** @type {Error} */ (error).message}`)
         }
       }
-      rmSync(root, { recursive: true, force: true })
+      if (!given) rmSync(root, { recursive: true, force: true })
       try {
         await git(repoDir, ['worktree', 'prune'])
       } catch (error) {
