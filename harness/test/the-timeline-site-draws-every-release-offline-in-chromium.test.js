@@ -8,9 +8,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { htmlReport } from '../src/report/html-report.js'
+import { readRun } from '../src/results/read-run.js'
 import { pageOf } from '../src/site/site-model.js'
 import { idOf } from '../src/timeline/timeline-dataset.js'
 import { launchChromium } from './support/browser.js'
+import { FOUR_REPEATS } from './support/compare-inputs.js'
 import { missing, skipNote } from './support/needs.js'
 import { runCli } from './support/run-cli.js'
 
@@ -25,7 +28,7 @@ describe.skipIf(absent)(`the timeline site in chromium${skipNote(absent)}`, () =
   const site = join(work, 'site')
 
   beforeAll(async () => {
-    const result = await runCli(['site', FIXTURE, '--out', site])
+    const result = await runCli(['site', FIXTURE, '--out', site, '--suite-run', FOUR_REPEATS])
     expect(result.code, result.stderr).toBe(0)
     browser = await launchChromium()
   })
@@ -82,6 +85,14 @@ describe.skipIf(absent)(`the timeline site in chromium${skipNote(absent)}`, () =
     expect(links.length).toBe(3 * 3 * 5)
     for (const link of links) expect(existsSync(join(site, String(link)))).toBe(true)
     await page.close()
+  })
+
+  it('carries the latest suite run\'s report as a page of its own, linked from every page', async () => {
+    // The page is the run's report.html as `dyno report` writes it.
+    expect(readFileSync(join(site, 'suite.html'), 'utf8')).toBe(htmlReport([readRun(FOUR_REPEATS)]))
+    for (const file of ['index.html', pageOf('framework', 'express'), pageOf('runtime', 'node@22')]) {
+      expect(readFileSync(join(site, file), 'utf8'), file).toContain('<a href="suite.html">Latest suite run</a>')
+    }
   })
 
   it('is usable from the keyboard and at a phone\'s width', async () => {
