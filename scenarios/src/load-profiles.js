@@ -9,12 +9,15 @@
  * @property {number} durationSec
  * @property {number} warmupSec
  * @property {number} repeats
+ * @property {boolean} runtimeEvents whether each SUT's runtime reports what it did in every window (collections, compilations,
+ *   deoptimisations): off where its cost would blur short cells, on where warm-up is what is studied
+ * @property {string} [engine] the load generator the profile needs; absent: `auto`
  */
 
 /** The scenarios that need no data service. */
 const NO_SERVICE_SCENARIOS = ['plaintext', 'json', 'params', 'post', 'fibonacci', 'error', 'validation', 'not-found']
 
-/** @type {Readonly<Record<'quick' | 'standard' | 'paper' | 'ci', Readonly<LoadProfile>>>} */
+/** @type {Readonly<Record<'quick' | 'standard' | 'paper' | 'ci' | 'sustained', Readonly<LoadProfile>>>} */
 export const LOAD_PROFILES = Object.freeze({
   // Two rounds of 1 s rather than one of 2 s: most of what moves a cell between two runs is the launch of its SUT (docs/measuring.md,
   // "Orders with their uncertainty"), which only a second launch can show; the two give every figure an interval and every
@@ -28,7 +31,8 @@ export const LOAD_PROFILES = Object.freeze({
     pipelining: 1,
     durationSec: 1,
     warmupSec: 0.4,
-    repeats: 2
+    repeats: 2,
+    runtimeEvents: false
   }),
   standard: Object.freeze({
     summary: 'every scenario, 100 connections, 3 s warmup and 10 s measured',
@@ -37,7 +41,8 @@ export const LOAD_PROFILES = Object.freeze({
     pipelining: 1,
     durationSec: 10,
     warmupSec: 3,
-    repeats: 1
+    repeats: 1,
+    runtimeEvents: false
   }),
   paper: Object.freeze({
     summary: 'the scenarios of published comparisons (static JSON, fibonacci, redis, validation, error), 10 repeats of 10 s',
@@ -46,7 +51,8 @@ export const LOAD_PROFILES = Object.freeze({
     pipelining: 1,
     durationSec: 10,
     warmupSec: 3,
-    repeats: 10
+    repeats: 10,
+    runtimeEvents: false
   }),
   ci: Object.freeze({
     summary: 'for comparing commits on CI machines: a few cheap scenarios, short repeats, as many as the paired test needs pairs',
@@ -55,7 +61,24 @@ export const LOAD_PROFILES = Object.freeze({
     pipelining: 1,
     durationSec: 3,
     warmupSec: 1,
-    repeats: 6
+    repeats: 6,
+    runtimeEvents: false
+  }),
+  // Warm-up is what this profile studies: no separate warm-up phase, one long measured phase from the first request, and what the
+  // runtime did in every window of it. Each cell's series is classified (flat, warm-up, slowdown, no steady state).
+  sustained: Object.freeze({
+    summary: 'does a SUT get faster under sustained load, and why: 60 s of json per SUT from its first request (no separate warm-up), ' +
+      "with the runtime's collections, compilations and deoptimisations in every window, each series classified",
+    scenarios: ['json'],
+    connections: [100],
+    pipelining: 1,
+    durationSec: 60,
+    warmupSec: 0,
+    repeats: 1,
+    runtimeEvents: true,
+    // A client without a JIT: autocannon runs in Node and warms up too, and its own first seconds would be read as the SUT's (go-gin
+    // × json: 11,963 req/s in the first 250 ms window, then 57,000 and more, autocannon at 92% of its cpus).
+    engine: 'native'
   })
 })
 

@@ -147,7 +147,8 @@ const OPTIONS = {
     description: 'Load generator of the whole run: auto (autocannon where it keeps up with the fastest SUT on this machine, else the native ' +
       `engine; measured once per machine, kept in --cache-dir); ${ENGINES.map((engine) => engine.description).join('; or ')}`,
     parse: oneOf(['auto', ...ENGINE_NAMES]),
-    default: 'auto'
+    derive: (values) => profileOf(values).engine ?? 'auto',
+    defaultText: "the profile's: native with sustained, auto otherwise"
   },
   sutHost: {
     field: 'sutHost',
@@ -334,6 +335,15 @@ const OPTIONS = {
     parse: wholeNumber({ min: 50, max: 60_000 }),
     default: DEFAULTS.windowMs
   },
+  runtimeEvents: {
+    field: 'runtimeEvents',
+    flag: '--runtime-events <on|off>',
+    description: "Collect what each SUT's runtime did in every window: collections by kind and pause, functions optimised by tier and " +
+      'deoptimised by reason (Node: the V8 log and perf_hooks; Go: its gctrace), and event-loop delay; the cost is in docs/measuring.md',
+    parse: oneOf(['on', 'off']),
+    derive: (values) => profileOf(values).runtimeEvents ? 'on' : 'off',
+    defaultText: "the profile's: on with sustained, off otherwise"
+  },
   mergeOut: {
     field: 'out',
     flag: '--out <dir>',
@@ -438,7 +448,7 @@ const RUN_OPTIONS = [OPTIONS.frameworksWithVariants, OPTIONS.scenarios, OPTIONS.
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
   OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.sutHost, OPTIONS.loadHosts, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats,
   OPTIONS.shard, OPTIONS.planOnly, OPTIONS.seed, OPTIONS.quietCheck, OPTIONS.disturbedAbove, OPTIONS.out,
-  OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.noVerify]
+  OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.runtimeEvents, OPTIONS.noVerify]
 
 /**
  * A comparison is a regression gate: it counts instructions, which a busy or drifting machine does not blur, wherever valgrind can

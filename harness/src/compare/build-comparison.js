@@ -4,7 +4,10 @@ import { COMPARE_DEFAULTS, COMPARE_SCHEMA_VERSION } from './compare-defaults.js'
 import { metricChange, sideFigures, tooFewRepeatsReason } from './change-statistics.js'
 import { instructionThreshold } from '../stats/instruction-threshold.js'
 import { matchResults } from './match-results.js'
+import { runtimeDifferences } from './runtime-differences.js'
+import { steadyLevelShift } from './steady-level-shift.js'
 import { verdictOf } from './verdict.js'
+import { warmupChange } from './warmup-change.js'
 
 /**
  * @typedef {import('./verdict.js').Verdict} Verdict
@@ -48,6 +51,10 @@ import { verdictOf } from './verdict.js'
  * @property {MetricRow | null} [pollingPerRequest] polling system calls per request: shown, no verdict (they follow timing)
  * @property {MetricRow | null} [otherSyscallsPerRequest] every other system call per request: shown, no verdict
  * @property {{ baseline: string[], candidate: string[] }} files the result files of each side
+ * @property {import('./warmup-change.js').WarmupChange | null} warmup how the cell warmed up on each side (wall-clock results); null
+ *   when a side has no run, or no run of either side was classified (results written before dyno classified warm-up)
+ * @property {import('./runtime-differences.js').RuntimeDifferences | null} runtimeDifferences what the runtime did differently, where the
+ *   verdict found the level changed (improved or regressed); null elsewhere, or when no run of either side recorded runtime events
  *
  * @typedef {object} Comparison
  * @property {number} schemaVersion
@@ -259,7 +266,8 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
   const primary = withoutSplit ? 'instructionsPerRequest' : preferred
   if (withoutSplit) notes.push(`the verdict rests on all instructions, the collector's included: ${withoutSplit}`)
   const shown = measure === 'instructions' ? SHOWN_COUNT_METRICS.filter((metric) => metric !== primary) : []
-  const base = { sut: cell.sut, scenario: cell.scenario, connections: cell.connections, files, verdictMetric: primary }
+  const warmup = measure === 'wall-clock' ? warmupChange(cell) : null
+  const base = { sut: cell.sut, scenario: cell.scenario, connections: cell.connections, files, verdictMetric: primary, warmup }
   const problem = whyNotComparable(cell, primary)
   if (problem) {
     /** @type {(metric: keyof typeof METRICS) => MetricRow} */
@@ -283,6 +291,7 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
       reason: problem,
       notes,
       verdict: null,
+      runtimeDifferences: null,
       ...empty,
       ...Object.fromEntries([primary, ...others, ...shown].map((metric) => [metric, sidesOnly(metric)]))
     }
@@ -325,6 +334,12 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
   }
   const enough = main?.test !== null && main?.test !== undefined
   const [baselineValues, candidateValues] = [valuesOf(cell.baseline, METRICS[primary].pick), valuesOf(cell.candidate, METRICS[primary].pick)]
+  // The runtime's events are looked at where the level moved beyond its spread: the verdict where the runs are enough for its test, else
+  // (one sustained run a side) the steady windows' own spread; never the point change of noisy runs.
+  const shift = measure === 'wall-clock' && !enough ? steadyLevelShift(cell) : null
+  const levelChanged = measure === 'wall-clock' && (enough
+    ? main?.verdict === 'improved' || main?.verdict === 'regressed'
+    : shift !== null && (shift.interval[0] > 1 || shift.interval[1] < 1))
   return {
     ...base,
     status: enough ? 'compared' : 'too-few-repeats',
@@ -333,6 +348,11 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
       : tooFewRepeatsReason(baselineValues?.length ?? 0, candidateValues?.length ?? 0, alpha, measure === 'instructions' ? 'window' : 'run'),
     notes,
     verdict: enough ? /** @type {MetricRow} */ (main).verdict : null,
+    runtimeDifferences: levelChanged
+      ? runtimeDifferences(cell, enough
+        ? { by: 'verdict', verdict: main?.verdict ?? null, ratio: null, interval: null }
+        : { by: 'steady windows', verdict: null, ratio: shift?.ratio ?? null, interval: shift?.interval ?? null })
+      : null,
     ...empty,
     ...more,
     [primary]: main
@@ -409,6 +429,11 @@ function rowNotes (cell) {
     const [baseLoad, candidateLoad] = [cell.baseline[0].record.load, cell.candidate[0].record.load]
     notes.push(...LOAD_NOTED.filter((field) => baseLoad[field] !== candidateLoad[field])
       .map((field) => `${field} differs: ${baseLoad[field]} (baseline) vs ${candidateLoad[field]} (candidate)`))
+    // Absent in results written before `--runtime-events`: none were collected then.
+    if (Boolean(baseLoad.runtimeEvents) !== Boolean(candidateLoad.runtimeEvents)) {
+      notes.push(`runtime events were collected in the ${baseLoad.runtimeEvents ? 'baseline' : 'candidate'}'s runs only (--runtime-events): ` +
+        'collecting them costs the SUT time, so part of a change of level may be theirs')
+    }
   }
   for (const side of /** @type {const} */ (['baseline', 'candidate'])) {
     const bound = cell[side].filter(({ record }) => record.summary?.generatorBound)

@@ -23,4 +23,4 @@ export const COMPARE_FORMATS = /** @type {const} */ (['table', 'md', 'json', 'bm
 export const FAIL_ON_CONDITIONS = /** @type {const} */ (['regression', 'not-comparable'])
 
 /** The version of the `--format json` document (harness/schema/compare.schema.json). */
-export const COMPARE_SCHEMA_VERSION = 4
+export const COMPARE_SCHEMA_VERSION = 5

@@ -37,6 +37,8 @@
  * @property {number | null} [generatorCpuPct]
  * @property {number | null} [generatorHeadroomPct] 100 − the share of its allotment the generator used
  * @property {ReturnType<typeof import('../resources/event-loop-samples.js').summarizeEventLoop>} [eventLoop]
+ * @property {import('../runtime-events/phase-runtime-events.js').PhaseRuntimeEvents} [runtimeEvents] what the SUT's runtime did in each
+ *   window (collections, compilations, deoptimisations, event-loop delay), or the reason it is not known
  * @property {import('../resources/interference-sampler.js').InterferenceReport | null} [interference] what other processes took of the
  *   cpus of the SUT and the generator during the phase; null: /proc/stat could not be read
  * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut it

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module'
 import { SCENARIOS } from '@dyno/scenarios'
 import { COUNT_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 import { reportModel } from './report-model.js'
+import { WARMUP_COLUMNS, warmupCells, warmupClassification } from './warmup-classification-model.js'
 
 const require = createRequire(import.meta.url)
 const ECHARTS_FILE = require.resolve('echarts/dist/echarts.min.js')
@@ -23,8 +24,12 @@ const inlineScript = (source) => source.replace(/<\/script/gi, '<\\/script')
  * @returns {string} the whole page
  */
 export function htmlReport (runs) {
+  const base = reportModel(runs, { scenarioSummaries: Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario.summary])) })
+  const warmup = warmupClassification(runs)
   const model = {
-    ...reportModel(runs, { scenarioSummaries: Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario.summary])) }),
+    ...base,
+    // Each scenario with its cells' warm-up as classified (null: none of its results has a classification).
+    scenarios: base.scenarios.map((section) => ({ ...section, warmup: warmup.get(section.scenario) ?? null })),
     // The window the runs were cut into, as recorded (several widths when runs differ).
     windowLabel: `${[...new Set(runs.flatMap((run) => run.records.map((record) => record.load.windowMs)).filter(Boolean))].join(' / ') || '-'} ms windows`
   }
@@ -32,7 +37,8 @@ export function htmlReport (runs) {
   const mixed = model.mixedMachines ? `<p class="mixed">${escapeHtml(model.mixedMachines)}</p>` : ''
   const sections = counts
     ? countSections(runs[0])
-    : model.scenarios.map((section, index) => scenarioSection(section, index, mixed)).join('\n')
+    : model.scenarios.map((section, index) => scenarioSection(section, index, mixed) +
+      (section.warmup ? `\n${warmupSection(section.warmup, index, mixed, runs.length > 1)}` : '')).join('\n')
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -86,6 +92,34 @@ function scenarioSection (section, index, mixed) {
 <h2>${escapeHtml(section.scenario)}</h2>
 ${mixed}<p class="summary">${escapeHtml(section.summary)}</p>
 ${body}
+</section>`
+}
+
+/**
+ * A scenario's cells' warm-up as classified: the table, and a chart per subject whose series was classified (its div names the
+ * scenario's section and the subject's place among the section's warm-up charts).
+ * @param {import('./warmup-classification-model.js').WarmupSection} warmup
+ * @param {number} index the scenario's section
+ * @param {string} mixed as scenarioSection's
+ * @param {boolean} withRun several runs set side by side: a column names each row's run
+ */
+function warmupSection (warmup, index, mixed, withRun) {
+  const slug = warmup.scenario.replace(/[^a-z0-9-]/gi, '-')
+  const columns = WARMUP_COLUMNS.filter((column) => withRun || column !== 'run')
+  return `<section id="warmup-${slug}">
+<h2>Warm-up, classified: ${escapeHtml(warmup.scenario)}</h2>
+${mixed}<p class="note">At ${warmup.connections} connections, each SUT's run of median req/s: its warm-up and measured windows as one series ` +
+    'since the first request, classified by the change points of its throughput (and, beside it, of its p50): flat, warm-up (the last level ' +
+    'is the best), slowdown (an earlier level was better) or no steady state (it still changed near the end). Before and after: either ' +
+    `side of the steady state's start, from the runtime's own events; '-' where the runtime does not report them (the last column says why).</p>
+<table class="warmup"><thead><tr>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead><tbody>
+${warmup.rows.map((row) => `<tr>${warmupCells(row, withRun).map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`)
+    .join('\n')}
+</tbody></table>
+${warmup.charts.length === 0
+    ? ''
+    : `<div class="charts">${warmup.charts.map((_, subject) => `<div class="chart tall" id="chart-warmup-${slug}-${subject}" data-chart="warmup" ` +
+      `data-section="${index}" data-subject="${subject}"></div>`).join('')}</div>`}
 </section>`
 }
 

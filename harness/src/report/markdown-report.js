@@ -7,6 +7,7 @@ import { intervalText, rankNotes, rankText } from '../ui/rank-text.js'
 import { COUNT_COLUMNS, COUNT_FIGURE_COLUMNS, countRows, countSettingsLine, isCountRun } from './instruction-count-rows.js'
 import { contractPlace } from '../ui/scenario-order.js'
 import { inertMarkdown } from '../util/inert-markdown.js'
+import { WARMUP_COLUMNS, WARMUP_FIGURE_COLUMNS, warmupCells, warmupClassification } from './warmup-classification-model.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -99,6 +100,7 @@ export function markdownReport (run) {
     return inertMarkdown(lines.join('\n'))
   }
   const repeated = run.records.some((record) => record.repeat.of > 1)
+  const warmups = warmupClassification([run])
   for (const [scenario, rows] of reportRows(run)) {
     const levels = [...new Set(rows.map((row) => row.connections))]
     const sweep = levels.length > 1
@@ -122,9 +124,33 @@ export function markdownReport (run) {
       .map((row) => /** @type {NonNullable<typeof row.aggregate>} */ (row.aggregate)))
       .map((note) => sweep ? `${connections} connections: ${note}` : note))
     lines.push('', ...(notes.length > 0 ? [...notes.map((note) => `- ${note}`), ''] : []))
+    lines.push(...warmupLines(warmups.get(scenario) ?? null, false))
   }
   lines.push('## Environment', '', ...environmentLines(run), '')
   return inertMarkdown(lines.join('\n'))
+}
+
+/**
+ * A scenario's cells' warm-up as classified, as a table under its own heading; nothing when none of its results has a classification.
+ * @param {import('./warmup-classification-model.js').WarmupSection | null} warmup
+ * @param {boolean} withRun several runs set side by side: a column names each row's run
+ * @returns {string[]}
+ */
+function warmupLines (warmup, withRun) {
+  if (!warmup) return []
+  const columns = WARMUP_COLUMNS.filter((column) => withRun || column !== 'run')
+  return [
+    `### Warm-up, classified: ${warmup.scenario}`,
+    '',
+    `At ${warmup.connections} connections, each SUT's run of median req/s: warm-up and measured windows as one series since the first ` +
+      'request, classified by the change points of its throughput (and of its p50). Before / after: either side of the steady start; ' +
+      '`-` where the runtime does not report it (the last column says why).',
+    '',
+    `| ${columns.join(' | ')} |`,
+    `|${columns.map((column) => WARMUP_FIGURE_COLUMNS.includes(column) ? '---:' : '---').join('|')}|`,
+    ...warmup.rows.map((row) => `| ${warmupCells(row, withRun).map(cell).join(' | ')} |`),
+    ''
+  ]
 }
 
 /** @param {import('../results/read-run.js').RunData} run */
@@ -167,6 +193,7 @@ export function markdownSideBySide (runs, labels) {
   const mixed = runs.map((run, index) => [labels[index], mixedMachinesNote(run.index)]).filter(([, note]) => note !== null)
     .map(([label, note]) => `> ${label}: ${note}`)
   const lines = [`# dyno: ${labels.join(' vs ')}`, '', ...(mixed.length > 0 ? [...mixed, ''] : [])]
+  const warmups = warmupClassification(runs)
   for (const scenario of scenarios) {
     lines.push(`## ${scenario}`, '', ...(mixed.length > 0 ? [...mixed, ''] : []))
     lines.push(`| framework | conns |${labels.map((label) => ` ${cell(label)} req/s | p99 ms |`).join('')}` +
@@ -181,7 +208,7 @@ export function markdownSideBySide (runs, labels) {
           ` ${formatMs(row?.aggregate?.latencyMs?.p99)} |`).join('')}` +
         `${figures.slice(1).map((value) => ` ${value !== null && figures[0] ? `${(value / figures[0]).toFixed(2)}×` : '-'} |`).join('')}`)
     }
-    lines.push('')
+    lines.push('', ...warmupLines(warmups.get(scenario) ?? null, true))
   }
   runs.forEach((run, index) => lines.push(`## Environment: ${labels[index]}`, '', ...environmentLines(run), ''))
   return inertMarkdown(lines.join('\n'))

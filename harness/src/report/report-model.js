@@ -123,18 +123,8 @@ function describeRun (run, label) {
  * @returns {ScenarioCharts}
  */
 function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
-  const levels = [...new Set(entries.map((entry) => entry.record.load.connections))].sort((a, b) => a - b)
-  // The single-level charts show the highest level a sweep reached (the one under most stress).
-  const level = levels[levels.length - 1]
-  const atLevel = entries.filter((entry) => entry.record.load.connections === level)
-  const cells = groupCells(atLevel)
-  const subjects = [...new Set(cells.map((cell) => cell.subject))]
+  const { levels, cells, subjects } = topLevelCells(entries)
   const figureOf = (/** @type {Cell} */ cell) => cell.aggregate?.requestsPerSec.center ?? null
-  // Fastest first, by the best of its runs.
-  const best = (/** @type {string} */ subject) => Math.max(...cells.filter((cell) => cell.subject === subject).map((cell) => figureOf(cell) ?? -1))
-  subjects.sort((a, b) => best(b) - best(a))
-  // Lines and legends follow the same order: the fastest first.
-  cells.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject))
   const bars = (
     /** @type {(cell: Cell) => number | null} */ value,
     /** @type {(cell: Cell) => [number, number] | null} */ interval,
@@ -205,7 +195,26 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
 
 /**
  * @typedef {{ subject: string, runLabel: string, records: ResultRecord[], aggregate: import('../results/aggregate-runs.js').Aggregate | null }} Cell
+ * @typedef {{ runLabel: string, run: import('../results/read-run.js').RunData, record: ResultRecord }} Entry a record and the run it is of
  */
+
+/**
+ * The cells the single-level charts draw: those of the highest level a sweep reached (the one under most stress), the fastest subject
+ * first by the best of its runs; lines and legends follow the same order.
+ * @param {Entry[]} entries one scenario's records of every run
+ * @returns {{ levels: number[], cells: Cell[], subjects: string[] }} levels: every level, lowest first
+ */
+export function topLevelCells (entries) {
+  const levels = [...new Set(entries.map((entry) => entry.record.load.connections))].sort((a, b) => a - b)
+  const level = levels[levels.length - 1]
+  const cells = groupCells(entries.filter((entry) => entry.record.load.connections === level))
+  const subjects = [...new Set(cells.map((cell) => cell.subject))]
+  const best = (/** @type {string} */ subject) =>
+    Math.max(...cells.filter((cell) => cell.subject === subject).map((cell) => cell.aggregate?.requestsPerSec.center ?? -1))
+  subjects.sort((a, b) => best(b) - best(a))
+  cells.sort((a, b) => subjects.indexOf(a.subject) - subjects.indexOf(b.subject))
+  return { levels, cells, subjects }
+}
 
 /**
  * @param {{ runLabel: string, run: import('../results/read-run.js').RunData, record: ResultRecord }[]} entries one connection level
@@ -268,7 +277,7 @@ function throughputFlags (cell) {
  * @param {Cell} cell
  * @returns {ResultRecord | null}
  */
-function representative (cell) {
+export function representative (cell) {
   const ok = okRecords(cell).sort((a, b) => /** @type {any} */ (a.summary).requestsPerSec.mean - /** @type {any} */ (b.summary).requestsPerSec.mean)
   return ok.length === 0 ? null : ok[Math.floor((ok.length - 1) / 2)]
 }

@@ -11,6 +11,7 @@ import { SCHEMA_VERSION } from '../defaults.js'
  * @property {number | null} ratePerSec null: closed loop
  * @property {import('../load/engines/engine.js').EngineName} engine
  * @property {number} wrkThreads
+ * @property {boolean} runtimeEvents whether each SUT's runtime events were collected (`--runtime-events`)
  * @property {'wall-clock' | 'instructions'} measure instructions: a count under callgrind instead of load (counts, not durations)
  * @property {number} [countWarmupRequests] instructions only
  * @property {number} [countWindowRequests] instructions only
@@ -41,6 +42,8 @@ import { SCHEMA_VERSION } from '../defaults.js'
  * @property {import('../counts/count-instructions.js').InstructionCount} [instructions] --measure instructions: the count
  * @property {ReturnType<typeof import('../judging/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs)
  *   and how much faster the steady state is than the first second
+ * @property {import('../judging/cell-classification.js').CellClassification | null} [classification] the cell's series (warm-up and
+ *   measurement as one) classified from its own change points, with what the runtime did around them; null: no series to classify
  * @property {ReturnType<typeof import('../judging/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per
  *   response (redis, postgres)
  * @property {import('../judging/consistency-check.js').Consistency | null} [consistency] whether a wall-clock result agrees with itself (Little's
@@ -97,6 +100,7 @@ export function createResultRecord ({ runId, env, load, engine, pinning }, { sut
     warmup: null,
     summary: null,
     warmupAnalysis: null,
+    classification: null,
     serverCheck: null,
     sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] },
     stagesMs: {}

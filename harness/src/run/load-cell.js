@@ -10,6 +10,7 @@ import { describeExit } from '../sut-process/start-sut.js'
 import { runEnv } from '../env/run-env.js'
 import { queryRatio, underLoadProblems } from '../judging/under-load-check.js'
 import { analyzeWarmup } from '../judging/warmup-analysis.js'
+import { classifyCell } from '../judging/cell-classification.js'
 import { attachPhaseResources, samplePhases } from './phase-sampling.js'
 
 /**
@@ -23,10 +24,11 @@ import { attachPhaseResources, samplePhases } from './phase-sampling.js'
 /**
  * Load from the cell's engine, warm-up then the measured phase, with the SUT's and the generator's resources sampled per phase;
  * then the checks of what came back (the SUT still up, every answer right, one query per request).
- * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @param {string} eventLoopFile
+ * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record
+ * @param {import('./sut-session.js').SutProbes} probes
  * @returns {Promise<Outcome>}
  */
-export async function loadCell (context, cell, running, record, eventLoopFile) {
+export async function loadCell (context, cell, running, record, probes) {
   const { scenario, connections } = cell
   const { load, engine, pinning, signal } = context
   const counter = queryCounter(context, cell)
@@ -81,13 +83,21 @@ export async function loadCell (context, cell, running, record, eventLoopFile) {
   record.warmup = outcome.phases.warmup ?? null
   record.summary = outcome.phases.measure ?? null
   attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, {
-    generatorCpus: pinning.generatorCpus, sutCpus: pinning.sutCpus, generatorThreads: threads, eventLoopFile
+    generatorCpus: pinning.generatorCpus, sutCpus: pinning.sutCpus, generatorThreads: threads, probes
   })
   // Load from several hosts: each host's engine is judged on its own; one that set the pace marks the phase.
   for (const summary of [record.warmup, record.summary]) {
     if (summary?.loadHosts?.some((share) => share.generatorBound)) summary.generatorBound = true
   }
   if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
+  if (record.summary?.timeseries) {
+    record.classification = classifyCell({
+      warmup: record.warmup?.timeseries ?? [],
+      measure: record.summary.timeseries,
+      windowMs: load.windowMs,
+      runtime: { warmup: record.warmup ? record.warmup.runtimeEvents?.windows ?? null : [], measure: record.summary.runtimeEvents?.windows ?? null }
+    })
+  }
 
   if (running.hasExited()) {
     const exit = await running.exited

@@ -2,6 +2,7 @@
 import { DynoError } from '../errors.js'
 import { findCallgrind } from '../counts/callgrind.js'
 import { engineProblem } from '../load/engines/index.js'
+import { MIN_SERIES_LENGTH } from '../judging/series-classification.js'
 
 /**
  * The load settings of a run, the same for every cell (each cell adds its connections), shaped once from the parsed options of
@@ -14,6 +15,7 @@ import { engineProblem } from '../load/engines/index.js'
  */
 export function loadSettings (options, engine) {
   const { pipelining, durationSec, warmupSec, windowMs, ratePerSec, wrkThreads, measure } = options
+  const runtimeEvents = options.runtimeEvents === 'on'
   if (measure === 'instructions') {
     if (!findCallgrind()) {
       throw invalid('`--measure instructions` needs valgrind and vgdb on PATH (apt-get install valgrind); allowed here: wall-clock')
@@ -28,6 +30,7 @@ export function loadSettings (options, engine) {
       ratePerSec,
       engine: engine.name,
       wrkThreads,
+      runtimeEvents: false,
       measure,
       countWarmupRequests,
       countWindowRequests,
@@ -37,7 +40,12 @@ export function loadSettings (options, engine) {
   }
   const problem = engineProblem(engine, { connections: options.connections, durationSec, warmupSec, ratePerSec, wrkThreads })
   if (problem) throw invalid(problem)
-  return { pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine: engine.name, wrkThreads, measure }
+  const seriesWindows = Math.floor((warmupSec + durationSec) * 1000 / windowMs)
+  if (options.profile === 'sustained' && seriesWindows < MIN_SERIES_LENGTH) {
+    throw invalid(`\`--profile sustained\` classifies each cell's series of ${windowMs} ms windows, and needs at least ${MIN_SERIES_LENGTH} of them ` +
+      `(${MIN_SERIES_LENGTH * windowMs / 1000} s of load); warm-up ${warmupSec} s and --duration ${durationSec} s give ${seriesWindows}`)
+  }
+  return { pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine: engine.name, wrkThreads, runtimeEvents, measure }
 }
 
 /** @param {string} message */

@@ -56,23 +56,26 @@ export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = n
 }
 
 /**
- * Adds to each phase summary its resources, requests per CPU second of the SUT, whether the
- * generator was the bottleneck, the SUT's event-loop delay in that window, and what other processes took of the cpus.
+ * Adds to each phase summary its resources, requests per CPU second of the SUT, whether the generator was the bottleneck, the SUT's
+ * event-loop delay in that window, what other processes took of the cpus, and what the SUT's runtime did in each of its windows.
  * @param {Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary | null>>} summaries
  * @param {Partial<Record<'warmup' | 'measure', PhaseReport>>} reports
- * @param {{ generatorCpus: number[] | null, sutCpus: number[] | null, generatorThreads: number, eventLoopFile: string }} context generatorThreads: the engine's
+ * @param {{ generatorCpus: number[] | null, sutCpus: number[] | null, generatorThreads: number,
+ *   probes: import('./sut-session.js').SutProbes }} context generatorThreads: the engine's
  */
-export function attachPhaseResources (summaries, reports, { generatorCpus, sutCpus, generatorThreads, eventLoopFile }) {
+export function attachPhaseResources (summaries, reports, { generatorCpus, sutCpus, generatorThreads, probes }) {
   const generatorCores = generatorCpus?.length ?? availableParallelism()
+  const intervalMs = probes.eventLoopIntervalMs ?? DEFAULT_EVENT_LOOP_INTERVAL_MS
   for (const name of /** @type {const} */ (['warmup', 'measure'])) {
     const summary = summaries[name]
     const sampled = reports[name]
     if (!summary || !sampled) continue
     const report = sampled.resources
+    const eventLoopSamples = readEventLoopSamples(probes.eventLoopFile, { fromMs: report.startedAtMs, toMs: report.stoppedAtMs })
     Object.assign(summary, phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads, sutCores: sutCpus?.length ?? null }), {
       interference: sampled.interference,
-      eventLoop: summarizeEventLoop(readEventLoopSamples(eventLoopFile, { fromMs: report.startedAtMs, toMs: report.stoppedAtMs }),
-        { startedAtMs: report.startedAtMs, intervalMs: DEFAULT_EVENT_LOOP_INTERVAL_MS })
+      eventLoop: summarizeEventLoop(eventLoopSamples, { startedAtMs: report.startedAtMs, intervalMs }),
+      runtimeEvents: probes.runtimeEvents.readPhase({ startedAtMs: report.startedAtMs, windows: summary.timeseries ?? [], eventLoopSamples })
     })
   }
 }

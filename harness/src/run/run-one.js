@@ -34,7 +34,7 @@ export async function runOne (context, cell, session) {
 async function outcomeOf (context, cell, session, record) {
   const before = notRunnable(context, cell) ?? await servicesMissing(context, cell)
   if (before) return before
-  const outcome = await session.serve(cell, record, (running, eventLoopFile) => measureOn(context, cell, running, record, eventLoopFile))
+  const outcome = await session.serve(cell, record, (running, probes) => measureOn(context, cell, running, record, probes))
   return (await serviceThatDied(context, cell, outcome)) ?? interruptionsDoing(context.signal, outcome)
 }
 
@@ -85,10 +85,10 @@ function interruptionsDoing (signal, outcome) {
 
 /**
  * The part of a run that needs the SUT up: refusal, verification, then load, or a count.
- * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @param {string} eventLoopFile
+ * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @param {import('./sut-session.js').SutProbes} probes
  * @returns {Promise<Outcome>}
  */
-async function measureOn (context, cell, running, record, eventLoopFile) {
+async function measureOn (context, cell, running, record, probes) {
   const refusal = refusalReason(running.ready)
   if (refusal) return skipped(refusal, 'DYNO_ERR_SUT_REFUSED')
   const verification = context.verify ? await verified(context, cell, running, record) : null
@@ -99,7 +99,7 @@ async function measureOn (context, cell, running, record, eventLoopFile) {
     await timedStage(record, 'stop', () => running.stop(context.stopGraceSec * 1000))
     return timedStage(record, 'count', () => countCell(context, cell, record))
   }
-  return loadCell(context, cell, running, record, eventLoopFile)
+  return loadCell(context, cell, running, record, probes)
 }
 
 /** @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @returns {Promise<Outcome | null>} */

@@ -12,14 +12,20 @@ import { failed, failedWith } from '../results/outcome.js'
 import { timedStage } from '../results/result-record.js'
 import { startSut } from '../sut-process/start-sut.js'
 import { runEnv } from '../env/run-env.js'
+import { recordRuntimeEvents } from '../runtime-events/runtime-event-recording.js'
 
 /**
  * @typedef {import('../results/outcome.js').Outcome} Outcome
  * @typedef {import('../results/result-record.js').ResultRecord} ResultRecord
  * @typedef {import('../sut-process/start-sut.js').RunningSut} RunningSut
  *
+ * @typedef {object} SutProbes what watches the session's SUT process from outside its code
+ * @property {string} eventLoopFile where the event-loop preload writes (when the SUT runs here)
+ * @property {number | undefined} eventLoopIntervalMs its interval; undefined: the default
+ * @property {import('../runtime-events/runtime-event-recording.js').RuntimeEventRecording} runtimeEvents
+ *
  * @typedef {object} SutSession
- * @property {(cell: import('./run-context.js').Cell, record: ResultRecord, use: (running: RunningSut, eventLoopFile: string) => Promise<Outcome>)
+ * @property {(cell: import('./run-context.js').Cell, record: ResultRecord, use: (running: RunningSut, probes: SutProbes) => Promise<Outcome>)
  *   => Promise<Outcome>} serve runs `use` on the session's SUT, started for this cell if none runs; the record keeps the SUT's pid, ready
  *   line, how many cells it served before, and, once it ends, its exit and last stderr lines
  * @property {() => Promise<void>} end stops the SUT of the session, if one runs (the suite ended, or was interrupted)
@@ -30,13 +36,13 @@ import { runEnv } from '../env/run-env.js'
  * @returns {SutSession}
  */
 export function createSutSession (context) {
-  /** @type {{ sut: string, running: RunningSut, eventLoopFile: string, served: number } | null} */
+  /** @type {{ sut: string, running: RunningSut, probes: SutProbes, served: number } | null} */
   let current = null
 
   /** @param {ResultRecord | null} record the record of the cell the SUT ends in, which keeps how it ended @returns {Promise<Outcome | null>} */
   const stop = async (record) => {
     if (!current) return null
-    const { running, eventLoopFile } = current
+    const { running, probes } = current
     current = null
     /** @type {Outcome | null} */
     let outcome = null
@@ -55,7 +61,9 @@ export function createSutSession (context) {
       }
     }
     await (record ? timedStage(record, 'stop', stopping) : stopping())
-    rmSync(eventLoopFile, { force: true }) // after the exit: the preload writes a last line as the SUT ends
+    // After the exit: the preloads write a last line as the SUT ends.
+    rmSync(probes.eventLoopFile, { force: true })
+    probes.runtimeEvents.close()
     return outcome
   }
 
@@ -64,27 +72,48 @@ export function createSutSession (context) {
       if (current && current.sut !== cell.sut.label) await stop(null)
       if (!current) {
         cell.onProgress?.({ stage: 'starting' })
-        const eventLoopFile = join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`)
+        const runtimeEvents = recordRuntimeEvents({
+          runtimeKind: cell.sut.runtime?.kind ?? cell.sut.runtimeKind,
+          enabled: context.load.runtimeEvents,
+          windowMs: context.load.windowMs,
+          host: context.sutHost
+        })
+        /** @type {SutProbes} */
+        const probes = {
+          eventLoopFile: join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`),
+          eventLoopIntervalMs: runtimeEvents.eventLoopIntervalMs ?? undefined,
+          runtimeEvents
+        }
         try {
+          runtimeEvents.launched(Date.now())
           const running = await timedStage(record, 'start', () => startSut(cell.sut, {
             readyTimeoutSec: context.readyTimeoutSec,
             stopGraceSec: context.stopGraceSec,
             signal: context.signal,
-            env: { ...runEnv(context.runId), ...context.services.envFor(cell.sessionServices), PG_POOL_SIZE: String(context.pgPoolSize) },
+            env: {
+              ...runEnv(context.runId),
+              ...context.services.envFor(cell.sessionServices),
+              PG_POOL_SIZE: String(context.pgPoolSize),
+              ...runtimeEvents.env
+            },
             cpus: context.pinning.sutCpus,
             // The event-loop probe writes a file beside the SUT: read here only when the SUT runs here.
-            eventLoopFile: context.sutHost.sharesFilesystem ? eventLoopFile : null,
-            host: context.sutHost
+            eventLoopFile: context.sutHost.sharesFilesystem ? probes.eventLoopFile : null,
+            eventLoopIntervalMs: probes.eventLoopIntervalMs,
+            host: context.sutHost,
+            runtimeArgs: runtimeEvents.args,
+            onStderr: runtimeEvents.onStderr
           }))
-          current = { sut: cell.sut.label, running, eventLoopFile, served: 0 }
+          current = { sut: cell.sut.label, running, probes, served: 0 }
         } catch (error) {
-          rmSync(eventLoopFile, { force: true })
+          rmSync(probes.eventLoopFile, { force: true })
+          runtimeEvents.close()
           if (!isDynoError(error)) throw error
           record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
           return failedWith(error)
         }
       }
-      const { running, eventLoopFile } = current
+      const { running, probes } = current
       record.sutProcess.pid = running.pid
       record.sutProcess.host = context.sutHost.name
       record.sutProcess.ready = running.ready
@@ -94,7 +123,7 @@ export function createSutSession (context) {
       /** @type {Outcome | null} */
       let stopFailure = null
       try {
-        outcome = await use(running, eventLoopFile)
+        outcome = await use(running, probes)
       } finally {
         // The next cell gets this process only when this one ended well and it is still up; otherwise it is stopped here.
         const keep = cell.keepSut && outcome?.status === 'ok' && !running.hasExited() && !context.signal.aborted

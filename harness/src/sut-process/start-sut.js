@@ -46,16 +46,21 @@ const DATA_SOURCE_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_P
  * Starts a SUT in its own process group on its host (this machine unless `host` says otherwise) and waits for its ready line.
  * @param {import('../suts/discover-suts.js').SutDescriptor} sut
  * @param {{ readyTimeoutSec: number, stopGraceSec: number, env?: Record<string, string>, signal?: AbortSignal,
- *   cpus?: number[] | null, eventLoopFile?: string | null, host?: import('../hosts/host.js').Host | null }} options cpus: pin with taskset
- *   (the host's cpus); eventLoopFile: inject the event-loop preload
+ *   cpus?: number[] | null, eventLoopFile?: string | null, eventLoopIntervalMs?: number, host?: import('../hosts/host.js').Host | null,
+ *   runtimeArgs?: string[], onStderr?: ((chunk: Buffer) => void) | null }} options cpus: pin with taskset (the host's cpus); eventLoopFile:
+ *   inject the event-loop preload, writing a line every eventLoopIntervalMs; runtimeArgs: flags of the runtime, before the SUT's own
+ *   arguments; onStderr: fed with everything the SUT writes to stderr
  * @returns {Promise<RunningSut>}
  * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_INTERRUPTED
  */
-export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null, host = null }) {
+export async function startSut (sut, {
+  readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null, eventLoopIntervalMs, host = null, runtimeArgs = [], onStderr = null
+}) {
   if (!sut.launch) {
     throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} (${sut.runtimeKind}) has no resolved launch command: resolve it with resolveSubjects() first`)
   }
-  const onHost = host ? host.launchOn(sut.launch.command, sut.launch.args) : sut.launch
+  const launchArgs = [...runtimeArgs, ...sut.launch.args]
+  const onHost = host ? host.launchOn(sut.launch.command, launchArgs) : { command: sut.launch.command, args: launchArgs }
   const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, cpus)
   const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null
   const inheritedNodeOptions = env.NODE_OPTIONS ?? (host && !host.sharesProcesses ? '' : process.env.NODE_OPTIONS ?? '')
@@ -66,7 +71,7 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
     WORKERS: String(sut.workers),
     ...env,
     // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
-    ...(probeFile ? eventLoopEnv({ file: probeFile, inheritedNodeOptions }) : {})
+    ...(probeFile ? eventLoopEnv({ file: probeFile, intervalMs: eventLoopIntervalMs, inheritedNodeOptions }) : {})
   }
   /** @type {import('../hosts/host.js').HostProcess} */
   let child
@@ -85,7 +90,10 @@ export async function startSut (sut, { readyTimeoutSec, stopGraceSec, env = {}, 
     throw new DynoError('DYNO_ERR_SUT_EXITED', `SUT ${sut.name} could not be started: ${/** @type {Error} */ (error).message}`, { cause: error })
   }
   const stderr = new LineTail()
-  child.stderr.on('data', (chunk) => stderr.push(chunk))
+  child.stderr.on('data', (chunk) => {
+    stderr.push(chunk)
+    onStderr?.(chunk)
+  })
   const stop = (/** @type {number} */ graceMs) => child.stop(graceMs)
 
   /** @type {ReadyLine} */

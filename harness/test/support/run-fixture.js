@@ -33,6 +33,7 @@ export function shortLoad (overrides = {}) {
     ratePerSec: null,
     engine: 'autocannon',
     wrkThreads: 1,
+    runtimeEvents: false,
     measure: 'wall-clock',
     // A count, one at a time.
     ...(overrides.measure === 'instructions' ? { countJobs: 1 } : {}),

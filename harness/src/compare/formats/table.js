@@ -1,10 +1,12 @@
 // @ts-check
 import { createTable } from '../../ui/table.js'
 import { comparisonColumns, rowRemarks, secondaryTables, sideLine, summaryLine } from './cells.js'
+import { WARMUP_NOTE, warmupEntries } from './warmup-section.js'
 
 /**
  * The comparison as a terminal table: one row per (SUT, scenario, connections), then the reason of
- * every row that was not compared and the notes, then the verdict counts.
+ * every row that was not compared and the notes, the cells whose warm-up changed or whose level changed with what their runtime
+ * did differently, then the verdict counts.
  * @param {import('../build-comparison.js').Comparison} comparison
  * @returns {string}
  */
@@ -17,12 +19,19 @@ export function formatCompareTable (comparison) {
     for (const row of secondary.rows) secondaryTable.push(secondary.cells(row))
     return [secondaryTable.toString(), note]
   })
+  const warmup = warmupEntries(comparison, { code: (text) => text })
   return [
     `baseline:  ${sideLine(comparison.baseline)}`,
     `candidate: ${sideLine(comparison.candidate)}`,
     table.toString(),
     ...under,
     ...comparison.rows.flatMap(rowRemarks),
+    ...(warmup.length > 0
+      ? [`Warm-up, ${WARMUP_NOTE}:`, ...warmup.flatMap(({ line, runtime }) => [
+          `  ${line}`,
+          ...(runtime ? [`    ${runtime.heading}`, ...runtime.items.map((item) => `      ${item}`)] : [])
+        ])]
+      : []),
     summaryLine(comparison)
   ].join('\n')
 }

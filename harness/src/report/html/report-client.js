@@ -154,6 +154,127 @@
     })
   }
 
+  /** Text broken at spaces into lines of at most `chars` characters (a longer word keeps its own line). */
+  const wrapped = (text, chars) => text.split(' ').reduce((lines, word) => {
+    const last = lines[lines.length - 1]
+    if (last !== undefined && last.length + 1 + word.length <= chars) lines[lines.length - 1] = `${last} ${word}`
+    else lines.push(word)
+    return lines
+  }, []).join('\n')
+
+  /** The x axis of a warm-up chart: seconds since the subject's first request, over its whole series. */
+  const WARMUP_X_NAME = 's since the first request'
+
+  /**
+   * One subject's series as classified: on top its req/s (left axis) and p50 (right axis) per window, the throughput's change points
+   * dashed and its steady start solid, the warm-up phase shaded; below, on the same seconds, the runtime's events per window as bars
+   * and the collector's pause as a line. A subject without runtime events gets the top grid alone; its subtitle says why.
+   */
+  function warmupOption (chart, element) {
+    // Title and subtitle are broken into lines that fit the chart; the legend and the grids start below them.
+    const width = Math.max(240, element.clientWidth - 96)
+    const title = wrapped(chart.title, Math.floor(width / 7.8))
+    const subtitle = wrapped(chart.subtitle, Math.floor(width / 5.8))
+    const titleLines = title.split('\n')
+    const subtitleLines = subtitle.split('\n')
+    const header = 12 + 20 * titleLines.length + 16 * subtitleLines.length
+    const top = header + 52
+    const bottom = 44
+    const events = chart.events
+    const available = Math.max(120, element.clientHeight - top - bottom)
+    const gap = events ? 40 : 0
+    const topHeight = events ? Math.round((available - gap) * 0.58) : available
+    const grids = [{ top, left: 64, right: 64, height: topHeight, containLabel: true }]
+    if (events) grids.push({ top: top + topHeight + gap, left: 64, right: 64, bottom, containLabel: true })
+    const xAxis = grids.map((_, gridIndex) => {
+      const last = gridIndex === grids.length - 1
+      return {
+        type: 'value',
+        gridIndex,
+        min: 0,
+        max: chart.endSec,
+        name: last ? WARMUP_X_NAME : '',
+        nameLocation: 'middle',
+        nameGap: 28,
+        axisLabel: { show: last }
+      }
+    })
+    const yAxis = [
+      { type: 'value', gridIndex: 0, name: 'req/s' },
+      { type: 'value', gridIndex: 0, name: 'p50 ms', position: 'right', splitLine: { show: false } }
+    ]
+    const changes = chart.changePointsSec.filter((atSec) => atSec !== chart.steadyStartSec)
+      .map((atSec) => ({ xAxis: atSec, lineStyle: { type: 'dashed', color: '#888' }, label: { show: false } }))
+    const steady = chart.steadyStartSec === null
+      ? []
+      : [{
+          xAxis: chart.steadyStartSec,
+          lineStyle: { type: 'solid', width: 2, color: '#3ba272' },
+          label: { formatter: `steady from ${chart.steadyStartSec} s`, position: 'insideEndTop' }
+        }]
+    const marks = (labelled) => ({
+      symbol: 'none', silent: true, data: [...changes, ...steady.map((mark) => labelled ? mark : { ...mark, label: { show: false } })]
+    })
+    const series = [
+      {
+        name: 'req/s',
+        type: 'line',
+        xAxisIndex: 0,
+        yAxisIndex: 0,
+        showSymbol: false,
+        color: PALETTE[0],
+        data: chart.throughput,
+        markLine: marks(true),
+        markArea: chart.warmupEndSec === null
+          ? undefined
+          : {
+              silent: true,
+              itemStyle: { color: 'rgba(255, 170, 0, 0.12)' },
+              label: { show: true, position: 'insideTop', color: '#a60' },
+              data: [[{ name: 'warm-up phase', xAxis: 0 }, { xAxis: chart.warmupEndSec }]]
+            }
+      },
+      { name: 'p50 ms', type: 'line', xAxisIndex: 0, yAxisIndex: 1, showSymbol: false, color: PALETTE[3], data: chart.p50 }
+    ]
+    if (events) {
+      // Bursts of hundreds of compilations and a few collections per window share the axis: a log scale shows both.
+      yAxis.push({ type: 'log', gridIndex: 1, name: 'per window (log)', min: 0.5, axisLabel: { formatter: (value) => value < 1 ? '' : format(value) } },
+        { type: 'value', gridIndex: 1, name: 'GC pause ms', position: 'right', splitLine: { show: false } })
+      const bars = [['optimisations', events.optimized, PALETTE[1]], ['deoptimisations', events.deoptimized, PALETTE[6]],
+        ['collections', events.collections, PALETTE[4]]].filter(([, points]) => points !== null)
+      series.push(...bars.map(([name, points, color], index) => ({
+        name,
+        type: 'bar',
+        xAxisIndex: 1,
+        yAxisIndex: 2,
+        color,
+        data: points,
+        barGap: '0%',
+        barCategoryGap: '25%',
+        markLine: index === 0 ? marks(false) : undefined
+      })))
+      if (events.gcPauseMs) {
+        series.push({ name: 'GC pause ms', type: 'line', xAxisIndex: 1, yAxisIndex: 3, showSymbol: false, color: PALETTE[7], data: events.gcPauseMs })
+      }
+    }
+    const option = baseOption(title, {
+      legend: { type: 'scroll', top: header, left: 0, right: 0 },
+      grid: grids,
+      xAxis,
+      yAxis,
+      axisPointer: { link: [{ xAxisIndex: 'all' }] },
+      series
+    })
+    // Each line a title of its own at its own height: ECharts places a title of several lines, and its subtext, unreliably.
+    option.title = [
+      ...option.title.text.split('\n').map((text, line) => Object.assign({}, option.title, { text, top: 4 + 20 * line })),
+      ...subtitleLines.map((text, line) => ({
+        text, left: 0, top: 8 + 20 * titleLines.length + 16 * line, textStyle: { fontSize: 12, fontWeight: 'normal', color: '#666' }
+      }))
+    ]
+    return option
+  }
+
   const CHARTS = {
     throughput: (section) => barOption(
       `${section.scenario}: requests per second${section.throughput.series.some((entry) => entry.interval95.some(Boolean))
@@ -207,12 +328,13 @@
     rss: (section) => lineOption(`${section.scenario}: SUT resident memory over time`, {
       xName: 's since load began', yName: 'MiB', series: section.resourcesOverTime.rss
     }),
-    requestsPerCpuSec: (section) => barOption(`${section.scenario}: requests per CPU-second of the SUT`, 'req / CPU-s', section.requestsPerCpuSec)
+    requestsPerCpuSec: (section) => barOption(`${section.scenario}: requests per CPU-second of the SUT`, 'req / CPU-s', section.requestsPerCpuSec),
+    warmup: (section, element) => warmupOption(section.warmup.charts[Number(element.dataset.subject)], element)
   }
 
   for (const element of document.querySelectorAll('[data-chart]')) {
     const section = model.scenarios[Number(element.dataset.section)]
-    const option = CHARTS[element.dataset.chart](section)
+    const option = CHARTS[element.dataset.chart](section, element)
     // Bar charts grow with their bars, so two dozen SUTs stay legible.
     const bars = option.yAxis?.type === 'category' ? option.yAxis.data.length * Math.max(1, option.series.filter((entry) => entry.type === 'bar').length) : 0
     if (bars > 10) element.style.height = `${120 + bars * 24}px`

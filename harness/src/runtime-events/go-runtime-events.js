@@ -1,0 +1,42 @@
+// @ts-check
+// The runtime events of a Go SUT: its collector's cycles, as GODEBUG=gctrace=1 has the runtime write them to stderr (go-gc-trace.js).
+// Go compiles ahead of time, so there are no tiers and no deoptimisations to report; it has no event loop either. A cycle's time is
+// counted from the program's start, which is taken as the moment the harness launched it (a few ms early: the exec and the runtime's
+// start come after it).
+import { parseGoGcLine } from './go-gc-trace.js'
+
+/** @type {import('./runtime-event-sources.js').RuntimeEventSource} */
+export const GO_RUNTIME_EVENTS = {
+  name: 'go-gctrace',
+  describes: 'Go runtime collector trace (GODEBUG=gctrace=1 on stderr)',
+  gcKinds: ['cycle', 'forced'],
+  tiers: null,
+  deopts: false,
+  eventLoopDelay: false,
+  needsSharedFilesystem: false,
+  unavailable: null,
+  prepare () {
+    /** @type {import('./runtime-event-sources.js').GcEvent[]} */
+    const cycles = []
+    let launchedAtMs = 0
+    let carry = ''
+    const inherited = process.env.GODEBUG
+    return {
+      args: [],
+      env: { GODEBUG: inherited ? `${inherited},gctrace=1` : 'gctrace=1' },
+      eventLoopIntervalMs: null,
+      onStderr (chunk) {
+        const lines = (carry + chunk.toString()).split('\n')
+        carry = lines.pop() ?? ''
+        for (const line of lines) {
+          const cycle = parseGoGcLine(line)
+          if (cycle) cycles.push({ atMs: launchedAtMs + cycle.sinceStartMs, kind: cycle.forced ? 'forced' : 'cycle', pauseMs: cycle.pauseMs })
+        }
+      },
+      launched (epochMs) { launchedAtMs = epochMs },
+      collect () {
+        return { gc: cycles.slice(), optimized: [], deopts: [] }
+      }
+    }
+  }
+}
