@@ -10,6 +10,7 @@ import { deoptCategory } from '../src/runtime-events/deopt-categories.js'
 import { parseGoGcLine } from '../src/runtime-events/go-gc-trace.js'
 import { phaseRuntimeEvents } from '../src/runtime-events/phase-runtime-events.js'
 import { RUNTIME_EVENT_SOURCES } from '../src/runtime-events/runtime-event-sources.js'
+import { threadCpuBetween } from '../src/runtime-events/thread-cpu-sampler.js'
 import { ANCHOR_MARK, createV8LogReader } from '../src/runtime-events/v8-log.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dyno-v8-log-'))
@@ -98,7 +99,12 @@ describe('the windows of a phase', () => {
     const phase = phaseRuntimeEvents(RUNTIME_EVENT_SOURCES.go, { gc: [], optimized: [], deopts: [] },
       { startedAtMs, windows, eventLoopSamples: [], eventLoopIntervalMs: null })
     expect(phase.windows?.[0]).toEqual({
-      startMs: 0, gc: { cycle: { count: 0, pauseMs: 0 }, forced: { count: 0, pauseMs: 0 } }, optimized: null, deoptimized: null, eventLoopDelay: null
+      startMs: 0,
+      gc: { cycle: { count: 0, pauseMs: 0 }, forced: { count: 0, pauseMs: 0 } },
+      optimized: null,
+      deoptimized: null,
+      eventLoopDelay: null,
+      threadCpuMs: null
     })
     expect(phase.totals).toMatchObject({ optimized: null, deoptimized: null })
     expect(phase.deoptimizations).toBeNull()
@@ -118,14 +124,15 @@ describe('a cell classified with its runtime\'s events', () => {
       gc: { minor: { count: 1, pauseMs: 0.5 } },
       optimized: { sparkplug: 0, maglev: 0, turbofan: index < 8 ? 9 : (index === 20 ? 2 : 0) },
       deoptimized: { count: index === 3 ? 3 : (index === 20 ? 1 : 0), byCategory: {} },
-      eventLoopDelay: null
+      eventLoopDelay: null,
+      threadCpuMs: { mainMs: 240, othersMs: index < 8 ? 60 : 10 }
     }))
     const cell = classifyCell({ warmup: [], measure, windowMs: 250, runtime: { warmup: [], measure: runtime } })
     expect(cell).toMatchObject({ classification: 'warm-up', throughput: { steadyStartMs: 2000, changePointsMs: [2000] }, reason: null })
     expect(cell.speedup).toBeCloseTo(2, 1)
     expect(cell.aroundSteadyStart).toEqual({
-      before: { durationMs: 2000, optimized: 72, deoptimized: 3, collections: 8, gcPauseMs: 4 },
-      after: { durationMs: 6000, optimized: 2, deoptimized: 1, collections: 24, gcPauseMs: 12 },
+      before: { durationMs: 2000, optimized: 72, deoptimized: 3, collections: 8, gcPauseMs: 4, otherThreadsCpuMs: 480 },
+      after: { durationMs: 6000, optimized: 2, deoptimized: 1, collections: 24, gcPauseMs: 12, otherThreadsCpuMs: 240 },
       optimizedBeforePct: 97.3
     })
   })
@@ -138,5 +145,20 @@ describe('a cell classified with its runtime\'s events', () => {
     const cell = classifyCell({ warmup: [], measure, windowMs: 250, runtime: { warmup: null, measure: null } })
     expect(cell).toMatchObject({ classification: null, throughput: null, aroundSteadyStart: null })
     expect(cell.reason).toBe('a series of 10 windows with responses; the classification needs 24 (6 s at 250 ms windows: `--profile sustained`)')
+  })
+})
+
+describe('the cpu of a process\'s threads', () => {
+  it('takes each window\'s share of the main thread\'s and the other threads\' cpu from the samples around it', () => {
+    const samples = [
+      { atMs: 1000, mainMs: 100, othersMs: 10 },
+      { atMs: 1250, mainMs: 340, othersMs: 20 },
+      { atMs: 1500, mainMs: 590, othersMs: 120 }
+    ]
+    expect(threadCpuBetween(samples, 1000, 1250)).toEqual({ mainMs: 240, othersMs: 10 })
+    // Between samples, linear: half of each of the two intervals.
+    expect(threadCpuBetween(samples, 1125, 1375)).toEqual({ mainMs: 245, othersMs: 55 })
+    expect(threadCpuBetween(samples, 900, 1250)).toBeNull()
+    expect(threadCpuBetween(samples, 1250, 1600)).toBeNull()
   })
 })

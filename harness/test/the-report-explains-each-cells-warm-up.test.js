@@ -159,7 +159,7 @@ describe('the warm-up model', () => {
     const mixed = structuredClone(run)
     for (const record of mixed.records.slice(1)) {
       const unclassified = { classification: null, reason, throughput: null, latency: null, changePoints: [], aroundSteadyStart: null }
-      record.classification = { ...record.classification, ...unclassified }
+      record.classification = { ...unclassified, windows: 6, speedup: null }
     }
     const section = /** @type {import('../src/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([mixed]).get('json'))
     expect(section.rows.filter((row) => row.classification === null).map((row) => row.summary))

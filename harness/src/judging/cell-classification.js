@@ -16,6 +16,8 @@ import { MIN_SERIES_LENGTH, classifySeries } from './series-classification.js'
  * @property {number | null} deoptimized null: not known
  * @property {number | null} collections null: not known
  * @property {number | null} gcPauseMs
+ * @property {number | null} otherThreadsCpuMs the cpu time of the SUT's threads other than its main one (V8's background work);
+ *   null: not read
  *
  * @typedef {object} SeriesVerdict
  * @property {import('./series-classification.js').Classification} classification
@@ -102,7 +104,7 @@ export function classifyCell ({ warmup, measure, windowMs, runtime }) {
  */
 function span (runtimeWindows, timeline, within) {
   const durationMs = roundTo(timeline.filter((window) => within(window.startMs)).reduce((sum, window) => sum + window.durationMs, 0), 1)
-  if (!runtimeWindows) return { durationMs, optimized: null, deoptimized: null, collections: null, gcPauseMs: null }
+  if (!runtimeWindows) return { durationMs, optimized: null, deoptimized: null, collections: null, gcPauseMs: null, otherThreadsCpuMs: null }
   const totals = runtimeTotals(runtimeWindows.filter((window) => within(window.startMs)))
   const gc = Object.values(totals.gc)
   return {
@@ -110,6 +112,7 @@ function span (runtimeWindows, timeline, within) {
     optimized: totals.optimized ? Object.values(totals.optimized).reduce((sum, count) => sum + count, 0) : null,
     deoptimized: totals.deoptimized?.count ?? null,
     collections: gc.reduce((sum, tally) => sum + tally.count, 0),
-    gcPauseMs: roundTo(gc.reduce((sum, tally) => sum + tally.pauseMs, 0), 3)
+    gcPauseMs: roundTo(gc.reduce((sum, tally) => sum + tally.pauseMs, 0), 3),
+    otherThreadsCpuMs: totals.threadCpuMs?.othersMs ?? null
   }
 }

@@ -38,6 +38,8 @@ import { PARTIAL_WINDOW_SHARE } from '../judging/cell-classification.js'
  * @property {[number, number][] | null} deoptimized
  * @property {[number, number][] | null} collections
  * @property {[number, number][] | null} gcPauseMs
+ * @property {[number, number][] | null} otherThreadsCpuMs the cpu time of the SUT's threads other than its main one (V8's background
+ *   marking and compilation), ms per window
  *
  * @typedef {object} WarmupChart one subject's series
  * @property {string} name the subject (and its run's label when several runs are set side by side)
@@ -206,7 +208,8 @@ function joined (before, after) {
     optimized: sum(before.optimized, after.optimized),
     deoptimized: sum(before.deoptimized, after.deoptimized),
     collections: sum(before.collections, after.collections),
-    gcPauseMs: sum(before.gcPauseMs, after.gcPauseMs)
+    gcPauseMs: sum(before.gcPauseMs, after.gcPauseMs),
+    otherThreadsCpuMs: sum(before.otherThreadsCpuMs, after.otherThreadsCpuMs)
   }
 }
 
@@ -266,7 +269,8 @@ function warmupChart (name, record) {
     optimized: eventSeries((runtime) => runtime.optimized ? Object.values(runtime.optimized).reduce((sum, count) => sum + count, 0) : null),
     deoptimized: eventSeries((runtime) => runtime.deoptimized?.count ?? null),
     collections: eventSeries((runtime) => gc(runtime).length === 0 ? null : gc(runtime).reduce((sum, tally) => sum + tally.count, 0)),
-    gcPauseMs: eventSeries((runtime) => gc(runtime).length === 0 ? null : roundTo(gc(runtime).reduce((sum, tally) => sum + tally.pauseMs, 0), 3))
+    gcPauseMs: eventSeries((runtime) => gc(runtime).length === 0 ? null : roundTo(gc(runtime).reduce((sum, tally) => sum + tally.pauseMs, 0), 3)),
+    otherThreadsCpuMs: eventSeries((runtime) => runtime.threadCpuMs?.othersMs ?? null)
   }
   const steady = throughput.steadyStartMs === null
     ? ''

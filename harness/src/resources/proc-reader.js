@@ -51,7 +51,23 @@ function readSmallFile (path) {
  * @returns {ProcStat | null}
  */
 export function readProcStat (pid) {
-  const text = readSmallFile(`/proc/${pid}/stat`)
+  return parseStat(pid, readSmallFile(`/proc/${pid}/stat`))
+}
+
+/**
+ * One thread of a process: /proc/<pid>/stat of the main thread's id is the whole process's, its task entry the thread's own.
+ * @param {number} pid @param {number} tid
+ * @returns {ProcStat | null} pid: the thread's id
+ */
+export function readThreadStat (pid, tid) {
+  return parseStat(tid, readSmallFile(`/proc/${pid}/task/${tid}/stat`))
+}
+
+/**
+ * @param {number} pid @param {string | null} text a stat line
+ * @returns {ProcStat | null}
+ */
+function parseStat (pid, text) {
   if (text === null) return null
   // The command name (field 2) is in parentheses and may itself hold spaces and parentheses.
   const close = text.lastIndexOf(')')

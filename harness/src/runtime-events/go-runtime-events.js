@@ -13,6 +13,8 @@ export const GO_RUNTIME_EVENTS = {
   tiers: null,
   deopts: false,
   eventLoopDelay: false,
+  // The collector's workers are goroutines on any of the runtime's threads: no thread is the program's alone.
+  threadCpu: false,
   needsSharedFilesystem: false,
   unavailable: null,
   prepare () {

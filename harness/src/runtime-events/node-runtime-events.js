@@ -21,6 +21,8 @@ export const NODE_RUNTIME_EVENTS = {
   tiers: ['sparkplug', 'maglev', 'turbofan'],
   deopts: true,
   eventLoopDelay: true,
+  // Concurrent marking and compilation run on V8's worker threads: their cpu is what the main thread's pauses do not show.
+  threadCpu: true,
   needsSharedFilesystem: true,
   unavailable: null,
   prepare ({ dir, windowMs, inheritedNodeOptions }) {

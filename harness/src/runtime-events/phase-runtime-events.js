@@ -3,6 +3,7 @@
 // functions optimised by tier, the deoptimisations by category, and the event-loop delay; over the phase, the totals and the
 // deoptimisations grouped by function and reason (what `dyno compare` lines up between two runs).
 import { roundTo } from '../util/numbers.js'
+import { threadCpuBetween } from './thread-cpu-sampler.js'
 
 /** How many groups of deoptimisations a phase keeps, most frequent first. */
 export const KEPT_DEOPT_GROUPS = 100
@@ -15,6 +16,9 @@ export const KEPT_DEOPT_GROUPS = 100
  * @property {Record<string, number> | null} optimized functions compiled by tier; null: the runtime reports no compilation
  * @property {{ count: number, byCategory: Record<string, number> } | null} deoptimized null: the runtime reports none
  * @property {{ meanMs: number, p99Ms: number, maxMs: number } | null} eventLoopDelay null: not probed, or no sample in the window
+ * @property {{ mainMs: number, othersMs: number } | null} threadCpuMs the cpu time of the main thread and of every other thread of the
+ *   SUT's process in the window (thread-cpu-sampler.js); null: not read (a runtime whose threads are not the program's alone, a SUT on
+ *   another host)
  *
  * @typedef {object} DeoptGroup
  * @property {string} fn @property {string} position @property {string} kind @property {string} category @property {string} reason
@@ -26,7 +30,7 @@ export const KEPT_DEOPT_GROUPS = 100
  * @property {string | null} reason why there are none; null: there are
  * @property {RuntimeWindow[] | null} windows
  * @property {{ gc: Record<string, GcTally>, optimized: Record<string, number> | null,
- *   deoptimized: { count: number, byCategory: Record<string, number> } | null } | null} totals
+ *   deoptimized: { count: number, byCategory: Record<string, number> } | null, threadCpuMs: { mainMs: number, othersMs: number } | null } | null} totals
  * @property {DeoptGroup[] | null} deoptimizations
  */
 
@@ -39,11 +43,12 @@ export function noRuntimeEvents (reason) {
  * @param {import('./runtime-event-sources.js').RuntimeEventSource} source
  * @param {import('./runtime-event-sources.js').RuntimeEvents} events on the epoch clock
  * @param {{ startedAtMs: number, windows: import('../load/timeseries.js').Window[],
- *   eventLoopSamples: import('../resources/event-loop-samples.js').EventLoopSample[], eventLoopIntervalMs: number | null }} phase
- *   startedAtMs: epoch ms the windows' startMs count from; eventLoopSamples: their tMs on the epoch clock
+ *   eventLoopSamples: import('../resources/event-loop-samples.js').EventLoopSample[], eventLoopIntervalMs: number | null,
+ *   threadCpuSamples?: import('./thread-cpu-sampler.js').ThreadCpuSample[] | null }} phase startedAtMs: epoch ms the windows' startMs
+ *   count from; eventLoopSamples: their tMs on the epoch clock; threadCpuSamples: null when the source reads no threads
  * @returns {PhaseRuntimeEvents}
  */
-export function phaseRuntimeEvents (source, events, { startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs }) {
+export function phaseRuntimeEvents (source, events, { startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs, threadCpuSamples = null }) {
   const bounds = windows.map((window) => [startedAtMs + window.startMs, startedAtMs + window.startMs + window.durationMs])
   const windowOf = (/** @type {number} */ atMs) => bounds.findIndex(([from, to]) => atMs >= from && atMs < to)
   const emptyGc = () => Object.fromEntries(source.gcKinds.map((kind) => [kind, { count: 0, pauseMs: 0 }]))
@@ -54,7 +59,8 @@ export function phaseRuntimeEvents (source, events, { startedAtMs, windows, even
     gc: emptyGc(),
     optimized: emptyTiers(),
     deoptimized: source.deopts ? { count: 0, byCategory: {} } : null,
-    eventLoopDelay: null
+    eventLoopDelay: null,
+    threadCpuMs: threadCpu(threadCpuSamples, startedAtMs + window.startMs, startedAtMs + window.startMs + window.durationMs)
   }))
   for (const event of events.gc) {
     const index = windowOf(event.atMs)
@@ -123,7 +129,14 @@ export function runtimeTotals (windows) {
   let optimized = null
   /** @type {{ count: number, byCategory: Record<string, number> } | null} */
   let deoptimized = null
+  /** @type {{ mainMs: number, othersMs: number } | null} */
+  let threadCpuMs = null
   for (const window of windows) {
+    if (window.threadCpuMs) {
+      threadCpuMs ??= { mainMs: 0, othersMs: 0 }
+      threadCpuMs.mainMs = roundTo(threadCpuMs.mainMs + window.threadCpuMs.mainMs, 1)
+      threadCpuMs.othersMs = roundTo(threadCpuMs.othersMs + window.threadCpuMs.othersMs, 1)
+    }
     for (const [kind, tally] of Object.entries(window.gc)) {
       const sum = gc[kind] ??= { count: 0, pauseMs: 0 }
       sum.count += tally.count
@@ -141,5 +154,15 @@ export function runtimeTotals (windows) {
       }
     }
   }
-  return { gc, optimized, deoptimized }
+  return { gc, optimized, deoptimized, threadCpuMs }
+}
+
+/**
+ * @param {import('./thread-cpu-sampler.js').ThreadCpuSample[] | null} samples @param {number} fromMs @param {number} toMs
+ * @returns {{ mainMs: number, othersMs: number } | null}
+ */
+function threadCpu (samples, fromMs, toMs) {
+  const between = samples ? threadCpuBetween(samples, fromMs, toMs) : null
+  // The counters move in clock ticks (10 ms) and the two are read a moment apart: a window's difference can come out a tick below zero.
+  return between && { mainMs: roundTo(Math.max(0, between.mainMs), 1), othersMs: roundTo(Math.max(0, between.othersMs), 1) }
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runtimeEventSourceFor } from './runtime-event-sources.js'
 import { noRuntimeEvents, phaseRuntimeEvents } from './phase-runtime-events.js'
+import { startThreadCpuSampler } from './thread-cpu-sampler.js'
 
 /**
  * @typedef {object} RuntimeEventRecording
@@ -13,7 +14,8 @@ import { noRuntimeEvents, phaseRuntimeEvents } from './phase-runtime-events.js'
  * @property {Record<string, string>} env
  * @property {number | null} eventLoopIntervalMs the event-loop probe's interval the source wants; null: the default
  * @property {((chunk: Buffer) => void) | null} onStderr
- * @property {(epochMs: number) => void} launched
+ * @property {(epochMs: number) => void} launched the moment before the SUT is launched
+ * @property {(process: { pid: number, sharesProcesses: boolean }) => void} started the SUT is up: its process, and whether it runs here
  * @property {(phase: { startedAtMs: number, windows: import('../load/timeseries.js').Window[],
  *   eventLoopSamples: import('../resources/event-loop-samples.js').EventLoopSample[] }) =>
  *   import('./phase-runtime-events.js').PhaseRuntimeEvents} readPhase
@@ -39,20 +41,31 @@ export function recordRuntimeEvents ({ runtimeKind, enabled, windowMs, host }) {
       eventLoopIntervalMs: null,
       onStderr: null,
       launched () {},
+      started () {},
       readPhase: () => noRuntimeEvents(reason),
       close () {}
     }
   }
   const dir = mkdtempSync(join(tmpdir(), 'dyno-runtime-events-'))
   const probe = source.prepare({ dir, windowMs, inheritedNodeOptions: process.env.NODE_OPTIONS ?? '' })
+  /** @type {ReturnType<typeof startThreadCpuSampler> | null} */
+  let threads = null
   return {
     args: probe.args,
     env: probe.env,
     eventLoopIntervalMs: probe.eventLoopIntervalMs,
     onStderr: probe.onStderr,
     launched: probe.launched,
-    readPhase: ({ startedAtMs, windows, eventLoopSamples }) =>
-      phaseRuntimeEvents(source, probe.collect(), { startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs: probe.eventLoopIntervalMs }),
-    close () { rmSync(dir, { recursive: true, force: true }) }
+    started ({ pid, sharesProcesses }) {
+      // /proc of this machine: the threads of a SUT on another host are not read.
+      if (source.threadCpu && sharesProcesses) threads = startThreadCpuSampler({ pid, intervalMs: windowMs })
+    },
+    readPhase: ({ startedAtMs, windows, eventLoopSamples }) => phaseRuntimeEvents(source, probe.collect(), {
+      startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs: probe.eventLoopIntervalMs, threadCpuSamples: threads?.samples() ?? null
+    }),
+    close () {
+      threads?.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
   }
 }

@@ -30,6 +30,8 @@ import { NODE_RUNTIME_EVENTS } from './node-runtime-events.js'
  * @property {string[] | null} tiers the compiler tiers it reports; null: it reports no compilation
  * @property {boolean} deopts whether it reports deoptimisations
  * @property {boolean} eventLoopDelay whether the event-loop probe runs beside it
+ * @property {boolean} threadCpu whether the cpu time of the process's main thread and of its other threads is read per window (what
+ *   the runtime's background threads do beside the program)
  * @property {boolean} needsSharedFilesystem its events are files beside the SUT: only read when the SUT runs on this machine's disk
  * @property {string | null} unavailable why this runtime reports nothing; null: it reports
  * @property {(options: { dir: string, windowMs: number, inheritedNodeOptions: string }) => RuntimeEventProbe} prepare
@@ -43,6 +45,7 @@ const silent = (reason) => ({
   tiers: null,
   deopts: false,
   eventLoopDelay: false,
+  threadCpu: false,
   needsSharedFilesystem: false,
   unavailable: reason,
   prepare () { throw new Error(`no runtime events: ${reason}`) }

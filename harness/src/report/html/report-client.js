@@ -239,7 +239,7 @@
     if (events) {
       // Bursts of hundreds of compilations and a few collections per window share the axis: a log scale shows both.
       yAxis.push({ type: 'log', gridIndex: 1, name: 'per window (log)', min: 0.5, axisLabel: { formatter: (value) => value < 1 ? '' : format(value) } },
-        { type: 'value', gridIndex: 1, name: 'GC pause ms', position: 'right', splitLine: { show: false } })
+        { type: 'value', gridIndex: 1, name: 'ms per window', position: 'right', splitLine: { show: false } })
       const bars = [['optimisations', events.optimized, PALETTE[1]], ['deoptimisations', events.deoptimized, PALETTE[6]],
         ['collections', events.collections, PALETTE[4]]].filter(([, points]) => points !== null)
       series.push(...bars.map(([name, points, color], index) => ({
@@ -255,6 +255,19 @@
       })))
       if (events.gcPauseMs) {
         series.push({ name: 'GC pause ms', type: 'line', xAxisIndex: 1, yAxisIndex: 3, showSymbol: false, color: PALETTE[7], data: events.gcPauseMs })
+      }
+      // What the main thread's pauses do not show: V8's background threads (concurrent marking, compilation) on the SUT's cpu.
+      if (events.otherThreadsCpuMs) {
+        series.push({
+          name: 'other threads cpu ms',
+          type: 'line',
+          xAxisIndex: 1,
+          yAxisIndex: 3,
+          showSymbol: false,
+          color: PALETTE[9],
+          lineStyle: { type: 'dotted' },
+          data: events.otherThreadsCpuMs
+        })
       }
     }
     const option = baseOption(title, {
