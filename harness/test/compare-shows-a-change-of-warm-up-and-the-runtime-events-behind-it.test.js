@@ -62,7 +62,7 @@ function sideOf (fixture, edit) {
 
 /**
  * The candidate's express as a slower release would leave it: 20% fewer req/s; three runs of four slowing down after 3 s (the recorded
- * runs have no steady state); its json route deoptimised 40 times a run on a wrong map; the timer's deoptimisation gone.
+ * runs warm up, steady from 750 ms); its json route deoptimised 40 times a run on a wrong map; the timer's deoptimisation gone.
  * @param {any} record @param {number} run
  */
 function slowerExpress (record, run) {
@@ -87,7 +87,7 @@ function slowerExpress (record, run) {
   totals.byCategory[HANDLER_DEOPT.category] += HANDLER_DEOPT.count
 }
 
-/** fastify's steady state found 250 ms later: less than the quarter of its 5,252 ms start that a move must exceed. */
+/** fastify's steady state found 250 ms later: within the two windows (500 ms) that a move must exceed. */
 function fastifyALittleLater (/** @type {any} */ record) {
   if (record.sut.name !== 'fastify') return
   record.classification.throughput.steadyStartMs += 250
@@ -114,7 +114,8 @@ describe('a cell whose warm-up and level changed', () => {
   it('names the change of warm-up, the rates of events and the deoptimisation of one side only in the table', async () => {
     const text = await compare(baseline, candidate)
     const section = text.slice(text.indexOf('Warm-up, baseline → candidate'))
-    expect(section).toContain('\n  express × json (100 connections): no steady state → slowdown ×3, no steady state ×1, steady from 3,000 ms\n')
+    expect(section).toContain('\n  express × json (100 connections): warm-up, steady from 750 ms → slowdown ×3, warm-up ×1, steady from 3,000 ms ' +
+      '(steady 2,250 ms later, beyond ±500 ms)\n')
     expect(section).toContain('\n    runtime events where req/s regressed, per second of load in the measure phase, baseline → candidate:\n')
     // 3 of each run's recorded 9 deoptimisations had changed shapes, the route's 40 more in the candidate's: 12 and 172 in 20 s.
     expect(section).toMatch(/\n {6}deoptimised: 1\.8 → 9\.6 \(insufficient feedback 1\.2 → 1, shape or type changed 0\.6 → 8\.6\)\n/)
@@ -134,7 +135,8 @@ describe('a cell whose warm-up and level changed', () => {
     const markdown = await compare(baseline, candidate, '--format', 'md')
     expect(markdown).toMatch(/^## dyno compare\n\n\*\*1 significant regression\*\* beyond 5%; 1 with a changed warm-up \(see Warm-up\)\n/)
     const section = markdown.slice(markdown.indexOf('### Warm-up'))
-    expect(section).toContain('\n- express × json (100 connections): no steady state → slowdown ×3, no steady state ×1, steady from 3,000 ms\n')
+    expect(section).toContain('\n- express × json (100 connections): warm-up, steady from 750 ms → slowdown ×3, warm-up ×1, steady from 3,000 ms ' +
+      '(steady 2,250 ms later, beyond ±500 ms)\n')
     expect(section).toContain(`\n    - deoptimised only in the candidate: \`${HANDLER_DEOPT.fn}\` at \`${HANDLER_DEOPT.position}\`: wrong map`)
     expect(section).toContain(`\n    - deoptimised only in the baseline: \`${TIMER_DEOPT}\` at \``)
     expect(section).not.toContain('fastify')
@@ -148,16 +150,16 @@ describe('a cell whose warm-up and level changed', () => {
     const [express, fastify] = ['express', 'fastify'].map((sut) => document.rows.find((/** @type {{ sut: string }} */ row) => row.sut === sut))
     expect(express.verdict).toBe('regressed')
     expect(express.warmup).toEqual({
-      baseline: { classification: 'no steady state', runs: [{ classification: 'no steady state', runs: 4 }], steadyStartMs: null, reason: null },
+      baseline: { classification: 'warm-up', runs: [{ classification: 'warm-up', runs: 4 }], steadyStartMs: 750, reason: null },
       candidate: {
         classification: 'slowdown',
-        runs: [{ classification: 'slowdown', runs: 3 }, { classification: 'no steady state', runs: 1 }],
+        runs: [{ classification: 'slowdown', runs: 3 }, { classification: 'warm-up', runs: 1 }],
         steadyStartMs: 3000,
         reason: null
       },
       changed: true,
-      steadyStartShiftMs: null,
-      toleranceMs: null
+      steadyStartShiftMs: 2250,
+      toleranceMs: 500
     })
     const differences = express.runtimeDifferences
     expect(differences.reason).toBeNull()
@@ -169,11 +171,11 @@ describe('a cell whose warm-up and level changed', () => {
     expect(differences.deoptimizations.onlyInBaseline).toMatchObject([{ fn: TIMER_DEOPT, count: 4, runs: 4 }])
     expect(fastify.verdict).toBe('unchanged')
     expect(fastify.warmup).toMatchObject({
-      baseline: { classification: 'warm-up', steadyStartMs: 5252.1 },
-      candidate: { classification: 'warm-up', steadyStartMs: 5502.1 },
+      baseline: { classification: 'warm-up', steadyStartMs: 750 },
+      candidate: { classification: 'warm-up', steadyStartMs: 1000 },
       changed: false,
       steadyStartShiftMs: 250,
-      toleranceMs: 1313
+      toleranceMs: 500
     })
     expect(fastify.runtimeDifferences).toBeNull()
   })

@@ -56,7 +56,7 @@ describe('the runtime events of every window', () => {
 
   it('classifies a SUT that keeps every request it served as slowing down, its collections costing more per request window by window', async () => {
     const { written: [record] } = await runInTempDir({
-      runs, suts: [fixtureSut('keeps-every-request')], scenarios: ['json'], connections: 20, load: { ...EVENTS_ON, warmupSec: 0, durationSec: 12 }
+      runs, suts: [fixtureSut('keeps-every-request')], scenarios: ['json'], connections: 20, load: { ...EVENTS_ON, warmupSec: 0, durationSec: 20 }
     })
     expect(record.status).toBe('ok')
     expect(schemaErrors('result', record)).toEqual([])

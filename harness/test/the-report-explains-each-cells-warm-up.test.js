@@ -85,22 +85,32 @@ describe('the warm-up model', () => {
     expect(cells['runtime events']).toMatch(/^go-gctrace: .*it reports no compilations or deoptimisations$/)
   })
 
-  it('prints - for every event of a runtime that reports none, with its reason, and says the series has no steady state', () => {
+  it('prints - for every event of a runtime that reports none, with its reason, and says when a series has no steady state', () => {
     const record = recordOf(run, 'python-flask')
     const reason = /** @type {string} */ (record.summary?.runtimeEvents?.reason)
     expect(reason).toMatch(/CPython/)
     const row = rowOf('python-flask')
     const cells = warmupCells(row, false)
     const at = (/** @type {string} */ column) => cells[WARMUP_COLUMNS.filter((name) => name !== 'run').indexOf(column)]
-    expect(row.classification).toBe('no steady state')
-    for (const column of ['steady from', 'optimised before steady', 'deopts before / after', 'collections/s before / after', 'GC pause before / after']) {
+    expect(row.classification).toBe('flat')
+    expect(at('steady from')).toBe('0 s')
+    for (const column of ['optimised before steady', 'deopts before / after', 'collections/s before / after', 'GC pause before / after']) {
       expect(at(column), column).toBe('-')
     }
     expect(at('runtime events')).toBe(`not known: ${reason}`)
+    expect(row.summary).toBe('steady from the first window')
+    // The same series, had it still changed in its last quarter.
+    const unsettled = structuredClone(run)
     const changes = verdictOf(record).throughput?.changePointsMs ?? []
-    expect(row.summary)
-      .toBe(`no steady state: the throughput changed ${changes.length} times, the last at ${Math.round(changes[changes.length - 1] / 10) / 100} s`)
-    expect(cells.join(' ')).not.toMatch(/(^| )0( |$)/)
+    const verdict = verdictOf(recordOf(unsettled, 'python-flask'))
+    Object.assign(verdict, { classification: 'no steady state', aroundSteadyStart: null, speedup: null })
+    const throughput = /** @type {NonNullable<typeof verdict.throughput>} */ (verdict.throughput)
+    Object.assign(throughput, { classification: 'no steady state', steadyStartMs: null, steadyLevel: null })
+    const section = /** @type {import('../src/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([unsettled]).get('json'))
+    const unsettledRow = section.rows.find((candidate) => candidate.sut === 'python-flask')
+    expect(unsettledRow?.summary)
+      .toBe(`no steady state: the throughput changed ${changes.length === 1 ? 'once' : `${changes.length} times`}, ` +
+        `the last at ${Math.round(changes[changes.length - 1] / 10) / 100} s`)
   })
 
   it('charts each SUT\'s series with its change points, and its runtime\'s events per window where it reports them', () => {
@@ -184,7 +194,7 @@ describe('report.md', () => {
     expect(lines).toContain(`| ${warmupCells(model, false).join(' | ')} |`)
     const express = lines.find((line) => line.startsWith('| express | warm-up |'))
     expect(express).toMatch(/^\| express \| warm-up \| warm-up \| 0\.75 s \| 7,796 \| 2\.90× \| 73\.7 % \| 0 \/ 0 \| \d+\.\d \/ \d+\.\d \|/)
-    expect(lines.find((line) => line.startsWith('| python-flask | no steady state |'))).toContain('| - | - | - | - |')
+    expect(lines.find((line) => line.startsWith('| python-flask | flat |'))).toContain('| - | - | - | - |')
   })
 
   it('names each row\'s run when runs are set side by side', () => {
@@ -257,7 +267,7 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
     })
     expect(bySut['go-gin']).toMatchObject({ grids: 2, series: ['line req/s', 'line p50 ms', 'bar collections', 'line GC pause ms'] })
     const python = recordOf(run, 'python-flask')
-    expect(bySut['python-flask']).toMatchObject({ grids: 1, series: ['line req/s', 'line p50 ms'], steadyMark: null })
+    expect(bySut['python-flask']).toMatchObject({ grids: 1, series: ['line req/s', 'line p50 ms'], steadyMark: 'steady from 0 s' })
     expect(bySut['python-flask'].dashedMarks).toBe(verdictOf(python).throughput?.changePointsMs.length)
     expect(bySut['python-flask'].titles.replace(/\s+/g, ' ')).toContain(python.summary?.runtimeEvents?.reason)
     expect(table.find((row) => row.startsWith('python-flask'))).toContain(`not known: ${python.summary?.runtimeEvents?.reason}`)

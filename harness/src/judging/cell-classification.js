@@ -87,7 +87,8 @@ export function classifyCell ({ warmup, measure, windowMs, runtime }) {
     windows: kept.length,
     throughput,
     latency: verdict(byLatency, (ms) => roundTo(ms, 3)),
-    speedup: throughput.steadyLevel === null ? null : roundTo(throughput.steadyLevel / firstLevel, 3),
+    // A flat series has one level: there is nothing to speed up from.
+    speedup: throughput.steadyLevel === null || throughput.classification === 'flat' ? null : roundTo(throughput.steadyLevel / firstLevel, 3),
     changePoints: byThroughput.changePoints.map((index) => ({ atMs: startOf(index), ...spanAt(index) })),
     aroundSteadyStart: around && {
       ...around,

@@ -1,12 +1,18 @@
 // @ts-check
 // A cell's time series classified as Barrett et al. ("Virtual Machine Warmup Blows Hot and Cold", OOPSLA 2017) classify a
-// process's in-process iterations: the change points of its mean (stats/pelt.js), neighbouring segments whose means differ by less
-// than the series' own noise merged into one, and the last segment taken as the steady state when it is long enough:
-// - flat: one segment, no change at all;
-// - warm-up: the steady state is the best segment (within the noise);
-// - slowdown: an earlier segment was better than the steady state;
-// - no steady state: the series still changes too close to its end to call any segment its steady state.
-// The series is a cost, lower better (latency, time per request); a throughput is classified on its inverse.
+// process's in-process iterations, with their thresholds (softdevteam/warmup_stats) but one (the band's width, below):
+// - change points of the mean by PELT (stats/pelt.js) with their penalty of 15·ln(n), here in units of the series' own noise (σ²);
+// - each segment's band: its median ± 2 × (its 90th − its 10th percentile); two segments are equivalent when their bands overlap;
+// - flat: no change at all, or every change within the bands (the first segment's mean within the last one's band);
+// - no steady state: the series still changes in its last quarter (where a steady state is expected) to a level not equivalent to
+//   the one before;
+// - slowdown: an earlier segment was faster than the last and not equivalent to it;
+// - warm-up: otherwise: the last segment is the fastest, or equivalent to every faster one.
+// The steady state is the run of segments up to the last that are each equivalent to it (the first segment excluded, as Barrett et
+// al. exclude it: a short, slow start would make every band wide); its level is their mean. A level that moves within the bands (a
+// VM whose speed drifts by a few percent) is one steady state; a change in the last quarter to a level outside them is none. The series is a cost, lower better
+// (latency, time per request); a throughput is classified on its inverse.
+import { quantileSorted } from 'simple-statistics'
 import { peltChangePoints } from '../stats/pelt.js'
 
 /**
@@ -14,8 +20,8 @@ import { peltChangePoints } from '../stats/pelt.js'
  *
  * @typedef {object} SeriesClassification
  * @property {Classification} classification
- * @property {number[]} changePoints where each merged segment starts, as window indices
- * @property {{ start: number, mean: number }[]} segments each merged segment's first window and its mean
+ * @property {number[]} changePoints where each segment starts, as window indices
+ * @property {{ start: number, mean: number }[]} segments each segment's first window and its mean
  * @property {number | null} steadyFrom the first window of the steady state; null: none
  * @property {number | null} steadyLevel the steady state's mean; null: none
  */
@@ -24,11 +30,20 @@ import { peltChangePoints } from '../stats/pelt.js'
 export const CLASSIFICATION_SETTINGS = Object.freeze({
   /** Windows a segment must hold: fewer cannot tell a change from a spike. */
   minSegmentLength: 3,
-  /** The steady state must hold at least this share of the series (and at least two segments' length). */
-  minSteadyShare: 0.25
+  /** The last share of the series in which a steady state must hold without a change (Barrett et al.: the last 500 of 2000). */
+  minSteadyShare: 0.25,
+  /** PELT's penalty per change, in ln(n)·σ² (Barrett et al.'s 15·ln(n)). */
+  penaltyPerLnN: 15,
+  /**
+   * A segment's band: its median ± this many times the distance between its 10th and 90th percentiles. Barrett et al. take 3, for
+   * iteration times on a machine kept quiet; on 250 ms windows here, 3 called a 2.1× warm-up flat (express × json, 2 s warm-up + 5 s)
+   * and 1 found no steady state in series whose level drifts by ±12% with the VM (fastify and python-flask, 60 s). 2 is between
+   * (docs/measuring.md, "How a run is classified").
+   */
+  bandWidths: 2
 })
 
-/** The shortest series the classification judges: a steady state of its minimum share, and a segment before it. */
+/** The shortest series the classification judges: its steady quarter, and a segment before it. */
 export const MIN_SERIES_LENGTH = Math.ceil(2 * CLASSIFICATION_SETTINGS.minSegmentLength / CLASSIFICATION_SETTINGS.minSteadyShare)
 
 /**
@@ -38,37 +53,43 @@ export const MIN_SERIES_LENGTH = Math.ceil(2 * CLASSIFICATION_SETTINGS.minSegmen
  */
 export function classifySeries (series) {
   if (series.length < MIN_SERIES_LENGTH) throw new RangeError(`a series of ${series.length} windows; the classification needs ${MIN_SERIES_LENGTH}`)
-  const { minSegmentLength, minSteadyShare } = CLASSIFICATION_SETTINGS
-  const { changePoints, sigma } = peltChangePoints(series, { minSegmentLength })
-  const bounds = [0, ...changePoints, series.length]
-  const mean = (/** @type {number} */ from, /** @type {number} */ to) => series.slice(from, to).reduce((sum, value) => sum + value, 0) / (to - from)
-  /** @type {{ start: number, end: number, mean: number }[]} */
-  const merged = []
-  for (let index = 1; index < bounds.length; index++) {
-    const segment = { start: bounds[index - 1], end: bounds[index], mean: mean(bounds[index - 1], bounds[index]) }
-    const previous = merged[merged.length - 1]
-    // Two neighbours whose means differ by less than what the noise gives two segments of their lengths are one level.
-    const noise = 3 * sigma * Math.sqrt(1 / Math.max(1, previous ? previous.end - previous.start : 1) + 1 / (segment.end - segment.start))
-    if (previous && Math.abs(previous.mean - segment.mean) <= noise) {
-      previous.end = segment.end
-      previous.mean = mean(previous.start, previous.end)
-    } else {
-      merged.push(segment)
-    }
+  const { minSegmentLength, minSteadyShare, penaltyPerLnN, bandWidths } = CLASSIFICATION_SETTINGS
+  const n = series.length
+  const { sigma } = peltChangePoints(series, { minSegmentLength })
+  const { changePoints } = peltChangePoints(series, { minSegmentLength, penalty: penaltyPerLnN * Math.log(n) * Math.max(sigma, Number.EPSILON) ** 2 })
+  const bounds = [0, ...changePoints, n]
+  /** @param {number[]} values @returns {{ low: number, high: number }} their median ± bandWidths × (90th − 10th percentile) */
+  const band = (values) => {
+    const sorted = [...values].sort((a, b) => a - b)
+    const median = quantileSorted(sorted, 0.5)
+    const width = bandWidths * (quantileSorted(sorted, 0.9) - quantileSorted(sorted, 0.1))
+    return { low: median - width, high: median + width }
   }
-  const segments = merged.map(({ start, mean: level }) => ({ start, mean: level }))
-  const result = (/** @type {Classification} */ classification, /** @type {{ start: number, mean: number } | null} */ steady) => ({
-    classification,
-    changePoints: segments.slice(1).map((segment) => segment.start),
-    segments,
-    steadyFrom: steady?.start ?? null,
-    steadyLevel: steady?.mean ?? null
+  const segments = bounds.slice(1).map((end, index) => {
+    const values = series.slice(bounds[index], end)
+    return { start: bounds[index], end, mean: values.reduce((sum, value) => sum + value, 0) / values.length, ...band(values) }
   })
-  if (merged.length === 1) return result('flat', segments[0])
-  const last = merged[merged.length - 1]
-  if (last.end - last.start < Math.max(minSteadyShare * series.length, 2 * minSegmentLength)) return result('no steady state', null)
-  const steady = { start: last.start, mean: last.mean }
-  const tolerance = 3 * sigma / Math.sqrt(last.end - last.start)
-  const betterBefore = merged.slice(0, -1).some((segment) => segment.mean < last.mean - tolerance)
-  return result(betterBefore ? 'slowdown' : 'warm-up', steady)
+  const last = segments[segments.length - 1]
+  const equivalent = (/** @type {typeof last} */ segment) => !(segment.high < last.low || last.high < segment.low)
+  // The steady state: back from the last segment over those equivalent to it, never into the first.
+  let steadyIndex = segments.length - 1
+  while (steadyIndex > 1 && equivalent(segments[steadyIndex - 1])) steadyIndex -= 1
+  // The first segment joins the steady state only when its mean, not just its band, lies in the band of the steady state's windows: a
+  // warm-up's first segment holds the ramp, and its own band is wide.
+  if (steadyIndex === 1) {
+    const steady = band(series.slice(segments[1].start))
+    if (segments[0].mean >= steady.low && segments[0].mean <= steady.high) steadyIndex = 0
+  }
+  /** @param {Classification} classification @param {number | null} from */
+  const result = (classification, from) => ({
+    classification,
+    changePoints,
+    segments: segments.map(({ start, mean }) => ({ start, mean })),
+    steadyFrom: from,
+    steadyLevel: from === null ? null : series.slice(from).reduce((sum, value) => sum + value, 0) / (n - from)
+  })
+  if (segments.length === 1 || steadyIndex === 0) return result('flat', 0)
+  if (segments[steadyIndex].start > n - minSteadyShare * n) return result('no steady state', null)
+  const fasterBefore = segments.slice(0, -1).some((segment) => segment.mean < last.mean && !equivalent(segment))
+  return result(fasterBefore ? 'slowdown' : 'warm-up', segments[steadyIndex].start)
 }
