@@ -335,11 +335,13 @@ function compareCell (matched, { measure, given, alpha, paired, seeds }) {
   const enough = main?.test !== null && main?.test !== undefined
   const [baselineValues, candidateValues] = [valuesOf(cell.baseline, METRICS[primary].pick), valuesOf(cell.candidate, METRICS[primary].pick)]
   // The runtime's events are looked at where the level moved beyond its spread: the verdict where the runs are enough for its test, else
-  // (one sustained run a side) the steady windows' own spread; never the point change of noisy runs.
+  // (one sustained run a side) the steady windows' own spread, and by at least the threshold a verdict would need; never the point
+  // change of noisy runs.
   const shift = measure === 'wall-clock' && !enough ? steadyLevelShift(cell) : null
+  const shiftThreshold = (given ?? COMPARE_DEFAULTS.thresholdPercent) / 100
   const levelChanged = measure === 'wall-clock' && (enough
     ? main?.verdict === 'improved' || main?.verdict === 'regressed'
-    : shift !== null && (shift.interval[0] > 1 || shift.interval[1] < 1))
+    : shift !== null && (shift.interval[0] > 1 || shift.interval[1] < 1) && Math.abs(shift.ratio - 1) >= shiftThreshold)
   return {
     ...base,
     status: enough ? 'compared' : 'too-few-repeats',

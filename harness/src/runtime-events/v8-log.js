@@ -68,7 +68,7 @@ export function createV8LogReader (file) {
         reason,
         category: deoptCategory(reason),
         fn: functions.get(fields[3]) ?? 'unknown',
-        position: unescape(fields[7] ?? '').replace(/^<|>$/g, '')
+        position: unescape(fields[7] ?? '').replace(/[<>]/g, '')
       })
     } else if (fields[0] === 'script-source' && anchorLogUs === null && line.includes(ANCHOR_MARK)) {
       // The anchor's compilation is the code-creation just before its source (the script's own code), else just after.
