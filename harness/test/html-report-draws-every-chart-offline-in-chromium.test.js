@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeReports } from '../src/commands/report-command.js'
 import { PACKAGES_DIR } from '../src/paths.js'
 import { loadSut } from '../src/suts/discover-suts.js'
-import { launchChromium } from './support/browser.js'
+import { launchChromium, pageProblems } from './support/browser.js'
 import { fixtureSut } from './support/fixture-suts.js'
 import { trackRuns } from './support/leftover-processes.js'
 import { missing, skipNote } from './support/needs.js'
@@ -68,11 +68,7 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
    */
   async function openReport (path, screenshot) {
     const page = await browser.context.newPage()
-    /** @type {string[]} */
-    const problems = []
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`) })
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('request', (request) => { if (!request.url().startsWith('file:')) problems.push(`network request: ${request.url()}`) })
+    const problems = pageProblems(page)
     await page.goto(pathToFileURL(path).href)
     await page.waitForFunction(() => /** @type {any} */ (globalThis).dynoRenderedCharts !== undefined, null, { timeout: 20_000 })
     const charts = await page.evaluate(() => [...globalThis.document.querySelectorAll('[data-chart]')].map((element) => {

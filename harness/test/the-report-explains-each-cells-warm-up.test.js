@@ -13,7 +13,7 @@ import { markdownReport, markdownSideBySide } from '../src/report/markdown-repor
 import { runLabels } from '../src/report/run-labels.js'
 import { WARMUP_COLUMNS, warmupCells, warmupClassification } from '../src/report/warmup-classification-model.js'
 import { readRun } from '../src/results/read-run.js'
-import { launchChromium } from './support/browser.js'
+import { launchChromium, pageProblems } from './support/browser.js'
 import { missing, skipNote } from './support/needs.js'
 
 const FIXTURES = join(import.meta.dirname, 'fixtures', 'warmup-run')
@@ -222,11 +222,7 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
     const path = join(work, `${screenshot}.html`)
     writeFileSync(path, html)
     const page = await browser.context.newPage()
-    /** @type {string[]} */
-    const problems = []
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`) })
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('request', (request) => { if (!request.url().startsWith('file:')) problems.push(`network request: ${request.url()}`) })
+    const problems = pageProblems(page)
     await page.goto(pathToFileURL(path).href)
     await page.waitForFunction(() => /** @type {any} */ (globalThis).dynoRenderedCharts !== undefined, null, { timeout: 20_000 })
     const rendered = await page.evaluate(() => /** @type {{ id: string, chart: string, series: number }[]} */ (

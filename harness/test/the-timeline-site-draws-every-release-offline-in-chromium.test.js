@@ -12,7 +12,7 @@ import { htmlReport } from '../src/report/html-report.js'
 import { readRun } from '../src/results/read-run.js'
 import { pageOf } from '../src/site/site-model.js'
 import { idOf } from '../src/timeline/timeline-dataset.js'
-import { launchChromium } from './support/browser.js'
+import { launchChromium, pageProblems } from './support/browser.js'
 import { FOUR_REPEATS } from './support/compare-inputs.js'
 import { missing, skipNote } from './support/needs.js'
 import { runCli } from './support/run-cli.js'
@@ -40,11 +40,7 @@ describe.skipIf(absent)(`the timeline site in chromium${skipNote(absent)}`, () =
   async function open (file, viewport, screenshot) {
     const page = await browser.context.newPage()
     await page.setViewportSize(viewport)
-    /** @type {string[]} */
-    const problems = []
-    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`) })
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('request', (request) => { if (!request.url().startsWith('file:')) problems.push(`network request: ${request.url()}`) })
+    const problems = pageProblems(page)
     await page.goto(pathToFileURL(join(site, file)).href)
     await page.waitForFunction(() => globalThis.document.documentElement.dataset.chartsDrawn !== undefined, null, { timeout: 20_000 })
     mkdirSync(SCREENSHOT_DIR, { recursive: true })

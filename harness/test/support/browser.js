@@ -32,3 +32,17 @@ export async function launchChromium () {
     }
   }
 }
+
+/**
+ * What goes wrong on a page that must work offline from file://: console errors, page errors, and any request that leaves the disk.
+ * @param {import('playwright-core').Page} page
+ * @returns {string[]} filled as the page runs
+ */
+export function pageProblems (page) {
+  /** @type {string[]} */
+  const problems = []
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console error: ${message.text()}`) })
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  page.on('request', (request) => { if (!request.url().startsWith('file:')) problems.push(`network request: ${request.url()}`) })
+  return problems
+}
