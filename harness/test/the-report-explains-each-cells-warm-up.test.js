@@ -68,6 +68,15 @@ describe('the warm-up model', () => {
     expect(row.summary).toContain('no deoptimisation')
     expect(row.runtimeEvents).toMatch(/^v8: /)
     expect(row.gcPausePct.after).toBeCloseTo(100 * /** @type {number} */ (around.after.gcPauseMs) / around.after.durationMs, 1)
+    // This run was recorded before dyno read the threads' cpu: not known, '-', never 0.
+    expect(row.otherThreadsCpuPct).toEqual({ before: null, after: null })
+    const threaded = structuredClone(run)
+    const spans = /** @type {NonNullable<typeof verdict.aroundSteadyStart>} */ (verdictOf(recordOf(threaded, 'express')).aroundSteadyStart)
+    spans.before.otherThreadsCpuMs = 0.3 * spans.before.durationMs
+    spans.after.otherThreadsCpuMs = 0.014 * spans.after.durationMs
+    const threadedRow = /** @type {import('../src/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([threaded]).get('json'))
+      .rows.find((candidate) => candidate.sut === 'express')
+    expect(warmupCells(/** @type {any} */ (threadedRow), false)).toContain('30.0 % / 1.4 %')
   })
 
   it('leaves out what Go does not report: no optimisations or deoptimisations, but its collections', () => {

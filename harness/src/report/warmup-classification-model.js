@@ -29,6 +29,8 @@ import { PARTIAL_WINDOW_SHARE } from '../judging/cell-classification.js'
  * @property {BeforeAfter} deoptimized deoptimisations
  * @property {BeforeAfter} collectionsPerSec
  * @property {BeforeAfter} gcPausePct the share of the time the collector paused, %
+ * @property {BeforeAfter} otherThreadsCpuPct the cpu time of the SUT's threads other than its main one (V8's concurrent marking and
+ *   compilation), as a share of the time, %
  * @property {string} summary one sentence: what the runtime did around the steady start, or why the series has no classification
  * @property {string} runtimeEvents where the runtime's events come from, or why there are none
  *
@@ -63,10 +65,11 @@ import { PARTIAL_WINDOW_SHARE } from '../judging/cell-classification.js'
 
 /** The table's columns; `run` only when several runs are set side by side. */
 export const WARMUP_COLUMNS = ['SUT', 'run', 'throughput', 'p50 latency', 'steady from', 'steady req/s', 'speed-up', 'optimised before steady',
-  'deopts before / after', 'collections/s before / after', 'GC pause before / after', 'what the runtime did', 'runtime events']
+  'deopts before / after', 'collections/s before / after', 'GC pause before / after', 'other threads cpu before / after', 'what the runtime did',
+  'runtime events']
 /** The columns of WARMUP_COLUMNS that hold figures (aligned right). */
 export const WARMUP_FIGURE_COLUMNS = ['steady from', 'steady req/s', 'speed-up', 'optimised before steady', 'deopts before / after',
-  'collections/s before / after', 'GC pause before / after']
+  'collections/s before / after', 'GC pause before / after', 'other threads cpu before / after']
 
 /**
  * @param {import('../results/read-run.js').RunData[]} runs one run, or several set side by side
@@ -112,6 +115,7 @@ export function warmupCells (row, withRun) {
     pair(row.deoptimized, formatInteger),
     pair(row.collectionsPerSec, (value) => value.toFixed(1)),
     pair(row.gcPausePct, (value) => `${value.toFixed(1)} %`),
+    pair(row.otherThreadsCpuPct, (value) => `${value.toFixed(1)} %`),
     row.summary,
     row.runtimeEvents
   ]
@@ -125,6 +129,13 @@ const perSec = (count, span) => count === null || span.durationMs === 0 ? null :
 
 /** @param {RuntimeSpan} span @returns {number | null} the share of the span the collector paused, % */
 const pausePct = (span) => span.gcPauseMs === null || span.durationMs === 0 ? null : roundTo(100 * span.gcPauseMs / span.durationMs, 1)
+
+/** @param {RuntimeSpan} span @returns {number | null} the other threads' cpu over the span, % of its time */
+const otherThreadsPct = (span) => {
+  // Absent from the spans of results written before dyno read the threads' cpu.
+  const ms = span.otherThreadsCpuMs ?? null
+  return ms === null || span.durationMs === 0 ? null : roundTo(100 * ms / span.durationMs, 1)
+}
 
 /** @param {number} count @param {string} noun @returns {string} `1 deoptimisation`, `3 deoptimisations` */
 const counted = (count, noun) => `${formatInteger(count)} ${noun}${count === 1 ? '' : 's'}`
@@ -153,6 +164,7 @@ function warmupRow (sut, run, record) {
     deoptimized: either((span) => span.deoptimized),
     collectionsPerSec: either((span) => perSec(span.collections, span)),
     gcPausePct: either(pausePct),
+    otherThreadsCpuPct: either(otherThreadsPct),
     summary: summarySentence(verdict),
     runtimeEvents: eventsSource(record)
   }
