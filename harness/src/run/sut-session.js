@@ -104,7 +104,7 @@ export function createSutSession (context) {
             runtimeArgs: runtimeEvents.args,
             onStderr: runtimeEvents.onStderr
           }))
-          runtimeEvents.started({ pid: running.pid, sharesProcesses: context.sutHost.sharesProcesses })
+          runtimeEvents.started({ pid: running.pid, sharesProcesses: context.sutHost.sharesProcesses, workers: cell.sut.workers })
           current = { sut: cell.sut.label, running, probes, served: 0 }
         } catch (error) {
           rmSync(probes.eventLoopFile, { force: true })

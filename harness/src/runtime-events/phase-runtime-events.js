@@ -18,7 +18,7 @@ export const KEPT_DEOPT_GROUPS = 100
  * @property {{ meanMs: number, p99Ms: number, maxMs: number } | null} eventLoopDelay null: not probed, or no sample in the window
  * @property {{ mainMs: number, othersMs: number } | null} threadCpuMs the cpu time of the main thread and of every other thread of the
  *   SUT's process in the window (thread-cpu-sampler.js); null: not read (a runtime whose threads are not the program's alone, a SUT on
- *   another host)
+ *   another host, a SUT of several worker processes)
  *
  * @typedef {object} DeoptGroup
  * @property {string} fn @property {string} position @property {string} kind @property {string} category @property {string} reason

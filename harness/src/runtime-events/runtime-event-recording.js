@@ -15,7 +15,8 @@ import { startThreadCpuSampler } from './thread-cpu-sampler.js'
  * @property {number | null} eventLoopIntervalMs the event-loop probe's interval the source wants; null: the default
  * @property {((chunk: Buffer) => void) | null} onStderr
  * @property {(epochMs: number) => void} launched the moment before the SUT is launched
- * @property {(process: { pid: number, sharesProcesses: boolean }) => void} started the SUT is up: its process, and whether it runs here
+ * @property {(process: { pid: number, sharesProcesses: boolean, workers: number }) => void} started the SUT is up: its process, whether it
+ *   runs here, and how many worker processes serve (`--workers`)
  * @property {(phase: { startedAtMs: number, windows: import('../load/timeseries.js').Window[],
  *   eventLoopSamples: import('../resources/event-loop-samples.js').EventLoopSample[] }) =>
  *   import('./phase-runtime-events.js').PhaseRuntimeEvents} readPhase
@@ -56,9 +57,10 @@ export function recordRuntimeEvents ({ runtimeKind, enabled, windowMs, host }) {
     eventLoopIntervalMs: probe.eventLoopIntervalMs,
     onStderr: probe.onStderr,
     launched: probe.launched,
-    started ({ pid, sharesProcesses }) {
-      // /proc of this machine: the threads of a SUT on another host are not read.
-      if (source.threadCpu && sharesProcesses) threads = startThreadCpuSampler({ pid, intervalMs: windowMs })
+    started ({ pid, sharesProcesses, workers }) {
+      // /proc of this machine: the threads of a SUT on another host are not read; nor those of a SUT whose workers serve in processes
+      // of their own, where the process launched does not serve.
+      if (source.threadCpu && sharesProcesses && workers === 1) threads = startThreadCpuSampler({ pid, intervalMs: windowMs })
     },
     readPhase: ({ startedAtMs, windows, eventLoopSamples }) => phaseRuntimeEvents(source, probe.collect(), {
       startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs: probe.eventLoopIntervalMs, threadCpuSamples: threads?.samples() ?? null
