@@ -58,11 +58,17 @@ export function classifySeries (series) {
   const { sigma } = peltChangePoints(series, { minSegmentLength })
   const { changePoints } = peltChangePoints(series, { minSegmentLength, penalty: penaltyPerLnN * Math.log(n) * Math.max(sigma, Number.EPSILON) ** 2 })
   const bounds = [0, ...changePoints, n]
-  /** @param {number[]} values @returns {{ low: number, high: number }} their median ± bandWidths × (90th − 10th percentile) */
+  /**
+   * Their median ± bandWidths × (90th − 10th percentile) of their spread around their own straight line: a segment that is still
+   * moving (a ramp up after a stall, a warm-up's first windows) has the band of its noise, not of its slope, so that a series which
+   * ends on a ramp is not made equivalent to everything by it.
+   * @param {number[]} values @returns {{ low: number, high: number }}
+   */
   const band = (values) => {
     const sorted = [...values].sort((a, b) => a - b)
     const median = quantileSorted(sorted, 0.5)
-    const width = bandWidths * (quantileSorted(sorted, 0.9) - quantileSorted(sorted, 0.1))
+    const residuals = detrended(values).sort((a, b) => a - b)
+    const width = bandWidths * (quantileSorted(residuals, 0.9) - quantileSorted(residuals, 0.1))
     return { low: median - width, high: median + width }
   }
   const segments = bounds.slice(1).map((end, index) => {
@@ -72,8 +78,15 @@ export function classifySeries (series) {
   const last = segments[segments.length - 1]
   const equivalent = (/** @type {typeof last} */ segment) => !(segment.high < last.low || last.high < segment.low)
   // The steady state: back from the last segment over those equivalent to it, never into the first.
+  // A short segment that is not equivalent between two that are (a stall of a few windows, a collection's pause) is passed over, as
+  // Barrett et al. take outliers out before they look for change points.
+  const transient = (/** @type {number} */ index) => segments[index].end - segments[index].start <= 2 * minSegmentLength
   let steadyIndex = segments.length - 1
-  while (steadyIndex > 1 && equivalent(segments[steadyIndex - 1])) steadyIndex -= 1
+  while (steadyIndex > 1) {
+    if (equivalent(segments[steadyIndex - 1])) steadyIndex -= 1
+    else if (steadyIndex > 2 && transient(steadyIndex - 1) && equivalent(segments[steadyIndex - 2])) steadyIndex -= 2
+    else break
+  }
   // The first segment joins the steady state only when its mean, not just its band, lies in the band of the steady state's windows: a
   // warm-up's first segment holds the ramp, and its own band is wide.
   if (steadyIndex === 1) {
@@ -92,4 +105,19 @@ export function classifySeries (series) {
   if (segments[steadyIndex].start > n - minSteadyShare * n) return result('no steady state', null)
   const fasterBefore = segments.slice(0, -1).some((segment) => segment.mean < last.mean && !equivalent(segment))
   return result(fasterBefore ? 'slowdown' : 'warm-up', segments[steadyIndex].start)
+}
+
+/** @param {number[]} values @returns {number[]} each value less the least-squares line through them all */
+function detrended (values) {
+  const n = values.length
+  const meanX = (n - 1) / 2
+  const meanY = values.reduce((sum, value) => sum + value, 0) / n
+  let covariance = 0
+  let variance = 0
+  values.forEach((value, x) => {
+    covariance += (x - meanX) * (value - meanY)
+    variance += (x - meanX) ** 2
+  })
+  const slope = variance === 0 ? 0 : covariance / variance
+  return values.map((value, x) => value - (meanY + slope * (x - meanX)))
 }
