@@ -1,7 +1,8 @@
 // @ts-check
-// A cell classified from its own series: its warm-up and measured windows as one timeline, the throughput (as time per request) and the
-// median latency each classified by their change points (series-classification.js), and what the runtime did before and after each
-// change and before and after the steady state began. The cell's classification is its throughput's; its latency's is kept beside it.
+// A cell classified from its own series: its warm-up and measured windows as one timeline, the throughput (req/s of each window, a
+// window without a response as 0: a stall counts for the time it took) and the median latency (of the windows with responses) each
+// classified by their change points (series-classification.js), and what the runtime did before and after each change and before and
+// after the steady state began. The cell's classification is its throughput's; its latency's is kept beside it.
 import { roundTo } from '../util/numbers.js'
 import { runtimeTotals } from '../runtime-events/phase-runtime-events.js'
 import { MIN_SERIES_LENGTH, classifySeries } from './series-classification.js'
@@ -28,7 +29,7 @@ import { MIN_SERIES_LENGTH, classifySeries } from './series-classification.js'
  * @typedef {object} CellClassification
  * @property {import('./series-classification.js').Classification | null} classification the throughput's; null: the series is too short
  * @property {string | null} reason why there is none
- * @property {number} windows how many windows the series held
+ * @property {number} windows how many whole windows the series held, those without a response among them
  * @property {SeriesVerdict | null} throughput
  * @property {SeriesVerdict | null} latency the windows' p50
  * @property {number | null} speedup the steady req/s over the first level's
@@ -50,13 +51,15 @@ export function classifyCell ({ warmup, measure, windowMs, runtime }) {
   const runtimeWindows = runtime.warmup && runtime.measure
     ? [...runtime.warmup, ...runtime.measure.map((window) => ({ ...window, startMs: window.startMs + warmupMs }))]
     : null
-  const kept = timeline.filter((window) => window.requests > 0 && window.latencyMs !== null && window.durationMs >= PARTIAL_WINDOW_SHARE * windowMs)
-  if (kept.length < MIN_SERIES_LENGTH) {
+  // Every whole window counts for the throughput, one without a response as 0; the latency has a median only where there were responses.
+  const whole = timeline.filter((window) => window.durationMs >= PARTIAL_WINDOW_SHARE * windowMs)
+  const answered = whole.filter((window) => window.requests > 0 && window.latencyMs !== null)
+  if (answered.length < MIN_SERIES_LENGTH) {
     return {
       classification: null,
-      reason: `a series of ${kept.length} windows with responses; the classification needs ${MIN_SERIES_LENGTH} ` +
+      reason: `a series of ${answered.length} windows with responses; the classification needs ${MIN_SERIES_LENGTH} ` +
         `(${MIN_SERIES_LENGTH * windowMs / 1000} s at ${windowMs} ms windows: \`--profile sustained\`)`,
-      windows: kept.length,
+      windows: whole.length,
       throughput: null,
       latency: null,
       speedup: null,
@@ -64,32 +67,38 @@ export function classifyCell ({ warmup, measure, windowMs, runtime }) {
       aroundSteadyStart: null
     }
   }
-  const startOf = (/** @type {number} */ index) => roundTo(kept[index].startMs, 1)
   // The runtime's events either side of a window's start, compared with its unrounded start.
-  const spanAt = (/** @type {number} */ index) => ({
-    before: span(runtimeWindows, timeline, (start) => start < kept[index].startMs),
-    after: span(runtimeWindows, timeline, (start) => start >= kept[index].startMs)
+  const spanAt = (/** @type {number} */ startMs) => ({
+    before: span(runtimeWindows, timeline, (start) => start < startMs),
+    after: span(runtimeWindows, timeline, (start) => start >= startMs)
   })
-  const byThroughput = classifySeries(kept.map((window) => window.durationMs / window.requests))
-  const byLatency = classifySeries(kept.map((window) => /** @type {{ p50: number }} */ (window.latencyMs).p50))
-  const verdict = (/** @type {ReturnType<typeof classifySeries>} */ result, /** @type {(level: number) => number} */ level) => ({
+  const shape = { windowsPerSecond: 1000 / windowMs }
+  const byThroughput = classifySeries(whole.map((window) => window.requests / window.durationMs), { ...shape, better: 'higher' })
+  const byLatency = classifySeries(answered.map((window) => /** @type {{ p50: number }} */ (window.latencyMs).p50), { ...shape, better: 'lower' })
+  /**
+   * @param {ReturnType<typeof classifySeries>} result @param {Window[]} windows the series' windows @param {(level: number) => number} level
+   * @returns {SeriesVerdict}
+   */
+  const verdict = (result, windows, level) => ({
     classification: result.classification,
-    changePointsMs: result.changePoints.map(startOf),
-    steadyStartMs: result.steadyFrom === null ? null : startOf(result.steadyFrom),
+    changePointsMs: result.changePoints.map((index) => roundTo(windows[index].startMs, 1)),
+    steadyStartMs: result.steadyFrom === null ? null : roundTo(windows[result.steadyFrom].startMs, 1),
     steadyLevel: result.steadyLevel === null ? null : level(result.steadyLevel)
   })
-  const throughput = verdict(byThroughput, (msPerRequest) => Math.round(1000 / msPerRequest))
-  const firstLevel = 1000 / byThroughput.segments[0].mean
-  const around = byThroughput.steadyFrom === null ? null : spanAt(byThroughput.steadyFrom)
+  const throughput = verdict(byThroughput, whole, (requestsPerMs) => Math.round(1000 * requestsPerMs))
+  const firstLevel = 1000 * byThroughput.segments[0].mean
+  const around = byThroughput.steadyFrom === null ? null : spanAt(whole[byThroughput.steadyFrom].startMs)
   return {
     classification: throughput.classification,
     reason: null,
-    windows: kept.length,
+    windows: whole.length,
     throughput,
-    latency: verdict(byLatency, (ms) => roundTo(ms, 3)),
+    latency: verdict(byLatency, answered, (ms) => roundTo(ms, 3)),
     // A flat series has one level: there is nothing to speed up from.
-    speedup: throughput.steadyLevel === null || throughput.classification === 'flat' ? null : roundTo(throughput.steadyLevel / firstLevel, 3),
-    changePoints: byThroughput.changePoints.map((index) => ({ atMs: startOf(index), ...spanAt(index) })),
+    speedup: throughput.steadyLevel === null || throughput.classification === 'flat' || firstLevel === 0
+      ? null
+      : roundTo(throughput.steadyLevel / firstLevel, 3),
+    changePoints: byThroughput.changePoints.map((index) => ({ atMs: roundTo(whole[index].startMs, 1), ...spanAt(whole[index].startMs) })),
     aroundSteadyStart: around && {
       ...around,
       optimizedBeforePct: around.before.optimized === null || around.after.optimized === null || around.before.optimized + around.after.optimized === 0
