@@ -11,8 +11,8 @@
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { median } from 'simple-statistics'
-import { INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/counts/count-instructions.js'
-import { mapLimit } from '../src/util/map-limit.js'
+import { INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/measures/instructions/counts/count-instructions.js'
+import { mapLimit } from '../src/platform/util/map-limit.js'
 import { benchSuts, countOnce, cvPercent, scenarioNamed } from './support/bench-counts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
@@ -21,7 +21,7 @@ const repeats = Number(values.repeats)
 const GC_SCHEDULE_FLAG = '--predictable-gc-schedule'
 const LARGE_YOUNG_GENERATION = ['--min-semi-space-size=64', '--max-semi-space-size=64', '--no-allocation-site-pretenuring']
 
-/** @type {Record<string, import('../src/counts/count-instructions.js').CountSettings>} */
+/** @type {Record<string, import('../src/measures/instructions/counts/count-instructions.js').CountSettings>} */
 const ARMS = {
   "dyno's": NODE_COUNT_SETTINGS,
   '64 MB young generation, no pretenuring': {
@@ -29,7 +29,7 @@ const ARMS = {
     nodeFlags: [...NODE_COUNT_SETTINGS.nodeFlags.filter((flag) => flag !== GC_SCHEDULE_FLAG), ...LARGE_YOUNG_GENERATION]
   }
 }
-/** @type {Record<string, (window: import('../src/counts/count-instructions.js').CountedWindow) => number | null>} */
+/** @type {Record<string, (window: import('../src/measures/instructions/counts/count-instructions.js').CountedWindow) => number | null>} */
 const FIGURES = {
   program: (window) => window.programInstructionsPerRequest,
   collector: (window) => window.collector?.instructionsPerRequest ?? null,

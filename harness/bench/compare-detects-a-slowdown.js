@@ -9,13 +9,13 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
-import { compareRuns } from '../src/commands/compare-command.js'
-import { runSuite } from '../src/run/run-suite.js'
-import { loadSettings } from '../src/run/load-settings.js'
+import { compareRuns } from '../src/interface/commands/compare-command.js'
+import { runSuite } from '../src/suite/run-suite.js'
+import { loadSettings } from '../src/measures/load-settings.js'
 import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
-import { parseOptions } from '../src/cli/parse-command-line.js'
+import { parseOptions } from '../src/interface/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
-import { loadSut } from '../src/suts/discover-suts.js'
+import { loadSut } from '../src/subjects/suts/discover-suts.js'
 import { suiteOptions } from '../test/support/suite-options.js'
 
 const [trials = 5, rounds = 6, durationSec = 3, warmupSec = 2] = process.argv.slice(2).map(Number)
@@ -41,7 +41,7 @@ async function runOnce (out, extra) {
   }
 }
 
-/** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
+/** @param {import('../src/reports/compare/build-comparison.js').ComparisonRow} row */
 const describe = (row) => `${row.requestsPerSec?.changePercent}% [${row.requestsPerSec?.ci95Percent?.join(', ')}], ` +
   `p=${row.requestsPerSec?.test?.pValue ?? '-'}, ${row.verdict}`
 

@@ -8,8 +8,8 @@
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { median, medianAbsoluteDeviation } from 'simple-statistics'
-import { INSTRUCTION_COUNT_DEFAULTS } from '../src/counts/count-instructions.js'
-import { mapLimit } from '../src/util/map-limit.js'
+import { INSTRUCTION_COUNT_DEFAULTS } from '../src/measures/instructions/counts/count-instructions.js'
+import { mapLimit } from '../src/platform/util/map-limit.js'
 import { benchSuts, countOnce, cvPercent, scenarioNamed } from './support/bench-counts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 

@@ -14,12 +14,12 @@
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { max, median, min } from 'simple-statistics'
-import { countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/counts/count-instructions.js'
-import { countTunables, CPU_BASELINE, maskedCpuFlags, withCpuBaseline } from '../src/counts/cpu-baseline.js'
-import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
-import { loadSut } from '../src/suts/discover-suts.js'
-import { resolveSubjects } from '../src/suts/resolve-subjects.js'
-import { mapLimit } from '../src/util/map-limit.js'
+import { countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/measures/instructions/counts/count-instructions.js'
+import { countTunables, CPU_BASELINE, maskedCpuFlags, withCpuBaseline } from '../src/measures/instructions/counts/cpu-baseline.js'
+import { DEFAULT_RUNTIME } from '../src/subjects/runtimes/runtime-targets.js'
+import { loadSut } from '../src/subjects/suts/discover-suts.js'
+import { resolveSubjects } from '../src/subjects/suts/resolve-subjects.js'
+import { mapLimit } from '../src/platform/util/map-limit.js'
 import { benchSuts, countOnce, scenarioNamed } from './support/bench-counts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
@@ -40,8 +40,8 @@ const TARGETS = [{ label: 'node-http × json', sut: nodeHttp }, { label: 'copy-w
 
 /**
  * The four arms of a Node SUT.
- * @param {import('../src/suts/resolve-subjects.js').Subject} sut
- * @returns {Record<string, import('../src/counts/count-instructions.js').CountSettings>}
+ * @param {import('../src/subjects/suts/resolve-subjects.js').Subject} sut
+ * @returns {Record<string, import('../src/measures/instructions/counts/count-instructions.js').CountSettings>}
  */
 function armsOf (sut) {
   const own = NODE_COUNT_SETTINGS

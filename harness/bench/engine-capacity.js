@@ -5,12 +5,12 @@
 // SUT fast enough to take it.
 //   node harness/bench/engine-capacity.js [--frameworks node-http,uwebsockets] [--connections 100] [--duration 5] [--warmup 2]
 import { parseArgs } from 'node:util'
-import { parseOptions } from '../src/cli/parse-command-line.js'
-import { formatCalibration } from '../src/commands/calibrate-command.js'
-import { calibrationRows } from '../src/engine-choice/engine-calibration.js'
-import { discoverSuts } from '../src/suts/discover-suts.js'
-import { selectSuts } from '../src/suts/select.js'
-import { resolvePinning } from '../src/pinning/resolve-pinning.js'
+import { parseOptions } from '../src/interface/cli/parse-command-line.js'
+import { formatCalibration } from '../src/interface/commands/calibrate-command.js'
+import { calibrationRows } from '../src/suite/engine-choice/engine-calibration.js'
+import { discoverSuts } from '../src/subjects/suts/discover-suts.js'
+import { selectSuts } from '../src/subjects/suts/select.js'
+import { resolvePinning } from '../src/platform/pinning/resolve-pinning.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
 const { values } = parseArgs({

@@ -14,15 +14,15 @@ import { parseArgs } from 'node:util'
 import { median } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
 import { findNativeEngine } from '../src/load/engines/native/native-engine.js'
-import { resolvePinning } from '../src/pinning/resolve-pinning.js'
-import { DEFAULT_PIN } from '../src/pinning/parse-pin.js'
-import { runSuite } from '../src/run/run-suite.js'
-import { loadSettings } from '../src/run/load-settings.js'
+import { resolvePinning } from '../src/platform/pinning/resolve-pinning.js'
+import { DEFAULT_PIN } from '../src/platform/pinning/parse-pin.js'
+import { runSuite } from '../src/suite/run-suite.js'
+import { loadSettings } from '../src/measures/load-settings.js'
 import { engineNamed } from '../src/load/engines/index.js'
-import { parseOptions } from '../src/cli/parse-command-line.js'
-import { discoverSuts } from '../src/suts/discover-suts.js'
-import { resolveSubjects } from '../src/suts/resolve-subjects.js'
-import { DEFAULT_RUNTIME } from '../src/runtimes/runtime-targets.js'
+import { parseOptions } from '../src/interface/cli/parse-command-line.js'
+import { discoverSuts } from '../src/subjects/suts/discover-suts.js'
+import { resolveSubjects } from '../src/subjects/suts/resolve-subjects.js'
+import { DEFAULT_RUNTIME } from '../src/subjects/runtimes/runtime-targets.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 import { suiteOptions } from '../test/support/suite-options.js'
 
@@ -44,7 +44,7 @@ const out = mkdtempSync(join(tmpdir(), 'dyno-threshold-'))
 
 /**
  * One run of one cell with one engine, autocannon's own figure kept (no re-measure).
- * @param {import('../src/suts/resolve-subjects.js').Subject} sut @param {number} connections @param {'autocannon' | 'native'} engine
+ * @param {import('../src/subjects/suts/resolve-subjects.js').Subject} sut @param {number} connections @param {'autocannon' | 'native'} engine
  */
 async function measure (sut, connections, engine) {
   const { records: [record] } = await runSuite(suiteOptions({

@@ -20,16 +20,16 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { median } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
-import { compareRuns } from '../src/commands/compare-command.js'
-import { INSTRUCTION_COUNT_DEFAULTS } from '../src/counts/count-instructions.js'
-import { PACKAGES_DIR } from '../src/paths.js'
-import { runSuite } from '../src/run/run-suite.js'
-import { loadSettings } from '../src/run/load-settings.js'
+import { compareRuns } from '../src/interface/commands/compare-command.js'
+import { INSTRUCTION_COUNT_DEFAULTS } from '../src/measures/instructions/counts/count-instructions.js'
+import { PACKAGES_DIR } from '../src/platform/paths.js'
+import { runSuite } from '../src/suite/run-suite.js'
+import { loadSettings } from '../src/measures/load-settings.js'
 import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
-import { parseOptions } from '../src/cli/parse-command-line.js'
+import { parseOptions } from '../src/interface/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
-import { loadSut } from '../src/suts/discover-suts.js'
-import { mapLimit } from '../src/util/map-limit.js'
+import { loadSut } from '../src/subjects/suts/discover-suts.js'
+import { mapLimit } from '../src/platform/util/map-limit.js'
 import { suiteOptions } from '../test/support/suite-options.js'
 
 const { values: args, positionals } = parseArgs({
@@ -70,13 +70,13 @@ const CALIBRATION_LAUNCHES = 2
 const COUNT_JOBS = availableParallelism()
 
 /**
- * @typedef {{ name: string, sut: import('../src/suts/discover-suts.js').SutDescriptor, env?: Record<string, string> }} Side
+ * @typedef {{ name: string, sut: import('../src/subjects/suts/discover-suts.js').SutDescriptor, env?: Record<string, string> }} Side
  */
 
 /**
  * One `dyno run` of one side, in its own directory.
  * @param {Side} side @param {string} out @param {Record<string, string>} typed `dyno run` options
- * @returns {Promise<{ runDir: string, record: import('../src/results/result-record.js').ResultRecord }>}
+ * @returns {Promise<{ runDir: string, record: import('../src/records/result-record.js').ResultRecord }>}
  */
 async function runSide (side, out, typed) {
   Object.assign(process.env, side.env ?? {})
@@ -164,7 +164,7 @@ function extraWork () {
 /**
  * What a comparison's verdict is on, per request: the program's instructions (the collector's counted apart), or all of them where a
  * count has no split.
- * @param {import('../src/results/result-record.js').ResultRecord} record @returns {number}
+ * @param {import('../src/records/result-record.js').ResultRecord} record @returns {number}
  */
 const verdictPerRequest = (record) => record.instructions?.programInstructionsPerRequest ?? record.instructions?.instructionsPerRequest ?? 0
 
@@ -185,9 +185,9 @@ async function calibrationCounts (sides) {
 /** The table rows of the block: one per target and side compared with its baseline. */
 const blockRows = /** @type {string[]} */ ([])
 
-/** @param {import('../src/compare/build-comparison.js').ComparisonRow} row @returns {import('../src/compare/build-comparison.js').MetricRow | null} */
+/** @param {import('../src/reports/compare/build-comparison.js').ComparisonRow} row @returns {import('../src/reports/compare/build-comparison.js').MetricRow | null} */
 const verdictFigures = (row) => row[row.verdictMetric] ?? null
-/** @param {import('../src/compare/build-comparison.js').ComparisonRow} row */
+/** @param {import('../src/reports/compare/build-comparison.js').ComparisonRow} row */
 const describe = (row) => `${row.verdictMetric} ${verdictFigures(row)?.changePercent}% [${verdictFigures(row)?.ci95Percent?.join(', ')}] ` +
   `p=${verdictFigures(row)?.test?.pValue} threshold ${verdictFigures(row)?.threshold?.percent}%: ${row.verdict}; allocation ` +
   `${row.allocatedBytesPerRequest?.changePercent ?? '-'}% threshold ${row.allocatedBytesPerRequest?.threshold?.percent ?? '-'}%: ` +

@@ -11,8 +11,8 @@
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { max, median, min } from 'simple-statistics'
-import { INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/counts/count-instructions.js'
-import { mapLimit } from '../src/util/map-limit.js'
+import { INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/measures/instructions/counts/count-instructions.js'
+import { mapLimit } from '../src/platform/util/map-limit.js'
 import { benchSuts, countOnce, cvPercent, scenarioNamed } from './support/bench-counts.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
@@ -20,7 +20,7 @@ const { values } = parseArgs({ options: { repeats: { type: 'string', default: '4
 const repeats = Number(values.repeats)
 const GC_SCHEDULE_FLAG = '--predictable-gc-schedule'
 
-/** @param {import('../src/counts/count-instructions.js').CountSettings} settings */
+/** @param {import('../src/measures/instructions/counts/count-instructions.js').CountSettings} settings */
 const describe = (settings) => [...settings.nodeFlags, ...Object.entries(settings.env).map(([name, value]) => `${name}=${value}`)].join(' ') || 'none'
 
 const COMPARISONS = [

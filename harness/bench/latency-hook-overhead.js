@@ -22,10 +22,10 @@ import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
 import { SCENARIOS } from '@dyno/scenarios'
 import { createLatencyHistogram, recordLatencyMs } from '../src/load/latency-histogram.js'
-import { PACKAGES_DIR } from '../src/paths.js'
-import { runEnv } from '../src/env/run-env.js'
-import { startSut } from '../src/sut-process/start-sut.js'
-import { loadSut } from '../src/suts/discover-suts.js'
+import { PACKAGES_DIR } from '../src/platform/paths.js'
+import { runEnv } from '../src/platform/env/run-env.js'
+import { startSut } from '../src/subjects/sut-process/start-sut.js'
+import { loadSut } from '../src/subjects/suts/discover-suts.js'
 
 const SELF = fileURLToPath(import.meta.url)
 const WARMUP_SEC = 3

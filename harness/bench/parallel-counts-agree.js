@@ -10,8 +10,8 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { compareRuns } from '../src/commands/compare-command.js'
-import { REPO_ROOT } from '../src/paths.js'
+import { compareRuns } from '../src/interface/commands/compare-command.js'
+import { REPO_ROOT } from '../src/platform/paths.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
 const { values } = parseArgs({ options: { frameworks: { type: 'string', default: 'node-http,fastify,express' }, rounds: { type: 'string', default: '2' } } })

@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { quantile } from 'simple-statistics'
-import { readRun } from '../src/results/read-run.js'
-import { rankGroups } from '../src/stats/rank-groups.js'
+import { readRun } from '../src/records/read-run.js'
+import { rankGroups } from '../src/judging/stats/rank-groups.js'
 import { MEASURING_DOC, blockMarkers, writeMeasuredBlock } from './support/measured-block.js'
 
 /** Two SUTs this far apart in both runs must never share a group. */

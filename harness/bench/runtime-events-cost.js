@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { mean, median, sampleStandardDeviation } from 'simple-statistics'
-import { REPO_ROOT } from '../src/paths.js'
+import { REPO_ROOT } from '../src/platform/paths.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
 const { values } = parseArgs({

@@ -3,10 +3,10 @@
 // Rewrites the README's reference table from a run directory (default: the newest under results/).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { DEFAULTS } from '../src/defaults.js'
-import { REPO_ROOT } from '../src/paths.js'
-import { latestRunDir, readRun } from '../src/results/read-run.js'
-import { referenceTable, replaceReferenceBlock } from '../src/report/reference-table.js'
+import { DEFAULTS } from '../src/platform/defaults.js'
+import { REPO_ROOT } from '../src/platform/paths.js'
+import { latestRunDir, readRun } from '../src/records/read-run.js'
+import { referenceTable, replaceReferenceBlock } from '../src/reports/report/reference-table.js'
 
 const [dirArgument, readmeArgument] = process.argv.slice(2)
 const runDir = dirArgument ? resolve(dirArgument) : latestRunDir(resolve(REPO_ROOT, DEFAULTS.out))

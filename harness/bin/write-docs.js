@@ -5,10 +5,10 @@
 // manifest; only the block's content is replaced). Tests fail when a committed file differs from what this writes.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { cliReference } from '../src/docs/cli-reference.js'
-import { ERRORS_DOC_FILE, errorsReference } from '../src/docs/errors-reference.js'
-import { writtenSutDocs } from '../src/docs/sut-versions.js'
-import { REPO_ROOT } from '../src/paths.js'
+import { cliReference } from '../src/interface/docs/cli-reference.js'
+import { ERRORS_DOC_FILE, errorsReference } from '../src/interface/docs/errors-reference.js'
+import { writtenSutDocs } from '../src/interface/docs/sut-versions.js'
+import { REPO_ROOT } from '../src/platform/paths.js'
 
 const documents = [
   { file: join(REPO_ROOT, 'docs', 'cli.md'), text: cliReference() },

@@ -6,15 +6,15 @@ import { mean, sampleStandardDeviation } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
 import {
   countInstructions, countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC
-} from '../../src/counts/count-instructions.js'
-import { PACKAGES_DIR } from '../../src/paths.js'
-import { runEnv } from '../../src/env/run-env.js'
-import { createRunId } from '../../src/results/run-id.js'
-import { DEFAULT_RUNTIME } from '../../src/runtimes/runtime-targets.js'
-import { loadSut } from '../../src/suts/discover-suts.js'
-import { resolveSubjects } from '../../src/suts/resolve-subjects.js'
+} from '../../src/measures/instructions/counts/count-instructions.js'
+import { PACKAGES_DIR } from '../../src/platform/paths.js'
+import { runEnv } from '../../src/platform/env/run-env.js'
+import { createRunId } from '../../src/records/run-id.js'
+import { DEFAULT_RUNTIME } from '../../src/subjects/runtimes/runtime-targets.js'
+import { loadSut } from '../../src/subjects/suts/discover-suts.js'
+import { resolveSubjects } from '../../src/subjects/suts/resolve-subjects.js'
 
-/** @param {string[]} names SUT packages under packages/ @returns {Promise<import('../../src/suts/resolve-subjects.js').Subject[]>} */
+/** @param {string[]} names SUT packages under packages/ @returns {Promise<import('../../src/subjects/suts/resolve-subjects.js').Subject[]>} */
 export const benchSuts = (names) => resolveSubjects(names.map((name) => loadSut(join(PACKAGES_DIR, name))), { runtimes: [DEFAULT_RUNTIME], workers: 1 })
 
 /** @param {string} name @returns {import('@dyno/scenarios').Scenario} */
@@ -26,8 +26,8 @@ export function scenarioNamed (name) {
 
 /**
  * One count of a SUT on a fresh launch, with dyno's defaults for what is not given; a wrong response fails the script.
- * @param {{ sut: import('../../src/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, concurrency?: number,
- *   settings?: import('../../src/counts/count-instructions.js').CountSettings }} plan
+ * @param {{ sut: import('../../src/subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, concurrency?: number,
+ *   settings?: import('../../src/measures/instructions/counts/count-instructions.js').CountSettings }} plan
  */
 export async function countOnce ({ sut, scenario, concurrency = INSTRUCTION_COUNT_DEFAULTS.concurrency, settings = countSettingsFor(sut) }) {
   const count = await countInstructions({

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { cpus, release, totalmem } from 'node:os'
 import { basename, join } from 'node:path'
-import { REPO_ROOT } from '../../src/paths.js'
+import { REPO_ROOT } from '../../src/platform/paths.js'
 
 /** Where the figures of how dyno measures live. */
 export const MEASURING_DOC = join(REPO_ROOT, 'docs', 'measuring.md')

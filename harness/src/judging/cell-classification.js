@@ -3,13 +3,13 @@
 // window without a response as 0: a stall counts for the time it took) and the median latency (of the windows with responses) each
 // classified by their change points (series-classification.js), and what the runtime did before and after each change and before and
 // after the steady state began. The cell's classification is its throughput's; its latency's is kept beside it.
-import { roundTo } from '../util/numbers.js'
-import { runtimeTotals } from '../runtime-events/phase-runtime-events.js'
+import { roundTo } from '../platform/util/numbers.js'
+import { runtimeTotals } from '../subjects/runtime-events/phase-runtime-events.js'
 import { MIN_SERIES_LENGTH, classifySeries } from './series-classification.js'
 
 /**
  * @typedef {import('../load/timeseries.js').Window} Window
- * @typedef {import('../runtime-events/phase-runtime-events.js').RuntimeWindow} RuntimeWindow
+ * @typedef {import('../subjects/runtime-events/phase-runtime-events.js').RuntimeWindow} RuntimeWindow
  *
  * @typedef {object} RuntimeSpan what the runtime did in part of the series
  * @property {number} durationMs

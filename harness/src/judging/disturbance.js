@@ -27,7 +27,7 @@ const ROLE_NAMES = /** @type {const} */ ({ sut: "the SUT's", generator: "the loa
  */
 
 /**
- * @param {import('../resources/interference-sampler.js').InterferenceReport | null | undefined} report of the measured phase
+ * @param {import('../platform/resources/interference-sampler.js').InterferenceReport | null | undefined} report of the measured phase
  * @param {number} thresholdPct
  * @returns {Disturbance | null} null: nothing was read (no /proc/stat, or no measured phase)
  */
@@ -46,8 +46,8 @@ export function judgeDisturbance (report, thresholdPct = DISTURBED_SHARE_PCT) {
 
 /**
  * "cpu 0 (the SUT's): 49.5 % taken by others: pid 4242 `sh -c while :; do :; done` 49.3 %"
- * @param {import('../resources/interference-sampler.js').InterferenceReport} report
- * @param {{ role: string, share: import('../resources/interference-sampler.js').CpuSetShare, pct: number }[]} roles over the threshold
+ * @param {import('../platform/resources/interference-sampler.js').InterferenceReport} report
+ * @param {{ role: string, share: import('../platform/resources/interference-sampler.js').CpuSetShare, pct: number }[]} roles over the threshold
  * @returns {string}
  */
 export function describeDisturbance (report, roles) {

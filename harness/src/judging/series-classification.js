@@ -11,7 +11,7 @@
 //   none: flat. Any earlier segment better than the last by more than the band makes it a slowdown, never a warm-up.
 // The steady state is the run of segments the walk went back over; its level is their windows' mean.
 import { medianAbsoluteDeviation } from 'simple-statistics'
-import { peltChangePoints } from '../stats/pelt.js'
+import { peltChangePoints } from './stats/pelt.js'
 
 /**
  * @typedef {'flat' | 'warm-up' | 'slowdown' | 'no steady state'} Classification

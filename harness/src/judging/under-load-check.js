@@ -1,5 +1,5 @@
 // @ts-check
-import { roundTo } from '../util/numbers.js'
+import { roundTo } from '../platform/util/numbers.js'
 
 /**
  * A SUT that breaks under load never gets a clean number: any response with a wrong body or a

@@ -1,6 +1,6 @@
 // @ts-check
 import { median } from 'simple-statistics'
-import { roundTo } from '../util/numbers.js'
+import { roundTo } from '../platform/util/numbers.js'
 
 /**
  * When does a SUT reach its steady state? Node servers get faster during their first seconds under

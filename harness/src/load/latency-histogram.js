@@ -1,6 +1,6 @@
 // @ts-check
 import * as hdr from 'hdr-histogram-js'
-import { roundTo } from '../util/numbers.js'
+import { roundTo } from '../platform/util/numbers.js'
 
 /** Latencies are recorded in µs, from 1 µs up to 60 s (longer answers clamp to 60 s), 3 significant digits. */
 const HISTOGRAM_REQUEST = Object.freeze({

@@ -30,16 +30,16 @@
  * @property {Record<string, number>} statusCounts
  * @property {boolean} stoppedEarly
  * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number }} [rate] open model only: how well the schedule was kept
- * @property {import('../resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator during the phase
+ * @property {import('../platform/resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator during the phase
  * @property {number | null} [requestsPerCpuSec]
  * @property {import('./engines/engine.js').HostShare[]} [loadHosts] load from several hosts: what each host's engine did
  * @property {boolean} [generatorBound] the generator set the pace (resources/resource-defaults.js: GENERATOR_BOUND_RULE)
  * @property {number | null} [generatorCpuPct]
  * @property {number | null} [generatorHeadroomPct] 100 − the share of its allotment the generator used
- * @property {ReturnType<typeof import('../resources/event-loop-samples.js').summarizeEventLoop>} [eventLoop]
- * @property {import('../runtime-events/phase-runtime-events.js').PhaseRuntimeEvents} [runtimeEvents] what the SUT's runtime did in each
+ * @property {ReturnType<typeof import('../platform/resources/event-loop-samples.js').summarizeEventLoop>} [eventLoop]
+ * @property {import('../subjects/runtime-events/phase-runtime-events.js').PhaseRuntimeEvents} [runtimeEvents] what the SUT's runtime did in each
  *   window (collections, compilations, deoptimisations, event-loop delay), or the reason it is not known
- * @property {import('../resources/interference-sampler.js').InterferenceReport | null} [interference] what other processes took of the
+ * @property {import('../platform/resources/interference-sampler.js').InterferenceReport | null} [interference] what other processes took of the
  *   cpus of the SUT and the generator during the phase; null: /proc/stat could not be read
  * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut it
  */

@@ -4,7 +4,7 @@
 // counts and windows summed.
 import { createLatencyHistogram, decodeHistogram } from './latency-histogram.js'
 import { windowsFromParts } from './timeseries.js'
-import { roundTo } from '../util/numbers.js'
+import { roundTo } from '../platform/util/numbers.js'
 
 /**
  * @typedef {object} RateFigures how well an open-model schedule was kept

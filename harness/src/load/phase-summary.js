@@ -2,7 +2,7 @@
 // One PhaseSummary from what any engine counted: the rates, the spread of the per-second counts, the
 // statuses judged against the scenario's, the latency summary and encoding, all computed one way.
 import { encodeHistogram, latencySummaryMs } from './latency-histogram.js'
-import { roundTo } from '../util/numbers.js'
+import { roundTo } from '../platform/util/numbers.js'
 
 /**
  * @typedef {object} PhaseCounts what an engine counted in one phase

@@ -1,5 +1,5 @@
 // @ts-check
-import { DynoError } from '../errors.js'
+import { DynoError } from '../platform/errors.js'
 
 /**
  * A plan's headers as the lines an engine writes itself (`Name: value`), without those the engine computes

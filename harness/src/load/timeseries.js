@@ -1,6 +1,6 @@
 // @ts-check
 import { createLatencyHistogram, decodeHistogram, encodeHistogram, recordLatencyMs } from './latency-histogram.js'
-import { roundTo } from '../util/numbers.js'
+import { roundTo } from '../platform/util/numbers.js'
 
 /**
  * @typedef {object} Window one slice of a phase

@@ -5,7 +5,7 @@
 // Usage: node cli-batch.js <file with a JSON array of argv arrays>
 import { readFileSync } from 'node:fs'
 import { Writable } from 'node:stream'
-import { main } from '../../src/cli/main.js'
+import { main } from '../../src/interface/cli/main.js'
 
 const cases = JSON.parse(readFileSync(process.argv[2], 'utf8'))
 for (const argv of cases) {

@@ -2,15 +2,15 @@
 // What the engine tests share: a SUT started for one piece of work and always stopped, and the load plan of
 // a scenario against it, as run-one.js builds it (10 connections, 1 s, no warm-up unless overridden).
 import { scenarioLoadPlan } from '../../src/load/load-plan.js'
-import { runEnv } from '../../src/env/run-env.js'
-import { startSut } from '../../src/sut-process/start-sut.js'
+import { runEnv } from '../../src/platform/env/run-env.js'
+import { startSut } from '../../src/subjects/sut-process/start-sut.js'
 import { scenarioNamed } from './run-fixture.js'
 
 /**
  * Starts a SUT marked with a fresh run id (registered with `runs`), runs `work` against it, and always stops it.
  * @template T
  * @param {{ add: (runId: string) => string }} runs
- * @param {import('../../src/suts/discover-suts.js').SutDescriptor} sut
+ * @param {import('../../src/subjects/suts/discover-suts.js').SutDescriptor} sut
  * @param {(port: number, env: Record<string, string>) => Promise<T>} work
  */
 export async function withSut (runs, sut, work) {

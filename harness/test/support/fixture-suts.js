@@ -1,6 +1,6 @@
 // @ts-check
 import { fileURLToPath } from 'node:url'
-import { loadSut } from '../../src/suts/discover-suts.js'
+import { loadSut } from '../../src/subjects/suts/discover-suts.js'
 
 export const FIXTURE_SUTS_DIR = fileURLToPath(new URL('../fixtures/suts/', import.meta.url))
 

@@ -2,7 +2,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runSuite } from '../../src/run/run-suite.js'
+import { runSuite } from '../../src/suite/run-suite.js'
 import { fixtureSut } from './fixture-suts.js'
 import { scenarioNamed, shortLoad } from './run-fixture.js'
 import { ON_A_SHARED_MACHINE, suiteOptions } from './suite-options.js'

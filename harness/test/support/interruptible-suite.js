@@ -4,7 +4,7 @@
 // the directory its run goes into first, then a line per stage and result.
 // Usage: node interruptible-suite.js <fixture name> <scenario,…> <durationSec>
 import { dirname } from 'node:path'
-import { interruptedExitCode, onInterrupt } from '../../src/cli/interrupt.js'
+import { interruptedExitCode, onInterrupt } from '../../src/interface/cli/interrupt.js'
 import { fixtureSut } from './fixture-suts.js'
 import { runInTempDir } from './run-fixture.js'
 

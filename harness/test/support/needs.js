@@ -4,11 +4,11 @@
 // a missing one fails the file at once instead.
 import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
-import { findCallgrind } from '../../src/counts/callgrind.js'
+import { findCallgrind } from '../../src/measures/instructions/counts/callgrind.js'
 import { engineNamed } from '../../src/load/engines/index.js'
-import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
-import { findPostgresBinaries } from '../../src/services/postgres-service.js'
-import { findExecutable } from '../../src/util/find-executable.js'
+import { resolvePinning } from '../../src/platform/pinning/resolve-pinning.js'
+import { findPostgresBinaries } from '../../src/subjects/services/postgres-service.js'
+import { findExecutable } from '../../src/platform/util/find-executable.js'
 import { CHROMIUM_PATH } from './browser.js'
 
 /** @type {Record<string, () => string | null>} each requirement: why it is missing here, or null */

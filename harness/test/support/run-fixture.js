@@ -3,10 +3,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
-import { runSuite } from '../../src/run/run-suite.js'
-import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
-import { parsePin } from '../../src/pinning/parse-pin.js'
-import { machineCpus } from '../../src/pinning/cpu-list.js'
+import { runSuite } from '../../src/suite/run-suite.js'
+import { resolvePinning } from '../../src/platform/pinning/resolve-pinning.js'
+import { parsePin } from '../../src/platform/pinning/parse-pin.js'
+import { machineCpus } from '../../src/platform/pinning/cpu-list.js'
 import { suiteOptions, TESTS_DISTURBED_ABOVE_PCT } from './suite-options.js'
 import { writtenRun } from './written-run.js'
 
@@ -21,8 +21,8 @@ export const scenarioNamed = (name) => {
 
 /**
  * The load of a short test run: one connection level's worth of settings, closed loop, autocannon, 1 s without warm-up.
- * @param {Partial<import('../../src/results/result-record.js').LoadSettings>} [overrides]
- * @returns {import('../../src/results/result-record.js').LoadSettings}
+ * @param {Partial<import('../../src/records/result-record.js').LoadSettings>} [overrides]
+ * @returns {import('../../src/records/result-record.js').LoadSettings}
  */
 export function shortLoad (overrides = {}) {
   return {
@@ -44,11 +44,11 @@ export function shortLoad (overrides = {}) {
 /**
  * Runs the harness in-process on the given SUTs and scenarios, writing into a fresh temporary
  * directory, with short load settings; returns the records as written to disk.
- * @param {{ suts: import('../../src/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
- *   load?: Partial<import('../../src/results/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?: boolean,
- *   signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/run/run-suite.js').SuiteHooks, levels?: number[],
+ * @param {{ suts: import('../../src/subjects/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
+ *   load?: Partial<import('../../src/records/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?: boolean,
+ *   signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/suite/run-suite.js').SuiteHooks, levels?: number[],
  *   repeats?: number, pin?: string, freshSut?: boolean, quietCheck?: 'on' | 'off', disturbedAbovePct?: number,
- *   sutHost?: import('../../src/hosts/host.js').Host | null, engine?: import('../../src/load/engines/engine.js').Engine }} options the run is
+ *   sutHost?: import('../../src/platform/hosts/host.js').Host | null, engine?: import('../../src/load/engines/engine.js').Engine }} options the run is
  *   registered with `runs` as soon as it has an id; hooks are the harness's own (progress, services); load: shortLoad's overrides;
  *   connections: the one level (10), levels: several; pin: as `--pin` (auto by default); quietCheck and disturbedAbovePct: off and
  *   TESTS_DISTURBED_ABOVE_PCT unless the test is about disturbance; engine: a descriptor the registry need not list (the one

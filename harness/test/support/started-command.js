@@ -2,7 +2,7 @@
 // A command started as a user would start it, from the repository root, with what it prints collected (terminal escapes taken
 // out) and a way to wait, bounded, for a line to appear.
 import { spawn } from 'node:child_process'
-import { REPO_ROOT } from '../../src/paths.js'
+import { REPO_ROOT } from '../../src/platform/paths.js'
 
 /**
  * Starts a command and collects what it prints (both streams, without terminal escapes).

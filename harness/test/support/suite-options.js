@@ -3,8 +3,8 @@
 // (the SUTs, the scenarios, the load, where it goes, what run.json records of it), and everything else is as a plain `dyno run`
 // of one round would have it. Each overrides what it measures differently.
 import { engineNamed } from '../../src/load/engines/index.js'
-import { DEFAULT_PIN } from '../../src/pinning/parse-pin.js'
-import { resolvePinning } from '../../src/pinning/resolve-pinning.js'
+import { DEFAULT_PIN } from '../../src/platform/pinning/parse-pin.js'
+import { resolvePinning } from '../../src/platform/pinning/resolve-pinning.js'
 import { DISTURBED_SHARE_PCT } from '../../src/judging/disturbance.js'
 
 /**
@@ -17,7 +17,7 @@ export const TESTS_DISTURBED_ABOVE_PCT = 99
 export const ON_A_SHARED_MACHINE = Object.freeze({ quietCheck: /** @type {const} */ ('off'), disturbedAbovePct: TESTS_DISTURBED_ABOVE_PCT })
 
 /**
- * @typedef {import('../../src/run/run-suite.js').SuiteOptions} SuiteOptions
+ * @typedef {import('../../src/suite/run-suite.js').SuiteOptions} SuiteOptions
  * @param {Pick<SuiteOptions, 'suts' | 'scenarios' | 'load' | 'out'> & { recorded: Record<string, unknown> } &
  *   Partial<Omit<SuiteOptions, 'options' | 'planOptions'>>} given recorded: what run.json records as its options (and its plan's
  *   identity): the test's or bench's name and what it varies; engine: the one its load names, unless given

@@ -3,7 +3,7 @@
 // checks what it reads against the schemas and drops fields they do not know, which a test judging what was written must not do.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { RUN_INDEX_FILE } from '../../src/results/run-layout.js'
+import { RUN_INDEX_FILE } from '../../src/records/run-layout.js'
 
 /** @param {string} path @returns {any} */
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))

@@ -34,7 +34,7 @@
  * @property {Promise<LoadOutcome>} done
  *
  * @typedef {object} LoadHost a host the load comes from
- * @property {import('../../hosts/host.js').Host} host
+ * @property {import('../../platform/hosts/host.js').Host} host
  * @property {number[]} cpus its engine's cpus there, one thread each
  * @property {boolean} pin pin the engine to them (the host has taskset, and they are the run's generator cpus)
  *

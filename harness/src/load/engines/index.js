@@ -1,7 +1,7 @@
 // @ts-check
 // The load engines, in the order help and calibration list them. Everything that runs, checks, records or
 // calibrates an engine iterates this list or looks an engine up here; adding one is a folder and a line below.
-import { DynoError } from '../../errors.js'
+import { DynoError } from '../../platform/errors.js'
 import { autocannonEngine } from './autocannon/autocannon-engine.js'
 import { nativeEngine } from './native/native-descriptor.js'
 import { wrkEngine } from './wrk/wrk-engine.js'

@@ -4,13 +4,13 @@
 // (services made by the host's checkout, its processes read as its own, its fingerprint recorded) runs here, through the host's
 // answers alone. Nothing in dyno knows this kind: it reaches the harness the way a new kind in hosts/ would.
 import { hostname } from 'node:os'
-import { currentMachine } from '../../../src/pinning/resolve-pinning.js'
-import { findExecutable } from '../../../src/util/find-executable.js'
-import { freeLoopbackPort } from '../../../src/hosts/free-port.js'
-import { measureLinkRtt } from '../../../src/hosts/link-rtt.js'
-import { spawnHere } from '../../../src/hosts/host-kinds.js'
+import { currentMachine } from '../../../src/platform/pinning/resolve-pinning.js'
+import { findExecutable } from '../../../src/platform/util/find-executable.js'
+import { freeLoopbackPort } from '../../../src/platform/hosts/free-port.js'
+import { measureLinkRtt } from '../../../src/platform/hosts/link-rtt.js'
+import { spawnHere } from '../../../src/platform/hosts/host-kinds.js'
 
-/** @type {import('../../../src/hosts/host.js').HostKind} */
+/** @type {import('../../../src/platform/hosts/host.js').HostKind} */
 export const apartHostKind = {
   name: 'apart',
   form: '`apart://NAME` (this machine, as if it were another: a kind for tests)',

@@ -3,7 +3,7 @@
 // what each phase counted over IPC. It is a separate process so that the orchestrator never competes with it;
 // the orchestrator runs one per generator cpu, each with its share of the connections, and adds them up.
 import autocannon from 'autocannon'
-import { bodyVerifier } from '../../../verify/body-verifier.js'
+import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
 import { rateCounts } from './rate-phase.js'
 import { createWindowRecorder } from '../../timeseries.js'

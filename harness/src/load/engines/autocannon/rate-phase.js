@@ -4,13 +4,13 @@
 // requests scheduled during the stall wait, and that wait shows in the tail; a closed-loop generator
 // (autocannon) would instead send less during the stall and never see it (coordinated omission).
 import { Pool, buildConnector } from 'undici'
-import { bodyVerifier } from '../../../verify/body-verifier.js'
+import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
 import { mergeCounts } from '../../phase-counts.js'
 import { phaseSummary } from '../../phase-summary.js'
 import { runSchedule } from './rate-schedule.js'
 import { createWindowRecorder } from '../../timeseries.js'
-import { roundTo } from '../../../util/numbers.js'
+import { roundTo } from '../../../platform/util/numbers.js'
 
 /** How long requests still in flight when the schedule ends may take; those left after it are timeouts. */
 export const DRAIN_MS = 2000

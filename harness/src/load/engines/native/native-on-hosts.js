@@ -3,11 +3,11 @@
 // connections, every one of them starting its first phase at the same moment (a start time a few seconds ahead, the hosts' clocks
 // kept by NTP). Each phase's counts are merged exactly, as the engine merges its own threads (histograms added, window by window
 // too); the generator-bound guard is judged per host, from that host's engine's CPU, read where it runs.
-import { DynoError } from '../../../errors.js'
-import { NATIVE_ENGINE_DIR } from '../../../paths.js'
-import { pinnedSpawnArgs } from '../../../pinning/pinned-spawn.js'
-import { generatorBound } from '../../../resources/resource-figures.js'
-import { startResourceSampler } from '../../../resources/resource-sampler.js'
+import { DynoError } from '../../../platform/errors.js'
+import { NATIVE_ENGINE_DIR } from '../../../platform/paths.js'
+import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
+import { generatorBound } from '../../../platform/resources/resource-figures.js'
+import { startResourceSampler } from '../../../platform/resources/resource-sampler.js'
 import { engineConfig, findNativeEngine, nativePortableCounts, readEngineMessages } from './native-engine.js'
 import { mergeCounts } from '../../phase-counts.js'
 import { phaseSummary } from '../../phase-summary.js'
@@ -46,7 +46,7 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
   }
   const startAtUnixMs = Date.now() + START_LEAD_MS
   let stopping = false
-  /** @type {import('../../../hosts/host.js').HostProcess[]} */
+  /** @type {import('../../../platform/hosts/host.js').HostProcess[]} */
   const started = []
   const done = (async () => {
     for (const [index, { host, cpus, pin }] of loadHosts.entries()) {
@@ -79,7 +79,7 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
  * Reads every engine's lines until each has said `done`: progress summed over the hosts, and each phase merged once every host has
  * reported it.
  * @param {import('../../load-plan.js').LoadPlan} plan @param {import('../engine.js').LoadHost[]} loadHosts
- * @param {import('../../../hosts/host.js').HostProcess[]} engines
+ * @param {import('../../../platform/hosts/host.js').HostProcess[]} engines
  * @param {{ shares: number[], startAtUnixMs: number, hooks: Omit<import('../engine.js').EngineHooks, 'threads' | 'cpus'> }} context
  * @returns {Promise<import('../engine.js').LoadOutcome>}
  */
@@ -156,7 +156,7 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
 
 /**
  * The CPU of one host's engine, phase by phase, read where it runs; the first window opens at the common start.
- * @param {import('../../../hosts/host.js').HostProcess} engine @param {number} startAtUnixMs
+ * @param {import('../../../platform/hosts/host.js').HostProcess} engine @param {number} startAtUnixMs
  */
 function hostSampler (engine, startAtUnixMs) {
   const target = engine.readGroup ? { pgid: engine.pid, readGroup: engine.readGroup } : { pgid: engine.pid }
@@ -166,7 +166,7 @@ function hostSampler (engine, startAtUnixMs) {
   const open = () => { if (!ended) sampler = startResourceSampler({ targets: { generator: target } }) }
   const timer = setTimeout(open, Math.max(0, startAtUnixMs - Date.now()))
   return {
-    /** @returns {import('../../../resources/resource-sampler.js').TargetResources | null} the phase's, and the next one's window opens */
+    /** @returns {import('../../../platform/resources/resource-sampler.js').TargetResources | null} the phase's, and the next one's window opens */
     phaseDone () {
       const report = sampler?.stop() ?? null
       open()

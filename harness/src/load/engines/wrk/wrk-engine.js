@@ -8,7 +8,7 @@
 //   (distinct bodies, with their counts) and checked here with the harness's own bodyMatches;
 // - a named check (worldRow): every distinct body is kept and checked here the same way.
 // At most DYNO_WRK_MAX_DISTINCT_BODIES distinct bodies are kept per thread; responses beyond count as mismatches.
-import { DynoError } from '../../../errors.js'
+import { DynoError } from '../../../platform/errors.js'
 import { headerLines } from '../../request-headers.js'
 import { findWrk, startWrkPhase, wrkVersion } from './wrk-phase.js'
 import { wrkPhaseSummary } from './wrk-summary.js'

@@ -3,11 +3,11 @@
 // the report line the script prints in done().
 import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { DynoError } from '../../../errors.js'
-import { pinnedSpawnArgs } from '../../../pinning/pinned-spawn.js'
-import { findExecutable } from '../../../util/find-executable.js'
-import { LineTail } from '../../../util/line-tail.js'
-import { spawnGroupLeader, stopProcessGroup } from '../../../hosts/process-group.js'
+import { DynoError } from '../../../platform/errors.js'
+import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
+import { findExecutable } from '../../../platform/util/find-executable.js'
+import { LineTail } from '../../../platform/process/line-tail.js'
+import { spawnGroupLeader, stopProcessGroup } from '../../../platform/process/process-group.js'
 
 export const WRK_SCRIPT_PATH = fileURLToPath(new URL('./wrk-report.lua', import.meta.url))
 /**

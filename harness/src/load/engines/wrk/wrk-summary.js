@@ -1,7 +1,7 @@
 // @ts-check
 // Turns the JSON line that wrk-report.lua prints into dyno's PhaseSummary, the same record the
 // autocannon worker produces, so that results keep one schema whatever the engine.
-import { bodyMatches } from '../../../verify/check-response.js'
+import { bodyMatches } from '../../../subjects/verify/check-response.js'
 import { createLatencyHistogram } from '../../latency-histogram.js'
 import { phaseSummary } from '../../phase-summary.js'
 

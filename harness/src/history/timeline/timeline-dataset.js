@@ -1,0 +1,132 @@
+// @ts-check
+// A timeline's data directory: records that accumulate, one file per record, never rewritten. A record is one count of one
+// release of a framework on one runtime and scenario, made with one set of counting settings by one version of dyno's counting
+// code; its file is named by the hash of exactly that key (and whether it measured or failed), so a later run adds only what is
+// new, two records of one key made with other settings are both kept, and directories made by the parts of a matrix are merged by
+// copying their files together. The layout is docs/timeline.md; a record's schema is harness/schema/timeline-record.schema.json.
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { DynoError } from '../../platform/errors.js'
+import { schemaProblem } from '../../records/document-shape.js'
+import { writeJsonAtomic } from '../../records/write-json-atomic.js'
+import { checkWritableDirectory, inputKind, makeDirectory } from '../../platform/util/checked-paths.js'
+
+export const DATASET_FILE = 'dataset.json'
+export const RECORDS_DIR = 'records'
+/** The layout of the directory and of its records; a directory of another layout is refused, never rewritten. */
+export const DATASET_LAYOUT = Object.freeze({ layout: 'dyno-timeline', layoutVersion: 1 })
+const RECORD_FILE = /^[0-9a-f]{24}\.json$/
+
+/**
+ * @typedef {object} CountingSettings what a count was made with: records of other settings are never drawn on one line
+ * @property {number} warmupRequests
+ * @property {number} windowRequests
+ * @property {number} windows
+ * @property {number} concurrency
+ * @property {import('../../measures/instructions/counts/count-instructions.js').CountSettings} runtimeSettings
+ * @property {string} countingCode the hash of dyno's counting code (count-cache.js): its version, as far as a count can tell
+ * @property {string} id the hash of all of the above: the line a record belongs on
+ *
+ * @typedef {object} TimelineRecord
+ * @property {1} recordVersion
+ * @property {string} id the file's name without `.json`: the hash of key and status
+ * @property {{ framework: string, release: string, sut: string, runtime: string, runtimeVersion: string | null, scenario: string,
+ *   counting: CountingSettings }} key
+ * @property {string | null} publishedAt when the registry says the release was published
+ * @property {'ok' | 'failed' | 'invalid' | 'skipped'} status
+ * @property {string | null} reason why it was not counted
+ * @property {string | null} errorCode
+ * @property {{ instructionsPerRequest: number, programInstructionsPerRequest: number | null, programPerWindow: (number | null)[],
+ *   syscallsPerRequest: { writes: number, reads: number, polling: number, other: number } | null, allocatedBytesPerRequest: number | null,
+ *   collectorInstructionsPerRequest: number | null } | null} measures null: not counted
+ * @property {{ runId: string, measuredAt: string | null, resultFile: string, cachedFrom: string | null }} source the run it came from
+ * @property {{ cpu: string, kernel: string, node: string, dyno: string, commit: string | null }} env
+ */
+
+/**
+ * Checks a data directory before anything is measured: missing (it will be made), or one this dyno wrote with its records intact.
+ * @param {string} dir
+ * @returns {Map<string, TimelineRecord>} the records it holds, by id
+ * @throws {DynoError} DYNO_ERR_DATASET naming what is wrong; DYNO_ERR_PATH when it cannot be written
+ */
+export function openDataset (dir) {
+  const kind = inputKind(dir, `the data directory ${dir}`)
+  if (kind === null) {
+    checkWritableDirectory(dir, `the data directory ${dir}`)
+    return new Map()
+  }
+  if (kind !== 'directory') throw datasetError(`${dir} is a file; allowed: a directory made by \`dyno timeline\`, or one that does not exist yet`)
+  checkWritableDirectory(dir, `the data directory ${dir}`)
+  const entries = readdirSync(dir)
+  if (entries.length === 0) return new Map()
+  const layoutPath = join(dir, DATASET_FILE)
+  if (!entries.includes(DATASET_FILE)) {
+    throw datasetError(`${dir} holds files but no ${DATASET_FILE}: it is not a timeline's data directory; allowed: one made by \`dyno timeline\`, ` +
+      'an empty directory, or a new path')
+  }
+  const layout = readJson(layoutPath)
+  if (layout?.layout !== DATASET_LAYOUT.layout || layout?.layoutVersion !== DATASET_LAYOUT.layoutVersion) {
+    throw datasetError(`${layoutPath} says layout ${JSON.stringify(layout?.layout)} version ${JSON.stringify(layout?.layoutVersion)}; this dyno ` +
+      `reads and appends to ${DATASET_LAYOUT.layout} version ${DATASET_LAYOUT.layoutVersion} only`)
+  }
+  /** @type {Map<string, TimelineRecord>} */
+  const records = new Map()
+  const recordsDir = join(dir, RECORDS_DIR)
+  if (!existsSync(recordsDir)) return records
+  for (const name of readdirSync(recordsDir).sort()) {
+    const path = join(recordsDir, name)
+    if (!RECORD_FILE.test(name)) throw datasetError(`${path} is not a record dyno wrote (a record is named <24 hex digits>.json)`)
+    if (inputKind(path, `the record ${path}`) !== 'file') throw datasetError(`${path} is not a file`)
+    const record = readJson(path)
+    const problem = record?.recordVersion === 1 ? schemaProblem('timeline-record', record) : `recordVersion is ${JSON.stringify(record?.recordVersion)}, not 1`
+    if (problem) throw datasetError(`${path} is not a record this dyno reads: ${problem}`)
+    if (`${record.id}.json` !== name || idOf(record.key, record.status) !== record.id) throw datasetError(`${path}: its id is not the hash of its key`)
+    records.set(record.id, record)
+  }
+  return records
+}
+
+/**
+ * Adds the records the directory does not hold yet; never rewrites one it holds.
+ * @param {string} dir checked by openDataset @param {Map<string, TimelineRecord>} held what openDataset returned
+ * @param {TimelineRecord[]} records
+ * @returns {{ appended: TimelineRecord[], alreadyHeld: TimelineRecord[] }}
+ */
+export function appendToDataset (dir, held, records) {
+  makeDirectory(join(dir, RECORDS_DIR))
+  if (!existsSync(join(dir, DATASET_FILE))) writeJsonAtomic(join(dir, DATASET_FILE), { ...DATASET_LAYOUT, createdAt: new Date().toISOString() })
+  const appended = []
+  const alreadyHeld = []
+  for (const record of records) {
+    if (held.has(record.id) || existsSync(join(dir, RECORDS_DIR, `${record.id}.json`))) {
+      alreadyHeld.push(record)
+      continue
+    }
+    writeJsonAtomic(join(dir, RECORDS_DIR, `${record.id}.json`), record)
+    held.set(record.id, record)
+    appended.push(record)
+  }
+  return { appended, alreadyHeld }
+}
+
+/**
+ * A record's id: the hash of its key, and of whether it measured (a release that failed once and counts later gets a record of
+ * its own beside the failure's).
+ * @param {TimelineRecord['key']} key @param {string} status
+ */
+export function idOf (key, status) {
+  return createHash('sha256').update(JSON.stringify([key, status === 'ok'])).digest('hex').slice(0, 24)
+}
+
+/** @param {string} path @returns {any} */
+function readJson (path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'))
+  } catch (error) {
+    throw datasetError(`${path} does not parse as JSON (${/** @type {Error} */ (error).message.split('\n')[0]})`)
+  }
+}
+
+/** @param {string} message */
+const datasetError = (message) => new DynoError('DYNO_ERR_DATASET', `${message}; nothing was appended`)

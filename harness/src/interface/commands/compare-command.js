@@ -1,0 +1,46 @@
+// @ts-check
+import { buildComparison, failingRows } from '../../reports/compare/build-comparison.js'
+import { COMPARE_DEFAULTS } from '../../reports/compare/compare-defaults.js'
+import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
+import { regressionText, rowName } from '../../reports/compare/formats/cells.js'
+import { readCompareInputs } from '../../reports/compare/read-inputs.js'
+
+/**
+ * Reads both sides and compares them (no output): for callers that want the figures, such as
+ * `compare-commits`.
+ * @param {string[]} baselinePaths run directories, directories of runs, run.json or result files
+ * @param {string[]} candidatePaths
+ * @param {{ thresholdPercent: number | null, paired: boolean }} settings thresholdPercent null: the default of what the sides measured
+ *   (req/s: one fixed threshold; instruction counts: each row's own A/A spread); paired: the sides were run in alternating rounds,
+ *   pair each cell's runs in the order they started
+ * @returns {import('../../reports/compare/build-comparison.js').Comparison}
+ */
+export function compareRuns (baselinePaths, candidatePaths, { thresholdPercent, paired }) {
+  const sides = readCompareInputs(baselinePaths, candidatePaths)
+  return buildComparison(sides, {
+    thresholdPercent,
+    alpha: COMPARE_DEFAULTS.alpha,
+    paired
+  })
+}
+
+/**
+ * `dyno compare BASELINE CANDIDATE`: prints the comparison in the chosen format on stdout.
+ * Exit code: 0, or 1 when a condition named by `--fail-on` holds (said on stderr); unreadable or
+ * incomparable inputs throw a DynoError (exit 2).
+ * @param {string} baseline
+ * @param {string} candidate
+ * @param {{ format: import('../../reports/compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent: number | null, paired: boolean,
+ *   failOn: string[] }} options parsed (parse-command-line.js)
+ * @param {import('../cli/main.js').Io} io
+ * @returns {Promise<number>}
+ */
+export async function compareCommand (baseline, candidate, options, io) {
+  const comparison = compareRuns([baseline], [candidate], { thresholdPercent: options.thresholdPercent, paired: options.paired })
+  io.stdout.write(COMPARE_FORMATTERS[options.format](comparison) + '\n')
+  const failing = failingRows(comparison, options.failOn)
+  if (failing.length === 0) return 0
+  io.stderr.write(`dyno compare: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
+    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : regressionText(row)}`).join('; ')}\n`)
+  return 1
+}

@@ -1,0 +1,125 @@
+// @ts-check
+import { planDeciding } from '../../suite/plan/split-plan.js'
+import { join, resolve } from 'node:path'
+import { failingRows } from '../../reports/compare/build-comparison.js'
+import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
+import { regressionText, rowName } from '../../reports/compare/formats/cells.js'
+import { compareCommits } from '../../history/compare-commits/compare-commits.js'
+import { splitComparison } from '../../history/compare-commits/split-comparison.js'
+import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { REPO_ROOT } from '../../platform/paths.js'
+import { createRunId } from '../../records/run-id.js'
+import { compareRuns } from './compare-command.js'
+
+/**
+ * What compare-commits does unless told otherwise. profile: a few cheap scenarios, and as many rounds as the signed-rank test
+ * needs pairs. instructionRounds: one count a side is enough, since its counted windows are compared pair by pair
+ * (INSTRUCTION_COUNT_DEFAULTS.windows: what the signed-rank test needs). instructionScenarios: the framework's own path
+ * (routing, parsing, serialising); the ci profile's fibonacci is about a million instructions of shared work per request: a
+ * count of it takes minutes under callgrind and says little about the framework.
+ */
+export const COMPARE_COMMITS_DEFAULTS = Object.freeze({
+  profile: 'ci',
+  instructionRounds: 1,
+  instructionScenarios: Object.freeze(['plaintext', 'json', 'params'])
+})
+
+/**
+ * `dyno compare-commits BASE_REF HEAD_REF`: both commits in temporary worktrees, installed, run in
+ * alternating rounds, compared; the comparison on stdout in --format, progress on stderr.
+ * Exit code: 0; 1 when --fail-on holds; 2 for a bad ref or option (a DynoError); interrupted: see main.
+ * @param {string} baseRef
+ * @param {string} headRef
+ * @param {Record<string, any>} options the parsed options of compare-commits (parse-command-line.js)
+ * @param {string[]} runArgs the options of every round's `dyno run` (without --repeats, --out and --seed, which it sets itself)
+ * @param {import('../cli/main.js').Io} io
+ * @param {AbortSignal} signal
+ * @param {Set<string>} planFields the fields of its options that decide what it measures (parse-command-line.js)
+ * @returns {Promise<number>}
+ */
+export async function compareCommitsCommand (baseRef, headRef, options, runArgs, io, signal, planFields) {
+  const rounds = options.repeats
+  const shard = options.shard
+  // A part's share is named SUT by SUT: without --frameworks, every SUT of this checkout.
+  const frameworks = options.frameworks ?? discoverSuts().map((sut) => sut.name)
+  const split = splitComparison({
+    frameworks,
+    scenarios: options.scenarios,
+    runtimes: options.runtimes,
+    connections: options.connections,
+    rounds,
+    count: shard?.count ?? 1,
+    settings: { measure: options.measure, warmupSec: options.warmupSec, durationSec: options.durationSec, ...options },
+    options: planDeciding({ ...options, frameworks }, planFields)
+  })
+  if (options.planOnly) {
+    io.stdout.write(JSON.stringify({
+      id: split.id,
+      cells: split.cells,
+      expectedSec: split.expectedSec,
+      parts: split.parts.map((part, index) => ({ shard: `${index + 1}/${split.parts.length}`, ...part }))
+    }, null, 2) + '\n')
+    return 0
+  }
+  const part = split.parts[(shard?.index ?? 1) - 1]
+  const resultsDir = join(resolve(REPO_ROOT, options.out), `compare-commits-${createRunId()}`)
+  const started = performance.now()
+  const log = (/** @type {string} */ line) => io.stderr.write(`${line}\n`)
+  const measured = options.measure === 'instructions' ? 'instruction counts' : `profile ${options.profile}`
+  log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} round${rounds === 1 ? '' : 's'} (base and head alternating), ` +
+    `${measured}${shard ? `, ${partLine(part, shard, split.cells)}` : ''}; results in ${resultsDir}`)
+  const outcome = await compareCommits({
+    repoDir: REPO_ROOT,
+    baseRef,
+    headRef,
+    runArgs,
+    countJobs: options.measure === 'instructions' ? { total: options.countJobs, given: options.countJobsGiven } : null,
+    frameworks: shard ? part.subsets.flatMap((subset) => subset.frameworks) : options.frameworks,
+    subsets: shard ? part.subsets : null,
+    record: {
+      measure: options.measure,
+      options: { ...options, shard },
+      plan: {
+        id: split.id, cells: split.cells, expectedSec: split.expectedSec, shard: shard ? { ...shard, cells: part.cells, expectedSec: part.expectedSec } : null
+      }
+    },
+    rounds,
+    resultsDir,
+    signal,
+    onProgress: ({ stage, side, round, line }) => {
+      if (line === undefined) log(`  ${side ? `${side}: ` : ''}${stage}${round ? ` (round ${round} of ${rounds})` : ''}`)
+      else if (stage === 'running' && /^\s+(ok|invalid|failed|skipped)\s/.test(line)) log(`    ${side} r${round}: ${line.trim()}`)
+      else if (stage === 'cleanup problem') log(`  ${line}`)
+    }
+  })
+  if (part.cells === 0) {
+    log(`dyno compare-commits: part ${shard?.index}/${shard?.count} has no cells (the plan has ${split.cells}); nothing to compare`)
+    return 0
+  }
+  // The rounds alternate base and head on one machine: each round's two runs are a pair.
+  const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: options.thresholdPercent, paired: true })
+  const totalSec = (performance.now() - started) / 1000
+  if (options.format === 'md') {
+    io.stdout.write(`Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) ` +
+      `against head \`${outcome.head.commit.slice(0, 12)}\` ` +
+      `(${outcome.head.ref}: ${outcome.head.subject}), ${rounds} alternating round${rounds === 1 ? '' : 's'} on one machine, ${measured}; ` +
+      `${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s).\n\n`)
+  }
+  io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
+  log(`dyno compare-commits: done in ${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s); ` +
+    `results in ${resultsDir}`)
+  const failing = failingRows(comparison, options.failOn)
+  if (failing.length === 0) return 0
+  log(`dyno compare-commits: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
+    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : regressionText(row)}`).join('; ')}`)
+  return 1
+}
+
+/**
+ * @param {import('../../history/compare-commits/split-comparison.js').ComparisonPart} part
+ * @param {import('../cli/option-parsers.js').ShardSpec} shard @param {number} cells of the whole plan
+ */
+function partLine (part, shard, cells) {
+  const subsets = part.subsets.map((subset) => `${subset.frameworks.join(',')} × ${subset.scenarios.join(',')}`).join('; ')
+  return `part ${shard.index}/${shard.count} of the plan (${part.cells} of ${cells} cells: ${subsets || 'none'})`
+}

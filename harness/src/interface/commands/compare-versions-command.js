@@ -1,0 +1,71 @@
+// @ts-check
+import { buildComparison, failingRows } from '../../reports/compare/build-comparison.js'
+import { COMPARE_DEFAULTS } from '../../reports/compare/compare-defaults.js'
+import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
+import { regressionText, rowName } from '../../reports/compare/formats/cells.js'
+import { variantSides } from '../../reports/compare/variant-sides.js'
+import { DynoError } from '../../platform/errors.js'
+import { readRun } from '../../records/read-run.js'
+import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
+import { runBenchmarks } from './run-command.js'
+
+/**
+ * `dyno compare-versions BASELINE CANDIDATE`: two variants of one SUT's framework (`express@4.21.2 express@5.3.0`,
+ * `fastify fastify@path:../fastify`) measured in one run, in rounds that interleave them, and compared like compare-commits:
+ * the comparison on stdout in --format, the run's progress on stderr.
+ * Exit code: 0; 1 when --fail-on holds; 2 for a bad variant or option; interrupted: see main.
+ * @param {string} baseline @param {string} candidate framework entries, as `--frameworks` takes them
+ * @param {Record<string, any>} options the parsed options of compare-versions (parse-command-line.js)
+ * @param {import('../cli/main.js').Io} io
+ * @param {AbortSignal} signal
+ * @param {Set<string>} planFields the fields of its options that decide what it measures (parse-command-line.js)
+ * @returns {Promise<number>}
+ */
+export async function compareVersionsCommand (baseline, candidate, options, io, signal, planFields) {
+  const [base, cand] = [baseline, candidate].map((entry) => parseFrameworkEntry(entry.trim()))
+  if (base.name !== cand.name || base.text === cand.text) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', 'compare-versions compares two variants of one SUT (`express@4.21.2 express@5.3.0`, ' +
+      `\`fastify fastify@path:../fastify\`), got \`${baseline}\` and \`${candidate}\``)
+  }
+  const started = performance.now()
+  const outcome = await runBenchmarks({ ...options, frameworks: [base.text, cand.text], shard: null, planOnly: false },
+    { stdout: io.stderr, stderr: io.stderr }, signal, planFields)
+  if (signal.aborted) return outcome.exitCode
+  const run = readRun(outcome.runDir)
+  const labelOf = (/** @type {string} */ entry) => {
+    const record = run.records.find((candidateRecord) => candidateRecord.sut.variant?.entry === entry)
+    return record?.sut.variant?.label ?? parseFrameworkEntry(entry).name
+  }
+  const labels = { baseline: labelOf(base.text), candidate: labelOf(cand.text) }
+  const comparison = buildComparison(variantSides(outcome.runDir, labels), {
+    thresholdPercent: options.thresholdPercent, alpha: COMPARE_DEFAULTS.alpha, paired: true
+  })
+  const measured = options.measure === 'instructions' ? 'instruction counts' : `profile ${options.profile}`
+  if (options.format === 'md') {
+    io.stdout.write(`Baseline \`${labels.baseline}\` against candidate \`${labels.candidate}\` (${describeVariant(run, base.text)}; ` +
+      `${describeVariant(run, cand.text)}), ${options.repeats} round${options.repeats === 1 ? '' : 's'} interleaved in one run on one machine, ` +
+      `${measured}; ${Math.round((performance.now() - started) / 1000)} s.\n\n`)
+  }
+  io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
+  io.stderr.write(`dyno compare-versions: results in ${outcome.runDir}\n`)
+  const failing = failingRows(comparison, options.failOn)
+  if (failing.length === 0) return 0
+  io.stderr.write(`dyno compare-versions: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
+    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : regressionText(row)}`).join('; ')}\n`)
+  return 1
+}
+
+/**
+ * @param {import('../../records/read-run.js').RunData} run @param {string} entry
+ * @returns {string} where a variant came from: its version and integrity, or its checkout and commit
+ */
+function describeVariant (run, entry) {
+  const variant = run.records.find((record) => record.sut.variant?.entry === entry)?.sut.variant
+  if (!variant) {
+    const record = run.records.find((candidate) => candidate.sut.name === entry)
+    return `${entry}: the SUT's own ${record?.sut.framework ?? ''} ${record?.sut.frameworkVersion ?? ''}`.trim()
+  }
+  return variant.kind === 'npm'
+    ? `${variant.label}: ${variant.spec} from the registry, ${variant.integrity?.slice(0, 19) ?? 'no integrity'}…`
+    : `${variant.label}: ${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}${variant.dirty ? ' with uncommitted changes' : ''}`
+}

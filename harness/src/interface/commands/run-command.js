@@ -1,0 +1,246 @@
+// @ts-check
+import { planDeciding } from '../../suite/plan/split-plan.js'
+import { SCENARIOS } from '@dyno/scenarios'
+import { DynoError } from '../../platform/errors.js'
+import { connectHost } from '../../platform/hosts/host-kinds.js'
+import { AUTO_CANDIDATES, ENGINES, engineNamed } from '../../load/engines/index.js'
+import { currentMachine, resolvePinning, resolveSplitPinning } from '../../platform/pinning/resolve-pinning.js'
+import { join, resolve } from 'node:path'
+import { REPO_ROOT } from '../../platform/paths.js'
+import { chooseEngine, givenChoice } from '../../suite/engine-choice/engine-choice.js'
+import { loadSettings } from '../../measures/load-settings.js'
+import { plannedEntry, planParts, planRecord } from '../../suite/plan/plan-parts.js'
+import { runSuite } from '../../suite/run-suite.js'
+import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
+import { selectScenarios } from '../../subjects/suts/select.js'
+import { formatAggregateTable } from '../ui/aggregate-table.js'
+import { formatInteger, formatMs } from '../../platform/text/format.js'
+import { createProgress } from '../ui/progress.js'
+import { formatSummaryTable } from '../ui/summary-table.js'
+import { formatTimeSpent } from '../ui/time-spent.js'
+import { selectWithVariants } from '../../subjects/variants/variant-subjects.js'
+import { writeReports } from './report-command.js'
+
+/**
+ * `dyno run`: benchmark, print a summary, and say where the results are.
+ * Exit code: 0 when every run is ok or skipped, 1 when any failed or is invalid; interrupted: see main.
+ * @param {Record<string, any>} options the parsed options of `dyno run` (parse-command-line.js): every one given or defaulted
+ * @param {import('../cli/main.js').Io} io
+ * @param {AbortSignal} signal aborted by an interruption: the run under way stops and is written
+ * @param {Set<string>} planFields the fields of its options that decide what the plan measures (parse-command-line.js)
+ * @returns {Promise<number>}
+ */
+export async function runCommand (options, io, signal, planFields) {
+  if (options.planOnly) return printPlan(options, io, planFields)
+  return (await runBenchmarks(options, io, signal, planFields)).exitCode
+}
+
+/**
+ * What `dyno run` does, for the commands built on it (compare-versions): the run directory, with the exit code `dyno run` would give.
+ * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @param {Set<string>} planFields
+ * @returns {Promise<{ exitCode: number, runDir: string }>}
+ */
+export async function runBenchmarks (options, io, signal, planFields) {
+  const startedAt = performance.now()
+  const counting = options.measure === 'instructions'
+  // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a count)
+  // is judged before anything starts: a count sends its own requests, and records the engine `auto` prefers.
+  const given = options.engine === 'auto' ? null : engineNamed(options.engine)
+  const early = given || counting ? loadSettings(options, given ?? AUTO_CANDIDATES[0]) : null
+  // A SUT host is asked first: one that cannot be used stops the run before anything starts.
+  const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
+  // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
+  const pinning = sutHost && !sutHost.sharesProcesses
+    ? resolveSplitPinning(options.pin, sutHost.machine, currentMachine(), { sutCpus: options.sutCpus, sutHostName: sutHost.name })
+    : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
+  const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, given, options, pinning, sutHost) : null
+  const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
+  const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
+  // Variants of a framework are resolved (all of them, before anything is installed), then installed into their cached copies.
+  const selected = await selectWithVariants(discoverSuts(), options.frameworks, {
+    cacheDir: resolve(REPO_ROOT, options.cacheDir),
+    signal,
+    onLine: (entry, line) => progress.log(`  install ${entry}: ${line}`)
+  })
+  const suts = await resolveSubjects(selected, {
+    runtimes: options.runtimes,
+    workers: options.workers,
+    onBuildLine: (name, line) => progress.log(`  build ${name}: ${line}`)
+  })
+  const interrupted = () => new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
+  if (signal.aborted) throw interrupted()
+  // connectLoadHosts refused `--load-hosts` without an engine named that spreads over hosts.
+  const chosen = counting
+    ? null
+    : loadHosts && given
+      ? { engine: given, choice: givenChoice(given, `\`--engine ${given.name}\` on ${loadHosts.length} load hosts`) }
+      : await chooseEngine({
+        given,
+        connections: options.connections,
+        pinning,
+        cacheDir: resolve(REPO_ROOT, options.cacheDir),
+        readyTimeoutSec: options.readyTimeoutSec,
+        wrkThreads: options.wrkThreads,
+        signal,
+        log: (line) => progress.log(line)
+      })
+  if (signal.aborted) throw interrupted()
+  const engine = chosen?.engine ?? AUTO_CANDIDATES[0]
+  const engineChoice = chosen?.choice ?? null
+  // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
+  const load = early?.engine === engine.name ? early : loadSettings(options, engine)
+  const outcome = await runSuite({
+    suts,
+    scenarios,
+    load,
+    engine,
+    connections: options.connections,
+    repeats: options.repeats,
+    seed: options.seed,
+    out: options.out,
+    verify: options.verify,
+    readyTimeoutSec: options.readyTimeoutSec,
+    pgPoolSize: options.pgPoolSize,
+    pinning,
+    engineChoice,
+    countCacheDir: counting && options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
+    freshSut: options.freshSut,
+    shard: options.shard,
+    quietCheck: options.quietCheck,
+    disturbedAbovePct: options.disturbedAbovePct,
+    sutHost,
+    loadHosts,
+    options: {
+      ...options,
+      sutHost: options.sutHost?.url ?? null,
+      loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
+      pinning
+    },
+    planOptions: planOptionsOf(options, planFields),
+    signal
+  }, {
+    onStart: ({ runDir, total, planCells }) => progress.log(`dyno: ${total} runs` +
+      `${options.shard ? ` (part ${options.shard.index}/${options.shard.count} of a plan of ${planCells})` : ''}` +
+      ` (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
+      `${options.runtimes.length > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
+      `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +
+      `${options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''}; ` +
+      `${load.measure === 'instructions'
+        ? `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ${load.countWindowRequests} each, ` +
+          `${load.countJobs} at once`
+        : `profile ${options.profile}, ${load.warmupSec} s warmup + ${load.durationSec} s each, ${load.engine} ` +
+          `(${engineChoice?.reason})`}), results in ${runDir}`),
+    onServices: ({ available, unavailable }) => {
+      if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
+      for (const [name, reason] of Object.entries(unavailable)) {
+        progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
+      }
+    },
+    onProgress: (event) => progress.update(event),
+    onNote: (line) => progress.log(`dyno: ${line}`),
+    onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
+      (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
+      (record.instructions?.windows.length ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
+      (record.instructions?.cachedFrom ? ` (the identical count of run ${record.instructions.cachedFrom.runId}, reused)` : '') +
+      `  → ${file}`)
+  })
+  progress.done()
+  io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
+  if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
+  io.stdout.write(`${formatTimeSpent(outcome.records, performance.now() - startedAt)}\n`)
+  io.stdout.write(`results: ${outcome.runDir}\n`)
+  for (const path of writeReports([outcome.runDir])) io.stdout.write(`report: ${path}\n`)
+  if (outcome.interrupted) {
+    const error = new DynoError('DYNO_ERR_INTERRUPTED', `interrupted after ${outcome.records.length} runs; they are kept in ${outcome.runDir}`)
+    io.stderr.write(`${error.code}: ${error.message}\n`)
+    return { exitCode: error.exitCode, runDir: outcome.runDir }
+  }
+  return { exitCode: outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0, runDir: outcome.runDir }
+}
+
+/**
+ * The SUT host of `--sut-host`, connected and checked; what a run there cannot do yet is refused here, before anything starts.
+ * @param {import('../../platform/hosts/host.js').HostTarget} target @param {Record<string, any>} options
+ * @returns {Promise<import('../../platform/hosts/host.js').Host>}
+ */
+async function connectSutHost (target, options) {
+  const host = await connectHost(target, 'sut')
+  if (!host.sharesFilesystem && options.runtimes.some((/** @type {string} */ runtime) => runtime !== 'node')) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--runtime ${options.runtimes.join(',')}\` with \`--sut-host ${target.url}\`: a SUT host with a ` +
+      'checkout of its own runs the Node SUTs on its own Node only (`--runtime node`)')
+  }
+  return host
+}
+
+/**
+ * The hosts of `--load-hosts`, connected and checked, each with the cpus its engine gets: a host that is this machine the run's
+ * generator cpus, another machine every cpu it has.
+ * @param {import('../../platform/hosts/host.js').HostTarget[]} targets
+ * @param {import('../../load/engines/engine.js').Engine | null} given the engine `--engine` named; null: `auto`
+ * @param {Record<string, any>} options @param {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @param {import('../../platform/hosts/host.js').Host | null} sutHost null: this machine
+ * @returns {Promise<import('../../load/engines/engine.js').LoadHost[]>}
+ */
+async function connectLoadHosts (targets, given, options, pinning, sutHost) {
+  if (!given?.startOnHosts) {
+    const spreading = ENGINES.filter((engine) => engine.startOnHosts).map((engine) => engine.name)
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', '`--load-hosts` runs one engine on every host, one that can spread its load over hosts: give ' +
+      `${spreading.map((name) => `\`--engine ${name}\``).join(' or ')}, got \`${options.engine}\``)
+  }
+  /** @type {import('../../load/engines/engine.js').LoadHost[]} */
+  const loadHosts = []
+  for (const target of targets) {
+    const host = await connectHost(target, 'load')
+    // A SUT on this machine listens on its loopback, which a host with a network of its own does not reach.
+    if (!host.sharesNetwork && (sutHost?.sharesNetwork ?? true)) {
+      throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--load-hosts ${target.url}\` needs \`--sut-host\` on another machine: a SUT on this machine ` +
+        `listens on its loopback, which ${target.url} does not reach`)
+    }
+    loadHosts.push(host.sharesProcesses
+      ? { host, cpus: pinning.generatorCpus ?? host.machine.cpus, pin: pinning.generatorCpus !== null }
+      : { host, cpus: host.machine.cpus, pin: false })
+  }
+  return loadHosts
+}
+
+/**
+ * `dyno run --plan`: the plan as JSON on stdout, nothing built, started or measured.
+ * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io @param {Set<string>} planFields
+ * @returns {Promise<number>}
+ */
+async function printPlan (options, io, planFields) {
+  const selected = await selectWithVariants(discoverSuts(), options.frameworks, { cacheDir: resolve(REPO_ROOT, options.cacheDir), install: false })
+  const suts = await resolveSubjects(selected, { runtimes: options.runtimes, workers: options.workers, build: false })
+  const plan = planParts({
+    suts,
+    scenarios: selectScenarios([...SCENARIOS], options.scenarios),
+    connections: options.connections,
+    repeats: options.repeats,
+    seed: options.seed,
+    planOptions: planOptionsOf(options, planFields),
+    shard: options.shard,
+    settings: { measure: options.measure, warmupSec: options.warmupSec, durationSec: options.durationSec, ...options }
+  })
+  io.stdout.write(JSON.stringify({
+    ...planRecord(plan, options.shard),
+    parts: plan.parts.map((part, index) => ({
+      shard: `${index + 1}/${plan.parts.length}`, cells: part.units.length, expectedSec: part.expectedSec, planned: part.units.map(plannedEntry)
+    }))
+  }, null, 2) + '\n')
+  return 0
+}
+
+/**
+ * The options that decide what a run's plan measures (its identity), with each host as the user named it: the same from `--plan` as
+ * from the run, on every machine of a matrix.
+ * @param {Record<string, any>} options @param {Set<string>} planFields @returns {Record<string, unknown>}
+ */
+function planOptionsOf (options, planFields) {
+  return planDeciding({
+    ...options,
+    sutHost: options.sutHost?.url ?? null,
+    loadHosts: options.loadHosts?.map((/** @type {import('../../platform/hosts/host.js').HostTarget} */ target) => target.url) ?? null
+  }, planFields)
+}

@@ -1,0 +1,123 @@
+// @ts-check
+import { resolve } from 'node:path'
+import { DynoError } from '../../platform/errors.js'
+import { REPO_ROOT } from '../../platform/paths.js'
+import { readRun } from '../../records/read-run.js'
+import { resolveRuntimeTarget } from '../../subjects/runtimes/runtime-targets.js'
+import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { registryReleases } from '../../history/timeline/registry-releases.js'
+import { chooseReleases } from '../../history/timeline/release-rules.js'
+import { appendToDataset, openDataset } from '../../history/timeline/timeline-dataset.js'
+import { timelineRecordsOf } from '../../history/timeline/timeline-records.js'
+import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
+import { runBenchmarks, runCommand } from './run-command.js'
+
+/** The options of a timeline that are not `dyno run`'s, or that it sets itself for the run. */
+const OWN_FLAGS = new Set(['--frameworks', '--releases', '--latest-majors', '--runtime', '--scenarios'])
+
+/**
+ * `dyno timeline DATA --frameworks express@>=4.18`: the releases of each framework in its range (thinned by `--releases`), on each
+ * runtime and scenario, counted in one `dyno run --measure instructions` (with its count cache: a release counted before is not
+ * counted again), and appended to the data directory: only what it does not hold yet.
+ * Exit code: 0 when the run ended (a release that did not install or count is a record with its reason); 2 for a bad option,
+ * range, runtime or data directory, before anything is measured; interrupted: see main, what ended before is appended.
+ * @param {string} dataDir as typed @param {import('../cli/parse-command-line.js').ParsedOptions} parsed the options of `dyno timeline`
+ * @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @param {(typed: Record<string, string | true>) => import('../cli/parse-command-line.js').ParsedOptions} parseRunOptions the options of
+ *   `dyno run`, parsed from flags as typed (the command line's parser: the run's defaults are applied there, once)
+ * @returns {Promise<number>}
+ */
+export async function timelineCommand (dataDir, parsed, io, signal, parseRunOptions) {
+  const options = parsed.values
+  if (!options.frameworks) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', '`--frameworks` is required: SUTs each with the range of its framework\'s releases ' +
+      '(`express@>=4.18.0`, `fastify@^4 || ^5`)')
+  }
+  const dir = resolve(REPO_ROOT, dataDir)
+  const held = openDataset(dir)
+  for (const runtime of options.runtimes) {
+    const { problem } = resolveRuntimeTarget(runtime)
+    if (problem) {
+      throw new DynoError('DYNO_ERR_UNKNOWN_RUNTIME', `\`--runtime ${runtime}\` is not installed here (${problem}); a timeline measures every ` +
+        'release on it')
+    }
+  }
+  const releases = await chosenReleases(options, signal)
+  for (const { entry, chosen } of releases) {
+    io.stderr.write(`dyno timeline: ${entry}: ${chosen.length} release${chosen.length === 1 ? '' : 's'} (${options.releases}` +
+      `${options.latestMajors ? `, the newest ${options.latestMajors} major${options.latestMajors === 1 ? '' : 's'}` : ''}): ` +
+      `${chosen.map((release) => release.version).join(', ')}\n`)
+  }
+  const forwarded = Object.fromEntries(Object.entries(parsed.typed).filter(([flag]) => !OWN_FLAGS.has(flag)))
+  const run = parseRunOptions({
+    ...forwarded,
+    '--measure': 'instructions',
+    '--frameworks': releases.flatMap(({ name, chosen }) => chosen.map((release) => `${name}@${release.version}`)).join(','),
+    '--runtime': options.runtimes.join(','),
+    '--scenarios': options.scenarios.join(',')
+  })
+  if (options.planOnly) return runCommand(run.values, io, signal, run.planFields)
+  const outcome = await runBenchmarks(run.values, io, signal, run.planFields)
+  const published = new Map(releases.flatMap(({ framework, chosen }) => chosen.map((release) => [`${framework}@${release.version}`, release.publishedAt])))
+  const { appended, alreadyHeld, failed } = appendRun(dir, held, outcome.runDir, (framework, version) => published.get(`${framework}@${version}`) ?? null)
+  io.stdout.write(`timeline: ${appended} record${appended === 1 ? '' : 's'} appended to ${dir} (${alreadyHeld} already held; ${failed} of the run's ` +
+    'releases not counted, each a record with its reason)\n')
+  return outcome.exitCode === 1 ? 0 : outcome.exitCode
+}
+
+/**
+ * `dyno timeline-add DATA RUN…`: the releases counted in runs made elsewhere (the parts of a matrix, merged) appended to a data
+ * directory, their publish dates asked of the registry.
+ * @param {string} dataDir @param {string[]} runDirs @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @returns {Promise<number>}
+ */
+export async function timelineAddCommand (dataDir, runDirs, io, signal) {
+  const dir = resolve(REPO_ROOT, dataDir)
+  const held = openDataset(dir)
+  const runs = runDirs.map((runDir) => readRun(resolve(REPO_ROOT, runDir)))
+  /** @type {Map<string, Map<string, string | null>>} */
+  const dates = new Map()
+  const frameworks = runs.flatMap((run) => run.records.filter((record) => record.sut.variant?.kind === 'npm').map((record) => record.sut.framework))
+  for (const framework of new Set(frameworks)) {
+    const known = await registryReleases(framework, { signal, entry: framework })
+    dates.set(framework, new Map(known.map((release) => [release.version, release.publishedAt])))
+  }
+  for (const run of runs) {
+    const { appended, alreadyHeld } = appendRun(dir, held, run.dir, (framework, version) => dates.get(framework)?.get(version) ?? null)
+    io.stdout.write(`timeline: ${appended} record${appended === 1 ? '' : 's'} of ${run.dir} appended to ${dir} (${alreadyHeld} already held)\n`)
+  }
+  return 0
+}
+
+/**
+ * @param {string} dir @param {Map<string, import('../../history/timeline/timeline-dataset.js').TimelineRecord>} held @param {string} runDir
+ * @param {(framework: string, version: string) => string | null} publishedAt
+ */
+function appendRun (dir, held, runDir, publishedAt) {
+  // A cell an interruption cut short says nothing of its release: it is left for the next run to count.
+  const records = timelineRecordsOf(readRun(runDir), publishedAt).filter((record) => record.errorCode !== 'DYNO_ERR_INTERRUPTED')
+  const { appended, alreadyHeld } = appendToDataset(dir, held, records)
+  return { appended: appended.length, alreadyHeld: alreadyHeld.length, failed: records.filter((record) => record.status !== 'ok').length }
+}
+
+/**
+ * Each entry's releases, from the registry, in its range and by the rule; a range that matches none stops everything here.
+ * @param {Record<string, any>} options @param {AbortSignal} signal
+ */
+async function chosenReleases (options, signal) {
+  const catalogue = discoverSuts()
+  const chosen = []
+  for (const text of options.frameworks) {
+    const entry = parseFrameworkEntry(text)
+    const sut = /** @type {import('../../subjects/suts/discover-suts.js').SutDescriptor} */ (catalogue.find((candidate) => candidate.name === entry.name))
+    const range = entry.spec?.kind === 'npm' ? entry.spec.text : '*'
+    const releases = await registryReleases(sut.framework, { signal, entry: text })
+    chosen.push({
+      entry: text,
+      name: entry.name,
+      framework: sut.framework,
+      chosen: chooseReleases(releases, { entry: text, range, rule: options.releases, latestMajors: options.latestMajors })
+    })
+  }
+  return chosen
+}

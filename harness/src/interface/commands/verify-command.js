@@ -1,0 +1,139 @@
+// @ts-check
+import { randomBytes } from 'node:crypto'
+import { SCENARIOS } from '@dyno/scenarios'
+import { DEFAULTS } from '../../platform/defaults.js'
+import { isDynoError } from '../../platform/errors.js'
+import { startSut } from '../../subjects/sut-process/start-sut.js'
+import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { selectScenarios, selectSuts } from '../../subjects/suts/select.js'
+import { mapLimit } from '../../platform/util/map-limit.js'
+import { describeFailedChecks, verifyScenario } from '../../subjects/verify/verify-scenario.js'
+import { refusalReason } from '../../subjects/sut-process/refusal.js'
+import { runEnv } from '../../platform/env/run-env.js'
+import { startServices } from '../../subjects/services/service-manager.js'
+import { createTable } from '../../platform/text/table.js'
+import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
+
+/** SUTs verified at once: verification is light, and two cores serve two SUTs well. */
+const VERIFY_CONCURRENCY = 2
+
+/**
+ * @typedef {{ scenario: string, state: 'pass' | 'fail' | 'skipped', reason: string | null }} VerifyCell
+ * @typedef {{ sut: import('../../subjects/suts/resolve-subjects.js').Subject, cells: VerifyCell[] }} VerifyRow
+ */
+
+/**
+ * Starts each selected SUT once (on each selected runtime) and checks every selected scenario against it.
+ * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], workers: number, readyTimeoutSec: number }} options the parsed options
+ *   of `dyno verify` (parse-command-line.js)
+ * @param {{ suts?: import('../../subjects/suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string,
+ *   services?: import('../../subjects/services/service-manager.js').Services, onBuildLine?: (sut: string, line: string) => void }} [context] services: already
+ *   started (and stopped) by the caller
+ * @returns {Promise<VerifyRow[]>}
+ */
+export async function verifySuts (options, context = {}) {
+  const suts = await resolveSubjects(selectSuts(context.suts ?? discoverSuts(), options.frameworks), {
+    runtimes: options.runtimes,
+    workers: options.workers,
+    onBuildLine: context.onBuildLine,
+    signal: context.signal
+  })
+  const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
+  const mark = runEnv(context.runId ?? `verify-${randomBytes(3).toString('hex')}`)
+  const services = context.services ?? await startServices(scenarios.flatMap((scenario) => scenario.services ?? []), { mark })
+  const ci = process.env.CI === 'true' || process.env.CI === '1'
+  const env = {
+    ...mark,
+    ...services.envFor([...services.available.keys()]),
+    PG_POOL_SIZE: String(DEFAULTS.pgPoolSize)
+  }
+  try {
+    return await mapLimit(suts, VERIFY_CONCURRENCY, (sut) => verifySut(sut, scenarios, { ...options, env, services, ci, signal: context.signal }))
+  } finally {
+    if (!context.services) await services.stopAll()
+  }
+}
+
+/**
+ * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut
+ * @param {import('@dyno/scenarios').Scenario[]} scenarios
+ * @param {{ readyTimeoutSec: number, env: Record<string, string>, services: import('../../subjects/services/service-manager.js').Services, ci: boolean,
+ *   signal?: AbortSignal }} context
+ * @returns {Promise<VerifyRow>}
+ */
+async function verifySut (sut, scenarios, { readyTimeoutSec, env, services, ci, signal }) {
+  /** @param {VerifyCell['state']} state @param {string} reason */
+  const allCells = (state, reason) => scenarios.map((scenario) => ({ scenario: scenario.name, state, reason }))
+  if (sut.skipReason) return { sut, cells: allCells('skipped', sut.skipReason) }
+  if (sut.buildFailure) return { sut, cells: allCells('fail', `DYNO_ERR_SUT_BUILD: ${sut.buildFailure}`) }
+  let running
+  try {
+    running = await startSut(sut, { readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, signal, env })
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return { sut, cells: allCells(error.code === 'DYNO_ERR_INTERRUPTED' ? 'skipped' : 'fail', `${error.code}: ${error.message}`) }
+  }
+  try {
+    const refusal = refusalReason(running.ready)
+    if (refusal) return { sut, cells: allCells('skipped', refusal) }
+    /** @type {VerifyCell[]} */
+    const cells = []
+    for (const scenario of scenarios) {
+      const missing = services.missingFor(scenario)
+      if (missing) {
+        cells.push({ scenario: scenario.name, state: ci ? 'fail' : 'skipped', reason: `DYNO_ERR_SERVICE_UNAVAILABLE: ${missing}` })
+        continue
+      }
+      const verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000 }, scenario)
+      cells.push(verdict(sut, scenario.name, verification))
+    }
+    if (running.hasExited()) {
+      return { sut, cells: allCells('fail', `the SUT exited during verification; last stderr lines:\n${running.stderr.format()}`) }
+    }
+    return { sut, cells }
+  } finally {
+    await running.stop(DEFAULTS.stopGraceSec * 1000)
+  }
+}
+
+/**
+ * A scenario the SUT declares unsupported still gets checked: failing it is `skipped` with the
+ * declared reason and what was seen; passing it is a failure, so a stale declaration cannot hide a SUT.
+ * @param {import('../../subjects/suts/discover-suts.js').SutDescriptor} sut
+ * @param {string} scenario
+ * @param {import('../../subjects/verify/verify-scenario.js').Verification} verification
+ * @returns {VerifyCell}
+ */
+function verdict (sut, scenario, verification) {
+  const declared = sut.unsupportedScenarios[scenario]
+  if (declared === undefined) {
+    return { scenario, state: verification.passed ? 'pass' : 'fail', reason: verification.passed ? null : describeFailedChecks(verification) }
+  }
+  if (verification.passed) {
+    return { scenario, state: 'fail', reason: `declared unsupported in package.json (${declared}) but it passes: remove the declaration` }
+  }
+  return { scenario, state: 'skipped', reason: `unsupported: ${declared} (seen: ${describeFailedChecks(verification)})` }
+}
+
+const CELL_SYMBOL = { pass: 'pass', fail: 'FAIL', skipped: 'skip' }
+
+/**
+ * @param {VerifyRow[]} rows
+ * @returns {string} the SUT × scenario matrix, then the reason of every failure and skip
+ */
+export function formatVerifyMatrix (rows) {
+  if (rows.length === 0) return 'no SUTs selected'
+  const scenarioNames = rows[0].cells.map((cell) => cell.scenario)
+  const table = createTable(['SUT', ...scenarioNames])
+  for (const row of rows) table.push([row.sut.label, ...row.cells.map((cell) => CELL_SYMBOL[cell.state])])
+  const reasons = rows.flatMap((row) => {
+    const failed = row.cells.filter((cell) => cell.state !== 'pass')
+    const sameForAll = failed.length === row.cells.length && new Set(failed.map((cell) => cell.reason)).size === 1
+    if (sameForAll) return [`${row.sut.label} (all scenarios, ${failed[0].state}): ${failed[0].reason}`]
+    return failed.map((cell) => `${row.sut.label} × ${cell.scenario} (${cell.state}): ${cell.reason}`)
+  })
+  return [table.toString(), ...reasons].join('\n')
+}
+
+/** @param {VerifyRow[]} rows */
+export const anyVerifyFailure = (rows) => rows.some((row) => row.cells.some((cell) => cell.state === 'fail'))

@@ -1,0 +1,53 @@
+// @ts-check
+import { createLogUpdate } from 'log-update'
+import { formatClock, formatInteger } from '../../platform/text/format.js'
+
+/** Seconds a run spends beyond its load phases (start, verify, stop), for the time estimate. */
+const RUN_OVERHEAD_SEC = 1
+
+/**
+ * Shows what the harness is doing: on a terminal one live line (which SUT and scenario, elapsed and
+ * total time, live req/s); elsewhere (CI, pipes) one plain line per stage, without repetition.
+ * @param {NodeJS.WritableStream & { isTTY?: boolean }} stream
+ * @param {{ warmupSec: number, durationSec: number }} load
+ */
+export function createProgress (stream, load) {
+  const live = stream.isTTY ? createLogUpdate(stream) : null
+  const perRunSec = load.warmupSec + load.durationSec + RUN_OVERHEAD_SEC
+  const startedAt = Date.now()
+  let lastPlainLine = ''
+
+  return {
+    /**
+     * @param {{ index: number, total: number, sut: string, scenario: string, stage: string, phase?: string, elapsedSec?: number,
+     *   requestsPerSec?: number | null }} event
+     */
+    update (event) {
+      const head = `[${event.index + 1}/${event.total}] ${event.sut} × ${event.scenario}`
+      const stage = event.stage === 'load'
+        ? `${event.phase} ${event.elapsedSec}/${event.phase === 'warmup' ? load.warmupSec : load.durationSec} s  ${formatInteger(event.requestsPerSec)} req/s`
+        : event.stage
+      if (live) {
+        const elapsedSec = (Date.now() - startedAt) / 1000
+        live(`${head}  ${stage}   (elapsed ${formatClock(elapsedSec)} of ~${formatClock(event.total * perRunSec)})`)
+        return
+      }
+      const plain = event.stage === 'load' ? `${head}  ${event.phase}` : `${head}  ${stage}`
+      if (plain !== lastPlainLine) stream.write(plain + '\n')
+      lastPlainLine = plain
+    },
+    /** @param {string} line a line that stays (a finished run) */
+    log (line) {
+      if (live) {
+        live.clear()
+        stream.write(line + '\n')
+      } else {
+        stream.write(line + '\n')
+      }
+    },
+    done () {
+      live?.clear()
+      live?.done()
+    }
+  }
+}

@@ -1,0 +1,43 @@
+// @ts-check
+// What every cell of a suite shares (built once per suite by run-suite.js), what one cell is, and the environment its SUT gets.
+import { runEnv } from '../platform/env/run-env.js'
+
+/**
+ * @typedef {object} RunContext what every run of a suite shares, built once per suite (run-suite.js)
+ * @property {string} runId
+ * @property {import('../records/result-record.js').ResultRecord['env']} env
+ * @property {import('../records/result-record.js').LoadSettings} load
+ * @property {import('../load/engines/engine.js').Engine} engine the run's engine, chosen once (run-command.js): it loads every cell
+ * @property {import('../platform/pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
+ * @property {import('../platform/hosts/host.js').Host} sutHost where SUTs and their services run: this machine, or one reached over SSH
+ * @property {import('../load/engines/engine.js').LoadHost[] | null} loadHosts `--load-hosts`: the hosts the native engine runs on, each
+ *   with its share of the connections; null: the run's engine, here
+ * @property {boolean} verify
+ * @property {number} readyTimeoutSec
+ * @property {number} stopGraceSec
+ * @property {number} requestTimeoutSec
+ * @property {number} pgPoolSize
+ * @property {import('../subjects/services/service-manager.js').Services} services the run's data services, started once
+ * @property {boolean} ci under CI a missing service fails the run instead of skipping it
+ * @property {string | null} countCacheDir where counts are kept and reused (count-cache.js); null: every count is made anew
+ * @property {(line: string) => void} note one line for the user, beside the progress
+ * @property {AbortSignal} signal
+ *
+ * @typedef {object} Cell one run of the suite: a SUT on one scenario at one level, one of its repeats
+ * @property {import('../subjects/suts/resolve-subjects.js').Subject} sut
+ * @property {import('@dyno/scenarios').Scenario} scenario
+ * @property {number} connections
+ * @property {{ index: number, of: number }} repeat
+ * @property {string[]} sessionServices the services whose variables the SUT gets, should it be started for this cell: those of every
+ *   cell the same process is to serve
+ * @property {boolean} keepSut the next cell is the same SUT's: its process stays up for it, if this cell ends ok
+ * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
+ */
+
+/**
+ * What a cell's SUT is started with: the run's mark, its services' addresses and secrets, the pool size.
+ * @param {RunContext} context @param {Cell} cell @returns {Record<string, string>}
+ */
+export function sutEnv (context, { scenario }) {
+  return { ...runEnv(context.runId), ...context.services.envFor(scenario.services ?? []), PG_POOL_SIZE: String(context.pgPoolSize) }
+}

@@ -1,0 +1,81 @@
+// @ts-check
+import { availableParallelism } from 'node:os'
+import { DEFAULT_EVENT_LOOP_INTERVAL_MS } from '../../platform/resources/resource-defaults.js'
+import { readEventLoopSamples, summarizeEventLoop } from '../../platform/resources/event-loop-samples.js'
+import { phaseResourceFigures } from '../../platform/resources/resource-figures.js'
+import { startResourceSampler } from '../../platform/resources/resource-sampler.js'
+import { startInterferenceSampler } from '../../platform/resources/interference-sampler.js'
+
+/**
+ * @typedef {object} PhaseReport what was sampled in one phase's window
+ * @property {import('../../platform/resources/resource-sampler.js').ResourceReport} resources
+ * @property {import('../../platform/resources/interference-sampler.js').InterferenceReport | null} interference null: /proc/stat cannot be read here
+ */
+
+/**
+ * Samples CPU and memory of the SUT's process group and of the load generator, and what other processes took of their cpus, one
+ * report per load phase: samplers start with the load, and each phase the generator reports done closes its window and opens the
+ * next one.
+ * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPids: () => number[],
+ *   sutReadGroup?: (() => import('../../platform/process/proc-reader.js').ProcStat[]) | null, sutCpus: number[] | null, generatorCpus: number[] | null,
+ *   sutHere: boolean }} options generatorPids: its processes now; sutReadGroup: the SUT's processes as its host reads them, when it
+ *   runs on another (sutHere false)
+ */
+export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = null, sutCpus, generatorCpus, sutHere }) {
+  /** @type {Partial<Record<'warmup' | 'measure', PhaseReport>>} */
+  const reports = {}
+  let index = 0
+  /** @type {{ resources: ReturnType<typeof startResourceSampler>, interference: ReturnType<typeof startInterferenceSampler> } | null} */
+  let samplers = null
+  const start = () => {
+    const pids = generatorPids()
+    samplers = {
+      resources: startResourceSampler({ targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) } }),
+      interference: startInterferenceSampler({ sutCpus, generatorCpus, sutHere, sutPgid, generatorPids })
+    }
+  }
+  const close = () => {
+    if (!samplers) return
+    reports[phases[index]] = { resources: samplers.resources.stop(), interference: samplers.interference?.stop() ?? null }
+    samplers = null
+    index += 1
+  }
+  return {
+    start,
+    /** a phase finished: its window closes, the next one opens */
+    phaseDone () {
+      close()
+      if (index < phases.length) start()
+    },
+    /** the load ended (or was cut short): the open window keeps what it sampled */
+    finish () {
+      close()
+      return reports
+    }
+  }
+}
+
+/**
+ * Adds to each phase summary its resources, requests per CPU second of the SUT, whether the generator was the bottleneck, the SUT's
+ * event-loop delay in that window, what other processes took of the cpus, and what the SUT's runtime did in each of its windows.
+ * @param {Partial<Record<'warmup' | 'measure', import('../../load/load-plan.js').PhaseSummary | null>>} summaries
+ * @param {Partial<Record<'warmup' | 'measure', PhaseReport>>} reports
+ * @param {{ generatorCpus: number[] | null, sutCpus: number[] | null, generatorThreads: number,
+ *   probes: import('../../suite/sut-session.js').SutProbes }} context generatorThreads: the engine's
+ */
+export function attachPhaseResources (summaries, reports, { generatorCpus, sutCpus, generatorThreads, probes }) {
+  const generatorCores = generatorCpus?.length ?? availableParallelism()
+  const intervalMs = probes.eventLoopIntervalMs ?? DEFAULT_EVENT_LOOP_INTERVAL_MS
+  for (const name of /** @type {const} */ (['warmup', 'measure'])) {
+    const summary = summaries[name]
+    const sampled = reports[name]
+    if (!summary || !sampled) continue
+    const report = sampled.resources
+    const eventLoopSamples = readEventLoopSamples(probes.eventLoopFile, { fromMs: report.startedAtMs, toMs: report.stoppedAtMs })
+    Object.assign(summary, phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads, sutCores: sutCpus?.length ?? null }), {
+      interference: sampled.interference,
+      eventLoop: summarizeEventLoop(eventLoopSamples, { startedAtMs: report.startedAtMs, intervalMs }),
+      runtimeEvents: probes.runtimeEvents.readPhase({ startedAtMs: report.startedAtMs, windows: summary.timeseries ?? [], eventLoopSamples })
+    })
+  }
+}

@@ -1,0 +1,117 @@
+// @ts-check
+import { mean, median, sampleStandardDeviation } from 'simple-statistics'
+import { mergedLatencyMs } from './merge-histograms.js'
+import { bootstrapMedianInterval } from '../judging/stats/bootstrap.js'
+import { rankGroups } from '../judging/stats/rank-groups.js'
+import { roundTo } from '../platform/util/numbers.js'
+
+/**
+ * @typedef {object} Aggregate the repeats of one (SUT, scenario, connections)
+ * @property {string} sut
+ * @property {string} scenario
+ * @property {number} connections
+ * @property {number} runs measured runs (status ok) that went in
+ * @property {number} excluded runs of the cell that were not ok
+ * @property {number} disturbedRuns of the runs that went in, those marked disturbed by other processes: only when every ok run of the
+ *   cell was (judging/disturbance.js)
+ * @property {number} disturbedLeftOut ok runs left out of the figure because they were disturbed and the cell has clean ones
+ * @property {number[]} requestsPerSecRuns each run's req/s, in run order
+ * @property {{ median: number, mean: number, ci95: [number, number] | null, cv: number | null, center: number,
+ *   interval95: [number, number] | null }} requestsPerSec
+ *   ci95: bootstrap interval of the median (null below 2 runs); cv: stdev / mean of the runs; center: the cell's figure, the
+ *   geometric mean of the runs (0 when none was ok); interval95: its 95% interval (null when the scenario has no spread to
+ *   estimate, or the cell no ok run)
+ * @property {{ best: number, worst: number, of: number } | null} rank its rank group among the cells of its scenario and
+ *   connection level that were ok (the plain order when every cell has one run); null when none of its runs was ok
+ * @property {boolean | null} separatedFromNext whether it is told apart from the next slower cell; null for the slowest, with
+ *   one run per cell, and with no rank
+ * @property {number | null} roundsToSeparateFromNext when not told apart from the next slower cell, the runs per cell that
+ *   would; null otherwise, for a difference of 0, and beyond 1000
+ * @property {import('../judging/stats/rank-groups.js').Noise | null} noise the spread between runs of its scenario and connection level
+ *   (the same in each of its cells); null with one run per cell
+ * @property {ReturnType<typeof mergedLatencyMs>} latencyMs from the merged histograms of the runs
+ */
+
+/**
+ * Groups a run's records by (SUT, scenario, connections), summarizes the ok ones, and ranks the cells of each
+ * (scenario, connections) with their uncertainty.
+ * @param {import('./result-record.js').ResultRecord[]} records
+ * @param {{ seed: number }} options the bootstrap seed (the run's)
+ * @returns {Aggregate[]}
+ */
+export function aggregateRuns (records, { seed }) {
+  /** @type {Map<string, import('./result-record.js').ResultRecord[]>} */
+  const cells = new Map()
+  for (const record of records) {
+    const key = JSON.stringify([record.sut.label, record.scenario.name, record.load.connections])
+    cells.set(key, [...(cells.get(key) ?? []), record])
+  }
+  const summaries = [...cells.values()].map((group) => summarize(group, seed))
+  /** @type {Map<string, typeof summaries>} */
+  const scenarios = new Map()
+  // Rates of 0 have no logarithm (a run that measured nothing is not ok anyway).
+  const positive = (/** @type {typeof summaries[number]} */ summary) => summary.requestsPerSecRuns.filter((rate) => rate > 0)
+  for (const summary of summaries.filter((entry) => positive(entry).length > 0)) {
+    const key = JSON.stringify([summary.scenario, summary.connections])
+    scenarios.set(key, [...(scenarios.get(key) ?? []), summary])
+  }
+  /** @type {Map<typeof summaries[number], import('../judging/stats/rank-groups.js').RankedCell & { noise: import('../judging/stats/rank-groups.js').Noise | null }>} */
+  const ranked = new Map()
+  for (const group of scenarios.values()) {
+    const { noise, cells: groupCells } = rankGroups(group.map(positive))
+    group.forEach((summary, index) => ranked.set(summary, { ...groupCells[index], noise }))
+  }
+  return summaries.map((entry) => {
+    const { latencyMs, ...summary } = entry
+    const cell = ranked.get(entry)
+    return {
+      ...summary,
+      requestsPerSec: {
+        ...summary.requestsPerSec,
+        center: cell ? roundTo(cell.center, 1) : 0,
+        interval95: cell?.interval95 ? /** @type {[number, number]} */ (cell.interval95.map((value) => roundTo(value, 1))) : null
+      },
+      rank: cell?.rank ?? null,
+      separatedFromNext: cell?.separatedFromNext ?? null,
+      roundsToSeparateFromNext: cell?.roundsToSeparateFromNext ?? null,
+      noise: cell?.noise ? { ...cell.noise, pooledSdLog: roundTo(cell.noise.pooledSdLog, 6) } : null,
+      latencyMs
+    }
+  })
+}
+
+/**
+ * One (SUT, scenario, connections): its ok runs' figures.
+ * @param {import('./result-record.js').ResultRecord[]} group
+ * @param {number} seed
+ */
+function summarize (group, seed) {
+  const allOk = group.filter((record) => record.status === 'ok' && record.summary)
+  // A disturbed run measured the machine's other work too: where the cell has clean runs, its figure is theirs alone.
+  const clean = allOk.filter((record) => record.interference?.disturbed !== true)
+  const ok = clean.length > 0 ? clean : allOk
+  const rates = ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).requestsPerSec.mean)
+  const [first] = group
+  return {
+    sut: first.sut.label,
+    scenario: first.scenario.name,
+    connections: first.load.connections,
+    runs: ok.length,
+    excluded: group.length - allOk.length,
+    // A cell whose every ok run was disturbed keeps them, counted, so that a report can say its figure is the machine's too.
+    disturbedRuns: ok.filter((record) => record.interference?.disturbed === true).length,
+    disturbedLeftOut: allOk.length - ok.length,
+    requestsPerSecRuns: rates,
+    requestsPerSec: rates.length === 0
+      ? { median: 0, mean: 0, ci95: /** @type {[number, number] | null} */ (null), cv: /** @type {number | null} */ (null) }
+      : {
+          median: roundTo(median(rates), 1),
+          mean: roundTo(mean(rates), 1),
+          ci95: rates.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(rates, { seed }).map((value) => roundTo(value, 1))),
+          cv: rates.length < 2 ? null : roundTo(sampleStandardDeviation(rates) / mean(rates), 4)
+        },
+    latencyMs: ok.length === 0
+      ? null
+      : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
+  }
+}

@@ -1,0 +1,168 @@
+// @ts-check
+import { DynoError, isDynoError } from '../../platform/errors.js'
+import { LineTail } from '../../platform/process/line-tail.js'
+import { spawnHere } from '../../platform/hosts/host-kinds.js'
+import { pinnedSpawnArgs } from '../../platform/process/pinned-spawn.js'
+import { eventLoopEnv } from '../../platform/resources/event-loop-samples.js'
+
+/**
+ * @typedef {object} ReadyLine the JSON line a SUT prints once it listens
+ * @property {'ready'} event
+ * @property {number} port
+ * @property {boolean} [uwsNative] uWebSockets.js SUTs: whether the native binary is loaded
+ *
+ * @typedef {object} RunningSut
+ * @property {number} pid on its host; also the process group id
+ * @property {string} address where the load host reaches it
+ * @property {number} port the port it announced
+ * @property {ReadyLine} ready
+ * @property {LineTail} stderr
+ * @property {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} exited
+ * @property {() => boolean} hasExited
+ * @property {(graceMs: number) => Promise<{ forced: boolean }>} stop
+ * @property {(() => import('../../platform/process/proc-reader.js').ProcStat[]) | null} readGroup its processes as its host last read them;
+ *   null: read /proc here
+ * @property {() => string | null} lostReason why its host can no longer be reached, when it cannot
+ */
+
+/**
+ * @param {string} line
+ * @returns {ReadyLine | null}
+ */
+function parseReadyLine (line) {
+  if (!line.startsWith('{')) return null
+  try {
+    const parsed = JSON.parse(line)
+    return parsed && parsed.event === 'ready' ? parsed : null
+  } catch {
+    return null
+  }
+}
+
+/** Variables that point a SUT at its data sources: only the harness sets them, per scenario. */
+const DATA_SOURCE_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_POOL_SIZE', 'WORKERS']
+
+/**
+ * Starts a SUT in its own process group on its host (this machine unless `host` says otherwise) and waits for its ready line.
+ * @param {import('../suts/discover-suts.js').SutDescriptor} sut
+ * @param {{ readyTimeoutSec: number, stopGraceSec: number, env?: Record<string, string>, signal?: AbortSignal,
+ *   cpus?: number[] | null, eventLoopFile?: string | null, eventLoopIntervalMs?: number, host?: import('../../platform/hosts/host.js').Host | null,
+ *   runtimeArgs?: string[], onStderr?: ((chunk: Buffer) => void) | null }} options cpus: pin with taskset (the host's cpus); eventLoopFile:
+ *   inject the event-loop preload, writing a line every eventLoopIntervalMs; runtimeArgs: flags of the runtime, before the SUT's own
+ *   arguments; onStderr: fed with everything the SUT writes to stderr
+ * @returns {Promise<RunningSut>}
+ * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_INTERRUPTED
+ */
+export async function startSut (sut, {
+  readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null, eventLoopIntervalMs, host = null, runtimeArgs = [], onStderr = null
+}) {
+  if (!sut.launch) {
+    throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} (${sut.runtimeKind}) has no resolved launch command: resolve it with resolveSubjects() first`)
+  }
+  const launchArgs = [...runtimeArgs, ...sut.launch.args]
+  const onHost = host ? host.launchOn(sut.launch.command, launchArgs) : { command: sut.launch.command, args: launchArgs }
+  const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, cpus)
+  const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null
+  const inheritedNodeOptions = env.NODE_OPTIONS ?? (host && !host.sharesProcesses ? '' : process.env.NODE_OPTIONS ?? '')
+  const sutEnv = {
+    NODE_ENV: 'production',
+    PORT: '0',
+    HOST: host?.listenAddress ?? '127.0.0.1',
+    WORKERS: String(sut.workers),
+    ...env,
+    // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
+    ...(probeFile ? eventLoopEnv({ file: probeFile, intervalMs: eventLoopIntervalMs, inheritedNodeOptions }) : {})
+  }
+  /** @type {import('../../platform/hosts/host.js').HostProcess} */
+  let child
+  try {
+    child = await (host?.spawnGroup ?? spawnHere)({
+      command,
+      args,
+      cwd: sut.dir,
+      env: sutEnv,
+      // Only the harness points a SUT at its data sources, per scenario: a SUT opens only what its scenario needs.
+      unsetEnv: DATA_SOURCE_VARIABLES.filter((name) => !(name in sutEnv)),
+      label: `SUT ${sut.name}`
+    })
+  } catch (error) {
+    if (isDynoError(error)) throw error
+    throw new DynoError('DYNO_ERR_SUT_EXITED', `SUT ${sut.name} could not be started: ${/** @type {Error} */ (error).message}`, { cause: error })
+  }
+  const stderr = new LineTail()
+  child.stderr.on('data', (chunk) => {
+    stderr.push(chunk)
+    onStderr?.(chunk)
+  })
+  const stop = (/** @type {number} */ graceMs) => child.stop(graceMs)
+
+  /** @type {ReadyLine} */
+  let ready
+  try {
+    ready = await waitForReadyLine(child, { sut, stderr, readyTimeoutSec, signal })
+  } catch (error) {
+    await stop(stopGraceSec * 1000)
+    throw error
+  }
+  // Keep draining stdout, or a chatty SUT would block on a full pipe under load.
+  child.stdout.resume()
+  return {
+    pid: child.pid,
+    address: host?.address ?? '127.0.0.1',
+    port: ready.port,
+    ready,
+    stderr,
+    exited: child.exited,
+    hasExited: child.hasExited,
+    stop,
+    readGroup: child.readGroup,
+    lostReason: child.lostReason
+  }
+}
+
+/**
+ * @param {import('../../platform/hosts/host.js').HostProcess} child
+ * @param {{ sut: import('../suts/discover-suts.js').SutDescriptor, stderr: LineTail, readyTimeoutSec: number, signal?: AbortSignal }} context
+ * @returns {Promise<ReadyLine>}
+ */
+function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal }) {
+  return new Promise((resolve, reject) => {
+    let buffered = ''
+    const cleanup = () => {
+      clearTimeout(timer)
+      child.stdout.off('data', onData)
+      signal?.removeEventListener('abort', onAbort)
+    }
+    const fail = (/** @type {DynoError} */ error) => { cleanup(); reject(error) }
+    const onData = (/** @type {Buffer} */ chunk) => {
+      buffered += chunk.toString()
+      let newline
+      while ((newline = buffered.indexOf('\n')) !== -1) {
+        const line = buffered.slice(0, newline).trim()
+        buffered = buffered.slice(newline + 1)
+        const ready = parseReadyLine(line)
+        if (!ready) continue
+        if (!Number.isInteger(ready.port) || ready.port < 1 || ready.port > 65535) {
+          return fail(new DynoError('DYNO_ERR_SUT_NOT_READY', `SUT ${sut.name} announced an invalid port in its ready line: ${line}`))
+        }
+        cleanup()
+        return resolve(ready)
+      }
+    }
+    const onAbort = () => fail(new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal?.reason)} while waiting for SUT ${sut.name} to be ready`))
+    const timer = setTimeout(() => fail(new DynoError('DYNO_ERR_SUT_NOT_READY',
+      `SUT ${sut.name} printed no ready line within ${readyTimeoutSec} s; last stderr lines:\n${stderr.format()}`,
+      { details: { stderrTail: stderr.snapshot() } })), readyTimeoutSec * 1000)
+    child.stdout.on('data', onData)
+    child.exited.then(({ code, signal: exitSignal }) => fail(new DynoError('DYNO_ERR_SUT_EXITED',
+      `SUT ${sut.name} exited before it was ready (${describeExit(code, exitSignal)}); last stderr lines:\n${stderr.format()}`,
+      { details: { stderrTail: stderr.snapshot(), exitCode: code, exitSignal } })))
+    if (signal?.aborted) onAbort()
+    else signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/** @param {number | null} code @param {NodeJS.Signals | null} signal */
+export function describeExit (code, signal) {
+  return signal ? `killed by ${signal}` : `exit code ${code}`
+}

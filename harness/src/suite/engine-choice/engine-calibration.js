@@ -1,0 +1,138 @@
+// @ts-check
+// How much each load engine drives on this machine, against given SUTs: the measurements behind `dyno calibrate` and
+// behind the engine a run chooses (engine-choice.js). On a fresh SUT per connection level, every engine installed here,
+// in every way it is calibrated, drives the plaintext scenario with the run's pinning (the SUT on its cpus, the engine on
+// the generator's); each measurement says how much of its cpus the engine used and whether it, not the SUT, set the
+// pace (the generator-bound rule of every run).
+import { randomBytes } from 'node:crypto'
+import { SCENARIOS } from '@dyno/scenarios'
+import { DEFAULTS } from '../../platform/defaults.js'
+import { isDynoError } from '../../platform/errors.js'
+import { ENGINES } from '../../load/engines/index.js'
+import { scenarioLoadPlan } from '../../load/load-plan.js'
+import { phaseResourceFigures } from '../../platform/resources/resource-figures.js'
+import { startResourceSampler } from '../../platform/resources/resource-sampler.js'
+import { startSut } from '../../subjects/sut-process/start-sut.js'
+import { refusalReason } from '../../subjects/sut-process/refusal.js'
+import { runEnv } from '../../platform/env/run-env.js'
+
+const CALIBRATION_SCENARIO = 'plaintext'
+
+/**
+ * @typedef {object} CalibrationRow
+ * @property {string} sut
+ * @property {number} connections
+ * @property {string} engine the engine's name
+ * @property {string} label how the engine was driven (`wrk (no checks)`)
+ * @property {import('../../load/load-plan.js').PhaseSummary | null} summary the measured phase
+ * @property {number | null} generatorSharePct the share of its generator cpus the engine used while measuring (100: it was the limit)
+ * @property {boolean | null} generatorBound whether the engine set the pace (the rule of every run)
+ * @property {string | null} error why the engine gave no figures
+ *
+ * @typedef {object} CalibrationPlan
+ * @property {import('../../subjects/suts/resolve-subjects.js').Subject[]} suts
+ * @property {number[]} connections one measurement per level
+ * @property {number} durationSec whole seconds (wrk's unit)
+ * @property {number} warmupSec whole seconds, 0: none
+ * @property {number} wrkThreads
+ * @property {number} readyTimeoutSec
+ * @property {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @property {readonly import('../../load/engines/engine.js').Engine[]} [engines] default: every engine installed here
+ * @property {boolean} [firstWayOnly] each engine the way a run drives it only (no `wrk (no checks)`)
+ * @property {string} [runId] marks the SUT and generator processes (DYNO_RUN_ID); default: calibrate-<random>
+ * @property {AbortSignal} [signal]
+ */
+
+/**
+ * @param {CalibrationPlan} plan
+ * @returns {Promise<CalibrationRow[]>} in the order measured; a SUT that refuses to run here (a uWS fallback) has no rows
+ */
+export async function calibrationRows (plan) {
+  const { pinning, signal } = plan
+  const scenario = SCENARIOS.find((candidate) => candidate.name === CALIBRATION_SCENARIO)
+  if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
+  const mark = runEnv(plan.runId ?? `calibrate-${randomBytes(3).toString('hex')}`)
+  const calibrations = (plan.engines ?? ENGINES).filter((engine) => engine.availability().ok)
+    .flatMap((engine) => (plan.firstWayOnly ? engine.calibrations.slice(0, 1) : engine.calibrations).map((way) => ({ engine, ...way })))
+  /** @type {CalibrationRow[]} */
+  const rows = []
+  for (const sut of plan.suts) {
+    for (const connections of plan.connections) {
+      if (signal?.aborted) return rows
+      // A fresh SUT per level, warmed up again by each engine: no engine inherits another's JIT state unfairly.
+      const failed = (/** @type {string} */ error) => calibrations.map(({ engine, label }) => ({
+        sut: sut.name, connections, engine: engine.name, label, summary: null, generatorSharePct: null, generatorBound: null, error
+      }))
+      let running
+      try {
+        running = await startSut(sut, { readyTimeoutSec: plan.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal, cpus: pinning.sutCpus })
+      } catch (error) {
+        if (!isDynoError(error)) throw error
+        if (error.code === 'DYNO_ERR_INTERRUPTED') return rows
+        rows.push(...failed(`${error.code}: ${error.message}`))
+        continue
+      }
+      try {
+        if (refusalReason(running.ready)) continue
+        const loadPlan = scenarioLoadPlan({
+          port: running.port, scenario, connections, pipelining: 1, warmupSec: plan.warmupSec, durationSec: plan.durationSec, windowMs: 1000
+        })
+        for (const { engine, label, start } of calibrations) {
+          if (signal?.aborted || running.hasExited()) break
+          const threads = engine.threads(connections, pinning.generatorCpus, plan.wrkThreads)
+          const measured = await measureWith((onPhase) => start(loadPlan, { env: mark, cpus: pinning.generatorCpus, threads, onPhase }), {
+            signal,
+            warmupSec: plan.warmupSec,
+            sutPgid: running.pid,
+            generatorCores: pinning.generatorCpus?.length ?? 1,
+            threads,
+            sutCores: pinning.sutCpus?.length ?? null
+          })
+          rows.push({ sut: sut.name, connections, engine: engine.name, label, ...measured })
+        }
+      } finally {
+        await running.stop(DEFAULTS.stopGraceSec * 1000)
+      }
+    }
+  }
+  return rows
+}
+
+/**
+ * Runs one engine and samples its processes' CPU and the SUT's over the measured phase.
+ * @param {(onPhase: (phase: 'warmup' | 'measure') => void) => import('../../load/engines/engine.js').LoadRun} start
+ * @param {{ signal: AbortSignal | undefined, warmupSec: number, sutPgid: number, generatorCores: number, threads: number, sutCores: number | null }} context
+ * @returns {Promise<Pick<CalibrationRow, 'summary' | 'generatorSharePct' | 'generatorBound' | 'error'>>}
+ */
+async function measureWith (start, { signal, warmupSec, sutPgid, generatorCores, threads, sutCores }) {
+  /** @type {ReturnType<typeof startResourceSampler> | null} */
+  let sampler = null
+  const sample = () => {
+    if (load.pids.length > 0) sampler = startResourceSampler({ targets: { sut: { pgid: sutPgid }, generator: { pids: load.pids } } })
+  }
+  // The measured phase only; wrk starts it as a new process right after reporting the warm-up.
+  const load = start((phase) => { if (phase === 'warmup') setImmediate(sample) })
+  if (warmupSec === 0) setImmediate(sample)
+  const stop = () => load.stop()
+  signal?.addEventListener('abort', stop, { once: true })
+  try {
+    const outcome = await load.done
+    const report = sampler ? /** @type {ReturnType<typeof startResourceSampler>} */ (sampler).stop() : null
+    const summary = outcome.phases.measure ?? null
+    if (!summary) return { summary, generatorSharePct: null, generatorBound: null, error: 'no measurement (stopped during warmup)' }
+    const figures = report ? phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads: threads, sutCores }) : null
+    const allotment = Math.min(threads, generatorCores)
+    const wrong = summary.mismatches + summary.unexpectedStatus
+    return {
+      summary,
+      generatorSharePct: figures?.generatorCpuPct == null ? null : Math.round(figures.generatorCpuPct / allotment * 10) / 10,
+      generatorBound: figures?.generatorBound ?? null,
+      error: wrong > 0 ? `${wrong} wrong answers: not a calibration` : null
+    }
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return { summary: null, generatorSharePct: null, generatorBound: null, error: `${error.code}: ${error.message}` }
+  } finally {
+    signal?.removeEventListener('abort', stop)
+  }
+}

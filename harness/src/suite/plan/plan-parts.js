@@ -1,0 +1,48 @@
+// @ts-check
+import { expectedCellSec } from './expected-cell-time.js'
+import { planRuns } from './plan-runs.js'
+import { planIdentity, splitByExpectedTime } from './split-plan.js'
+
+/**
+ * @typedef {{ sut: string, runtime: string, scenario: string, connections: number, repeat: number, file: string, position: number }} PlannedEntry
+ *   a planned run as run.json lists it (position: in the whole plan)
+ * @typedef {object} PlanParts a run's whole plan, its identity and its parts
+ * @property {string} id the plan's identity (split-plan.js): the same in every part
+ * @property {import('./plan-runs.js').PlannedRun[]} whole every planned run, in run order
+ * @property {number} expectedSec of the whole plan, one cell at a time
+ * @property {{ units: import('./plan-runs.js').PlannedRun[], expectedSec: number }[]} parts one, or `--shard`'s N
+ * @property {{ units: import('./plan-runs.js').PlannedRun[], expectedSec: number }} mine the part this run carries out
+ */
+
+/** @param {import('./plan-runs.js').PlannedRun} entry @returns {PlannedEntry} */
+export function plannedEntry ({ sut, scenario, connections, repeat, file, position }) {
+  return { sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, file, position }
+}
+
+/**
+ * The plan of a run and the part of it `--shard K/N` gives this run (all of it without one).
+ * @param {{ suts: import('../../subjects/suts/resolve-subjects.js').Subject[], scenarios: import('@dyno/scenarios').Scenario[], connections: number[],
+ *   repeats: number, seed: number, planOptions: Record<string, unknown>, shard: import('../../interface/cli/option-parsers.js').ShardSpec | null,
+ *   settings: Parameters<typeof expectedCellSec>[1] }} request settings: what a cell's expected time depends on
+ * @returns {PlanParts}
+ */
+export function planParts ({ suts, scenarios, connections, repeats, seed, planOptions, shard, settings }) {
+  const whole = planRuns({ suts, scenarios, connections, repeats, seed })
+  const id = planIdentity(whole.map(plannedEntry), planOptions)
+  const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => expectedCellSec(entry.scenario, settings))
+  const expectedSec = Math.round(parts.reduce((sum, part) => sum + part.expectedSec, 0) * 10) / 10
+  return { id, whole, expectedSec, parts, mine: parts[(shard?.index ?? 1) - 1] }
+}
+
+/**
+ * What run.json records of the plan: its identity and size, and the part this run is.
+ * @param {PlanParts} plan @param {import('../../interface/cli/option-parsers.js').ShardSpec | null} shard
+ */
+export function planRecord (plan, shard) {
+  return {
+    id: plan.id,
+    cells: plan.whole.length,
+    expectedSec: plan.expectedSec,
+    shard: shard ? { index: shard.index, count: shard.count, cells: plan.mine.units.length, expectedSec: plan.mine.expectedSec } : null
+  }
+}

@@ -1,0 +1,257 @@
+// @ts-check
+import { AGGREGATES_FILE } from '../records/run-layout.js'
+import { join, resolve } from 'node:path'
+import { DEFAULTS, SCHEMA_VERSION } from '../platform/defaults.js'
+import { environmentFingerprint } from '../platform/env/fingerprint.js'
+import { inheritedTunablesNote } from '../measures/instructions/counts/cpu-baseline.js'
+import { REPO_ROOT } from '../platform/paths.js'
+import { aggregateRuns } from '../records/aggregate-runs.js'
+import { checkConsistency } from '../measures/wall-clock/consistency-check.js'
+import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../judging/disturbance.js'
+import { writeJsonAtomic } from '../records/write-json-atomic.js'
+import { thisMachine } from '../platform/hosts/host-kinds.js'
+import { startServices } from '../subjects/services/service-manager.js'
+import { plannedEntry, planParts, planRecord } from './plan/plan-parts.js'
+import { createRunId } from '../records/run-id.js'
+import { runEnv } from '../platform/env/run-env.js'
+import { runOne } from './run-one.js'
+import { createSutSession } from './sut-session.js'
+import { lookBeforeMeasuring } from './quiet-check.js'
+import { makeDirectory } from '../platform/util/checked-paths.js'
+import { mapLimit } from '../platform/util/map-limit.js'
+
+/**
+ * @typedef {object} SuiteOptions what `dyno run` settled on, once, from its options
+ * @property {import('../subjects/suts/resolve-subjects.js').Subject[]} suts resolved: each on its runtime, built
+ * @property {import('@dyno/scenarios').Scenario[]} scenarios
+ * @property {import('../records/result-record.js').LoadSettings} load
+ * @property {import('../load/engines/engine.js').Engine} engine the run's engine, chosen once: the one `load.engine` names
+ * @property {number[]} connections one run per level
+ * @property {number} repeats rounds of every (SUT, scenario, level), shuffled when more than one
+ * @property {number} seed of the shuffle and the bootstrap
+ * @property {string} out the directory that receives the run directory
+ * @property {boolean} verify
+ * @property {number} pgPoolSize
+ * @property {import('../platform/pinning/resolve-pinning.js').PinPlan} pinning where SUTs and the generator run
+ * @property {number} readyTimeoutSec
+ * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
+ * @property {Record<string, unknown>} planOptions of those, the ones that decide what the plan measures: its identity (split-plan.js)
+ * @property {import('./engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
+ * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
+ * @property {import('../interface/cli/option-parsers.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);
+ *   none: all of it
+ * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
+ * @property {import('../platform/hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
+ * @property {import('../load/engines/engine.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
+ * @property {'on' | 'off'} quietCheck look at the machine before measuring (quiet-check.js)
+ * @property {number} disturbedAbovePct the share of the SUT's or the generator's cpus others may take before a cell is disturbed
+ * @property {AbortSignal} signal
+ *
+ * @typedef {object} SuiteHooks
+ * @property {(info: { runId: string, runDir: string, total: number, planCells: number }) => void} [onStart] total: the runs of this
+ *   part of the plan (all of it without --shard)
+ * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) => void} [onServices]
+ * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string,
+ *   phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
+ * @property {(record: import('../records/result-record.js').ResultRecord, file: string) => void} [onResult]
+ * @property {(line: string) => void} [onNote] a line for the user (a cached count that could not be used, and why)
+ */
+
+/**
+ * Runs every (SUT, scenario) pair in order, each on a fresh SUT process, and writes each result file
+ * the moment its run ends, then the run index (run.json) after it, so nothing measured is lost to a
+ * crash or a Ctrl-C later in the suite.
+ * @param {SuiteOptions} suite
+ * @param {SuiteHooks} [hooks]
+ */
+export async function runSuite (suite, hooks = {}) {
+  if (suite.engine.name !== suite.load.engine) throw new Error(`the suite's engine ${suite.engine.name} is not its load's ${suite.load.engine}`)
+  const runId = createRunId()
+  const runDir = join(resolve(REPO_ROOT, suite.out), runId)
+  makeDirectory(runDir)
+  const env = environmentFingerprint()
+  const sutHost = suite.sutHost ?? thisMachine('sut', env)
+  // A run on other machines records each one's fingerprint beside this machine's.
+  if (!sutHost.sharesProcesses) {
+    env.hosts = [sutHost.description, ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [thisMachine('load', env).description])]
+  }
+  const shard = suite.shard ?? null
+  const parts = planParts({ ...suite, shard, settings: suite.load })
+  const plan = parts.mine.units
+  const index = {
+    schemaVersion: SCHEMA_VERSION,
+    runId,
+    startedAt: new Date().toISOString(),
+    finishedAt: /** @type {string | null} */ (null),
+    status: /** @type {'running' | 'complete' | 'interrupted'} */ ('running'),
+    options: suite.options,
+    engineChoice: suite.engineChoice,
+    seed: suite.seed,
+    env,
+    plan: planRecord(parts, shard),
+    planned: plan.map(plannedEntry),
+    results: /** @type {{ file: string, sut: string, runtime: string, scenario: string, connections: number, repeat: number, status: string,
+      reason: string | null }[]} */ ([]),
+    aggregatesFile: /** @type {string | null} */ (null),
+    /** @type {import('./quiet-check.js').QuietCheck | null} */
+    quietCheck: null,
+    remeasured: { disturbedAbovePct: suite.disturbedAbovePct, cells: 0, limit: 0, stillDisturbed: 0 }
+  }
+  const indexPath = join(runDir, 'run.json')
+  writeJsonAtomic(indexPath, index)
+  hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
+
+  const positionOf = new Map(plan.map((planned, position) => [planned.file, position]))
+  /** @type {Map<number, import('../records/result-record.js').ResultRecord>} the record kept of each cell, by its place in the plan */
+  const kept = new Map()
+  const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId), host: sutHost })
+  try {
+    env.services = services.describe()
+    if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
+    writeJsonAtomic(indexPath, index)
+    hooks.onServices?.({ available: [...services.available.keys()], unavailable: Object.fromEntries(services.unavailable), described: env.services })
+    /** @type {import('../measures/cell-context.js').RunContext} */
+    const context = {
+      runId,
+      env,
+      load: suite.load,
+      engine: suite.engine,
+      pinning: suite.pinning,
+      sutHost,
+      loadHosts: suite.loadHosts ?? null,
+      verify: suite.verify,
+      readyTimeoutSec: suite.readyTimeoutSec,
+      stopGraceSec: DEFAULTS.stopGraceSec,
+      requestTimeoutSec: DEFAULTS.requestTimeoutSec,
+      pgPoolSize: suite.pgPoolSize,
+      services,
+      ci: env.ci,
+      countCacheDir: suite.countCacheDir,
+      note: (line) => hooks.onNote?.(line),
+      signal: suite.signal
+    }
+    // Load runs one cell at a time: two would share the cpus and measure each other. Counts of instructions do not depend on what
+    // runs beside them, so `--count-jobs` of them run at once, each on a SUT of its own.
+    const counting = suite.load.measure === 'instructions'
+    const jobs = counting ? Number(suite.load.countJobs) : 1
+    if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`a count's load settings need countJobs (a whole number ≥ 1), got ${suite.load.countJobs}`)
+    const groups = sessionGroups(plan, { reuse: !counting && !suite.freshSut })
+    // A count's SUT runs with the cpu baseline's GLIBC_TUNABLES after the user's (cpu-baseline.js): said once, here.
+    const tunablesNote = counting && sutHost.sharesProcesses ? inheritedTunablesNote(process.env.GLIBC_TUNABLES) : null
+    if (tunablesNote) hooks.onNote?.(tunablesNote)
+    const session = counting ? null : createSutSession(context)
+    const budget = remeasureBudget(plan.length)
+    index.remeasured.limit = budget.limit
+    if (!counting && plan.length > 0 && !suite.signal.aborted) {
+      index.quietCheck = await lookBeforeMeasuring(suite, sutHost)
+      if (index.quietCheck.line) hooks.onNote?.(index.quietCheck.line)
+      writeJsonAtomic(indexPath, index)
+    }
+    /**
+     * A cell of the plan, ready to run.
+     * @param {number} position @param {Partial<import('../measures/cell-context.js').Cell>} [overrides] @returns {import('../measures/cell-context.js').Cell}
+     */
+    const cellAt = (position, overrides = {}) => {
+      const { sut, scenario, connections, repeat } = plan[position]
+      return {
+        sut,
+        scenario,
+        connections,
+        repeat: { index: repeat, of: suite.repeats },
+        ...groups[position],
+        onProgress: (event) => hooks.onProgress?.({
+          index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
+        }),
+        ...overrides
+      }
+    }
+    /** @param {import('../measures/cell-context.js').Cell} cell */
+    const measure = async (cell) => {
+      const measured = await runOne(context, cell, session ?? createSutSession(context))
+      measured.consistency = checkConsistency(measured)
+      const verdict = judgeDisturbance(measured.summary?.interference, suite.disturbedAbovePct)
+      measured.interference = verdict && { ...verdict, earlierAttempts: [] }
+      return measured
+    }
+    /** Writes a cell's record, at once (a re-measurement replaces the cell's file and its line in run.json). */
+    const keep = (/** @type {number} */ position, /** @type {import('../records/result-record.js').ResultRecord} */ record) => {
+      const { sut, scenario, connections, repeat, file } = plan[position]
+      writeJsonAtomic(join(runDir, file), record)
+      kept.set(position, record)
+      const entry = {
+        file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason
+      }
+      // In the plan's order, whichever of `--count-jobs` counts ends first.
+      const at = index.results.findIndex((listed) => listed.file === file)
+      if (at !== -1) index.results[at] = entry
+      else {
+        const after = index.results.findIndex((listed) => (positionOf.get(listed.file) ?? 0) > position)
+        index.results.splice(after === -1 ? index.results.length : after, 0, entry)
+      }
+      index.remeasured.stillDisturbed = [...kept.values()].filter((one) => one.interference?.disturbed).length
+      writeJsonAtomic(indexPath, index)
+      hooks.onResult?.(record, file)
+    }
+    try {
+      await mapLimit([...plan.keys()], jobs, async (position) => {
+        if (!suite.signal.aborted) keep(position, await measure(cellAt(position)))
+      })
+      // Disturbed cells are measured again once the plan is done, so that a disturbance that passed (a build beside the run) has
+      // passed; a pass at a time, a bounded number of passes and cells (judging/disturbance.js). Each is a launch of its own.
+      for (let pass = 1; pass <= REMEASURES_PER_CELL; pass++) {
+        const disturbed = [...kept].filter(([, record]) => record.status === 'ok' && record.interference?.disturbed &&
+          record.interference.earlierAttempts.length === pass - 1).sort((a, b) => a[0] - b[0])
+        for (const [position, previous] of disturbed) {
+          if (suite.signal.aborted || !budget.take()) break
+          const was = /** @type {import('../judging/disturbance.js').InterferenceVerdict} */ (previous.interference)
+          hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name} was disturbed (${was.detail}): measuring it again`)
+          const record = await measure(cellAt(position, { keepSut: false }))
+          if (pass === 1) index.remeasured.cells += 1
+          // A measurement that did not end ok (interrupted, a SUT that crashed this time) does not replace one that did: the disturbed
+          // figure stays, marked, and what happened is said.
+          if (record.status !== 'ok' || !record.interference) {
+            hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name}: measured again, ${record.status}` +
+              `${record.reason ? ` (${record.reason.split('\n')[0]})` : ''}; the disturbed measurement is kept`)
+            continue
+          }
+          record.interference.earlierAttempts = [...was.earlierAttempts, { requestsPerSec: previous.summary?.requestsPerSec.mean ?? 0, detail: was.detail }]
+          keep(position, record)
+        }
+      }
+    } finally {
+      await session?.end()
+    }
+  } finally {
+    await services.stopAll()
+  }
+  const records = [...kept].sort((a, b) => a[0] - b[0]).map(([, record]) => record)
+  const aggregates = aggregateRuns(records, { seed: suite.seed })
+  writeJsonAtomic(join(runDir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed: suite.seed, aggregates })
+  index.aggregatesFile = AGGREGATES_FILE
+  index.status = suite.signal.aborted ? 'interrupted' : 'complete'
+  index.finishedAt = new Date().toISOString()
+  writeJsonAtomic(indexPath, index)
+  return { runId, runDir, records, aggregates, interrupted: suite.signal.aborted }
+}
+
+/**
+ * Which cells share a SUT process: consecutive cells of the same SUT in the same round (one round of a run takes a SUT's scenarios one
+ * after another; the next round launches it anew), unless every cell is to have its own. Each cell learns whether the process stays
+ * up after it, and the services whose variables the process needs for all the cells it serves.
+ * @param {import('./plan/plan-runs.js').PlannedRun[]} plan
+ * @param {{ reuse: boolean }} policy
+ * @returns {{ keepSut: boolean, sessionServices: string[] }[]}
+ */
+function sessionGroups (plan, { reuse }) {
+  const groups = []
+  for (let start = 0; start < plan.length;) {
+    const sameSut = (/** @type {number} */ at) => reuse && at < plan.length && plan[at].sut.label === plan[start].sut.label &&
+      plan[at].repeat === plan[start].repeat
+    let end = start + 1
+    while (sameSut(end)) end++
+    const services = [...new Set(plan.slice(start, end).flatMap((entry) => entry.scenario.services ?? []))]
+    for (let position = start; position < end; position++) groups.push({ keepSut: position < end - 1, sessionServices: services })
+    start = end
+  }
+  return groups
+}

@@ -1,0 +1,141 @@
+// @ts-check
+// The SUT process of consecutive cells of a suite. A SUT's scenarios follow one another in a run (one round), and each used to
+// pay the SUT's start and stop: most of a short cell's time outside its load. A session starts the SUT for the first cell of its
+// run of scenarios and stops it after the last; it starts it again after a cell that did not end ok (a crash, wrong answers, a
+// service that died), so that nothing a failure left behind reaches the next cell. `--fresh-sut` asks for one process per cell.
+import { randomUUID } from 'node:crypto'
+import { rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { isDynoError } from '../platform/errors.js'
+import { failed, failedWith } from '../records/outcome.js'
+import { timedStage } from '../records/result-record.js'
+import { startSut } from '../subjects/sut-process/start-sut.js'
+import { runEnv } from '../platform/env/run-env.js'
+import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-recording.js'
+
+/**
+ * @typedef {import('../records/outcome.js').Outcome} Outcome
+ * @typedef {import('../records/result-record.js').ResultRecord} ResultRecord
+ * @typedef {import('../subjects/sut-process/start-sut.js').RunningSut} RunningSut
+ *
+ * @typedef {object} SutProbes what watches the session's SUT process from outside its code
+ * @property {string} eventLoopFile where the event-loop preload writes (when the SUT runs here)
+ * @property {number | undefined} eventLoopIntervalMs its interval; undefined: the default
+ * @property {import('../subjects/runtime-events/runtime-event-recording.js').RuntimeEventRecording} runtimeEvents
+ *
+ * @typedef {object} SutSession
+ * @property {(cell: import('../measures/cell-context.js').Cell, record: ResultRecord, use: (running: RunningSut, probes: SutProbes) => Promise<Outcome>)
+ *   => Promise<Outcome>} serve runs `use` on the session's SUT, started for this cell if none runs; the record keeps the SUT's pid, ready
+ *   line, how many cells it served before, and, once it ends, its exit and last stderr lines
+ * @property {() => Promise<void>} end stops the SUT of the session, if one runs (the suite ended, or was interrupted)
+ */
+
+/**
+ * @param {import('../measures/cell-context.js').RunContext} context
+ * @returns {SutSession}
+ */
+export function createSutSession (context) {
+  /** @type {{ sut: string, running: RunningSut, probes: SutProbes, served: number } | null} */
+  let current = null
+
+  /** @param {ResultRecord | null} record the record of the cell the SUT ends in, which keeps how it ended @returns {Promise<Outcome | null>} */
+  const stop = async (record) => {
+    if (!current) return null
+    const { running, probes } = current
+    current = null
+    /** @type {Outcome | null} */
+    let outcome = null
+    const stopping = async () => {
+      try {
+        const { forced } = await running.stop(context.stopGraceSec * 1000)
+        if (record) record.sutProcess.forcedKill = forced
+      } catch (error) {
+        if (!isDynoError(error)) throw error
+        outcome = failedWith(error)
+      }
+      const exit = await running.exited
+      if (record) {
+        record.sutProcess.exit = { code: exit.code, signal: exit.signal }
+        record.sutProcess.stderrTail = running.stderr.snapshot()
+      }
+    }
+    await (record ? timedStage(record, 'stop', stopping) : stopping())
+    // After the exit: the preloads write a last line as the SUT ends.
+    rmSync(probes.eventLoopFile, { force: true })
+    probes.runtimeEvents.close()
+    return outcome
+  }
+
+  return {
+    async serve (cell, record, use) {
+      if (current && current.sut !== cell.sut.label) await stop(null)
+      if (!current) {
+        cell.onProgress?.({ stage: 'starting' })
+        const runtimeEvents = recordRuntimeEvents({
+          runtimeKind: cell.sut.runtime?.kind ?? cell.sut.runtimeKind,
+          enabled: context.load.runtimeEvents,
+          windowMs: context.load.windowMs,
+          host: context.sutHost
+        })
+        /** @type {SutProbes} */
+        const probes = {
+          eventLoopFile: join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`),
+          eventLoopIntervalMs: runtimeEvents.eventLoopIntervalMs ?? undefined,
+          runtimeEvents
+        }
+        try {
+          runtimeEvents.launched(Date.now())
+          const running = await timedStage(record, 'start', () => startSut(cell.sut, {
+            readyTimeoutSec: context.readyTimeoutSec,
+            stopGraceSec: context.stopGraceSec,
+            signal: context.signal,
+            env: {
+              ...runEnv(context.runId),
+              ...context.services.envFor(cell.sessionServices),
+              PG_POOL_SIZE: String(context.pgPoolSize),
+              ...runtimeEvents.env
+            },
+            cpus: context.pinning.sutCpus,
+            // The event-loop probe writes a file beside the SUT: read here only when the SUT runs here.
+            eventLoopFile: context.sutHost.sharesFilesystem ? probes.eventLoopFile : null,
+            eventLoopIntervalMs: probes.eventLoopIntervalMs,
+            host: context.sutHost,
+            runtimeArgs: runtimeEvents.args,
+            onStderr: runtimeEvents.onStderr
+          }))
+          runtimeEvents.started({ pid: running.pid, sharesProcesses: context.sutHost.sharesProcesses, workers: cell.sut.workers })
+          current = { sut: cell.sut.label, running, probes, served: 0 }
+        } catch (error) {
+          rmSync(probes.eventLoopFile, { force: true })
+          runtimeEvents.close()
+          if (!isDynoError(error)) throw error
+          record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
+          return failedWith(error)
+        }
+      }
+      const { running, probes } = current
+      record.sutProcess.pid = running.pid
+      record.sutProcess.host = context.sutHost.name
+      record.sutProcess.ready = running.ready
+      record.sutProcess.servedBefore = current.served
+      current.served += 1
+      let outcome
+      /** @type {Outcome | null} */
+      let stopFailure = null
+      try {
+        outcome = await use(running, probes)
+      } finally {
+        // The next cell gets this process only when this one ended well and it is still up; otherwise it is stopped here.
+        const keep = cell.keepSut && outcome?.status === 'ok' && !running.hasExited() && !context.signal.aborted
+        if (!keep) stopFailure = await stop(record)
+        else record.sutProcess.stderrTail = running.stderr.snapshot()
+      }
+      // A SUT whose host was lost, or whose group outlived SIGKILL, ends the run failed, whatever it measured.
+      const lost = running.lostReason()
+      if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
+      return stopFailure ?? outcome
+    },
+    end: async () => { await stop(null) }
+  }
+}

@@ -1,0 +1,82 @@
+// @ts-check
+// `--measure instructions` counts what a SUT executes per request under callgrind, start-up and warm-up
+// uncounted, window by window, every response checked: a SUT doing 60% more work per request is counted as
+// doing more, and `dyno compare` calls two counts of the same code unchanged and the slower one regressed.
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { compareRuns } from '../../src/interface/commands/compare-command.js'
+import { COMPARE_DEFAULTS } from '../../src/reports/compare/compare-defaults.js'
+import { COMPARE_FORMATTERS } from '../../src/reports/compare/formats/index.js'
+import { markdownReport } from '../../src/reports/report/markdown-report.js'
+import { readRun } from '../../src/records/read-run.js'
+import { fixtureSut } from '../support/fixture-suts.js'
+import { trackRuns } from '../support/leftover-processes.js'
+import { missing, skipNote } from '../support/needs.js'
+import { schemaErrors } from '../support/result-schemas.js'
+import { runInTempDir } from '../support/run-fixture.js'
+
+const runs = trackRuns()
+const absent = missing('valgrind')
+const COUNT = { measure: /** @type {const} */ ('instructions'), countWarmupRequests: 200, countWindowRequests: 40, countWindows: 6 }
+
+/** @param {string | null} extraWorkPercent the cpu-work fixture's injected extra work, inherited by the SUT */
+async function countCpuWork (extraWorkPercent) {
+  if (extraWorkPercent === null) delete process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT
+  else process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT = extraWorkPercent
+  const { written: [record], runDir } = await runInTempDir({ runs, suts: [fixtureSut('cpu-work')], scenarios: ['json'], load: COUNT })
+  return { record, runDir }
+}
+
+describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
+  afterEach(() => { delete process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT })
+
+  it('counts each window of requests, checks every response, sees 60% more work, and compares the counts window by window', async () => {
+    const base = await countCpuWork(null)
+    expect(schemaErrors('result', base.record)).toEqual([])
+    expect(base.record).toMatchObject({ status: 'ok', load: COUNT, summary: null })
+    const count = base.record.instructions
+    expect(count).toMatchObject({ tool: 'callgrind', method: 'toggle', warmupRequests: 200, windowRequests: 40, processes: 1 })
+    expect(count.windows).toHaveLength(6)
+    expect(count.checks).toEqual({ responses: 200 + 6 * 40, mismatches: 0, unexpectedStatus: 0, errors: 0 })
+    expect(count.settings.nodeFlags).toContain('--single-threaded')
+    // About 0.5 ms of a xorshift loop per request: far above node:http's own cost, so over a million instructions.
+    expect(count.instructionsPerRequest).toBeGreaterThan(1_000_000)
+    const total = count.windows.reduce((sum, window) => sum + window.instructions, 0)
+    expect(count.instructionsPerRequest).toBe(Math.round(total / (6 * 40)))
+
+    expect(markdownReport(readRun(base.runDir)))
+      .toMatch(/\| framework \| version \| instructions\/req [^\n]*\n[^\n]*\n\| fixture-cpu-work \| [^|]+ \| [\d,]+ \| /)
+
+    const again = await countCpuWork(null)
+    const slower = await countCpuWork('60')
+    expect({ status: slower.record.status, reason: slower.record.reason }).toEqual({ status: 'ok', reason: null })
+    expect(slower.record.instructions.instructionsPerRequest / count.instructionsPerRequest).toBeGreaterThan(1.3)
+
+    const aa = compareRuns([base.runDir], [again.runDir], { thresholdPercent: null, paired: false })
+    expect(aa.settings).toMatchObject({
+      measure: 'instructions', thresholdPercent: null, thresholdFloorPercent: COMPARE_DEFAULTS.instructionThresholdFloorPercent, test: 'wilcoxon-signed-rank'
+    })
+    expect(aa.rows[0]).toMatchObject({
+      status: 'compared', verdict: 'unchanged', requestsPerSec: null, verdictMetric: 'programInstructionsPerRequest'
+    })
+    // All instructions are shown beside the program's, never judged.
+    expect(aa.rows[0].instructionsPerRequest).toMatchObject({ verdict: null, threshold: null })
+    const aaThreshold = aa.rows[0].programInstructionsPerRequest?.threshold
+    expect(aaThreshold?.percent).toBeGreaterThanOrEqual(COMPARE_DEFAULTS.instructionThresholdFloorPercent)
+    expect(aaThreshold?.percent).toBe(Math.max(COMPARE_DEFAULTS.instructionThresholdFloorPercent, aaThreshold?.spreadPercent ?? 0))
+    expect(Math.abs(aa.rows[0].programInstructionsPerRequest?.changePercent ?? 100)).toBeLessThan(aaThreshold?.percent ?? 0)
+
+    const slowdown = compareRuns([base.runDir], [slower.runDir], { thresholdPercent: null, paired: false })
+    expect(slowdown.rows[0]).toMatchObject({ status: 'compared', verdict: 'regressed' })
+    expect(slowdown.rows[0].programInstructionsPerRequest?.test).toMatchObject({ name: 'wilcoxon-signed-rank', pairs: 6 })
+    expect(COMPARE_FORMATTERS.table(slowdown))
+      .toMatch(/cand instr\/req[\s\S]*threshold[\s\S]*program[\s\S]*\d\.\d\d%[\s\S]*regressed[\s\S]*Verdicts on the program's instructions/)
+    const given = compareRuns([base.runDir], [slower.runDir], { thresholdPercent: 80, paired: false })
+    expect(given.rows[0]).toMatchObject({
+      verdict: 'unchanged', programInstructionsPerRequest: { threshold: { percent: 80, from: 'given', spreadPercent: null } }
+    })
+    expect(() => COMPARE_FORMATTERS.gab(slowdown)).toThrow(/--format gab holds wall-clock figures.*allowed here: .*gab-instructions/)
+    expect(JSON.parse(COMPARE_FORMATTERS['gab-instructions'](slowdown))[0]).toMatchObject({ unit: 'instructions/req' })
+  }, 300_000)
+
+  afterAll(() => runs.expectNoneLeft(expect))
+})

@@ -1,0 +1,173 @@
+// @ts-check
+// What held against hostile input before anyone had to fix it, kept tested in one list so that it keeps holding:
+// - the workflows and the framework action take inputs into their scripts through `env:` only, never `${{ }}` in a script;
+//   no `pull_request_target`; read-only permissions; every action pinned by commit and pnpm by exact version;
+// - ssh runs in batch mode, with `--` before the host, and no host key check is ever weakened;
+// - a hostile checkout directory on a host reaches its shell as one word;
+// - npm, git and every other program dyno starts are started without a shell;
+// - `$(id)`, `file:`, `git+https:`, `__proto__` and `path:/etc/passwd` as a framework's version are refused, exit 2;
+// - report.html writes every field from data as text;
+// - a directory of 10,000 junk files is refused as a run, exit 2.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
+import { shellQuote, sshArgv } from '../../src/platform/hosts/ssh/ssh-command.js'
+import { HARNESS_DIR, REPO_ROOT } from '../../src/platform/paths.js'
+import { htmlReport } from '../../src/reports/report/html-report.js'
+import { readRun } from '../../src/records/read-run.js'
+import { copyOfRun, FOUR_REPEATS } from '../support/compare-inputs.js'
+import { runCli } from '../support/run-cli.js'
+import { writtenIndex } from '../support/written-run.js'
+
+const WORKFLOW_DIR = join(REPO_ROOT, '.github', 'workflows')
+const ACTION = join(REPO_ROOT, 'action.yml')
+const SCRIPT_DIR = join(REPO_ROOT, '.github', 'scripts')
+
+/** @returns {{ file: string, document: any }[]} every workflow and the framework action, parsed */
+function workflowFiles () {
+  return [...readdirSync(WORKFLOW_DIR).map((name) => join(WORKFLOW_DIR, name)), ACTION]
+    .map((file) => ({ file: relative(REPO_ROOT, file), document: parse(readFileSync(file, 'utf8')) }))
+}
+
+/** @param {any} document @returns {any[]} every step of every job (a workflow) or of the composite action */
+const stepsOf = (document) => document.jobs
+  ? Object.values(document.jobs).flatMap((/** @type {any} */ job) => job.steps ?? [])
+  : document.runs?.steps ?? []
+
+/** @param {string} dir @returns {string[]} every .js file under dir */
+function sourceFiles (dir) {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+    .map((entry) => join(entry.parentPath, entry.name))
+}
+
+describe('the workflows and the framework action', () => {
+  it('take inputs into scripts through env only, never on pull_request_target, with read-only permissions', () => {
+    const files = workflowFiles()
+    expect(files.length).toBeGreaterThanOrEqual(4)
+    for (const { file, document } of files) {
+      for (const step of stepsOf(document)) {
+        if (typeof step.run === 'string') expect(step.run, `${file}: a run step`).not.toContain('${{')
+      }
+      if (!document.jobs) continue
+      const triggers = typeof document.on === 'string' ? [document.on] : Object.keys(document.on ?? {})
+      expect(triggers, file).not.toContain('pull_request_target')
+      expect(document.permissions, `${file}: top-level permissions`).toBeDefined()
+      // The one exception: GitHub Pages' own deployment, a job that runs deploy-pages and nothing else, may write the Pages site.
+      const pagesDeploy = (/** @type {any} */ job) => job.steps?.length === 1 && /^actions\/deploy-pages@/.test(job.steps[0].uses ?? '') &&
+        JSON.stringify(job.permissions) === JSON.stringify({ pages: 'write', 'id-token': 'write' })
+      const grants = [document.permissions, ...Object.values(document.jobs).filter((job) => !pagesDeploy(job)).map((/** @type {any} */ job) => job.permissions)]
+        .filter((grant) => grant !== undefined)
+      for (const grant of grants) {
+        if (typeof grant === 'string') expect(['read-all', '{}'], file).toContain(grant)
+        else expect(Object.values(grant).every((level) => level === 'read' || level === 'none'), `${file}: ${JSON.stringify(grant)}`).toBe(true)
+      }
+    }
+  })
+
+  it('pin every action by commit and pnpm by exact version', () => {
+    for (const { file, document } of workflowFiles()) {
+      for (const step of stepsOf(document).filter((one) => typeof one.uses === 'string' && !one.uses.startsWith('../'))) {
+        expect(step.uses, file).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/)
+      }
+    }
+    const texts = [...workflowFiles().map(({ file }) => file), ...readdirSync(SCRIPT_DIR).map((name) => relative(REPO_ROOT, join(SCRIPT_DIR, name)))]
+      .map((file) => ({ file, text: readFileSync(join(REPO_ROOT, file), 'utf8') }))
+    const pnpmInstalls = texts.flatMap(({ file, text }) => [...text.matchAll(/pnpm@([^\s;'"]+)/g)].map((match) => ({ file, version: match[1] })))
+    expect(pnpmInstalls.length).toBeGreaterThan(0)
+    for (const { file, version } of pnpmInstalls) expect(version, file).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+})
+
+describe('ssh', () => {
+  it('runs in batch mode with `--` before the host, and no file of dyno weakens a host key check', () => {
+    const argv = sshArgv({ kind: 'ssh', url: 'ssh://bench@sut-host:2222/dyno', hostname: 'sut-host', user: 'bench', port: 2222, dir: '/srv/dyno' }, ['node', '-v'])
+    expect(argv.join(' ')).toContain('-o BatchMode=yes')
+    expect(argv.at(-3)).toBe('--')
+    expect(argv.at(-2)).toBe('sut-host')
+    for (const file of sourceFiles(join(HARNESS_DIR, 'src'))) {
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(/StrictHostKeyChecking|UserKnownHostsFile|CheckHostIP=no|-o\s*'?VerifyHostKeyDNS/)
+    }
+  })
+
+  it('gives the host\'s shell a hostile checkout directory as one word', () => {
+    const root = mkdtempSync(join(tmpdir(), 'dyno-hostile-dirs-'))
+    for (const name of ['a b', '$(id)', '`id`', "it's", 'x;touch pwned', 'new\nline', '-rf', '*']) {
+      const dir = join(root, name)
+      mkdirSync(dir)
+      // What ssh hands the login shell there: here, the same POSIX shell.
+      const remote = /** @type {string} */ (sshArgv({ kind: 'ssh', url: 'ssh://h', hostname: 'h', user: null, port: null, dir }, ['pwd']).at(-1))
+      expect(execFileSync('sh', ['-c', remote], { encoding: 'utf8' })).toBe(`${dir}\n`)
+      // And through a second shell, as a command that itself runs `sh -c` there (prepare-host.js unpacking a checkout).
+      expect(execFileSync('sh', ['-c', `sh -c ${shellQuote(`cd ${shellQuote(dir)} && pwd`)}`], { encoding: 'utf8' })).toBe(`${dir}\n`)
+    }
+    expect(readdirSync(root).sort()).not.toContain('pwned')
+    expect(readdirSync(process.cwd())).not.toContain('pwned')
+  })
+})
+
+describe('programs dyno starts', () => {
+  it('are started without a shell: no shell option, no exec() of a command line', () => {
+    for (const file of sourceFiles(join(HARNESS_DIR, 'src'))) {
+      const text = readFileSync(file, 'utf8')
+      expect(text, file).not.toMatch(/shell:\s*true/)
+      expect(text, file).not.toMatch(/(?<![.\w])exec(Sync)?\(/)
+      expect(text, file).not.toMatch(/import\s*\{[^}]*\bexec(Sync)?\b[^}]*\}\s*from\s*'node:child_process'/)
+    }
+  })
+})
+
+describe('a framework version', () => {
+  it.each([
+    ['express@$(id)', /DYNO_ERR_INVALID_OPTION: .*`\$\(id\)` is neither a version, a range nor a dist-tag/],
+    ['express@file:/tmp', /DYNO_ERR_INVALID_OPTION: .*`file:\/tmp` is neither a version, a range nor a dist-tag/],
+    ['express@git+https://example.invalid/x.git', /DYNO_ERR_INVALID_OPTION: .*`git\+https:\/\/example\.invalid\/x\.git` is neither/],
+    ['express@__proto__', /DYNO_ERR_INVALID_OPTION: .*`__proto__` is neither a version, a range nor a dist-tag/],
+    ['__proto__', /DYNO_ERR_UNKNOWN_FRAMEWORK: `--frameworks`: unknown framework `__proto__`/],
+    ['express@path:/etc/passwd', /DYNO_ERR_UNKNOWN_VERSION: `--frameworks` `express@path:\/etc\/passwd`: \/etc\/passwd is not a directory/]
+  ])('%s is refused with exit 2, nothing run or written', async (value, says) => {
+    const out = join(tmpdir(), `dyno-never-${process.pid}`)
+    const result = await runCli(['run', '--frameworks', value, '--out', out])
+    expect(result.code, result.stderr).toBe(2)
+    expect(result.stderr).toMatch(says)
+    expect(() => readdirSync(out)).toThrow()
+  })
+})
+
+describe('report.html', () => {
+  it('writes every field from data as text', () => {
+    const dir = copyOfRun(FOUR_REPEATS)
+    const index = writtenIndex(dir)
+    for (const entry of index.results) {
+      const path = join(dir, entry.file)
+      const record = JSON.parse(readFileSync(path, 'utf8'))
+      record.sut.label = 'node-http<script>alert(1)</script>'
+      record.sut.frameworkVersion = '"><img src=x onerror=alert(2)>'
+      record.env.cpu.model = '</script><script>alert(3)</script>'
+      writeFileSync(path, JSON.stringify(record))
+    }
+    const html = htmlReport([readRun(dir)])
+    expect(html).not.toContain('<script>alert(')
+    expect(html).not.toContain('<img src=x')
+    expect(html).not.toContain('</script><script>')
+  })
+})
+
+describe('a directory of junk', () => {
+  it('is refused as a run, exit 2, whatever it holds', async () => {
+    const junk = mkdtempSync(join(tmpdir(), 'dyno-junk-'))
+    for (let at = 0; at < 10_000; at++) writeFileSync(join(junk, `junk-${at}.json`), '{')
+    const other = mkdtempSync(join(tmpdir(), 'dyno-junk-'))
+    writeFileSync(join(other, 'junk.json'), '{')
+    for (const argv of [['report', junk], ['compare', junk, junk], ['merge', junk, other, '--out', join(junk, 'never')]]) {
+      const result = await runCli(argv)
+      expect(result.code, `${argv[0]}: ${result.stderr}`).toBe(2)
+      expect(result.stderr).toMatch(/^DYNO_ERR_\w+: .*(no run\.json|not a dyno run directory|holds no run)/)
+      expect(result.stderr.length).toBeLessThan(2000)
+    }
+    expect(readdirSync(junk)).toHaveLength(10_000)
+  }, 60_000)
+})

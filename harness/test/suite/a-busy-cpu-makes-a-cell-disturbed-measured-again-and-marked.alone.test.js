@@ -1,0 +1,137 @@
+// @ts-check
+// A busy loop on the SUT's cpu (or the generator's) while a cell is measured: the run says before the first cell that the machine is
+// not quiet, naming the loop; the cell is disturbed, measured again as often as a cell may be, and, the loop still running, kept and
+// marked in the summary, report.md and report.html's table of runs to read with care, naming the loop's pid and command. With the
+// loop gone, the same cell is clean. It runs alone: another test file's SUTs and generators on the same cpus would disturb every cell.
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { PACKAGES_DIR } from '../../src/platform/paths.js'
+import { markdownReport } from '../../src/reports/report/markdown-report.js'
+import { readRun } from '../../src/records/read-run.js'
+import { reportModel } from '../../src/reports/report/report-model.js'
+import { DISTURBED_SHARE_PCT, REMEASURES_PER_CELL } from '../../src/judging/disturbance.js'
+import { loadSut } from '../../src/subjects/suts/discover-suts.js'
+import { formatSummaryTable } from '../../src/interface/ui/summary-table.js'
+import { trackRuns } from '../support/leftover-processes.js'
+import { missing, skipNote } from '../support/needs.js'
+import { schemaErrors } from '../support/result-schemas.js'
+import { runInTempDir } from '../support/run-fixture.js'
+
+const runs = trackRuns()
+const absent = missing('two cpus')
+/** @type {number[]} */
+const hogs = []
+
+/**
+ * A busy loop pinned to one cpu, that ends by itself after 60 s (and is killed after each test). It is started by a shell that
+ * exits at once, so that it is nobody's child here: a process dyno (here, this test's process) started counts as dyno's own.
+ * @param {number} cpu @returns {number} its pid: taskset execs node, so the pid is the loop's
+ */
+function startHog (cpu) {
+  const loop = 'const end = Date.now() + 60000; while (Date.now() < end);'
+  const pid = Number(execFileSync('sh', ['-c', `taskset -c ${cpu} "$0" -e "$1" >/dev/null 2>&1 & echo $!`, process.execPath, loop], { encoding: 'utf8' }))
+  hogs.push(pid)
+  return pid
+}
+
+afterEach(() => {
+  for (const pid of hogs.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL')
+    } catch {
+      // ended by itself
+    }
+  }
+})
+
+/** @param {{ disturbedAbovePct?: number }} [options] */
+const measureNodeHttp = ({ disturbedAbovePct = DISTURBED_SHARE_PCT } = {}) => runInTempDir({
+  runs,
+  suts: [loadSut(join(PACKAGES_DIR, 'node-http'))],
+  scenarios: ['json'],
+  connections: 50,
+  load: { durationSec: 1, warmupSec: 0.3, engine: 'native' },
+  pin: 'sut=0,gen=1',
+  quietCheck: 'on',
+  disturbedAbovePct
+})
+
+describe.skipIf(absent)(`a busy cpu${skipNote(absent)}`, () => {
+  afterAll(() => runs.expectNoneLeft(expect))
+  for (const [role, cpu, name] of /** @type {const} */ ([['sut', 0, "the SUT's"], ['generator', 1, "the load generator's"]])) {
+    it(`on ${name} cpu is named before the run, makes the cell disturbed, measured again, then marked`, async () => {
+      const pid = startHog(cpu)
+      const { written: [record], index, runDir } = await measureNodeHttp()
+      expect(schemaErrors('result', record)).toEqual([])
+      expect(schemaErrors('run-index', index)).toEqual([])
+      // Said before the first cell.
+      expect(index.quietCheck).toMatchObject({ performed: true, quiet: false })
+      expect(index.quietCheck.line).toContain(`cpu ${cpu} (${name})`)
+      expect(index.quietCheck.line).toContain(`pid ${pid} `)
+      // The loop takes about half of its cpu from whoever shares it.
+      const share = record.summary.interference.roles[role]
+      expect(share.othersPct).toBeGreaterThan(25)
+      expect(record.summary.interference.top[0]).toMatchObject({ pid, cpus: [cpu] })
+      expect(record.summary.interference.top[0].command).toContain('while (Date.now() < end)')
+      // Measured again as often as a cell may be, every measurement disturbed; the last is kept, marked.
+      expect(record.status).toBe('ok')
+      expect(record.interference).toMatchObject({ disturbed: true, thresholdPct: DISTURBED_SHARE_PCT })
+      expect(record.interference.detail).toContain(`cpu ${cpu} (${name})`)
+      expect(record.interference.detail).toContain(`pid ${pid} \``)
+      expect(record.interference.earlierAttempts).toHaveLength(REMEASURES_PER_CELL)
+      for (const attempt of record.interference.earlierAttempts) expect(attempt.detail).toContain(`pid ${pid} \``)
+      expect(index.remeasured).toMatchObject({ cells: 1, stillDisturbed: 1 })
+      // Marked wherever the figure is shown.
+      const table = formatSummaryTable([record])
+      expect(table).toContain('ok (disturbed:')
+      expect(table).toContain(`DISTURBED: 1 result was measured while other processes took more than ${DISTURBED_SHARE_PCT} %`)
+      const run = readRun(runDir)
+      expect(markdownReport(run)).toContain(`**disturbed**: cpu ${cpu} (${name})`)
+      const model = reportModel([run])
+      expect(model.problems).toEqual([expect.objectContaining({ status: 'ok, disturbed', reason: expect.stringContaining(`pid ${pid} `) })])
+      expect(model.scenarios[0].throughput.series[0].flags?.[0]).toContain('disturbed')
+    })
+  }
+
+  it('measures a cell again once the plan is done, clean when the disturbance has passed', async () => {
+    const pid = startHog(0)
+    let stopped = false
+    const { written, index } = await runInTempDir({
+      runs,
+      suts: [loadSut(join(PACKAGES_DIR, 'node-http'))],
+      scenarios: ['json', 'plaintext'],
+      connections: 50,
+      load: { durationSec: 1, warmupSec: 0.3, engine: 'native' },
+      pin: 'sut=0,gen=1',
+      disturbedAbovePct: DISTURBED_SHARE_PCT,
+      // The neighbour goes away as soon as the first cell is written: the second cell, and the first one's second measurement, are clean.
+      hooks: {
+        onResult: () => {
+          if (!stopped) process.kill(pid, 'SIGKILL')
+          stopped = true
+        }
+      }
+    })
+    const [first, second] = written
+    expect(first.scenario.name).toBe('json')
+    expect(first.interference).toMatchObject({ disturbed: false, detail: null })
+    expect(first.interference.earlierAttempts).toEqual([{ requestsPerSec: expect.any(Number), detail: expect.stringContaining(`pid ${pid} \``) }])
+    expect(second.interference).toMatchObject({ disturbed: false, earlierAttempts: [] })
+    expect(index.remeasured).toMatchObject({ cells: 1, stillDisturbed: 0 })
+    expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual(['node-http--json.json', 'node-http--plaintext.json'])
+    expect(formatSummaryTable(written)).toContain('1 cell was disturbed and measured again (1 clean the next time)')
+  })
+
+  it('leaves a cell of a quiet machine clean, measured once', async () => {
+    const { written: [record], index } = await measureNodeHttp()
+    expect(record.interference).toMatchObject({ disturbed: false, detail: null, earlierAttempts: [] })
+    expect(record.interference.worstSharePct).toBeLessThan(DISTURBED_SHARE_PCT)
+    // The look before the run was made. Whether it found the machine quiet is the machine's affair (a CI runner's own short-lived
+    // processes can take 5 % of a cpu); what it must not find is a loop of this file's, all of which are gone.
+    expect(index.quietCheck).toMatchObject({ performed: true, thresholdPct: expect.any(Number) })
+    expect(index.quietCheck.quiet).toBe(index.quietCheck.line === null)
+    expect(index.quietCheck.line ?? '').not.toContain('const end = Date.now()')
+    expect(index.remeasured).toMatchObject({ cells: 0, stillDisturbed: 0 })
+  })
+})

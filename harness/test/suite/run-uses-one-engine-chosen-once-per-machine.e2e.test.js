@@ -1,0 +1,108 @@
+// @ts-check
+// `--engine auto`: a run takes one engine for every cell, chosen from this machine's calibration (autocannon where it keeps
+// up with the fastest SUT here, else the native engine), measured the first time and kept in the cache directory. A
+// calibration that is corrupt, from another machine, or not written by dyno with this cache directory (made up, edited by hand) is
+// ignored with one line and measured again; an engine given by name is used as given, without calibrating.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { CALIBRATION_FILE } from '../../src/suite/engine-choice/engine-choice.js'
+import { AUTO_CANDIDATES } from '../../src/load/engines/index.js'
+import { sealOf } from '../../src/platform/util/cache-seal.js'
+import { trackRuns } from '../support/leftover-processes.js'
+import { missing, skipNote } from '../support/needs.js'
+import { schemaErrors } from '../support/result-schemas.js'
+import { runCli } from '../support/run-cli.js'
+import { writtenRun } from '../support/written-run.js'
+
+const runs = trackRuns()
+const absent = missing('native')
+const cacheDir = mkdtempSync(join(tmpdir(), 'dyno-cache-'))
+const out = mkdtempSync(join(tmpdir(), 'dyno-engine-choice-'))
+const MEASURING = /dyno: measuring which engine keeps up on this machine/
+
+/** Writes a calibration as dyno would, sealed with the cache directory's key. @param {string} file @param {{ key: any, levels: any }} content */
+function writeSealed (file, { key, levels }) {
+  writeFileSync(file, JSON.stringify({ key, levels, seal: sealOf(cacheDir, { key, levels }) }))
+}
+
+/** @param {string[]} extra @returns {Promise<{ stderr: string, index: any, records: any[] }>} */
+async function run (extra = []) {
+  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json,plaintext', '--duration', '1', '--warmup', '0',
+    '--connections', '10', '--out', out, '--cache-dir', cacheDir, ...extra], { timeoutMs: 120_000 })
+  expect(result.code, result.stderr).toBe(0)
+  const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
+  const { index, records } = writtenRun(runDir)
+  runs.add(index.runId)
+  return { stderr: result.stderr, index, records }
+}
+
+describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
+  it('is chosen by a calibration measured once per machine, and measures every cell', async () => {
+    const first = await run()
+    expect(first.stderr).toMatch(MEASURING)
+    expect(schemaErrors('run-index', first.index)).toEqual([])
+    const { engineChoice } = first.index
+    const stored = JSON.parse(readFileSync(join(cacheDir, CALIBRATION_FILE), 'utf8'))
+    expect(engineChoice).toMatchObject({ by: 'calibration', calibrationFile: join(cacheDir, CALIBRATION_FILE), levels: stored.levels })
+    const level = stored.levels['10']
+    // Every engine auto chooses among was measured, each against the same SUT.
+    expect(Object.keys(level.engines)).toEqual(AUTO_CANDIDATES.filter((engine) => engine.availability().ok).map((engine) => engine.name))
+    for (const figures of Object.values(level.engines)) expect(figures.requestsPerSec).toBeGreaterThan(0)
+    // The choice follows the calibration: the most preferred engine that kept up with the fastest SUT, else the fastest engine here.
+    const keptUp = AUTO_CANDIDATES.find((engine) => level.engines[engine.name]?.generatorBound === false)
+    expect(engineChoice.engine).toBe(keptUp?.name ?? AUTO_CANDIDATES.find((engine) => engine.fastestHere)?.name)
+    expect(engineChoice.reason).toContain(level.sut)
+    for (const record of first.records) expect(record.load.engine).toBe(engineChoice.engine)
+
+    const again = await run()
+    expect(again.stderr).not.toMatch(MEASURING)
+    expect(again.index.engineChoice).toEqual(engineChoice)
+  }, 240_000)
+
+  it('ignores a calibration that is corrupt, from another machine or made up, saying so in one line, and measures again', async () => {
+    const file = join(cacheDir, CALIBRATION_FILE)
+    writeFileSync(file, '{ not json')
+    const corrupt = await run()
+    expect(corrupt.stderr).toMatch(new RegExp(`dyno: the engine calibration ${file} is not readable JSON .*: ignored, measured again`))
+    expect(corrupt.stderr).toMatch(MEASURING)
+
+    const stored = JSON.parse(readFileSync(file, 'utf8'))
+    writeSealed(file, { key: { ...stored.key, cores: stored.key.cores + 62 }, levels: stored.levels })
+    const elsewhere = await run()
+    expect(elsewhere.stderr).toMatch(new RegExp(`dyno: the engine calibration ${file} was measured with another cores: ignored, measured again`))
+    expect(elsewhere.stderr).toMatch(MEASURING)
+
+    // The right key, a level without its figures: that level is measured again, named, and nothing crashes.
+    const measured = JSON.parse(readFileSync(file, 'utf8'))
+    const [level] = Object.keys(measured.levels)
+    writeSealed(file, { key: measured.key, levels: { ...measured.levels, [level]: { measuredAt: 'soon', sut: 'node-net' } } })
+    const lacking = await run()
+    expect(lacking.stderr).toMatch(new RegExp(`the engine calibration ${file} holds levels dyno cannot read \\(level ${level}: measuredAt is not a date\\)`))
+    expect(lacking.stderr).toMatch(MEASURING)
+
+    // Made up: well formed, the right key, figures that would choose the other engine, but not sealed by this cache directory.
+    const real = JSON.parse(readFileSync(file, 'utf8'))
+    const flipped = Object.fromEntries(Object.entries(real.levels).map(([name, one]) => [name, {
+      ...one,
+      engines: Object.fromEntries(Object.entries(one.engines).map(([engine, figures]) => [engine,
+        { ...figures, generatorBound: figures.generatorBound === false, requestsPerSec: 999_999 }]))
+    }]))
+    writeFileSync(file, JSON.stringify({ ...real, levels: flipped }))
+    const madeUp = await run()
+    expect(madeUp.stderr).toContain(`the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ` +
+      'ignored, measured again')
+    expect(madeUp.stderr).toMatch(MEASURING)
+    expect(JSON.stringify(madeUp.index.engineChoice)).not.toContain('999999')
+  }, 360_000)
+
+  it('takes an engine given by name as it is, without calibrating', async () => {
+    const given = await run(['--engine', 'autocannon'])
+    expect(given.stderr).not.toMatch(MEASURING)
+    expect(given.index.engineChoice).toMatchObject({ engine: 'autocannon', by: 'given' })
+    for (const record of given.records) expect(record.load.engine).toBe('autocannon')
+  }, 120_000)
+
+  afterAll(() => runs.expectNoneLeft(expect))
+})
