@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { compareRuns } from '../src/interface/commands/compare-command.js'
 import { runSuite } from '../src/suite/run-suite.js'
-import { loadSettings } from '../src/measures/load-settings.js'
+import { loadSettingsOf } from '../src/measures/index.js'
 import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { parseOptions } from '../src/interface/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
@@ -31,7 +31,7 @@ async function runOnce (out, extra) {
     const outcome = await runSuite(suiteOptions({
       suts: [sut],
       scenarios: [json],
-      load: loadSettings(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values, nativeEngine),
+      load: loadSettingsOf(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values, nativeEngine),
       out,
       recorded: { bench: 'compare-detects-a-slowdown', extraWorkPercent: extra }
     }))
@@ -41,7 +41,7 @@ async function runOnce (out, extra) {
   }
 }
 
-/** @param {import('../src/reports/compare/build-comparison.js').ComparisonRow} row */
+/** @param {import('../src/records/comparison-record.js').ComparisonRow} row */
 const describe = (row) => `${row.requestsPerSec?.changePercent}% [${row.requestsPerSec?.ci95Percent?.join(', ')}], ` +
   `p=${row.requestsPerSec?.test?.pValue ?? '-'}, ${row.verdict}`
 

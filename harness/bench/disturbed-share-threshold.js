@@ -18,7 +18,7 @@ import { REPO_ROOT } from '../src/platform/paths.js'
 import { DEFAULT_PIN } from '../src/platform/pinning/parse-pin.js'
 import { resolvePinning } from '../src/platform/pinning/resolve-pinning.js'
 import { DISTURBED_SHARE_PCT } from '../src/judging/disturbance.js'
-import { loadSettings } from '../src/measures/load-settings.js'
+import { loadSettingsOf } from '../src/measures/index.js'
 import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { runSuite } from '../src/suite/run-suite.js'
 import { DEFAULT_RUNTIME } from '../src/subjects/runtimes/runtime-targets.js'
@@ -85,7 +85,7 @@ async function measureUnder (condition) {
     const { records } = await runSuite(suiteOptions({
       suts,
       scenarios: [scenario],
-      load: loadSettings(options, nativeEngine),
+      load: loadSettingsOf(options, nativeEngine),
       connections: [100],
       out,
       readyTimeoutSec: 15,

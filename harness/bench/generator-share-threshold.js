@@ -17,7 +17,7 @@ import { findNativeEngine } from '../src/load/engines/native/native-engine.js'
 import { resolvePinning } from '../src/platform/pinning/resolve-pinning.js'
 import { DEFAULT_PIN } from '../src/platform/pinning/parse-pin.js'
 import { runSuite } from '../src/suite/run-suite.js'
-import { loadSettings } from '../src/measures/load-settings.js'
+import { loadSettingsOf } from '../src/measures/index.js'
 import { engineNamed } from '../src/load/engines/index.js'
 import { parseOptions } from '../src/interface/cli/parse-command-line.js'
 import { discoverSuts } from '../src/subjects/suts/discover-suts.js'
@@ -50,7 +50,7 @@ async function measure (sut, connections, engine) {
   const { records: [record] } = await runSuite(suiteOptions({
     suts: [sut],
     scenarios: [scenario],
-    load: loadSettings(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup) }).values, engineNamed(engine)),
+    load: loadSettingsOf(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup) }).values, engineNamed(engine)),
     connections: [connections],
     out,
     readyTimeoutSec: 15,

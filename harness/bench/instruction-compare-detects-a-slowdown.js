@@ -24,7 +24,7 @@ import { compareRuns } from '../src/interface/commands/compare-command.js'
 import { INSTRUCTION_COUNT_DEFAULTS } from '../src/measures/instructions/counts/count-instructions.js'
 import { PACKAGES_DIR } from '../src/platform/paths.js'
 import { runSuite } from '../src/suite/run-suite.js'
-import { loadSettings } from '../src/measures/load-settings.js'
+import { loadSettingsOf } from '../src/measures/index.js'
 import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { parseOptions } from '../src/interface/cli/parse-command-line.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
@@ -84,7 +84,7 @@ async function runSide (side, out, typed) {
     const outcome = await runSuite(suiteOptions({
       suts: [side.sut],
       scenarios: [json],
-      load: loadSettings(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values, nativeEngine),
+      load: loadSettingsOf(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values, nativeEngine),
       out,
       readyTimeoutSec: 30,
       recorded: { bench: 'instruction-compare-detects-a-slowdown', side: side.name }
@@ -185,9 +185,9 @@ async function calibrationCounts (sides) {
 /** The table rows of the block: one per target and side compared with its baseline. */
 const blockRows = /** @type {string[]} */ ([])
 
-/** @param {import('../src/reports/compare/build-comparison.js').ComparisonRow} row @returns {import('../src/reports/compare/build-comparison.js').MetricRow | null} */
+/** @param {import('../src/records/comparison-record.js').ComparisonRow} row @returns {import('../src/records/comparison-record.js').MetricRow | null} */
 const verdictFigures = (row) => row[row.verdictMetric] ?? null
-/** @param {import('../src/reports/compare/build-comparison.js').ComparisonRow} row */
+/** @param {import('../src/records/comparison-record.js').ComparisonRow} row */
 const describe = (row) => `${row.verdictMetric} ${verdictFigures(row)?.changePercent}% [${verdictFigures(row)?.ci95Percent?.join(', ')}] ` +
   `p=${verdictFigures(row)?.test?.pValue} threshold ${verdictFigures(row)?.threshold?.percent}%: ${row.verdict}; allocation ` +
   `${row.allocatedBytesPerRequest?.changePercent ?? '-'}% threshold ${row.allocatedBytesPerRequest?.threshold?.percent ?? '-'}%: ` +

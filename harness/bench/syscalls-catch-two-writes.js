@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { parseOptions } from '../src/interface/cli/parse-command-line.js'
 import { compareRuns } from '../src/interface/commands/compare-command.js'
-import { loadSettings } from '../src/measures/load-settings.js'
+import { loadSettingsOf } from '../src/measures/index.js'
 import { nativeEngine } from '../src/load/engines/native/native-descriptor.js'
 import { runSuite } from '../src/suite/run-suite.js'
 import { loadSut } from '../src/subjects/suts/discover-suts.js'
@@ -31,7 +31,7 @@ async function runOnce (out, twoWrites, measure) {
     const outcome = await runSuite(suiteOptions({
       suts: [sut],
       scenarios: [json],
-      load: loadSettings(values, nativeEngine),
+      load: loadSettingsOf(values, nativeEngine),
       out,
       readyTimeoutSec: 30,
       recorded: { bench: 'syscalls-catch-two-writes', twoWrites }

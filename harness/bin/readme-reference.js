@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path'
 import { DEFAULTS } from '../src/platform/defaults.js'
 import { REPO_ROOT } from '../src/platform/paths.js'
 import { latestRunDir, readRun } from '../src/records/read-run.js'
-import { referenceTable, replaceReferenceBlock } from '../src/reports/report/reference-table.js'
+import { referenceTable, replaceReferenceBlock } from '../src/measures/wall-clock/report/reference-table.js'
 
 const [dirArgument, readmeArgument] = process.argv.slice(2)
 const runDir = dirArgument ? resolve(dirArgument) : latestRunDir(resolve(REPO_ROOT, DEFAULTS.out))

@@ -1,5 +1,6 @@
 // @ts-check
-// What every cell of a suite shares (built once per suite by run-suite.js), what one cell is, and the environment its SUT gets.
+// What a measure is handed for a cell: what every cell of a suite shares (built once per suite by run-suite.js), what one cell is, what
+// watches its SUT, the environment its SUT gets, and how a stage of the cell is timed into its record.
 import { runEnv } from '../platform/env/run-env.js'
 
 /**
@@ -7,6 +8,7 @@ import { runEnv } from '../platform/env/run-env.js'
  * @property {string} runId
  * @property {import('../records/result-record.js').ResultRecord['env']} env
  * @property {import('../records/result-record.js').LoadSettings} load
+ * @property {import('./measure.js').Measure} measure the run's measure: how every cell is measured
  * @property {import('../load/engines/engine.js').Engine} engine the run's engine, chosen once (run-command.js): it loads every cell
  * @property {import('../platform/pinning/resolve-pinning.js').PinPlan} pinning where the SUT and the generator run
  * @property {import('../platform/hosts/host.js').Host} sutHost where SUTs and their services run: this machine, or one reached over SSH
@@ -22,6 +24,11 @@ import { runEnv } from '../platform/env/run-env.js'
  * @property {string | null} countCacheDir where counts are kept and reused (count-cache.js); null: every count is made anew
  * @property {(line: string) => void} note one line for the user, beside the progress
  * @property {AbortSignal} signal
+ *
+ * @typedef {object} SutProbes what watches a cell's SUT process from outside its code
+ * @property {string} eventLoopFile where the event-loop preload writes (when the SUT runs here)
+ * @property {number | undefined} eventLoopIntervalMs its interval; undefined: the default
+ * @property {import('../subjects/runtime-events/runtime-event-recording.js').RuntimeEventRecording} runtimeEvents
  *
  * @typedef {object} Cell one run of the suite: a SUT on one scenario at one level, one of its repeats
  * @property {import('../subjects/suts/resolve-subjects.js').Subject} sut
@@ -40,4 +47,20 @@ import { runEnv } from '../platform/env/run-env.js'
  */
 export function sutEnv (context, { scenario }) {
   return { ...runEnv(context.runId), ...context.services.envFor(scenario.services ?? []), PG_POOL_SIZE: String(context.pgPoolSize) }
+}
+
+/**
+ * Adds the time `work` takes to the record's stage (a stage may be entered twice: the count stops its verified SUT first).
+ * @template T
+ * @param {{ stagesMs: Partial<Record<import('../records/result-record.js').Stage, number>> }} record
+ * @param {import('../records/result-record.js').Stage} stage @param {() => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+export async function timedStage (record, stage, work) {
+  const started = performance.now()
+  try {
+    return await work()
+  } finally {
+    record.stagesMs[stage] = Math.round((record.stagesMs[stage] ?? 0) + performance.now() - started)
+  }
 }

@@ -12,7 +12,7 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @property {import('../load/engines/engine.js').EngineName} engine
  * @property {number} wrkThreads
  * @property {boolean} runtimeEvents whether each SUT's runtime events were collected (`--runtime-events`)
- * @property {'wall-clock' | 'instructions'} measure instructions: a count under callgrind instead of load (counts, not durations)
+ * @property {string} measure the name of the measure (measures/index.js): `wall-clock`, `instructions`
  * @property {number} [countWarmupRequests] instructions only
  * @property {number} [countWindowRequests] instructions only
  * @property {number} [countWindows] instructions only
@@ -46,7 +46,7 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  *   measurement as one) classified from its own change points, with what the runtime did around them; null: no series to classify
  * @property {ReturnType<typeof import('../judging/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per
  *   response (redis, postgres)
- * @property {import('../measures/wall-clock/consistency-check.js').Consistency | null} [consistency] whether a wall-clock result agrees with itself (Little's
+ * @property {Consistency | null} [consistency] whether a wall-clock result agrees with itself (Little's
  *   law, the connections in flight, percentile order, errors); null for a count or a result without a measured phase
  * @property {import('../judging/disturbance.js').InterferenceVerdict | null} [interference] whether other processes or the hypervisor took
  *   more than the threshold of the SUT's or the generator's cpus while the cell was measured (the figures are in summary.interference),
@@ -57,6 +57,10 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  *   stderrTail: string[], servedBefore?: number, host?: string }} sutProcess host: where it ran (`local`, or an ssh:// URL); servedBefore:
  *   the cells this SUT process served before this one (0: started for it); exit: null while the process stays up for the next cell
  * @property {Partial<Record<Stage, number>>} stagesMs where the run's time went: each stage it went through, in ms
+ *
+ * @typedef {{ name: 'littles-law' | 'connections-in-flight' | 'percentile-order' | 'errors', passed: boolean, detail: string }} ConsistencyCheck
+ * @typedef {{ passed: boolean, failed: string[], checks: ConsistencyCheck[] }} Consistency whether a result agrees with itself, as its
+ *   measure checks it
  *
  * @typedef {'start' | 'verify' | 'link' | 'load' | 'count' | 'stop'} Stage start: until the SUT's ready line; link: the round trip to a
  *   SUT on another host; load: the engine's phases, from its start to its report; count: a count under callgrind, its own start and stop
@@ -104,21 +108,6 @@ export function createResultRecord ({ runId, env, load, engine, pinning }, { sut
     serverCheck: null,
     sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] },
     stagesMs: {}
-  }
-}
-
-/**
- * Adds the time `work` takes to the record's stage (a stage may be entered twice: the count stops its verified SUT first).
- * @template T
- * @param {ResultRecord} record @param {Stage} stage @param {() => Promise<T>} work
- * @returns {Promise<T>}
- */
-export async function timedStage (record, stage, work) {
-  const started = performance.now()
-  try {
-    return await work()
-  } finally {
-    record.stagesMs[stage] = Math.round((record.stagesMs[stage] ?? 0) + performance.now() - started)
   }
 }
 

@@ -1,12 +1,11 @@
 // @ts-check
 // One cell of a suite from start to settled record: what stops it before its SUT starts, then on the SUT of its session the
-// refusal check, verification, and load (load-cell.js) or a count (count-cell.js); what died or was interrupted meanwhile.
+// refusal check, verification, and the run's measure; what died or was interrupted meanwhile.
 import { failed, invalid, skipped } from '../records/outcome.js'
-import { createResultRecord, settleRecord, timedStage } from '../records/result-record.js'
+import { createResultRecord, settleRecord } from '../records/result-record.js'
+import { timedStage } from '../measures/cell-context.js'
 import { refusalReason } from '../subjects/sut-process/refusal.js'
 import { describeFailedChecks, verifyScenario } from '../subjects/verify/verify-scenario.js'
-import { countCell } from '../measures/instructions/count-cell.js'
-import { loadCell } from '../measures/wall-clock/load-cell.js'
 
 /**
  * @typedef {import('../records/outcome.js').Outcome} Outcome
@@ -17,8 +16,8 @@ import { loadCell } from '../measures/wall-clock/load-cell.js'
  */
 
 /**
- * One (SUT, scenario) run: on the SUT of the session (started for it, or still up from the SUT's previous scenario), verify, warm
- * up, measure (or count). Never throws for a problem of the run itself: every step returns its outcome, and the record is settled
+ * One (SUT, scenario) run: on the SUT of the session (started for it, or still up from the SUT's previous scenario), verify, then
+ * measure as the run's measure does. Never throws for a problem of the run itself: every step returns its outcome, and the record is settled
  * once, from the first that ended the run.
  * @param {RunContext} context
  * @param {Cell} cell
@@ -84,8 +83,8 @@ function interruptionsDoing (signal, outcome) {
 }
 
 /**
- * The part of a run that needs the SUT up: refusal, verification, then load, or a count.
- * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @param {import('./sut-session.js').SutProbes} probes
+ * The part of a run that needs the SUT up: refusal, verification, then the measure.
+ * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @param {import('../measures/cell-context.js').SutProbes} probes
  * @returns {Promise<Outcome>}
  */
 async function measureOn (context, cell, running, record, probes) {
@@ -94,12 +93,7 @@ async function measureOn (context, cell, running, record, probes) {
   const verification = context.verify ? await verified(context, cell, running, record) : null
   if (verification) return verification
   if (context.signal.aborted) return failed(`interrupted by ${String(context.signal.reason)} before load started`, 'DYNO_ERR_INTERRUPTED')
-  if (context.load.measure === 'instructions') {
-    // The count starts the SUT anew under callgrind: the verified one is stopped first, so it holds no cpu of the count.
-    await timedStage(record, 'stop', () => running.stop(context.stopGraceSec * 1000))
-    return timedStage(record, 'count', () => countCell(context, cell, record))
-  }
-  return loadCell(context, cell, running, record, probes)
+  return context.measure.measureCell(context, cell, running, record, probes)
 }
 
 /** @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @returns {Promise<Outcome | null>} */

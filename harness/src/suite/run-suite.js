@@ -3,10 +3,8 @@ import { AGGREGATES_FILE } from '../records/run-layout.js'
 import { join, resolve } from 'node:path'
 import { DEFAULTS, SCHEMA_VERSION } from '../platform/defaults.js'
 import { environmentFingerprint } from '../platform/env/fingerprint.js'
-import { inheritedTunablesNote } from '../measures/instructions/counts/cpu-baseline.js'
 import { REPO_ROOT } from '../platform/paths.js'
 import { aggregateRuns } from '../records/aggregate-runs.js'
-import { checkConsistency } from '../measures/wall-clock/consistency-check.js'
 import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../judging/disturbance.js'
 import { writeJsonAtomic } from '../records/write-json-atomic.js'
 import { thisMachine } from '../platform/hosts/host-kinds.js'
@@ -25,6 +23,7 @@ import { mapLimit } from '../platform/util/map-limit.js'
  * @property {import('../subjects/suts/resolve-subjects.js').Subject[]} suts resolved: each on its runtime, built
  * @property {import('@dyno/scenarios').Scenario[]} scenarios
  * @property {import('../records/result-record.js').LoadSettings} load
+ * @property {import('../measures/measure.js').Measure} measure how every cell is measured: the one `load.measure` names
  * @property {import('../load/engines/engine.js').Engine} engine the run's engine, chosen once: the one `load.engine` names
  * @property {number[]} connections one run per level
  * @property {number} repeats rounds of every (SUT, scenario, level), shuffled when more than one
@@ -66,6 +65,7 @@ import { mapLimit } from '../platform/util/map-limit.js'
  */
 export async function runSuite (suite, hooks = {}) {
   if (suite.engine.name !== suite.load.engine) throw new Error(`the suite's engine ${suite.engine.name} is not its load's ${suite.load.engine}`)
+  if (suite.measure.name !== suite.load.measure) throw new Error(`the suite's measure ${suite.measure.name} is not its load's ${suite.load.measure}`)
   const runId = createRunId()
   const runDir = join(resolve(REPO_ROOT, suite.out), runId)
   makeDirectory(runDir)
@@ -115,6 +115,7 @@ export async function runSuite (suite, hooks = {}) {
       runId,
       env,
       load: suite.load,
+      measure: suite.measure,
       engine: suite.engine,
       pinning: suite.pinning,
       sutHost,
@@ -130,19 +131,16 @@ export async function runSuite (suite, hooks = {}) {
       note: (line) => hooks.onNote?.(line),
       signal: suite.signal
     }
-    // Load runs one cell at a time: two would share the cpus and measure each other. Counts of instructions do not depend on what
-    // runs beside them, so `--count-jobs` of them run at once, each on a SUT of its own.
-    const counting = suite.load.measure === 'instructions'
-    const jobs = counting ? Number(suite.load.countJobs) : 1
-    if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`a count's load settings need countJobs (a whole number ≥ 1), got ${suite.load.countJobs}`)
-    const groups = sessionGroups(plan, { reuse: !counting && !suite.freshSut })
-    // A count's SUT runs with the cpu baseline's GLIBC_TUNABLES after the user's (cpu-baseline.js): said once, here.
-    const tunablesNote = counting && sutHost.sharesProcesses ? inheritedTunablesNote(process.env.GLIBC_TUNABLES) : null
-    if (tunablesNote) hooks.onNote?.(tunablesNote)
-    const session = counting ? null : createSutSession(context)
+    // As many cells at once as the measure allows (load shares the machine: one), and one SUT process for a SUT's consecutive cells
+    // where the measure keeps it.
+    const { measure } = suite
+    const jobs = measure.cellsAtOnce(suite.load)
+    const groups = sessionGroups(plan, { reuse: !measure.sutPerCell && !suite.freshSut })
+    for (const note of measure.runNotes({ sutHostSharesProcesses: sutHost.sharesProcesses })) hooks.onNote?.(note)
+    const session = measure.sutPerCell ? null : createSutSession(context)
     const budget = remeasureBudget(plan.length)
     index.remeasured.limit = budget.limit
-    if (!counting && plan.length > 0 && !suite.signal.aborted) {
+    if (measure.looksBeforeMeasuring && plan.length > 0 && !suite.signal.aborted) {
       index.quietCheck = await lookBeforeMeasuring(suite, sutHost)
       if (index.quietCheck.line) hooks.onNote?.(index.quietCheck.line)
       writeJsonAtomic(indexPath, index)
@@ -166,9 +164,9 @@ export async function runSuite (suite, hooks = {}) {
       }
     }
     /** @param {import('../measures/cell-context.js').Cell} cell */
-    const measure = async (cell) => {
+    const measureOnce = async (cell) => {
       const measured = await runOne(context, cell, session ?? createSutSession(context))
-      measured.consistency = checkConsistency(measured)
+      measured.consistency = measure.checkConsistency(measured)
       const verdict = judgeDisturbance(measured.summary?.interference, suite.disturbedAbovePct)
       measured.interference = verdict && { ...verdict, earlierAttempts: [] }
       return measured
@@ -194,7 +192,7 @@ export async function runSuite (suite, hooks = {}) {
     }
     try {
       await mapLimit([...plan.keys()], jobs, async (position) => {
-        if (!suite.signal.aborted) keep(position, await measure(cellAt(position)))
+        if (!suite.signal.aborted) keep(position, await measureOnce(cellAt(position)))
       })
       // Disturbed cells are measured again once the plan is done, so that a disturbance that passed (a build beside the run) has
       // passed; a pass at a time, a bounded number of passes and cells (judging/disturbance.js). Each is a launch of its own.
@@ -205,7 +203,7 @@ export async function runSuite (suite, hooks = {}) {
           if (suite.signal.aborted || !budget.take()) break
           const was = /** @type {import('../judging/disturbance.js').InterferenceVerdict} */ (previous.interference)
           hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name} was disturbed (${was.detail}): measuring it again`)
-          const record = await measure(cellAt(position, { keepSut: false }))
+          const record = await measureOnce(cellAt(position, { keepSut: false }))
           if (pass === 1) index.remeasured.cells += 1
           // A measurement that did not end ok (interrupted, a SUT that crashed this time) does not replace one that did: the disturbed
           // figure stays, marked, and what happened is said.

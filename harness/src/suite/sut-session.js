@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { isDynoError } from '../platform/errors.js'
 import { failed, failedWith } from '../records/outcome.js'
-import { timedStage } from '../records/result-record.js'
+import { timedStage } from '../measures/cell-context.js'
 import { startSut } from '../subjects/sut-process/start-sut.js'
 import { runEnv } from '../platform/env/run-env.js'
 import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-recording.js'
@@ -19,10 +19,7 @@ import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-re
  * @typedef {import('../records/result-record.js').ResultRecord} ResultRecord
  * @typedef {import('../subjects/sut-process/start-sut.js').RunningSut} RunningSut
  *
- * @typedef {object} SutProbes what watches the session's SUT process from outside its code
- * @property {string} eventLoopFile where the event-loop preload writes (when the SUT runs here)
- * @property {number | undefined} eventLoopIntervalMs its interval; undefined: the default
- * @property {import('../subjects/runtime-events/runtime-event-recording.js').RuntimeEventRecording} runtimeEvents
+ * @typedef {import('../measures/cell-context.js').SutProbes} SutProbes
  *
  * @typedef {object} SutSession
  * @property {(cell: import('../measures/cell-context.js').Cell, record: ResultRecord, use: (running: RunningSut, probes: SutProbes) => Promise<Outcome>)

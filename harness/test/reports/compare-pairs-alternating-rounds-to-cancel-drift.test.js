@@ -3,7 +3,7 @@
 // round slows both of its runs, and the Wilcoxon signed-rank test over the per-round ratios cancels
 // it, where the Mann–Whitney U test over the pooled runs sees only noise.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { metricChange } from '../../src/reports/compare/change-statistics.js'
+import { metricChange } from '../../src/judging/change-statistics.js'
 import { pairedHodgesLehmannRatio } from '../../src/judging/stats/paired-hodges-lehmann.js'
 import { exactSignedRankDistribution, pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from '../../src/judging/stats/wilcoxon-signed-rank.js'
 import { EIGHT_REPEATS, runWithFigures } from '../support/compare-inputs.js'

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { hodgesLehmannRatio } from '../../src/judging/stats/hodges-lehmann.js'
 import { canReachSignificance, exactUDistribution, mannWhitneyU, smallestTwoSidedP } from '../../src/judging/stats/mann-whitney.js'
 import { normalSurvival, normalUpperQuantile } from '../../src/judging/stats/normal-distribution.js'
-import { metricChange } from '../../src/reports/compare/change-statistics.js'
-import { verdictOf } from '../../src/reports/compare/verdict.js'
+import { metricChange } from '../../src/judging/change-statistics.js'
+import { verdictOf } from '../../src/judging/verdict.js'
 
 // The reference values were computed with scipy 1.17.1 (python 3.11):
 //   scipy.stats.mannwhitneyu(x, y, method='exact' | 'asymptotic', use_continuity=True, alternative='two-sided')

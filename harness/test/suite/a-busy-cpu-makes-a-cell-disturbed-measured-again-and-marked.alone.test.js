@@ -10,6 +10,7 @@ import { PACKAGES_DIR } from '../../src/platform/paths.js'
 import { markdownReport } from '../../src/reports/report/markdown-report.js'
 import { readRun } from '../../src/records/read-run.js'
 import { reportModel } from '../../src/reports/report/report-model.js'
+import { scenarioChartsOf } from '../../src/measures/wall-clock/report/scenario-charts.js'
 import { DISTURBED_SHARE_PCT, REMEASURES_PER_CELL } from '../../src/judging/disturbance.js'
 import { loadSut } from '../../src/subjects/suts/discover-suts.js'
 import { formatSummaryTable } from '../../src/interface/ui/summary-table.js'
@@ -88,9 +89,9 @@ describe.skipIf(absent)(`a busy cpu${skipNote(absent)}`, () => {
       expect(table).toContain(`DISTURBED: 1 result was measured while other processes took more than ${DISTURBED_SHARE_PCT} %`)
       const run = readRun(runDir)
       expect(markdownReport(run)).toContain(`**disturbed**: cpu ${cpu} (${name})`)
-      const model = reportModel([run])
+      const model = reportModel([run], scenarioChartsOf([run]))
       expect(model.problems).toEqual([expect.objectContaining({ status: 'ok, disturbed', reason: expect.stringContaining(`pid ${pid} `) })])
-      expect(model.scenarios[0].throughput.series[0].flags?.[0]).toContain('disturbed')
+      expect(/** @type {any} */ (model.scenarios[0]).throughput.series[0].flags?.[0]).toContain('disturbed')
     })
   }
 

@@ -3,6 +3,7 @@
 // (the SUTs, the scenarios, the load, where it goes, what run.json records of it), and everything else is as a plain `dyno run`
 // of one round would have it. Each overrides what it measures differently.
 import { engineNamed } from '../../src/load/engines/index.js'
+import { measureNamed } from '../../src/measures/index.js'
 import { DEFAULT_PIN } from '../../src/platform/pinning/parse-pin.js'
 import { resolvePinning } from '../../src/platform/pinning/resolve-pinning.js'
 import { DISTURBED_SHARE_PCT } from '../../src/judging/disturbance.js'
@@ -20,7 +21,7 @@ export const ON_A_SHARED_MACHINE = Object.freeze({ quietCheck: /** @type {const}
  * @typedef {import('../../src/suite/run-suite.js').SuiteOptions} SuiteOptions
  * @param {Pick<SuiteOptions, 'suts' | 'scenarios' | 'load' | 'out'> & { recorded: Record<string, unknown> } &
  *   Partial<Omit<SuiteOptions, 'options' | 'planOptions'>>} given recorded: what run.json records as its options (and its plan's
- *   identity): the test's or bench's name and what it varies; engine: the one its load names, unless given
+ *   identity): the test's or bench's name and what it varies; engine and measure: the ones its load names, unless given
  * @returns {SuiteOptions}
  */
 export function suiteOptions ({ recorded, ...given }) {
@@ -41,6 +42,7 @@ export function suiteOptions ({ recorded, ...given }) {
     options: recorded,
     planOptions: recorded,
     engine: given.engine ?? engineNamed(given.load.engine),
+    measure: given.measure ?? measureNamed(given.load.measure),
     ...given
   }
 }

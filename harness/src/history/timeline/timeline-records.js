@@ -2,6 +2,8 @@
 // The records a timeline keeps of a run: one per result of a framework release (a variant `name@version` of an npm framework),
 // counted or not, with the key it is kept under (counting-code.js, timeline-dataset.js). Results of SUTs on their own pinned
 // framework, or on a checkout, are not releases and are left out.
+import { measureOf } from '../../measures/index.js'
+import { instructions } from '../../measures/instructions/instructions.js'
 import { createHash } from 'node:crypto'
 import { countSettingsFor } from '../../measures/instructions/counts/count-instructions.js'
 import { countingCodeHash } from '../../measures/instructions/counts/counting-code.js'
@@ -20,7 +22,7 @@ import { idOf } from './timeline-dataset.js'
 export function timelineRecordsOf (run, publishedAt) {
   return run.records.flatMap((result, position) => {
     const variant = result.sut.variant
-    if (!variant || variant.kind !== 'npm' || result.load.measure !== 'instructions') return []
+    if (!variant || variant.kind !== 'npm' || measureOf(result) !== instructions) return []
     const key = {
       framework: result.sut.framework,
       release: variant.version,

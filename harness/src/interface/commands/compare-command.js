@@ -1,8 +1,8 @@
 // @ts-check
-import { buildComparison, failingRows } from '../../reports/compare/build-comparison.js'
+import { buildComparison } from '../../reports/compare/build-comparison.js'
 import { COMPARE_DEFAULTS } from '../../reports/compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
-import { regressionText, rowName } from '../../reports/compare/formats/cells.js'
+import { failureText } from '../../reports/compare/formats/cells.js'
 import { readCompareInputs } from '../../reports/compare/read-inputs.js'
 
 /**
@@ -13,7 +13,7 @@ import { readCompareInputs } from '../../reports/compare/read-inputs.js'
  * @param {{ thresholdPercent: number | null, paired: boolean }} settings thresholdPercent null: the default of what the sides measured
  *   (req/s: one fixed threshold; instruction counts: each row's own A/A spread); paired: the sides were run in alternating rounds,
  *   pair each cell's runs in the order they started
- * @returns {import('../../reports/compare/build-comparison.js').Comparison}
+ * @returns {import('../../records/comparison-record.js').Comparison}
  */
 export function compareRuns (baselinePaths, candidatePaths, { thresholdPercent, paired }) {
   const sides = readCompareInputs(baselinePaths, candidatePaths)
@@ -38,9 +38,8 @@ export function compareRuns (baselinePaths, candidatePaths, { thresholdPercent, 
 export async function compareCommand (baseline, candidate, options, io) {
   const comparison = compareRuns([baseline], [candidate], { thresholdPercent: options.thresholdPercent, paired: options.paired })
   io.stdout.write(COMPARE_FORMATTERS[options.format](comparison) + '\n')
-  const failing = failingRows(comparison, options.failOn)
-  if (failing.length === 0) return 0
-  io.stderr.write(`dyno compare: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
-    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : regressionText(row)}`).join('; ')}\n`)
+  const failure = failureText(comparison, options.failOn)
+  if (failure === null) return 0
+  io.stderr.write(`dyno compare: ${failure}\n`)
   return 1
 }

@@ -1,9 +1,9 @@
 // @ts-check
+import { measureNamed } from '../../measures/index.js'
 import { planDeciding } from '../../suite/plan/split-plan.js'
 import { join, resolve } from 'node:path'
-import { failingRows } from '../../reports/compare/build-comparison.js'
 import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
-import { regressionText, rowName } from '../../reports/compare/formats/cells.js'
+import { failureText } from '../../reports/compare/formats/cells.js'
 import { compareCommits } from '../../history/compare-commits/compare-commits.js'
 import { splitComparison } from '../../history/compare-commits/split-comparison.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
@@ -49,7 +49,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     connections: options.connections,
     rounds,
     count: shard?.count ?? 1,
-    settings: { measure: options.measure, warmupSec: options.warmupSec, durationSec: options.durationSec, ...options },
+    settings: /** @type {import('../../records/result-record.js').LoadSettings} */ ({ ...options }),
     options: planDeciding({ ...options, frameworks }, planFields)
   })
   if (options.planOnly) {
@@ -65,7 +65,8 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
   const resultsDir = join(resolve(REPO_ROOT, options.out), `compare-commits-${createRunId()}`)
   const started = performance.now()
   const log = (/** @type {string} */ line) => io.stderr.write(`${line}\n`)
-  const measured = options.measure === 'instructions' ? 'instruction counts' : `profile ${options.profile}`
+  const measure = measureNamed(options.measure)
+  const measured = measure.comparedBy(options.profile)
   log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} round${rounds === 1 ? '' : 's'} (base and head alternating), ` +
     `${measured}${shard ? `, ${partLine(part, shard, split.cells)}` : ''}; results in ${resultsDir}`)
   const outcome = await compareCommits({
@@ -73,7 +74,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     baseRef,
     headRef,
     runArgs,
-    countJobs: options.measure === 'instructions' ? { total: options.countJobs, given: options.countJobsGiven } : null,
+    countJobs: measure.besideOtherWork ? { total: options.countJobs, given: options.countJobsGiven } : null,
     frameworks: shard ? part.subsets.flatMap((subset) => subset.frameworks) : options.frameworks,
     subsets: shard ? part.subsets : null,
     record: {
@@ -108,10 +109,9 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
   io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
   log(`dyno compare-commits: done in ${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s); ` +
     `results in ${resultsDir}`)
-  const failing = failingRows(comparison, options.failOn)
-  if (failing.length === 0) return 0
-  log(`dyno compare-commits: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
-    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : regressionText(row)}`).join('; ')}`)
+  const failure = failureText(comparison, options.failOn)
+  if (failure === null) return 0
+  log(`dyno compare-commits: ${failure}`)
   return 1
 }
 

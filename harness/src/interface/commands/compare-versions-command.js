@@ -1,8 +1,9 @@
 // @ts-check
-import { buildComparison, failingRows } from '../../reports/compare/build-comparison.js'
+import { measureNamed } from '../../measures/index.js'
+import { buildComparison } from '../../reports/compare/build-comparison.js'
 import { COMPARE_DEFAULTS } from '../../reports/compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
-import { regressionText, rowName } from '../../reports/compare/formats/cells.js'
+import { failureText } from '../../reports/compare/formats/cells.js'
 import { variantSides } from '../../reports/compare/variant-sides.js'
 import { DynoError } from '../../platform/errors.js'
 import { readRun } from '../../records/read-run.js'
@@ -40,7 +41,8 @@ export async function compareVersionsCommand (baseline, candidate, options, io, 
   const comparison = buildComparison(variantSides(outcome.runDir, labels), {
     thresholdPercent: options.thresholdPercent, alpha: COMPARE_DEFAULTS.alpha, paired: true
   })
-  const measured = options.measure === 'instructions' ? 'instruction counts' : `profile ${options.profile}`
+  const measure = measureNamed(options.measure)
+  const measured = measure.comparedBy(options.profile)
   if (options.format === 'md') {
     io.stdout.write(`Baseline \`${labels.baseline}\` against candidate \`${labels.candidate}\` (${describeVariant(run, base.text)}; ` +
       `${describeVariant(run, cand.text)}), ${options.repeats} round${options.repeats === 1 ? '' : 's'} interleaved in one run on one machine, ` +
@@ -48,10 +50,9 @@ export async function compareVersionsCommand (baseline, candidate, options, io, 
   }
   io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
   io.stderr.write(`dyno compare-versions: results in ${outcome.runDir}\n`)
-  const failing = failingRows(comparison, options.failOn)
-  if (failing.length === 0) return 0
-  io.stderr.write(`dyno compare-versions: --fail-on ${options.failOn.join(',')}: ${failing.map((row) =>
-    `${rowName(row)} ${row.status === 'not-comparable' ? 'is not comparable' : regressionText(row)}`).join('; ')}\n`)
+  const failure = failureText(comparison, options.failOn)
+  if (failure === null) return 0
+  io.stderr.write(`dyno compare-versions: ${failure}\n`)
   return 1
 }
 

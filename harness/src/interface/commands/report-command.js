@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../../platform/paths.js'
 import { htmlReport } from '../../reports/report/html-report.js'
 import { markdownReport, markdownSideBySide } from '../../reports/report/markdown-report.js'
 import { latestRunDir, readRun } from '../../records/read-run.js'
-import { runLabels } from '../../reports/report/run-labels.js'
+import { runLabels } from '../../records/run-labels.js'
 import { checkWritableDirectory } from '../../platform/util/checked-paths.js'
 
 /** @param {string} path @param {string} text */

@@ -8,14 +8,13 @@ import { currentMachine, resolvePinning, resolveSplitPinning } from '../../platf
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { chooseEngine, givenChoice } from '../../suite/engine-choice/engine-choice.js'
-import { loadSettings } from '../../measures/load-settings.js'
+import { measureNamed } from '../../measures/index.js'
 import { plannedEntry, planParts, planRecord } from '../../suite/plan/plan-parts.js'
 import { runSuite } from '../../suite/run-suite.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../../subjects/suts/select.js'
 import { formatAggregateTable } from '../ui/aggregate-table.js'
-import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { createProgress } from '../ui/progress.js'
 import { formatSummaryTable } from '../ui/summary-table.js'
 import { formatTimeSpent } from '../ui/time-spent.js'
@@ -44,11 +43,11 @@ export async function runCommand (options, io, signal, planFields) {
  */
 export async function runBenchmarks (options, io, signal, planFields) {
   const startedAt = performance.now()
-  const counting = options.measure === 'instructions'
-  // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a count)
-  // is judged before anything starts: a count sends its own requests, and records the engine `auto` prefers.
+  const measure = measureNamed(options.measure)
+  // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a measure
+  // that sends its own requests, which records the engine `auto` prefers) is judged before anything starts.
   const given = options.engine === 'auto' ? null : engineNamed(options.engine)
-  const early = given || counting ? loadSettings(options, given ?? AUTO_CANDIDATES[0]) : null
+  const early = given || !measure.loadedByEngine ? measure.settings(/** @type {import('../../measures/load-settings.js').SettingsInput} */ (options), given ?? AUTO_CANDIDATES[0]) : null
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
   const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
   // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
@@ -72,7 +71,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
   const interrupted = () => new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
   if (signal.aborted) throw interrupted()
   // connectLoadHosts refused `--load-hosts` without an engine named that spreads over hosts.
-  const chosen = counting
+  const chosen = !measure.loadedByEngine
     ? null
     : loadHosts && given
       ? { engine: given, choice: givenChoice(given, `\`--engine ${given.name}\` on ${loadHosts.length} load hosts`) }
@@ -90,11 +89,12 @@ export async function runBenchmarks (options, io, signal, planFields) {
   const engine = chosen?.engine ?? AUTO_CANDIDATES[0]
   const engineChoice = chosen?.choice ?? null
   // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
-  const load = early?.engine === engine.name ? early : loadSettings(options, engine)
+  const load = early?.engine === engine.name ? early : measure.settings(/** @type {import('../../measures/load-settings.js').SettingsInput} */ (options), engine)
   const outcome = await runSuite({
     suts,
     scenarios,
     load,
+    measure,
     engine,
     connections: options.connections,
     repeats: options.repeats,
@@ -105,7 +105,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
     pgPoolSize: options.pgPoolSize,
     pinning,
     engineChoice,
-    countCacheDir: counting && options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
+    countCacheDir: options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
     freshSut: options.freshSut,
     shard: options.shard,
     quietCheck: options.quietCheck,
@@ -127,11 +127,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
       `${options.runtimes.length > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
       `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +
       `${options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''}; ` +
-      `${load.measure === 'instructions'
-        ? `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ${load.countWindowRequests} each, ` +
-          `${load.countJobs} at once`
-        : `profile ${options.profile}, ${load.warmupSec} s warmup + ${load.durationSec} s each, ${load.engine} ` +
-          `(${engineChoice?.reason})`}), results in ${runDir}`),
+      `${measure.describeRun({ load, profile: options.profile, engineReason: engineChoice?.reason ?? null })}), results in ${runDir}`),
     onServices: ({ available, unavailable }) => {
       if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
       for (const [name, reason] of Object.entries(unavailable)) {
@@ -141,9 +137,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
     onProgress: (event) => progress.update(event),
     onNote: (line) => progress.log(`dyno: ${line}`),
     onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
-      (record.summary ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` : '') +
-      (record.instructions?.windows.length ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
-      (record.instructions?.cachedFrom ? ` (the identical count of run ${record.instructions.cachedFrom.runId}, reused)` : '') +
+      measure.resultFigures(record) +
       `  → ${file}`)
   })
   progress.done()
@@ -221,7 +215,7 @@ async function printPlan (options, io, planFields) {
     seed: options.seed,
     planOptions: planOptionsOf(options, planFields),
     shard: options.shard,
-    settings: { measure: options.measure, warmupSec: options.warmupSec, durationSec: options.durationSec, ...options }
+    settings: /** @type {import('../../records/result-record.js').LoadSettings} */ ({ ...options })
   })
   io.stdout.write(JSON.stringify({
     ...planRecord(plan, options.shard),

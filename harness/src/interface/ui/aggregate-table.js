@@ -1,8 +1,8 @@
 // @ts-check
 import { formatInteger, formatMs } from '../../platform/text/format.js'
-import { byCenter, intervalText, rankNotes, rankText } from '../../reports/report/rank-text.js'
+import { byCenter, intervalText, rankNotes, rankText } from '../../records/rank-text.js'
 import { createTable } from '../../platform/text/table.js'
-import { contractPlace } from '../../reports/report/scenario-order.js'
+import { contractPlace } from '../../records/scenario-order.js'
 
 /**
  * The statistics of repeated runs, one table per (scenario, connections), fastest first: each cell's rank group, its figure

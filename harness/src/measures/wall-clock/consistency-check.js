@@ -16,17 +16,17 @@ export const LITTLES_LAW_TOLERANCE = 0.05
 export const ERROR_SHARE_LIMIT = 0.01
 
 /**
- * @typedef {{ name: 'littles-law' | 'connections-in-flight' | 'percentile-order' | 'errors', passed: boolean, detail: string }} ConsistencyCheck
- * @typedef {{ passed: boolean, failed: string[], checks: ConsistencyCheck[] }} Consistency
+ * @typedef {import('../../records/result-record.js').ConsistencyCheck} ConsistencyCheck
+ * @typedef {import('../../records/result-record.js').Consistency} Consistency
  */
 
 /**
  * @param {import('../../records/result-record.js').ResultRecord} record
- * @returns {Consistency | null} null for a result without a measured phase (a count, a run that never loaded)
+ * @returns {Consistency | null} null for a result without a measured phase (a run that never loaded)
  */
 export function checkConsistency (record) {
   const summary = record.summary
-  if (!summary || record.load.measure === 'instructions' || !summary.latencyMs || summary.requests === 0) return null
+  if (!summary || !summary.latencyMs || summary.requests === 0) return null
   const { latencyMs, requestsPerSec } = summary
   /** @type {ConsistencyCheck[]} */
   const checks = []

@@ -5,7 +5,7 @@ import { isDynoError } from '../../platform/errors.js'
 import { measureLinkRtt } from '../../platform/hosts/link-rtt.js'
 import { scenarioLoadPlan } from '../../load/load-plan.js'
 import { failed, failedWith, invalid, ok } from '../../records/outcome.js'
-import { timedStage } from '../../records/result-record.js'
+import { timedStage } from '../cell-context.js'
 import { describeExit } from '../../subjects/sut-process/start-sut.js'
 import { runEnv } from '../../platform/env/run-env.js'
 import { queryRatio, underLoadProblems } from '../../judging/under-load-check.js'
@@ -25,7 +25,7 @@ import { attachPhaseResources, samplePhases } from './phase-sampling.js'
  * Load from the cell's engine, warm-up then the measured phase, with the SUT's and the generator's resources sampled per phase;
  * then the checks of what came back (the SUT still up, every answer right, one query per request).
  * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record
- * @param {import('../../suite/sut-session.js').SutProbes} probes
+ * @param {import('../cell-context.js').SutProbes} probes
  * @returns {Promise<Outcome>}
  */
 export async function loadCell (context, cell, running, record, probes) {

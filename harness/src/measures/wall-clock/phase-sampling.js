@@ -61,7 +61,7 @@ export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = n
  * @param {Partial<Record<'warmup' | 'measure', import('../../load/load-plan.js').PhaseSummary | null>>} summaries
  * @param {Partial<Record<'warmup' | 'measure', PhaseReport>>} reports
  * @param {{ generatorCpus: number[] | null, sutCpus: number[] | null, generatorThreads: number,
- *   probes: import('../../suite/sut-session.js').SutProbes }} context generatorThreads: the engine's
+ *   probes: import('../cell-context.js').SutProbes }} context generatorThreads: the engine's
  */
 export function attachPhaseResources (summaries, reports, { generatorCpus, sutCpus, generatorThreads, probes }) {
   const generatorCores = generatorCpus?.length ?? availableParallelism()

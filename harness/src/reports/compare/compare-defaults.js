@@ -1,11 +1,12 @@
 // @ts-check
 import { INSTRUCTION_THRESHOLD_FLOOR_PCT } from '../../judging/stats/instruction-threshold.js'
 import { SIGNIFICANCE_ALPHA } from '../../judging/stats/significance.js'
+import { WALL_CLOCK_THRESHOLD_PCT } from '../../measures/wall-clock/wall-clock-comparison.js'
 
 /** The defaults of `dyno compare`, in one place. */
 export const COMPARE_DEFAULTS = Object.freeze({
   /** Smallest relative change of req/s, in percent, that a verdict calls improved or regressed (wall-clock results). */
-  thresholdPercent: 5,
+  thresholdPercent: WALL_CLOCK_THRESHOLD_PCT,
   /**
    * Instruction counts (--measure instructions) get no fixed threshold unless one is given: each row's is its own
    * measured A/A spread (stats/instruction-threshold.js), never below this floor, in percent.

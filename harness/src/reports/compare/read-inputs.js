@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { SCHEMA_VERSION } from '../../platform/defaults.js'
 import { DynoError, isDynoError } from '../../platform/errors.js'
-import { cpuBaselineOf, describeCpuBaseline } from '../../records/count-baseline.js'
+import { measureOf } from '../../measures/index.js'
 import { shapeProblem } from '../../records/document-shape.js'
 import { readRun } from '../../records/read-run.js'
 import { inputKind } from '../../platform/util/checked-paths.js'
@@ -18,10 +18,8 @@ import { inputKind } from '../../platform/util/checked-paths.js'
  * @property {{ commit: string | null, dirty: boolean }[]} commits the distinct git states the runs were made at
  * @property {number} schemaVersion
  * @property {number} seed of the first run (for the per-side bootstrap intervals)
- * @property {Measure} measure what every result of the side measured
+ * @property {import('../../measures/measure.js').Measure} measure what every result of the side measured
  * @property {SourcedRecord[]} records
- *
- * @typedef {'wall-clock' | 'instructions'} Measure
  */
 
 const RUN_INDEX = 'run.json'
@@ -77,8 +75,8 @@ export function readSide (side, paths) {
   const firstSeed = runs.find((run) => Number.isInteger(run.seed))?.seed
   const measures = [...new Set(records.map(({ record }) => measureOf(record)))]
   if (measures.length > 1) {
-    const example = (/** @type {Measure} */ measure) => records.find(({ record }) => measureOf(record) === measure)?.file
-    throw inputError(side, `its results mix wall-clock runs (${example('wall-clock')}) and instruction counts (${example('instructions')}): ` +
+    const example = (/** @type {import('../../measures/measure.js').Measure} */ measure) => records.find(({ record }) => measureOf(record) === measure)?.file
+    throw inputError(side, `its results mix ${measures.map((measure) => `${measure.name} results (${example(measure)})`).join(' and ')}: ` +
       'give each side results of one measure')
   }
   return {
@@ -88,7 +86,8 @@ export function readSide (side, paths) {
     commits: [...commits.values()],
     schemaVersion,
     seed: typeof firstSeed === 'number' ? firstSeed : 1,
-    measure: measures[0],
+    // A side with no results at all compares as the default measure's.
+    measure: measures[0] ?? measureOf({}),
     records
   }
 }
@@ -113,42 +112,13 @@ export function readCompareInputs (baselinePaths, candidatePaths) {
     throw new DynoError('DYNO_ERR_COMPARE_SCHEMA', `the baseline (${baseline.paths.join(', ')}) has result schema version ${baseline.schemaVersion}, ` +
       `the candidate (${candidate.paths.join(', ')}) has ${candidate.schemaVersion}: results of different schema versions are not compared`)
   }
-  if (baseline.measure !== candidate.measure) {
-    throw new DynoError('DYNO_ERR_COMPARE_INPUT', `the baseline (${baseline.paths.join(', ')}) holds ${baseline.measure} results, the candidate ` +
-      `(${candidate.paths.join(', ')}) ${candidate.measure} results: both sides must be measured the same way (--measure)`)
+  if (baseline.measure.name !== candidate.measure.name) {
+    throw new DynoError('DYNO_ERR_COMPARE_INPUT', `the baseline (${baseline.paths.join(', ')}) holds ${baseline.measure.name} results, the candidate ` +
+      `(${candidate.paths.join(', ')}) ${candidate.measure.name} results: both sides must be measured the same way (--measure)`)
   }
-  if (baseline.measure === 'instructions') checkCpuBaselines([baseline, candidate])
+  baseline.measure.comparison.checkSides([baseline, candidate])
   return { baseline, candidate }
 }
-
-/**
- * Counts pinned to different cpu baselines (counts/cpu-baseline.js) counted different code: refused, each baseline named with
- * the runs and rows that hold it. A result that holds no count (it failed, or was skipped) has no baseline to tell.
- * @param {Side[]} sides
- * @throws {DynoError} DYNO_ERR_COMPARE_CPU_BASELINE
- */
-function checkCpuBaselines (sides) {
-  /** @type {Map<string, Map<string, Set<string>>>} baseline → `side run directory` → its rows */
-  const byBaseline = new Map()
-  for (const side of sides) {
-    for (const { record, file } of side.records) {
-      const name = cpuBaselineOf(record)
-      if (name === null) continue
-      const runs = byBaseline.get(name) ?? new Map()
-      byBaseline.set(name, runs)
-      const run = `the ${side.name} ${dirname(file)}`
-      runs.set(run, (runs.get(run) ?? new Set()).add(`${record.sut.label ?? record.sut.name} × ${record.scenario.name}`))
-    }
-  }
-  if (byBaseline.size < 2) return
-  const described = [...byBaseline].map(([name, runs]) =>
-    `${describeCpuBaseline(name)} in ${[...runs].map(([run, rows]) => `${run} (${[...rows].join(', ')})`).join(' and ')}`)
-  throw new DynoError('DYNO_ERR_COMPARE_CPU_BASELINE', 'the instruction counts were pinned to different cpu baselines, so they counted ' +
-    `different code and are not compared: ${described.join('; ')}`)
-}
-
-/** @param {ResultRecord} record @returns {Measure} results before --measure existed are wall-clock */
-export const measureOf = (record) => record.load?.measure === 'instructions' ? 'instructions' : 'wall-clock'
 
 /**
  * @param {'baseline' | 'candidate'} side
@@ -207,15 +177,8 @@ function checkRecord (side, file, record) {
   if (typeof record.scenario?.name !== 'string') throw bad('scenario.name', 'a string')
   if (!Number.isInteger(record.load?.connections)) throw bad('load.connections', 'a whole number')
   if (!STATUSES.includes(record.status)) throw bad('status', `one of ${STATUSES.join(', ')}`)
-  if (record.load?.measure === 'instructions') {
-    const windows = record.instructions?.windows
-    if (record.status === 'ok' && !(Array.isArray(windows) && windows.length > 0 && windows.every((window) => window?.instructionsPerRequest > 0))) {
-      throw bad('instructions.windows', 'a list of counted windows, each with instructionsPerRequest > 0, in an ok instruction count ' +
-        '(counts of dyno before the window method cannot be compared)')
-    }
-  } else if (record.status === 'ok' && typeof record.summary?.requestsPerSec?.mean !== 'number') {
-    throw bad('summary.requestsPerSec.mean', 'a number in an ok result')
-  }
+  const lacking = record.status === 'ok' ? measureOf(record).comparison.recordProblem(record) : null
+  if (lacking) throw bad(lacking.field, lacking.expected)
   // The rest of it, as the schema has it (a result read from a run directory was checked so already).
   const problem = shapeProblem('result', record)
   if (problem) throw inputError(side, `${file} is not a dyno result file: ${problem}`)

@@ -8,7 +8,8 @@ import { COMPARE_COMMITS_INDEX } from '../../records/run-layout.js'
 import { DynoError } from '../../platform/errors.js'
 import { readRun } from '../../records/read-run.js'
 import { inputKind } from '../../platform/util/checked-paths.js'
-import { countMachine, machineDifferences, wallClockMachine } from './machine-identity.js'
+import { machineDifferences } from './machine-identity.js'
+import { measureOf } from '../../measures/index.js'
 
 /**
  * @typedef {object} Part
@@ -17,7 +18,7 @@ import { countMachine, machineDifferences, wallClockMachine } from './machine-id
  * @property {any} index run.json, or compare-commits.json
  * @property {{ id: string, cells: number, expectedSec: number, shard: { index: number, count: number, cells: number, expectedSec: number } }} plan
  * @property {string} commits the commit a run measured; base..head for compare-commits
- * @property {'wall-clock' | 'instructions'} measure
+ * @property {import('../../measures/measure.js').Measure} measure
  * @property {import('../../records/read-run.js').RunData[]} runs the run itself; every round's run of both sides for compare-commits
  * @typedef {{ property: string, values: { name: string, value: string }[] }[]} MachineDifferences
  */
@@ -47,7 +48,7 @@ function readPart (given) {
     index: run.index,
     plan: run.index.plan,
     commits: String(run.index.env?.git?.commit ?? 'unknown'),
-    measure: run.index.options?.measure === 'instructions' ? /** @type {const} */ ('instructions') : /** @type {const} */ ('wall-clock'),
+    measure: measureOf({ load: { measure: run.index.options?.measure } }),
     runs: [run]
   }
   checkIsPart(part, 'run.json')
@@ -76,7 +77,7 @@ function readComparePart (dir) {
     index,
     plan: index.plan,
     commits: `${index.base?.commit}..${index.head?.commit}`,
-    measure: index.measure === 'instructions' ? /** @type {const} */ ('instructions') : /** @type {const} */ ('wall-clock'),
+    measure: measureOf({ load: { measure: index.measure } }),
     runs
   }
   checkIsPart(part, COMPARE_COMMITS_INDEX)
@@ -155,25 +156,20 @@ export function readParts (dirs, { allowMixedMachines }) {
 }
 
 /**
- * Counts merge across machines whose runtimes match; wall-clock figures only across machines alike, or when the user accepts
- * the mix, which the merged run then carries.
+ * The parts' machines as their measure describes them (measure.merging): counts merge across machines whose runtimes match; wall-clock
+ * figures only across machines alike, or when the user accepts the mix, which the merged run then carries.
  * @param {Part[]} parts @param {{ allowMixedMachines: boolean }} options
  * @returns {MachineDifferences | null}
  */
 function judgeMachines (parts, { allowMixedMachines }) {
-  const counting = parts[0].measure === 'instructions'
-  const machines = parts.filter((part) => part.runs.length > 0).map((part) => ({
-    name: partName(part),
-    machine: counting ? Object.assign({}, ...part.runs.map(countMachine)) : wallClockMachine(part.runs[0])
-  }))
+  const { merging } = parts[0].measure
+  const machines = parts.filter((part) => part.runs.length > 0).map((part) => ({ name: partName(part), machine: merging.machine(part.runs) }))
   const differences = machineDifferences(machines)
   if (differences.length === 0) return null
   const described = differences.map(({ property, values }) => `${property}: ${values.map(({ name, value }) => `${value} in ${name}`).join(', ')}`).join('; ')
-  if (counting) {
-    throw refused(`instruction counts merge across machines only when what a count depends on matches, and it differs: ${described}`)
-  }
+  if (merging.acrossMachines === 'never') throw refused(`${merging.differing}: ${described}`)
   if (!allowMixedMachines) {
-    throw refused(`the parts were measured on machines that differ, so their req/s and latency are not one machine's: ${described}. ` +
+    throw refused(`${merging.differing}: ${described}. ` +
       'Give `--allow-mixed-machines` to merge them anyway; every table and chart of the merged run then says so')
   }
   return differences

@@ -9,7 +9,7 @@
  * counted apart), `allocated-bytes`, `write-syscalls` and `read-syscalls` (per request) beside it when the count has them. The bounds are the 95%
  * bootstrap interval of the median over the repeats, omitted with one run. Cells whose candidate
  * has no valid measurement (a run not ok, or only in the baseline) are left out.
- * @param {import('../build-comparison.js').Comparison} comparison
+ * @param {import('../../../records/comparison-record.js').Comparison} comparison
  * @returns {string}
  */
 export function formatCompareBmf (comparison) {
@@ -41,7 +41,7 @@ export function formatCompareBmf (comparison) {
   return JSON.stringify(benchmarks, null, 2)
 }
 
-/** @param {import('../build-comparison.js').ComparisonRow} row @returns {string} `node-http/json/c100` */
+/** @param {import('../../../records/comparison-record.js').ComparisonRow} row @returns {string} `node-http/json/c100` */
 export const benchmarkName = (row) => `${row.sut}/${row.scenario}/c${row.connections}`
 
 /**

@@ -1,7 +1,7 @@
 // @ts-check
 import { formatInteger, formatMs } from '../../../platform/text/format.js'
 import { benchmarkName } from './bmf.js'
-import { changeCell, pValueCell, primaryFigures } from './cells.js'
+import { changeCell, pValueCell, primaryFigures } from '../../../measures/comparison-cells.js'
 import { roundToFixed } from '../../../platform/util/numbers.js'
 
 /** @typedef {'requestsPerSec' | 'p99Us' | 'instructionsPerRequest'} GabMetric */
@@ -15,8 +15,8 @@ const GAB_METRICS = {
 /**
  * @typedef {{ name: string, unit: string, value: number, range?: string, extra?: string }} GabEntry
  *   one entry of github-action-benchmark's custom JSON (an array of these)
- * @typedef {import('../build-comparison.js').ComparisonRow} ComparisonRow
- * @typedef {import('../build-comparison.js').MetricRow} MetricRow
+ * @typedef {import('../../../records/comparison-record.js').ComparisonRow} ComparisonRow
+ * @typedef {import('../../../records/comparison-record.js').MetricRow} MetricRow
  */
 
 /**
@@ -26,7 +26,7 @@ const GAB_METRICS = {
  * for `tool: customSmallerIsBetter` (the program's, `… program instructions`, where the count split the collector's apart). `range`
  * is ± half the 95% bootstrap interval of the median; `extra` carries the comparison with the
  * baseline (change, interval, p, verdict). Cells whose candidate has no valid measurement are left out.
- * @param {import('../build-comparison.js').Comparison} comparison
+ * @param {import('../../../records/comparison-record.js').Comparison} comparison
  * @param {GabMetric} metric
  * @returns {string}
  */

@@ -1,5 +1,6 @@
 // @ts-check
 import { DynoError } from '../../../platform/errors.js'
+import { MEASURES, measureNamed } from '../../../measures/index.js'
 import { formatCompareBmf } from './bmf.js'
 import { formatCompareGab } from './gab.js'
 import { formatCompareJson } from './json.js'
@@ -7,36 +8,40 @@ import { formatCompareMarkdown } from './markdown.js'
 import { formatCompareTable } from './table.js'
 
 /**
- * @typedef {import('../build-comparison.js').Comparison} Comparison
+ * @typedef {import('../../../records/comparison-record.js').Comparison} Comparison
  * @typedef {import('../compare-defaults.js').COMPARE_FORMATS[number]} CompareFormat
  */
 
-/**
- * A github-action-benchmark format, which holds one metric of one measure.
- * @param {'requestsPerSec' | 'p99Us' | 'instructionsPerRequest'} metric
- * @param {import('../read-inputs.js').Measure} measure
- * @param {CompareFormat} name
- * @returns {(comparison: Comparison) => string}
- */
-const gabOf = (metric, measure, name) => (comparison) => {
-  if (comparison.settings.measure !== measure) {
-    const allowed = comparison.settings.measure === 'instructions' ? 'table, md, json, bmf, gab-instructions' : 'table, md, json, bmf, gab, gab-p99'
-    throw new DynoError('DYNO_ERR_INVALID_OPTION',
-      `--format ${name} holds ${measure} figures, and these results are ${comparison.settings.measure} results; allowed here: ${allowed}`)
-  }
-  return formatCompareGab(comparison, metric)
-}
-
-/**
- * Every output format of `dyno compare`, by its `--format` name.
- * @type {Record<CompareFormat, (comparison: Comparison) => string>}
- */
-export const COMPARE_FORMATTERS = {
+/** The formats every measure's comparison is written in. */
+const GENERAL_FORMATTERS = {
   table: formatCompareTable,
   md: formatCompareMarkdown,
   json: formatCompareJson,
-  bmf: formatCompareBmf,
-  gab: gabOf('requestsPerSec', 'wall-clock', 'gab'),
-  'gab-p99': gabOf('p99Us', 'wall-clock', 'gab-p99'),
-  'gab-instructions': gabOf('instructionsPerRequest', 'instructions', 'gab-instructions')
+  bmf: formatCompareBmf
 }
+
+/**
+ * A github-action-benchmark format, which holds one metric of the measure that declares it (its comparison's `gabFormats`).
+ * @param {string} name
+ * @returns {(comparison: Comparison) => string}
+ */
+const gabFormat = (name) => (comparison) => {
+  const spec = measureNamed(comparison.settings.measure).comparison
+  const metric = spec.gabFormats[name]
+  if (!metric) {
+    const owner = MEASURES.find((measure) => name in measure.comparison.gabFormats)?.name
+    const allowed = [...Object.keys(GENERAL_FORMATTERS), ...Object.keys(spec.gabFormats)].join(', ')
+    throw new DynoError('DYNO_ERR_INVALID_OPTION',
+      `--format ${name} holds ${owner} figures, and these results are ${comparison.settings.measure} results; allowed here: ${allowed}`)
+  }
+  return formatCompareGab(comparison, /** @type {import('./gab.js').GabMetric} */ (metric))
+}
+
+/**
+ * Every output format of `dyno compare`, by its `--format` name: the general ones, then each measure's github-action-benchmark ones.
+ * @type {Record<CompareFormat, (comparison: Comparison) => string>}
+ */
+export const COMPARE_FORMATTERS = /** @type {Record<CompareFormat, (comparison: Comparison) => string>} */ ({
+  ...GENERAL_FORMATTERS,
+  ...Object.fromEntries(MEASURES.flatMap((measure) => Object.keys(measure.comparison.gabFormats)).map((name) => [name, gabFormat(name)]))
+})

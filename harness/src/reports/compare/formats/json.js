@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The comparison as JSON, as harness/schema/compare.schema.json describes it.
- * @param {import('../build-comparison.js').Comparison} comparison
+ * @param {import('../../../records/comparison-record.js').Comparison} comparison
  * @returns {string}
  */
 export function formatCompareJson (comparison) {

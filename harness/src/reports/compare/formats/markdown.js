@@ -25,7 +25,7 @@ function codeSpan (text) {
  * sides, one table row per (SUT, scenario, connections) with the verdict in bold when it is not
  * `unchanged`, the reasons and notes, the cells whose warm-up changed or whose level changed with what their runtime did
  * differently, and how the verdicts were reached.
- * @param {import('../build-comparison.js').Comparison} comparison
+ * @param {import('../../../records/comparison-record.js').Comparison} comparison
  * @returns {string}
  */
 export function formatCompareMarkdown (comparison) {

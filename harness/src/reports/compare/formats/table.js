@@ -7,7 +7,7 @@ import { WARMUP_NOTE, warmupEntries } from './warmup-section.js'
  * The comparison as a terminal table: one row per (SUT, scenario, connections), then the reason of
  * every row that was not compared and the notes, the cells whose warm-up changed or whose level changed with what their runtime
  * did differently, then the verdict counts.
- * @param {import('../build-comparison.js').Comparison} comparison
+ * @param {import('../../../records/comparison-record.js').Comparison} comparison
  * @returns {string}
  */
 export function formatCompareTable (comparison) {

@@ -5,8 +5,8 @@ import { formatInteger } from '../../../platform/text/format.js'
 import { rowName } from './cells.js'
 
 /**
- * @typedef {import('../build-comparison.js').Comparison} Comparison
- * @typedef {import('../build-comparison.js').ComparisonRow} ComparisonRow
+ * @typedef {import('../../../records/comparison-record.js').Comparison} Comparison
+ * @typedef {import('../../../records/comparison-record.js').ComparisonRow} ComparisonRow
  * @typedef {import('../warmup-change.js').WarmupSide} WarmupSide
  * @typedef {import('../runtime-differences.js').RuntimeRates} RuntimeRates
  * @typedef {import('../runtime-differences.js').DeoptGroupSeen} DeoptGroupSeen

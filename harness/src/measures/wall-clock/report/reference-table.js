@@ -1,18 +1,18 @@
 // @ts-check
 // The README's reference table: one real run as a framework × scenario matrix of req/s with rank groups, with the
 // environment it was measured in. Written between two markers by `pnpm readme:reference`, never by hand.
-import { atMachineLimit } from '../../load/engines/index.js'
-import { GENERATOR_BOUND_RULE } from '../../platform/resources/resource-defaults.js'
-import { formatInteger } from '../../platform/text/format.js'
-import { rankGroupText } from './rank-text.js'
-import { RANK_FDR } from '../../judging/stats/rank-groups.js'
-import { reportRows } from './markdown-report.js'
+import { atMachineLimit } from '../../../load/engines/index.js'
+import { GENERATOR_BOUND_RULE } from '../../../platform/resources/resource-defaults.js'
+import { formatInteger } from '../../../platform/text/format.js'
+import { rankGroupText } from '../../../records/rank-text.js'
+import { RANK_FDR } from '../../../judging/stats/rank-groups.js'
+import { reportRows } from './wall-clock-report.js'
 
 export const REFERENCE_START = '<!-- dyno:reference:start (written by `pnpm readme:reference RUN_DIR`; do not edit by hand) -->'
 export const REFERENCE_END = '<!-- dyno:reference:end -->'
 
 /**
- * @param {import('../../records/read-run.js').RunData} run
+ * @param {import('../../../records/read-run.js').RunData} run
  * @returns {string} the block, markers included
  */
 export function referenceTable (run) {
@@ -64,7 +64,7 @@ export function referenceTable (run) {
   ].join('\n')
 }
 
-/** @param {import('./markdown-report.js').ReportRow} row */
+/** @param {import('./wall-clock-report.js').ReportRow} row */
 function cellText (row) {
   if (!row.aggregate) return row.records[0]?.status ?? '-'
   const bound = row.records.filter((record) => record.summary?.generatorBound)

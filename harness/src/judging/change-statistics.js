@@ -1,11 +1,11 @@
 // @ts-check
 import { median } from 'simple-statistics'
-import { bootstrapMedianInterval } from '../../judging/stats/bootstrap.js'
-import { hodgesLehmannRatio } from '../../judging/stats/hodges-lehmann.js'
-import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from '../../judging/stats/mann-whitney.js'
-import { pairedHodgesLehmannRatio } from '../../judging/stats/paired-hodges-lehmann.js'
-import { pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from '../../judging/stats/wilcoxon-signed-rank.js'
-import { roundToFixed } from '../../platform/util/numbers.js'
+import { bootstrapMedianInterval } from './stats/bootstrap.js'
+import { hodgesLehmannRatio } from './stats/hodges-lehmann.js'
+import { canReachSignificance, mannWhitneyU, smallestTwoSidedP } from './stats/mann-whitney.js'
+import { pairedHodgesLehmannRatio } from './stats/paired-hodges-lehmann.js'
+import { pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from './stats/wilcoxon-signed-rank.js'
+import { roundToFixed } from '../platform/util/numbers.js'
 
 /**
  * @typedef {object} SideFigures one side's values of one metric, one per repeat

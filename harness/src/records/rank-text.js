@@ -1,18 +1,18 @@
 // @ts-check
 // How the terminal and the reports say a cell's figure with its uncertainty: its rank group, its interval, and under a
 // scenario's table the neighbours the data cannot tell apart.
-import { MAX_ROUNDS_TO_SEPARATE, ONE_ROUND_NOTE } from '../../judging/stats/rank-groups.js'
-import { formatInteger } from '../../platform/text/format.js'
+import { MAX_ROUNDS_TO_SEPARATE, ONE_ROUND_NOTE } from '../judging/stats/rank-groups.js'
+import { formatInteger } from '../platform/text/format.js'
 
 /**
  * `3` when the data places a cell alone, `2–4` when it could be anywhere from 2nd to 4th; '-' without a rank.
- * @param {import('../../records/aggregate-runs.js').Aggregate['rank'] | undefined} rank
+ * @param {import('./aggregate-runs.js').Aggregate['rank'] | undefined} rank
  */
 export const rankText = (rank) => !rank ? '-' : rank.best === rank.worst ? String(rank.best) : `${rank.best}–${rank.worst}`
 
 /**
  * The rank group of a cell whose scenario has rank groups (rounds enough to estimate the spread), else null.
- * @param {import('../../records/aggregate-runs.js').Aggregate | null | undefined} aggregate
+ * @param {import('./aggregate-runs.js').Aggregate | null | undefined} aggregate
  */
 export const rankGroupText = (aggregate) => aggregate?.rank && aggregate.noise ? rankText(aggregate.rank) : null
 
@@ -21,7 +21,7 @@ export const intervalText = (interval) => interval ? `${formatInteger(interval[0
 
 /**
  * The cells with an ok run, fastest first (by their figure, the geometric mean of the runs).
- * @template {import('../../records/aggregate-runs.js').Aggregate} A
+ * @template {import('./aggregate-runs.js').Aggregate} A
  * @param {A[]} aggregates
  * @returns {A[]}
  */
@@ -32,7 +32,7 @@ export const byCenter = (aggregates) => aggregates.filter((aggregate) => aggrega
  * What is said under a scenario's table (one scenario, one connection level): the spread between rounds, or that one
  * round gives no rank groups, and for each pair of neighbours the data cannot tell apart although a figure lies within
  * the other's interval, how many rounds would.
- * @param {import('../../records/aggregate-runs.js').Aggregate[]} aggregates the cells of one scenario and connection level
+ * @param {import('./aggregate-runs.js').Aggregate[]} aggregates the cells of one scenario and connection level
  * @returns {string[]}
  */
 export function rankNotes (aggregates) {

@@ -4,24 +4,24 @@
 // its series (warm-up and measured windows as one timeline since the first request) with the runtime's events per window. Both the
 // markdown and the HTML report write these rows; every figure comes from the result files, and a figure the runtime does not report
 // stays null (drawn '-', with the reason beside it), never 0.
-import { formatInteger } from '../../platform/text/format.js'
-import { roundTo } from '../../platform/util/numbers.js'
-import { representative, topLevelCells } from './report-model.js'
-import { runLabels } from './run-labels.js'
-import { PARTIAL_WINDOW_SHARE } from '../../judging/cell-classification.js'
+import { formatInteger } from '../../../platform/text/format.js'
+import { roundTo } from '../../../platform/util/numbers.js'
+import { representative, topLevelCells } from './scenario-charts.js'
+import { runLabels } from '../../../records/run-labels.js'
+import { PARTIAL_WINDOW_SHARE } from '../../../judging/cell-classification.js'
 
 /**
- * @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord
- * @typedef {import('../../judging/cell-classification.js').CellClassification} CellClassification
- * @typedef {import('../../judging/cell-classification.js').RuntimeSpan} RuntimeSpan
- * @typedef {import('../../subjects/runtime-events/phase-runtime-events.js').RuntimeWindow} RuntimeWindow
+ * @typedef {import('../../../records/result-record.js').ResultRecord} ResultRecord
+ * @typedef {import('../../../judging/cell-classification.js').CellClassification} CellClassification
+ * @typedef {import('../../../judging/cell-classification.js').RuntimeSpan} RuntimeSpan
+ * @typedef {import('../../../subjects/runtime-events/phase-runtime-events.js').RuntimeWindow} RuntimeWindow
  * @typedef {{ before: number | null, after: number | null }} BeforeAfter either side of the steady start; null: not known, or no steady state
  *
  * @typedef {object} WarmupRow one subject's representative cell (the run of median req/s at the highest connection level)
  * @property {string} sut
  * @property {string | null} run the run's label when several runs are set side by side
- * @property {import('../../judging/series-classification.js').Classification | null} classification the throughput's; null: not classified
- * @property {import('../../judging/series-classification.js').Classification | null} latencyClassification the p50's
+ * @property {import('../../../judging/series-classification.js').Classification | null} classification the throughput's; null: not classified
+ * @property {import('../../../judging/series-classification.js').Classification | null} latencyClassification the p50's
  * @property {number | null} steadyStartSec since the first request
  * @property {number | null} steadyRequestsPerSec
  * @property {number | null} speedup the steady req/s over the first level's
@@ -72,7 +72,7 @@ export const WARMUP_FIGURE_COLUMNS = ['steady from', 'steady req/s', 'speed-up',
   'collections/s before / after', 'GC pause before / after', 'other threads cpu before / after']
 
 /**
- * @param {import('../../records/read-run.js').RunData[]} runs one run, or several set side by side
+ * @param {import('../../../records/read-run.js').RunData[]} runs one run, or several set side by side
  * @returns {Map<string, WarmupSection | null>} per scenario of the runs; null when none of its records was classified
  */
 export function warmupClassification (runs) {
@@ -87,7 +87,7 @@ export function warmupClassification (runs) {
     if (!ofScenario.some((entry) => entry.record.classification?.classification)) return [scenario, null]
     const { levels, cells } = topLevelCells(ofScenario)
     const picked = cells.map((cell) => ({ cell, record: representative(cell) }))
-      .filter(/** @returns {item is { cell: import('./report-model.js').Cell, record: ResultRecord }} */ (item) => item.record !== null)
+      .filter(/** @returns {item is { cell: import('./scenario-charts.js').Cell, record: ResultRecord }} */ (item) => item.record !== null)
     const rows = picked.map(({ cell, record }) => warmupRow(cell.subject, sideBySide ? cell.runLabel : null, record))
     const charts = picked.filter(({ record }) => record.classification?.throughput)
       .map(({ cell, record }) => warmupChart(sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject, record))

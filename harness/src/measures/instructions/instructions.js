@@ -1,0 +1,81 @@
+// @ts-check
+// The instructions measure: the instructions a SUT executes per request, counted under valgrind's callgrind on a fresh launch window by
+// window, its system calls per request under strace, every response checked. A count does not depend on the machine's speed or on what
+// runs beside it, so counts run several at once, on SUTs of their own, and one round is enough.
+import { formatInteger } from '../../platform/text/format.js'
+import { inheritedTunablesNote } from './counts/cpu-baseline.js'
+import { findCallgrind } from './counts/callgrind.js'
+import { commonSettings, invalidSetting } from '../load-settings.js'
+import { countCell } from './count-cell.js'
+import { timedStage } from '../cell-context.js'
+import { countMachine } from './count-machine.js'
+import { INSTRUCTIONS_COMPARISON } from './instructions-comparison.js'
+import { INSTRUCTIONS_REPORT } from './instructions-report.js'
+
+/**
+ * A count: the SUT's start under valgrind, then every request at callgrind's pace. Measured here on 2026-11-26: a count of 700 requests
+ * takes 7 s (node-http) to 11 s (express), most of it the start; the default count (10,000 + 8 × 750 requests) of plaintext, json and params
+ * takes 18, 27, 38 and 81 s on node-http, fastify, koa and express.
+ */
+const COUNT_START_SEC = 9
+const COUNT_PLAINTEXT_MS_PER_REQUEST = 2.5
+
+/** @type {import('../measure.js').Measure} */
+export const instructions = Object.freeze({
+  name: 'instructions',
+  help: 'instructions (instructions per request under valgrind\'s callgrind: --count-warmup requests uncounted, then --count-windows windows of ' +
+    '--count-requests requests, each counted; for regressions on noisy machines)',
+  unit: 'instructions per request',
+  // A count is the same count in every round: one round of counts, whatever the profile's wall-clock rounds.
+  defaultRepeats: () => 1,
+  loadedByEngine: false,
+  settings: (options, engine) => {
+    if (!findCallgrind()) {
+      throw invalidSetting('`--measure instructions` needs valgrind and vgdb on PATH (apt-get install valgrind); allowed here: wall-clock')
+    }
+    if (options.ratePerSec !== null) {
+      throw invalidSetting('`--measure instructions` counts a fixed number of requests: give either `--rate` or `--measure instructions`')
+    }
+    const { countWarmupRequests, countWindowRequests, countWindows, countJobs } = options
+    return { ...commonSettings(options, engine), runtimeEvents: false, countWarmupRequests, countWindowRequests, countWindows, countJobs }
+  },
+  describeRun: ({ load }) => `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ` +
+    `${load.countWindowRequests} each, ${load.countJobs} at once`,
+  resultFigures: (record) => (record.instructions?.windows.length
+    ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request`
+    : '') +
+    (record.instructions?.cachedFrom ? ` (the identical count of run ${record.instructions.cachedFrom.runId}, reused)` : ''),
+  comparedBy: () => 'instruction counts',
+  besideOtherWork: true,
+  // Counts of instructions do not depend on what runs beside them: `--count-jobs` of them run at once, each on a SUT of its own.
+  cellsAtOnce: (load) => {
+    const jobs = Number(load.countJobs)
+    if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`a count's load settings need countJobs (a whole number ≥ 1), got ${load.countJobs}`)
+    return jobs
+  },
+  sutPerCell: true,
+  looksBeforeMeasuring: false,
+  // A count's SUT runs with the cpu baseline's GLIBC_TUNABLES after the user's (cpu-baseline.js): said once, before the first cell.
+  runNotes: ({ sutHostSharesProcesses }) => {
+    const note = sutHostSharesProcesses ? inheritedTunablesNote(process.env.GLIBC_TUNABLES) : null
+    return note ? [note] : []
+  },
+  measureCell: async (context, cell, running, record) => {
+    // The count starts the SUT anew under callgrind: the verified one is stopped first, so it holds no cpu of the count.
+    await timedStage(record, 'stop', () => running.stop(context.stopGraceSec * 1000))
+    return timedStage(record, 'count', () => countCell(context, cell, record))
+  },
+  expectedCellSec: (scenario, load) => {
+    const requests = (load.countWarmupRequests ?? 0) + (load.countWindows ?? 0) * (load.countWindowRequests ?? 0)
+    return COUNT_START_SEC + requests * COUNT_PLAINTEXT_MS_PER_REQUEST * scenario.countWeight / 1000
+  },
+  checkConsistency: () => null,
+  // A count does not depend on the machine's speed: counts of other machines merge when what a count depends on matches.
+  merging: {
+    machine: (runs) => Object.assign({}, ...runs.map(countMachine)),
+    acrossMachines: /** @type {const} */ ('never'),
+    differing: 'instruction counts merge across machines only when what a count depends on matches, and it differs'
+  },
+  comparison: INSTRUCTIONS_COMPARISON,
+  report: INSTRUCTIONS_REPORT
+})

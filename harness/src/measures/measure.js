@@ -1,0 +1,62 @@
+// @ts-check
+// What a measure is: one way dyno measures a cell (wall clock under load; instructions counted), an object in a folder of its own, listed
+// once in index.js. Everything that differs between measures is a field or a method of it: the run's settings and their checks, how a cell
+// is measured and how long it takes, the checks a result gets, what a comparison reads and how it is written, the report's sections. No
+// caller asks which measure it holds.
+
+/**
+ * @typedef {import('@dyno/scenarios').Scenario} Scenario
+ * @typedef {import('@dyno/scenarios').LoadProfile} LoadProfile
+ * @typedef {import('../records/result-record.js').ResultRecord} ResultRecord
+ * @typedef {import('../records/result-record.js').LoadSettings} LoadSettings
+ * @typedef {import('../records/outcome.js').Outcome} Outcome
+ * @typedef {import('../records/read-run.js').RunData} RunData
+ * @typedef {import('./cell-context.js').RunContext} RunContext
+ * @typedef {import('./cell-context.js').Cell} Cell
+ * @typedef {import('./cell-context.js').SutProbes} SutProbes
+ * @typedef {import('../subjects/sut-process/start-sut.js').RunningSut} RunningSut
+ *
+ * @typedef {object} Measure
+ * @property {string} name as `--measure` takes it and a result records it (`load.measure`)
+ * @property {string} help what `--measure <name>` measures, for help and docs/cli.md
+ * @property {string} unit what one figure of it is, in a sentence: `req/s and latency under load`, `instructions per request`
+ *
+ * @property {(profile: LoadProfile) => number} defaultRepeats the rounds of a run that gives no `--repeats`
+ * @property {boolean} loadedByEngine whether the run's load engine loads its cells; a measure that sends its own requests needs none chosen
+ * @property {(options: import('./load-settings.js').SettingsInput, engine: import('../load/engines/engine.js').Engine) => LoadSettings} settings
+ *   the run's load settings from its options, checked against what the engine (or the measure) can do: a DynoError naming the option
+ * @property {(run: { load: LoadSettings, profile: string, engineReason: string | null }) => string} describeRun the run in a few words, for
+ *   the line a run starts with
+ * @property {(record: ResultRecord) => string} resultFigures the figures of one result for its line as it is written ('' when none)
+ * @property {(profile: string) => string} comparedBy how compare-commits and compare-versions name what they measured: `profile quick`
+ * @property {boolean} besideOtherWork whether its figures hold whatever runs beside them (a count): its cells run several at once, and
+ *   compare-commits measures both sides at once
+ *
+ * @property {(load: LoadSettings) => number} cellsAtOnce how many cells run at once: load shares the machine, so one
+ * @property {boolean} sutPerCell whether each cell starts a SUT of its own (cells measured at once); else consecutive cells of a SUT share
+ *   one process, unless `--fresh-sut`
+ * @property {boolean} looksBeforeMeasuring whether the machine is looked at for other programs before the first cell
+ * @property {(run: { sutHostSharesProcesses: boolean }) => string[]} runNotes lines for the user before the first cell
+ * @property {(context: RunContext, cell: Cell, running: RunningSut, record: ResultRecord, probes: SutProbes) => Promise<Outcome>} measureCell
+ *   measures a verified cell on its running SUT and fills the record with what it measured
+ * @property {(scenario: Scenario, load: LoadSettings) => number} expectedCellSec how long one cell is expected to take, from the plan alone
+ * @property {(record: ResultRecord) => import('../records/result-record.js').Consistency | null} checkConsistency whether a result agrees
+ *   with itself; null: nothing to check
+ *
+ * @property {{ machine: (runs: RunData[]) => Record<string, string>, acrossMachines: 'never' | 'when-allowed', differing: string }} merging
+ *   what must match between the machines of the parts of one plan (`dyno merge`): each part's machine as its figures depend on it, whether
+ *   parts of machines that differ may merge (only with `--allow-mixed-machines`, or never), and what the refusal says
+ * @property {import('./comparison-spec.js').ComparisonSpec} comparison what a comparison of two sides of this measure reads and writes
+ * @property {MeasureReport} report its part of report.md and report.html
+ *
+ * @typedef {object} MeasureReport its part of report.md and report.html, between a report's title and its environment
+ * @property {(run: RunData, context: { mixed: string | null }) => string[]} markdownBody report.md's lines of the run (mixed: what a run
+ *   merged from machines that differ says over every table)
+ * @property {(run: RunData) => string} loadLine how the run was loaded, for the environment's `load:` line
+ * @property {(runs: RunData[], context: { mixed: string }) => { scenarios: unknown[], windowLabel: string, sections: string, scripts: URL[] }}
+ *   html report.html's sections as HTML (every string from data escaped), the model of each scenario its drawing scripts read, and those
+ *   scripts
+ * @property {(runs: RunData[], labels: string[], context: { mixed: string[] }) => string[]} sideBySide side-by-side.md's lines of several runs
+ */
+
+export {}

@@ -1,0 +1,62 @@
+// @ts-check
+// What a comparison of wall-clock results reads and writes: req/s (the verdict's) and p99 latency per run, one threshold for every row,
+// runs paired only when they were made in alternating rounds, and each side's warm-up and runtime events beside the verdict.
+import { changeCell, p99Cell, pValueCell, rateCell, runsCell, verdictCell } from '../comparison-cells.js'
+
+/** @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord */
+
+/** The threshold of a verdict on wall-clock results when none is given, in percent of req/s. */
+export const WALL_CLOCK_THRESHOLD_PCT = 5
+
+/** @type {import('../comparison-spec.js').ComparisonSpec} */
+export const WALL_CLOCK_COMPARISON = Object.freeze({
+  metrics: {
+    requestsPerSec: {
+      pick: (/** @type {ResultRecord} */ record) => [record.summary?.requestsPerSec.mean],
+      digits: 1,
+      biggerIsBetter: true,
+      label: 'req/s'
+    },
+    p99Us: {
+      pick: (/** @type {ResultRecord} */ record) => {
+        const ms = record.summary?.latencyMs?.p99
+        return [typeof ms === 'number' ? ms * 1000 : null]
+      },
+      digits: 0,
+      biggerIsBetter: false,
+      label: 'p99'
+    }
+  },
+  primary: 'requestsPerSec',
+  others: ['p99Us'],
+  failing: [],
+  shown: [],
+  pairsByPosition: false,
+  pairUnit: 'round',
+  valueUnit: 'run',
+  threshold: { fixedPercent: WALL_CLOCK_THRESHOLD_PCT },
+  warmup: true,
+  primaryFallback: () => null,
+  fallbackMetric: null,
+  settingsProblem: () => null,
+  rowNotes: (compared) => compared.p99Us ? [] : ['p99 latency is missing from some results: compared on req/s only'],
+  verdictsOn: 'req/s',
+  testText: (settings) => settings.paired
+    ? 'two-sided Wilcoxon signed-rank over the per-round ratios of runs made in alternating rounds; Mann–Whitney U where a row says it could ' +
+      'not pair them'
+    : 'two-sided Mann–Whitney U over the repeats',
+  columns: () => ({
+    head: ['framework', 'scenario', 'conns', 'runs', 'base req/s', 'cand req/s', 'change (95% CI)', 'p', 'base p99 ms', 'cand p99 ms', 'p99 change',
+      'verdict'],
+    alignRight: [2, 3, 4, 5, 6, 7, 8, 9, 10],
+    cells: (row) => [row.sut, row.scenario, String(row.connections), runsCell(row),
+      rateCell(row.requestsPerSec, 'baseline'), rateCell(row.requestsPerSec, 'candidate'), changeCell(row.requestsPerSec), pValueCell(row.requestsPerSec),
+      p99Cell(row.p99Us, 'baseline'), p99Cell(row.p99Us, 'candidate'), changeCell(row.p99Us), verdictCell(row)]
+  }),
+  secondaryTables: () => [],
+  gabFormats: { gab: 'requestsPerSec', 'gab-p99': 'p99Us' },
+  recordProblem: (record) => typeof record.summary?.requestsPerSec?.mean === 'number'
+    ? null
+    : { field: 'summary.requestsPerSec.mean', expected: 'a number in an ok result' },
+  checkSides: () => {}
+})

@@ -1,0 +1,61 @@
+// @ts-check
+// The wall-clock measure: req/s and latency of a cell under load from the run's engine, warm-up recorded apart, the SUT's and the
+// generator's resources sampled per phase, every response checked; each result is checked against itself. The default of `dyno run`.
+import { MIN_SERIES_LENGTH } from '../../judging/series-classification.js'
+import { engineProblem } from '../../load/engines/index.js'
+import { formatInteger, formatMs } from '../../platform/text/format.js'
+import { commonSettings, invalidSetting } from '../load-settings.js'
+import { checkConsistency } from './consistency-check.js'
+import { loadCell } from './load-cell.js'
+import { WALL_CLOCK_COMPARISON } from './wall-clock-comparison.js'
+import { wallClockMachine } from './wall-clock-machine.js'
+import { WALL_CLOCK_REPORT } from './report/wall-clock-report.js'
+
+/**
+ * Seconds a wall-clock cell spends besides its warm-up and measured load: the SUT's start (once per SUT for its consecutive cells),
+ * verification, and writing the result. The default `pnpm bench` of 2026-11-26 here: 192 cells of 1 + 2 s in 584.9 s.
+ */
+const WALL_CLOCK_OVERHEAD_SEC = 0.05
+
+/** @type {import('../measure.js').Measure} */
+export const wallClock = Object.freeze({
+  name: 'wall-clock',
+  help: 'wall-clock (req/s and latency under load)',
+  unit: 'req/s and latency under load',
+  defaultRepeats: (profile) => profile.repeats,
+  loadedByEngine: true,
+  settings: (options, engine) => {
+    const { connections, durationSec, warmupSec, ratePerSec, wrkThreads, windowMs } = options
+    const problem = engineProblem(engine, { connections, durationSec, warmupSec, ratePerSec, wrkThreads })
+    if (problem) throw invalidSetting(problem)
+    const seriesWindows = Math.floor((warmupSec + durationSec) * 1000 / windowMs)
+    if (options.profile === 'sustained' && seriesWindows < MIN_SERIES_LENGTH) {
+      throw invalidSetting(`\`--profile sustained\` classifies each cell's series of ${windowMs} ms windows, and needs at least ` +
+        `${MIN_SERIES_LENGTH} of them (${MIN_SERIES_LENGTH * windowMs / 1000} s of load); warm-up ${warmupSec} s and --duration ${durationSec} s ` +
+        `give ${seriesWindows}`)
+    }
+    return commonSettings(options, engine)
+  },
+  describeRun: ({ load, profile, engineReason }) =>
+    `profile ${profile}, ${load.warmupSec} s warmup + ${load.durationSec} s each, ${load.engine} (${engineReason})`,
+  resultFigures: (record) => record.summary
+    ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms`
+    : '',
+  comparedBy: (profile) => `profile ${profile}`,
+  besideOtherWork: false,
+  // Load runs one cell at a time: two would share the cpus and measure each other.
+  cellsAtOnce: () => 1,
+  sutPerCell: false,
+  looksBeforeMeasuring: true,
+  runNotes: () => [],
+  measureCell: loadCell,
+  expectedCellSec: (scenario, load) => load.warmupSec + load.durationSec + WALL_CLOCK_OVERHEAD_SEC,
+  checkConsistency,
+  merging: {
+    machine: (runs) => wallClockMachine(runs[0]),
+    acrossMachines: /** @type {const} */ ('when-allowed'),
+    differing: "the parts were measured on machines that differ, so their req/s and latency are not one machine's"
+  },
+  comparison: WALL_CLOCK_COMPARISON,
+  report: WALL_CLOCK_REPORT
+})
