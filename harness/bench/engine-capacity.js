@@ -5,7 +5,7 @@
 // SUT fast enough to take it.
 //   node harness/bench/engine-capacity.js [--frameworks node-http,uwebsockets] [--connections 100] [--duration 5] [--warmup 2]
 import { parseArgs } from 'node:util'
-import { parseOptions } from '../src/interface/cli/parse-command-line.js'
+import { parseOptions } from '../src/interface/cli/command-table.js'
 import { formatCalibration } from '../src/interface/commands/calibrate-command.js'
 import { calibrationRows } from '../src/suite/engine-choice/engine-calibration.js'
 import { discoverSuts } from '../src/subjects/suts/discover-suts.js'

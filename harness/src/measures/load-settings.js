@@ -8,7 +8,7 @@ import { DynoError } from '../platform/errors.js'
  * @typedef {object} SettingsInput the options a run's settings are shaped from, as `dyno run` parsed them
  * @property {string} measure @property {string} profile @property {number[]} connections @property {number} pipelining
  * @property {number} durationSec @property {number} warmupSec @property {number} windowMs @property {number | null} ratePerSec
- * @property {number} wrkThreads @property {'on' | 'off'} runtimeEvents
+ * @property {'on' | 'off'} runtimeEvents
  * @property {number} [countWarmupRequests] @property {number} [countWindowRequests] @property {number} [countWindows]
  * @property {number} [countJobs]
  */
@@ -17,8 +17,12 @@ import { DynoError } from '../platform/errors.js'
  * What every measure's settings start with, in the order a result records them.
  * @param {SettingsInput} options @param {import('../load/engines/engine.js').Engine} engine
  */
-export function commonSettings ({ pipelining, durationSec, warmupSec, windowMs, ratePerSec, wrkThreads, runtimeEvents, measure }, engine) {
-  return { pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine: engine.name, wrkThreads, runtimeEvents: runtimeEvents === 'on', measure }
+export function commonSettings (options, engine) {
+  const { pipelining, durationSec, warmupSec, windowMs, ratePerSec, runtimeEvents, measure } = options
+  // The engine's own settings are recorded beside the run's, where a result has always kept them.
+  return {
+    pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine: engine.name, ...engine.settingsOf(options), runtimeEvents: runtimeEvents === 'on', measure
+  }
 }
 
 /** @param {string} message @returns {DynoError} */

@@ -21,6 +21,8 @@
  * @property {string} help what `--measure <name>` measures, for help and docs/cli.md
  * @property {string} unit what one figure of it is, in a sentence: `req/s and latency under load`, `instructions per request`
  *
+ * @property {readonly import('../platform/options/option-spec.js').OptionSpec[]} options the options of its own (`--count-warmup`), which every
+ *   command that runs it takes
  * @property {(profile: LoadProfile) => number} defaultRepeats the rounds of a run that gives no `--repeats`
  * @property {boolean} loadedByEngine whether the run's load engine loads its cells; a measure that sends its own requests needs none chosen
  * @property {(options: import('./load-settings.js').SettingsInput, engine: import('../load/engines/engine.js').Engine) => LoadSettings} settings
@@ -28,6 +30,11 @@
  * @property {(run: { load: LoadSettings, profile: string, engineReason: string | null }) => string} describeRun the run in a few words, for
  *   the line a run starts with
  * @property {(record: ResultRecord) => string} resultFigures the figures of one result for its line as it is written ('' when none)
+ * @property {{ preference: number, when: string, unavailableHere: () => string | null }} regressionGate how the comparison commands pick their
+ *   measure when none is given: the most preferred (lowest) that can measure here; when: where it can, in words; unavailableHere: why it
+ *   cannot here, as the line a command prints when it falls back, or null
+ * @property {{ rounds: (profile: LoadProfile) => number, scenarios: (profile: LoadProfile) => string[] | null }} comparisonDefaults what
+ *   compare-commits and compare-versions measure with it unless told: their rounds, and their scenarios (null: the profile's)
  * @property {(profile: string) => string} comparedBy how compare-commits and compare-versions name what they measured: `profile quick`
  * @property {boolean} besideOtherWork whether its figures hold whatever runs beside them (a count): its cells run several at once, and
  *   compare-commits measures both sides at once

@@ -35,8 +35,6 @@ export const DEFAULTS = Object.freeze({
   pgPoolSize: DEFAULT_PG_POOL_SIZE,
   /** The width of the latency-over-time windows. */
   windowMs: 250,
-  /** wrk's threads (-t) when --engine wrk runs (dyno run, dyno calibrate). */
-  wrkThreads: 1,
   /** How many of its last output lines a failed child process (a SUT, a load generator, a command of compare-commits) gets quoted. */
   errorTailLines: 20,
   /** How long a SUT's build (a Go binary, a Python virtual environment, which may download modules or wheels) may take: past this it hung. */

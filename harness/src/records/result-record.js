@@ -10,7 +10,6 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @property {number} windowMs
  * @property {number | null} ratePerSec null: closed loop
  * @property {import('../load/engines/engine.js').EngineName} engine
- * @property {number} wrkThreads
  * @property {boolean} runtimeEvents whether each SUT's runtime events were collected (`--runtime-events`)
  * @property {string} measure the name of the measure (measures/index.js): `wall-clock`, `instructions`
  * @property {number} [countWarmupRequests] instructions only

@@ -37,7 +37,7 @@ import { mapLimit } from '../platform/util/map-limit.js'
  * @property {Record<string, unknown>} planOptions of those, the ones that decide what the plan measures: its identity (split-plan.js)
  * @property {import('./engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
- * @property {import('../interface/cli/option-parsers.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);
+ * @property {import('./plan/plan-parts.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);
  *   none: all of it
  * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
  * @property {import('../platform/hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine

@@ -2,7 +2,7 @@
 import { PassThrough } from 'node:stream'
 import { afterAll, expect, it } from 'vitest'
 import { calibrate } from '../../src/interface/commands/calibrate-command.js'
-import { parseOptions } from '../../src/interface/cli/parse-command-line.js'
+import { parseOptions } from '../../src/interface/cli/command-table.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 

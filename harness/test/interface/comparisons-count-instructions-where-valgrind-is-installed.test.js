@@ -8,15 +8,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { LOAD_PROFILES } from '@dyno/scenarios'
 import { afterAll, describe, expect, it } from 'vitest'
-import { forwardedRunArgs } from '../../src/interface/cli/command-table.js'
-import { parseOptions } from '../../src/interface/cli/parse-command-line.js'
-import { COMPARE_COMMITS_DEFAULTS } from '../../src/interface/commands/compare-commits-command.js'
+import { parseOptions } from '../../src/interface/cli/command-table.js'
+import { forwardedRunArgs } from '../../src/interface/commands/compare-commits-command.js'
+import { instructions } from '../../src/measures/instructions/instructions.js'
 import { missing, skipNote } from '../support/needs.js'
 import { runCli } from '../support/run-cli.js'
 
 const COMPARISONS = /** @type {const} */ (['compare-commits', 'compare-versions'])
 const NOTICE = 'valgrind is not installed here: comparing by wall clock; apt-get install valgrind to compare instruction counts'
-const COUNTED_SCENARIOS = COMPARE_COMMITS_DEFAULTS.instructionScenarios.join(',')
+const COMPARED_SCENARIOS = /** @type {string[]} */ (instructions.comparisonDefaults.scenarios(LOAD_PROFILES.ci))
+const COUNTED_SCENARIOS = COMPARED_SCENARIOS.join(',')
 const CI_SCENARIOS = /** @type {string[]} */ (LOAD_PROFILES.ci.scenarios).join(',')
 
 /** A PATH that holds node and nothing else: no valgrind, whatever this machine has installed. */
@@ -41,7 +42,7 @@ async function planOf (options, env) {
  * @param {string} command @param {Record<string, string>} typed @param {NodeJS.ProcessEnv} env
  */
 function parsedMeasure (command, typed, env) {
-  const parse = new URL('../../src/interface/cli/parse-command-line.js', import.meta.url).href
+  const parse = new URL('../../src/interface/cli/command-table.js', import.meta.url).href
   const script = `import { parseOptions } from ${JSON.stringify(parse)}\n` +
     `process.stdout.write(parseOptions(${JSON.stringify(command)}, ${JSON.stringify(typed)}).values.measure)`
   return execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' })
@@ -52,7 +53,7 @@ const absent = missing('valgrind')
 describe.skipIf(absent)(`with valgrind and vgdb on PATH${skipNote(absent)}`, () => {
   it.each(COMPARISONS)('%s counts instructions: one round on the framework\'s own path, and nothing to say', (command) => {
     const { values, notices } = parseOptions(command, {})
-    expect(values).toMatchObject({ measure: 'instructions', repeats: 1, scenarios: [...COMPARE_COMMITS_DEFAULTS.instructionScenarios] })
+    expect(values).toMatchObject({ measure: 'instructions', repeats: 1, scenarios: COMPARED_SCENARIOS })
     expect(notices).toEqual([])
   })
 

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
-import { COMMAND_OPTIONS, flagName } from '../../src/interface/cli/option-table.js'
+import { COMMAND_OPTIONS } from '../../src/interface/cli/command-table.js'
+import { flagName } from '../../src/platform/options/option-spec.js'
 
 const BATCH = fileURLToPath(new URL('../support/cli-batch.js', import.meta.url))
 /**
@@ -22,7 +23,7 @@ const BASELINE_CASES = [['run', '--connections', 'abc'], ['run', '--frobnicate']
 
 /**
  * The values an option of this domain must refuse.
- * @param {import('../../src/interface/cli/option-parsers.js').OptionDomain} domain
+ * @param {import('../../src/platform/options/option-parsers.js').OptionDomain} domain
  * @returns {string[]}
  */
 function hostileValues (domain) {

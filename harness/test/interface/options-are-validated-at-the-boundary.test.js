@@ -8,14 +8,15 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { describe, expect, it } from 'vitest'
 import { frameworkEntryList, frameworkList, frameworkRangeList, runtimeList, scenarioList } from '../../src/interface/cli/option-parsers.js'
-import { COMMAND_OPTIONS, flagName } from '../../src/interface/cli/option-table.js'
-import { parseOptions } from '../../src/interface/cli/parse-command-line.js'
+import { COMMAND_OPTIONS } from '../../src/interface/cli/command-table.js'
+import { flagName } from '../../src/platform/options/option-spec.js'
+import { parseOptions } from '../../src/interface/cli/command-table.js'
 import { RUNTIME_NAMES } from '../../src/subjects/runtimes/runtime-targets.js'
 import { runCli } from '../support/run-cli.js'
 import { skipUnless } from '../support/needs.js'
 
-/** @typedef {import('../../src/interface/cli/option-table.js').OptionSpec} OptionSpec */
-/** @typedef {keyof typeof COMMAND_OPTIONS} Command */
+/** @typedef {import('../../src/platform/options/option-spec.js').OptionSpec} OptionSpec */
+/** @typedef {string} Command */
 
 /** Every option of every command, as [command, spec]. */
 const EVERY_OPTION = /** @type {[Command, OptionSpec][]} */ (

@@ -1,7 +1,7 @@
 // @ts-check
 import { LOAD_PROFILES, SCENARIOS } from '@dyno/scenarios'
 import { expect, it } from 'vitest'
-import { parseOptions } from '../../src/interface/cli/parse-command-line.js'
+import { parseOptions } from '../../src/interface/cli/command-table.js'
 
 it('runs the quick profile when none is named: every no-service scenario, short runs in 2 rounds', () => {
   const { values, given } = parseOptions('run', {})

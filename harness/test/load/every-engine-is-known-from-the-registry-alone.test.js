@@ -5,7 +5,8 @@
 // special about an engine (the fastest here, one that spreads over hosts) is a property of its descriptor.
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { COMMAND_OPTIONS, flagName } from '../../src/interface/cli/option-table.js'
+import { COMMAND_OPTIONS } from '../../src/interface/cli/command-table.js'
+import { flagName } from '../../src/platform/options/option-spec.js'
 import { formatCalibration } from '../../src/interface/commands/calibrate-command.js'
 import {
   atMachineLimit, AUTO_CANDIDATES, ENGINES, ENGINE_NAMES, engineNamed, engineProblem, engineRecorded, RECORDED_ENGINE_NAMES
@@ -13,7 +14,7 @@ import {
 
 const resultSchema = JSON.parse(readFileSync(new URL('../../schema/result.schema.json', import.meta.url), 'utf8'))
 const runIndexSchema = JSON.parse(readFileSync(new URL('../../schema/run-index.schema.json', import.meta.url), 'utf8'))
-const engineOption = /** @type {import('../../src/interface/cli/option-table.js').OptionSpec} */ (COMMAND_OPTIONS.run.find((spec) => flagName(spec) === '--engine'))
+const engineOption = /** @type {import('../../src/platform/options/option-spec.js').OptionSpec} */ (COMMAND_OPTIONS.run.find((spec) => flagName(spec) === '--engine'))
 
 describe('the engine registry', () => {
   it('names each engine once', () => {
@@ -28,7 +29,7 @@ describe('the engine registry', () => {
   })
 
   it('is what a result may record as its engine, closed loop and open model', () => {
-    const load = (/** @type {number | null} */ rate) => ({ connections: [10], durationSec: 1, warmupSec: 0, ratePerSec: rate, wrkThreads: 1 })
+    const load = (/** @type {number | null} */ rate) => ({ connections: [10], durationSec: 1, warmupSec: 0, ratePerSec: rate, settings: {} })
     const recorded = new Set(ENGINES.flatMap((engine) => [null, 500].filter((rate) => engine.refusal(load(rate)) === null)
       .map((rate) => engine.recordedAs(rate).engine)))
     expect(new Set(resultSchema.properties.load.properties.engine.enum)).toEqual(recorded)
@@ -71,7 +72,7 @@ describe('the engine registry', () => {
 
   it('judges what each engine cannot do before anything starts, naming the option', () => {
     const wrk = engineNamed('wrk')
-    const load = { connections: [10, 15], durationSec: 1.5, warmupSec: 0, ratePerSec: null, wrkThreads: 2 }
+    const load = { connections: [10, 15], durationSec: 1.5, warmupSec: 0, ratePerSec: null, settings: wrk.settingsOf({ wrkThreads: 2 }) }
     const problem = engineProblem(wrk, load)
     if (wrk.availability().ok) expect(problem).toBe('`--duration` must be whole seconds with `--engine wrk`, got `1.5`')
     else expect(problem).toMatch(/^`--engine wrk`: wrk is not installed/)

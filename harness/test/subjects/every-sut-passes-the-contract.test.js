@@ -1,7 +1,7 @@
 // @ts-check
 import { SCENARIOS } from '@dyno/scenarios'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseOptions } from '../../src/interface/cli/parse-command-line.js'
+import { parseOptions } from '../../src/interface/cli/command-table.js'
 import { verifySuts } from '../../src/interface/commands/verify-command.js'
 import { runEnv } from '../../src/platform/env/run-env.js'
 import { startServices } from '../../src/subjects/services/service-manager.js'

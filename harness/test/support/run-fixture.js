@@ -32,7 +32,6 @@ export function shortLoad (overrides = {}) {
     windowMs: 250,
     ratePerSec: null,
     engine: 'autocannon',
-    wrkThreads: 1,
     runtimeEvents: false,
     measure: 'wall-clock',
     // A count, one at a time.

@@ -1,6 +1,6 @@
 // @ts-check
 // `dyno --help` and `dyno <command> --help`, written from the command table and the option table.
-import { COMMAND_OPTIONS, defaultText } from './option-table.js'
+import { defaultText } from '../../platform/options/option-spec.js'
 
 /**
  * @param {readonly { name: string, args: readonly string[], summary: string }[]} commands
@@ -29,11 +29,11 @@ export function globalHelp (commands, version) {
 }
 
 /**
- * @param {{ name: import('./option-table.js').CommandName, args: readonly string[], summary: string }} command
+ * @param {import('./command.js').Command} command
  * @param {string} version
  */
 export function commandHelp (command, version) {
-  const specs = COMMAND_OPTIONS[command.name]
+  const specs = command.options
   const width = Math.max(10, ...specs.map((spec) => spec.flag.length))
   return [
     `dyno/${version}`,

@@ -8,9 +8,7 @@ import { parseCommandLine } from './parse-command-line.js'
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'))
 
-/**
- * @typedef {{ stdout: NodeJS.WritableStream, stderr: NodeJS.WritableStream & { isTTY?: boolean } }} Io
- */
+/** @typedef {import('./io.js').Io} Io */
 
 /**
  * The dyno command line. Returns the exit code; never calls process.exit.
@@ -25,7 +23,7 @@ export async function main (argv, io = { stdout: process.stdout, stderr: process
   } catch (error) {
     return reportError(error, io)
   }
-  const command = COMMANDS.find((candidate) => candidate.name === line.command)
+  const command = line.command
   if (line.ask === 'version') io.stdout.write(`dyno/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
   if (line.ask === 'help') io.stdout.write(command ? commandHelp(command, version) : globalHelp(COMMANDS, version))
   if (line.ask !== null || !command) return 0

@@ -4,11 +4,11 @@
 // here and nowhere else. What comes out says which options were given, for commands that pass them on.
 import { parseArgs } from 'node:util'
 import { DynoError } from '../../platform/errors.js'
-import { invalidOption } from './option-parsers.js'
-import { COMMAND_OPTIONS, flagName, takesValue } from './option-table.js'
+import { invalidOption } from '../../platform/options/option-parsers.js'
+import { flagName, takesValue } from '../../platform/options/option-spec.js'
 
 /**
- * @typedef {import('./option-table.js').CommandName} CommandName
+ * @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec
  *
  * @typedef {object} ParsedOptions
  * @property {any} values every option of the command, keyed by its field: as given, else its default (each command's handler
@@ -23,14 +23,13 @@ import { COMMAND_OPTIONS, flagName, takesValue } from './option-table.js'
 
 /**
  * Judges the options given to one command and applies the defaults of the others: plain defaults first, then those derived
- * from other values (a profile's figures) or found on the machine, in the table's order; then what those defaults have to say.
- * @param {CommandName} command
+ * from other values (a profile's figures) or found on the machine, in the command's order; then what those defaults have to say.
+ * @param {readonly OptionSpec[]} specs the command's options
  * @param {Record<string, string | true>} typed by flag (`--duration`): the text typed, or true for an option given without a value
  * @returns {ParsedOptions}
  */
-export function parseOptions (command, typed) {
-  const specs = COMMAND_OPTIONS[command]
-  /** @type {Record<string, any>} */
+export function parseOptions (specs, typed) {
+  /** @type {Record<string, unknown>} */
   const values = {}
   const given = new Set()
   for (const spec of specs) {
@@ -50,7 +49,7 @@ export function parseOptions (command, typed) {
 
 /**
  * @typedef {object} CommandLine
- * @property {CommandName | null} command null: no command (dyno alone, `dyno --help`, `dyno --version`)
+ * @property {import('./command.js').Command | null} command null: no command (dyno alone, `dyno --help`, `dyno --version`)
  * @property {'help' | 'version' | null} ask what was asked instead of running the command
  * @property {string[]} positionals the command's arguments
  * @property {ParsedOptions} options
@@ -58,8 +57,7 @@ export function parseOptions (command, typed) {
 
 /**
  * @param {string[]} argv the arguments after `dyno`
- * @param {readonly { name: CommandName, args: readonly string[] }[]} commands the command table: names, and the arguments each takes
- *   (`<name>` required, `[...names]` any number)
+ * @param {readonly import('./command.js').Command[]} commands the command table
  * @returns {CommandLine}
  * @throws {DynoError} DYNO_ERR_UNKNOWN_COMMAND, DYNO_ERR_INVALID_OPTION, or a parser's error naming the option and value
  */
@@ -72,7 +70,7 @@ export function parseCommandLine (argv, commands) {
   if (!command) {
     throw new DynoError('DYNO_ERR_UNKNOWN_COMMAND', `unknown command \`${first}\`; valid: ${commands.map((candidate) => candidate.name).join(', ')}`)
   }
-  const specs = COMMAND_OPTIONS[command.name]
+  const specs = command.options
   /** @type {import('node:util').ParseArgsConfig['options']} */
   const options = { help: { type: 'boolean', short: 'h' } }
   for (const spec of specs) options[flagName(spec).slice(2)] = { type: takesValue(spec) ? 'string' : 'boolean' }
@@ -80,14 +78,14 @@ export function parseCommandLine (argv, commands) {
   try {
     parsed = parseArgs({ args: rest, options, strict: true, allowPositionals: true })
   } catch (error) {
-    throw usageError(/** @type {Error & { code?: string }} */ (error), command.name, rest)
+    throw usageError(/** @type {Error & { code?: string }} */ (error), command, rest)
   }
   const { help, ...given } = parsed.values
-  if (help) return { command: command.name, ask: 'help', ...none }
+  if (help) return { command, ask: 'help', ...none }
   checkArguments(command, parsed.positionals)
   /** @type {Record<string, string | true>} */
   const typed = Object.fromEntries(Object.entries(given).map(([name, value]) => [`--${name}`, /** @type {string | true} */ (value)]))
-  return { command: command.name, ask: null, positionals: parsed.positionals, options: parseOptions(command.name, typed) }
+  return { command, ask: null, positionals: parsed.positionals, options: parseOptions(command.options, typed) }
 }
 
 /**
@@ -110,15 +108,15 @@ function checkArguments (command, positionals) {
 
 /**
  * parseArgs's complaint, said the way every other bad value is said: naming the option, the value, and what is allowed.
- * @param {Error & { code?: string }} error @param {CommandName} command @param {string[]} args
+ * @param {Error & { code?: string }} error @param {import('./command.js').Command} command @param {string[]} args
  * @returns {Error}
  */
 function usageError (error, command, args) {
   const quoted = /'(-[^' ]+)/.exec(error.message)?.[1] ?? ''
   const name = quoted.startsWith('--') ? quoted.split('=')[0] : quoted
-  const spec = COMMAND_OPTIONS[command].find((candidate) => flagName(candidate) === name)
+  const spec = command.options.find((candidate) => flagName(candidate) === name)
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    return new DynoError('DYNO_ERR_INVALID_OPTION', `Unknown option \`${name}\` for \`dyno ${command}\`; \`dyno ${command} --help\` lists its options`)
+    return new DynoError('DYNO_ERR_INVALID_OPTION', `Unknown option \`${name}\` for \`dyno ${command.name}\`; \`dyno ${command.name} --help\` lists its options`)
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && spec) {
     if (!takesValue(spec)) return invalidOption(name, args.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1) ?? '', 'given without a value')

@@ -13,6 +13,14 @@ import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { createWorktrees, resolveCommit } from '../../platform/util/git-worktrees.js'
 import { checkedPathManifest } from '../../subjects/variants/resolve-variant.js'
 import { runBenchmarks } from './run-command.js'
+import { SCENARIOS } from '@dyno/scenarios'
+import { oneOf } from '../../platform/options/option-parsers.js'
+import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../../subjects/runtimes/runtime-targets.js'
+import { COUNT_REQUESTS_OPTION, COUNT_WARMUP_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION } from '../../measures/instructions/instructions-options.js'
+import { parseOptions } from '../cli/parse-command-line.js'
+import { RUN_OPTIONS } from '../cli/option-table.js'
+import { THRESHOLD } from '../options/compare-options.js'
+import { CACHE_DIR, OUT, READY_TIMEOUT } from '../options/output-options.js'
 
 const run = promisify(execFile)
 /** The options of a bisection that are not `dyno run`'s, or that it sets itself for each count. */
@@ -26,7 +34,7 @@ const OWN_FLAGS = new Set(['--scenario', '--threshold'])
  * option, checkout or ref.
  * @param {{ sut: string, checkout: string, good: string, bad: string }} target as typed
  * @param {import('../cli/parse-command-line.js').ParsedOptions} parsed the options of `dyno bisect`
- * @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
  * @param {(typed: Record<string, string | true>) => import('../cli/parse-command-line.js').ParsedOptions} parseRunOptions
  * @returns {Promise<number>}
  */
@@ -88,4 +96,35 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
     const problems = await worktrees.removeAll()
     for (const problem of problems) io.stderr.write(`dyno bisect: ${problem}\n`)
   }
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const BISECT_COMMAND = {
+  name: 'bisect',
+  args: ['<sut>', '<checkout>', '<good>', '<bad>'],
+  summary: 'Find the first commit between two refs of a framework\'s git checkout whose instruction count steps against the good one\'s ' +
+    '(beyond --threshold and the counts\' own spread), by bisection: each commit judged is checked out into a worktree and counted as ' +
+    'the SUT\'s `path:` variant, its count kept in the count cache',
+  // A bisection counts one scenario on one runtime at each commit it judges, with the count's options of `dyno run`; a commit steps when its
+  // change against the good commit passes `--threshold` (and the pair's own window spread).
+  options: [
+    { ...THRESHOLD, description: 'Smallest change against the good commit\'s count, in percent, that counts as a step' },
+    {
+      field: 'scenario',
+      flag: '--scenario <name>',
+      description: 'The scenario counted at each commit',
+      parse: oneOf(SCENARIOS.map((scenario) => scenario.name)),
+      default: 'json'
+    },
+    {
+      field: 'runtime',
+      flag: '--runtime <name>',
+      description: `The runtime the SUT is counted on: ${RUNTIME_NAMES.join(', ')}`,
+      parse: oneOf(RUNTIME_NAMES),
+      default: DEFAULT_RUNTIME
+    },
+    COUNT_WARMUP_OPTION, COUNT_REQUESTS_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION, OUT, CACHE_DIR, READY_TIMEOUT
+  ],
+  run: ({ positionals: [sut, checkout, good, bad], options }, io, signal) =>
+    bisectCommand({ sut, checkout, good, bad }, options, io, signal, (typed) => parseOptions(RUN_OPTIONS, typed))
 }

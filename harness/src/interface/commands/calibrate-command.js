@@ -15,10 +15,18 @@ import { selectSuts } from '../../subjects/suts/select.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { createTable } from '../../platform/text/table.js'
 import { roundTo } from '../../platform/util/numbers.js'
+import { DEFAULT_LOAD } from '@dyno/scenarios'
+import { defaultingTo } from '../../platform/options/option-spec.js'
+import { wholeNumber } from '../../platform/options/option-parsers.js'
+import { ENGINE_OPTIONS } from '../cli/option-table.js'
+import { PIN, SUT_CPUS } from '../options/host-options.js'
+import { CONNECTIONS } from '../options/load-options.js'
+import { READY_TIMEOUT } from '../options/output-options.js'
+import { FRAMEWORKS } from '../options/subject-options.js'
 
 /** The fastest SUTs: the generator, not the server, should be what runs out first. */
 export const CALIBRATION_SUTS = ['node-http', 'uwebsockets']
-/** The defaults of `dyno calibrate` (whole seconds, wrk's unit); the wrk threads are the run's (DEFAULTS.wrkThreads). */
+/** The defaults of `dyno calibrate` (whole seconds, wrk's unit); each engine's own options default as in a run. */
 export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2 })
 /** What the ratios are taken against: the engine `auto` prefers, autocannon, the engine most published Node figures used. */
 const BASE_ENGINE = AUTO_CANDIDATES[0].name
@@ -31,7 +39,8 @@ const BASE_ENGINE = AUTO_CANDIDATES[0].name
  * @property {number[]} connections one run per level
  * @property {number} durationSec whole seconds (wrk's unit)
  * @property {number} warmupSec whole seconds, 0: none
- * @property {number} wrkThreads
+ * @property {import('../../platform/options/option-spec.js').OptionValues} [engineOptions] the values of the engines' own options (the
+ *   command's values themselves when it parsed them)
  * @property {number} readyTimeoutSec
  * @property {import('../../platform/pinning/parse-pin.js').PinRequest} pin as `dyno run --pin`
  * @property {number} sutCpus the SUT's cpus under auto pinning
@@ -43,13 +52,15 @@ const BASE_ENGINE = AUTO_CANDIDATES[0].name
  * engine failed or saw wrong answers (its figures are then not a calibration); interrupted (see main), after
  * printing what was measured.
  * @param {CalibrateOptions} options
- * @param {import('../cli/main.js').Io} io
+ * @param {import('../cli/io.js').Io} io
  * @param {AbortSignal} signal
  * @returns {Promise<number>}
  */
 export async function calibrate (options, io, signal) {
   const pinning = resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
-  const rows = await calibrationRows({ ...options, suts: selectSuts(discoverSuts(), options.frameworks), pinning, signal })
+  const rows = await calibrationRows({
+    ...options, engineOptions: options.engineOptions ?? options, suts: selectSuts(discoverSuts(), options.frameworks), pinning, signal
+  })
   io.stdout.write('pinning: ' +
     `${pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`}\n`)
   io.stdout.write(formatCalibration(rows) + '\n')
@@ -107,4 +118,33 @@ export function calibrationRatios (rows) {
     }))
     return { sut, connections: Number(connections), ratios }
   })
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const CALIBRATE_COMMAND = {
+  name: 'calibrate',
+  args: [],
+  summary: 'Measure the most req/s each load generator drives against the fastest SUTs, with its generator cpu share, and their ratios',
+  options: [
+    { ...defaultingTo(FRAMEWORKS, CALIBRATION_SUTS), description: 'SUTs to calibrate against, comma-separated' },
+    defaultingTo(CONNECTIONS, [DEFAULT_LOAD.connections]),
+    {
+      field: 'durationSec',
+      flag: '--duration <sec>',
+      description: 'Whole seconds each engine measures',
+      parse: wholeNumber({ min: 1, max: 600 }),
+      default: CALIBRATION_DEFAULTS.durationSec
+    },
+    {
+      field: 'warmupSec',
+      flag: '--warmup <sec>',
+      description: 'Whole seconds of warmup per engine (0: none)',
+      parse: wholeNumber({ min: 0, max: 600 }),
+      default: CALIBRATION_DEFAULTS.warmupSec
+    },
+    ...ENGINE_OPTIONS, PIN,
+    defaultingTo(SUT_CPUS, 1),
+    READY_TIMEOUT
+  ],
+  run: ({ options }, io, signal) => calibrate(options.values, io, signal)
 }

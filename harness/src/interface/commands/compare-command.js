@@ -4,6 +4,7 @@ import { COMPARE_DEFAULTS } from '../../reports/compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
 import { failureText } from '../../reports/compare/formats/cells.js'
 import { readCompareInputs } from '../../reports/compare/read-inputs.js'
+import { COMPARE_FORMAT, FAIL_ON, PAIRED, THRESHOLD } from '../options/compare-options.js'
 
 /**
  * Reads both sides and compares them (no output): for callers that want the figures, such as
@@ -32,7 +33,7 @@ export function compareRuns (baselinePaths, candidatePaths, { thresholdPercent, 
  * @param {string} candidate
  * @param {{ format: import('../../reports/compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent: number | null, paired: boolean,
  *   failOn: string[] }} options parsed (parse-command-line.js)
- * @param {import('../cli/main.js').Io} io
+ * @param {import('../cli/io.js').Io} io
  * @returns {Promise<number>}
  */
 export async function compareCommand (baseline, candidate, options, io) {
@@ -42,4 +43,14 @@ export async function compareCommand (baseline, candidate, options, io) {
   if (failure === null) return 0
   io.stderr.write(`dyno compare: ${failure}\n`)
   return 1
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const COMPARE_COMMAND = {
+  name: 'compare',
+  args: ['<baseline>', '<candidate>'],
+  summary: 'Compare two runs (run directories, directories of runs, or result files): per SUT, scenario and connections, req/s and p99 ' +
+    '(or instructions per request) with the change, its 95% interval, a rank test over the repeats and a verdict',
+  options: [COMPARE_FORMAT, THRESHOLD, PAIRED, FAIL_ON],
+  run: ({ positionals: [baseline, candidate], options }, io) => compareCommand(baseline, candidate, options.values, io)
 }

@@ -10,19 +10,13 @@ import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { createRunId } from '../../records/run-id.js'
 import { compareRuns } from './compare-command.js'
-
-/**
- * What compare-commits does unless told otherwise. profile: a few cheap scenarios, and as many rounds as the signed-rank test
- * needs pairs. instructionRounds: one count a side is enough, since its counted windows are compared pair by pair
- * (INSTRUCTION_COUNT_DEFAULTS.windows: what the signed-rank test needs). instructionScenarios: the framework's own path
- * (routing, parsing, serialising); the ci profile's fibonacci is about a million instructions of shared work per request: a
- * count of it takes minutes under callgrind and says little about the framework.
- */
-export const COMPARE_COMMITS_DEFAULTS = Object.freeze({
-  profile: 'ci',
-  instructionRounds: 1,
-  instructionScenarios: Object.freeze(['plaintext', 'json', 'params'])
-})
+import { flagName } from '../../platform/options/option-spec.js'
+import { RUN_OPTIONS } from '../cli/option-table.js'
+import { COMPARE_FORMAT, FAIL_ON, THRESHOLD } from '../options/compare-options.js'
+import { COMPARE_COMMITS_RUN_OPTIONS, COMPARISON_PROFILE } from '../options/comparison-options.js'
+import { LOAD_PROFILES } from '@dyno/scenarios'
+import { DEFAULT_MEASURE } from '../../measures/index.js'
+import { instructions } from '../../measures/instructions/instructions.js'
 
 /**
  * `dyno compare-commits BASE_REF HEAD_REF`: both commits in temporary worktrees, installed, run in
@@ -32,7 +26,7 @@ export const COMPARE_COMMITS_DEFAULTS = Object.freeze({
  * @param {string} headRef
  * @param {Record<string, any>} options the parsed options of compare-commits (parse-command-line.js)
  * @param {string[]} runArgs the options of every round's `dyno run` (without --repeats, --out and --seed, which it sets itself)
- * @param {import('../cli/main.js').Io} io
+ * @param {import('../cli/io.js').Io} io
  * @param {AbortSignal} signal
  * @param {Set<string>} planFields the fields of its options that decide what it measures (parse-command-line.js)
  * @returns {Promise<number>}
@@ -117,9 +111,50 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
 
 /**
  * @param {import('../../history/compare-commits/split-comparison.js').ComparisonPart} part
- * @param {import('../cli/option-parsers.js').ShardSpec} shard @param {number} cells of the whole plan
+ * @param {import('../../suite/plan/plan-parts.js').ShardSpec} shard @param {number} cells of the whole plan
  */
 function partLine (part, shard, cells) {
   const subsets = part.subsets.map((subset) => `${subset.frameworks.join(',')} × ${subset.scenarios.join(',')}`).join('; ')
   return `part ${shard.index}/${shard.count} of the plan (${part.cells} of ${cells} cells: ${subsets || 'none'})`
+}
+
+const CI = LOAD_PROFILES[COMPARISON_PROFILE]
+const COUNTS = instructions.comparisonDefaults
+
+/** Run options compare-commits sets itself for every round's `dyno run`. */
+const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios', '--measure', '--count-jobs', '--shard', '--plan'])
+
+/**
+ * The `dyno run` options of every round of compare-commits, for both commits' harnesses: the profile, scenarios and measure it settled on,
+ * and the run options the user gave, as typed. Only those are passed on, so an older commit's harness is not handed an option it never
+ * had (nor --measure, when it is what `dyno run` measures anyway).
+ * @param {import('../cli/parse-command-line.js').ParsedOptions} options of compare-commits
+ * @returns {string[]}
+ */
+export function forwardedRunArgs ({ values, typed }) {
+  const runFlags = new Set(RUN_OPTIONS.map(flagName))
+  const given = Object.entries(typed).filter(([name]) => runFlags.has(name) && !OWN_RUN_FLAGS.has(name))
+  return [
+    '--profile', values.profile, '--scenarios', values.scenarios.join(','),
+    ...(DEFAULT_MEASURE.name === values.measure ? [] : ['--measure', values.measure]),
+    ...given.flatMap(([name, text]) => text === true ? [name] : [name, text])
+  ]
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const COMPARE_COMMITS_COMMAND = {
+  name: 'compare-commits',
+  args: ['<baseRef>', '<headRef>'],
+  summary: 'Check two commits out into temporary git worktrees, install each, run them in alternating rounds and compare them like ' +
+    `\`dyno compare\`: by instructions per request where valgrind is installed (${COUNTS.rounds(CI)} round, on ` +
+    `${COUNTS.scenarios(CI)?.join(', ')} unless --scenarios says otherwise), else by wall clock, saying so (--repeats, default: the ` +
+    `${COMPARISON_PROFILE} profile's ${CI.repeats}); --measure chooses either`,
+  options: [...COMPARE_COMMITS_RUN_OPTIONS, COMPARE_FORMAT, THRESHOLD, FAIL_ON],
+  run: ({ positionals: [baseRef, headRef], options }, io, signal) => compareCommitsCommand(baseRef, headRef, ({
+    ...options.values,
+    // Only the SUTs named are installed in the worktrees; none named: each commit's own, all of them.
+    frameworks: options.given.has('frameworks') ? options.values.frameworks : null,
+    // By instructions, compare-commits shares the count jobs between the two sides it counts at once.
+    countJobsGiven: options.given.has('countJobs')
+  }), forwardedRunArgs(options), io, signal, options.planFields)
 }

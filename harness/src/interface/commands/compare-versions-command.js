@@ -9,6 +9,9 @@ import { DynoError } from '../../platform/errors.js'
 import { readRun } from '../../records/read-run.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
 import { runBenchmarks } from './run-command.js'
+import { SEED } from '../options/plan-options.js'
+import { COMPARE_FORMAT, FAIL_ON, THRESHOLD } from '../options/compare-options.js'
+import { COMPARE_VERSIONS_RUN_OPTIONS } from '../options/comparison-options.js'
 
 /**
  * `dyno compare-versions BASELINE CANDIDATE`: two variants of one SUT's framework (`express@4.21.2 express@5.3.0`,
@@ -17,7 +20,7 @@ import { runBenchmarks } from './run-command.js'
  * Exit code: 0; 1 when --fail-on holds; 2 for a bad variant or option; interrupted: see main.
  * @param {string} baseline @param {string} candidate framework entries, as `--frameworks` takes them
  * @param {Record<string, any>} options the parsed options of compare-versions (parse-command-line.js)
- * @param {import('../cli/main.js').Io} io
+ * @param {import('../cli/io.js').Io} io
  * @param {AbortSignal} signal
  * @param {Set<string>} planFields the fields of its options that decide what it measures (parse-command-line.js)
  * @returns {Promise<number>}
@@ -69,4 +72,17 @@ function describeVariant (run, entry) {
   return variant.kind === 'npm'
     ? `${variant.label}: ${variant.spec} from the registry, ${variant.integrity?.slice(0, 19) ?? 'no integrity'}…`
     : `${variant.label}: ${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}${variant.dirty ? ' with uncommitted changes' : ''}`
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const COMPARE_VERSIONS_COMMAND = {
+  name: 'compare-versions',
+  args: ['<baseline>', '<candidate>'],
+  summary: 'Measure two variants of one SUT\'s framework (`express@4.21.2 express@5.3.0`; a version, range, dist-tag, `path:<dir>` of a ' +
+    'checkout, or the SUT\'s own pin by its bare name) in one run, their rounds interleaved, each installed into a cached copy of the SUT ' +
+    'package, and compare them like compare-commits (by instructions on plaintext, json, params where valgrind is installed, else by wall ' +
+    'clock, saying so)',
+  options: [...COMPARE_VERSIONS_RUN_OPTIONS, SEED, COMPARE_FORMAT, THRESHOLD, FAIL_ON],
+  run: ({ positionals: [baseline, candidate], options }, io, signal) =>
+    compareVersionsCommand(baseline, candidate, options.values, io, signal, options.planFields)
 }

@@ -8,7 +8,7 @@ export const HOST_ACTIONS = ['prepare']
 
 /**
  * @param {string} action @param {string} url
- * @param {import('../cli/main.js').Io} io
+ * @param {import('../cli/io.js').Io} io
  * @returns {Promise<number>}
  */
 export async function hostCommand (action, url, io) {
@@ -26,4 +26,14 @@ export async function hostCommand (action, url, io) {
   io.stdout.write(`${target.url}: dyno ${commit.slice(0, 12)} installed in ${dir} in ${Math.round((performance.now() - startedAt) / 1000)} s\n`)
   for (const line of lacks) io.stdout.write(`  lacks ${line}\n`)
   return 0
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const HOST_COMMAND = {
+  name: 'host',
+  args: ['<action>', '<url>'],
+  summary: 'prepare ssh://[user@]host[:port][/dir]: put this commit of dyno on a host (in dir, `~/dyno` by default), install it there ' +
+    'and say what the host lacks; `dyno run --sut-host` then runs SUTs there (docs/hosts.md)',
+  options: [],
+  run: ({ positionals: [action, url] }, io) => hostCommand(action, url, io)
 }

@@ -39,3 +39,15 @@ export function formatList () {
   }
   return `SUTs\n${suts.toString()}\n\nRuntimes (--runtime)\n${runtimes.toString()}\n\nScenarios\n${scenarios.toString()}`
 }
+
+/** @type {import('../cli/command.js').Command} */
+export const LIST_COMMAND = {
+  name: 'list',
+  args: [],
+  summary: 'List the SUTs (with installed framework versions and validators), the runtimes and the scenarios',
+  options: [],
+  run: async (input, io) => {
+    io.stdout.write(formatList() + '\n')
+    return 0
+  }
+}

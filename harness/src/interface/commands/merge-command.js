@@ -4,6 +4,9 @@ import { checkMergeTarget, mergeParts } from '../../reports/merge/merge-parts.js
 import { readParts } from '../../reports/merge/read-parts.js'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { writeReports } from './report-command.js'
+import { createRunId } from '../../records/run-id.js'
+import { DEFAULTS } from '../../platform/defaults.js'
+import { flag, outputDirectory } from '../../platform/options/option-parsers.js'
 
 /**
  * `dyno merge DIR… --out DIR`: the parts of a split plan (`--shard K/N`) put back together as one run, or one compare-commits
@@ -12,7 +15,7 @@ import { writeReports } from './report-command.js'
  * @param {string[]} dirs the parts, in any order
  * @param {{ out: string, allowMixedMachines: boolean }} options parsed (parse-command-line.js): `out` a new directory under results/
  *   unless given
- * @param {import('../cli/main.js').Io} io
+ * @param {import('../cli/io.js').Io} io
  * @returns {Promise<number>}
  */
 export async function mergeCommand (dirs, options, io) {
@@ -36,4 +39,32 @@ export async function mergeCommand (dirs, options, io) {
     io.stdout.write(`compare: dyno compare ${join(merged.dir, 'base')} ${join(merged.dir, 'head')} --paired\n`)
   }
   return 0
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const MERGE_COMMAND = {
+  name: 'merge',
+  args: ['<partDir>', '[...partDirs]'],
+  summary: 'Put the parts of a split plan (`dyno run --shard K/N` or `dyno compare-commits --shard K/N`, each part a directory) back ' +
+    'together: one run directory with every result, run.json, aggregates and reports (or one compare-commits results directory), ' +
+    'refusing parts of different plans or commits, a part missing or given twice, and wall-clock parts of machines that differ',
+  options: [
+    {
+      field: 'out',
+      flag: '--out <dir>',
+      description: 'The merged directory: new, or empty',
+      parse: outputDirectory,
+      derive: () => join(DEFAULTS.out, `${createRunId()}-merged`),
+      defaultText: 'a new run directory under results/'
+    },
+    {
+      field: 'allowMixedMachines',
+      flag: '--allow-mixed-machines',
+      description: 'Merge wall-clock parts measured on machines that differ (cpu, cores, kernel, Node, engine); every table and chart of ' +
+        'the merged run then says they are mixed. Instruction counts merge across machines without it when their runtimes match',
+      parse: flag,
+      default: false
+    }
+  ],
+  run: ({ positionals, options }, io) => mergeCommand(positionals, options.values, io)
 }

@@ -20,12 +20,13 @@ import { formatSummaryTable } from '../ui/summary-table.js'
 import { formatTimeSpent } from '../ui/time-spent.js'
 import { selectWithVariants } from '../../subjects/variants/variant-subjects.js'
 import { writeReports } from './report-command.js'
+import { RUN_OPTIONS } from '../cli/option-table.js'
 
 /**
  * `dyno run`: benchmark, print a summary, and say where the results are.
  * Exit code: 0 when every run is ok or skipped, 1 when any failed or is invalid; interrupted: see main.
  * @param {Record<string, any>} options the parsed options of `dyno run` (parse-command-line.js): every one given or defaulted
- * @param {import('../cli/main.js').Io} io
+ * @param {import('../cli/io.js').Io} io
  * @param {AbortSignal} signal aborted by an interruption: the run under way stops and is written
  * @param {Set<string>} planFields the fields of its options that decide what the plan measures (parse-command-line.js)
  * @returns {Promise<number>}
@@ -37,7 +38,7 @@ export async function runCommand (options, io, signal, planFields) {
 
 /**
  * What `dyno run` does, for the commands built on it (compare-versions): the run directory, with the exit code `dyno run` would give.
- * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @param {Record<string, any>} options @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
  * @param {Set<string>} planFields
  * @returns {Promise<{ exitCode: number, runDir: string }>}
  */
@@ -81,7 +82,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
         pinning,
         cacheDir: resolve(REPO_ROOT, options.cacheDir),
         readyTimeoutSec: options.readyTimeoutSec,
-        wrkThreads: options.wrkThreads,
+        engineOptions: options,
         signal,
         log: (line) => progress.log(line)
       })
@@ -201,7 +202,7 @@ async function connectLoadHosts (targets, given, options, pinning, sutHost) {
 
 /**
  * `dyno run --plan`: the plan as JSON on stdout, nothing built, started or measured.
- * @param {Record<string, any>} options @param {import('../cli/main.js').Io} io @param {Set<string>} planFields
+ * @param {Record<string, any>} options @param {import('../cli/io.js').Io} io @param {Set<string>} planFields
  * @returns {Promise<number>}
  */
 async function printPlan (options, io, planFields) {
@@ -237,4 +238,13 @@ function planOptionsOf (options, planFields) {
     sutHost: options.sutHost?.url ?? null,
     loadHosts: options.loadHosts?.map((/** @type {import('../../platform/hosts/host.js').HostTarget} */ target) => target.url) ?? null
   }, planFields)
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const RUN_COMMAND = {
+  name: 'run',
+  args: [],
+  summary: 'Benchmark the selected SUTs on the selected scenarios and write one result file per run',
+  options: RUN_OPTIONS,
+  run: ({ options }, io, signal) => runCommand(options.values, io, signal, options.planFields)
 }

@@ -11,6 +11,15 @@ import { appendToDataset, openDataset } from '../../history/timeline/timeline-da
 import { timelineRecordsOf } from '../../history/timeline/timeline-records.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
 import { runBenchmarks, runCommand } from './run-command.js'
+import { oneOf, wholeNumber } from '../../platform/options/option-parsers.js'
+import { DEFAULT_RELEASE_RULE, RELEASE_RULES } from '../../history/timeline/release-rules.js'
+import { INSTRUCTIONS_OPTIONS } from '../../measures/instructions/instructions-options.js'
+import { frameworkRangeList } from '../cli/option-parsers.js'
+import { parseOptions } from '../cli/parse-command-line.js'
+import { RUN_OPTIONS } from '../cli/option-table.js'
+import { CACHE_DIR, OUT, READY_TIMEOUT } from '../options/output-options.js'
+import { PLAN_ONLY, SEED, SHARD } from '../options/plan-options.js'
+import { RUNTIME, SCENARIOS_OPTION } from '../options/subject-options.js'
 
 /** The options of a timeline that are not `dyno run`'s, or that it sets itself for the run. */
 const OWN_FLAGS = new Set(['--frameworks', '--releases', '--latest-majors', '--runtime', '--scenarios'])
@@ -22,7 +31,7 @@ const OWN_FLAGS = new Set(['--frameworks', '--releases', '--latest-majors', '--r
  * Exit code: 0 when the run ended (a release that did not install or count is a record with its reason); 2 for a bad option,
  * range, runtime or data directory, before anything is measured; interrupted: see main, what ended before is appended.
  * @param {string} dataDir as typed @param {import('../cli/parse-command-line.js').ParsedOptions} parsed the options of `dyno timeline`
- * @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
  * @param {(typed: Record<string, string | true>) => import('../cli/parse-command-line.js').ParsedOptions} parseRunOptions the options of
  *   `dyno run`, parsed from flags as typed (the command line's parser: the run's defaults are applied there, once)
  * @returns {Promise<number>}
@@ -68,7 +77,7 @@ export async function timelineCommand (dataDir, parsed, io, signal, parseRunOpti
 /**
  * `dyno timeline-add DATA RUN…`: the releases counted in runs made elsewhere (the parts of a matrix, merged) appended to a data
  * directory, their publish dates asked of the registry.
- * @param {string} dataDir @param {string[]} runDirs @param {import('../cli/main.js').Io} io @param {AbortSignal} signal
+ * @param {string} dataDir @param {string[]} runDirs @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
  * @returns {Promise<number>}
  */
 export async function timelineAddCommand (dataDir, runDirs, io, signal) {
@@ -120,4 +129,56 @@ async function chosenReleases (options, signal) {
     })
   }
   return chosen
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const TIMELINE_COMMAND = {
+  name: 'timeline',
+  args: ['<dataDir>'],
+  summary: 'Count every release of a framework in a range (`--frameworks express@>=4.18`, thinned by --releases) on each --runtime and ' +
+    'scenario, and append the counts to a data directory that keeps every record it was given (docs/timeline.md); counts already ' +
+    'made are reused from the count cache, records already held are not written again',
+  // A timeline counts (`--measure instructions` is what it is), the releases of each framework chosen by range and rule, on each runtime
+  // and scenario; the count's options, the plan's split and where things go are `dyno run`'s own.
+  options: [
+    {
+      field: 'frameworks',
+      flag: '--frameworks <entries>',
+      description: 'SUTs each with the range of its framework\'s releases, comma-separated: `express@>=4.18.0`, `fastify@^4 || ^5` (releases ' +
+        'as the registry npm is configured with lists them, prereleases left out)',
+      parse: frameworkRangeList,
+      default: null,
+      defaultText: 'none: required'
+    },
+    {
+      field: 'releases',
+      flag: '--releases <rule>',
+      description: 'Which releases of each range are measured: ' +
+        Object.entries(RELEASE_RULES).map(([name, rule]) => `${name} (${rule.description})`).join(', '),
+      parse: oneOf(Object.keys(RELEASE_RULES)),
+      default: DEFAULT_RELEASE_RULE
+    },
+    {
+      field: 'latestMajors',
+      flag: '--latest-majors <n>',
+      description: 'Only the releases of the newest n majors in each range (0: every major)',
+      parse: wholeNumber({ min: 0, max: 100 }),
+      default: 0
+    },
+    RUNTIME,
+    { ...SCENARIOS_OPTION, derive: undefined, defaultText: undefined, default: ['json'] },
+    ...INSTRUCTIONS_OPTIONS, SHARD, PLAN_ONLY, SEED, OUT, CACHE_DIR, READY_TIMEOUT
+  ],
+  run: ({ positionals: [dataDir], options }, io, signal) =>
+    timelineCommand(dataDir, options, io, signal, (typed) => parseOptions(RUN_OPTIONS, typed))
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const TIMELINE_ADD_COMMAND = {
+  name: 'timeline-add',
+  args: ['<dataDir>', '<runDir>', '[...runDirs]'],
+  summary: 'Append the releases counted in runs of `dyno timeline` made elsewhere (the parts of a matrix, merged by `dyno merge`) to a ' +
+    'data directory',
+  options: [],
+  run: ({ positionals: [dataDir, ...runDirs] }, io, signal) => timelineAddCommand(dataDir, runDirs, io, signal)
 }

@@ -13,6 +13,8 @@ import { runEnv } from '../../platform/env/run-env.js'
 import { startServices } from '../../subjects/services/service-manager.js'
 import { createTable } from '../../platform/text/table.js'
 import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
+import { READY_TIMEOUT } from '../options/output-options.js'
+import { FRAMEWORKS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
 
 /** SUTs verified at once: verification is light, and two cores serve two SUTs well. */
 const VERIFY_CONCURRENCY = 2
@@ -137,3 +139,17 @@ export function formatVerifyMatrix (rows) {
 
 /** @param {VerifyRow[]} rows */
 export const anyVerifyFailure = (rows) => rows.some((row) => row.cells.some((cell) => cell.state === 'fail'))
+
+/** @type {import('../cli/command.js').Command} */
+export const VERIFY_COMMAND = {
+  name: 'verify',
+  args: [],
+  summary: 'Start each SUT and check every scenario of the contract; exit 1 on any failure',
+  options: [FRAMEWORKS, { ...SCENARIOS_OPTION, derive: () => SCENARIOS.map((scenario) => scenario.name), defaultText: 'all' }, RUNTIME, WORKERS,
+    READY_TIMEOUT],
+  run: async ({ options }, io, signal) => {
+    const rows = await verifySuts(options.values, { signal, onBuildLine: (name, line) => io.stderr.write(`build ${name}: ${line}\n`) })
+    io.stdout.write(formatVerifyMatrix(rows) + '\n')
+    return anyVerifyFailure(rows) ? 1 : 0
+  }
+}

@@ -3,12 +3,12 @@
 // and the load profiles. `pnpm docs:write` rewrites it; a test fails when the committed file is out of date.
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { COMMANDS } from '../cli/command-table.js'
-import { COMMAND_OPTIONS, defaultText } from '../cli/option-table.js'
+import { defaultText } from '../../platform/options/option-spec.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
 
-/** @param {import('../cli/option-table.js').OptionSpec} spec */
+/** @param {import('../../platform/options/option-spec.js').OptionSpec} spec */
 function defaultCell (spec) {
   const text = defaultText(spec)
   if (text === '') return ''
@@ -16,7 +16,7 @@ function defaultCell (spec) {
   return spec.default !== undefined && spec.defaultText === undefined ? `\`${text}\`` : cell(text)
 }
 
-/** @param {readonly import('../cli/option-table.js').OptionSpec[]} specs */
+/** @param {readonly import('../../platform/options/option-spec.js').OptionSpec[]} specs */
 function optionTable (specs) {
   return [
     '| option | default | meaning |',
@@ -41,14 +41,15 @@ export function cliReference () {
   const lines = [
     '# dyno command-line reference',
     '',
-    '<!-- Written by `pnpm docs:write` from harness/src/interface/cli/command-table.js, option-table.js and scenarios/src/load-profiles.js; do not edit by hand. -->',
+    '<!-- Written by `pnpm docs:write` from the commands of harness/src/interface/cli/command-table.js, their options and ' +
+      'scenarios/src/load-profiles.js; do not edit by hand. -->',
     '',
     'Every option is validated where it enters: a bad value exits with code 2 and a message naming the option, the value',
     'and what is allowed. `dyno <command> --help` prints the same table.',
     ''
   ]
   for (const command of COMMANDS) {
-    const specs = COMMAND_OPTIONS[command.name]
+    const specs = command.options
     lines.push(`## dyno ${command.name}`, '', `\`dyno ${[command.name, ...command.args].join(' ')}\`: ${command.summary}.`, '')
     lines.push(...(specs.length > 0 ? optionTable(specs) : ['No options.']), '')
   }

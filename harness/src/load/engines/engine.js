@@ -11,12 +11,15 @@
  * @typedef {{ ok: true, version: string } | { ok: false, reason: string }} EngineAvailability whether the engine can run here; if not,
  *   what to install
  *
+ * @typedef {Readonly<Record<string, number | string | boolean>>} EngineSettings what an engine's own options set (its `settingsOf`), handed
+ *   back to it whole and recorded beside the run's load; no one else reads it
+ *
  * @typedef {object} EngineLoad the load settings an engine is judged against before anything starts
  * @property {number[]} connections every level of the run
  * @property {number} durationSec
  * @property {number} warmupSec
  * @property {number | null} ratePerSec null: closed loop
- * @property {number} wrkThreads
+ * @property {EngineSettings} settings its own
  *
  * @typedef {object} EngineHooks what a started engine is told
  * @property {number} threads how many threads (or processes) drive the load
@@ -57,8 +60,12 @@
  *   candidate that keeps up with the fastest SUT here is chosen, engine-choice/engine-choice.js); null: only when named
  * @property {string} description one line for `--engine`'s help: what it is and what it can do
  * @property {() => EngineAvailability} availability asked before a run starts (and for the version a result records)
+ * @property {import('../../platform/options/option-spec.js').OptionSpec[]} options the options of its own (`--wrk-threads`), which every
+ *   command that runs an engine takes
+ * @property {(values: import('../../platform/options/option-spec.js').OptionValues) => EngineSettings} settingsOf its settings from the
+ *   parsed values of its options
  * @property {(load: EngineLoad) => string | null} refusal why these settings cannot run on this engine, naming the option; null: they can
- * @property {(connections: number, generatorCpus: number[] | null, wrkThreads: number) => number} threads how many threads drive
+ * @property {(connections: number, generatorCpus: number[] | null, settings: EngineSettings) => number} threads how many threads drive
  *   `connections` on these cpus
  * @property {(plan: import('../load-plan.js').LoadPlan, hooks: EngineHooks) => LoadRun} start
  * @property {((plan: import('../load-plan.js').LoadPlan, loadHosts: LoadHost[], hooks: Omit<EngineHooks, 'threads' | 'cpus'>) => LoadRun) | null}

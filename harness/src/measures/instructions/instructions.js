@@ -10,6 +10,7 @@ import { countCell } from './count-cell.js'
 import { timedStage } from '../cell-context.js'
 import { countMachine } from './count-machine.js'
 import { INSTRUCTIONS_COMPARISON } from './instructions-comparison.js'
+import { INSTRUCTIONS_OPTIONS } from './instructions-options.js'
 import { INSTRUCTIONS_REPORT } from './instructions-report.js'
 
 /**
@@ -27,6 +28,7 @@ export const instructions = Object.freeze({
     '--count-requests requests, each counted; for regressions on noisy machines)',
   unit: 'instructions per request',
   // A count is the same count in every round: one round of counts, whatever the profile's wall-clock rounds.
+  options: INSTRUCTIONS_OPTIONS,
   defaultRepeats: () => 1,
   loadedByEngine: false,
   settings: (options, engine) => {
@@ -45,6 +47,17 @@ export const instructions = Object.freeze({
     ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request`
     : '') +
     (record.instructions?.cachedFrom ? ` (the identical count of run ${record.instructions.cachedFrom.runId}, reused)` : ''),
+  // A comparison is a regression gate: it counts instructions, which a busy or drifting machine does not blur, wherever valgrind can.
+  regressionGate: {
+    preference: 0,
+    when: 'valgrind and vgdb are on PATH',
+    unavailableHere: () => findCallgrind()
+      ? null
+      : 'valgrind is not installed here: comparing by wall clock; apt-get install valgrind to compare instruction counts'
+  },
+  // One count a side is enough: its counted windows are compared pair by pair. The framework's own path (routing, parsing, serialising):
+  // fibonacci is about a million instructions of shared work per request, a count of it takes minutes and says little of the framework.
+  comparisonDefaults: { rounds: () => 1, scenarios: () => ['plaintext', 'json', 'params'] },
   comparedBy: () => 'instruction counts',
   besideOtherWork: true,
   // Counts of instructions do not depend on what runs beside them: `--count-jobs` of them run at once, each on a SUT of its own.

@@ -33,7 +33,7 @@ export async function loadCell (context, cell, running, record, probes) {
   const { load, engine, pinning, signal } = context
   const counter = queryCounter(context, cell)
   const queriesBefore = counter ? await counter.count() : 0
-  const threads = engine.threads(connections, pinning.generatorCpus, load.wrkThreads)
+  const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(load))
   // A SUT across a network: the link's round trip is measured, to read its latency against.
   if (!context.sutHost.sharesNetwork) {
     try {

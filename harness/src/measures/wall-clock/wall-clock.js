@@ -22,11 +22,12 @@ export const wallClock = Object.freeze({
   name: 'wall-clock',
   help: 'wall-clock (req/s and latency under load)',
   unit: 'req/s and latency under load',
+  options: [],
   defaultRepeats: (profile) => profile.repeats,
   loadedByEngine: true,
   settings: (options, engine) => {
-    const { connections, durationSec, warmupSec, ratePerSec, wrkThreads, windowMs } = options
-    const problem = engineProblem(engine, { connections, durationSec, warmupSec, ratePerSec, wrkThreads })
+    const { connections, durationSec, warmupSec, ratePerSec, windowMs } = options
+    const problem = engineProblem(engine, { connections, durationSec, warmupSec, ratePerSec, settings: engine.settingsOf(options) })
     if (problem) throw invalidSetting(problem)
     const seriesWindows = Math.floor((warmupSec + durationSec) * 1000 / windowMs)
     if (options.profile === 'sustained' && seriesWindows < MIN_SERIES_LENGTH) {
@@ -41,6 +42,8 @@ export const wallClock = Object.freeze({
   resultFigures: (record) => record.summary
     ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms`
     : '',
+  regressionGate: { preference: 1, when: 'always', unavailableHere: () => null },
+  comparisonDefaults: { rounds: (profile) => profile.repeats, scenarios: () => null },
   comparedBy: (profile) => `profile ${profile}`,
   besideOtherWork: false,
   // Load runs one cell at a time: two would share the cpus and measure each other.

@@ -34,7 +34,8 @@ const CALIBRATION_SCENARIO = 'plaintext'
  * @property {number[]} connections one measurement per level
  * @property {number} durationSec whole seconds (wrk's unit)
  * @property {number} warmupSec whole seconds, 0: none
- * @property {number} wrkThreads
+ * @property {import('../../platform/options/option-spec.js').OptionValues} engineOptions the values of the engines' own options, each
+ *   engine reading its own
  * @property {number} readyTimeoutSec
  * @property {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
  * @property {readonly import('../../load/engines/engine.js').Engine[]} [engines] default: every engine installed here
@@ -79,7 +80,7 @@ export async function calibrationRows (plan) {
         })
         for (const { engine, label, start } of calibrations) {
           if (signal?.aborted || running.hasExited()) break
-          const threads = engine.threads(connections, pinning.generatorCpus, plan.wrkThreads)
+          const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(plan.engineOptions))
           const measured = await measureWith((onPhase) => start(loadPlan, { env: mark, cpus: pinning.generatorCpus, threads, onPhase }), {
             signal,
             warmupSec: plan.warmupSec,

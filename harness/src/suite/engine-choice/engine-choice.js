@@ -127,8 +127,9 @@ function levelProblem (level, names) {
  * The engine of a run, chosen once: the one given, or with `auto` the one the calibration of this machine chooses among the
  * candidates that run here, measuring the levels it does not hold yet (and storing them).
  * @param {{ given: import('../../load/engines/engine.js').Engine | null, connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan,
- *   cacheDir: string, readyTimeoutSec: number, wrkThreads: number, signal: AbortSignal, log: (line: string) => void }} settings
- *   given: the engine `--engine` named; null: `auto`
+ *   cacheDir: string, readyTimeoutSec: number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
+ *   log: (line: string) => void }} settings given: the engine `--engine` named; null: `auto`; engineOptions: the values of the engines' own
+ *   options
  * @returns {Promise<{ engine: import('../../load/engines/engine.js').Engine, choice: EngineChoice }>} the engine, and what run.json
  *   records of how it was chosen
  */
@@ -147,10 +148,11 @@ export const givenChoice = (engine, reason) => ({ engine: engine.name, by: 'give
 /**
  * `--engine auto`: the choice among the candidates that run here.
  * @param {{ connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec: number,
- *   wrkThreads: number, signal: AbortSignal, log: (line: string) => void }} settings
+ *   engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
+ *   log: (line: string) => void }} settings
  * @returns {Promise<{ engine: import('../../load/engines/engine.js').Engine, choice: EngineChoice }>}
  */
-async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutSec, wrkThreads, signal, log }) {
+async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutSec, engineOptions, signal, log }) {
   const none = { calibrationFile: null, levels: {} }
   const here = AUTO_CANDIDATES.filter((engine) => engine.availability().ok)
   if (here.length === 1) {
@@ -166,7 +168,7 @@ async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutS
   if (missing.length > 0) {
     log(`dyno: measuring which engine keeps up on this machine (once per machine; ${missing.length} connection level` +
       `${missing.length === 1 ? '' : 's'}, kept in ${file})…`)
-    Object.assign(levels, await calibrate(missing, here, { pinning, readyTimeoutSec, wrkThreads, signal }))
+    Object.assign(levels, await calibrate(missing, here, { pinning, readyTimeoutSec, engineOptions, signal }))
     if (!signal.aborted) {
       makeDirectory(cacheDir)
       writeJsonAtomic(file, { key, levels, seal: sealOf(cacheDir, { key, levels }) })
@@ -196,7 +198,8 @@ async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutS
 
 /**
  * @param {number[]} connections @param {readonly import('../../load/engines/engine.js').Engine[]} engines the candidates that run here
- * @param {{ pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, readyTimeoutSec: number, wrkThreads: number, signal: AbortSignal }} context
+ * @param {{ pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, readyTimeoutSec: number,
+ *   engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal }} context
  * @returns {Promise<Record<string, LevelCalibration>>}
  */
 async function calibrate (connections, engines, context) {

@@ -4,6 +4,7 @@ import { planRuns } from './plan-runs.js'
 import { planIdentity, splitByExpectedTime } from './split-plan.js'
 
 /**
+ * @typedef {{ index: number, count: number }} ShardSpec the K-th of N parts of a run's plan (`--shard K/N`), 1 ≤ K ≤ N
  * @typedef {{ sut: string, runtime: string, scenario: string, connections: number, repeat: number, file: string, position: number }} PlannedEntry
  *   a planned run as run.json lists it (position: in the whole plan)
  * @typedef {object} PlanParts a run's whole plan, its identity and its parts
@@ -22,7 +23,7 @@ export function plannedEntry ({ sut, scenario, connections, repeat, file, positi
 /**
  * The plan of a run and the part of it `--shard K/N` gives this run (all of it without one).
  * @param {{ suts: import('../../subjects/suts/resolve-subjects.js').Subject[], scenarios: import('@dyno/scenarios').Scenario[], connections: number[],
- *   repeats: number, seed: number, planOptions: Record<string, unknown>, shard: import('../../interface/cli/option-parsers.js').ShardSpec | null,
+ *   repeats: number, seed: number, planOptions: Record<string, unknown>, shard: ShardSpec | null,
  *   settings: Parameters<typeof expectedCellSec>[1] }} request settings: what a cell's expected time depends on
  * @returns {PlanParts}
  */
@@ -36,7 +37,7 @@ export function planParts ({ suts, scenarios, connections, repeats, seed, planOp
 
 /**
  * What run.json records of the plan: its identity and size, and the part this run is.
- * @param {PlanParts} plan @param {import('../../interface/cli/option-parsers.js').ShardSpec | null} shard
+ * @param {PlanParts} plan @param {ShardSpec | null} shard
  */
 export function planRecord (plan, shard) {
   return {

@@ -16,6 +16,8 @@ export const relayEngine = {
   autoPreference: null,
   description: 'relay (a test engine: autocannon under another name)',
   availability: () => ({ ok: true, version: '0.0.1-test' }),
+  options: [],
+  settingsOf: () => ({}),
   refusal: (load) => load.ratePerSec === null ? null : '`--rate` is not something the relay engine runs',
   threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
   start: (plan, hooks) => {

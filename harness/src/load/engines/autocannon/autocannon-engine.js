@@ -131,6 +131,8 @@ export const autocannonEngine = {
   autoPreference: 1,
   description: 'autocannon (Node: one process per generator cpu, closed loop, or the open-model schedule of --rate through undici)',
   availability: () => ({ ok: true, version: VERSIONS.autocannon }),
+  options: [],
+  settingsOf: () => ({}),
   refusal: () => null,
   threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
   start: startAutocannonLoad,

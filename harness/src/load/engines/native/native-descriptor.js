@@ -16,6 +16,8 @@ export const nativeEngine = {
     const found = findNativeEngine()
     return found.ok ? { ok: true, version: found.version } : found
   },
+  options: [],
+  settingsOf: () => ({}),
   refusal: () => null,
   threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
   start: startNativeLoad,

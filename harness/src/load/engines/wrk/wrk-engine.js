@@ -8,6 +8,7 @@
 //   (distinct bodies, with their counts) and checked here with the harness's own bodyMatches;
 // - a named check (worldRow): every distinct body is kept and checked here the same way.
 // At most DYNO_WRK_MAX_DISTINCT_BODIES distinct bodies are kept per thread; responses beyond count as mismatches.
+import { wholeNumber } from '../../../platform/options/option-parsers.js'
 import { DynoError } from '../../../platform/errors.js'
 import { headerLines } from '../../request-headers.js'
 import { findWrk, startWrkPhase, wrkVersion } from './wrk-phase.js'
@@ -137,6 +138,21 @@ export function startWrkLoad (plan, { threads, timeoutSec = 10, checkResponses =
 /** @type {import('../engine.js').EngineAvailability | undefined} asked once: `wrk -v` starts a process */
 let availability
 
+/** wrk's threads (-t) when --engine wrk runs (dyno run, dyno calibrate). */
+const DEFAULT_WRK_THREADS = 1
+
+/** @type {import('../../../platform/options/option-spec.js').OptionSpec} */
+const WRK_THREADS_OPTION = {
+  field: 'wrkThreads',
+  flag: '--wrk-threads <n>',
+  description: 'wrk threads (-t); must divide the connections',
+  parse: wholeNumber({ min: 1, max: 64 }),
+  default: DEFAULT_WRK_THREADS
+}
+
+/** @param {import('../engine.js').EngineSettings} settings @returns {number} */
+const wrkThreadsOf = (settings) => /** @type {number} */ (settings.wrkThreads ?? DEFAULT_WRK_THREADS)
+
 /** @type {import('../engine.js').Engine} */
 export const wrkEngine = {
   name: 'wrk',
@@ -153,16 +169,19 @@ export const wrkEngine = {
     }
     return availability
   },
+  options: [WRK_THREADS_OPTION],
+  settingsOf: (values) => ({ wrkThreads: /** @type {number} */ (values.wrkThreads ?? DEFAULT_WRK_THREADS) }),
   refusal (load) {
     if (load.ratePerSec !== null) return '`--rate` runs the open-model schedule, not wrk: give either `--rate` or `--engine wrk`'
     for (const [flag, value] of /** @type {[string, number][]} */ ([['--duration', load.durationSec], ['--warmup', load.warmupSec]])) {
       if (!Number.isInteger(value)) return `\`${flag}\` must be whole seconds with \`--engine wrk\`, got \`${value}\``
     }
-    const uneven = load.connections.filter((level) => level % load.wrkThreads !== 0)
-    if (uneven.length > 0) return `\`--wrk-threads\` must divide every connection level, got \`${load.wrkThreads}\` for ${uneven.join(', ')}`
+    const threads = wrkThreadsOf(load.settings)
+    const uneven = load.connections.filter((level) => level % threads !== 0)
+    if (uneven.length > 0) return `\`--wrk-threads\` must divide every connection level, got \`${threads}\` for ${uneven.join(', ')}`
     return null
   },
-  threads: (connections, generatorCpus, wrkThreads) => wrkThreads,
+  threads: (connections, generatorCpus, settings) => wrkThreadsOf(settings),
   start: (plan, hooks) => startWrkLoad(plan, hooks),
   startOnHosts: null,
   recordedAs () {

@@ -1,0 +1,110 @@
+// @ts-check
+// How a run loads each cell: the profile its figures default from, the connections, how long, closed loop or a fixed rate, the engine and
+// the measure, the windows of its series and whether the runtime's events are collected.
+import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
+import { DEFAULTS } from '../../platform/defaults.js'
+import { oneOf, positiveNumber, seconds, wholeNumber, wholeNumberList } from '../../platform/options/option-parsers.js'
+import { ENGINES, ENGINE_NAMES } from '../../load/engines/index.js'
+import { DEFAULT_MEASURE, MEASURES, measureNames } from '../../measures/index.js'
+import { profileOf } from './profile-of.js'
+
+/** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
+
+/** @type {OptionSpec} */
+export const PROFILE = {
+  field: 'profile',
+  flag: '--profile <name>',
+  description: `Named load profile: ${Object.keys(LOAD_PROFILES).join(', ')}; explicit options override it`,
+  parse: oneOf(Object.keys(LOAD_PROFILES)),
+  default: DEFAULT_PROFILE
+}
+
+/** @type {OptionSpec} */
+export const CONNECTIONS = {
+  field: 'connections',
+  flag: '--connections <n>',
+  description: 'Concurrent connections the load generator keeps open; a list (10,100,1000) sweeps the levels',
+  parse: wholeNumberList({ min: 1, max: 10_000 }),
+  derive: (values) => profileOf(values).connections,
+  defaultText: "the profile's"
+}
+
+/** @type {OptionSpec} */
+export const DURATION = {
+  field: 'durationSec',
+  flag: '--duration <sec>',
+  description: 'Seconds of measured load per SUT and scenario',
+  parse: seconds({ min: 0, max: 3600, minExclusive: true }),
+  derive: (values) => profileOf(values).durationSec,
+  defaultText: "the profile's"
+}
+
+/** @type {OptionSpec} */
+export const WARMUP = {
+  field: 'warmupSec',
+  flag: '--warmup <sec>',
+  description: 'Seconds of warmup load before measuring, recorded apart; 0: none',
+  parse: seconds({ min: 0, max: 3600 }),
+  derive: (values) => profileOf(values).warmupSec,
+  defaultText: "the profile's"
+}
+
+/** @type {OptionSpec} */
+export const PIPELINING = {
+  field: 'pipelining',
+  flag: '--pipelining <n>',
+  description: 'Requests in flight per connection (HTTP pipelining)',
+  parse: wholeNumber({ min: 1, max: 100 }),
+  derive: (values) => profileOf(values).pipelining,
+  defaultText: "the profile's"
+}
+
+/** @type {OptionSpec} */
+export const RATE = {
+  field: 'ratePerSec',
+  flag: '--rate <n>',
+  description: 'Open model: send this many requests per second on a fixed schedule and measure latency from each intended send time',
+  parse: positiveNumber({ max: 1_000_000 }),
+  default: null,
+  defaultText: 'closed loop'
+}
+
+/** @type {OptionSpec} */
+export const ENGINE = {
+  field: 'engine',
+  flag: '--engine <name>',
+  description: 'Load generator of the whole run: auto (autocannon where it keeps up with the fastest SUT on this machine, else the native ' +
+    `engine; measured once per machine, kept in --cache-dir); ${ENGINES.map((engine) => engine.description).join('; or ')}`,
+  parse: oneOf(['auto', ...ENGINE_NAMES]),
+  derive: (values) => profileOf(values).engine ?? 'auto',
+  defaultText: "the profile's: native with sustained, auto otherwise"
+}
+
+/** @type {OptionSpec} */
+export const MEASURE = {
+  field: 'measure',
+  flag: '--measure <what>',
+  description: MEASURES.map((measure) => measure.help).join(' or '),
+  parse: oneOf(measureNames()),
+  default: DEFAULT_MEASURE.name
+}
+
+/** @type {OptionSpec} */
+export const WINDOW = {
+  field: 'windowMs',
+  flag: '--window-ms <ms>',
+  description: 'Width of the latency-over-time windows (timeseries) in milliseconds',
+  parse: wholeNumber({ min: 50, max: 60_000 }),
+  default: DEFAULTS.windowMs
+}
+
+/** @type {OptionSpec} */
+export const RUNTIME_EVENTS = {
+  field: 'runtimeEvents',
+  flag: '--runtime-events <on|off>',
+  description: "Collect what each SUT's runtime did in every window: collections by kind and pause, functions optimised by tier and " +
+    'deoptimised by reason (Node: the V8 log and perf_hooks; Go: its gctrace), and event-loop delay; the cost is in docs/measuring.md',
+  parse: oneOf(['on', 'off']),
+  derive: (values) => profileOf(values).runtimeEvents ? 'on' : 'off',
+  defaultText: "the profile's: on with sustained, off otherwise"
+}

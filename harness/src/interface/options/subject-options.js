@@ -1,0 +1,62 @@
+// @ts-check
+// What a run measures: which SUTs (and versions of their frameworks), which scenarios, on which runtimes and how many server workers.
+import { SCENARIOS } from '@dyno/scenarios'
+import { DEFAULTS } from '../../platform/defaults.js'
+import { wholeNumber } from '../../platform/options/option-parsers.js'
+import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../../subjects/runtimes/runtime-targets.js'
+import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { frameworkEntryList, frameworkList, runtimeList, scenarioList } from '../cli/option-parsers.js'
+import { profileOf } from './profile-of.js'
+
+/** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
+
+/** @type {OptionSpec} */
+export const FRAMEWORKS = {
+  field: 'frameworks',
+  flag: '--frameworks <names>',
+  description: 'SUTs to run, comma-separated (see `dyno list`)',
+  parse: frameworkList,
+  derive: () => discoverSuts().map((sut) => sut.name),
+  defaultText: 'all'
+}
+
+/** @type {OptionSpec} */
+export const FRAMEWORKS_WITH_VARIANTS = {
+  field: 'frameworks',
+  flag: '--frameworks <names>',
+  description: 'SUTs to run, comma-separated (see `dyno list`); `name@version`, `name@range`, `name@dist-tag` or `name@path:<dir>` runs the SUT ' +
+    'on that version of its framework, or on a checkout of it, as a row of its own (`express@4.21.2,express@5.3.0`), each installed into a ' +
+    'cached copy of the SUT package in --cache-dir',
+  parse: frameworkEntryList,
+  derive: () => discoverSuts().map((sut) => sut.name),
+  defaultText: 'all'
+}
+
+/** @type {OptionSpec} */
+export const SCENARIOS_OPTION = {
+  field: 'scenarios',
+  flag: '--scenarios <names>',
+  description: 'Scenarios to run, comma-separated (see `dyno list`)',
+  parse: scenarioList,
+  derive: (values) => profileOf(values).scenarios ?? SCENARIOS.map((scenario) => scenario.name),
+  defaultText: "the profile's"
+}
+
+/** @type {OptionSpec} */
+export const RUNTIME = {
+  field: 'runtimes',
+  flag: '--runtime <names>',
+  description: `JS runtimes to run each Node-compatible SUT on, comma-separated, side by side: ${RUNTIME_NAMES.join(', ')} ` +
+    `(${DEFAULT_RUNTIME}: the Node running dyno)`,
+  parse: runtimeList,
+  default: [DEFAULT_RUNTIME]
+}
+
+/** @type {OptionSpec} */
+export const WORKERS = {
+  field: 'workers',
+  flag: '--workers <n>',
+  description: 'Server worker processes for SUTs that support them (gunicorn, uvicorn, Go GOMAXPROCS); others are skipped when n > 1',
+  parse: wholeNumber({ min: 1, max: 64 }),
+  default: DEFAULTS.workers
+}
