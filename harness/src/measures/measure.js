@@ -46,7 +46,8 @@
  * @property {(run: { sutHostSharesProcesses: boolean }) => string[]} runNotes lines for the user before the first cell
  * @property {(context: RunContext, cell: Cell, running: RunningSut, record: ResultRecord, probes: SutProbes) => Promise<Outcome>} measureCell
  *   measures a verified cell on its running SUT and fills the record with what it measured
- * @property {(scenario: Scenario, load: LoadSettings) => number} expectedCellSec how long one cell is expected to take, from the plan alone
+ * @property {(scenario: Scenario, load: import('../platform/options/option-values.js').PlanValues) => number} expectedCellSec how long one
+ *   cell is expected to take, from the plan alone (the run's settings, or the options they are made from)
  * @property {(record: ResultRecord) => import('../records/result-record.js').Consistency | null} checkConsistency whether a result agrees
  *   with itself; null: nothing to check
  *

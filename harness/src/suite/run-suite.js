@@ -33,7 +33,8 @@ import { mapLimit } from '../platform/util/map-limit.js'
  * @property {number} pgPoolSize
  * @property {import('../platform/pinning/resolve-pinning.js').PinPlan} pinning where SUTs and the generator run
  * @property {number} readyTimeoutSec
- * @property {Record<string, unknown>} options what the user asked for, recorded in run.json
+ * @property {Readonly<Record<string, unknown>>} recorded what the user asked for, as run.json records it (its `options`): read by nothing
+ *   below the command
  * @property {Record<string, unknown>} planOptions of those, the ones that decide what the plan measures: its identity (split-plan.js)
  * @property {import('./engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
@@ -84,7 +85,7 @@ export async function runSuite (suite, hooks = {}) {
     startedAt: new Date().toISOString(),
     finishedAt: /** @type {string | null} */ (null),
     status: /** @type {'running' | 'complete' | 'interrupted'} */ ('running'),
-    options: suite.options,
+    options: suite.recorded,
     engineChoice: suite.engineChoice,
     seed: suite.seed,
     env,

@@ -20,7 +20,7 @@ export const ON_A_SHARED_MACHINE = Object.freeze({ quietCheck: /** @type {const}
 /**
  * @typedef {import('../../src/suite/run-suite.js').SuiteOptions} SuiteOptions
  * @param {Pick<SuiteOptions, 'suts' | 'scenarios' | 'load' | 'out'> & { recorded: Record<string, unknown> } &
- *   Partial<Omit<SuiteOptions, 'options' | 'planOptions'>>} given recorded: what run.json records as its options (and its plan's
+ *   Partial<Omit<SuiteOptions, 'recorded' | 'planOptions'>>} given recorded: what run.json records as its options (and its plan's
  *   identity): the test's or bench's name and what it varies; engine and measure: the ones its load names, unless given
  * @returns {SuiteOptions}
  */
@@ -39,7 +39,7 @@ export function suiteOptions ({ recorded, ...given }) {
     quietCheck: 'on',
     disturbedAbovePct: DISTURBED_SHARE_PCT,
     signal: new AbortController().signal,
-    options: recorded,
+    recorded,
     planOptions: recorded,
     engine: given.engine ?? engineNamed(given.load.engine),
     measure: given.measure ?? measureNamed(given.load.measure),

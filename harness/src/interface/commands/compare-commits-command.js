@@ -19,12 +19,18 @@ import { DEFAULT_MEASURE } from '../../measures/index.js'
 import { instructions } from '../../measures/instructions/instructions.js'
 
 /**
+ * The options of compare-commits: a round's `dyno run` options, how the comparison is shown and judged, and the counts' jobs.
+ * @typedef {import('../../platform/options/option-spec.js').OptionValues & Omit<import('./run-command.js').RunFields, 'frameworks'> & { frameworks: string[] | null, format: string, failOn: string[],
+ *   thresholdPercent: number, countJobs: number, countJobsGiven: boolean }} CompareCommitsValues
+ */
+
+/**
  * `dyno compare-commits BASE_REF HEAD_REF`: both commits in temporary worktrees, installed, run in
  * alternating rounds, compared; the comparison on stdout in --format, progress on stderr.
  * Exit code: 0; 1 when --fail-on holds; 2 for a bad ref or option (a DynoError); interrupted: see main.
  * @param {string} baseRef
  * @param {string} headRef
- * @param {Record<string, any>} options the parsed options of compare-commits (parse-command-line.js)
+ * @param {CompareCommitsValues} options the parsed options of compare-commits (parse-command-line.js)
  * @param {string[]} runArgs the options of every round's `dyno run` (without --repeats, --out and --seed, which it sets itself)
  * @param {import('../cli/io.js').Io} io
  * @param {AbortSignal} signal
@@ -43,7 +49,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     connections: options.connections,
     rounds,
     count: shard?.count ?? 1,
-    settings: /** @type {import('../../records/result-record.js').LoadSettings} */ ({ ...options }),
+    settings: options,
     options: planDeciding({ ...options, frameworks }, planFields)
   })
   if (options.planOnly) {

@@ -19,7 +19,9 @@ import { COMPARE_VERSIONS_RUN_OPTIONS } from '../options/comparison-options.js'
  * the comparison on stdout in --format, the run's progress on stderr.
  * Exit code: 0; 1 when --fail-on holds; 2 for a bad variant or option; interrupted: see main.
  * @param {string} baseline @param {string} candidate framework entries, as `--frameworks` takes them
- * @param {Record<string, any>} options the parsed options of compare-versions (parse-command-line.js)
+ * @param {import('../../platform/options/option-spec.js').OptionValues &
+ *   Omit<import('./run-command.js').RunFields, 'frameworks' | 'shard' | 'planOnly'> & { format: string, failOn: string[],
+ *   thresholdPercent: number }} options the parsed options of compare-versions (parse-command-line.js)
  * @param {import('../cli/io.js').Io} io
  * @param {AbortSignal} signal
  * @param {Set<string>} planFields the fields of its options that decide what it measures (parse-command-line.js)

@@ -23,9 +23,23 @@ import { writeReports } from './report-command.js'
 import { RUN_OPTIONS } from '../cli/option-table.js'
 
 /**
+ * The values of `dyno run`'s options, every one given or defaulted (parse-command-line.js), with the engines' and the measures' own beside
+ * them (each reads its own: `settingsOf`, `settings`).
+ * @typedef {import('../../platform/options/option-spec.js').OptionValues & RunFields} RunValues
+ * @typedef {{
+ *   frameworks: string[], scenarios: string[], runtimes: string[], workers: number, profile: string, connections: number[], durationSec: number,
+ *   warmupSec: number, pipelining: number, ratePerSec: number | null, engine: string, measure: string, countCache?: boolean,
+ *   sutHost: import('../../platform/hosts/host.js').HostTarget | null, loadHosts: import('../../platform/hosts/host.js').HostTarget[] | null,
+ *   pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus: number, repeats: number,
+ *   shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck: 'on' | 'off',
+ *   disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec: number, pgPoolSize: number, windowMs: number,
+ *   runtimeEvents: 'on' | 'off', verify: boolean }} RunFields
+ */
+
+/**
  * `dyno run`: benchmark, print a summary, and say where the results are.
  * Exit code: 0 when every run is ok or skipped, 1 when any failed or is invalid; interrupted: see main.
- * @param {Record<string, any>} options the parsed options of `dyno run` (parse-command-line.js): every one given or defaulted
+ * @param {RunValues} options the parsed options of `dyno run` (parse-command-line.js): every one given or defaulted
  * @param {import('../cli/io.js').Io} io
  * @param {AbortSignal} signal aborted by an interruption: the run under way stops and is written
  * @param {Set<string>} planFields the fields of its options that decide what the plan measures (parse-command-line.js)
@@ -38,7 +52,7 @@ export async function runCommand (options, io, signal, planFields) {
 
 /**
  * What `dyno run` does, for the commands built on it (compare-versions): the run directory, with the exit code `dyno run` would give.
- * @param {Record<string, any>} options @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
+ * @param {RunValues} options @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
  * @param {Set<string>} planFields
  * @returns {Promise<{ exitCode: number, runDir: string }>}
  */
@@ -113,7 +127,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
     disturbedAbovePct: options.disturbedAbovePct,
     sutHost,
     loadHosts,
-    options: {
+    recorded: {
       ...options,
       sutHost: options.sutHost?.url ?? null,
       loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
@@ -157,7 +171,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
 
 /**
  * The SUT host of `--sut-host`, connected and checked; what a run there cannot do yet is refused here, before anything starts.
- * @param {import('../../platform/hosts/host.js').HostTarget} target @param {Record<string, any>} options
+ * @param {import('../../platform/hosts/host.js').HostTarget} target @param {RunValues} options
  * @returns {Promise<import('../../platform/hosts/host.js').Host>}
  */
 async function connectSutHost (target, options) {
@@ -174,7 +188,7 @@ async function connectSutHost (target, options) {
  * generator cpus, another machine every cpu it has.
  * @param {import('../../platform/hosts/host.js').HostTarget[]} targets
  * @param {import('../../load/engines/engine.js').Engine | null} given the engine `--engine` named; null: `auto`
- * @param {Record<string, any>} options @param {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @param {RunValues} options @param {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
  * @param {import('../../platform/hosts/host.js').Host | null} sutHost null: this machine
  * @returns {Promise<import('../../load/engines/engine.js').LoadHost[]>}
  */
@@ -202,7 +216,7 @@ async function connectLoadHosts (targets, given, options, pinning, sutHost) {
 
 /**
  * `dyno run --plan`: the plan as JSON on stdout, nothing built, started or measured.
- * @param {Record<string, any>} options @param {import('../cli/io.js').Io} io @param {Set<string>} planFields
+ * @param {RunValues} options @param {import('../cli/io.js').Io} io @param {Set<string>} planFields
  * @returns {Promise<number>}
  */
 async function printPlan (options, io, planFields) {
@@ -216,7 +230,7 @@ async function printPlan (options, io, planFields) {
     seed: options.seed,
     planOptions: planOptionsOf(options, planFields),
     shard: options.shard,
-    settings: /** @type {import('../../records/result-record.js').LoadSettings} */ ({ ...options })
+    settings: options
   })
   io.stdout.write(JSON.stringify({
     ...planRecord(plan, options.shard),
@@ -230,7 +244,7 @@ async function printPlan (options, io, planFields) {
 /**
  * The options that decide what a run's plan measures (its identity), with each host as the user named it: the same from `--plan` as
  * from the run, on every machine of a matrix.
- * @param {Record<string, any>} options @param {Set<string>} planFields @returns {Record<string, unknown>}
+ * @param {RunValues} options @param {Set<string>} planFields @returns {Record<string, unknown>}
  */
 function planOptionsOf (options, planFields) {
   return planDeciding({
@@ -246,5 +260,5 @@ export const RUN_COMMAND = {
   args: [],
   summary: 'Benchmark the selected SUTs on the selected scenarios and write one result file per run',
   options: RUN_OPTIONS,
-  run: ({ options }, io, signal) => runCommand(options.values, io, signal, options.planFields)
+  run: ({ options }, io, signal) => runCommand(/** @type {RunValues} */ (options.values), io, signal, options.planFields)
 }

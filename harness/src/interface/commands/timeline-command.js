@@ -111,7 +111,7 @@ function appendRun (dir, held, runDir, publishedAt) {
 
 /**
  * Each entry's releases, from the registry, in its range and by the rule; a range that matches none stops everything here.
- * @param {Record<string, any>} options @param {AbortSignal} signal
+ * @param {{ frameworks: string[], releases: string, latestMajors: number }} options @param {AbortSignal} signal
  */
 async function chosenReleases (options, signal) {
   const catalogue = discoverSuts()

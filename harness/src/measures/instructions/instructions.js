@@ -79,7 +79,8 @@ export const instructions = Object.freeze({
     return timedStage(record, 'count', () => countCell(context, cell, record))
   },
   expectedCellSec: (scenario, load) => {
-    const requests = (load.countWarmupRequests ?? 0) + (load.countWindows ?? 0) * (load.countWindowRequests ?? 0)
+    const count = (/** @type {string} */ field) => Number(load[field] ?? 0)
+    const requests = count('countWarmupRequests') + count('countWindows') * count('countWindowRequests')
     return COUNT_START_SEC + requests * COUNT_PLAINTEXT_MS_PER_REQUEST * scenario.countWeight / 1000
   },
   checkConsistency: () => null,

@@ -6,7 +6,8 @@ import { measureNamed } from '../../measures/index.js'
 
 /**
  * @param {import('@dyno/scenarios').Scenario} scenario
- * @param {import('../../records/result-record.js').LoadSettings} settings the run's load settings, which name its measure
+ * @param {import('../../platform/options/option-values.js').PlanValues} settings the run's load settings, or the options they are made from,
+ *   which name its measure
  * @returns {number} seconds
  */
 export function expectedCellSec (scenario, settings) {

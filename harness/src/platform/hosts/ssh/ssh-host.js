@@ -21,7 +21,8 @@ const MIN_NODE = [20, 19]
 /**
  * @typedef {object} HostFacts what host-facts.js prints
  * @property {string} hostname
- * @property {Record<string, any>} fingerprint
+ * @property {ReturnType<typeof import('../../env/fingerprint.js').environmentFingerprint>} fingerprint the host's environment, as a result
+ *   records it
  * @property {string} nodePath
  * @property {{ dir: string, stamp: import('../remote/checkout-stamp.js').CheckoutStamp | null, lockfileSha256: string | null, installed: boolean }} checkout
  * @property {Record<string, string | null>} executables where the host has taskset, valgrind, redis-server, pnpm, cc, cargo and
