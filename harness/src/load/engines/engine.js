@@ -56,6 +56,8 @@
  * @property {number | null} autoPreference whether `--engine auto` may choose it, and before which others (lower first: the first
  *   candidate that keeps up with the fastest SUT here is chosen, engine-choice/engine-choice.js); null: only when named
  * @property {string} description one line for `--engine`'s help: what it is and what it can do
+ * @property {string[]} [protocols] the protocols it speaks, as a load plan names them (`http1`, `tls`, `h2`, `h2c`, `ws`); absent:
+ *   HTTP/1.1 in cleartext only
  * @property {() => EngineAvailability} availability asked before a run starts (and for the version a result records)
  * @property {(load: EngineLoad) => string | null} refusal why these settings cannot run on this engine, naming the option; null: they can
  * @property {(connections: number, generatorCpus: number[] | null, wrkThreads: number) => number} threads how many threads drive
