@@ -109,6 +109,20 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
     })
   }, 30_000)
 
+  it('trusts a server certificate signed by the CA made for the run, and only with that CA\'s certificate given', async () => {
+    const signed = makeCertificate({ signedByCa: true })
+    try {
+      await withServer(startHttp2Server({ cert: signed.cert, key: signed.key, body: BODY }), async (server) => {
+        const summary = await measure(planOver(server.port, 'h2', { tls: { caFile: signed.caFile, serverName: 'localhost' } }))
+        expect(summary).toMatchObject({ errors: 0, mismatches: 0, protocolNegotiated: 'h2 over TLSv1.3' })
+        expect(summary.requests).toBeGreaterThan(100)
+        await expect(measure(planOver(server.port, 'h2'))).rejects.toThrow(/presented a certificate that is neither the one in tls\.caFile/)
+      })
+    } finally {
+      signed.remove()
+    }
+  }, 30_000)
+
   for (const protocol of ['h2', 'h2c']) {
     it(`speaks ${protocol === 'h2' ? 'HTTP/2 over TLS (ALPN h2)' : 'HTTP/2 in cleartext with prior knowledge'}: every response on every stream checked`,
       async () => {
@@ -165,7 +179,8 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
         // The first window also holds the connects and TLS handshakes, when no request is in flight yet.
         expect(share(windows.slice(1)), protocol).toBeGreaterThan(0.95)
         for (const window of windows) expect(share([window]), `${protocol} at ${window.startMs} ms`).toBeLessThanOrEqual(1.005)
-        expect(share(windows), protocol).toBeGreaterThan(0.75)
+        // The whole phase too, connects included, on a machine that may be slow to make them.
+        expect(share(windows), protocol).toBeGreaterThan(0.6)
       })
     }
   }, 60_000)
@@ -219,6 +234,8 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
     for (const streams of [0, 100_000]) {
       await expect(measure(planOver(1, 'h2c', { streams }))).rejects.toThrow(`streams must be a whole number from 1 to 10000, got ${streams}`)
     }
+    const unreadable = planOver(1, 'tls', { tls: { caFile: `${certificate.certFile}.missing`, serverName: 'localhost' } })
+    await expect(measure(unreadable)).rejects.toThrow(/the config is not valid: tls\.caFile `[^`]+\.missing` cannot be read/)
     expect(() => engineConfig(planOver(1, 'h2', { tls: null }), 1)).toThrow(/protocol h2 needs the certificate made for the run/)
     expect(() => engineConfig(planOver(1, 'tls', { url: 'http://127.0.0.1:1/json' }), 1)).toThrow(/protocol tls takes a URL of `https:`/)
     expect(() => engineConfig(planOver(1, 'h3'), 1)).toThrow(/no protocol named `h3`; it speaks http1, tls, h2, h2c, ws/)

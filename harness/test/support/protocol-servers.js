@@ -6,7 +6,7 @@
 // the test by openssl, its key readable by its owner only.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer as createHttpServer } from 'node:http'
 import { createSecureServer, createServer as createH2cServer } from 'node:http2'
 import { createServer as createHttpsServer } from 'node:https'
@@ -15,18 +15,38 @@ import { join } from 'node:path'
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11'
 
+const EC_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
+const NAMES = 'subjectAltName=DNS:localhost,IP:127.0.0.1'
+
 /**
- * A self-signed certificate for localhost and 127.0.0.1, valid for a day, made as dyno makes one for a run.
- * @returns {{ certFile: string, keyFile: string, cert: Buffer, key: Buffer, remove: () => void }}
+ * A certificate for localhost and 127.0.0.1, valid for a day: self-signed, as dyno makes one for a run, or (`signedByCa`) signed by a
+ * CA made alongside, whose certificate is then `caFile` (the one to trust).
+ * @param {{ signedByCa?: boolean }} [options]
+ * @returns {{ certFile: string, keyFile: string, caFile: string, cert: Buffer, key: Buffer, remove: () => void }}
  */
-export function makeCertificate () {
+export function makeCertificate ({ signedByCa = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-cert-'))
-  const certFile = join(dir, 'cert.pem')
-  const keyFile = join(dir, 'key.pem')
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' })
-  chmodSync(keyFile, 0o600)
-  return { certFile, keyFile, cert: readFileSync(certFile), key: readFileSync(keyFile), remove: () => rmSync(dir, { recursive: true, force: true }) }
+  const [certFile, keyFile, caFile, caKeyFile, requestFile, extensionsFile] = ['cert.pem', 'key.pem', 'ca.pem', 'ca-key.pem', 'cert.csr', 'cert.ext']
+    .map((name) => join(dir, name))
+  const openssl = (/** @type {string[]} */ args) => execFileSync('openssl', args, { stdio: 'ignore' })
+  if (signedByCa) {
+    openssl(['req', '-x509', ...EC_KEY, '-days', '1', '-subj', '/CN=dyno test CA', '-keyout', caKeyFile, '-out', caFile])
+    openssl(['req', ...EC_KEY, '-subj', '/CN=localhost', '-keyout', keyFile, '-out', requestFile])
+    writeFileSync(extensionsFile, `${NAMES}\nbasicConstraints=critical,CA:FALSE\n`)
+    openssl(['x509', '-req', '-in', requestFile, '-CA', caFile, '-CAkey', caKeyFile, '-CAcreateserial', '-days', '1', '-extfile', extensionsFile,
+      '-out', certFile])
+  } else {
+    openssl(['req', '-x509', ...EC_KEY, '-days', '1', '-subj', '/CN=localhost', '-addext', NAMES, '-keyout', keyFile, '-out', certFile])
+  }
+  for (const file of [keyFile, caKeyFile]) if (existsSync(file)) chmodSync(file, 0o600)
+  return {
+    certFile,
+    keyFile,
+    caFile: signedByCa ? caFile : certFile,
+    cert: readFileSync(certFile),
+    key: readFileSync(keyFile),
+    remove: () => rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /**
