@@ -21,6 +21,8 @@ use tokio_rustls::TlsConnector;
 /// What protocols tls and h2 offer by ALPN: HTTP/1.1, or HTTP/2 alone (a server that does not take it is refused).
 const ALPN_HTTP1: &[u8] = b"http/1.1";
 const ALPN_H2: &[u8] = b"h2";
+/// How long the handshake that asks a server refusing h2 what it speaks may take.
+const PROBE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The TLS side of a run: the client, the name to verify, and what to say about a server that refuses.
 pub struct TlsTarget {
@@ -168,17 +170,23 @@ impl TlsTarget {
         }
     }
 
-    /// What the server negotiates when offered http/1.1, for the message of one that refused h2.
+    /// What the server negotiates when offered http/1.1, for the message of one that refused h2 (asked once, within
+    /// PROBE_TIMEOUT).
     async fn offered_http1(&self) -> String {
-        let Ok(tcp) = TcpStream::connect(self.address).await else {
-            return "offered http/1.1, it could not be reached again".into();
+        let probe = async {
+            let tcp = TcpStream::connect(self.address).await?;
+            self.probe.connect(self.server_name.clone(), tcp).await
         };
-        match self.probe.connect(self.server_name.clone(), tcp).await {
-            Ok(stream) => format!(
+        match tokio::time::timeout(PROBE_TIMEOUT, probe).await {
+            Ok(Ok(stream)) => format!(
                 "offered http/1.1, it negotiates {} over TLSv1.3",
                 alpn_name(stream.get_ref().1.alpn_protocol())
             ),
-            Err(error) => format!("offered http/1.1, it refuses that too ({error})"),
+            Ok(Err(error)) => format!("offered http/1.1, it refuses that too ({error})"),
+            Err(_) => format!(
+                "offered http/1.1, it did not finish the handshake within {} s",
+                PROBE_TIMEOUT.as_secs()
+            ),
         }
     }
 }
