@@ -6,6 +6,19 @@ use std::time::Duration;
 
 /// How far ahead a synchronised start may be: enough for every host's SSH session to deliver its config.
 const MAX_START_DELAY_MS: u64 = 30_000;
+/// The most streams (h2) or messages (ws) one connection may keep in flight.
+pub const MAX_STREAMS: usize = 10_000;
+/// The largest WebSocket message, in bytes.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// HTTP/2 forbids these (RFC 9113 §8.2.2); `host` is the `:authority` pseudo-header there.
+const CONNECTION_HEADERS: [&str; 6] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "transfer-encoding",
+    "upgrade",
+    "host",
+];
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -21,10 +34,26 @@ pub struct Config {
     /// Each window also carries its µs histogram, so that the windows of engines on several hosts add up exactly.
     #[serde(default)]
     pub window_histograms: bool,
-    /// The whole HTTP/1.1 request, written by the harness (method, path, Host, headers, body).
-    pub request: String,
+    /// What the connections speak; absent: HTTP/1.1 in cleartext, as every config before protocols were known.
+    #[serde(default)]
+    pub protocol: Protocol,
+    /// http1 and tls: the whole HTTP/1.1 request, written by the harness (method, path, Host, headers, body).
+    #[serde(default)]
+    pub request: Option<String>,
+    /// h2 and h2c: the same request in parts, as HTTP/2 sends it.
+    #[serde(default)]
+    pub http: Option<HttpRequest>,
+    /// ws: where the WebSocket is opened and the message each connection keeps sending.
+    #[serde(default)]
+    pub websocket: Option<WebSocketConfig>,
+    /// tls and h2: the certificate to trust and the name to verify it for.
+    #[serde(default)]
+    pub tls: Option<TlsConfig>,
     pub connections: usize,
     pub pipelining: usize,
+    /// h2 and h2c: concurrent streams per connection; ws: messages in flight per connection. Absent: 1.
+    #[serde(default)]
+    pub streams: Option<usize>,
     /// One OS thread each, each with its share of the connections (and of the rate).
     pub threads: usize,
     pub phases: Vec<PhaseConfig>,
@@ -34,6 +63,111 @@ pub struct Config {
     pub rate_per_sec: Option<f64>,
     /// How each response body is checked (statuses are counted as they come; the harness judges them).
     pub expect_body: BodyExpectation,
+}
+
+/// What the connections speak. Read from its name; an unknown name is refused naming the field and the names known.
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[serde(try_from = "String")]
+pub enum Protocol {
+    /// HTTP/1.1 in cleartext, pipelined.
+    #[default]
+    Http1,
+    /// HTTP/1.1 over TLS 1.3.
+    Tls,
+    /// HTTP/2 over TLS 1.3, ALPN `h2`.
+    H2,
+    /// HTTP/2 in cleartext with prior knowledge.
+    H2c,
+    /// WebSocket echo (RFC 6455) over HTTP/1.1 in cleartext.
+    Ws,
+}
+
+impl Protocol {
+    pub const NAMES: &'static str = "http1, tls, h2, h2c, ws";
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Http1 => "http1",
+            Protocol::Tls => "tls",
+            Protocol::H2 => "h2",
+            Protocol::H2c => "h2c",
+            Protocol::Ws => "ws",
+        }
+    }
+
+    pub fn uses_tls(self) -> bool {
+        matches!(self, Protocol::Tls | Protocol::H2)
+    }
+
+    pub fn is_http2(self) -> bool {
+        matches!(self, Protocol::H2 | Protocol::H2c)
+    }
+
+    /// Whether `streams` means anything to it (HTTP/1.1 keeps `pipelining` requests in flight instead).
+    pub fn has_streams(self) -> bool {
+        matches!(self, Protocol::H2 | Protocol::H2c | Protocol::Ws)
+    }
+}
+
+impl TryFrom<String> for Protocol {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Self, String> {
+        match name.as_str() {
+            "http1" => Ok(Protocol::Http1),
+            "tls" => Ok(Protocol::Tls),
+            "h2" => Ok(Protocol::H2),
+            "h2c" => Ok(Protocol::H2c),
+            "ws" => Ok(Protocol::Ws),
+            _ => Err(format!(
+                "protocol must be one of {}, got `{name}`",
+                Protocol::NAMES
+            )),
+        }
+    }
+}
+
+/// The request of h2 and h2c, in the parts HTTP/2 sends: the pseudo-headers, the other headers, the body.
+#[derive(Deserialize, Clone)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HttpRequest {
+    pub method: String,
+    pub path: String,
+    pub authority: String,
+    /// `[name, value]` pairs, in order; names in lower case, none of the headers HTTP/2 forbids.
+    #[serde(default)]
+    pub headers: Vec<(String, String)>,
+    #[serde(default)]
+    pub body: Option<String>,
+}
+
+/// tls and h2: what the engine trusts. Both fields are required; read as options so that `problem` names a missing one.
+#[derive(Deserialize, Clone)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TlsConfig {
+    /// A PEM file: the certificate dyno made for the run, or the CA that signed it.
+    pub ca_file: Option<String>,
+    /// The name the server's certificate must be valid for: a DNS name or an IP address.
+    pub server_name: Option<String>,
+}
+
+/// ws: the WebSocket's request target and Host, and the message every connection sends and expects back.
+#[derive(Deserialize, Clone)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WebSocketConfig {
+    pub path: String,
+    pub host: String,
+    pub message: WebSocketMessage,
+}
+
+/// One of the two: a text message, or a binary one given in base64.
+#[derive(Deserialize, Clone)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WebSocketMessage {
+    #[serde(default)]
+    pub text: Option<String>,
+    #[serde(default)]
+    pub binary_base64: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -107,6 +241,9 @@ impl Config {
                 return Some(format!("ratePerSec must be a number above 0, got {rate}"));
             }
         }
+        if let Some(problem) = self.protocol_problem() {
+            return Some(problem);
+        }
         if let BodyExpectation::WorldRow {
             row_count,
             multiplier,
@@ -132,6 +269,135 @@ impl Config {
         None
     }
 
+    /// What the protocol needs that the config lacks or gets wrong, named with its field.
+    fn protocol_problem(&self) -> Option<String> {
+        let protocol = self.protocol;
+        let name = protocol.name();
+        if let Some(streams) = self.streams {
+            if !protocol.has_streams() {
+                return Some(format!(
+                    "streams applies to protocols h2, h2c and ws; protocol {name} keeps pipelining requests in flight instead"
+                ));
+            }
+            if !(1..=MAX_STREAMS).contains(&streams) {
+                return Some(format!(
+                    "streams must be a whole number from 1 to {MAX_STREAMS}, got {streams}"
+                ));
+            }
+        }
+        if protocol.has_streams() && self.pipelining != 1 {
+            return Some(format!(
+                "pipelining must be 1 for protocol {name} (streams sets what each connection keeps in flight), got {}",
+                self.pipelining
+            ));
+        }
+        if protocol.uses_tls() {
+            let Some(tls) = &self.tls else {
+                return Some(format!(
+                    "tls is required for protocol {name}: {{ caFile, serverName }}, the certificate to trust and the name it must be valid for"
+                ));
+            };
+            if tls.ca_file.as_deref().is_none_or(str::is_empty) {
+                return Some(format!(
+                    "tls.caFile is required for protocol {name}: the PEM of the certificate (or CA) made for the run"
+                ));
+            }
+            match tls.server_name.as_deref() {
+                None | Some("") => {
+                    return Some(format!(
+                        "tls.serverName is required for protocol {name}: the DNS name or IP address the certificate is valid for"
+                    ))
+                }
+                Some(server_name) => {
+                    if rustls::pki_types::ServerName::try_from(server_name).is_err() {
+                        return Some(format!(
+                            "tls.serverName must be a DNS name or an IP address, got `{server_name}`"
+                        ));
+                    }
+                }
+            }
+        } else if self.tls.is_some() {
+            return Some(format!(
+                "tls applies to protocols tls and h2 only, not to protocol {name}"
+            ));
+        }
+        let needs_request = matches!(protocol, Protocol::Http1 | Protocol::Tls);
+        match (&self.request, needs_request) {
+            (None, true) => {
+                return Some(format!(
+                    "request is required for protocol {name}: the whole HTTP/1.1 request"
+                ))
+            }
+            (Some(_), false) => {
+                return Some(format!(
+                    "request (HTTP/1.1 bytes) does not apply to protocol {name}; {}",
+                    if protocol.is_http2() {
+                        "give http instead"
+                    } else {
+                        "give websocket instead"
+                    }
+                ))
+            }
+            _ => {}
+        }
+        match (&self.http, protocol.is_http2()) {
+            (None, true) => {
+                return Some(format!(
+                    "http is required for protocol {name}: {{ method, path, authority, headers, body }}"
+                ))
+            }
+            (Some(_), false) => {
+                return Some(format!(
+                    "http applies to protocols h2 and h2c only, not to protocol {name}"
+                ))
+            }
+            (Some(http), true) => {
+                if let Some(problem) = http_problem(http) {
+                    return Some(problem);
+                }
+            }
+            (None, false) => {}
+        }
+        match (&self.websocket, protocol == Protocol::Ws) {
+            (None, true) => {
+                return Some(
+                    "websocket is required for protocol ws: { path, host, message: { text } or { binaryBase64 } }"
+                        .into(),
+                )
+            }
+            (Some(_), false) => {
+                return Some(format!(
+                    "websocket applies to protocol ws only, not to protocol {name}"
+                ))
+            }
+            (Some(websocket), true) => {
+                if let Some(problem) = websocket_problem(websocket) {
+                    return Some(problem);
+                }
+                if self.rate_per_sec.is_some() {
+                    return Some(
+                        "ratePerSec (the open model) is not supported for protocol ws: each connection keeps streams messages \
+                         in flight in a closed loop"
+                            .into(),
+                    );
+                }
+                if !matches!(self.expect_body, BodyExpectation::None) {
+                    return Some(
+                        "expectBody must be { \"mode\": \"none\" } for protocol ws: every echo is checked against websocket.message"
+                            .into(),
+                    );
+                }
+            }
+            (None, false) => {}
+        }
+        None
+    }
+
+    /// Streams (h2, h2c) or messages (ws) in flight per connection; 1 for the protocols without streams.
+    pub fn streams(&self) -> usize {
+        self.streams.unwrap_or(1)
+    }
+
     pub fn window(&self) -> Duration {
         Duration::from_millis(self.window_ms)
     }
@@ -144,6 +410,86 @@ impl Config {
     pub fn connections_of(&self, index: usize) -> usize {
         self.connections / self.threads + usize::from(index < self.connections % self.threads)
     }
+}
+
+/// What in the HTTP/2 request cannot be sent as given.
+fn http_problem(http: &HttpRequest) -> Option<String> {
+    if http::Method::from_bytes(http.method.as_bytes()).is_err() {
+        return Some(format!(
+            "http.method must be an HTTP method token, got `{}`",
+            http.method
+        ));
+    }
+    if !http.path.starts_with('/') || http.path.parse::<http::uri::PathAndQuery>().is_err() {
+        return Some(format!(
+            "http.path must be a path starting with /, got `{}`",
+            http.path
+        ));
+    }
+    if http.authority.parse::<http::uri::Authority>().is_err() {
+        return Some(format!(
+            "http.authority must be host:port, got `{}`",
+            http.authority
+        ));
+    }
+    for (name, value) in &http.headers {
+        if CONNECTION_HEADERS.contains(&name.as_str()) || (name == "te" && value != "trailers") {
+            return Some(format!(
+                "http.headers must not hold `{name}`: HTTP/2 forbids it (the authority goes in http.authority)"
+            ));
+        }
+        if name.bytes().any(|byte| byte.is_ascii_uppercase())
+            || http::HeaderName::from_bytes(name.as_bytes()).is_err()
+        {
+            return Some(format!(
+                "http.headers: `{name}` must be a header name in lower case, as HTTP/2 sends it"
+            ));
+        }
+        if http::HeaderValue::from_str(value).is_err() {
+            return Some(format!(
+                "http.headers: the value of `{name}` cannot be sent as given"
+            ));
+        }
+    }
+    None
+}
+
+/// What in the WebSocket config cannot be used.
+fn websocket_problem(websocket: &WebSocketConfig) -> Option<String> {
+    if !websocket.path.starts_with('/') || websocket.path.bytes().any(|byte| byte <= b' ') {
+        return Some(format!(
+            "websocket.path must be a path starting with /, got `{}`",
+            websocket.path
+        ));
+    }
+    if websocket.host.is_empty() || websocket.host.bytes().any(|byte| byte <= b' ') {
+        return Some(format!(
+            "websocket.host must be the Host of the handshake (host:port), got `{}`",
+            websocket.host
+        ));
+    }
+    let length = match (&websocket.message.text, &websocket.message.binary_base64) {
+        (Some(text), None) => text.len(),
+        (None, Some(encoded)) => {
+            match base64::Engine::decode(&base64::engine::general_purpose::STANDARD, encoded) {
+                Ok(bytes) => bytes.len(),
+                Err(error) => {
+                    return Some(format!(
+                        "websocket.message.binaryBase64 is not base64: {error}"
+                    ))
+                }
+            }
+        }
+        _ => {
+            return Some("websocket.message must hold exactly one of text and binaryBase64".into())
+        }
+    };
+    if length > MAX_MESSAGE_BYTES {
+        return Some(format!(
+            "websocket.message must be at most {MAX_MESSAGE_BYTES} bytes, got {length}"
+        ));
+    }
+    None
 }
 
 #[cfg(test)]
@@ -246,5 +592,207 @@ mod tests {
     fn the_other_body_modes_need_no_rule() {
         assert_eq!(problem(r#"{"mode":"none"}"#), None);
         assert_eq!(problem(r#"{"mode":"exact","text":"Hello, World!"}"#), None);
+    }
+
+    /// A valid HTTP/1.1 config with `fields` (a JSON object) put over it; a field set to null is taken out.
+    fn with(fields: &str) -> Result<Config, serde_json::Error> {
+        let mut config: serde_json::Value = serde_json::from_str(
+            r#"{"address":"127.0.0.1:3000","request":"GET / HTTP/1.1\r\nHost: x\r\n\r\n","connections":2,
+                "pipelining":1,"threads":1,"phases":[{"name":"measure","durationMs":1000}],"windowMs":1000,
+                "timeoutMs":2000,"expectBody":{"mode":"none"}}"#,
+        )?;
+        let fields: serde_json::Map<String, serde_json::Value> = serde_json::from_str(fields)?;
+        for (name, value) in fields {
+            if value.is_null() {
+                config.as_object_mut().unwrap().remove(&name);
+            } else {
+                config[name] = value;
+            }
+        }
+        serde_json::from_value(config)
+    }
+
+    fn problem_with(fields: &str) -> Option<String> {
+        with(fields).expect("a config serde reads").problem()
+    }
+
+    const TLS: &str = r#""tls":{"caFile":"/tmp/cert.pem","serverName":"localhost"}"#;
+    const HTTP: &str = r#""request":null,"http":{"method":"GET","path":"/json","authority":"127.0.0.1:3000",
+        "headers":[["accept","application/json"]]}"#;
+    const WEBSOCKET: &str = r#""request":null,"websocket":{"path":"/ws","host":"127.0.0.1:3000","message":{"text":"hi"}}"#;
+
+    #[test]
+    fn a_config_without_a_protocol_is_http1_as_before_and_each_protocol_has_a_valid_config() {
+        let config = with("{}").unwrap();
+        assert_eq!((config.protocol, config.streams()), (Protocol::Http1, 1));
+        assert_eq!(config.problem(), None);
+        for fields in [
+            format!(r#"{{"protocol":"tls",{TLS}}}"#),
+            format!(r#"{{"protocol":"h2",{TLS},{HTTP},"streams":100}}"#),
+            format!(r#"{{"protocol":"h2c",{HTTP}}}"#),
+            format!(r#"{{"protocol":"ws",{WEBSOCKET},"streams":4}}"#),
+            r#"{"protocol":"ws","request":null,"websocket":{"path":"/ws","host":"h:1","message":{"binaryBase64":"AAEC"}}}"#
+                .to_string(),
+        ] {
+            assert_eq!(problem_with(&fields), None, "{fields}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_protocol_is_refused_naming_the_field_and_the_known_ones() {
+        let error = with(r#"{"protocol":"h3"}"#)
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(
+            error.contains("protocol must be one of http1, tls, h2, h2c, ws, got `h3`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn streams_are_refused_outside_1_to_10000_and_for_the_protocols_that_pipeline() {
+        for streams in [0, 10_001, 100_000] {
+            let problem = problem_with(&format!(
+                r#"{{"protocol":"h2c",{HTTP},"streams":{streams}}}"#
+            ))
+            .unwrap();
+            assert!(
+                problem.contains(&format!(
+                    "streams must be a whole number from 1 to 10000, got {streams}"
+                )),
+                "{problem}"
+            );
+        }
+        assert_eq!(
+            problem_with(&format!(r#"{{"protocol":"h2c",{HTTP},"streams":10000}}"#)),
+            None
+        );
+        let http1 = problem_with(r#"{"streams":4}"#).unwrap();
+        assert!(
+            http1.contains(
+                "streams applies to protocols h2, h2c and ws; protocol http1 keeps pipelining"
+            ),
+            "{http1}"
+        );
+        let pipelined =
+            problem_with(&format!(r#"{{"protocol":"h2c",{HTTP},"pipelining":4}}"#)).unwrap();
+        assert!(
+            pipelined.contains("pipelining must be 1 for protocol h2c"),
+            "{pipelined}"
+        );
+    }
+
+    #[test]
+    fn tls_and_h2_need_the_certificate_and_the_name_and_no_other_protocol_takes_them() {
+        for (fields, says) in [
+            (
+                r#"{"protocol":"tls"}"#.to_string(),
+                "tls is required for protocol tls",
+            ),
+            (
+                format!(r#"{{"protocol":"h2",{HTTP}}}"#),
+                "tls is required for protocol h2",
+            ),
+            (
+                r#"{"protocol":"h2","tls":{"serverName":"localhost"}}"#.to_string(),
+                "tls.caFile is required for protocol h2",
+            ),
+            (
+                r#"{"protocol":"tls","tls":{"caFile":"/tmp/cert.pem"}}"#.to_string(),
+                "tls.serverName is required for protocol tls",
+            ),
+            (
+                r#"{"protocol":"tls","tls":{"caFile":"/tmp/cert.pem","serverName":"not a name"}}"#
+                    .to_string(),
+                "tls.serverName must be a DNS name or an IP address, got `not a name`",
+            ),
+            (
+                format!(r#"{{{TLS}}}"#),
+                "tls applies to protocols tls and h2 only, not to protocol http1",
+            ),
+            (
+                format!(r#"{{"protocol":"h2c",{HTTP},{TLS}}}"#),
+                "tls applies to protocols tls and h2 only",
+            ),
+        ] {
+            let problem = problem_with(&fields).unwrap_or_else(|| panic!("{fields} passed"));
+            assert!(problem.contains(says), "{fields}: {problem}");
+        }
+    }
+
+    #[test]
+    fn http2_needs_its_request_in_parts_without_the_headers_http2_forbids() {
+        for (fields, says) in [
+            (r#"{"protocol":"h2c","request":null}"#.to_string(), "http is required for protocol h2c"),
+            (
+                format!(r#"{{"protocol":"h2c",{HTTP},"request":"GET / HTTP/1.1\r\n\r\n"}}"#),
+                "request (HTTP/1.1 bytes) does not apply to protocol h2c; give http instead",
+            ),
+            (format!(r#"{{{HTTP},"request":"x"}}"#), "http applies to protocols h2 and h2c only"),
+            (
+                r#"{"protocol":"h2c","request":null,"http":{"method":"GET","path":"/","authority":"a:1","headers":[["connection","close"]]}}"#
+                    .to_string(),
+                "http.headers must not hold `connection`: HTTP/2 forbids it",
+            ),
+            (
+                r#"{"protocol":"h2c","request":null,"http":{"method":"GET","path":"/","authority":"a:1","headers":[["host","a"]]}}"#
+                    .to_string(),
+                "http.headers must not hold `host`",
+            ),
+            (
+                r#"{"protocol":"h2c","request":null,"http":{"method":"GET","path":"/","authority":"a:1","headers":[["Accept","*/*"]]}}"#
+                    .to_string(),
+                "`Accept` must be a header name in lower case",
+            ),
+            (
+                r#"{"protocol":"h2c","request":null,"http":{"method":"GET","path":"json","authority":"a:1"}}"#.to_string(),
+                "http.path must be a path starting with /, got `json`",
+            ),
+            (
+                r#"{"protocol":"h2c","request":null,"http":{"method":"G T","path":"/","authority":"a:1"}}"#.to_string(),
+                "http.method must be an HTTP method token",
+            ),
+        ] {
+            let problem = problem_with(&fields).unwrap_or_else(|| panic!("{fields} passed"));
+            assert!(problem.contains(says), "{fields}: {problem}");
+        }
+    }
+
+    #[test]
+    fn ws_needs_its_websocket_one_message_no_rate_and_no_body_check_of_its_own() {
+        for (fields, says) in [
+            (r#"{"protocol":"ws","request":null}"#.to_string(), "websocket is required for protocol ws"),
+            (format!(r#"{{{WEBSOCKET},"request":"x"}}"#), "websocket applies to protocol ws only"),
+            (
+                format!(r#"{{"protocol":"ws",{WEBSOCKET},"ratePerSec":1000}}"#),
+                "ratePerSec (the open model) is not supported for protocol ws",
+            ),
+            (
+                format!(r#"{{"protocol":"ws",{WEBSOCKET},"expectBody":{{"mode":"exact","text":"hi"}}}}"#),
+                "expectBody must be { \"mode\": \"none\" } for protocol ws",
+            ),
+            (
+                r#"{"protocol":"ws","request":null,"websocket":{"path":"/ws","host":"h:1","message":{}}}"#.to_string(),
+                "websocket.message must hold exactly one of text and binaryBase64",
+            ),
+            (
+                r#"{"protocol":"ws","request":null,"websocket":{"path":"/ws","host":"h:1","message":{"text":"a","binaryBase64":"AA=="}}}"#
+                    .to_string(),
+                "exactly one of text and binaryBase64",
+            ),
+            (
+                r#"{"protocol":"ws","request":null,"websocket":{"path":"/ws","host":"h:1","message":{"binaryBase64":"not base64!"}}}"#
+                    .to_string(),
+                "websocket.message.binaryBase64 is not base64",
+            ),
+            (
+                r#"{"protocol":"ws","request":null,"websocket":{"path":"ws","host":"h:1","message":{"text":"a"}}}"#.to_string(),
+                "websocket.path must be a path starting with /",
+            ),
+        ] {
+            let problem = problem_with(&fields).unwrap_or_else(|| panic!("{fields} passed"));
+            assert!(problem.contains(says), "{fields}: {problem}");
+        }
     }
 }

@@ -1,20 +1,26 @@
 //! One generator thread: its connections on a current-thread tokio runtime, in a closed loop (each response
-//! sends the next request) or on a fixed schedule (open model), every response checked and timed.
+//! sends the next request) or on a fixed schedule (open model), every response checked and timed. What is
+//! the same for every protocol lives here (connecting, the schedule, the windows and the time in flight, timeouts);
+//! HTTP/1.1 (in cleartext or over TLS) too. HTTP/2 and WebSocket have modules of their own.
 
 use crate::check::{body_matches, needs_body};
-use crate::config::{BodyExpectation, Config};
+use crate::config::{BodyExpectation, Config, Protocol};
+use crate::http2::H2Request;
 use crate::response::{parse, Parsed};
 use crate::stats::{ThreadStats, WindowPart};
+use crate::tls::{Handshake, TlsTarget};
+use crate::websocket::WsTarget;
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::Notify;
+use tokio::sync::{Notify, Semaphore};
 use tokio::task::JoinHandle;
 
 /// What every thread of a phase shares with the main thread.
@@ -25,41 +31,171 @@ pub struct PhaseShared {
     pub stop: AtomicBool,
     /// Responses so far, per thread: read once a second for progress and the per-second rate.
     pub responses: Vec<AtomicU64>,
+    /// Why the run cannot go on, said by the first connection that found it (a certificate refused, HTTP/2 not
+    /// negotiated, a WebSocket handshake refused): the phase stops at once and fails with it.
+    pub failure: Mutex<Option<String>>,
+}
+
+impl PhaseShared {
+    pub fn new(start: Instant, duration: Duration, threads: usize) -> Self {
+        PhaseShared {
+            start,
+            end: start + duration,
+            stop: AtomicBool::new(false),
+            responses: (0..threads).map(|_| AtomicU64::new(0)).collect(),
+            failure: Mutex::new(None),
+        }
+    }
+
+    /// The run cannot go on: keeps the first reason given and stops every thread.
+    pub fn fail(&self, reason: String) {
+        let mut failure = self
+            .failure
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        failure.get_or_insert(reason);
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    pub fn failure(&self) -> Option<String> {
+        self.failure
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+}
+
+/// What the connections of every thread and phase send, resolved once from the config.
+pub struct Target {
+    pub protocol: Protocol,
+    pub address: SocketAddr,
+    /// tls and h2: the TLS 1.3 client, the name to verify, what to offer by ALPN.
+    pub tls: Option<TlsTarget>,
+    /// http1 and tls: the request's bytes.
+    pub request: Vec<u8>,
+    /// h2 and h2c.
+    pub http2: Option<H2Request>,
+    /// ws.
+    pub websocket: Option<WsTarget>,
+}
+
+impl Target {
+    /// The config made ready to send (a config `Config::problem` passed); what still fails (a certificate file that
+    /// cannot be read) is named.
+    pub fn new(config: &Config) -> Result<Target, String> {
+        Ok(Target {
+            protocol: config.protocol,
+            address: config.address,
+            tls: TlsTarget::new(config)?,
+            request: config.request.as_deref().unwrap_or("").as_bytes().to_vec(),
+            http2: config
+                .http
+                .as_ref()
+                .map(|http| H2Request::new(http, config.protocol))
+                .transpose()?,
+            websocket: config.websocket.as_ref().map(WsTarget::new).transpose()?,
+        })
+    }
 }
 
 /// How often a thread looks at the stop flag and the response timeouts between windows.
 const TICK: Duration = Duration::from_millis(20);
 /// How long a connection waits before connecting again after a refused connect.
-const RECONNECT_PAUSE: Duration = Duration::from_millis(10);
+pub const RECONNECT_PAUSE: Duration = Duration::from_millis(10);
 /// What a connection reads at a time; it grows for a response larger than this.
-const READ_BUFFER: usize = 64 * 1024;
+pub const READ_BUFFER: usize = 64 * 1024;
+/// ws: how long the connections of a phase that ended have to close (code 1000) before they are dropped.
+const CLOSE_GRACE: Duration = Duration::from_millis(250);
 
 /// What the connections of one thread share.
-struct ThreadContext {
-    address: SocketAddr,
-    request: Vec<u8>,
-    pipelining: usize,
-    expected_body: BodyExpectation,
-    keep_body: bool,
-    stats: RefCell<ThreadStats>,
-    shared: std::sync::Arc<PhaseShared>,
-    index: usize,
-    /// Open model: the intended send times not yet sent, and the signal that there are some.
-    schedule: Option<(RefCell<VecDeque<Instant>>, Notify)>,
+pub struct ThreadContext {
+    pub target: Arc<Target>,
+    pub pipelining: usize,
+    /// h2, h2c: streams per connection; ws: messages in flight per connection.
+    pub streams: usize,
+    pub expected_body: BodyExpectation,
+    pub keep_body: bool,
+    pub stats: RefCell<ThreadStats>,
+    pub shared: Arc<PhaseShared>,
+    pub index: usize,
+    /// Open model: the intended send times not yet sent, and the signals that there are some.
+    pub schedule: Option<Schedule>,
+    /// Bytes read under a protocol layer that does not count its own (HTTP/2's frames), added to the counts at the end.
+    pub received: Cell<u64>,
+    /// ws: the phase is over; every connection closes with code 1000.
+    pub closing: Cell<bool>,
+    pub closing_signal: Notify,
 }
 
-/// What the watchdog sees of a connection: when its oldest request in flight was meant to be sent.
+impl ThreadContext {
+    /// One more response (or message) for the progress line and the per-second rate.
+    pub fn count_responses(&self, count: u64) {
+        self.shared.responses[self.index].fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// What a connection of this thread spoke once established.
+    pub fn negotiated(&self, protocol: &'static str) {
+        self.stats.borrow_mut().negotiated.insert(protocol);
+    }
+}
+
+/// Open model: the intended send times released and not yet sent.
+pub struct Schedule {
+    pub queue: RefCell<VecDeque<Instant>>,
+    /// HTTP/1.1: wakes the connections waiting for a request to send.
+    pub ready: Notify,
+    /// HTTP/2: one permit per queued time, so that each wakes one waiting stream (a Notify would wake them all).
+    pub permits: Semaphore,
+    interval: Duration,
+    next: Cell<u32>,
+}
+
+/// What a connection has in flight, for the watchdog (timeouts) and the windows (time in flight).
 #[derive(Default)]
-struct ConnectionState {
-    oldest: Cell<Option<Instant>>,
-    in_flight: Cell<usize>,
+pub struct ConnectionState {
+    /// HTTP/1.1 and WebSocket: when each request in flight was sent (or meant to be sent, in the open model), in the
+    /// order the answers come.
+    pub sent: RefCell<VecDeque<Instant>>,
+    /// HTTP/2: the same, one slot per stream.
+    pub slots: RefCell<Vec<Option<Instant>>>,
+}
+
+impl ConnectionState {
+    /// When its oldest request in flight was sent.
+    fn oldest(&self) -> Option<Instant> {
+        let front = self.sent.borrow().front().copied();
+        let slots = self.slots.borrow();
+        slots.iter().flatten().copied().chain(front).min()
+    }
+
+    fn for_each_in_flight(&self, mut each: impl FnMut(Instant)) {
+        self.sent.borrow().iter().copied().for_each(&mut each);
+        self.slots.borrow().iter().flatten().copied().for_each(each);
+    }
+
+    /// Forgets what is in flight, handing each send time to `each`; returns how many there were.
+    pub fn drain(&self, mut each: impl FnMut(Instant)) -> usize {
+        let mut count = 0;
+        for sent in self.sent.borrow_mut().drain(..) {
+            each(sent);
+            count += 1;
+        }
+        for slot in self.slots.borrow_mut().iter_mut() {
+            if let Some(sent) = slot.take() {
+                each(sent);
+                count += 1;
+            }
+        }
+        count
+    }
 }
 
 /// Runs one thread's share of a phase and returns its counts; windows go to `windows` as they close.
 pub fn run_thread(
     config: &Config,
+    target: Arc<Target>,
     index: usize,
-    shared: std::sync::Arc<PhaseShared>,
+    shared: Arc<PhaseShared>,
     windows: Sender<WindowPart>,
 ) -> ThreadStats {
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -70,16 +206,26 @@ pub fn run_thread(
     let rate = config
         .rate_per_sec
         .map(|total| total / config.threads as f64);
+    let protocol = target.protocol;
     let context = Rc::new(ThreadContext {
-        address: config.address,
-        request: config.request.as_bytes().to_vec(),
+        target,
         pipelining: config.pipelining,
+        streams: config.streams(),
         expected_body: config.expect_body.clone(),
         keep_body: needs_body(&config.expect_body),
-        stats: RefCell::new(ThreadStats::new()),
+        stats: RefCell::new(ThreadStats::new(shared.start)),
         shared,
         index,
-        schedule: rate.map(|_| (RefCell::new(VecDeque::new()), Notify::new())),
+        schedule: rate.map(|per_sec| Schedule {
+            queue: RefCell::new(VecDeque::new()),
+            ready: Notify::new(),
+            permits: Semaphore::new(0),
+            interval: Duration::from_secs_f64(1.0 / per_sec),
+            next: Cell::new(0),
+        }),
+        received: Cell::new(0),
+        closing: Cell::new(false),
+        closing_signal: Notify::new(),
     });
     let connections = config.connections_of(index);
     let (window, timeout) = (config.window(), config.timeout());
@@ -93,8 +239,10 @@ pub fn run_thread(
             tokio::task::spawn_local(connection(context.clone(), state.clone()))
         };
         let mut tasks: Vec<JoinHandle<()>> = states.iter().map(start_connection).collect();
-        let scheduler =
-            rate.map(|per_sec| tokio::task::spawn_local(schedule(context.clone(), per_sec)));
+        let scheduler = context
+            .schedule
+            .is_some()
+            .then(|| tokio::task::spawn_local(schedule(context.clone())));
         let shared = &context.shared;
         let mut window_index = 0usize;
         loop {
@@ -102,14 +250,7 @@ pub fn run_thread(
             let window_end = shared.start + window * (window_index as u32 + 1);
             let stopping = shared.stop.load(Ordering::Relaxed) || now >= shared.end;
             if stopping || now >= window_end {
-                let (histogram, requests, errors) = context.stats.borrow_mut().take_window();
-                let _ = windows.send(WindowPart {
-                    index: window_index,
-                    closed_at: now,
-                    histogram,
-                    requests,
-                    errors,
-                });
+                let _ = windows.send(close_window(&context, &states, window_index, now));
                 window_index += 1;
             }
             if stopping {
@@ -118,14 +259,14 @@ pub fn run_thread(
             // A request past the timeout ends its connection: counted, and the connection is opened again.
             for (state, task) in states.iter().zip(tasks.iter_mut()) {
                 if state
-                    .oldest
-                    .get()
+                    .oldest()
                     .is_some_and(|oldest| now.duration_since(oldest) > timeout)
                 {
                     task.abort();
-                    context.stats.borrow_mut().timeouts += state.in_flight.get() as u64;
-                    state.oldest.set(None);
-                    state.in_flight.set(0);
+                    let mut stats = context.stats.borrow_mut();
+                    let timed_out = state.drain(|sent| stats.in_flight_until(sent, now));
+                    stats.timeouts += timed_out as u64;
+                    drop(stats);
                     *task = start_connection(state);
                 }
             }
@@ -134,107 +275,170 @@ pub fn run_thread(
                 .min(now + TICK);
             tokio::time::sleep_until(next.into()).await;
         }
-        for task in &tasks {
+        if let Some(task) = scheduler {
             task.abort();
         }
-        if let Some(task) = scheduler {
+        // WebSocket connections close with code 1000, each within the grace; what they receive meanwhile is not counted.
+        if protocol == Protocol::Ws && context.shared.failure().is_none() {
+            context.closing.set(true);
+            context.closing_signal.notify_waiters();
+            let deadline = tokio::time::Instant::now() + CLOSE_GRACE;
+            for task in tasks.iter_mut() {
+                let _ = tokio::time::timeout_at(deadline, task).await;
+            }
+        }
+        for task in &tasks {
             task.abort();
         }
     });
     // Every task ends with the LocalSet and the runtime: the counts are this thread's alone then.
     drop(local);
     drop(runtime);
-    Rc::try_unwrap(context)
+    let context = Rc::try_unwrap(context)
         .ok()
-        .expect("no task holds the context any more")
-        .stats
-        .into_inner()
+        .expect("no task holds the context any more");
+    let mut stats = context.stats.into_inner();
+    stats.bytes += context.received.get();
+    stats
+}
+
+/// Closes window `index` at `now`: every request still in flight (the open model's queue included, everything due by
+/// now released into it first) counts its time in flight up to now to this window.
+fn close_window(
+    context: &ThreadContext,
+    states: &[Rc<ConnectionState>],
+    index: usize,
+    now: Instant,
+) -> WindowPart {
+    if context.schedule.is_some() {
+        release_due(context, now);
+    }
+    let mut stats = context.stats.borrow_mut();
+    for state in states {
+        state.for_each_in_flight(|sent| stats.in_flight_until(sent, now));
+    }
+    if let Some(schedule) = &context.schedule {
+        for &intended in schedule.queue.borrow().iter() {
+            stats.in_flight_until(intended, now);
+        }
+    }
+    stats.take_window(index, now)
 }
 
 /// Open model: queues each intended send time of this thread's share of the rate as it comes due. What the
 /// generator itself lags behind its schedule is measured here (a request waiting for a free connection is
 /// the server's doing and shows in its latency, which runs from the intended time).
-async fn schedule(context: Rc<ThreadContext>, per_sec: f64) {
-    let Some((queue, ready)) = &context.schedule else {
-        return;
-    };
-    let start = context.shared.start;
-    let interval = Duration::from_secs_f64(1.0 / per_sec);
-    let mut next = 0u32;
-    loop {
-        let now = Instant::now();
-        let mut due = start + interval * next;
-        while due <= now && due < context.shared.end {
-            queue.borrow_mut().push_back(due);
-            let mut stats = context.stats.borrow_mut();
-            stats.sent += 1;
-            stats.max_send_lag = stats.max_send_lag.max(now - due);
-            drop(stats);
-            next += 1;
-            due = start + interval * next;
-        }
-        ready.notify_waiters();
-        if due >= context.shared.end {
-            return;
-        }
+async fn schedule(context: Rc<ThreadContext>) {
+    while let Some(due) = release_due(&context, Instant::now()) {
         tokio::time::sleep_until(due.into()).await;
     }
 }
 
-/// One connection, opened again whenever the server closes it or it fails, until the thread stops it.
-async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) {
-    let mut buffer = vec![0u8; READ_BUFFER];
-    let mut scratch = Vec::new();
-    let batch: Vec<u8> = context.request.repeat(context.pipelining);
-    loop {
-        let mut stream = match TcpStream::connect(context.address).await {
-            Ok(stream) => stream,
-            Err(_) => {
-                context.stats.borrow_mut().error(1);
-                tokio::time::sleep(RECONNECT_PAUSE).await;
-                continue;
-            }
-        };
-        let _ = stream.set_nodelay(true);
-        let mut sent: VecDeque<Instant> = VecDeque::with_capacity(context.pipelining);
-        let outcome = match &context.schedule {
-            None => {
-                closed_loop(
-                    &context,
-                    &state,
-                    &mut stream,
-                    &mut sent,
-                    &mut buffer,
-                    &mut scratch,
-                    &batch,
-                )
-                .await
-            }
-            Some((queue, ready)) => {
-                open_loop(
-                    &context,
-                    &state,
-                    &mut stream,
-                    &mut sent,
-                    &mut buffer,
-                    &mut scratch,
-                    queue,
-                    ready,
-                )
-                .await
-            }
-        };
-        // Requests in flight on a connection that failed got no answer: each is an error.
-        if outcome == Ended::Failed {
-            context.stats.borrow_mut().error(sent.len().max(1) as u64);
+/// Queues every intended send time due by `now` and wakes the connections; returns when the next one is due, or
+/// None once the phase's schedule is all released.
+fn release_due(context: &ThreadContext, now: Instant) -> Option<Instant> {
+    let schedule = context.schedule.as_ref()?;
+    let (start, end) = (context.shared.start, context.shared.end);
+    let mut next = schedule.next.get();
+    let mut due = start + schedule.interval * next;
+    let mut released = 0;
+    while due <= now && due < end {
+        schedule.queue.borrow_mut().push_back(due);
+        let mut stats = context.stats.borrow_mut();
+        stats.sent += 1;
+        stats.max_send_lag = stats.max_send_lag.max(now - due);
+        drop(stats);
+        released += 1;
+        next += 1;
+        due = start + schedule.interval * next;
+    }
+    schedule.next.set(next);
+    if released > 0 {
+        schedule.ready.notify_waiters();
+        if context.target.protocol.is_http2() {
+            schedule.permits.add_permits(released);
         }
-        state.oldest.set(None);
-        state.in_flight.set(0);
+    }
+    (due < end).then_some(due)
+}
+
+/// One connection of the thread's protocol, opened again whenever the server closes it or it fails, until the thread
+/// stops it (or the run cannot go on).
+async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) {
+    match context.target.protocol {
+        Protocol::Http1 | Protocol::Tls => http1_connection(context, state).await,
+        Protocol::H2 | Protocol::H2c => crate::http2::connection(context, state).await,
+        Protocol::Ws => crate::websocket::connection(context, state).await,
     }
 }
 
-#[derive(PartialEq)]
-enum Ended {
+/// A TCP connection to the SUT, or None (counted as an error, after a pause) when it cannot be made.
+pub async fn connect(context: &ThreadContext) -> Option<TcpStream> {
+    match TcpStream::connect(context.target.address).await {
+        Ok(stream) => {
+            let _ = stream.set_nodelay(true);
+            Some(stream)
+        }
+        Err(_) => {
+            context.stats.borrow_mut().error(1);
+            tokio::time::sleep(RECONNECT_PAUSE).await;
+            None
+        }
+    }
+}
+
+/// A connection's session ended: what it had in flight ends now; if it failed, each is an error (at least one).
+pub fn session_ended(context: &ThreadContext, state: &ConnectionState, ended: Ended) {
+    let now = Instant::now();
+    let mut stats = context.stats.borrow_mut();
+    let in_flight = state.drain(|sent| stats.in_flight_until(sent, now));
+    if ended == Ended::Failed {
+        stats.error(in_flight.max(1) as u64);
+    }
+}
+
+/// HTTP/1.1, in cleartext or over TLS.
+async fn http1_connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) {
+    let mut buffer = vec![0u8; READ_BUFFER];
+    let mut scratch = Vec::new();
+    let batch: Vec<u8> = context.target.request.repeat(context.pipelining);
+    loop {
+        let Some(stream) = connect(&context).await else {
+            continue;
+        };
+        let ended = match &context.target.tls {
+            None => {
+                context.negotiated("http/1.1");
+                http1_session(&context, &state, stream, &mut buffer, &mut scratch, &batch).await
+            }
+            Some(tls) => match tls.handshake(&context, stream).await {
+                Handshake::Ready(stream) => {
+                    http1_session(&context, &state, stream, &mut buffer, &mut scratch, &batch).await
+                }
+                Handshake::Retry => continue,
+                Handshake::Fatal => return,
+            },
+        };
+        session_ended(&context, &state, ended);
+    }
+}
+
+async fn http1_session<S: AsyncRead + AsyncWrite + Unpin>(
+    context: &ThreadContext,
+    state: &ConnectionState,
+    mut stream: S,
+    buffer: &mut Vec<u8>,
+    scratch: &mut Vec<u8>,
+    batch: &[u8],
+) -> Ended {
+    match &context.schedule {
+        None => closed_loop(context, state, &mut stream, buffer, scratch, batch).await,
+        Some(schedule) => open_loop(context, state, &mut stream, buffer, scratch, schedule).await,
+    }
+}
+
+#[derive(PartialEq, Debug, Clone, Copy)]
+pub enum Ended {
     /// The server closed the connection after a response, as it may.
     Closed,
     /// Reading or writing failed, or the server sent what is not HTTP.
@@ -242,80 +446,102 @@ enum Ended {
 }
 
 /// Keeps `pipelining` requests in flight: every response sends the next request, a read's worth at once.
-#[allow(clippy::too_many_arguments)]
-async fn closed_loop(
+async fn closed_loop<S: AsyncRead + AsyncWrite + Unpin>(
     context: &ThreadContext,
     state: &ConnectionState,
-    stream: &mut TcpStream,
-    sent: &mut VecDeque<Instant>,
+    stream: &mut S,
     buffer: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
     batch: &[u8],
 ) -> Ended {
-    let request_length = context.request.len();
+    let request_length = context.target.request.len();
     if stream.write_all(batch).await.is_err() {
         return Ended::Failed;
     }
     let now = Instant::now();
-    sent.extend(std::iter::repeat_n(now, context.pipelining));
-    track(state, sent);
+    state
+        .sent
+        .borrow_mut()
+        .extend(std::iter::repeat_n(now, context.pipelining));
     let mut filled = 0;
     loop {
         let Some(read) = read_more(stream, buffer, &mut filled).await else {
             return Ended::Failed;
         };
         let now = Instant::now();
-        let (completed, ended) =
-            take_responses(context, buffer, &mut filled, read, scratch, sent, now);
+        let (completed, ended) = take_responses(
+            context,
+            buffer,
+            &mut filled,
+            read,
+            scratch,
+            &mut state.sent.borrow_mut(),
+            now,
+        );
         if let Some(ended) = ended {
             return ended;
         }
         if completed > 0 {
+            // In flight from now on (the windows see them while the write waits).
+            state
+                .sent
+                .borrow_mut()
+                .extend(std::iter::repeat_n(now, completed));
             if stream
                 .write_all(&batch[..completed * request_length])
                 .await
                 .is_err()
             {
+                // Requests that could not be written are not lost ones: only those already in flight count as errors.
+                unsent(context, state, completed);
                 return Ended::Failed;
             }
-            sent.extend(std::iter::repeat_n(now, completed));
         }
-        track(state, sent);
+    }
+}
+
+/// Takes back the `count` requests sent last, which could not be written: in flight until now, never answered.
+fn unsent(context: &ThreadContext, state: &ConnectionState, count: usize) {
+    let now = Instant::now();
+    let mut sent = state.sent.borrow_mut();
+    let mut stats = context.stats.borrow_mut();
+    for _ in 0..count {
+        if let Some(at) = sent.pop_back() {
+            stats.in_flight_until(at, now);
+        }
     }
 }
 
 /// Sends each queued intended time as soon as this connection has room (at most `pipelining` in flight) and
 /// times its response from the intended time, so a stalled server shows in the latency.
-#[allow(clippy::too_many_arguments)]
-async fn open_loop(
+async fn open_loop<S: AsyncRead + AsyncWrite + Unpin>(
     context: &ThreadContext,
     state: &ConnectionState,
-    stream: &mut TcpStream,
-    sent: &mut VecDeque<Instant>,
+    stream: &mut S,
     buffer: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
-    queue: &RefCell<VecDeque<Instant>>,
-    ready: &Notify,
+    schedule: &Schedule,
 ) -> Ended {
     let mut filled = 0;
     loop {
-        while sent.len() < context.pipelining {
-            let Some(intended) = queue.borrow_mut().pop_front() else {
+        while state.sent.borrow().len() < context.pipelining {
+            let Some(intended) = schedule.queue.borrow_mut().pop_front() else {
                 break;
             };
-            if stream.write_all(&context.request).await.is_err() {
+            state.sent.borrow_mut().push_back(intended);
+            if stream.write_all(&context.target.request).await.is_err() {
+                unsent(context, state, 1);
                 return Ended::Failed;
             }
-            sent.push_back(intended);
         }
-        track(state, sent);
-        let read = if sent.is_empty() {
-            ready.notified().await;
+        let in_flight = state.sent.borrow().len();
+        let read = if in_flight == 0 {
+            schedule.ready.notified().await;
             continue;
-        } else if sent.len() < context.pipelining {
+        } else if in_flight < context.pipelining {
             tokio::select! {
                 read = read_more(stream, buffer, &mut filled) => read,
-                _ = ready.notified() => continue,
+                _ = schedule.ready.notified() => continue,
             }
         } else {
             read_more(stream, buffer, &mut filled).await
@@ -329,7 +555,7 @@ async fn open_loop(
             &mut filled,
             read,
             scratch,
-            sent,
+            &mut state.sent.borrow_mut(),
             Instant::now(),
         );
         if let Some(ended) = ended {
@@ -339,8 +565,8 @@ async fn open_loop(
 }
 
 /// Reads what has arrived after the `filled` bytes kept from before; None when the connection ended or failed.
-async fn read_more(
-    stream: &mut TcpStream,
+pub async fn read_more<S: AsyncRead + Unpin>(
+    stream: &mut S,
     buffer: &mut Vec<u8>,
     filled: &mut usize,
 ) -> Option<usize> {
@@ -389,11 +615,7 @@ fn take_responses(
                         &context.expected_body,
                         response.body.bytes(&buffer[start..*filled], scratch),
                     );
-                stats.response(
-                    now.saturating_duration_since(sent_at),
-                    response.status,
-                    body_ok,
-                );
+                stats.response(sent_at, now, response.status, body_ok);
                 start += response.length;
                 completed += 1;
                 if response.closes {
@@ -408,16 +630,36 @@ fn take_responses(
         }
     }
     drop(stats);
-    context.shared.responses[context.index].fetch_add(completed as u64, Ordering::Relaxed);
+    context.count_responses(completed as u64);
     // Keep what is left of a partial response at the front.
     buffer.copy_within(start..*filled, 0);
     *filled -= start;
     (completed, ended)
 }
 
-fn track(state: &ConnectionState, sent: &VecDeque<Instant>) {
-    state.oldest.set(sent.front().copied());
-    state.in_flight.set(sent.len());
+/// A thread's context for unit tests: one thread, a phase of a second starting now, closed loop.
+#[cfg(test)]
+pub fn test_context(
+    target: Target,
+    expected_body: BodyExpectation,
+    pipelining: usize,
+    streams: usize,
+) -> ThreadContext {
+    let start = Instant::now();
+    ThreadContext {
+        target: Arc::new(target),
+        pipelining,
+        streams,
+        keep_body: needs_body(&expected_body),
+        expected_body,
+        stats: RefCell::new(ThreadStats::new(start)),
+        shared: Arc::new(PhaseShared::new(start, Duration::from_secs(1), 1)),
+        index: 0,
+        schedule: None,
+        received: Cell::new(0),
+        closing: Cell::new(false),
+        closing_signal: Notify::new(),
+    }
 }
 
 #[cfg(test)]
@@ -425,7 +667,6 @@ mod tests {
     use super::*;
     use crate::stats::latency_us;
     use std::collections::BTreeMap;
-    use std::sync::Arc;
 
     /// Five responses as a server sends them back to back to five pipelined requests: one with a length, one
     /// chunked, one 404, one with its header in lower case, one 204 without a body.
@@ -448,23 +689,15 @@ mod tests {
 
     impl Connection {
         fn new(expected_body: BodyExpectation, sent: &[Instant]) -> Self {
-            let start = Instant::now();
-            let context = ThreadContext {
+            let target = Target {
+                protocol: Protocol::Http1,
                 address: "127.0.0.1:1".parse().unwrap(),
+                tls: None,
                 request: b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
-                pipelining: sent.len(),
-                keep_body: needs_body(&expected_body),
-                expected_body,
-                stats: RefCell::new(ThreadStats::new()),
-                shared: Arc::new(PhaseShared {
-                    start,
-                    end: start + Duration::from_secs(1),
-                    stop: AtomicBool::new(false),
-                    responses: vec![AtomicU64::new(0)],
-                }),
-                index: 0,
-                schedule: None,
+                http2: None,
+                websocket: None,
             };
+            let context = test_context(target, expected_body, sent.len(), 1);
             let buffer = vec![0; READ_BUFFER];
             Connection {
                 context,

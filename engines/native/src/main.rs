@@ -1,20 +1,25 @@
 //! dyno-load: dyno's native load generator. Reads a config (JSON) on standard input, runs its phases in
 //! order (each on fresh connections, one thread per generator cpu), and writes JSON lines on standard
 //! output: `progress` once a second, a `phase` report when each phase ends, `done` at the end. SIGTERM or
-//! SIGINT ends the phase under way early (still reported, `stoppedEarly`) and runs no further phase.
+//! SIGINT ends the phase under way early (still reported, `stoppedEarly`) and runs no further phase. A phase that
+//! cannot go on (a certificate not trusted, HTTP/2 not negotiated, a WebSocket handshake refused) writes a `failed`
+//! line naming why instead of its report, and the engine exits with code 1.
 
 mod check;
 mod config;
+mod http2;
 mod load;
 mod response;
 mod stats;
+mod tls;
+mod websocket;
 
 use config::Config;
-use load::{run_thread, PhaseShared};
+use load::{run_thread, PhaseShared, Target};
 use serde_json::json;
 use stats::{encode, millis, round3, PhaseReport, RateReport, ThreadStats, WindowMerger};
 use std::io::{Read, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -37,6 +42,10 @@ fn main() {
     if let Some(problem) = config.problem() {
         fail(&format!("the config is not valid: {problem}"));
     }
+    let target = match Target::new(&config) {
+        Ok(target) => Arc::new(target),
+        Err(problem) => fail(&format!("the config is not valid: {problem}")),
+    };
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         signal_hook::flag::register(signal, stop.clone()).expect("a signal handler");
@@ -50,13 +59,20 @@ fn main() {
         if stop.load(Ordering::Relaxed) {
             break;
         }
-        let report = run_phase(
+        match run_phase(
             &config,
+            &target,
             &phase.name,
             Duration::from_millis(phase.duration_ms),
             &stop,
-        );
-        emit(&json!({ "type": "phase", "report": report }));
+        ) {
+            Ok(report) => emit(&json!({ "type": "phase", "report": report })),
+            Err(reason) => {
+                emit(&json!({ "type": "failed", "phase": phase.name, "message": reason }));
+                eprintln!("dyno-load: the {} phase failed: {reason}", phase.name);
+                std::process::exit(1);
+            }
+        }
     }
     emit(&json!({ "type": "done" }));
 }
@@ -83,26 +99,28 @@ fn wait_until(at_unix_ms: u64) {
     std::thread::sleep(Duration::from_millis(at_unix_ms.saturating_sub(now_ms)));
 }
 
+/// Runs one phase on fresh connections; Err: why it could not go on.
 fn run_phase(
     config: &Arc<Config>,
+    target: &Arc<Target>,
     name: &str,
     duration: Duration,
     stop: &AtomicBool,
-) -> PhaseReport {
+) -> Result<PhaseReport, String> {
     let start = Instant::now();
-    let shared = Arc::new(PhaseShared {
-        start,
-        end: start + duration,
-        stop: AtomicBool::new(false),
-        responses: (0..config.threads).map(|_| AtomicU64::new(0)).collect(),
-    });
+    let shared = Arc::new(PhaseShared::new(start, duration, config.threads));
     let (window_sender, window_receiver) = mpsc::channel();
     let threads: Vec<_> = (0..config.threads)
         .map(|index| {
-            let (config, shared, sender) = (config.clone(), shared.clone(), window_sender.clone());
+            let (config, target, shared, sender) = (
+                config.clone(),
+                target.clone(),
+                shared.clone(),
+                window_sender.clone(),
+            );
             std::thread::Builder::new()
                 .name(format!("dyno-load-{index}"))
-                .spawn(move || run_thread(&config, index, shared, sender))
+                .spawn(move || run_thread(&config, target, index, shared, sender))
                 .expect("a generator thread")
         })
         .collect();
@@ -152,7 +170,7 @@ fn run_phase(
         }
     }
     let ended = Instant::now().min(shared.end.max(start));
-    let mut totals = ThreadStats::new();
+    let mut totals = ThreadStats::new(start);
     for thread in threads {
         totals.add(
             &thread
@@ -163,8 +181,11 @@ fn run_phase(
     for part in window_receiver.try_iter() {
         merger.add(part);
     }
+    if let Some(reason) = shared.failure() {
+        return Err(reason);
+    }
     let elapsed = ended.saturating_duration_since(start);
-    PhaseReport {
+    Ok(PhaseReport {
         name: name.to_string(),
         duration_ms: round3(millis(elapsed)),
         requests: totals.requests,
@@ -184,7 +205,15 @@ fn run_phase(
             ),
             max_send_lag_ms: round3(millis(totals.max_send_lag)),
         }),
-    }
+        protocol_negotiated: (!totals.negotiated.is_empty()).then(|| {
+            totals
+                .negotiated
+                .iter()
+                .copied()
+                .collect::<Vec<_>>()
+                .join(", ")
+        }),
+    })
 }
 
 fn emit(value: &serde_json::Value) {

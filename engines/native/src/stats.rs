@@ -5,7 +5,7 @@ use base64::Engine as _;
 use hdrhistogram::serialization::{Serializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
 /// The histograms of the harness (harness/src/load/latency-histogram.js): µs from 1 µs to 60 s, 3 digits.
@@ -31,6 +31,12 @@ pub struct ThreadStats {
     pub window: Histogram<u64>,
     pub window_requests: u64,
     pub window_errors: u64,
+    /// When the current window began for this thread: the phase's start, then each time it handed a window over.
+    pub window_started: Instant,
+    /// The time requests spent in flight inside the current window so far (those that ended in it; the rest are added
+    /// when it closes), and what a previous window's µs left over below 1 µs.
+    pub window_in_flight: Duration,
+    in_flight_carry: Duration,
     pub requests: u64,
     pub bytes: u64,
     pub errors: u64,
@@ -40,15 +46,21 @@ pub struct ThreadStats {
     /// Open model: requests the schedule has released, and the most it lagged behind itself.
     pub sent: u64,
     pub max_send_lag: Duration,
+    /// What the connections spoke once established (`http/1.1 over TLSv1.3`, …): one entry unless they differed.
+    pub negotiated: BTreeSet<&'static str>,
 }
 
 impl ThreadStats {
-    pub fn new() -> Self {
+    /// The counts of a thread whose phase (and first window) begins at `start`.
+    pub fn new(start: Instant) -> Self {
         ThreadStats {
             histogram: new_histogram(),
             window: new_histogram(),
             window_requests: 0,
             window_errors: 0,
+            window_started: start,
+            window_in_flight: Duration::ZERO,
+            in_flight_carry: Duration::ZERO,
             requests: 0,
             bytes: 0,
             errors: 0,
@@ -57,13 +69,16 @@ impl ThreadStats {
             statuses: vec![0; STATUS_SLOTS],
             sent: 0,
             max_send_lag: Duration::ZERO,
+            negotiated: BTreeSet::new(),
         }
     }
 
-    /// One response: its latency, its status and whether its body matched.
+    /// One response (or echoed message) that completed at `now`, sent (or meant to be sent, in the open model) at
+    /// `sent`: its latency, its status, whether its body matched, and its time in flight.
     #[inline]
-    pub fn response(&mut self, latency: Duration, status: u16, body_ok: bool) {
-        let value = latency_us(latency);
+    pub fn response(&mut self, sent: Instant, now: Instant, status: u16, body_ok: bool) {
+        self.in_flight_until(sent, now);
+        let value = latency_us(now.saturating_duration_since(sent));
         self.histogram.saturating_record(value);
         self.window.saturating_record(value);
         self.requests += 1;
@@ -77,6 +92,14 @@ impl ThreadStats {
     pub fn error(&mut self, count: u64) {
         self.errors += count;
         self.window_errors += count;
+    }
+
+    /// A request sent at `sent` was in flight until `now` (it completed, failed, timed out, or the window closes with it
+    /// still in flight): the part of that time inside the current window counts to it; what lay in earlier windows
+    /// was counted when they closed.
+    #[inline]
+    pub fn in_flight_until(&mut self, sent: Instant, now: Instant) {
+        self.window_in_flight += now.saturating_duration_since(sent.max(self.window_started));
     }
 
     /// Adds another thread's counts of the same phase (the window apart): histograms added, counts summed.
@@ -94,6 +117,7 @@ impl ThreadStats {
         }
         self.sent += other.sent;
         self.max_send_lag = self.max_send_lag.max(other.max_send_lag);
+        self.negotiated.extend(&other.negotiated);
     }
 
     /// Responses per status, the statuses seen only.
@@ -106,13 +130,27 @@ impl ThreadStats {
             .collect()
     }
 
-    /// Hands the current window over and starts the next.
-    pub fn take_window(&mut self) -> (Histogram<u64>, u64, u64) {
+    /// Hands window `index` over as it closes at `now` and starts the next there. The caller has added, with
+    /// `in_flight_until(sent, now)`, every request still in flight (the open model's queue included). Its time in flight
+    /// goes in whole µs; what is left below 1 µs is carried to the next window, so the windows add up to the total.
+    pub fn take_window(&mut self, index: usize, now: Instant) -> WindowPart {
         let histogram = std::mem::replace(&mut self.window, new_histogram());
-        let taken = (histogram, self.window_requests, self.window_errors);
+        let in_flight = self.window_in_flight + self.in_flight_carry;
+        let in_flight_us = in_flight.as_micros() as u64;
+        self.in_flight_carry = in_flight - Duration::from_micros(in_flight_us);
+        let part = WindowPart {
+            index,
+            closed_at: now,
+            histogram,
+            requests: self.window_requests,
+            errors: self.window_errors,
+            in_flight_us,
+        };
         self.window_requests = 0;
         self.window_errors = 0;
-        taken
+        self.window_in_flight = Duration::ZERO;
+        self.window_started = self.window_started.max(now);
+        part
     }
 }
 
@@ -123,6 +161,8 @@ pub struct WindowPart {
     pub histogram: Histogram<u64>,
     pub requests: u64,
     pub errors: u64,
+    /// The time its requests spent in flight inside the window, in µs, summed over them (completed or not).
+    pub in_flight_us: u64,
 }
 
 /// A window of the phase, every thread's part added.
@@ -133,6 +173,9 @@ pub struct Window {
     pub duration_ms: f64,
     pub requests: u64,
     pub errors: u64,
+    /// The time requests spent in flight inside the window, summed over them, completed or not (µs): divided by the
+    /// window's duration, the mean number in flight (Little's law).
+    pub in_flight_us: u64,
     /// p50, p75, p90, p99 in µs; absent when no response completed.
     pub latency_us: Option<[u64; 4]>,
     /// The window's µs histogram, encoded as the phase's is, when the config asks for it and a response completed.
@@ -146,7 +189,7 @@ pub struct WindowMerger {
     keep_histograms: bool,
     start: Instant,
     window: Duration,
-    open: BTreeMap<usize, (Histogram<u64>, u64, u64, usize, Instant)>,
+    open: BTreeMap<usize, OpenWindow>,
     pub closed: Vec<Window>,
 }
 
@@ -163,19 +206,24 @@ impl WindowMerger {
     }
 
     pub fn add(&mut self, part: WindowPart) {
-        let entry = self
-            .open
-            .entry(part.index)
-            .or_insert_with(|| (new_histogram(), 0, 0, 0, part.closed_at));
+        let entry = self.open.entry(part.index).or_insert_with(|| OpenWindow {
+            histogram: new_histogram(),
+            requests: 0,
+            errors: 0,
+            in_flight_us: 0,
+            parts: 0,
+            closed_at: part.closed_at,
+        });
         entry
-            .0
+            .histogram
             .add(&part.histogram)
             .expect("histograms of the same bounds");
-        entry.1 += part.requests;
-        entry.2 += part.errors;
-        entry.3 += 1;
-        entry.4 = entry.4.max(part.closed_at);
-        if entry.3 == self.threads {
+        entry.requests += part.requests;
+        entry.errors += part.errors;
+        entry.in_flight_us += part.in_flight_us;
+        entry.parts += 1;
+        entry.closed_at = entry.closed_at.max(part.closed_at);
+        if entry.parts == self.threads {
             self.close(part.index);
         }
     }
@@ -192,7 +240,15 @@ impl WindowMerger {
     }
 
     fn close(&mut self, index: usize) {
-        let Some((histogram, requests, errors, _, closed_at)) = self.open.remove(&index) else {
+        let Some(OpenWindow {
+            histogram,
+            requests,
+            errors,
+            in_flight_us,
+            closed_at,
+            ..
+        }) = self.open.remove(&index)
+        else {
             return;
         };
         let start = self.start + self.window * index as u32;
@@ -203,10 +259,21 @@ impl WindowMerger {
             duration_ms: round3(millis(closed_at.saturating_duration_since(start))),
             requests,
             errors,
+            in_flight_us,
             latency_us: (requests > 0).then_some(quantiles),
             histogram_us: (self.keep_histograms && requests > 0).then(|| encode(&histogram)),
         });
     }
+}
+
+/// A window some threads have sent their part of: the parts added so far, and the latest of their closes.
+struct OpenWindow {
+    histogram: Histogram<u64>,
+    requests: u64,
+    errors: u64,
+    in_flight_us: u64,
+    parts: usize,
+    closed_at: Instant,
 }
 
 /// The report of one phase, as the harness reads it.
@@ -228,6 +295,9 @@ pub struct PhaseReport {
     pub windows: Vec<Window>,
     pub stopped_early: bool,
     pub rate: Option<RateReport>,
+    /// What the connections spoke (`http/1.1`, `http/1.1 over TLSv1.3`, `h2 over TLSv1.3`, `h2c`, `websocket over
+    /// http/1.1`), joined by `, ` should they have differed; null when no connection was established.
+    pub protocol_negotiated: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -280,6 +350,7 @@ mod tests {
             histogram,
             requests: latencies_us.len() as u64,
             errors,
+            in_flight_us: 0,
         }
     }
 
@@ -396,14 +467,31 @@ mod tests {
 
     #[test]
     fn a_thread_window_handed_over_starts_the_next_empty() {
-        let mut stats = ThreadStats::new();
-        stats.response(Duration::from_micros(250), 200, true);
-        stats.response(Duration::from_micros(750), 404, false);
+        let start = Instant::now();
+        let mut stats = ThreadStats::new(start);
+        stats.response(start, start + Duration::from_micros(250), 200, true);
+        stats.response(start, start + Duration::from_micros(750), 404, false);
         stats.error(2);
-        let (histogram, requests, errors) = stats.take_window();
-        assert_eq!((histogram.len(), requests, errors), (2, 2, 2));
-        let (histogram, requests, errors) = stats.take_window();
-        assert_eq!((histogram.len(), requests, errors), (0, 0, 0));
+        let part = stats.take_window(0, start + WINDOW);
+        assert_eq!(
+            (
+                part.histogram.len(),
+                part.requests,
+                part.errors,
+                part.in_flight_us
+            ),
+            (2, 2, 2, 1000)
+        );
+        let part = stats.take_window(1, start + WINDOW * 2);
+        assert_eq!(
+            (
+                part.histogram.len(),
+                part.requests,
+                part.errors,
+                part.in_flight_us
+            ),
+            (0, 0, 0, 0)
+        );
         // The phase's counts keep everything.
         assert_eq!(
             (
@@ -415,5 +503,103 @@ mod tests {
             (2, 2, 2, 1)
         );
         assert_eq!(stats.status_counts(), BTreeMap::from([(200, 1), (404, 1)]));
+    }
+
+    fn us(count: u64) -> Duration {
+        Duration::from_micros(count)
+    }
+
+    #[test]
+    fn a_request_in_flight_across_windows_is_split_between_them_exactly() {
+        let start = Instant::now();
+        let mut stats = ThreadStats::new(start);
+        // Sent 70 ms into window 0 (100 ms wide), answered 40 ms into window 1: 30 ms in the first, 40 ms in the second.
+        let sent = start + us(70_000);
+        let close = |stats: &mut ThreadStats, index: usize, at: Instant, in_flight: &[Instant]| {
+            for &sent in in_flight {
+                stats.in_flight_until(sent, at);
+            }
+            stats.take_window(index, at)
+        };
+        assert_eq!(
+            close(&mut stats, 0, start + WINDOW, &[sent]).in_flight_us,
+            30_000
+        );
+        stats.response(sent, start + us(140_000), 200, true);
+        assert_eq!(
+            close(&mut stats, 1, start + WINDOW * 2, &[]).in_flight_us,
+            40_000
+        );
+        // The latency is the whole 70 ms, counted once, in the window it completed in.
+        assert_eq!(stats.histogram.count_at(70_000), 1);
+    }
+
+    #[test]
+    fn a_request_spanning_several_windows_fills_those_between_and_one_never_answered_counts_until_it_ends(
+    ) {
+        let start = Instant::now();
+        let mut stats = ThreadStats::new(start);
+        let sent = start + us(50_000);
+        let mut parts = Vec::new();
+        // In flight through windows 0 to 2; it fails 25 ms into window 3 (a timeout, a connection lost).
+        for index in 0..3 {
+            let at = start + WINDOW * (index as u32 + 1);
+            stats.in_flight_until(sent, at);
+            parts.push(stats.take_window(index, at).in_flight_us);
+        }
+        stats.in_flight_until(sent, start + us(325_000));
+        stats.error(1);
+        parts.push(stats.take_window(3, start + WINDOW * 4).in_flight_us);
+        assert_eq!(parts, [50_000, 100_000, 100_000, 25_000]);
+        assert_eq!(
+            parts.iter().sum::<u64>(),
+            275_000,
+            "its whole time in flight, once"
+        );
+    }
+
+    #[test]
+    fn windows_closed_late_or_early_still_partition_the_time_in_flight_and_carry_what_is_below_a_microsecond(
+    ) {
+        let start = Instant::now();
+        let mut stats = ThreadStats::new(start);
+        // A thread closes its windows when it gets to it: 103.4 ms, then 199.9 ms; requests 1.5 µs apart.
+        let closes = [
+            start + Duration::from_nanos(103_400_300),
+            start + Duration::from_nanos(199_900_700),
+        ];
+        let sends: Vec<Instant> = (0..1000)
+            .map(|n| start + Duration::from_nanos(1_500 * n))
+            .collect();
+        let end = start + Duration::from_nanos(250_000_900);
+        let mut total = 0;
+        for (index, &at) in closes.iter().enumerate() {
+            for &sent in &sends {
+                stats.in_flight_until(sent, at);
+            }
+            total += stats.take_window(index, at).in_flight_us;
+        }
+        for &sent in &sends {
+            stats.response(sent, end, 200, true);
+        }
+        total += stats.take_window(2, end + us(1)).in_flight_us;
+        let exact: Duration = sends.iter().map(|&sent| end - sent).sum();
+        assert_eq!(
+            total,
+            exact.as_micros() as u64,
+            "the windows add up to the whole, to the µs"
+        );
+    }
+
+    #[test]
+    fn the_time_in_flight_of_several_threads_adds_up_in_their_window() {
+        let start = Instant::now();
+        let mut merger = WindowMerger::new(3, start, WINDOW, false);
+        for (thread, in_flight_us) in [(0, 99_000), (1, 100_000), (2, 37_123)] {
+            let mut window = part(start, 0, 100 + thread, &[10], 0);
+            window.in_flight_us = in_flight_us;
+            merger.add(window);
+        }
+        assert_eq!(merger.finish()[0].in_flight_us, 236_123);
     }
 }

@@ -10,6 +10,9 @@ import { roundTo } from '../platform/util/numbers.js'
  * @property {number} requestsPerSec
  * @property {{ p50: number, p75: number, p90: number, p99: number } | null} latencyMs null when no response completed
  * @property {number} errors
+ * @property {number} [inFlightMs] the time requests spent in flight inside the window, summed over them, completed or not (from each
+ *   one's send, or intended send in the open model): divided by durationMs, the mean number in flight (Little's law); engines that
+ *   know it only
  *
  * @typedef {object} WindowPart one window as one generator process recorded it, with its histogram, so that the
  *   windows of several processes add up exactly
@@ -18,6 +21,7 @@ import { roundTo } from '../platform/util/numbers.js'
  * @property {number} requests
  * @property {number} errors
  * @property {string | null} histogramUs the window's µs histogram, compressed base64; null when no response completed
+ * @property {number} [inFlightUs] the time its requests spent in flight inside the window, in µs (engines that know it)
  */
 
 /**
@@ -84,13 +88,17 @@ export function windowsFromParts (partLists) {
     const histogram = createLatencyHistogram()
     for (const part of parts) if (part.histogramUs) histogram.add(decodeHistogram(part.histogramUs))
     const at = (/** @type {number} */ percentile) => roundTo(histogram.getValueAtPercentile(percentile) / 1000, 3)
+    const inFlightUs = parts.every((part) => typeof part.inFlightUs === 'number')
+      ? parts.reduce((sum, part) => sum + /** @type {number} */ (part.inFlightUs), 0)
+      : null
     return {
       startMs: roundTo(startMs, 3),
       durationMs: roundTo(durationMs, 3),
       requests,
       requestsPerSec: durationMs > 0 ? roundTo(requests / durationMs * 1000, 1) : 0,
       latencyMs: requests === 0 ? null : { p50: at(50), p75: at(75), p90: at(90), p99: at(99) },
-      errors: parts.reduce((sum, part) => sum + part.errors, 0)
+      errors: parts.reduce((sum, part) => sum + part.errors, 0),
+      ...(inFlightUs === null ? {} : { inFlightMs: roundTo(inFlightUs / 1000, 3) })
     }
   })
 }

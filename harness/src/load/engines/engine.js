@@ -59,6 +59,8 @@
  * @property {number | null} autoPreference whether `--engine auto` may choose it, and before which others (lower first: the first
  *   candidate that keeps up with the fastest SUT here is chosen, engine-choice/engine-choice.js); null: only when named
  * @property {string} description one line for `--engine`'s help: what it is and what it can do
+ * @property {string[]} [protocols] the protocols it speaks, as a load plan names them (`http1`, `tls`, `h2`, `h2c`, `ws`); absent:
+ *   HTTP/1.1 in cleartext only
  * @property {() => EngineAvailability} availability asked before a run starts (and for the version a result records)
  * @property {import('../../platform/options/option-spec.js').OptionSpec[]} options the options of its own (`--wrk-threads`), which every
  *   command that runs an engine takes

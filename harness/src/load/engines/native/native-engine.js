@@ -1,8 +1,9 @@
 // @ts-check
 // The native engine (engines/native, Rust): runs a load plan, closed loop or open model, with one thread
 // per generator cpu, every response's status counted and body checked as the contract says, one µs sample
-// per response. One process for the whole plan; each phase comes back as a JSON line and becomes the same
-// PhaseSummary the other engines give, through phaseSummary.
+// per response, over HTTP/1.1 (in cleartext or TLS), HTTP/2 (h2, h2c) or WebSocket (native-protocols.js). One
+// process for the whole plan; each phase comes back as a JSON line and becomes the same PhaseSummary the other
+// engines give, through phaseSummary, with what the connections negotiated and each window's time in flight.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DynoError } from '../../../platform/errors.js'
@@ -13,8 +14,8 @@ import { spawnGroupLeader, stopProcessGroup } from '../../../platform/process/pr
 import { decodeHistogram } from '../../latency-histogram.js'
 import { phaseSummary } from '../../phase-summary.js'
 import { roundTo } from '../../../platform/util/numbers.js'
-import { headerLines } from '../../request-headers.js'
 import { WORLD_ROW_RULE } from '@dyno/scenarios/data'
+import { planProtocol, planTls } from './native-protocols.js'
 
 const BINARY = join(NATIVE_ENGINE_DIR, 'target', 'release', 'dyno-load')
 const MANIFEST = join(NATIVE_ENGINE_DIR, 'build', 'dyno-build.json')
@@ -39,19 +40,6 @@ export function findNativeEngine () {
   return { ok: true, path: BINARY, version: manifest.version }
 }
 
-/**
- * The whole HTTP/1.1 request of the plan, as the engine writes it on every connection.
- * @param {import('../../load-plan.js').LoadPlan} plan
- */
-export function rawRequest (plan) {
-  const url = new URL(plan.url)
-  const lines = [
-    `${plan.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...headerLines(plan.headers, 'native', ['content-length', 'host'])
-  ]
-  if (plan.body !== null) lines.push(`Content-Length: ${Buffer.byteLength(plan.body)}`)
-  return `${lines.join('\r\n')}\r\n\r\n${plan.body ?? ''}`
-}
-
 /** @param {import('@dyno/scenarios').BodyExpectation | null} expected */
 function bodyExpectation (expected) {
   if (!expected) return { mode: 'none' }
@@ -64,26 +52,29 @@ function bodyExpectation (expected) {
 }
 
 /**
- * @param {import('../../load-plan.js').LoadPlan} plan @param {number} threads
+ * @param {import('./native-protocols.js').NativePlan} plan @param {number} threads
  * @param {{ startAtUnixMs?: number | null, windowHistograms?: boolean }} [across] load from several hosts: when all of them begin, and
  *   each window's histogram, so that their windows add up exactly
- * @returns {Record<string, unknown>} what the engine reads on its standard input
+ * @returns {Record<string, unknown>} what the engine reads on its standard input; for HTTP/1.1 in cleartext, the fields it always had
  */
 export function engineConfig (plan, threads, { startAtUnixMs = null, windowHistograms = false } = {}) {
-  const url = new URL(plan.url)
-  if (url.protocol !== 'http:') throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: dyno sends plain HTTP, got the URL \`${plan.url}\``)
+  const { name, protocol, url } = planProtocol(plan)
   return {
     address: `${url.hostname}:${url.port}`,
     remoteHost: plan.remoteHost,
-    request: rawRequest(plan),
+    ...(name === 'http1' ? {} : { protocol: name }),
+    ...protocol.request(plan, url),
+    ...(protocol.tls ? { tls: planTls(plan, name) } : {}),
     connections: plan.connections,
     pipelining: plan.pipelining,
+    ...(protocol.streams ? { streams: plan.streams ?? 1 } : {}),
     threads: Math.max(1, Math.min(threads, plan.connections)),
     phases: plan.phases.map((phase) => ({ name: phase.name, durationMs: Math.max(1, Math.round(phase.durationSec * 1000)) })),
     windowMs: plan.windowMs,
     timeoutMs: TIMEOUT_MS,
     ratePerSec: plan.ratePerSec,
-    expectBody: bodyExpectation(plan.expectedBody),
+    // An echo is checked against the message sent, whatever the scenario's body says.
+    expectBody: protocol.messagesUnder === null ? bodyExpectation(plan.expectedBody) : { mode: 'none' },
     ...(startAtUnixMs === null ? {} : { startAtUnixMs }),
     ...(windowHistograms ? { windowHistograms } : {})
   }
@@ -92,6 +83,7 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
 /**
  * @typedef {object} NativeWindow a window as the engine reports it
  * @property {number} startMs @property {number} durationMs @property {number} requests @property {number} errors
+ * @property {number} inFlightUs the time requests spent in flight inside the window, summed over them, completed or not
  * @property {[number, number, number, number] | null} latencyUs p50, p75, p90, p99
  * @property {string} [histogramUs] asked for with windowHistograms: the window's µs histogram
  *
@@ -102,6 +94,10 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
  * @property {number[]} perSecond @property {string} latencyHistogramUs @property {NativeWindow[]} windows
  * @property {boolean} stoppedEarly
  * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number } | null} rate
+ * @property {string | null} [protocolNegotiated] what the connections spoke (`http/1.1 over TLSv1.3`, `h2 over TLSv1.3`, …); null when
+ *   none was established
+ *
+ * @typedef {import('../../load-plan.js').PhaseSummary & { protocolNegotiated?: string }} NativePhaseSummary
  */
 
 /**
@@ -123,10 +119,10 @@ function reportedCounts (report) {
 }
 
 /**
- * @param {NativePhaseReport} report @param {number} expectedStatus
- * @returns {import('../../load-plan.js').PhaseSummary}
+ * @param {NativePhaseReport} report @param {import('./native-protocols.js').NativePlan} plan
+ * @returns {NativePhaseSummary}
  */
-export function nativePhaseSummary (report, expectedStatus) {
+export function nativePhaseSummary (report, plan) {
   const summary = phaseSummary({
     ...reportedCounts(report),
     histogram: decodeHistogram(report.latencyHistogramUs),
@@ -138,10 +134,25 @@ export function nativePhaseSummary (report, expectedStatus) {
       latencyMs: window.latencyUs
         ? { p50: window.latencyUs[0] / 1000, p75: window.latencyUs[1] / 1000, p90: window.latencyUs[2] / 1000, p99: window.latencyUs[3] / 1000 }
         : null,
-      errors: window.errors
+      errors: window.errors,
+      ...(typeof window.inFlightUs === 'number' ? { inFlightMs: roundTo(window.inFlightUs / 1000, 3) } : {})
     }))
-  }, expectedStatus)
-  return report.rate ? { ...summary, rate: report.rate } : summary
+  }, plan.expectedStatus)
+  return withProtocol(report.rate ? { ...summary, rate: report.rate } : summary, [report], plan)
+}
+
+/**
+ * A phase summary with what the engines' connections negotiated, and, for a protocol whose messages are counted under the
+ * handshake's status (ws: 101), no non-2xx answer made of them.
+ * @param {import('../../load-plan.js').PhaseSummary} summary @param {NativePhaseReport[]} reports the phase as each engine reported it
+ * @param {import('./native-protocols.js').NativePlan} plan
+ * @returns {NativePhaseSummary}
+ */
+export function withProtocol (summary, reports, plan) {
+  const { protocol } = planProtocol(plan)
+  const negotiated = [...new Set(reports.flatMap((report) => report.protocolNegotiated ? report.protocolNegotiated.split(', ') : []))].sort()
+  const non2xx = protocol.messagesUnder === null ? summary.non2xx : summary.non2xx - (summary.statusCounts[String(protocol.messagesUnder)] ?? 0)
+  return { ...summary, non2xx, ...(negotiated.length > 0 ? { protocolNegotiated: negotiated.join(', ') } : {}) }
 }
 
 /**
@@ -155,11 +166,27 @@ export function nativePortableCounts (report) {
     histogramUs: report.latencyHistogramUs,
     windows: report.windows.every((window) => window.requests === 0 || window.histogramUs)
       ? report.windows.map((window) => ({
-        startMs: window.startMs, durationMs: window.durationMs, requests: window.requests, errors: window.errors, histogramUs: window.histogramUs ?? null
+        startMs: window.startMs,
+        durationMs: window.durationMs,
+        requests: window.requests,
+        errors: window.errors,
+        histogramUs: window.histogramUs ?? null,
+        ...(typeof window.inFlightUs === 'number' ? { inFlightUs: window.inFlightUs } : {})
       }))
       : null,
     ...(report.rate ? { rate: report.rate } : {})
   }
+}
+
+/**
+ * The error of a phase the engine could not go on with (a certificate not trusted, HTTP/2 not negotiated, a WebSocket handshake
+ * refused), naming why.
+ * @param {{ phase?: unknown, message?: unknown }} message the engine's `failed` line
+ * @param {string} [where] the host it ran on, for load from several hosts
+ */
+export function failedPhase (message, where = '') {
+  return new DynoError('DYNO_ERR_LOAD_GENERATOR',
+    `the native engine${where ? ` on ${where}` : ''} could not go on with the ${String(message.phase)} phase: ${String(message.message).slice(0, 1000)}`)
 }
 
 /**
@@ -221,9 +248,10 @@ export function startNativeLoad (plan, hooks) {
     readEngineMessages(/** @type {import('node:stream').Readable} */ (child.stdout), (message) => {
       if (message.type === 'progress') hooks.onProgress?.(message)
       else if (message.type === 'phase') {
-        outcome.phases[/** @type {'warmup' | 'measure'} */ (message.report.name)] = nativePhaseSummary(message.report, plan.expectedStatus)
+        outcome.phases[/** @type {'warmup' | 'measure'} */ (message.report.name)] = nativePhaseSummary(message.report, plan)
         hooks.onPhase?.(message.report.name)
-      } else if (message.type === 'done') finish(null)
+      } else if (message.type === 'failed') finish(failedPhase(message))
+      else if (message.type === 'done') finish(null)
     }, (line) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine printed what is not JSON: ${line.slice(0, 200)}`)))
     // After its output is read: an engine that ends without `done` ended early.
     child.on('close', (code, signal) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',

@@ -8,7 +8,7 @@ import { NATIVE_ENGINE_DIR } from '../../../platform/paths.js'
 import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
 import { generatorBound } from '../../../platform/resources/resource-figures.js'
 import { startResourceSampler } from '../../../platform/resources/resource-sampler.js'
-import { engineConfig, findNativeEngine, nativePortableCounts, readEngineMessages } from './native-engine.js'
+import { engineConfig, failedPhase, findNativeEngine, nativePortableCounts, readEngineMessages, withProtocol } from './native-engine.js'
 import { mergeCounts } from '../../phase-counts.js'
 import { phaseSummary } from '../../phase-summary.js'
 
@@ -135,10 +135,12 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
           reports.set(report.name, phase)
           if (phase.filter(Boolean).length === engines.length) {
             const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
-            const summary = phaseSummary(counts, plan.expectedStatus)
+            const summary = withProtocol(phaseSummary(counts, plan.expectedStatus), phase, plan)
             outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: figures }
             hooks.onPhase?.(report.name)
           }
+        } else if (message.type === 'failed') {
+          settle(failedPhase(message, host.name))
         } else if (message.type === 'done') {
           said = true
           finished += 1
