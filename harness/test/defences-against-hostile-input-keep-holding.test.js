@@ -1,7 +1,8 @@
 // @ts-check
 // What held against hostile input before anyone had to fix it, kept tested in one list so that it keeps holding:
 // - the workflows and the framework action take inputs into their scripts through `env:` only, never `${{ }}` in a script;
-//   no `pull_request_target`; read-only permissions; every action pinned by commit and pnpm by exact version;
+//   no `pull_request_target`; read-only permissions; every action pinned by commit and pnpm by exact version, and so is every
+//   action the documentation shows (dyno's own in docs/framework-ci.md);
 // - ssh runs in batch mode, with `--` before the host, and no host key check is ever weakened;
 // - a hostile checkout directory on a host reaches its shell as one word;
 // - npm, git and every other program dyno starts are started without a shell;
@@ -79,6 +80,16 @@ describe('the workflows and the framework action', () => {
     const pnpmInstalls = texts.flatMap(({ file, text }) => [...text.matchAll(/pnpm@([^\s;'"]+)/g)].map((match) => ({ file, version: match[1] })))
     expect(pnpmInstalls.length).toBeGreaterThan(0)
     for (const { file, version } of pnpmInstalls) expect(version, file).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+
+  it('are shown pinned by commit in the documentation too, dyno\'s own action included', () => {
+    const docs = [join(REPO_ROOT, 'README.md'), ...readdirSync(join(REPO_ROOT, 'docs')).map((name) => join(REPO_ROOT, 'docs', name))]
+      .filter((file) => file.endsWith('.md'))
+    const shown = docs.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)]
+      .flatMap((block) => stepsOf(parse(block[1]) ?? {}).filter((step) => typeof step.uses === 'string' && !step.uses.startsWith('./')))
+      .map((step) => ({ file: relative(REPO_ROOT, file), uses: step.uses })))
+    expect(shown.filter(({ uses }) => uses.startsWith('dyno-dev/dyno@'))).toHaveLength(1)
+    for (const { file, uses } of shown) expect(uses, file).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/)
   })
 })
 
