@@ -296,6 +296,16 @@ const OPTIONS = {
     parse: oneOf(['on', 'off']),
     default: 'on'
   },
+  censusArgs: {
+    field: 'censusArgs',
+    partOfPlan: false,
+    flag: '--census-args <on|off>',
+    description: 'Name the other processes the machine census finds (before measuring, and in every disturbed cell) by their command ' +
+      'lines too, masked as far as a list of secret forms goes, in run.json, every result, report and the terminal. UNSAFE TO SHARE: ' +
+      'another program\'s arguments may hold what no mask knows. off: pid, executable name, user (when not yours) and cpu share only',
+    parse: oneOf(['on', 'off']),
+    default: 'off'
+  },
   disturbedAbove: {
     field: 'disturbedAbovePct',
     partOfPlan: false,
@@ -447,7 +457,7 @@ const RUN_OPTIONS = [OPTIONS.frameworksWithVariants, OPTIONS.scenarios, OPTIONS.
   OPTIONS.duration,
   OPTIONS.warmup, OPTIONS.pipelining, OPTIONS.rate, OPTIONS.engine, OPTIONS.wrkThreads, OPTIONS.measure, OPTIONS.countWarmup, OPTIONS.countRequests,
   OPTIONS.countWindows, OPTIONS.countJobs, OPTIONS.noCountCache, OPTIONS.sutHost, OPTIONS.loadHosts, OPTIONS.pin, OPTIONS.sutCpus, OPTIONS.repeats,
-  OPTIONS.shard, OPTIONS.planOnly, OPTIONS.seed, OPTIONS.quietCheck, OPTIONS.disturbedAbove, OPTIONS.out,
+  OPTIONS.shard, OPTIONS.planOnly, OPTIONS.seed, OPTIONS.quietCheck, OPTIONS.censusArgs, OPTIONS.disturbedAbove, OPTIONS.out,
   OPTIONS.cacheDir, OPTIONS.freshSut, OPTIONS.readyTimeout, OPTIONS.pgPoolSize, OPTIONS.window, OPTIONS.runtimeEvents, OPTIONS.noVerify]
 
 /**

@@ -109,6 +109,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
     freshSut: options.freshSut,
     shard: options.shard,
     quietCheck: options.quietCheck,
+    censusArgs: options.censusArgs,
     disturbedAbovePct: options.disturbedAbovePct,
     sutHost,
     loadHosts,
