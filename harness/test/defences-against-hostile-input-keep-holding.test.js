@@ -5,10 +5,16 @@
 //   action the documentation shows (dyno's own in docs/framework-ci.md);
 // - ssh runs in batch mode, with `--` before the host, and no host key check is ever weakened;
 // - a hostile checkout directory on a host reaches its shell as one word;
-// - npm, git and every other program dyno starts are started without a shell;
+// - npm, git and every other program dyno starts are started without a shell, and npm gets `--` before every package it looks up;
 // - `$(id)`, `file:`, `git+https:`, `__proto__` and `path:/etc/passwd` as a framework's version are refused, exit 2;
 // - report.html writes every field from data as text;
 // - a directory of 10,000 junk files is refused as a run, exit 2.
+// What had to be fixed is proven each in a file named after it: a site and report.html from hostile names run nothing when every
+// point is hovered (pages-from-hostile-names-run-nothing-when-every-point-is-hovered); hostile timeline data and runs are refused
+// before anything is written (hostile-timeline-data-is-refused-before-anything-is-written); site.yml restores only its own runs'
+// data (the-timeline-data-is-restored-only-from-the-default-branchs-own-runs); what a SUT writes is read as data
+// (what-a-sut-writes-beside-itself-is-read-as-data); other processes are named without their arguments
+// (other-processes-are-named-without-their-arguments, and other-processes-arguments-are-written-nowhere beside a real run).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -121,6 +127,13 @@ describe('ssh', () => {
 })
 
 describe('programs dyno starts', () => {
+  it('include npm only with `--` before the package it looks up, so that no name is read as an option', () => {
+    const views = sourceFiles(join(HARNESS_DIR, 'src')).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\['view',[^\]]*\]/g)]
+      .map((match) => ({ file, call: match[0] })))
+    expect(views.length).toBeGreaterThanOrEqual(3)
+    for (const { file, call } of views) expect(call, file).toMatch(/^\['view', '--json', '--', /)
+  })
+
   it('are started without a shell: no shell option, no exec() of a command line', () => {
     for (const file of sourceFiles(join(HARNESS_DIR, 'src'))) {
       const text = readFileSync(file, 'utf8')
