@@ -45,7 +45,7 @@ export function judgeDisturbance (report, thresholdPct = DISTURBED_SHARE_PCT) {
 }
 
 /**
- * "cpu 0 (the SUT's): 49.5 % taken by others: pid 4242 `sh -c while :; do :; done` 49.3 %"
+ * "cpu 0 (the SUT's): 49.5 % taken by other processes (pid 4242 `sh` 49.3 %)"
  * @param {import('../platform/resources/interference-sampler.js').InterferenceReport} report
  * @param {{ role: string, share: import('../platform/resources/interference-sampler.js').CpuSetShare, pct: number }[]} roles over the threshold
  * @returns {string}
@@ -56,7 +56,7 @@ export function describeDisturbance (report, roles) {
     const who = report.top
       .map((entry) => ({ entry, pct: share.cpus.reduce((sum, cpu) => sum + (entry.pctOfCpu[String(cpu)] ?? 0), 0) / share.cpus.length }))
       .filter(({ pct }) => pct >= 0.5)
-      .map(({ entry, pct }) => `pid ${entry.pid} \`${entry.command}\` ${Math.round(pct * 10) / 10} %`)
+      .map(({ entry, pct }) => `pid ${entry.pid} \`${whoIs(entry)}\`${entry.user ? ` of user ${entry.user}` : ''} ${Math.round(pct * 10) / 10} %`)
     if (share.unnamedPct >= 0.5) who.push(`short-lived processes ${share.unnamedPct} %`)
     const parts = [
       share.othersPct > 0 ? `${share.othersPct} % taken by other processes${who.length > 0 ? ` (${who.join(', ')})` : ''}` : null,
@@ -66,6 +66,13 @@ export function describeDisturbance (report, roles) {
     return `cpu ${share.cpus.join(',')} (${name}): ${parts.join(', ')}`
   }).join('; ')
 }
+
+/**
+ * What a process of the census is called in a line: its arguments when the run recorded them (`--census-args on`), else its
+ * executable's name; a result written before names had its command line.
+ * @param {import('../platform/resources/interference-sampler.js').OtherProcess & { command?: string }} entry
+ */
+const whoIs = (entry) => entry.args ?? entry.name ?? entry.command ?? '?'
 
 /** How often one cell is measured again while it stays disturbed: once after the plan, and once more after the first pass. */
 export const REMEASURES_PER_CELL = 2

@@ -22,6 +22,7 @@ import { runEnv } from '../platform/env/run-env.js'
  * @property {import('../subjects/services/service-manager.js').Services} services the run's data services, started once
  * @property {boolean} ci under CI a missing service fails the run instead of skipping it
  * @property {string | null} countCacheDir where counts are kept and reused (count-cache.js); null: every count is made anew
+ * @property {boolean} censusArgs other processes are named by their (masked) arguments too (`--census-args on`)
  * @property {(line: string) => void} note one line for the user, beside the progress
  * @property {AbortSignal} signal
  *

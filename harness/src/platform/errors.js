@@ -147,10 +147,20 @@ export const ERRORS = Object.freeze({
   },
   DYNO_ERR_DATASET: {
     exitCode: 2,
-    when: 'The data directory of `dyno timeline` is not one it can append to: a file, a directory with files but no dataset.json, a ' +
-      'dataset.json of another layout or layout version, or a record that does not parse, is not named by the hash of its key, or does not ' +
-      'match the record schema. The message names the file. Nothing is measured or appended.',
+    when: 'The data directory of `dyno timeline`, `timeline-add` or `site` is not one it can read or append to: a file, a directory with files ' +
+      'but no dataset.json, a dataset.json of another layout or layout version, a dataset.json, records/ or record that is not a regular ' +
+      'file or directory of its own (a FIFO, a symbolic link), a file larger or JSON nested deeper than dyno writes, or a record that does ' +
+      'not parse, is not named by the hash of its key, has a release that is not a semver version, or does not match the record schema. ' +
+      'The message names the file and the field. Nothing is measured, appended or written.',
     hint: 'Give a data directory made by `dyno timeline` (of this layout), an empty directory or a new path; move a foreign file out of records/.'
+  },
+  DYNO_ERR_TIMELINE_RUN: {
+    exitCode: 2,
+    when: 'A run given to `dyno timeline-add` (or the run `dyno timeline` made) holds a result that does not make a record the timeline ' +
+      'keeps: a framework whose name is not an npm package\'s (npm would read `--cache=…` as an option), a release that is not a semver ' +
+      'version, a count setting missing (`load.countWindows`), or any field the record schema refuses. The message names the result file ' +
+      'and the field. Nothing is appended, and the registry is not asked.',
+    hint: 'Append runs made by `dyno timeline` (or `dyno run --frameworks <sut>@<version> --measure instructions`), merged by `dyno merge`.'
   },
   DYNO_ERR_BISECT: {
     exitCode: 1,

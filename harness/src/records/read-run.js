@@ -1,10 +1,11 @@
 // @ts-check
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { DynoError } from '../platform/errors.js'
 import { shapeProblem } from './document-shape.js'
 import { aggregateRuns } from './aggregate-runs.js'
-import { inputKind } from '../platform/util/checked-paths.js'
+import { readBoundedJson } from '../platform/util/bounded-files.js'
+import { inputKind, MAX_INPUT_BYTES } from '../platform/util/checked-paths.js'
 
 /**
  * @typedef {object} RunData a run directory as written by `dyno run`
@@ -14,15 +15,14 @@ import { inputKind } from '../platform/util/checked-paths.js'
  * @property {import('./aggregate-runs.js').Aggregate[]} aggregates
  */
 
-/** @param {string} path @param {string} what */
+/** @param {string} path @param {string} what @returns {any} */
 function readJson (path, what) {
   const kind = inputKind(path, `${what} ${path}`)
   if (kind !== 'file') throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: cannot read ${what}: it is ${kind === 'directory' ? 'a directory' : 'missing'}`)
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: cannot read ${what}: ${/** @type {Error} */ (error).message}`, { cause: error })
-  }
+  // Bounded in size and in depth: a document nested 200,000 deep parses, and then every reader that recurses into it overflows.
+  const { value, problem } = readBoundedJson(path, { maxBytes: MAX_INPUT_BYTES, followLinks: true })
+  if (problem !== null) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: cannot read ${what}: it ${problem}`)
+  return value
 }
 
 /**

@@ -28,17 +28,17 @@ export const INTERFERENCE_UNMEASURED = 'interference is not measured: /proc/stat
   'programs cannot be told from a slow one'
 
 /**
- * @param {{ quietCheck: 'on' | 'off', pinning: import('../platform/pinning/resolve-pinning.js').PinPlan }} suite
+ * @param {{ quietCheck: 'on' | 'off', censusArgs: 'on' | 'off', pinning: import('../platform/pinning/resolve-pinning.js').PinPlan }} suite
  * @param {import('../platform/hosts/host.js').Host} sutHost
  * @returns {Promise<QuietCheck>}
  */
-export async function lookBeforeMeasuring ({ quietCheck, pinning }, sutHost) {
+export async function lookBeforeMeasuring ({ quietCheck, censusArgs, pinning }, sutHost) {
   const base = { performed: false, quiet: true, thresholdPct: QUIET_SHARE_PCT, report: null }
   if (!readCpuTimes()) return { ...base, skipped: 'no /proc/stat', line: INTERFERENCE_UNMEASURED }
   if (quietCheck === 'off') return { ...base, skipped: '`--quiet-check off`', line: null }
   const sampler = startInterferenceSampler({
     sutCpus: pinning.sutCpus, generatorCpus: pinning.generatorCpus, sutHere: sutHost.sharesProcesses, sutPgid: null, generatorPids: () => []
-  })
+  }, { censusArgs: censusArgs === 'on' })
   if (!sampler) return { ...base, skipped: 'no /proc/stat', line: INTERFERENCE_UNMEASURED }
   // The look is a measurement window of its own, not a wait for something to become ready.
   await new Promise((resolve) => setTimeout(resolve, QUIET_CHECK_MS))

@@ -44,6 +44,7 @@ import { mapLimit } from '../platform/util/map-limit.js'
  * @property {import('../platform/hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
  * @property {import('../load/engines/engine.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
  * @property {'on' | 'off'} quietCheck look at the machine before measuring (quiet-check.js)
+ * @property {'on' | 'off'} censusArgs name other processes by their (masked) arguments too, not only by pid, name and user
  * @property {number} disturbedAbovePct the share of the SUT's or the generator's cpus others may take before a cell is disturbed
  * @property {AbortSignal} signal
  *
@@ -129,6 +130,7 @@ export async function runSuite (suite, hooks = {}) {
       services,
       ci: env.ci,
       countCacheDir: suite.countCacheDir,
+      censusArgs: suite.censusArgs === 'on',
       note: (line) => hooks.onNote?.(line),
       signal: suite.signal
     }

@@ -1,13 +1,20 @@
 // @ts-check
 // What held against hostile input before anyone had to fix it, kept tested in one list so that it keeps holding:
 // - the workflows and the framework action take inputs into their scripts through `env:` only, never `${{ }}` in a script;
-//   no `pull_request_target`; read-only permissions; every action pinned by commit and pnpm by exact version;
+//   no `pull_request_target`; read-only permissions; every action pinned by commit and pnpm by exact version, and so is every
+//   action the documentation shows (dyno's own in docs/framework-ci.md);
 // - ssh runs in batch mode, with `--` before the host, and no host key check is ever weakened;
 // - a hostile checkout directory on a host reaches its shell as one word;
-// - npm, git and every other program dyno starts are started without a shell;
+// - npm, git and every other program dyno starts are started without a shell, and npm gets `--` before every package it looks up;
 // - `$(id)`, `file:`, `git+https:`, `__proto__` and `path:/etc/passwd` as a framework's version are refused, exit 2;
 // - report.html writes every field from data as text;
 // - a directory of 10,000 junk files is refused as a run, exit 2.
+// What had to be fixed is proven each in a file named after it: a site and report.html from hostile names run nothing when every
+// point is hovered (pages-from-hostile-names-run-nothing-when-every-point-is-hovered); hostile timeline data and runs are refused
+// before anything is written (hostile-timeline-data-is-refused-before-anything-is-written); site.yml restores only its own runs'
+// data (the-timeline-data-is-restored-only-from-the-default-branchs-own-runs); what a SUT writes is read as data
+// (what-a-sut-writes-beside-itself-is-read-as-data); other processes are named without their arguments
+// (other-processes-are-named-without-their-arguments, and other-processes-arguments-are-written-nowhere beside a real run).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -80,6 +87,16 @@ describe('the workflows and the framework action', () => {
     expect(pnpmInstalls.length).toBeGreaterThan(0)
     for (const { file, version } of pnpmInstalls) expect(version, file).toMatch(/^\d+\.\d+\.\d+$/)
   })
+
+  it('are shown pinned by commit in the documentation too, dyno\'s own action included', () => {
+    const docs = [join(REPO_ROOT, 'README.md'), ...readdirSync(join(REPO_ROOT, 'docs')).map((name) => join(REPO_ROOT, 'docs', name))]
+      .filter((file) => file.endsWith('.md'))
+    const shown = docs.flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)]
+      .flatMap((block) => stepsOf(parse(block[1]) ?? {}).filter((step) => typeof step.uses === 'string' && !step.uses.startsWith('./')))
+      .map((step) => ({ file: relative(REPO_ROOT, file), uses: step.uses })))
+    expect(shown.filter(({ uses }) => uses.startsWith('dyno-dev/dyno@'))).toHaveLength(1)
+    for (const { file, uses } of shown) expect(uses, file).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/)
+  })
 })
 
 describe('ssh', () => {
@@ -110,6 +127,13 @@ describe('ssh', () => {
 })
 
 describe('programs dyno starts', () => {
+  it('include npm only with `--` before the package it looks up, so that no name is read as an option', () => {
+    const views = sourceFiles(join(HARNESS_DIR, 'src')).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/\['view',[^\]]*\]/g)]
+      .map((match) => ({ file, call: match[0] })))
+    expect(views.length).toBeGreaterThanOrEqual(3)
+    for (const { file, call } of views) expect(call, file).toMatch(/^\['view', '--json', '--', /)
+  })
+
   it('are started without a shell: no shell option, no exec() of a command line', () => {
     for (const file of sourceFiles(join(HARNESS_DIR, 'src'))) {
       const text = readFileSync(file, 'utf8')

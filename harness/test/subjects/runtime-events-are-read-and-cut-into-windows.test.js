@@ -79,7 +79,8 @@ describe('the windows of a phase', () => {
         { atMs: startedAtMs + 2000, tier: 'turbofan', fn: 'c' }],
       deopts: [1, 2].map((n) => ({
         atMs: startedAtMs + 600 + n, kind: 'deopt-eager', reason: 'wrong map', category: 'shape or type changed', fn: 'a', position: 'x:1'
-      }))
+      })),
+      refused: null
     }
     const sample = (/** @type {number} */ endMs) => ({ pid: 1, tMs: startedAtMs + endMs, meanMs: 0.5, p50Ms: 0.4, p99Ms: 2, maxMs: 3 })
     const eventLoopSamples = [sample(251), sample(502)]
@@ -96,7 +97,7 @@ describe('the windows of a phase', () => {
   })
 
   it('writes null, not zero, for what a runtime does not report', () => {
-    const phase = phaseRuntimeEvents(RUNTIME_EVENT_SOURCES.go, { gc: [], optimized: [], deopts: [] },
+    const phase = phaseRuntimeEvents(RUNTIME_EVENT_SOURCES.go, { gc: [], optimized: [], deopts: [], refused: null },
       { startedAtMs, windows, eventLoopSamples: [], eventLoopIntervalMs: null })
     expect(phase.windows?.[0]).toEqual({
       startMs: 0,

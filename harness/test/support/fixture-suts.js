@@ -6,7 +6,7 @@ export const FIXTURE_SUTS_DIR = fileURLToPath(new URL('../fixtures/suts/', impor
 
 /**
  * @typedef {'never-ready' | 'wrong-body' | 'crash-during-load' | 'wrong-under-load' | 'ignores-sigterm' | 'caching-redis' | 'skipped-here' | 'cpu-work'
- *   | 'json-in-two-writes' | 'stalls-some-connections' | 'accepts-few-connections' | 'keeps-every-request'} FixtureName
+ *   | 'json-in-two-writes' | 'stalls-some-connections' | 'accepts-few-connections' | 'keeps-every-request' | 'writes-hostile-runtime-files'} FixtureName
  */
 
 /** @param {FixtureName} name */

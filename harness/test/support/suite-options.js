@@ -37,6 +37,7 @@ export function suiteOptions ({ recorded, ...given }) {
     countCacheDir: null,
     freshSut: false,
     quietCheck: 'on',
+    censusArgs: 'off',
     disturbedAbovePct: DISTURBED_SHARE_PCT,
     signal: new AbortController().signal,
     recorded,

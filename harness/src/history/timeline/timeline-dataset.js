@@ -5,11 +5,13 @@
 // new, two records of one key made with other settings are both kept, and directories made by the parts of a matrix are merged by
 // copying their files together. The layout is docs/timeline.md; a record's schema is harness/schema/timeline-record.schema.json.
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, lstatSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import semver from 'semver'
 import { DynoError } from '../../platform/errors.js'
 import { schemaProblem } from '../../records/document-shape.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
+import { readBoundedJson } from '../../platform/util/bounded-files.js'
 import { checkWritableDirectory, inputKind, makeDirectory } from '../../platform/util/checked-paths.js'
 
 export const DATASET_FILE = 'dataset.json'
@@ -17,6 +19,9 @@ export const RECORDS_DIR = 'records'
 /** The layout of the directory and of its records; a directory of another layout is refused, never rewritten. */
 export const DATASET_LAYOUT = Object.freeze({ layout: 'dyno-timeline', layoutVersion: 1 })
 const RECORD_FILE = /^[0-9a-f]{24}\.json$/
+/** A data directory is read back from anywhere (a CI artifact): its files are bounded far above what dyno writes (a record is 2 KB). */
+const MAX_LAYOUT_BYTES = 64 * 1024
+const MAX_RECORD_BYTES = 1024 * 1024
 
 /**
  * @typedef {object} CountingSettings what a count was made with: records of other settings are never drawn on one line
@@ -65,7 +70,7 @@ export function openDataset (dir) {
     throw datasetError(`${dir} holds files but no ${DATASET_FILE}: it is not a timeline's data directory; allowed: one made by \`dyno timeline\`, ` +
       'an empty directory, or a new path')
   }
-  const layout = readJson(layoutPath)
+  const layout = readJson(layoutPath, MAX_LAYOUT_BYTES)
   if (layout?.layout !== DATASET_LAYOUT.layout || layout?.layoutVersion !== DATASET_LAYOUT.layoutVersion) {
     throw datasetError(`${layoutPath} says layout ${JSON.stringify(layout?.layout)} version ${JSON.stringify(layout?.layoutVersion)}; this dyno ` +
       `reads and appends to ${DATASET_LAYOUT.layout} version ${DATASET_LAYOUT.layoutVersion} only`)
@@ -73,18 +78,35 @@ export function openDataset (dir) {
   /** @type {Map<string, TimelineRecord>} */
   const records = new Map()
   const recordsDir = join(dir, RECORDS_DIR)
-  if (!existsSync(recordsDir)) return records
+  const recordsKind = lstatOrNull(recordsDir)
+  if (!recordsKind) return records
+  // Everything read is inside the directory: records/ and its files are its own, never links to elsewhere.
+  if (!recordsKind.isDirectory()) throw datasetError(`${recordsDir} is ${recordsKind.isSymbolicLink() ? 'a symbolic link' : 'a file'}, not a directory`)
   for (const name of readdirSync(recordsDir).sort()) {
     const path = join(recordsDir, name)
     if (!RECORD_FILE.test(name)) throw datasetError(`${path} is not a record dyno wrote (a record is named <24 hex digits>.json)`)
-    if (inputKind(path, `the record ${path}`) !== 'file') throw datasetError(`${path} is not a file`)
-    const record = readJson(path)
-    const problem = record?.recordVersion === 1 ? schemaProblem('timeline-record', record) : `recordVersion is ${JSON.stringify(record?.recordVersion)}, not 1`
+    const record = readJson(path, MAX_RECORD_BYTES)
+    const problem = recordProblem(record)
     if (problem) throw datasetError(`${path} is not a record this dyno reads: ${problem}`)
     if (`${record.id}.json` !== name || idOf(record.key, record.status) !== record.id) throw datasetError(`${path}: its id is not the hash of its key`)
     records.set(record.id, record)
   }
   return records
+}
+
+/**
+ * What is wrong with a record, read back or about to be appended: its version, its schema, a release that is not a version (the
+ * site sorts releases by semver). Fields the schema does not know are removed from it.
+ * @param {any} record @returns {string | null} null: nothing
+ */
+export function recordProblem (record) {
+  if (record?.recordVersion !== 1) return `recordVersion is ${JSON.stringify(record?.recordVersion)}, not 1`
+  const problem = schemaProblem('timeline-record', record)
+  if (problem) return problem
+  if (semver.valid(record.key.release) !== record.key.release) {
+    return `key.release is ${JSON.stringify(record.key.release).slice(0, 80)}; allowed: a version as semver writes it (4.21.2)`
+  }
+  return null
 }
 
 /**
@@ -119,12 +141,19 @@ export function idOf (key, status) {
   return createHash('sha256').update(JSON.stringify([key, status === 'ok'])).digest('hex').slice(0, 24)
 }
 
-/** @param {string} path @returns {any} */
-function readJson (path) {
+/** @param {string} path @param {number} maxBytes @returns {any} */
+function readJson (path, maxBytes) {
+  const { value, problem } = readBoundedJson(path, { maxBytes })
+  if (problem !== null) throw datasetError(`${path} ${problem}`)
+  return value
+}
+
+/** @param {string} path */
+function lstatOrNull (path) {
   try {
-    return JSON.parse(readFileSync(path, 'utf8'))
-  } catch (error) {
-    throw datasetError(`${path} does not parse as JSON (${/** @type {Error} */ (error).message.split('\n')[0]})`)
+    return lstatSync(path)
+  } catch {
+    return null
   }
 }
 

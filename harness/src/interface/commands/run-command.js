@@ -31,7 +31,7 @@ import { RUN_OPTIONS } from '../cli/option-table.js'
  *   warmupSec: number, pipelining: number, ratePerSec: number | null, engine: string, measure: string, countCache?: boolean,
  *   sutHost: import('../../platform/hosts/host.js').HostTarget | null, loadHosts: import('../../platform/hosts/host.js').HostTarget[] | null,
  *   pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus: number, repeats: number,
- *   shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck: 'on' | 'off',
+ *   shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck: 'on' | 'off', censusArgs: 'on' | 'off',
  *   disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec: number, pgPoolSize: number, windowMs: number,
  *   runtimeEvents: 'on' | 'off', verify: boolean }} RunFields
  */
@@ -124,6 +124,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
     freshSut: options.freshSut,
     shard: options.shard,
     quietCheck: options.quietCheck,
+    censusArgs: options.censusArgs,
     disturbedAbovePct: options.disturbedAbovePct,
     sutHost,
     loadHosts,

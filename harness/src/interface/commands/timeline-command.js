@@ -1,13 +1,13 @@
 // @ts-check
-import { resolve } from 'node:path'
+import { join, resolve } from 'node:path'
 import { DynoError } from '../../platform/errors.js'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { readRun } from '../../records/read-run.js'
 import { resolveRuntimeTarget } from '../../subjects/runtimes/runtime-targets.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
-import { registryReleases } from '../../history/timeline/registry-releases.js'
+import { npmPackageProblem, registryReleases } from '../../history/timeline/registry-releases.js'
 import { chooseReleases } from '../../history/timeline/release-rules.js'
-import { appendToDataset, openDataset } from '../../history/timeline/timeline-dataset.js'
+import { appendToDataset, openDataset, recordProblem } from '../../history/timeline/timeline-dataset.js'
 import { timelineRecordsOf } from '../../history/timeline/timeline-records.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
 import { runBenchmarks, runCommand } from './run-command.js'
@@ -68,15 +68,18 @@ export async function timelineCommand (dataDir, parsed, io, signal, parseRunOpti
   if (options.planOnly) return runCommand(run.values, io, signal, run.planFields)
   const outcome = await runBenchmarks(run.values, io, signal, run.planFields)
   const published = new Map(releases.flatMap(({ framework, chosen }) => chosen.map((release) => [`${framework}@${release.version}`, release.publishedAt])))
-  const { appended, alreadyHeld, failed } = appendRun(dir, held, outcome.runDir, (framework, version) => published.get(`${framework}@${version}`) ?? null)
-  io.stdout.write(`timeline: ${appended} record${appended === 1 ? '' : 's'} appended to ${dir} (${alreadyHeld} already held; ${failed} of the run's ` +
-    'releases not counted, each a record with its reason)\n')
+  const records = checkedRecords(readRun(outcome.runDir), (framework, version) => published.get(`${framework}@${version}`) ?? null)
+  const { appended, alreadyHeld } = appendToDataset(dir, held, records)
+  const failed = records.filter((record) => record.status !== 'ok').length
+  io.stdout.write(`timeline: ${appended.length} record${appended.length === 1 ? '' : 's'} appended to ${dir} (${alreadyHeld.length} already held; ` +
+    `${failed} of the run's releases not counted, each a record with its reason)\n`)
   return outcome.exitCode === 1 ? 0 : outcome.exitCode
 }
 
 /**
  * `dyno timeline-add DATA RUN…`: the releases counted in runs made elsewhere (the parts of a matrix, merged) appended to a data
- * directory, their publish dates asked of the registry.
+ * directory, their publish dates asked of the registry. A run comes from elsewhere: every record it makes is checked, and every
+ * framework name it gives npm is a package's name, before the registry is asked or anything is appended.
  * @param {string} dataDir @param {string[]} runDirs @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
  * @returns {Promise<number>}
  */
@@ -84,29 +87,54 @@ export async function timelineAddCommand (dataDir, runDirs, io, signal) {
   const dir = resolve(REPO_ROOT, dataDir)
   const held = openDataset(dir)
   const runs = runDirs.map((runDir) => readRun(resolve(REPO_ROOT, runDir)))
+  const frameworks = new Set()
+  for (const run of runs) {
+    run.records.forEach((record, position) => {
+      if (record.sut.variant?.kind !== 'npm') return
+      const problem = npmPackageProblem(record.sut.framework)
+      if (problem) throw runError(run, position, `sut.framework: ${problem}`)
+      frameworks.add(record.sut.framework)
+    })
+  }
+  // Every record of every run checked before the registry is asked (a record's date is not part of its check) and before one is appended.
+  for (const run of runs) checkedRecords(run, () => null)
   /** @type {Map<string, Map<string, string | null>>} */
   const dates = new Map()
-  const frameworks = runs.flatMap((run) => run.records.filter((record) => record.sut.variant?.kind === 'npm').map((record) => record.sut.framework))
-  for (const framework of new Set(frameworks)) {
+  for (const framework of frameworks) {
     const known = await registryReleases(framework, { signal, entry: framework })
     dates.set(framework, new Map(known.map((release) => [release.version, release.publishedAt])))
   }
-  for (const run of runs) {
-    const { appended, alreadyHeld } = appendRun(dir, held, run.dir, (framework, version) => dates.get(framework)?.get(version) ?? null)
-    io.stdout.write(`timeline: ${appended} record${appended === 1 ? '' : 's'} of ${run.dir} appended to ${dir} (${alreadyHeld} already held)\n`)
+  const checked = runs.map((run) => ({ run, records: checkedRecords(run, (framework, version) => dates.get(framework)?.get(version) ?? null) }))
+  for (const { run, records } of checked) {
+    const { appended, alreadyHeld } = appendToDataset(dir, held, records)
+    io.stdout.write(`timeline: ${appended.length} record${appended.length === 1 ? '' : 's'} of ${run.dir} appended to ${dir} ` +
+      `(${alreadyHeld.length} already held)\n`)
   }
   return 0
 }
 
 /**
- * @param {string} dir @param {Map<string, import('../../history/timeline/timeline-dataset.js').TimelineRecord>} held @param {string} runDir
- * @param {(framework: string, version: string) => string | null} publishedAt
+ * The records a run makes, each checked as a record read back is (timeline-dataset.js), leaving out the cells an interruption cut
+ * short (they say nothing of their release: the next run counts them).
+ * @param {import('../../records/read-run.js').RunData} run @param {(framework: string, version: string) => string | null} publishedAt
+ * @returns {import('../../history/timeline/timeline-dataset.js').TimelineRecord[]}
+ * @throws {DynoError} DYNO_ERR_TIMELINE_RUN naming the result file and the field
  */
-function appendRun (dir, held, runDir, publishedAt) {
-  // A cell an interruption cut short says nothing of its release: it is left for the next run to count.
-  const records = timelineRecordsOf(readRun(runDir), publishedAt).filter((record) => record.errorCode !== 'DYNO_ERR_INTERRUPTED')
-  const { appended, alreadyHeld } = appendToDataset(dir, held, records)
-  return { appended: appended.length, alreadyHeld: alreadyHeld.length, failed: records.filter((record) => record.status !== 'ok').length }
+function checkedRecords (run, publishedAt) {
+  const records = timelineRecordsOf(run, publishedAt).filter((record) => record.errorCode !== 'DYNO_ERR_INTERRUPTED')
+  for (const record of records) {
+    const problem = recordProblem(record)
+    if (problem) {
+      throw new DynoError('DYNO_ERR_TIMELINE_RUN', `${join(run.dir, record.source.resultFile)} does not make a record the timeline keeps: ${problem}; ` +
+        'nothing was appended')
+    }
+  }
+  return records
+}
+
+/** @param {import('../../records/read-run.js').RunData} run @param {number} position @param {string} problem */
+function runError (run, position, problem) {
+  return new DynoError('DYNO_ERR_TIMELINE_RUN', `${join(run.dir, run.index.results[position]?.file ?? '')}: ${problem}; nothing was appended`)
 }
 
 /**

@@ -19,6 +19,18 @@ export const QUIET_CHECK = {
 }
 
 /** @type {OptionSpec} */
+export const CENSUS_ARGS = {
+  field: 'censusArgs',
+  partOfPlan: false,
+  flag: '--census-args <on|off>',
+  description: 'Name the other processes the machine census finds (before measuring, and in every disturbed cell) by their command ' +
+    'lines too, masked as far as a list of secret forms goes, in run.json, every result, report and the terminal. UNSAFE TO SHARE: ' +
+    'another program\'s arguments may hold what no mask knows. off: pid, executable name, user (when not yours) and cpu share only',
+  parse: oneOf(['on', 'off']),
+  default: 'off'
+}
+
+/** @type {OptionSpec} */
 export const DISTURBED_ABOVE = {
   field: 'disturbedAbovePct',
   partOfPlan: false,

@@ -51,7 +51,8 @@ export async function loadCell (context, cell, running, record, probes) {
     generatorPids: () => started.pids,
     sutCpus: pinning.sutCpus,
     generatorCpus: pinning.generatorCpus,
-    sutHere: context.sutHost.sharesProcesses
+    sutHere: context.sutHost.sharesProcesses,
+    censusArgs: context.censusArgs
   })
   const hooks = {
     env: runEnv(context.runId),

@@ -18,10 +18,10 @@ import { startInterferenceSampler } from '../../platform/resources/interference-
  * next one.
  * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPids: () => number[],
  *   sutReadGroup?: (() => import('../../platform/process/proc-reader.js').ProcStat[]) | null, sutCpus: number[] | null, generatorCpus: number[] | null,
- *   sutHere: boolean }} options generatorPids: its processes now; sutReadGroup: the SUT's processes as its host reads them, when it
- *   runs on another (sutHere false)
+ *   sutHere: boolean, censusArgs: boolean }} options generatorPids: its processes now; sutReadGroup: the SUT's processes as its host
+ *   reads them, when it runs on another (sutHere false); censusArgs: other processes named by their arguments too
  */
-export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = null, sutCpus, generatorCpus, sutHere }) {
+export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = null, sutCpus, generatorCpus, sutHere, censusArgs }) {
   /** @type {Partial<Record<'warmup' | 'measure', PhaseReport>>} */
   const reports = {}
   let index = 0
@@ -31,7 +31,7 @@ export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = n
     const pids = generatorPids()
     samplers = {
       resources: startResourceSampler({ targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) } }),
-      interference: startInterferenceSampler({ sutCpus, generatorCpus, sutHere, sutPgid, generatorPids })
+      interference: startInterferenceSampler({ sutCpus, generatorCpus, sutHere, sutPgid, generatorPids }, { censusArgs })
     }
   }
   const close = () => {

@@ -1,9 +1,14 @@
 // @ts-check
 // The harness's side of the event-loop-delay preload: the environment that loads it into a Node SUT,
-// and the reading of what it wrote.
-import { readFileSync } from 'node:fs'
+// and the reading of what it wrote. The file is the SUT's to write: it is read as data, a regular file of a bounded size, each
+// line a sample only when every figure of it is a number, and only those figures kept.
 import { DEFAULT_EVENT_LOOP_INTERVAL_MS } from './resource-defaults.js'
+import { readBoundedText } from '../util/bounded-files.js'
 import { roundTo } from '../util/numbers.js'
+
+/** A line per interval per process, 100 bytes: days of samples. A larger file is not the preload's, and gives no sample. */
+const MAX_SAMPLES_BYTES = 64 * 1024 * 1024
+const FIGURES = /** @type {const} */ (['tMs', 'meanMs', 'p50Ms', 'p99Ms', 'maxMs'])
 
 /** The file URL of the preload, as NODE_OPTIONS=--import wants it (percent-encoded: safe with spaces). */
 export const EVENT_LOOP_PRELOAD_URL = new URL('./event-loop-preload.js', import.meta.url).href
@@ -41,33 +46,39 @@ export function eventLoopEnv ({ file, intervalMs = DEFAULT_EVENT_LOOP_INTERVAL_M
 
 /**
  * The samples the preload wrote, oldest first; only those ending within [fromMs, toMs] (epoch ms)
- * when given. A missing file gives none; a torn last line (the SUT killed mid-write) is skipped.
+ * when given. A missing file, or one that is not a regular file of at most MAX_SAMPLES_BYTES, gives none; a line that is not a
+ * sample (a torn last line: the SUT killed mid-write) is skipped.
  * @param {string} file
  * @param {{ fromMs?: number, toMs?: number }} [window]
  * @returns {EventLoopSample[]}
  */
 export function readEventLoopSamples (file, { fromMs = -Infinity, toMs = Infinity } = {}) {
-  let text
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (error) {
-    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return []
-    throw error
-  }
+  const { text } = readBoundedText(file, { maxBytes: MAX_SAMPLES_BYTES })
+  if (text === null) return []
   /** @type {EventLoopSample[]} */
   const samples = []
   for (const line of text.split('\n')) {
-    if (!line) continue
-    let sample
-    try {
-      sample = JSON.parse(line)
-    } catch {
-      continue
-    }
-    if (typeof sample?.tMs !== 'number' || sample.tMs < fromMs || sample.tMs > toMs) continue
-    samples.push(sample)
+    const sample = sampleOf(line)
+    if (sample && sample.tMs >= fromMs && sample.tMs <= toMs) samples.push(sample)
   }
   return samples.sort((a, b) => a.tMs - b.tMs)
+}
+
+/**
+ * A line as the preload writes it, with only its own figures, each a finite number not below zero; null for anything else (a torn
+ * last line, the SUT killed mid-write, or a line the preload did not write).
+ * @param {string} line @returns {EventLoopSample | null}
+ */
+function sampleOf (line) {
+  let parsed
+  try {
+    parsed = JSON.parse(line)
+  } catch {
+    return null
+  }
+  if (!parsed || typeof parsed !== 'object' || !Number.isSafeInteger(parsed.pid)) return null
+  if (!FIGURES.every((figure) => Number.isFinite(parsed[figure]) && parsed[figure] >= 0)) return null
+  return { pid: parsed.pid, tMs: parsed.tMs, meanMs: parsed.meanMs, p50Ms: parsed.p50Ms, p99Ms: parsed.p99Ms, maxMs: parsed.maxMs }
 }
 
 /**

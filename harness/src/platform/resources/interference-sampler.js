@@ -4,14 +4,14 @@
 // its role: the SUT's process group, the load generator, dyno itself and what it started beside them (the services the SUT uses), or
 // someone else. What a cpu was busy with beyond those is interference: another program (named, from the census), or processes born
 // and gone between two censuses (not named, but counted by the cpu's own counters). Time the hypervisor stole is counted apart.
+// Another program is named by what identifies it, never by its arguments unless asked (process-identity.js).
 import { performance } from 'node:perf_hooks'
-import { readFileSync } from 'node:fs'
 import { cpuTimesBetween, readCpuTimes } from './cpu-times.js'
+import { processIdentity } from './process-identity.js'
 import { listPids, readProcStat } from '../process/proc-reader.js'
 import { DEFAULT_INTERFERENCE_INTERVAL_MS, INTERFERENCE_TOP_PROCESSES } from './resource-defaults.js'
 import { clockTicksPerSec } from '../process/system-constants.js'
 import { roundTo } from '../util/numbers.js'
-import { maskSecrets } from '../util/mask-secrets.js'
 
 /**
  * @typedef {'sut' | 'generator' | 'dyno' | 'other'} ProcessRole
@@ -36,7 +36,9 @@ import { maskSecrets } from '../util/mask-secrets.js'
  *
  * @typedef {object} OtherProcess a process that took time from the measured cpus
  * @property {number} pid
- * @property {string} command its command line, shortened
+ * @property {string} name its executable's name, never its arguments (process-identity.js)
+ * @property {string | null} user its user, when not the one dyno runs as
+ * @property {string} [args] its command line, masked and shortened: only with `--census-args on`
  * @property {number} cpuPct of one cpu, over the window, on the measured cpus
  * @property {number[]} cpus the measured cpus it ran on (as last seen at each census)
  * @property {Record<string, number>} pctOfCpu per cpu it ran on: the share of that cpu it took
@@ -70,10 +72,11 @@ const emptyRoles = () => ({ sut: 0, generator: 0, dyno: 0, other: 0 })
 /**
  * Starts reading now. Returns null when the machine has no /proc/stat to read (the caller says so once).
  * @param {InterferenceTargets} targets
- * @param {{ intervalMs?: number }} [options]
+ * @param {{ censusArgs: boolean, intervalMs?: number }} options censusArgs: name other processes by their arguments too
+ *   (`--census-args on`)
  * @returns {{ stop: () => InterferenceReport } | null}
  */
-export function startInterferenceSampler (targets, { intervalMs = DEFAULT_INTERFERENCE_INTERVAL_MS } = {}) {
+export function startInterferenceSampler (targets, { censusArgs, intervalMs = DEFAULT_INTERFERENCE_INTERVAL_MS }) {
   const firstTimes = readCpuTimes()
   if (!firstTimes) return null
   const ticksPerSec = clockTicksPerSec()
@@ -82,8 +85,8 @@ export function startInterferenceSampler (targets, { intervalMs = DEFAULT_INTERF
   const startedAt = performance.now()
   /** @type {Map<number, Seen>} */
   let seen = new Map()
-  /** @type {Map<number, string>} */
-  const commands = new Map()
+  /** @type {Map<number, import('./process-identity.js').ProcessIdentity>} */
+  const identities = new Map()
   census(targets, seen, null) // the baseline: what each process had used before the window
   let lastTimes = firstTimes
   let lastAt = startedAt
@@ -123,7 +126,7 @@ export function startInterferenceSampler (targets, { intervalMs = DEFAULT_INTERF
       const total = totalOthers.get(pid) ?? new Map()
       for (const [cpu, ticks] of used) total.set(cpu, (total.get(cpu) ?? 0) + ticks)
       totalOthers.set(pid, total)
-      if (!commands.has(pid)) commands.set(pid, commandOf(pid))
+      if (!identities.has(pid)) identities.set(pid, processIdentity(pid, { args: censusArgs }))
     }
     const shares = roleShares(roleCpus, deltas, tally.perCpu)
     samples.push({
@@ -163,7 +166,7 @@ export function startInterferenceSampler (targets, { intervalMs = DEFAULT_INTERF
         .slice(0, INTERFERENCE_TOP_PROCESSES)
         .map(({ pid, onMeasured, ticks }) => ({
           pid,
-          command: commands.get(pid) ?? '?',
+          ...identities.get(pid) ?? { name: '?', user: null },
           cpuPct: pctOf(ticks),
           cpus: onMeasured.map(([cpu]) => cpu),
           pctOfCpu: Object.fromEntries(onMeasured.map(([cpu, cpuTicks]) => [String(cpu), pctOf(cpuTicks)]))
@@ -302,20 +305,4 @@ function stealShare (deltas, cpus) {
     steal += deltas.get(cpu)?.stealTicks ?? 0
   }
   return total > 0 ? roundTo(steal / total * 100, 1) : 0
-}
-
-/**
- * A process's command line, shortened for a line of text (its kernel name when it has none: a kernel thread).
- * @param {number} pid @returns {string}
- */
-function commandOf (pid) {
-  let line = ''
-  try {
-    line = readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0+$/, '').replace(/\0/g, ' ')
-  } catch {
-    // ended already
-  }
-  if (!line) line = `[${readProcStat(pid)?.comm ?? 'ended'}]`
-  line = maskSecrets(line)
-  return line.length > 80 ? `${line.slice(0, 77)}…` : line
 }

@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path'
 import { DynoError } from '../errors.js'
 
 /** A file dyno reads (a result, a run index) larger than this is not one it wrote. */
-const MAX_INPUT_BYTES = 256 * 1024 * 1024
+export const MAX_INPUT_BYTES = 256 * 1024 * 1024
 
 /** @param {string} path @returns {import('node:fs').Stats | null} null when nothing is there */
 function statOrNull (path) {

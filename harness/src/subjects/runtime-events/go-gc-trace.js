@@ -21,10 +21,13 @@ const GC_LINE = /^gc (\d+) @([\d.]+)s \d+%: ([\d.]+)\+([\d.]+)\+([\d.]+) ms cloc
 export function parseGoGcLine (line) {
   const match = GC_LINE.exec(line.trim())
   if (!match) return null
+  // Digits and dots are not yet a number (`1.2.3`): each figure is checked as one.
+  const [sinceStartSec, sweepMs, markMs, markTerminationMs] = [match[2], match[3], match[4], match[5]].map(Number)
+  if (![sinceStartSec, sweepMs, markMs, markTerminationMs].every(Number.isFinite)) return null
   return {
-    sinceStartMs: Number(match[2]) * 1000,
-    pauseMs: roundTo(Number(match[3]) + Number(match[5]), 6),
-    concurrentMarkMs: Number(match[4]),
+    sinceStartMs: sinceStartSec * 1000,
+    pauseMs: roundTo(sweepMs + markTerminationMs, 6),
+    concurrentMarkMs: markMs,
     forced: match[6] !== undefined
   }
 }

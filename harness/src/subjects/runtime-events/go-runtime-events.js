@@ -5,6 +5,11 @@
 // start come after it).
 import { parseGoGcLine } from './go-gc-trace.js'
 
+/** A gctrace line is 150 characters: a longer stretch of stderr without a line break is not one, and is dropped. */
+const MAX_LINE_CHARS = 64 * 1024
+/** A cycle every few ms for an hour: more is not a collector's trace, and the SUT's events are refused. */
+const MAX_CYCLES = 1_000_000
+
 /** @type {import('./runtime-event-sources.js').RuntimeEventSource} */
 export const GO_RUNTIME_EVENTS = {
   name: 'go-gctrace',
@@ -22,22 +27,31 @@ export const GO_RUNTIME_EVENTS = {
     const cycles = []
     let launchedAtMs = 0
     let carry = ''
+    /** @type {string | null} */
+    let refused = null
     const inherited = process.env.GODEBUG
     return {
       args: [],
       env: { GODEBUG: inherited ? `${inherited},gctrace=1` : 'gctrace=1' },
       eventLoopIntervalMs: null,
       onStderr (chunk) {
+        if (refused !== null) return
         const lines = (carry + chunk.toString()).split('\n')
         carry = lines.pop() ?? ''
+        if (carry.length > MAX_LINE_CHARS) carry = ''
         for (const line of lines) {
           const cycle = parseGoGcLine(line)
-          if (cycle) cycles.push({ atMs: launchedAtMs + cycle.sinceStartMs, kind: cycle.forced ? 'forced' : 'cycle', pauseMs: cycle.pauseMs })
+          if (!cycle) continue
+          if (cycles.length >= MAX_CYCLES) {
+            refused = `the SUT's stderr held more than ${MAX_CYCLES} gctrace lines`
+            break
+          }
+          cycles.push({ atMs: launchedAtMs + cycle.sinceStartMs, kind: cycle.forced ? 'forced' : 'cycle', pauseMs: cycle.pauseMs })
         }
       },
       launched (epochMs) { launchedAtMs = epochMs },
       collect () {
-        return { gc: cycles.slice(), optimized: [], deopts: [] }
+        return { gc: cycles.slice(), optimized: [], deopts: [], refused }
       }
     }
   }

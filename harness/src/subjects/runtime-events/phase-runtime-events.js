@@ -1,12 +1,24 @@
 // @ts-check
 // A phase's runtime events, cut into the phase's own timeseries windows: in each window, the collections by kind with their pause, the
 // functions optimised by tier, the deoptimisations by category, and the event-loop delay; over the phase, the totals and the
-// deoptimisations grouped by function and reason (what `dyno compare` lines up between two runs).
+// deoptimisations grouped by function and reason (what `dyno compare` lines up between two runs). The events came from files and
+// output the SUT wrote: every tally is keyed by a kind, tier or category the source declares (a collection of another kind counts as
+// `other`, a tier or category it does not declare is left out) in an object without a prototype, so no name read can reach one.
+import { DEOPT_CATEGORIES } from './deopt-categories.js'
 import { roundTo } from '../../platform/util/numbers.js'
 import { threadCpuBetween } from './thread-cpu-sampler.js'
 
 /** How many groups of deoptimisations a phase keeps, most frequent first. */
 export const KEPT_DEOPT_GROUPS = 100
+/** The kind a collection of a kind its source does not declare is counted as. */
+export const OTHER_GC_KIND = 'other'
+const CATEGORIES = new Set([...DEOPT_CATEGORIES.map((rule) => rule.category), 'other'])
+
+/**
+ * An object to count into by names read from data: no prototype, so `__proto__` or `constructor` is a key like any other.
+ * @template T @param {[string, T][]} [entries] @returns {Record<string, T>}
+ */
+const tallyOf = (entries = []) => Object.assign(Object.create(null), Object.fromEntries(entries))
 
 /**
  * @typedef {{ count: number, pauseMs: number }} GcTally
@@ -49,37 +61,39 @@ export function noRuntimeEvents (reason) {
  * @returns {PhaseRuntimeEvents}
  */
 export function phaseRuntimeEvents (source, events, { startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs, threadCpuSamples = null }) {
+  if (events.refused) return { ...noRuntimeEvents(`not read: ${events.refused}`), source: source.name, describes: source.describes }
   const bounds = windows.map((window) => [startedAtMs + window.startMs, startedAtMs + window.startMs + window.durationMs])
-  const windowOf = (/** @type {number} */ atMs) => bounds.findIndex(([from, to]) => atMs >= from && atMs < to)
-  const emptyGc = () => Object.fromEntries(source.gcKinds.map((kind) => [kind, { count: 0, pauseMs: 0 }]))
-  const emptyTiers = () => source.tiers ? Object.fromEntries(source.tiers.map((tier) => [tier, 0])) : null
+  const windowOf = (/** @type {number} */ atMs) => Number.isFinite(atMs) ? bounds.findIndex(([from, to]) => atMs >= from && atMs < to) : -1
+  const emptyGc = () => tallyOf(source.gcKinds.map((kind) => [kind, { count: 0, pauseMs: 0 }]))
+  const emptyTiers = () => source.tiers ? tallyOf(source.tiers.map((tier) => [tier, 0])) : null
   /** @type {RuntimeWindow[]} */
   const cut = windows.map((window) => ({
     startMs: window.startMs,
     gc: emptyGc(),
     optimized: emptyTiers(),
-    deoptimized: source.deopts ? { count: 0, byCategory: {} } : null,
+    deoptimized: source.deopts ? { count: 0, byCategory: tallyOf() } : null,
     eventLoopDelay: null,
     threadCpuMs: threadCpu(threadCpuSamples, startedAtMs + window.startMs, startedAtMs + window.startMs + window.durationMs)
   }))
   for (const event of events.gc) {
     const index = windowOf(event.atMs)
-    if (index === -1) continue
-    const tally = cut[index].gc[event.kind] ??= { count: 0, pauseMs: 0 }
+    if (index === -1 || !Number.isFinite(event.pauseMs) || event.pauseMs < 0) continue
+    const kind = source.gcKinds.includes(event.kind) ? event.kind : OTHER_GC_KIND
+    const tally = cut[index].gc[kind] ??= { count: 0, pauseMs: 0 }
     tally.count += 1
     tally.pauseMs += event.pauseMs
   }
   for (const event of events.optimized) {
     const index = windowOf(event.atMs)
     const tiers = index === -1 ? null : cut[index].optimized
-    if (tiers) tiers[event.tier] = (tiers[event.tier] ?? 0) + 1
+    if (tiers && source.tiers?.includes(event.tier)) tiers[event.tier] += 1
   }
   /** @type {Map<string, DeoptGroup>} */
   const groups = new Map()
   for (const event of events.deopts) {
     const index = windowOf(event.atMs)
     const deoptimized = index === -1 ? null : cut[index].deoptimized
-    if (!deoptimized) continue
+    if (!deoptimized || !CATEGORIES.has(event.category)) continue
     deoptimized.count += 1
     deoptimized.byCategory[event.category] = (deoptimized.byCategory[event.category] ?? 0) + 1
     const key = `${event.fn}\0${event.position}\0${event.reason}`
@@ -124,7 +138,7 @@ export function phaseRuntimeEvents (source, events, { startedAtMs, windows, even
  */
 export function runtimeTotals (windows) {
   /** @type {Record<string, GcTally>} */
-  const gc = {}
+  const gc = tallyOf()
   /** @type {Record<string, number> | null} */
   let optimized = null
   /** @type {{ count: number, byCategory: Record<string, number> } | null} */
@@ -143,11 +157,11 @@ export function runtimeTotals (windows) {
       sum.pauseMs = roundTo(sum.pauseMs + tally.pauseMs, 3)
     }
     if (window.optimized) {
-      optimized ??= {}
+      optimized ??= tallyOf()
       for (const [tier, count] of Object.entries(window.optimized)) optimized[tier] = (optimized[tier] ?? 0) + count
     }
     if (window.deoptimized) {
-      deoptimized ??= { count: 0, byCategory: {} }
+      deoptimized ??= { count: 0, byCategory: tallyOf() }
       deoptimized.count += window.deoptimized.count
       for (const [category, count] of Object.entries(window.deoptimized.byCategory)) {
         deoptimized.byCategory[category] = (deoptimized.byCategory[category] ?? 0) + count

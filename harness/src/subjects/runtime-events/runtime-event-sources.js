@@ -11,9 +11,11 @@ import { NODE_RUNTIME_EVENTS } from './node-runtime-events.js'
  * @typedef {object} DeoptEvent @property {number} atMs @property {string} kind @property {string} reason @property {string} category
  *   @property {string} fn @property {string} position
  * @typedef {object} RuntimeEvents everything collected so far from one SUT process group
- * @property {GcEvent[]} gc
+ * @property {GcEvent[]} gc a kind the source does not declare is `other`
  * @property {OptimizedEvent[]} optimized
  * @property {DeoptEvent[]} deopts
+ * @property {string | null} refused why what the runtime wrote is not read (a file or an output past its bound, a FIFO where a log
+ *   should be); null: it is
  *
  * @typedef {object} RuntimeEventProbe one SUT process's collection, switched on at its launch
  * @property {string[]} args runtime flags, before the SUT's own arguments
@@ -26,7 +28,7 @@ import { NODE_RUNTIME_EVENTS } from './node-runtime-events.js'
  * @typedef {object} RuntimeEventSource
  * @property {string} name recorded with the events
  * @property {string} describes where the events come from, in words
- * @property {string[]} gcKinds the kinds of collection it tells apart
+ * @property {string[]} gcKinds the kinds of collection it tells apart (any other kind it reads is counted as `other`)
  * @property {string[] | null} tiers the compiler tiers it reports; null: it reports no compilation
  * @property {boolean} deopts whether it reports deoptimisations
  * @property {boolean} eventLoopDelay whether the event-loop probe runs beside it

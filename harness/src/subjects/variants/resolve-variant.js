@@ -32,7 +32,7 @@ const unknownVersion = (entry, message) => new DynoError('DYNO_ERR_UNKNOWN_VERSI
 export async function resolveNpmVariant (entry, framework, spec, { signal } = {}) {
   let facts
   try {
-    const { stdout } = await run('npm', ['view', framework, 'versions', 'dist-tags', '--json'], { timeout: 60_000, signal, maxBuffer: 64 * 2 ** 20 })
+    const { stdout } = await run('npm', ['view', '--json', '--', framework, 'versions', 'dist-tags'], { timeout: 60_000, signal, maxBuffer: 64 * 2 ** 20 })
     facts = JSON.parse(stdout)
   } catch (error) {
     const said = /** @type {{ stdout?: string, message: string }} */ (error)
@@ -54,7 +54,7 @@ export async function resolveNpmVariant (entry, framework, spec, { signal } = {}
   }
   let integrity
   try {
-    const { stdout } = await run('npm', ['view', `${framework}@${version}`, 'dist.integrity', '--json'], { timeout: 60_000, signal })
+    const { stdout } = await run('npm', ['view', '--json', '--', `${framework}@${version}`, 'dist.integrity'], { timeout: 60_000, signal })
     integrity = JSON.parse(stdout || 'null')
   } catch (error) {
     const said = /** @type {{ stdout?: string, message: string }} */ (error)

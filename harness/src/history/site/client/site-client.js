@@ -1,7 +1,25 @@
 // The site's charts, drawn in the browser from the figures each page carries (site-pages.js): a line per series, the releases
-// in release order (or the publish dates), the release and its date in the tooltip, each step marked with its size.
+// in release order (or the publish dates), the release and its date in the tooltip, each step marked with its size. Every
+// string of the figures came from a data directory: it reaches the page as text only (textContent), never as markup.
 /* global document, window, echarts */
 (function drawCharts () {
+  /** @param {string[]} lines @returns {HTMLElement} a tooltip of these lines, each set as text */
+  const textLines = (lines) => {
+    const box = document.createElement('div')
+    for (const line of lines) box.appendChild(document.createElement('div')).textContent = line
+    return box
+  }
+  /** A point's tooltip: its series, release (and publish date), figure; a step's mark: its series and size. */
+  const tooltipOf = (item, unit) => {
+    const point = item.data && item.data.point
+    if (!point) return textLines([String(item.seriesName), `step: ${String(item.value)}`])
+    return textLines([
+      String(item.seriesName),
+      `${point.at}${point.publishedAt ? ` (published ${String(point.publishedAt).slice(0, 10)})` : ''}`,
+      `${typeof point.value === 'number' ? point.value.toLocaleString('en-US') : '-'} ${unit}`,
+      ...(point.settled ? [] : ['its windows had not settled'])
+    ])
+  }
   const charts = JSON.parse(document.getElementById('site-charts').textContent)
   const drawn = []
   for (const element of document.querySelectorAll('[data-chart-id]')) {
@@ -13,15 +31,9 @@
       animation: false,
       legend: { type: 'scroll', top: 0 },
       grid: { left: 70, right: 20, top: 36, bottom: 60 },
-      tooltip: {
-        trigger: 'item',
-        formatter: (item) => {
-          const point = item.data.point
-          return `${item.seriesName}<br>${point.at}${point.publishedAt ? ` (published ${point.publishedAt.slice(0, 10)})` : ''}<br>` +
-            `${point.value === null ? '-' : point.value.toLocaleString('en-US')} ${chart.unit}` +
-            `${point.settled ? '' : '<br>its windows had not settled'}`
-        }
-      },
+      // ECharts inserts a tooltip's string as HTML: the tooltip is built of elements whose text is set, so that no name from the
+      // data (a framework, a runtime, a release) is ever read as markup.
+      tooltip: { trigger: 'item', formatter: (item) => tooltipOf(item, chart.unit) },
       xAxis: byCategory
         ? { type: 'category', data: chart.categories, axisLabel: { rotate: 45 }, name: 'release', nameLocation: 'middle', nameGap: 44 }
         : { type: 'time', name: 'published', nameLocation: 'middle', nameGap: 30 },

@@ -1,15 +1,21 @@
 // @ts-check
 // The harness's side of the allocation preload (allocation-preload.js): the environment that loads it into a counted
-// Node SUT, and the reading of every process's bytes allocated so far: a SIGUSR2 to each, then its file's next reading.
-import { mkdirSync, readdirSync, readFileSync, watch } from 'node:fs'
+// Node SUT, and the reading of every process's bytes allocated so far: a SIGUSR2 to each, then its file's next reading. The
+// directory is the SUT's to write in: a reading counts only when its file is a regular file of a few bytes named by its pid,
+// every figure a number, and the pid one of the SUT's own processes, so that no file there makes dyno signal another process.
+import { mkdirSync, readdirSync, watch } from 'node:fs'
 import { join } from 'node:path'
 import { DynoError } from '../../../platform/errors.js'
+import { readProcStat } from '../../../platform/process/proc-reader.js'
+import { readBoundedText } from '../../../platform/util/bounded-files.js'
 
 /** The file URL of the preload, as NODE_OPTIONS=--import wants it (percent-encoded: safe with spaces). */
 export const ALLOCATION_PRELOAD_URL = new URL('./allocation-preload.js', import.meta.url).href
 
 /** How long the processes may take to answer (under valgrind, a reading is a few milliseconds). */
 const ANSWER_TIMEOUT_MS = 30_000
+/** A reading is a line of 100 bytes. */
+const MAX_READING_BYTES = 4096
 
 /**
  * The variables that load the preload into a Node SUT; NODE_OPTIONS keeps what the SUT was to get.
@@ -41,13 +47,13 @@ export function makeAllocationDir (outDir) {
 /** @typedef {{ pid: number, sequence: number, allocatedBytes: number, collections: number }} ProcessReading */
 
 /**
- * Asks every process that wrote a reading under `dir` for a new one (SIGUSR2) and waits for them all.
- * @param {string} dir
+ * Asks every process of the SUT that wrote a reading under `dir` for a new one (SIGUSR2) and waits for them all.
+ * @param {string} dir @param {{ group: number }} sut group: the SUT's process group, whose processes alone are asked
  * @returns {Promise<AllocationReading>}
  * @throws {DynoError} DYNO_ERR_LOAD_GENERATOR when no process wrote a reading, or one does not answer in time
  */
-export async function readAllocation (dir) {
-  const earlier = readingsIn(dir)
+export async function readAllocation (dir, { group }) {
+  const earlier = readingsIn(dir, group)
   if (earlier.length === 0) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `no process of the SUT wrote an allocation reading under ${dir}`)
   const answers = await new Promise((resolve, reject) => {
     const watcher = watch(dir)
@@ -58,7 +64,7 @@ export async function readAllocation (dir) {
       else resolve(readings)
     }
     const check = () => {
-      const now = readingsIn(dir)
+      const now = readingsIn(dir, group)
       const fresh = earlier.map((before) => now.find((reading) => reading.pid === before.pid && reading.sequence > before.sequence))
       if (fresh.every(Boolean)) finish(null, /** @type {ProcessReading[]} */ (fresh))
     }
@@ -85,23 +91,33 @@ export async function readAllocation (dir) {
 }
 
 /**
- * The last reading of each process; a file being replaced or unreadable is left for the next look.
- * @param {string} dir @returns {ProcessReading[]}
+ * The last reading of each of the SUT's processes; a file being replaced or unreadable is left for the next look, and one that is
+ * not a reading as the preload writes it, or names a process outside the SUT's group, is never one.
+ * @param {string} dir @param {number} group @returns {ProcessReading[]}
  */
-function readingsIn (dir) {
+function readingsIn (dir, group) {
   let names
   try {
-    names = readdirSync(dir).filter((name) => /^\d+\.json$/.test(name))
+    names = readdirSync(dir).filter((name) => /^\d{1,10}\.json$/.test(name))
   } catch {
     return []
   }
   /** @type {ProcessReading[]} */
   const readings = []
   for (const name of names) {
+    const { text } = readBoundedText(join(dir, name), { maxBytes: MAX_READING_BYTES })
+    if (text === null) continue
+    let reading
     try {
-      const reading = JSON.parse(readFileSync(join(dir, name), 'utf8'))
-      if (Number.isInteger(reading.pid) && Number.isInteger(reading.sequence) && Number.isFinite(reading.allocatedBytes)) readings.push(reading)
-    } catch {}
+      reading = JSON.parse(text)
+    } catch {
+      continue
+    }
+    if (!reading || typeof reading !== 'object' || reading.pid !== Number(name.slice(0, -'.json'.length))) continue
+    const { pid, sequence, allocatedBytes, collections } = reading
+    if (!Number.isSafeInteger(sequence) || sequence < 0 || !Number.isFinite(allocatedBytes) || !Number.isSafeInteger(collections) || collections < 0) continue
+    if (readProcStat(pid)?.pgid !== group) continue
+    readings.push({ pid, sequence, allocatedBytes, collections })
   }
   return readings
 }

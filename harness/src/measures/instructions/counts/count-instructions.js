@@ -168,7 +168,7 @@ export async function countInstructions ({
     await send(warmupRequests)
     // The first reading is made before counting starts; each later one between a window's dump and the zeroing of the next,
     // so that no reading is counted (and each window's allocation includes one reading's few hundred bytes, the same in all).
-    let allocatedBefore = allocationDir ? (await readAllocation(allocationDir)).allocatedBytes : null
+    let allocatedBefore = allocationDir ? (await readAllocation(allocationDir, { group: running.pid })).allocatedBytes : null
     await controlRunning('instrumentation on')
     await controlRunning('zero')
     /** @type {CountedWindow[]} */
@@ -184,7 +184,7 @@ export async function countInstructions ({
       }
       let allocatedBytesPerRequest = null
       if (allocationDir && allocatedBefore !== null) {
-        const { allocatedBytes } = await readAllocation(allocationDir)
+        const { allocatedBytes } = await readAllocation(allocationDir, { group: running.pid })
         allocatedBytesPerRequest = roundTo((allocatedBytes - allocatedBefore) / windowRequests, 1)
         allocatedBefore = allocatedBytes
         await controlRunning('zero')
