@@ -162,10 +162,12 @@ describe('compare-commits', () => {
   }, 240_000)
 
   it('names a ref git cannot resolve and exits 2 before checking anything out', async () => {
+    // The checkout's own worktrees (a contributor's) are counted before: none is added.
+    const before = worktreeCount(REPO_ROOT)
     const { code, stderr } = await runCli(['compare-commits', 'no-such-branch-dyno', 'HEAD', '--frameworks', 'node-http'])
     expect(code).toBe(2)
     expect(stderr).toMatch(/DYNO_ERR_GIT_REF: BASE_REF `no-such-branch-dyno` is not a commit of the repository/)
-    expect(worktreeCount(REPO_ROOT)).toBe(1)
+    expect(worktreeCount(REPO_ROOT)).toBe(before)
   })
 
   it('rejects a bad run option at the boundary, naming it', async () => {

@@ -47,23 +47,25 @@ export function shortLoad (overrides = {}) {
  *   load?: Partial<import('../../src/records/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?: boolean,
  *   signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/suite/run-suite.js').SuiteHooks, levels?: number[],
  *   repeats?: number, pin?: string, freshSut?: boolean, quietCheck?: 'on' | 'off', disturbedAbovePct?: number,
- *   sutHost?: import('../../src/platform/hosts/host.js').Host | null, engine?: import('../../src/load/engines/engine.js').Engine }} options the run is
+ *   sutHost?: import('../../src/platform/hosts/host.js').Host | null, engine?: import('../../src/load/engines/engine.js').Engine,
+ *   measure?: import('../../src/measures/measure.js').Measure }} options the run is
  *   registered with `runs` as soon as it has an id; hooks are the harness's own (progress, services); load: shortLoad's overrides;
  *   connections: the one level (10), levels: several; pin: as `--pin` (auto by default); quietCheck and disturbedAbovePct: off and
  *   TESTS_DISTURBED_ABOVE_PCT unless the test is about disturbance; engine: a descriptor the registry need not list (the one
- *   `load.engine` names otherwise)
+ *   `load.engine` names otherwise); measure: likewise, a measure the registry need not list (the one `load.measure` names otherwise)
  */
 export async function runInTempDir ({
   suts, scenarios, load = {}, connections = 10, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels,
   repeats = 1, pin = 'auto', freshSut = false, quietCheck = /** @type {'on' | 'off'} */ ('off'), disturbedAbovePct = TESTS_DISTURBED_ABOVE_PCT,
-  sutHost = null, engine
+  sutHost = null, engine, measure
 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
   const outcome = await runSuite(suiteOptions({
     suts,
     scenarios: scenarios.map(scenarioNamed),
-    load: shortLoad(engine ? { ...load, engine: engine.name } : load),
+    load: shortLoad({ ...load, ...(engine ? { engine: engine.name } : {}), ...(measure ? { measure: measure.name } : {}) }),
     ...(engine ? { engine } : {}),
+    ...(measure ? { measure } : {}),
     connections: levels ?? [connections],
     repeats,
     out,

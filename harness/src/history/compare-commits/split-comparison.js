@@ -4,7 +4,6 @@
 // `dyno run` as `--frameworks` and `--scenarios`, which every commit's harness takes, so a part works against a base from before
 // `--shard` existed. Whole SUTs go to a part where that balances as well (one `dyno run` per round and side); otherwise pairs.
 import { SCENARIOS } from '@dyno/scenarios'
-import { expectedCellSec } from '../../suite/plan/expected-cell-time.js'
 import { planIdentity, splitByExpectedTime } from '../../suite/plan/split-plan.js'
 
 /** How much longer than the finest split a split by whole SUTs may make the longest part and still be chosen. */
@@ -22,14 +21,15 @@ const WHOLE_SUT_SLACK = 1.1
 
 /**
  * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], connections: number[], rounds: number, count: number,
- *   settings: Parameters<typeof expectedCellSec>[1], options: Record<string, unknown> }} request options: those that decide what is
- *   measured (split-plan.js planDeciding)
+ *   settings: import('../../platform/options/option-values.js').PlanValues, measure: import('../../measures/measure.js').Measure,
+ *   options: Record<string, unknown> }} request measure: how its cells are measured, which says how long one takes (from settings);
+ *   options: those that decide what is measured (split-plan.js planDeciding)
  * @returns {ComparisonPlan}
  */
-export function splitComparison ({ frameworks, scenarios, runtimes, connections, rounds, count, settings, options }) {
+export function splitComparison ({ frameworks, scenarios, runtimes, connections, rounds, count, settings, measure, options }) {
   const levels = connections.length * runtimes.length
   const pairs = frameworks.flatMap((sut) => scenarios.map((scenario) => ({ sut, scenario })))
-  const cellSec = new Map(scenarios.map((name) => [name, expectedCellSec(scenarioNamed(name), settings)]))
+  const cellSec = new Map(scenarios.map((name) => [name, measure.expectedCellSec(scenarioNamed(name), settings)]))
   const pairSec = (/** @type {{ scenario: string }} */ pair) => (cellSec.get(pair.scenario) ?? 0) * levels * rounds * 2
   const byPair = splitByExpectedTime(pairs, count, pairSec)
   const bySut = splitByExpectedTime(frameworks, count, (sut) => pairs.filter((pair) => pair.sut === sut).reduce((sum, pair) => sum + pairSec(pair), 0))

@@ -50,6 +50,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     rounds,
     count: shard?.count ?? 1,
     settings: options,
+    measure: measureNamed(options.measure),
     options: planDeciding({ ...options, frameworks }, planFields)
   })
   if (options.planOnly) {

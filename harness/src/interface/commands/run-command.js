@@ -231,7 +231,8 @@ async function printPlan (options, io, planFields) {
     seed: options.seed,
     planOptions: planOptionsOf(options, planFields),
     shard: options.shard,
-    settings: options
+    settings: options,
+    measure: measureNamed(options.measure)
   })
   io.stdout.write(JSON.stringify({
     ...planRecord(plan, options.shard),

@@ -1,5 +1,4 @@
 // @ts-check
-import { expectedCellSec } from './expected-cell-time.js'
 import { planRuns } from './plan-runs.js'
 import { planIdentity, splitByExpectedTime } from './split-plan.js'
 
@@ -24,13 +23,15 @@ export function plannedEntry ({ sut, scenario, connections, repeat, file, positi
  * The plan of a run and the part of it `--shard K/N` gives this run (all of it without one).
  * @param {{ suts: import('../../subjects/suts/resolve-subjects.js').Subject[], scenarios: import('@dyno/scenarios').Scenario[], connections: number[],
  *   repeats: number, seed: number, planOptions: Record<string, unknown>, shard: ShardSpec | null,
- *   settings: Parameters<typeof expectedCellSec>[1] }} request settings: what a cell's expected time depends on
+ *   settings: import('../../platform/options/option-values.js').PlanValues, measure: import('../../measures/measure.js').Measure }} request
+ *   measure: how its cells are measured, which says how long one takes (from the plan alone: never from this machine's history, so that
+ *   every job of a CI matrix draws the same parts), from settings
  * @returns {PlanParts}
  */
-export function planParts ({ suts, scenarios, connections, repeats, seed, planOptions, shard, settings }) {
+export function planParts ({ suts, scenarios, connections, repeats, seed, planOptions, shard, settings, measure }) {
   const whole = planRuns({ suts, scenarios, connections, repeats, seed })
   const id = planIdentity(whole.map(plannedEntry), planOptions)
-  const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => expectedCellSec(entry.scenario, settings))
+  const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => measure.expectedCellSec(entry.scenario, settings))
   const expectedSec = Math.round(parts.reduce((sum, part) => sum + part.expectedSec, 0) * 10) / 10
   return { id, whole, expectedSec, parts, mine: parts[(shard?.index ?? 1) - 1] }
 }
