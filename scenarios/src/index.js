@@ -17,6 +17,7 @@ export { defineScenario } from './contract/define-scenario.js'
 export { DEFAULT_LOAD, DEFAULT_PROFILE, LOAD_PROFILES } from './load-profiles.js'
 export { ECHO_BODY } from './contract/post.js'
 export { BODY_CHECKS } from './contract/body-checks.js'
+export { PROTOCOLS, SERVED_PROTOCOLS } from './contract/protocols.js'
 
 /** Every scenario of the contract, in the order runs take them. */
 export const SCENARIOS = Object.freeze([
@@ -28,5 +29,9 @@ export const SCENARIOS = Object.freeze([
  * @typedef {import('./contract/define-scenario.js').RequestSpec} RequestSpec
  * @typedef {import('./contract/define-scenario.js').ResponseExpectation} ResponseExpectation
  * @typedef {import('./contract/define-scenario.js').BodyExpectation} BodyExpectation
+ * @typedef {import('./contract/define-scenario.js').WebSocketExchange} WebSocketExchange
+ * @typedef {import('./contract/protocols.js').Protocol} Protocol
+ * @typedef {import('./contract/protocols.js').ProtocolName} ProtocolName
+ * @typedef {import('./contract/protocols.js').ServedProtocol} ServedProtocol
  * @typedef {import('./load-profiles.js').LoadProfile} LoadProfile
  */
