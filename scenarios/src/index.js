@@ -12,6 +12,10 @@ import { sqlite } from './contract/sqlite.js'
 import { sqliteAsync } from './contract/sqlite-async.js'
 import { postgres } from './contract/postgres.js'
 import { postgresJs } from './contract/postgres-js.js'
+import { tlsJson } from './contract/tls-json.js'
+import { h2Json } from './contract/h2-json.js'
+import { h2cJson } from './contract/h2c-json.js'
+import { wsEcho } from './contract/ws-echo.js'
 
 export { defineScenario } from './contract/define-scenario.js'
 export { DEFAULT_LOAD, DEFAULT_PROFILE, LOAD_PROFILES } from './load-profiles.js'
@@ -21,7 +25,8 @@ export { PROTOCOLS, SERVED_PROTOCOLS } from './contract/protocols.js'
 
 /** Every scenario of the contract, in the order runs take them. */
 export const SCENARIOS = Object.freeze([
-  plaintext, json, params, post, fibonacci, error, validation, notFound, redis, sqlite, sqliteAsync, postgres, postgresJs
+  plaintext, json, params, post, fibonacci, error, validation, notFound, redis, sqlite, sqliteAsync, postgres, postgresJs,
+  tlsJson, h2Json, h2cJson, wsEcho
 ])
 
 /**
