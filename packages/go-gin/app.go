@@ -69,6 +69,8 @@ func newApp(data *dyno.DataSources) *gin.Engine {
 		row, err := data.PostgresWorld(c.Request.Context())
 		answer(c, row, err)
 	})
+	// WebSocket echo through gorilla/websocket, as Gin's own examples upgrade: on the context's writer and request.
+	app.GET(dyno.WebSocketPath, func(c *gin.Context) { dyno.EchoWebSocket(c.Writer, c.Request) })
 	for _, route := range dyno.ExtraRoutes {
 		app.Handle(route.Method, route.Path, func(c *gin.Context) {
 			params := make(map[string]string, len(c.Params))

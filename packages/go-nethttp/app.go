@@ -132,6 +132,8 @@ func newApp(data *dyno.DataSources) http.Handler {
 		row, err := data.PostgresWorld(r.Context())
 		answer(w, row, err)
 	})
+	// WebSocket echo: net/http has no WebSocket of its own, so the shared gorilla/websocket handler.
+	mux.HandleFunc("GET "+dyno.WebSocketPath, dyno.EchoWebSocket)
 	for _, route := range dyno.ExtraRoutes {
 		pattern, names := muxPattern(route.Method, route.Path)
 		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {

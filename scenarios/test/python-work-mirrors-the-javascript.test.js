@@ -5,9 +5,10 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_PG_POOL_SIZE, REDIS_MESSAGE_KEY, WORLD_QUERY_POSTGRES, WORLD_QUERY_SQLITE, WORLD_ROW_COUNT } from '../src/data/index.js'
+import { SERVED_PROTOCOLS } from '../src/index.js'
 import { listenOptions } from '../src/sut/index.js'
 import {
-  EXTRA_ROUTES, FIBONACCI_N, HELLO_TEXT, INTENTIONAL_ERROR_MESSAGE, VALIDATION_RULES, extraRouteBody, fibonacciResult,
+  EXTRA_ROUTES, FIBONACCI_N, HELLO_TEXT, INTENTIONAL_ERROR_MESSAGE, VALIDATION_RULES, WEBSOCKET_PATH, extraRouteBody, fibonacciResult,
   helloMessage, routeParams, validateQuery
 } from '../src/work/index.js'
 
@@ -45,6 +46,7 @@ print(json.dumps({
     "textMinLength": work.TEXT_MIN_LENGTH,
     "validations": [validated(number, text) for number, text in json.loads(sys.argv[2])],
     "extraRoutes": list(work.EXTRA_ROUTES),
+    "websocketPath": work.WEBSOCKET_PATH,
     "extraRouteBody": work.extra_route_body("/api/v1/products/:id/reviews/:reviewId", {"id": "7", "reviewId": "r1"}),
     "worldRowCount": data.WORLD_ROW_COUNT,
     "redisMessageKey": data.REDIS_MESSAGE_KEY,
@@ -53,6 +55,9 @@ print(json.dumps({
     "defaultPgPoolSize": data.read_data_env({}).pg_pool_size,
     "listen": sut.listen_options({}),
     "readyLine": sut.ready_line(8080),
+    "readyLineH2c": sut.ready_line(8080, "h2c"),
+    "servedProtocols": list(sut.SERVED_PROTOCOLS),
+    "protocolDefault": sut.protocol({}),
 }))
 `
 
@@ -88,6 +93,7 @@ describe.skipIf(values === null)(`dyno_scenarios under ${python} computes what t
 
   it('the extra routes and their bodies', () => {
     expect(py.extraRoutes).toEqual(EXTRA_ROUTES.map((route) => route.path))
+    expect(py.websocketPath).toBe(WEBSOCKET_PATH)
     expect(py.extraRouteBody).toEqual(extraRouteBody('/api/v1/products/:id/reviews/:reviewId', { id: '7', reviewId: 'r1' }))
   })
 
@@ -102,6 +108,9 @@ describe.skipIf(values === null)(`dyno_scenarios under ${python} computes what t
   it('where a SUT listens and its ready line', () => {
     const { host, port } = listenOptions({})
     expect(py.listen).toEqual([host, port])
-    expect(py.readyLine).toBe(JSON.stringify({ event: 'ready', port: 8080 }) + '\n')
+    expect(py.readyLine).toBe(JSON.stringify({ event: 'ready', port: 8080, protocol: 'http1' }) + '\n')
+    expect(py.readyLineH2c).toBe(JSON.stringify({ event: 'ready', port: 8080, protocol: 'h2c' }) + '\n')
+    expect(py.servedProtocols).toEqual(SERVED_PROTOCOLS)
+    expect(py.protocolDefault).toBe('http1')
   })
 })

@@ -1,11 +1,11 @@
 // @ts-check
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_LOAD, ECHO_BODY, SCENARIOS } from '../src/index.js'
+import { DEFAULT_LOAD, ECHO_BODY, LOAD_PROFILES, PROTOCOLS, SCENARIOS, SERVED_PROTOCOLS } from '../src/index.js'
 
 describe('the scenario catalogue', () => {
   it('holds the whole contract, each name once', () => {
     expect(SCENARIOS.map((scenario) => scenario.name)).toEqual(['plaintext', 'json', 'params', 'post', 'fibonacci', 'error', 'validation', 'not-found',
-      'redis', 'sqlite', 'sqlite-async', 'postgres', 'postgres-js'])
+      'redis', 'sqlite', 'sqlite-async', 'postgres', 'postgres-js', 'tls-json', 'h2-json', 'h2c-json', 'ws-echo'])
   })
 
   it('is frozen data, down to the probes', () => {
@@ -57,5 +57,46 @@ describe('the scenario catalogue', () => {
     expect(byName.sqlite.services).toEqual(['sqlite'])
     expect(byName['sqlite-async'].services).toEqual(['sqlite'])
     expect(byName.json.services).toBeUndefined()
+  })
+
+  it('speaks every scenario in a known protocol: HTTP/1.1 in cleartext unless the scenario says otherwise', () => {
+    const protocolOf = Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario.protocol]))
+    expect(protocolOf).toMatchObject({
+      plaintext: 'http1', json: 'http1', postgres: 'http1', 'tls-json': 'tls', 'h2-json': 'h2', 'h2c-json': 'h2c', 'ws-echo': 'ws'
+    })
+    for (const scenario of SCENARIOS) expect(Object.keys(PROTOCOLS)).toContain(scenario.protocol)
+    expect(SERVED_PROTOCOLS).toEqual(['http1', 'tls', 'h2', 'h2c'])
+    // WebSocket is upgraded from the plain HTTP/1.1 server, so its SUT process is the one of every http1 scenario.
+    expect(PROTOCOLS.ws.serves).toBe('http1')
+    expect(Object.entries(PROTOCOLS).filter(([, protocol]) => protocol.tls).map(([name]) => name)).toEqual(['tls', 'h2'])
+  })
+
+  it('asks the json route over TLS and HTTP/2 for the json body', () => {
+    const json = SCENARIOS.find((scenario) => scenario.name === 'json')
+    for (const name of ['tls-json', 'h2-json', 'h2c-json']) {
+      const scenario = SCENARIOS.find((candidate) => candidate.name === name)
+      expect(scenario?.request).toEqual(json?.request)
+      expect(scenario?.expect).toEqual(json?.expect)
+      expect(scenario?.countWeight).toBeGreaterThanOrEqual(json?.countWeight ?? 1)
+    }
+  })
+
+  it('sends the WebSocket scenario a text, 256 fixed bytes and a burst of numbered messages, and closes with 1000', () => {
+    const ws = SCENARIOS.find((scenario) => scenario.name === 'ws-echo')
+    expect(ws?.request).toMatchObject({ method: 'GET', path: '/ws', headers: { upgrade: 'websocket' } })
+    expect(ws?.expect.status).toBe(101)
+    const exchange = ws?.websocket
+    expect(exchange).toMatchObject({ path: '/ws', closeCode: 1000, plainRequestStatus: { min: 400, max: 499 } })
+    expect([...Buffer.from(exchange?.binaryBase64 ?? '', 'base64')]).toEqual(Array.from({ length: 256 }, (_, index) => index))
+    expect(new Set(exchange?.burst).size).toBe(20)
+    expect(Object.isFrozen(exchange?.burst)).toBe(true)
+    for (const scenario of SCENARIOS.filter((candidate) => candidate.name !== 'ws-echo')) expect(scenario.websocket).toBeUndefined()
+  })
+
+  it('keeps the protocol scenarios out of the default profile (its ten minutes) and of every profile that lists its scenarios', () => {
+    const protocolScenarios = SCENARIOS.filter((scenario) => scenario.protocol !== 'http1').map((scenario) => scenario.name)
+    for (const profile of Object.values(LOAD_PROFILES)) {
+      for (const name of profile.scenarios ?? []) expect(protocolScenarios).not.toContain(name)
+    }
   })
 })

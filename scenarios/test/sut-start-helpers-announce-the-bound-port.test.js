@@ -1,6 +1,6 @@
 // @ts-check
 // The start helpers of @dyno/scenarios/sut, in a real process as a SUT uses them: startServer listens on PORT/HOST,
-// prints the one ready line with the port it bound, exits 0 on SIGTERM, and fails the start when it cannot listen.
+// prints the one ready line with the port it bound and the protocol it serves, exits 0 on SIGTERM, and fails the start when it cannot listen.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
@@ -38,7 +38,7 @@ describe('startServer', () => {
     const started = startChild({ PORT: '0', HOST: '127.0.0.1' })
     await once(started.child.stdout, 'data')
     const ready = JSON.parse(started.stdout())
-    expect(ready).toEqual({ event: 'ready', port: expect.any(Number) })
+    expect(ready).toEqual({ event: 'ready', port: expect.any(Number), protocol: 'http1' })
     expect(ready.port).toBeGreaterThan(0)
     const response = await fetch(`http://127.0.0.1:${ready.port}/`)
     expect(await response.text()).toBe('function')

@@ -2,6 +2,7 @@
 // What a measure is handed for a cell: what every cell of a suite shares (built once per suite by run-suite.js), what one cell is, what
 // watches its SUT, the environment its SUT gets, and how a stage of the cell is timed into its record.
 import { runEnv } from '../platform/env/run-env.js'
+import { protocolEnv } from '../subjects/sut-process/protocol-env.js'
 
 /**
  * @typedef {object} RunContext what every run of a suite shares, built once per suite (run-suite.js)
@@ -20,6 +21,8 @@ import { runEnv } from '../platform/env/run-env.js'
  * @property {number} requestTimeoutSec
  * @property {number} pgPoolSize
  * @property {import('../subjects/services/service-manager.js').Services} services the run's data services, started once
+ * @property {import('../subjects/tls/run-certificate.js').RunCertificate | null} [certificate] the run's certificate, made once when a
+ *   scenario of the run is served over TLS; absent: none was made
  * @property {boolean} ci under CI a missing service fails the run instead of skipping it
  * @property {string | null} countCacheDir where counts are kept and reused (count-cache.js); null: every count is made anew
  * @property {boolean} censusArgs other processes are named by their (masked) arguments too (`--census-args on`)
@@ -43,11 +46,17 @@ import { runEnv } from '../platform/env/run-env.js'
  */
 
 /**
- * What a cell's SUT is started with: the run's mark, its services' addresses and secrets, the pool size.
+ * What a cell's SUT is started with: the run's mark, its services' addresses and secrets, the pool size, the protocol it serves (and
+ * the run's certificate, for TLS).
  * @param {RunContext} context @param {Cell} cell @returns {Record<string, string>}
  */
 export function sutEnv (context, { scenario }) {
-  return { ...runEnv(context.runId), ...context.services.envFor(scenario.services ?? []), PG_POOL_SIZE: String(context.pgPoolSize) }
+  return {
+    ...runEnv(context.runId),
+    ...context.services.envFor(scenario.services ?? []),
+    PG_POOL_SIZE: String(context.pgPoolSize),
+    ...protocolEnv(scenario, context.certificate ?? null)
+  }
 }
 
 /**

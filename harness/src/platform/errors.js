@@ -80,6 +80,20 @@ export const ERRORS = Object.freeze({
       'and the last stderr lines.',
     hint: 'The SUT ended on its own: its last stderr lines, in the message, say why.'
   },
+  DYNO_ERR_SUT_PROTOCOL: {
+    exitCode: 1,
+    when: 'The SUT was asked to serve one protocol (`PROTOCOL=h2`: its scenario\'s) and its ready line announced another, or none ' +
+      '(`{"event":"ready","port":N,"protocol":"http1"}`). The message names both. The SUT is stopped and the run is `failed`: what it serves is ' +
+      'not what the scenario measures.',
+    hint: 'The SUT\'s start must serve the protocol PROTOCOL names and announce it (`serveProtocol` and `announceReady` of `@dyno/scenarios/sut`, ' +
+      '`dyno.Run` in Go, `ready_line` in Python); a protocol its framework cannot serve is declared in `dyno.unsupportedScenarios`.'
+  },
+  DYNO_ERR_TLS_CERTIFICATE: {
+    exitCode: 1,
+    when: 'The certificate dyno makes for a run\'s TLS scenarios could not be made: `openssl` failed, or, without `openssl` on PATH, the ' +
+      '`selfsigned` package did. The message says what failed. No SUT is started for a TLS scenario.',
+    hint: 'Install `openssl` (`apt-get install openssl`), or read the message: it says which maker failed and why.'
+  },
   DYNO_ERR_SUT_NOT_STOPPED: {
     exitCode: 1,
     when: 'A process of the SUT\'s process group was still alive after SIGTERM, the grace period and SIGKILL.',

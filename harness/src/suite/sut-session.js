@@ -2,7 +2,8 @@
 // The SUT process of consecutive cells of a suite. A SUT's scenarios follow one another in a run (one round), and each used to
 // pay the SUT's start and stop: most of a short cell's time outside its load. A session starts the SUT for the first cell of its
 // run of scenarios and stops it after the last; it starts it again after a cell that did not end ok (a crash, wrong answers, a
-// service that died), so that nothing a failure left behind reaches the next cell. `--fresh-sut` asks for one process per cell.
+// service that died), so that nothing a failure left behind reaches the next cell, and for a cell whose scenario is served in another
+// protocol (PROTOCOL is read at start). `--fresh-sut` asks for one process per cell.
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,6 +12,7 @@ import { isDynoError } from '../platform/errors.js'
 import { failed, failedWith } from '../records/outcome.js'
 import { timedStage } from '../measures/cell-context.js'
 import { startSut } from '../subjects/sut-process/start-sut.js'
+import { protocolEnv, servedProtocolOf } from '../subjects/sut-process/protocol-env.js'
 import { runEnv } from '../platform/env/run-env.js'
 import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-recording.js'
 
@@ -33,7 +35,7 @@ import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-re
  * @returns {SutSession}
  */
 export function createSutSession (context) {
-  /** @type {{ sut: string, running: RunningSut, probes: SutProbes, served: number } | null} */
+  /** @type {{ sut: string, protocol: string, running: RunningSut, probes: SutProbes, served: number } | null} */
   let current = null
 
   /** @param {ResultRecord | null} record the record of the cell the SUT ends in, which keeps how it ended @returns {Promise<Outcome | null>} */
@@ -66,7 +68,7 @@ export function createSutSession (context) {
 
   return {
     async serve (cell, record, use) {
-      if (current && current.sut !== cell.sut.label) await stop(null)
+      if (current && (current.sut !== cell.sut.label || current.protocol !== servedProtocolOf(cell.scenario))) await stop(null)
       if (!current) {
         cell.onProgress?.({ stage: 'starting' })
         const runtimeEvents = recordRuntimeEvents({
@@ -91,6 +93,7 @@ export function createSutSession (context) {
               ...runEnv(context.runId),
               ...context.services.envFor(cell.sessionServices),
               PG_POOL_SIZE: String(context.pgPoolSize),
+              ...protocolEnv(cell.scenario, context.certificate ?? null),
               ...runtimeEvents.env
             },
             cpus: context.pinning.sutCpus,
@@ -102,7 +105,7 @@ export function createSutSession (context) {
             onStderr: runtimeEvents.onStderr
           }))
           runtimeEvents.started({ pid: running.pid, sharesProcesses: context.sutHost.sharesProcesses, workers: cell.sut.workers })
-          current = { sut: cell.sut.label, running, probes, served: 0 }
+          current = { sut: cell.sut.label, protocol: servedProtocolOf(cell.scenario), running, probes, served: 0 }
         } catch (error) {
           rmSync(probes.eventLoopFile, { force: true })
           runtimeEvents.close()

@@ -52,7 +52,7 @@ describe('the blocks are what the manifests write now', () => {
     expect(koa).not.toContain('@dyno/scenarios')
   })
 
-  it('resolves catalog: entries and npm: aliases, and names a Go framework\'s module and the data clients', () => {
+  it('resolves catalog: entries and npm: aliases, and names a Go framework\'s module, the data clients and the WebSocket library', () => {
     const catalog = readCatalog()
     const nest = byName('nestjs-express').pins.pins
     expect(nest.find((pin) => pin.name === 'rxjs')).toMatchObject({ version: catalog.rxjs, note: 'workspace catalog' })
@@ -61,8 +61,10 @@ describe('the blocks are what the manifests write now', () => {
     expect(byName('uwebsockets').pins.framework.version).toMatch(/^\d+\.\d+\.\d+-unofficial\.\d+$/)
     const gin = byName('go-gin').pins
     expect(gin.framework.name).toBe('github.com/gin-gonic/gin')
-    expect(gin.pins.map((pin) => pin.name)).toEqual(['github.com/gin-gonic/gin', 'go', 'github.com/jackc/pgx/v5', 'github.com/mattn/go-sqlite3',
-      'github.com/redis/go-redis/v9'])
+    expect(gin.pins.map((pin) => pin.name)).toEqual(['github.com/gin-gonic/gin', 'go', 'github.com/gorilla/websocket', 'github.com/jackc/pgx/v5',
+      'github.com/mattn/go-sqlite3', 'github.com/redis/go-redis/v9'])
+    expect(gin.pins.find((pin) => pin.name === 'github.com/gorilla/websocket')?.part).toBe('WebSocket library')
+    expect(gin.pins.find((pin) => pin.name === 'github.com/jackc/pgx/v5')?.part).toBe('data client')
     expect(byName('go-nethttp').pins.framework).toMatchObject({ name: 'net/http', version: null })
     expect(byName('python-flask').pins.framework).toMatchObject({ name: 'Flask' })
   })

@@ -20,6 +20,7 @@ const REQUIREMENTS = {
   },
   valgrind: () => findCallgrind() ? null : 'valgrind is not installed (apt-get install valgrind)',
   strace: () => findExecutable('strace', ['/usr/bin', '/bin']) ? null : 'strace is not installed (apt-get install strace)',
+  openssl: () => findExecutable('openssl') ? null : 'openssl is not installed (apt-get install openssl)',
   chromium: () => CHROMIUM_PATH ? null : 'chromium is not installed (apt-get install chromium)',
   go: () => spawnSync('go', ['version']).status === 0 ? null : 'go is not installed (the Go SUTs and actionlint are built with it)',
   python: () => spawnSync(process.env.DYNO_PYTHON || 'python3', ['-c', 'import venv']).status === 0

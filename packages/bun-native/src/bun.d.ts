@@ -6,7 +6,7 @@ declare module 'bun' {
   export interface BunRequest extends Request {
     readonly params: Record<string, string>
   }
-  export type RouteHandler = (request: BunRequest) => Response | Promise<Response>
+  export type RouteHandler = (request: BunRequest, server: Server) => Response | undefined | Promise<Response | undefined>
   export type RouteMethods = Partial<Record<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', RouteHandler>>
   export interface ServeOptions {
     port?: number
@@ -17,9 +17,21 @@ declare module 'bun' {
     fetch?: (request: Request) => Response | Promise<Response>
     /** Answers a thrown error; without it Bun answers 500 and prints the error. */
     error?: (error: Error) => Response | Promise<Response>
+    /** The handlers of the WebSocket connections a route upgrades with `server.upgrade(request)`. */
+    websocket?: WebSocketHandler
+    /** Serve over TLS: the certificate and its key, PEM. */
+    tls?: { cert: string | Uint8Array, key: string | Uint8Array }
+  }
+  export interface ServerWebSocket {
+    send (message: string | Uint8Array): number
+  }
+  export interface WebSocketHandler {
+    message (socket: ServerWebSocket, message: string | Uint8Array): void
   }
   export interface Server {
     readonly port: number
+    /** Upgrades the request to WebSocket; false when it is not an upgrade. */
+    upgrade (request: Request): boolean
     stop (closeActiveConnections?: boolean): Promise<void>
   }
   export function serve (options: ServeOptions): Server

@@ -1,11 +1,26 @@
 // @ts-check
 /// <reference path="./deno.d.ts" />
+/* global Deno */
 import {
-  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  EXTRA_ROUTES, HELLO_TEXT, WEBSOCKET_PATH, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
 import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
 import { createRouter } from './router.js'
+
+/**
+ * WebSocket echo, Deno's own: `Deno.upgradeWebSocket` takes the request; each message goes back as it came (a text message is a
+ * string; `binaryType` 'arraybuffer' hands a binary one as bytes, sent back at once, rather than as a Blob read later). Deno answers
+ * the client's close with its code. A GET without an upgrade is answered 426 Upgrade Required.
+ * @param {Request} request
+ */
+function webSocketEcho (request) {
+  if (request.headers.get('upgrade')?.toLowerCase() !== 'websocket') return new Response('Upgrade Required', { status: 426 })
+  const { socket, response } = Deno.upgradeWebSocket(request)
+  socket.binaryType = 'arraybuffer'
+  socket.onmessage = (event) => socket.send(event.data)
+  return response
+}
 
 /**
  * The Deno.serve handler with the whole dyno contract. Not listening yet:
@@ -41,6 +56,7 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   router.add('GET', '/sqlite-async', async () => Response.json(await data.sqliteAsyncWorld()))
   router.add('GET', '/postgres', async () => Response.json(await data.postgresWorld()))
   router.add('GET', '/postgres-js', async () => Response.json(await data.postgresJsWorld()))
+  router.add('GET', WEBSOCKET_PATH, webSocketEcho)
   for (const route of EXTRA_ROUTES) {
     router.add(route.method, route.path, (request, params) => Response.json(extraRouteBody(route.path, params)))
   }

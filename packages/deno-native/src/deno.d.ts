@@ -4,6 +4,9 @@ declare namespace Deno {
   interface ServeOptions {
     port?: number
     hostname?: string
+    /** Serve over TLS: the certificate and its key, PEM. */
+    cert?: string
+    key?: string
     /** Called once listening; without it Deno prints "Listening on …" to stdout. */
     onListen?: (address: { hostname: string, port: number }) => void
     /** Answers a thrown error; without it Deno answers 500 and prints the error. */
@@ -14,6 +17,8 @@ declare namespace Deno {
     shutdown (): Promise<void>
   }
   function serve (options: ServeOptions, handler: (request: Request) => Response | Promise<Response>): HttpServer
+  /** Upgrades a request to WebSocket: the socket, and the response to answer the request with. */
+  function upgradeWebSocket (request: Request): { socket: WebSocket, response: Response }
 }
 
 /** The URL Pattern standard (Deno has it built in; @types/node 20 does not declare it). */

@@ -11,13 +11,13 @@ import { provideDataSources } from './app/data-sources.js'
 const APP_ROOT = fileURLToPath(new URL('.', import.meta.url))
 
 /**
- * Builds the donode app with the whole dyno contract and wraps its request listener in a node:http
- * server (donode's documented way: create() returns the listener, the app owns the server). It is
- * not listening yet. donode keeps its router and settings in module singletons: one app per process.
+ * Builds the donode app with the whole dyno contract and returns its request listener (donode's documented way: create() returns the
+ * listener, the app owns the server). donode keeps its router and settings in module singletons: one app per process.
  * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database
  *   scenarios, handed to the controllers through app/data-sources.js
+ * @returns {import('node:http').RequestListener}
  */
-export function createApp ({ data = NO_DATA_SOURCES } = {}) {
+export function createListener ({ data = NO_DATA_SOURCES } = {}) {
   provideDataSources(data)
   const app = donode.donode.create({
     config: {
@@ -33,5 +33,13 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
     routes: buildRoutes(),
     headers: {}
   })
-  return http.createServer(app.listener)
+  return app.listener
+}
+
+/**
+ * The donode app's listener in a node:http server. It is not listening yet.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ */
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
+  return http.createServer(createListener({ data }))
 }

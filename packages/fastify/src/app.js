@@ -1,7 +1,8 @@
 // @ts-check
 import Fastify from 'fastify'
+import websocket from '@fastify/websocket'
 import {
-  EXTRA_ROUTES, HELLO_TEXT, VALIDATION_RULES, errorOrOk, extraRouteBody, fibonacciResult, helloMessage,
+  EXTRA_ROUTES, HELLO_TEXT, VALIDATION_RULES, WEBSOCKET_PATH, errorOrOk, extraRouteBody, fibonacciResult, helloMessage,
   routeParams, validationResult
 } from '@dyno/scenarios/work'
 import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
@@ -19,11 +20,27 @@ const validationSchema = {
 }
 
 /**
- * Builds the Fastify app with the whole dyno contract. Logging is off (fastify's default).
- * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ * WebSocket echo at /ws through @fastify/websocket, registered in a context of its own: the plugin's hooks (onRequest, onResponse,
+ * onRoute) then run for this route only, as Fastify's encapsulation keeps a plugin's hooks to the context it is registered in.
+ * @param {import('fastify').FastifyInstance} scope
  */
-export function createApp ({ data = NO_DATA_SOURCES } = {}) {
-  const app = Fastify({ logger: false })
+async function webSocketEcho (scope) {
+  await scope.register(websocket)
+  scope.get(WEBSOCKET_PATH, { websocket: true }, (socket) => {
+    socket.on('message', (message, isBinary) => socket.send(/** @type {Buffer} */ (message), { binary: isBinary }))
+  })
+}
+
+/**
+ * Builds the Fastify app with the whole dyno contract. Logging is off (fastify's default).
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources, server?: { https?: object, http2?: true } | null }} [options] the data
+ *   sources of the database scenarios; `server`: Fastify's options of the server for a protocol other than HTTP/1.1 in cleartext
+ *   (`https`, `http2`); without them the app serves HTTP/1.1, with WebSocket at /ws
+ */
+export function createApp ({ data = NO_DATA_SOURCES, server = null } = {}) {
+  // One type for the app whatever its server: Fastify types an HTTP/2 app (and its options) apart, with the same routes and hooks.
+  const options = /** @type {import('fastify').FastifyHttpOptions<import('node:http').Server>} */ ({ logger: false, ...server })
+  const app = /** @type {import('fastify').FastifyInstance} */ (/** @type {unknown} */ (Fastify(options)))
   app.get('/plaintext', async (request, reply) => reply.type('text/plain; charset=utf-8').send(HELLO_TEXT))
   app.get('/json', async () => helloMessage())
   app.get('/users/:userId/posts/:postId', async (request) => {
@@ -46,5 +63,6 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
     app.get(route.path, async (request) =>
       extraRouteBody(route.path, /** @type {Record<string, string>} */ (request.params)))
   }
+  if (!server) app.register(webSocketEcho)
   return app
 }

@@ -1,7 +1,7 @@
 // @ts-check
-import { H3, HTTPError, getRouterParam, getRouterParams, getValidatedQuery, readBody } from 'h3'
+import { H3, HTTPError, defineWebSocketHandler, getRouterParam, getRouterParams, getValidatedQuery, readBody } from 'h3'
 import {
-  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  EXTRA_ROUTES, HELLO_TEXT, WEBSOCKET_PATH, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
 import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
@@ -39,6 +39,9 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   app.get('/sqlite-async', () => data.sqliteAsyncWorld())
   app.get('/postgres', () => data.postgresWorld())
   app.get('/postgres-js', () => data.postgresJsWorld())
+  // WebSocket echo through h3's defineWebSocketHandler (crossws hooks; the server's crossws plugin upgrades, see start.js): each message
+  // back as it came, a string as text, bytes as binary. A GET without an upgrade gets its 426 Upgrade Required.
+  app.get(WEBSOCKET_PATH, defineWebSocketHandler({ message: (peer, message) => { peer.send(/** @type {string | Buffer} */ (message.rawData)) } }))
   for (const route of EXTRA_ROUTES) {
     app.get(route.path, (event) => extraRouteBody(route.path, getRouterParams(event)))
   }

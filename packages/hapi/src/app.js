@@ -23,11 +23,13 @@ const pathParams = (request) => /** @type {PathParams} */ (request.params)
 /**
  * Builds the hapi server with the whole dyno contract. It is not started yet.
  * `debug: false` is the "logging off" rule: hapi's default prints every 500 with its stack to stderr.
- * @param {{ port?: number, host?: string, data?: import('@dyno/scenarios/data').DataSources }} [options]
- *   data: the data sources of the database scenarios
+ * @param {{ port?: number, host?: string, data?: import('@dyno/scenarios/data').DataSources,
+ *   server?: Pick<import('@hapi/hapi').ServerOptions, 'tls' | 'listener'> }} [options]
+ *   data: the data sources of the database scenarios; server: hapi's options of the server for a protocol other than HTTP/1.1 in
+ *   cleartext (`tls`, `listener`)
  */
-export function createApp ({ port = 0, host = '127.0.0.1', data = NO_DATA_SOURCES } = {}) {
-  const server = Hapi.server({ port, host, debug: false })
+export function createApp ({ port = 0, host = '127.0.0.1', data = NO_DATA_SOURCES, server: serverOptions = {} } = {}) {
+  const server = Hapi.server({ port, host, debug: false, ...serverOptions })
   server.route([
     { method: 'GET', path: '/plaintext', handler: (request, h) => h.response(HELLO_TEXT).type('text/plain') },
     { method: 'GET', path: '/json', handler: () => helloMessage() },

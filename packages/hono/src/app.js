@@ -1,8 +1,9 @@
 // @ts-check
+import { upgradeWebSocket } from '@hono/node-server'
 import { Hono } from 'hono'
 import { validator } from 'hono/validator'
 import {
-  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  EXTRA_ROUTES, HELLO_TEXT, WEBSOCKET_PATH, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
 import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
@@ -41,6 +42,9 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   app.get('/sqlite-async', async (c) => c.json(await data.sqliteAsyncWorld()))
   app.get('/postgres', async (c) => c.json(await data.postgresWorld()))
   app.get('/postgres-js', async (c) => c.json(await data.postgresJsWorld()))
+  // WebSocket echo through the Node adapter's upgradeWebSocket (Hono's WebSocket helper, for a server started with a `websocket`
+  // option); a GET without an upgrade passes through it to Hono's 404.
+  app.get(WEBSOCKET_PATH, upgradeWebSocket(() => ({ onMessage: (event, ws) => ws.send(event.data) })))
   for (const route of EXTRA_ROUTES) {
     app.get(route.path, (c) => c.json(extraRouteBody(route.path, c.req.param())))
   }

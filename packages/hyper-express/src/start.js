@@ -1,10 +1,12 @@
 // @ts-check
 import { createRequire } from 'node:module'
-import { announceReady, listenOptions, openDataSourcesUntilSigterm } from '@dyno/scenarios/sut'
+import { announceReady, listenOptions, openDataSourcesUntilSigterm, serveProtocol, tlsFiles } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 import { isUwsNative } from './uws-native.js'
 
 const { port, host } = listenOptions()
+// HyperExpress serves HTTP/1.1 and, with its cert_file_name and key_file_name, HTTP/1.1 over TLS (uWS's SSLApp); no HTTP/2.
+const { protocol } = serveProtocol(['http1', 'tls'])
 // The uWebSockets.js that counts is the one hyper-express itself loads.
 const uwsNative = isUwsNative(createRequire(import.meta.url).resolve('hyper-express'))
 // hyper-express's default `auto_close` (bound on listen, so it runs after the listener registered here) listens
@@ -14,7 +16,7 @@ const uwsNative = isUwsNative(createRequire(import.meta.url).resolve('hyper-expr
 const data = await openDataSourcesUntilSigterm()
 let app
 try {
-  app = createApp({ data })
+  app = createApp({ data, tls: protocol === 'tls' ? tlsFiles() : null })
 } catch (error) {
   if (uwsNative) throw error
   // hyper-express calls uWS APIs (missingServerName) that the pure-JS fallback does not implement.

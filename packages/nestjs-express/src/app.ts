@@ -1,5 +1,6 @@
 import { AppModule, ContractController, type DataSources } from '@dyno/scenarios-nestjs'
 import { Controller, Get, Header } from '@nestjs/common'
+import type { HttpsOptions } from '@nestjs/common/interfaces/external/https-options.interface.js'
 import { NestFactory } from '@nestjs/core'
 import { ExpressAdapter, type NestExpressApplication } from '@nestjs/platform-express'
 
@@ -18,9 +19,10 @@ class ExpressContractController extends ContractController {
 
 /**
  * Builds the Nest application on the Express platform with the whole dyno contract; it is not listening yet.
- * `data`: the data sources of the database scenarios (none by default: those routes then answer 500).
+ * `data`: the data sources of the database scenarios (none by default: those routes then answer 500); `httpsOptions`: serve HTTP/1.1
+ * over TLS, Nest's own option (a node:https server).
  */
-export async function createApp ({ data }: { data?: DataSources } = {}): Promise<NestExpressApplication> {
+export async function createApp ({ data, httpsOptions }: { data?: DataSources, httpsOptions?: HttpsOptions } = {}): Promise<NestExpressApplication> {
   const appModule = AppModule.forRoot({ data, contractController: ExpressContractController })
-  return NestFactory.create<NestExpressApplication>(appModule, new ExpressAdapter(), { logger: false })
+  return NestFactory.create<NestExpressApplication>(appModule, new ExpressAdapter(), { logger: false, ...(httpsOptions ? { httpsOptions } : {}) })
 }

@@ -1,4 +1,5 @@
 import { startServer } from '@dyno/scenarios/sut'
 import { createApp } from './app.js'
 
-await startServer(createApp)
+// HTTP/1.1, and over TLS through Nest's httpsOptions. Express has no HTTP/2 (see README.md).
+await startServer(createApp, { tls: async ({ data, tls }) => createApp({ data, httpsOptions: tls }) })

@@ -1,7 +1,8 @@
 // @ts-check
 import http from 'node:http'
+import { WebSocketServer } from 'ws'
 import {
-  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  EXTRA_ROUTES, HELLO_TEXT, WEBSOCKET_PATH, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
 import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
@@ -36,10 +37,11 @@ async function readBody (req) {
 }
 
 /**
- * Builds the plain node:http server with the whole dyno contract. It is not listening yet.
+ * The request listener with every HTTP route of the contract: what node:http, node:https and node:http2's compatibility API call.
  * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ * @returns {(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>}
  */
-export function createApp ({ data = NO_DATA_SOURCES } = {}) {
+export function createHandler ({ data = NO_DATA_SOURCES } = {}) {
   const router = createRouter()
   router.add('GET', '/plaintext', (req, res) => sendText(res, 200, HELLO_TEXT))
   router.add('GET', '/json', (req, res) => sendJson(res, 200, helloMessage()))
@@ -71,7 +73,7 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
     router.add(route.method, route.path, (req, res, params) => sendJson(res, 200, extraRouteBody(route.path, params)))
   }
 
-  return http.createServer(async (req, res) => {
+  return async (req, res) => {
     const url = req.url ?? '/'
     const queryStart = url.indexOf('?')
     const path = queryStart === -1 ? url : url.slice(0, queryStart)
@@ -84,5 +86,21 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
       if (!res.headersSent) sendText(res, 500, 'Internal Server Error')
       else res.destroy()
     }
+  }
+}
+
+/**
+ * Builds the plain node:http server with the whole dyno contract, WebSocket echo at /ws included (`ws` on the server's upgrades). It is
+ * not listening yet.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ */
+export function createApp ({ data = NO_DATA_SOURCES } = {}) {
+  const server = http.createServer(createHandler({ data }))
+  // ws answers only the upgrades of its path (any other is refused with 400); a GET without an upgrade reaches the router, which has
+  // no /ws route: 404.
+  const sockets = new WebSocketServer({ server, path: WEBSOCKET_PATH })
+  sockets.on('connection', (socket) => {
+    socket.on('message', (message, isBinary) => socket.send(message, { binary: isBinary }))
   })
+  return server
 }

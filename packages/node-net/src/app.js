@@ -1,5 +1,6 @@
 // @ts-check
 import net from 'node:net'
+import tls from 'node:tls'
 import { parse as parseQuery } from 'node:querystring'
 import {
   EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
@@ -13,9 +14,10 @@ import { createRouter } from './router.js'
 /**
  * Builds the raw node:net server with the whole dyno contract: its own HTTP/1.1 parsing and
  * serialization (see connection.js), no HTTP library. It is not listening yet.
- * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources, tls?: import('node:tls').TlsOptions | null }} [options] the data sources
+ *   of the database scenarios; `tls`: serve over TLS, with node:tls's server (node:net's, with TLS) and these options
  */
-export function createApp ({ data = NO_DATA_SOURCES } = {}) {
+export function createApp ({ data = NO_DATA_SOURCES, tls: tlsOptions = null } = {}) {
   const router = createRouter()
   router.add('GET', '/plaintext', () => text(200, HELLO_TEXT))
   router.add('GET', '/json', () => json(200, helloMessage()))
@@ -46,5 +48,6 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
     router.add(route.method, route.path, (request, params) => json(200, extraRouteBody(route.path, params)))
   }
 
-  return net.createServer({ noDelay: true }, (socket) => new Connection(socket, router))
+  const onConnection = (/** @type {net.Socket} */ socket) => new Connection(socket, router)
+  return tlsOptions ? tls.createServer({ ...tlsOptions, noDelay: true }, onConnection) : net.createServer({ noDelay: true }, onConnection)
 }

@@ -3,13 +3,13 @@
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import Body, FastAPI, Query, Request
+from fastapi import Body, FastAPI, Query, Request, WebSocket
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
 
 from dyno_scenarios.work import (
-    EXTRA_ROUTES, HELLO_TEXT, TEXT_MIN_LENGTH, error_or_ok, extra_route_body, fibonacci_result, hello_message,
+    EXTRA_ROUTES, HELLO_TEXT, TEXT_MIN_LENGTH, WEBSOCKET_PATH, error_or_ok, extra_route_body, fibonacci_result, hello_message,
     route_params, route_pattern, validation_result,
 )
 
@@ -99,6 +99,20 @@ def create_app(env=None):
     @app.get("/postgres")
     async def postgres_route():
         return await data.postgres_world()
+
+    @app.websocket(WEBSOCKET_PATH)
+    async def websocket_echo(websocket: WebSocket):
+        # Every message back as it came: text as text, bytes as bytes. The client's close ends the loop; uvicorn has
+        # answered it with the same code already.
+        await websocket.accept()
+        while True:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            if message.get("text") is not None:
+                await websocket.send_text(message["text"])
+            else:
+                await websocket.send_bytes(message["bytes"])
 
     for index, path in enumerate(EXTRA_ROUTES):
         app.add_api_route(route_pattern(path, "{{{}}}"), _extra_route_endpoint(path), methods=["GET"], name=f"extra_{index}")

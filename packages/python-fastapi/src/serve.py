@@ -15,15 +15,20 @@ import uvicorn
 from uvicorn.config import STARTUP_FAILURE
 from uvicorn.supervisors.multiprocess import Multiprocess
 
-from dyno_scenarios.sut import listen_options, ready_line, workers as workers_from_env
+from dyno_scenarios.sut import listen_options, protocol, ready_line, tls_files, workers as workers_from_env
 
 APP = "asgi:app"
 # How long each worker may take to import the app and open its data clients before it counts as failed.
 WORKER_READY_TIMEOUT_SEC = 60
 
 
+# What uvicorn serves (README.md, "Protocols"): HTTP/1.1, with WebSocket, and HTTP/1.1 over TLS (its ssl_certfile and
+# ssl_keyfile). Not HTTP/2: uvicorn's answers HTTP/1.1 on the same port.
+SERVED = ("http1", "tls")
+
+
 def announce(port):
-    sys.stdout.write(ready_line(port))
+    sys.stdout.write(ready_line(port, protocol(os.environ, SERVED)))
     sys.stdout.flush()
 
 
@@ -49,7 +54,13 @@ class AnnouncingMultiprocess(Multiprocess):
 def main():
     host, port = listen_options(os.environ)
     workers = workers_from_env(os.environ)
-    config = uvicorn.Config(APP, host=host, port=port, workers=workers, access_log=False)
+    try:
+        tls = tls_files(os.environ) if protocol(os.environ, SERVED) == "tls" else None
+    except ValueError as error:
+        sys.stderr.write(f"{error}\n")
+        sys.exit(1)
+    ssl = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1]} if tls else {}
+    config = uvicorn.Config(APP, host=host, port=port, workers=workers, access_log=False, **ssl)
     if workers == 1:
         server = AnnouncingServer(config)
         server.run()

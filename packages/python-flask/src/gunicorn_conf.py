@@ -1,4 +1,4 @@
-"""gunicorn settings of the Flask SUT: where to listen, how many workers, and the ready line.
+"""gunicorn settings of the Flask SUT: where to listen, how many workers, the protocol served, and the ready line.
 
 gunicorn's defaults otherwise (no access log, errors to stderr, no preload: each worker imports the app
 and opens its own data clients). Read by `gunicorn --config src/gunicorn_conf.py`.
@@ -8,12 +8,26 @@ import multiprocessing
 import os
 import sys
 
-from dyno_scenarios.sut import listen_options, ready_line, workers as workers_from_env
+# `protocol` is also a gunicorn setting: imported under another name, so that gunicorn does not read it as one.
+from dyno_scenarios.sut import listen_options, protocol as requested_protocol, ready_line, tls_files, workers as workers_from_env
 
 # wsgi.py, app.py and data_sources.py sit beside this file; the workers import them from here.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 host, port = listen_options(os.environ)
+# What gunicorn serves (README.md, "Protocols"): HTTP/1.1, over TLS with its certfile/keyfile, or HTTP/2 in cleartext
+# with prior knowledge (its http_protocols and http2_cleartext). Not h2 over TLS: gunicorn serves HTTP/1.1 to a
+# client that does not choose h2. A protocol it does not serve, or a certificate it cannot load, ends the start here.
+try:
+    served = requested_protocol(os.environ, ("http1", "tls", "h2c"))
+    if served == "tls":
+        certfile, keyfile = tls_files(os.environ)
+except ValueError as error:
+    sys.stderr.write(f"{error}\n")
+    sys.exit(1)
+if served == "h2c":
+    http_protocols = "h2"
+    http2_cleartext = "prior-knowledge"
 bind = [f"[{host}]:{port}" if ":" in host else f"{host}:{port}"]
 workers = workers_from_env(os.environ)
 wsgi_app = "wsgi:app"
@@ -40,7 +54,7 @@ def post_worker_init(worker):
         _booted.value += 1
         if _booted.value != worker.cfg.workers:
             return
-    sys.stdout.write(ready_line(worker.sockets[0].getsockname()[1]))
+    sys.stdout.write(ready_line(worker.sockets[0].getsockname()[1], served))
     sys.stdout.flush()
 
 

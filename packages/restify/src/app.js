@@ -11,10 +11,12 @@ import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
  * Handlers are async functions (restify's async/await handler style, since 9.x): a throw becomes a
  * rejection that restify passes to `next(err)` and answers 500 itself. Restify has no validator, so
  * validation uses the shared check. The silent pino logger is the "logging off" rule.
- * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources, server?: { httpsServerOptions?: object, http2?: object } }} [options]
+ *   the data sources of the database scenarios; `server`: restify's options of the server for a protocol other than HTTP/1.1 in
+ *   cleartext (`httpsServerOptions`, `http2`)
  */
-export function createApp ({ data = NO_DATA_SOURCES } = {}) {
-  const server = restify.createServer({ log: restify.logger({ level: 'silent' }) })
+export function createApp ({ data = NO_DATA_SOURCES, server: serverOptions = {} } = {}) {
+  const server = restify.createServer({ log: restify.logger({ level: 'silent' }), ...serverOptions })
   server.get('/plaintext', async (req, res) => {
     res.setHeader('content-type', 'text/plain')
     res.send(HELLO_TEXT)

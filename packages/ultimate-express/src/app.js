@@ -1,6 +1,7 @@
 // @ts-check
 import express from 'ultimate-express'
 import { addContractRoutes } from '@dyno/scenarios/express-api'
+import { WEBSOCKET_PATH } from '@dyno/scenarios/work'
 
 /**
  * ultimate-express's json parser hands a malformed body's SyntaxError to its error handling as it is
@@ -21,10 +22,18 @@ function malformedJsonIs400 (error, req, res, next) {
  * validator, so validation uses the shared check. `catch async errors` (ultimate-express's own setting, off
  * by default) hands an async handler's rejection to the error handling as Express 5 does; without it the
  * rejection is rethrown unhandled and ends the process.
- * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ * WebSocket echo at /ws the way ultimate-express's README says: its uWS App's own `ws()` (`app.uwsApp`), as it has no server whose
+ * upgrades one could take.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources, tls?: { certFile: string, keyFile: string } | null }} [options] the data
+ *   sources of the database scenarios; `tls`: the certificate's files, for its `uwsOptions` (uWS's SSLApp, HTTP/1.1 over TLS)
  */
-export function createApp ({ data } = {}) {
-  const app = express()
+export function createApp ({ data, tls = null } = {}) {
+  const app = tls ? express({ uwsOptions: { cert_file_name: tls.certFile, key_file_name: tls.keyFile } }) : express()
   app.set('catch async errors', true)
+  if (!tls) {
+    // Every message back as it came; uWS answers the client's close with its code. A GET without an upgrade is not this route's:
+    // uWS yields it to ultimate-express's catch-all, whose router answers it 404.
+    app.uwsApp.ws(WEBSOCKET_PATH, { message: (socket, message, isBinary) => { socket.send(message, isBinary) } })
+  }
   return addContractRoutes(app, { jsonBody: express.json(), data, echoErrorHandler: malformedJsonIs400 })
 }

@@ -1,7 +1,7 @@
 // @ts-check
 import uWS from 'uWebSockets.js'
 import {
-  EXTRA_ROUTES, HELLO_TEXT, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
+  EXTRA_ROUTES, HELLO_TEXT, WEBSOCKET_PATH, errorOrOk, extraRouteBody, fibonacciResult, helloMessage, routeParams,
   validateQuery, validationResult
 } from '@dyno/scenarios/work'
 import { NO_DATA_SOURCES } from '@dyno/scenarios/data'
@@ -98,11 +98,12 @@ function parameterNames (path) {
 }
 
 /**
- * Builds the uWS App with the whole dyno contract. It is not listening yet.
- * @param {{ data?: import('@dyno/scenarios/data').DataSources }} [options] the data sources of the database scenarios
+ * Builds the uWS App with the whole dyno contract, WebSocket echo at /ws included (uWS's own `ws()`). It is not listening yet.
+ * @param {{ data?: import('@dyno/scenarios/data').DataSources, tls?: { certFile: string, keyFile: string } | null }} [options] the data
+ *   sources of the database scenarios; `tls`: the certificate's files, for uWS's SSLApp (HTTP/1.1 over TLS) instead of its App
  */
-export function createApp ({ data = NO_DATA_SOURCES } = {}) {
-  const app = uWS.App()
+export function createApp ({ data = NO_DATA_SOURCES, tls = null } = {}) {
+  const app = tls ? uWS.SSLApp({ cert_file_name: tls.certFile, key_file_name: tls.keyFile }) : uWS.App()
   app.get('/plaintext', guarded((res) => send(res, '200 OK', TEXT, HELLO_TEXT)))
   app.get('/json', guarded((res) => sendJson(res, helloMessage())))
   app.get('/users/:userId/posts/:postId', guarded((res, req) =>
@@ -129,6 +130,9 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
       sendJson(res, extraRouteBody(route.path, params))
     }))
   }
+  // Every message back as it came; uWS answers the client's close with its code. A GET without an upgrade is not this route's (uWS
+  // yields it), so the catch-all below answers it 404.
+  if (!tls) app.ws(WEBSOCKET_PATH, { message: (socket, message, isBinary) => { socket.send(message, isBinary) } })
   // uWS closes the connection on an unmatched request without answering: the catch-all route is its 404.
   app.any('/*', (res) => send(res, '404 Not Found', TEXT, 'Not Found'))
   return app

@@ -4,6 +4,9 @@ import re
 
 HELLO_TEXT = "Hello, World!"
 
+# Where a SUT upgrades a GET to WebSocket; its work is to send each message back as it came (src/work/websocket.js).
+WEBSOCKET_PATH = "/ws"
+
 
 def hello_message():
     """A fresh dict on every call, so a framework cannot serialize it once and cache the bytes."""

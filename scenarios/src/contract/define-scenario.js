@@ -23,12 +23,23 @@
  * @property {RequestSpec} request
  * @property {ResponseExpectation} expect
  *
+ * @typedef {object} WebSocketExchange what a WebSocket scenario sends once connected; the SUT echoes every message as it came
+ * @property {string} path where the SUT upgrades a GET to WebSocket
+ * @property {string} text a text message
+ * @property {string} binaryBase64 a binary message, base64: fixed bytes, echoed as binary
+ * @property {string[]} burst text messages sent at once, echoed in the order sent
+ * @property {number} closeCode the status of the client's close frame, and of the SUT's answer to it
+ * @property {{ min: number, max: number }} plainRequestStatus the range of the status a GET on `path` without an upgrade gets
+ *
  * @typedef {object} Scenario
  * @property {string} name
  * @property {string} summary
+ * @property {import('./protocols.js').ProtocolName} protocol what the scenario is spoken in (`http1` unless it says otherwise): what the
+ *   SUT serves for it and what verification and load speak to it (protocols.js)
  * @property {RequestSpec} request the request that verification checks first and load then repeats
  * @property {ResponseExpectation} expect
  * @property {Probe[]} probes checked by verification in order, after the measured request; never loaded
+ * @property {WebSocketExchange} [websocket] a WebSocket scenario's messages: the request above is its upgrade
  * @property {('redis' | 'postgres' | 'sqlite')[]} [services] data services the scenario needs; the harness provides them
  * @property {'redis' | 'postgres'} [queryCountedBy] the service whose own counters must show one query per request
  * @property {number} countWeight its instructions per request against plaintext's (node-http, 2026-11-26): the shared work its route
@@ -50,12 +61,13 @@ function deepFreeze (value) {
 
 /**
  * Fills the optional parts of a scenario and freezes it: scenarios are data, shared by every run.
- * @param {Omit<Scenario, 'probes' | 'request'> & { request: RequestSpec, probes?: Probe[] }} scenario
+ * @param {Omit<Scenario, 'probes' | 'request' | 'protocol'> & { request: RequestSpec, probes?: Probe[], protocol?: Scenario['protocol'] }} scenario
  * @returns {Readonly<Scenario>}
  */
 export function defineScenario (scenario) {
   const withRequestDefaults = (/** @type {RequestSpec} */ request) => ({ headers: {}, body: null, ...request })
   return deepFreeze({
+    protocol: /** @type {Scenario['protocol']} */ ('http1'),
     ...scenario,
     request: withRequestDefaults(scenario.request),
     probes: (scenario.probes ?? []).map((probe) => ({ ...probe, request: withRequestDefaults(probe.request) }))

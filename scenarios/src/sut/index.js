@@ -1,7 +1,12 @@
 // @ts-check
-// The few lines every SUT's start file shares: where to listen, the data sources, and how to say it is ready.
+// The few lines every SUT's start file shares: where to listen, what protocol to serve, the data sources, and how to say it is ready.
 // A start file keeps only what its framework does its own way (its listen, a server it does not expose).
 import { once } from 'node:events'
+import { announcedProtocol, serveProtocol } from './protocol.js'
+
+export { announcedProtocol, requestedProtocol, serveProtocol, tlsFiles, tlsOptions } from './protocol.js'
+
+/** @typedef {import('./protocol.js').TlsOptions} TlsOptions */
 
 const DEFAULT_HOST = '127.0.0.1'
 
@@ -21,7 +26,8 @@ export function listenOptions (env = process.env) {
 }
 
 /**
- * Prints the one line the harness waits for: `{"event":"ready","port":<bound port>}`.
+ * Prints the one line the harness waits for: `{"event":"ready","port":<bound port>,"protocol":<what it serves>}`, the protocol being
+ * the one `serveProtocol` accepted (`http1` for a start that never called it).
  * @param {number} port the port the server actually bound
  * @param {Record<string, unknown>} [details] extra facts the SUT reports, e.g. `{ uwsNative: true }`
  */
@@ -29,7 +35,7 @@ export function announceReady (port, details = {}) {
   if (!Number.isInteger(port) || port <= 0) {
     throw new RangeError(`announceReady needs the bound port, got ${JSON.stringify(port)}`)
   }
-  process.stdout.write(JSON.stringify({ event: 'ready', port, ...details }) + '\n')
+  process.stdout.write(JSON.stringify({ event: 'ready', port, protocol: announcedProtocol(), ...details }) + '\n')
 }
 
 /** How long a SUT may spend closing its data clients on SIGTERM before it exits anyway. */
@@ -104,15 +110,29 @@ export async function openDataSourcesUntilSigterm () {
  */
 
 /**
- * The whole start of a SUT whose app listens with `listen(port, host)`: reads PORT and HOST, opens the data
- * sources (closed on SIGTERM), builds the app with them (`createApp({ data })`, may be async), calls its own
- * `listen(port, host)` and prints the ready line with the port the server bound.
- * @param {(options: { data: import('@dyno/scenarios/data').DataSources }) => Listenable | Promise<Listenable>} createApp
+ * @typedef {(options: { data: import('@dyno/scenarios/data').DataSources, tls: import('./protocol.js').TlsOptions }) =>
+ *   Listenable | Promise<Listenable>} SecureServerFactory the server of a TLS protocol, built the framework's own way
+ * @typedef {(options: { data: import('@dyno/scenarios/data').DataSources }) => Listenable | Promise<Listenable>} ServerFactory
+ * @typedef {{ tls?: SecureServerFactory, h2?: SecureServerFactory, h2c?: ServerFactory }} OtherProtocols how the SUT serves each
+ *   protocol besides HTTP/1.1 in cleartext; the ones it leaves out it does not serve
+ */
+
+/**
+ * The whole start of a SUT whose app listens with `listen(port, host)`: reads PORT and HOST, and PROTOCOL (a protocol the SUT does
+ * not serve ends the start), opens the data sources (closed on SIGTERM), builds the server of the protocol with them (`createApp({ data })`
+ * for HTTP/1.1, may be async; for the others the factory of `otherProtocols`, given the TLS options too), calls its own
+ * `listen(port, host)` and prints the ready line with the port the server bound and the protocol.
+ * @param {ServerFactory} createApp
+ * @param {OtherProtocols} [otherProtocols]
  * @returns {Promise<number>} the bound port
  */
-export async function startServer (createApp) {
+export async function startServer (createApp, otherProtocols = {}) {
   const { port, host } = listenOptions()
+  const served = /** @type {(keyof OtherProtocols)[]} */ (Object.keys(otherProtocols))
+  const { protocol, tls } = serveProtocol(['http1', ...served])
   const data = await openDataSourcesUntilSigterm()
-  const app = await createApp({ data })
+  const app = protocol === 'http1'
+    ? await createApp({ data })
+    : await /** @type {SecureServerFactory} */ (otherProtocols[protocol])({ data, tls: /** @type {import('./protocol.js').TlsOptions} */ (tls) })
   return announceListening(await app.listen(port, host))
 }

@@ -1,6 +1,6 @@
 // @ts-check
 import { randomBytes } from 'node:crypto'
-import { SCENARIOS } from '@dyno/scenarios'
+import { PROTOCOLS, SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../../platform/defaults.js'
 import { isDynoError } from '../../platform/errors.js'
 import { startSut } from '../../subjects/sut-process/start-sut.js'
@@ -15,6 +15,8 @@ import { createTable } from '../../platform/text/table.js'
 import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
 import { READY_TIMEOUT } from '../options/output-options.js'
 import { FRAMEWORKS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
+import { protocolEnv, servedProtocolOf } from '../../subjects/sut-process/protocol-env.js'
+import { makeRunCertificate } from '../../subjects/tls/run-certificate.js'
 
 /** SUTs verified at once: verification is light, and two cores serve two SUTs well. */
 const VERIFY_CONCURRENCY = 2
@@ -25,7 +27,8 @@ const VERIFY_CONCURRENCY = 2
  */
 
 /**
- * Starts each selected SUT once (on each selected runtime) and checks every selected scenario against it.
+ * Starts each selected SUT (on each selected runtime) once per protocol its scenarios are served in, and checks every selected scenario
+ * against the process that serves it; a TLS scenario against the certificate made for this verification.
  * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], workers: number, readyTimeoutSec: number }} options the parsed options
  *   of `dyno verify` (parse-command-line.js)
  * @param {{ suts?: import('../../subjects/suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string,
@@ -49,9 +52,15 @@ export async function verifySuts (options, context = {}) {
     ...services.envFor([...services.available.keys()]),
     PG_POOL_SIZE: String(DEFAULTS.pgPoolSize)
   }
+  /** @type {import('../../subjects/tls/run-certificate.js').RunCertificate | null} */
+  let certificate = null
   try {
-    return await mapLimit(suts, VERIFY_CONCURRENCY, (sut) => verifySut(sut, scenarios, { ...options, env, services, ci, signal: context.signal }))
+    if (scenarios.some((scenario) => PROTOCOLS[scenario.protocol].tls)) certificate = await makeRunCertificate()
+    const verify = (/** @type {import('../../subjects/suts/resolve-subjects.js').Subject} */ sut) =>
+      verifySut(sut, scenarios, { ...options, env, services, ci, certificate, signal: context.signal })
+    return await mapLimit(suts, VERIFY_CONCURRENCY, verify)
   } finally {
+    certificate?.dispose()
     if (!context.services) await services.stopAll()
   }
 }
@@ -60,24 +69,47 @@ export async function verifySuts (options, context = {}) {
  * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut
  * @param {import('@dyno/scenarios').Scenario[]} scenarios
  * @param {{ readyTimeoutSec: number, env: Record<string, string>, services: import('../../subjects/services/service-manager.js').Services, ci: boolean,
- *   signal?: AbortSignal }} context
+ *   certificate: import('../../subjects/tls/run-certificate.js').RunCertificate | null, signal?: AbortSignal }} context
  * @returns {Promise<VerifyRow>}
  */
-async function verifySut (sut, scenarios, { readyTimeoutSec, env, services, ci, signal }) {
+async function verifySut (sut, scenarios, context) {
   /** @param {VerifyCell['state']} state @param {string} reason */
   const allCells = (state, reason) => scenarios.map((scenario) => ({ scenario: scenario.name, state, reason }))
   if (sut.skipReason) return { sut, cells: allCells('skipped', sut.skipReason) }
   if (sut.buildFailure) return { sut, cells: allCells('fail', `DYNO_ERR_SUT_BUILD: ${sut.buildFailure}`) }
+  // One process per protocol served (HTTP/1.1 for the plain scenarios and WebSocket, then TLS, h2, h2c), in the order they first come.
+  /** @type {Map<string, import('@dyno/scenarios').Scenario[]>} */
+  const byProtocol = new Map()
+  for (const scenario of scenarios) byProtocol.set(servedProtocolOf(scenario), [...(byProtocol.get(servedProtocolOf(scenario)) ?? []), scenario])
+  /** @type {Map<string, VerifyCell>} */
+  const cells = new Map()
+  for (const served of byProtocol.values()) {
+    for (const cell of await verifyOnOneProcess(sut, served, context)) cells.set(cell.scenario, cell)
+  }
+  return { sut, cells: scenarios.map((scenario) => /** @type {VerifyCell} */ (cells.get(scenario.name))) }
+}
+
+/**
+ * Starts the SUT for scenarios served by one process (one protocol) and checks each against it.
+ * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut
+ * @param {import('@dyno/scenarios').Scenario[]} scenarios
+ * @param {Parameters<typeof verifySut>[2]} context
+ * @returns {Promise<VerifyCell[]>}
+ */
+async function verifyOnOneProcess (sut, scenarios, { readyTimeoutSec, env, services, ci, certificate, signal }) {
+  /** A start that failed, or a process that exited meanwhile: a failure of each scenario, `skipped` where the SUT declares it cannot serve it. */
+  const eachFailed = (/** @type {'fail' | 'skipped'} */ state, /** @type {string} */ reason) => scenarios.map((scenario) =>
+    state === 'fail' ? verdict(sut, scenario.name, { performed: true, passed: false, checks: [] }, reason) : { scenario: scenario.name, state, reason })
   let running
   try {
-    running = await startSut(sut, { readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, signal, env })
+    running = await startSut(sut, { readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, signal, env: { ...env, ...protocolEnv(scenarios[0], certificate) } })
   } catch (error) {
     if (!isDynoError(error)) throw error
-    return { sut, cells: allCells(error.code === 'DYNO_ERR_INTERRUPTED' ? 'skipped' : 'fail', `${error.code}: ${error.message}`) }
+    return eachFailed(error.code === 'DYNO_ERR_INTERRUPTED' ? 'skipped' : 'fail', `${error.code}: ${error.message}`)
   }
   try {
     const refusal = refusalReason(running.ready)
-    if (refusal) return { sut, cells: allCells('skipped', refusal) }
+    if (refusal) return eachFailed('skipped', refusal)
     /** @type {VerifyCell[]} */
     const cells = []
     for (const scenario of scenarios) {
@@ -86,35 +118,36 @@ async function verifySut (sut, scenarios, { readyTimeoutSec, env, services, ci, 
         cells.push({ scenario: scenario.name, state: ci ? 'fail' : 'skipped', reason: `DYNO_ERR_SERVICE_UNAVAILABLE: ${missing}` })
         continue
       }
-      const verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000 }, scenario)
+      const verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000, trust: certificate },
+        scenario)
       cells.push(verdict(sut, scenario.name, verification))
     }
-    if (running.hasExited()) {
-      return { sut, cells: allCells('fail', `the SUT exited during verification; last stderr lines:\n${running.stderr.format()}`) }
-    }
-    return { sut, cells }
+    if (running.hasExited()) return eachFailed('fail', `the SUT exited during verification; last stderr lines:\n${running.stderr.format()}`)
+    return cells
   } finally {
     await running.stop(DEFAULTS.stopGraceSec * 1000)
   }
 }
 
 /**
- * A scenario the SUT declares unsupported still gets checked: failing it is `skipped` with the
+ * A scenario the SUT declares unsupported still gets checked: failing it (or the SUT refusing to start for it) is `skipped` with the
  * declared reason and what was seen; passing it is a failure, so a stale declaration cannot hide a SUT.
  * @param {import('../../subjects/suts/discover-suts.js').SutDescriptor} sut
  * @param {string} scenario
  * @param {import('../../subjects/verify/verify-scenario.js').Verification} verification
+ * @param {string} [failure] why it failed, when it failed before any check (the SUT did not start for it)
  * @returns {VerifyCell}
  */
-function verdict (sut, scenario, verification) {
+function verdict (sut, scenario, verification, failure) {
   const declared = sut.unsupportedScenarios[scenario]
+  const seen = failure ?? describeFailedChecks(verification)
   if (declared === undefined) {
-    return { scenario, state: verification.passed ? 'pass' : 'fail', reason: verification.passed ? null : describeFailedChecks(verification) }
+    return { scenario, state: verification.passed ? 'pass' : 'fail', reason: verification.passed ? null : seen }
   }
   if (verification.passed) {
     return { scenario, state: 'fail', reason: `declared unsupported in package.json (${declared}) but it passes: remove the declaration` }
   }
-  return { scenario, state: 'skipped', reason: `unsupported: ${declared} (seen: ${describeFailedChecks(verification)})` }
+  return { scenario, state: 'skipped', reason: `unsupported: ${declared} (seen: ${seen})` }
 }
 
 const CELL_SYMBOL = { pass: 'pass', fail: 'FAIL', skipped: 'skip' }

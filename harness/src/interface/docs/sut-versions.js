@@ -124,9 +124,12 @@ export function parseGoMod (goMod) {
   return { go, requires, replaces }
 }
 
+/** What a module the shared Go module requires is to a SUT, where it is not one of its data clients. */
+const SHARED_GO_MODULE_PARTS = Object.freeze({ 'github.com/gorilla/websocket': 'WebSocket library' })
+
 /**
- * The pins of a Go SUT that matter: the framework module, the data clients (what the shared local module, brought in
- * by a `replace` to a directory, requires directly), as the SUT's go.mod selects them, and the `go` line.
+ * The pins of a Go SUT that matter: the framework module, the data clients and the WebSocket library (what the shared local
+ * module, brought in by a `replace` to a directory, requires directly), as the SUT's go.mod selects them, and the `go` line.
  * @param {string} goMod the SUT's go.mod
  * @param {string} framework `dyno.framework`: the last element of its module path (`gin`), or a standard library package
  * @param {string[]} sharedGoMods the go.mod of each module the SUT replaces by a local directory
@@ -144,14 +147,19 @@ export function goPins (goMod, framework, sharedGoMods) {
   }
   const clients = sharedGoMods.flatMap((text) => parseGoMod(text).requires.filter((require) => !require.indirect))
     .map((require) => selected(require.path) ?? require)
-    .map((require) => /** @type {Pin} */ ({ part: 'data client', name: require.path, version: require.version }))
+    .map((require) => /** @type {Pin} */ ({
+      part: SHARED_GO_MODULE_PARTS[/** @type {keyof typeof SHARED_GO_MODULE_PARTS} */ (require.path)] ?? 'data client',
+      name: require.path,
+      version: require.version
+    }))
   const goPin = /** @type {Pin} */ ({ part: 'Go', name: 'go', version: go, note: 'the `go` line: the oldest Go that builds it' })
   return withFramework(
     frameworkModule
       ? { part: 'framework', name: frameworkModule.path, version: frameworkModule.version }
       : { part: 'framework', name: framework, version: null, note: 'standard library' },
     [goPin, ...clients],
-    'Pinned in `go.mod` (with `go.sum`): the framework, the `go` line and the data clients that `dyno.local/scenarios` requires; ' +
+    'Pinned in `go.mod` (with `go.sum`): the framework, the `go` line and the data clients and WebSocket library that `dyno.local/scenarios` ' +
+      'requires; ' +
       'the other `require` lines are their dependencies.')
 }
 

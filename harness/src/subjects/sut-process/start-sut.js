@@ -9,6 +9,8 @@ import { eventLoopEnv } from '../../platform/resources/event-loop-samples.js'
  * @typedef {object} ReadyLine the JSON line a SUT prints once it listens
  * @property {'ready'} event
  * @property {number} port
+ * @property {import('@dyno/scenarios').ServedProtocol} [protocol] what it serves on the port: the PROTOCOL it was asked for, or it is
+ *   stopped (a line without one fails too)
  * @property {boolean} [uwsNative] uWebSockets.js SUTs: whether the native binary is loaded
  *
  * @typedef {object} RunningSut
@@ -39,11 +41,12 @@ function parseReadyLine (line) {
   }
 }
 
-/** Variables that point a SUT at its data sources: only the harness sets them, per scenario. */
-const DATA_SOURCE_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_POOL_SIZE', 'WORKERS']
+/** Variables that point a SUT at its data sources and its certificate: only the harness sets them, per scenario. */
+const HARNESS_ONLY_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_POOL_SIZE', 'WORKERS', 'TLS_CERT_FILE', 'TLS_KEY_FILE']
 
 /**
- * Starts a SUT in its own process group on its host (this machine unless `host` says otherwise) and waits for its ready line.
+ * Starts a SUT in its own process group on its host (this machine unless `host` says otherwise) and waits for its ready line, which
+ * must announce the protocol `env.PROTOCOL` asks for (`http1` when it asks for none; protocol-env.js gives a scenario's).
  * @param {import('../suts/discover-suts.js').SutDescriptor} sut
  * @param {{ readyTimeoutSec: number, stopGraceSec: number, env?: Record<string, string>, signal?: AbortSignal,
  *   cpus?: number[] | null, eventLoopFile?: string | null, eventLoopIntervalMs?: number, host?: import('../../platform/hosts/host.js').Host | null,
@@ -51,7 +54,8 @@ const DATA_SOURCE_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_P
  *   inject the event-loop preload, writing a line every eventLoopIntervalMs; runtimeArgs: flags of the runtime, before the SUT's own
  *   arguments; onStderr: fed with everything the SUT writes to stderr
  * @returns {Promise<RunningSut>}
- * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_INTERRUPTED
+ * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_SUT_PROTOCOL (another
+ *   protocol announced), DYNO_ERR_INTERRUPTED
  */
 export async function startSut (sut, {
   readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null, eventLoopIntervalMs, host = null, runtimeArgs = [], onStderr = null
@@ -69,6 +73,7 @@ export async function startSut (sut, {
     PORT: '0',
     HOST: host?.listenAddress ?? '127.0.0.1',
     WORKERS: String(sut.workers),
+    PROTOCOL: 'http1',
     ...env,
     // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
     ...(probeFile ? eventLoopEnv({ file: probeFile, intervalMs: eventLoopIntervalMs, inheritedNodeOptions }) : {})
@@ -82,7 +87,7 @@ export async function startSut (sut, {
       cwd: sut.dir,
       env: sutEnv,
       // Only the harness points a SUT at its data sources, per scenario: a SUT opens only what its scenario needs.
-      unsetEnv: DATA_SOURCE_VARIABLES.filter((name) => !(name in sutEnv)),
+      unsetEnv: HARNESS_ONLY_VARIABLES.filter((name) => !(name in sutEnv)),
       label: `SUT ${sut.name}`
     })
   } catch (error) {
@@ -100,6 +105,10 @@ export async function startSut (sut, {
   let ready
   try {
     ready = await waitForReadyLine(child, { sut, stderr, readyTimeoutSec, signal })
+    if (ready.protocol !== sutEnv.PROTOCOL) {
+      throw new DynoError('DYNO_ERR_SUT_PROTOCOL', `SUT ${sut.name} was asked to serve PROTOCOL=${sutEnv.PROTOCOL}, but its ready line announced ` +
+        `${ready.protocol === undefined ? 'no protocol' : JSON.stringify(ready.protocol)}: ${JSON.stringify(ready)}`)
+    }
   } catch (error) {
     await stop(stopGraceSec * 1000)
     throw error

@@ -1,0 +1,120 @@
+// @ts-check
+// WebSocket: a GET without the upgrade refused with a 4xx, the handshake's accept key, a text and a binary message echoed as they were,
+// a burst echoed whole and in order, and the close answered with the code sent.
+import http from 'node:http'
+import { sendProbe } from './http-probe.js'
+import { excerpt } from './check-response.js'
+import { OPCODES, acceptFor, maskedFrame, openWebSocket } from './websocket-client.js'
+
+/** @typedef {import('./check-response.js').Check} Check */
+
+/** @param {import('./websocket-client.js').Message} message */
+const shown = (message) => message.kind === 'binary'
+  ? `binary, ${message.data.length} bytes${message.data.length <= 16 ? ` (${message.data.toString('hex')})` : ''}`
+  : `${message.kind} ${JSON.stringify(excerpt(message.data.toString('utf8')))}`
+
+/**
+ * @type {import('./protocol-verifiers.js').ProtocolVerifier}
+ */
+export async function verifyWebSocket ({ host, port, timeoutMs }, scenario) {
+  const exchange = /** @type {import('@dyno/scenarios').WebSocketExchange} */ (scenario.websocket)
+  const label = `WebSocket ${exchange.path}`
+  /** @type {Check[]} */
+  const checks = []
+  const add = (/** @type {string} */ check, /** @type {boolean} */ ok, /** @type {unknown} */ expected, /** @type {unknown} */ actual) =>
+    checks.push({ request: label, check, ok, expected, actual })
+
+  const { min, max } = exchange.plainRequestStatus
+  const agent = new http.Agent({ keepAlive: false })
+  try {
+    const plain = await sendProbe({ host, port, agent, timeoutMs }, { method: 'GET', path: exchange.path, headers: {}, body: null })
+    checks.push({
+      request: `GET ${exchange.path}`,
+      check: 'a GET without an upgrade is refused',
+      ok: plain.status >= min && plain.status <= max,
+      expected: `a status from ${min} to ${max}`,
+      actual: plain.status
+    })
+  } catch (error) {
+    checks.push({
+      request: `GET ${exchange.path}`,
+      check: 'a GET without an upgrade is refused',
+      ok: false,
+      expected: `a status from ${min} to ${max}`,
+      actual: /** @type {Error} */ (error).message
+    })
+  } finally {
+    agent.destroy()
+  }
+
+  let socket
+  try {
+    socket = await openWebSocket({ host, port, path: exchange.path, headers: scenario.request.headers, timeoutMs })
+  } catch (error) {
+    add('handshake', false, '101 Switching Protocols', /** @type {Error} */ (error).message)
+    return checks
+  }
+  try {
+    add('handshake status', socket.status === 101, 101, socket.status)
+    if (socket.status !== 101) return checks
+    const accept = acceptFor(socket.key)
+    add('Sec-WebSocket-Accept', socket.headers['sec-websocket-accept'] === accept, accept, socket.headers['sec-websocket-accept'] ?? null)
+    add('Upgrade: websocket', /^websocket$/i.test(socket.headers.upgrade ?? ''), 'websocket', socket.headers.upgrade ?? null)
+
+    /** The next message, or the failure as a check. @param {string} check @returns {Promise<import('./websocket-client.js').Message | null>} */
+    const next = async (check) => {
+      try {
+        return await /** @type {import('./websocket-client.js').WebSocketConnection} */ (socket).next(timeoutMs)
+      } catch (error) {
+        add(check, false, 'a message', /** @type {Error} */ (error).message)
+        return null
+      }
+    }
+    socket.send('text', Buffer.from(exchange.text))
+    const text = await next('text message echoed')
+    if (!text) return checks
+    const textOk = text.kind === 'text' && text.data.toString('utf8') === exchange.text
+    add('text message echoed', textOk, `text ${JSON.stringify(exchange.text)}`, shown(text))
+
+    const binary = Buffer.from(exchange.binaryBase64, 'base64')
+    socket.send('binary', binary)
+    const echoedBinary = await next('binary message echoed')
+    if (!echoedBinary) return checks
+    const firstDifference = [...binary].findIndex((byte, index) => echoedBinary.data[index] !== byte)
+    add('binary message echoed', echoedBinary.kind === 'binary' && echoedBinary.data.equals(binary), `binary, the ${binary.length} bytes sent`,
+      echoedBinary.kind === 'binary' && !echoedBinary.data.equals(binary)
+        ? `binary, ${echoedBinary.data.length} bytes${firstDifference === -1 ? '' : `, differing first at byte ${firstDifference}`}`
+        : shown(echoedBinary))
+
+    socket.write(Buffer.concat(exchange.burst.map((message) => maskedFrame(OPCODES.text, Buffer.from(message)))))
+    /** @type {string[]} */
+    const burst = []
+    for (let index = 0; index < exchange.burst.length; index++) {
+      const message = await next(`burst of ${exchange.burst.length} echoed in order`)
+      if (!message) break
+      burst.push(message.kind === 'text' ? message.data.toString('utf8') : `(${shown(message)})`)
+    }
+    if (burst.length === exchange.burst.length) {
+      const outOfPlace = burst.findIndex((message, index) => message !== exchange.burst[index])
+      const expected = `${JSON.stringify(exchange.burst[0])} … ${JSON.stringify(exchange.burst.at(-1))}, in that order`
+      const actual = outOfPlace === -1
+        ? 'in order'
+        : `message ${outOfPlace + 1} was ${JSON.stringify(burst[outOfPlace])}, not ${JSON.stringify(exchange.burst[outOfPlace])}`
+      add(`burst of ${exchange.burst.length} echoed in order`, outOfPlace === -1, expected, actual)
+    }
+
+    const code = Buffer.alloc(2)
+    code.writeUInt16BE(exchange.closeCode)
+    socket.send('close', code)
+    const close = await next('close answered')
+    if (!close) return checks
+    const closeCode = close.kind === 'close' && close.data.length >= 2 ? close.data.readUInt16BE(0) : null
+    add('close answered with the same code', closeCode === exchange.closeCode, `a close frame with ${exchange.closeCode}`,
+      close.kind === 'close' ? (closeCode === null ? 'a close frame without a code' : `a close frame with ${closeCode}`) : shown(close))
+    const ended = await socket.ended(timeoutMs)
+    add('connection closed after the close', ended, 'the server closes the TCP connection', ended ? 'closed' : `still open after ${timeoutMs} ms`)
+    return checks
+  } finally {
+    socket.destroy()
+  }
+}
