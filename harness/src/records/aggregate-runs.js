@@ -5,6 +5,8 @@ import { bootstrapMedianInterval } from '../judging/stats/bootstrap.js'
 import { rankGroups } from '../judging/stats/rank-groups.js'
 import { roundTo } from '../platform/util/numbers.js'
 
+/** @typedef {import('../judging/stats/rank-groups.js').RankedCell & { noise: import('../judging/stats/rank-groups.js').Noise | null }} NoisyCell */
+
 /**
  * @typedef {object} Aggregate the repeats of one (SUT, scenario, connections)
  * @property {string} sut
@@ -55,7 +57,7 @@ export function aggregateRuns (records, { seed }) {
     const key = JSON.stringify([summary.scenario, summary.connections])
     scenarios.set(key, [...(scenarios.get(key) ?? []), summary])
   }
-  /** @type {Map<typeof summaries[number], import('../judging/stats/rank-groups.js').RankedCell & { noise: import('../judging/stats/rank-groups.js').Noise | null }>} */
+  /** @type {Map<typeof summaries[number], NoisyCell>} */
   const ranked = new Map()
   for (const group of scenarios.values()) {
     const { noise, cells: groupCells } = rankGroups(group.map(positive))

@@ -84,7 +84,8 @@ function interruptionsDoing (signal, outcome) {
 
 /**
  * The part of a run that needs the SUT up: refusal, verification, then the measure.
- * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @param {import('../measures/cell-context.js').SutProbes} probes
+ * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record
+ * @param {import('../measures/cell-context.js').SutProbes} probes
  * @returns {Promise<Outcome>}
  */
 async function measureOn (context, cell, running, record, probes) {

@@ -14,7 +14,8 @@ import {
 
 const resultSchema = JSON.parse(readFileSync(new URL('../../schema/result.schema.json', import.meta.url), 'utf8'))
 const runIndexSchema = JSON.parse(readFileSync(new URL('../../schema/run-index.schema.json', import.meta.url), 'utf8'))
-const engineOption = /** @type {import('../../src/platform/options/option-spec.js').OptionSpec} */ (COMMAND_OPTIONS.run.find((spec) => flagName(spec) === '--engine'))
+/** @typedef {import('../../src/platform/options/option-spec.js').OptionSpec} OptionSpec */
+const engineOption = /** @type {OptionSpec} */ (COMMAND_OPTIONS.run.find((spec) => flagName(spec) === '--engine'))
 
 describe('the engine registry', () => {
   it('names each engine once', () => {

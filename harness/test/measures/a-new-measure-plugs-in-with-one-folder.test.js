@@ -18,7 +18,10 @@ describe('a new measure', () => {
     const before = measuredCells.length
     const notes = /** @type {string[]} */ ([])
     const { written, index } = await runInTempDir({
-      runs, suts: [loadSut(join(PACKAGES_DIR, 'node-http'))], scenarios: ['plaintext', 'json'], measure: oneAtATime,
+      runs,
+      suts: [loadSut(join(PACKAGES_DIR, 'node-http'))],
+      scenarios: ['plaintext', 'json'],
+      measure: oneAtATime,
       hooks: { onNote: (line) => notes.push(line) }
     })
     expect(written.map((record) => `${record.scenario.name} ${record.status}`)).toEqual(['plaintext ok', 'json ok'])

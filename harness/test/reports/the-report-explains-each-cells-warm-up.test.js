@@ -24,6 +24,8 @@ const THREE_RUNTIMES = join(FIXTURES, 'node-go-python-7s')
 const WITH_WARMUP = join(FIXTURES, 'fastify-2s-warm-up')
 
 /** @typedef {import('../../src/records/result-record.js').ResultRecord} ResultRecord */
+/** @typedef {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupSection} WarmupSection */
+/** @typedef {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupRow} WarmupRow */
 
 /** @param {import('../../src/records/read-run.js').RunData} run @param {string} sut */
 const recordOf = (run, sut) => /** @type {ResultRecord} */ (run.records.find((record) => record.sut.label === sut))
@@ -34,8 +36,8 @@ const perSec = (count, span) => (count / (span.durationMs / 1000)).toFixed(1)
 
 describe('the warm-up model', () => {
   const run = readRun(THREE_RUNTIMES)
-  const section = /** @type {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([run]).get('json'))
-  const rowOf = (/** @type {string} */ sut) => /** @type {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupRow} */ (
+  const section = /** @type {WarmupSection} */ (warmupClassification([run]).get('json'))
+  const rowOf = (/** @type {string} */ sut) => /** @type {WarmupRow} */ (
     section.rows.find((row) => row.sut === sut))
 
   it('gives a row per SUT, fastest first, at the level measured', () => {
@@ -74,7 +76,7 @@ describe('the warm-up model', () => {
     const spans = /** @type {NonNullable<typeof verdict.aroundSteadyStart>} */ (verdictOf(recordOf(threaded, 'express')).aroundSteadyStart)
     spans.before.otherThreadsCpuMs = 0.3 * spans.before.durationMs
     spans.after.otherThreadsCpuMs = 0.014 * spans.after.durationMs
-    const threadedRow = /** @type {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([threaded]).get('json'))
+    const threadedRow = /** @type {WarmupSection} */ (warmupClassification([threaded]).get('json'))
       .rows.find((candidate) => candidate.sut === 'express')
     expect(warmupCells(/** @type {any} */ (threadedRow), false)).toContain('30.0 % / 1.4 %')
   })
@@ -116,7 +118,7 @@ describe('the warm-up model', () => {
     Object.assign(verdict, { classification: 'no steady state', aroundSteadyStart: null, speedup: null })
     const throughput = /** @type {NonNullable<typeof verdict.throughput>} */ (verdict.throughput)
     Object.assign(throughput, { classification: 'no steady state', steadyStartMs: null, steadyLevel: null })
-    const section = /** @type {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([unsettled]).get('json'))
+    const section = /** @type {WarmupSection} */ (warmupClassification([unsettled]).get('json'))
     const unsettledRow = section.rows.find((candidate) => candidate.sut === 'python-flask')
     expect(unsettledRow?.summary)
       .toBe(`no steady state: the throughput changed ${changes.length === 1 ? 'once' : `${changes.length} times`}, ` +
@@ -151,7 +153,7 @@ describe('the warm-up model', () => {
   it('puts the measured windows after the warm-up\'s, on one timeline since the first request', () => {
     const warm = readRun(WITH_WARMUP)
     const record = recordOf(warm, 'fastify')
-    const [chart] = /** @type {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([warm]).get('json')).charts
+    const [chart] = /** @type {WarmupSection} */ (warmupClassification([warm]).get('json')).charts
     const warmupWindows = record.warmup?.timeseries ?? []
     const measured = record.summary?.timeseries ?? []
     const warmupMs = warmupWindows.reduce((total, window) => total + window.durationMs, 0)
@@ -181,7 +183,7 @@ describe('the warm-up model', () => {
       const unclassified = { classification: null, reason, throughput: null, latency: null, changePoints: [], aroundSteadyStart: null }
       record.classification = { ...unclassified, windows: 6, speedup: null }
     }
-    const section = /** @type {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([mixed]).get('json'))
+    const section = /** @type {WarmupSection} */ (warmupClassification([mixed]).get('json'))
     expect(section.rows.filter((row) => row.classification === null).map((row) => row.summary))
       .toEqual(mixed.records.slice(1).map(() => `not classified: ${reason}`))
     expect(section.charts).toHaveLength(1)
@@ -200,7 +202,7 @@ describe('report.md', () => {
     const heading = lines.indexOf('### Warm-up, classified: json')
     expect(heading).toBeGreaterThan(lines.findIndex((line) => line.startsWith('| 1 |')))
     expect(lines.slice(heading).find((line) => line.startsWith('| SUT |'))).toBe(`| ${WARMUP_COLUMNS.filter((column) => column !== 'run').join(' | ')} |`)
-    const [model] = /** @type {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupSection} */ ([...warmupClassification([run]).values()][0]).rows
+    const [model] = /** @type {WarmupSection} */ ([...warmupClassification([run]).values()][0]).rows
     expect(lines).toContain(`| ${warmupCells(model, false).join(' | ')} |`)
     const express = lines.find((line) => line.startsWith('| express | warm-up |'))
     expect(express).toMatch(/^\| express \| warm-up \| warm-up \| 0\.75 s \| 7,796 \| 2\.90× \| 73\.7 % \| 0 \/ 0 \| \d+\.\d \/ \d+\.\d \|/)
@@ -261,7 +263,7 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
     const run = readRun(THREE_RUNTIMES)
     const { rendered, charts, table, problems } = await open(htmlReport([run]), 'report-warmup')
     expect(problems).toEqual([])
-    const section = /** @type {import('../../src/measures/wall-clock/report/warmup-classification-model.js').WarmupSection} */ (warmupClassification([run]).get('json'))
+    const section = /** @type {WarmupSection} */ (warmupClassification([run]).get('json'))
     expect(rendered.map((entry) => entry.id)).toEqual(section.charts.map((_, index) => `chart-warmup-json-${index}`))
     const bySut = Object.fromEntries(section.charts.map((chart, index) => [chart.name, charts[index]]))
     for (const chart of charts) expect(chart.drawn, chart.id).toBe(true)

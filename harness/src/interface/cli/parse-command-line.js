@@ -116,7 +116,8 @@ function usageError (error, command, args) {
   const name = quoted.startsWith('--') ? quoted.split('=')[0] : quoted
   const spec = command.options.find((candidate) => flagName(candidate) === name)
   if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    return new DynoError('DYNO_ERR_INVALID_OPTION', `Unknown option \`${name}\` for \`dyno ${command.name}\`; \`dyno ${command.name} --help\` lists its options`)
+    const help = `\`dyno ${command.name} --help\` lists its options`
+    return new DynoError('DYNO_ERR_INVALID_OPTION', `Unknown option \`${name}\` for \`dyno ${command.name}\`; ${help}`)
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && spec) {
     if (!takesValue(spec)) return invalidOption(name, args.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1) ?? '', 'given without a value')

@@ -20,7 +20,9 @@ import { instructions } from '../../measures/instructions/instructions.js'
 
 /**
  * The options of compare-commits: a round's `dyno run` options, how the comparison is shown and judged, and the counts' jobs.
- * @typedef {import('../../platform/options/option-spec.js').OptionValues & Omit<import('./run-command.js').RunFields, 'frameworks'> & { frameworks: string[] | null, format: string, failOn: string[],
+ * @typedef {import('../../platform/options/option-spec.js').OptionValues
+ *   & Omit<import('./run-command.js').RunFields, 'frameworks'>
+ *   & { frameworks: string[] | null, format: string, failOn: string[],
  *   thresholdPercent: number, countJobs: number, countJobsGiven: boolean }} CompareCommitsValues
  */
 

@@ -62,7 +62,8 @@ export async function runBenchmarks (options, io, signal, planFields) {
   // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a measure
   // that sends its own requests, which records the engine `auto` prefers) is judged before anything starts.
   const given = options.engine === 'auto' ? null : engineNamed(options.engine)
-  const early = given || !measure.loadedByEngine ? measure.settings(/** @type {import('../../measures/load-settings.js').SettingsInput} */ (options), given ?? AUTO_CANDIDATES[0]) : null
+  const settingsInput = /** @type {import('../../measures/load-settings.js').SettingsInput} */ (options)
+  const early = given || !measure.loadedByEngine ? measure.settings(settingsInput, given ?? AUTO_CANDIDATES[0]) : null
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
   const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
   // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
@@ -104,7 +105,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
   const engine = chosen?.engine ?? AUTO_CANDIDATES[0]
   const engineChoice = chosen?.choice ?? null
   // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
-  const load = early?.engine === engine.name ? early : measure.settings(/** @type {import('../../measures/load-settings.js').SettingsInput} */ (options), engine)
+  const load = early?.engine === engine.name ? early : measure.settings(settingsInput, engine)
   const outcome = await runSuite({
     suts,
     scenarios,

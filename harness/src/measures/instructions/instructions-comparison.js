@@ -159,7 +159,9 @@ export const INSTRUCTIONS_COMPARISON = Object.freeze({
       biggerIsBetter: false,
       label: 'collections per window'
     },
-    allocatedBytesPerRequest: { pick: perWindow((window) => window.allocatedBytesPerRequest), digits: 1, biggerIsBetter: false, label: 'bytes allocated per request' },
+    allocatedBytesPerRequest: {
+      pick: perWindow((window) => window.allocatedBytesPerRequest), digits: 1, biggerIsBetter: false, label: 'bytes allocated per request',
+    },
     writesPerRequest: { pick: syscallsPerWindow('writes'), digits: 3, biggerIsBetter: false, label: 'write system calls per request' },
     readsPerRequest: { pick: syscallsPerWindow('reads'), digits: 3, biggerIsBetter: false, label: 'read system calls per request' },
     pollingPerRequest: { pick: syscallsPerWindow('polling'), digits: 3, biggerIsBetter: false, label: 'polling system calls per request' },
@@ -193,7 +195,10 @@ export const INSTRUCTIONS_COMPARISON = Object.freeze({
       rateCell(primaryFigures(row), 'candidate'), row.verdictMetric === 'programInstructionsPerRequest' ? 'program' : 'all',
       changeCell(primaryFigures(row)), pValueCell(primaryFigures(row)), thresholdCell(row), verdictCell(row)]
   }),
-  secondaryTables: (comparison) => [{ columns: collectorColumns(comparison), note: COLLECTOR_NOTE }, { columns: syscallColumns(comparison), note: SYSCALLS_NOTE }]
+  secondaryTables: (comparison) => [
+    { columns: collectorColumns(comparison), note: COLLECTOR_NOTE },
+    { columns: syscallColumns(comparison), note: SYSCALLS_NOTE },
+  ]
     .flatMap(({ columns, note }) => columns ? [{ columns, note }] : []),
   gabFormats: { 'gab-instructions': 'instructionsPerRequest' },
   recordProblem: (record) => {

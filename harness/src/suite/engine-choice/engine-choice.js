@@ -126,7 +126,8 @@ function levelProblem (level, names) {
 /**
  * The engine of a run, chosen once: the one given, or with `auto` the one the calibration of this machine chooses among the
  * candidates that run here, measuring the levels it does not hold yet (and storing them).
- * @param {{ given: import('../../load/engines/engine.js').Engine | null, connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan,
+ * @param {{ given: import('../../load/engines/engine.js').Engine | null, connections: number[],
+ *   pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan,
  *   cacheDir: string, readyTimeoutSec: number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
  *   log: (line: string) => void }} settings given: the engine `--engine` named; null: `auto`; engineOptions: the values of the engines' own
  *   options
