@@ -1,5 +1,5 @@
 // The one lint configuration of the repository: neostandard (standard style, flat config), with
-// TypeScript support for the two NestJS SUTs, plus a maximum line length of 160 characters enforced
+// TypeScript support for the two NestJS SUTs, plus a maximum line length of 140 characters enforced
 // by the @stylistic plugin that neostandard already includes (URLs exempt).
 import neostandard from 'neostandard'
 
@@ -14,7 +14,7 @@ export default [
   }),
   {
     rules: {
-      '@stylistic/max-len': ['error', { code: 160, ignoreUrls: true }]
+      '@stylistic/max-len': ['error', { code: 140, ignoreUrls: true }]
     }
   }
 ]

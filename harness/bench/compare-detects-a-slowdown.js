@@ -57,7 +57,9 @@ for (let trial = 1; trial <= trials; trial++) {
       rates[side.name].push(Math.round(await runOnce(join(root, side.name), side.extra)))
     }
   }
-  console.log(`trial ${trial}: req/s baseline ${rates.baseline.join(' ')} | again ${rates.again.join(' ')} | slower ${rates.slower.join(' ')}`)
+  console.log(
+    `trial ${trial}: req/s baseline ${rates.baseline.join(' ')} | again ${rates.again.join(' ')} | slower ${rates.slower.join(' ')}`
+  )
   for (const paired of [false, true]) {
     const aa = compareRuns([join(root, 'baseline')], [join(root, 'again')], { thresholdPercent: null, paired }).rows[0]
     const slowdown = compareRuns([join(root, 'baseline')], [join(root, 'slower')], { thresholdPercent: null, paired }).rows[0]
@@ -77,8 +79,10 @@ console.log(`${elapsedSec} s`)
 writeMeasuredBlock({
   script: import.meta.url,
   lines: [
-    `The cpu-work fixture, ${trials} trials of ${rounds} rotating rounds of three sides (a baseline, the same code again, ${EXTRA_WORK_PERCENT}% ` +
-      `more work per request), ${warmupSec} s warm-up + ${durationSec} s each, ${elapsedSec} s in all; each trial compares the baseline with ` +
+    `The cpu-work fixture, ${trials} trials of ${rounds} rotating rounds of three sides (a baseline, the same code again, ` +
+      `${EXTRA_WORK_PERCENT}% ` +
+      `more work per request), ${warmupSec} s warm-up + ${durationSec} s each, ${elapsedSec} s in all; each trial compares the ` +
+        'baseline with ' +
       'the others by wall clock.',
     '',
     '| test | the same code (A/A) | +' + EXTRA_WORK_PERCENT + '% work |',

@@ -32,7 +32,9 @@ const plan = suts.flatMap((sut) => Array.from({ length: launches }, (_, launch) 
 const counts = await mapLimit(plan, availableParallelism(), async ({ sut, connections, launch }) => {
   const count = await countOnce({ sut, scenario, concurrency: connections })
   const windows = count.windows.map((window) => window.instructionsPerRequest)
-  console.log(`${sut.name} ${connections} connection(s) launch ${launch + 1}: ${count.instructionsPerRequest}/request, windows ${windows.join(' ')}`)
+  console.log(
+    `${sut.name} ${connections} connection(s) launch ${launch + 1}: ${count.instructionsPerRequest}/request, windows ${windows.join(' ')}`
+  )
   return { sut: sut.name, connections, launch, perRequest: count.instructionsPerRequest, windows }
 })
 
@@ -59,10 +61,13 @@ console.log(table.join('\n'))
 writeMeasuredBlock({
   script: import.meta.url,
   lines: [
-    `${scenario.name}, ${launches} launches of each SUT over one connection and as many over four, alternating, ${availableParallelism()} counts at ` +
-      `once; each a count of ${INSTRUCTION_COUNT_DEFAULTS.windows} windows of ${INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ` +
+    `${scenario.name}, ${launches} launches of each SUT over one connection and as many over four, alternating, ` +
+      `${availableParallelism()} counts at ` +
+      `once; each a count of ${INSTRUCTION_COUNT_DEFAULTS.windows} windows of ` +
+        `${INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ` +
       `${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted ones. The last column is what a comparison of two counts of the same code ` +
-      `sees: 1.4826 × the median absolute deviation of the logarithms of their windows' ratios. ${((performance.now() - started) / 1000).toFixed(0)} s in all.`,
+      'sees: 1.4826 × the median absolute deviation of the logarithms of their windows\' ratios. ' +
+        `${((performance.now() - started) / 1000).toFixed(0)} s in all.`,
     '',
     ...table
   ]

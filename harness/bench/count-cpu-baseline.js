@@ -14,7 +14,11 @@
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { max, median, min } from 'simple-statistics'
-import { countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, NODE_COUNT_SETTINGS } from '../src/measures/instructions/counts/count-instructions.js'
+import {
+  countSettingsFor,
+  INSTRUCTION_COUNT_DEFAULTS,
+  NODE_COUNT_SETTINGS
+} from '../src/measures/instructions/counts/count-instructions.js'
 import { countTunables, CPU_BASELINE, maskedCpuFlags, withCpuBaseline } from '../src/measures/instructions/counts/cpu-baseline.js'
 import { DEFAULT_RUNTIME } from '../src/subjects/runtimes/runtime-targets.js'
 import { loadSut } from '../src/subjects/suts/discover-suts.js'
@@ -25,7 +29,9 @@ import { writeMeasuredBlock } from './support/measured-block.js'
 
 const { values } = parseArgs({ options: { launches: { type: 'string', default: '2' } } })
 const launches = Number(values.launches)
-if (process.env.GLIBC_TUNABLES) throw new Error(`GLIBC_TUNABLES is set (${process.env.GLIBC_TUNABLES}): unset it, the arms set it themselves`)
+if (process.env.GLIBC_TUNABLES) {
+  throw new Error(`GLIBC_TUNABLES is set (${process.env.GLIBC_TUNABLES}): unset it, the arms set it themselves`)
+}
 
 /** What a cpu in valgrind's Sandy Bridge table lacks of its Haswell table, as glibc 2.36 and V8 are told. */
 const WITHOUT_AVX2 = Object.freeze({
@@ -70,7 +76,8 @@ const counts = await mapLimit(planned, availableParallelism(), async ({ which, a
 const seconds = Math.round((performance.now() - started) / 1000)
 
 const lines = [
-  `${launches} launches an arm, alternating, ${availableParallelism()} counts at once; each a count of ${INSTRUCTION_COUNT_DEFAULTS.windows} ` +
+  `${launches} launches an arm, alternating, ${availableParallelism()} counts at once; each a count of ` +
+    `${INSTRUCTION_COUNT_DEFAULTS.windows} ` +
     `windows of ${INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted ones; ` +
     `${seconds} s in all. This cpu has, of what the baseline hides: ${maskedCpuFlags()?.join(', ') ?? '(unknown)'}. The baseline ` +
     `${CPU_BASELINE.name} (${CPU_BASELINE.level}): GLIBC_TUNABLES=${countTunables(undefined).value}, ` +

@@ -51,7 +51,9 @@ const options = parseOptions('run', { '--duration': String(values.duration), '--
  * @param {string} command for sh -c, with "$0" the node binary @returns {() => void} stops it
  */
 function startNeighbour (command) {
-  const pid = Number(execFileSync('sh', ['-c', `${command} >/dev/null 2>&1 & echo $!`, process.execPath], { encoding: 'utf8', cwd: REPO_ROOT }))
+  const pid = Number(
+    execFileSync('sh', ['-c', `${command} >/dev/null 2>&1 & echo $!`, process.execPath], { encoding: 'utf8', cwd: REPO_ROOT })
+  )
   return () => {
     try {
       process.kill(-pid, 'SIGKILL')
@@ -63,7 +65,8 @@ function startNeighbour (command) {
   }
 }
 
-const busyLoop = (/** @type {number} */ cpu) => `setsid taskset -c ${cpu} "$0" -e 'const end = Date.now() + 60000; while (Date.now() < end);'`
+const busyLoop = (/** @type {number} */ cpu) =>
+  `setsid taskset -c ${cpu} "$0" -e 'const end = Date.now() + 60000; while (Date.now() < end);'`
 /** @type {{ name: string, start: () => (() => void) }[]} */
 const CONDITIONS = [
   { name: 'quiet', start: () => () => {} },
@@ -97,7 +100,11 @@ async function measureUnder (condition) {
     }))
     return records.map((record) => {
       if (record.status !== 'ok' || !record.summary?.interference) throw new Error(`${record.sut.name}: ${record.status} ${record.reason}`)
-      return { sut: record.sut.name, requestsPerSec: record.summary.requestsPerSec.mean, worstSharePct: record.interference?.worstSharePct ?? 0 }
+      return {
+        sut: record.sut.name,
+        requestsPerSec: record.summary.requestsPerSec.mean,
+        worstSharePct: record.interference?.worstSharePct ?? 0
+      }
     })
   } finally {
     stop()
@@ -119,11 +126,12 @@ rmSync(out, { recursive: true, force: true })
 const quietRate = (/** @type {string} */ sut) =>
   median((cells.get('quiet') ?? []).filter((cell) => cell.sut === sut).map((cell) => cell.requestsPerSec))
 const lines = [
-  `${names.join(', ')} × json, ${values.warmup} s warm-up + ${values.duration} s each, native engine, 100 connections, SUT on cpu ${sutCpu} and ` +
+  `${names.join(', ')} × json, ${values.warmup} s warm-up + ${values.duration} s each, native engine, 100 connections, SUT on cpu ` +
+    `${sutCpu} and ` +
     `generator on cpu ${generatorCpu}; ${values.rounds} rounds, the conditions taking turns. Share: the worst of what other processes ` +
-    'and the hypervisor took of the SUT\'s and of the generator\'s cpu while the cell was measured.',
+    "and the hypervisor took of the SUT's and of the generator's cpu while the cell was measured.",
   '',
-  '| beside the run | cells | share taken: median (min–max) | req/s against the same SUT\'s quiet cells: median (min–max) | ' +
+  "| beside the run | cells | share taken: median (min–max) | req/s against the same SUT's quiet cells: median (min–max) | " +
     `disturbed at ${DISTURBED_SHARE_PCT} % |`,
   '|---|---:|---:|---:|---:|',
   ...CONDITIONS.map(({ name }) => {
@@ -132,9 +140,11 @@ const lines = [
     const ratios = list.map((cell) => cell.requestsPerSec / quietRate(cell.sut))
     const pct = (/** @type {number} */ value) => `${value.toFixed(1)} %`
     const ratio = (/** @type {number} */ value) => value.toFixed(2)
-    return `| ${name} | ${list.length} | ${pct(median(shares))} (${pct(min(shares))}–${pct(max(shares))}) | ` +
+    return (
+      `| ${name} | ${list.length} | ${pct(median(shares))} (${pct(min(shares))}–${pct(max(shares))}) | ` +
       `${ratio(median(ratios))} (${ratio(min(ratios))}–${ratio(max(ratios))}) | ` +
       `${shares.filter((share) => share > DISTURBED_SHARE_PCT).length} of ${list.length} |`
+    )
   })
 ]
 console.log(lines.join('\n'))

@@ -16,7 +16,11 @@ import { writeMeasuredBlock } from './support/measured-block.js'
 const { values } = parseArgs({
   options: { frameworks: { type: 'string' }, connections: { type: 'string' }, duration: { type: 'string' }, warmup: { type: 'string' } }
 })
-const typed = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined).map(([name, value]) => [`--${name}`, String(value)]))
+const typed = Object.fromEntries(
+  Object.entries(values)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => [`--${name}`, String(value)])
+)
 const options = parseOptions('calibrate', typed).values
 const pinning = resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
 const rows = await calibrationRows({ ...options, suts: selectSuts(discoverSuts(), options.frameworks), pinning })
@@ -26,8 +30,10 @@ const integer = (/** @type {number | undefined} */ value) => value === undefined
 writeMeasuredBlock({
   script: import.meta.url,
   lines: [
-    `\`dyno calibrate\`: plaintext, ${options.connections.join(', ')} connections, ${options.warmupSec} s warm-up + ${options.durationSec} s per engine, ` +
-      `SUT on cpu ${pinning.sutCpus?.join(',') ?? '(not pinned)'}, every engine on cpu ${pinning.generatorCpus?.join(',') ?? '(not pinned)'}.`,
+    `\`dyno calibrate\`: plaintext, ${options.connections.join(', ')} connections, ${options.warmupSec} s warm-up + ` +
+      `${options.durationSec} s per engine, ` +
+      `SUT on cpu ${pinning.sutCpus?.join(',') ?? '(not pinned)'}, every engine on cpu ` +
+        `${pinning.generatorCpus?.join(',') ?? '(not pinned)'}.`,
     '',
     '| SUT | engine | req/s | share of its generator cpus | generator-bound | req/s per generator cpu at full use | note |',
     '|---|---|---:|---:|---|---:|---|',
@@ -35,7 +41,8 @@ writeMeasuredBlock({
       const rate = row.summary?.requestsPerSec.mean
       const perCpu = rate !== undefined && row.generatorSharePct ? rate / (row.generatorSharePct / 100) / generatorCpus : undefined
       const bound = row.generatorBound === null ? '-' : row.generatorBound ? 'yes' : 'no'
-      return `| ${row.sut} | ${row.label} | ${integer(rate)} | ${row.generatorSharePct ?? '-'}% | ${bound} | ${integer(perCpu)} | ${row.error ?? ''} |`
+      return `| ${row.sut} | ${row.label} | ${integer(rate)} | ${row.generatorSharePct ?? '-'}% | ${bound} | ${integer(perCpu)} | ` +
+        `${row.error ?? ''} |`
     })
   ]
 })

@@ -44,19 +44,27 @@ const out = mkdtempSync(join(tmpdir(), 'dyno-threshold-'))
 
 /**
  * One run of one cell with one engine, autocannon's own figure kept (no re-measure).
- * @param {import('../src/subjects/suts/resolve-subjects.js').Subject} sut @param {number} connections @param {'autocannon' | 'native'} engine
+ * @param {import('../src/subjects/suts/resolve-subjects.js').Subject} sut @param {number} connections @param {'autocannon' | 'native'}
+ *   engine
  */
 async function measure (sut, connections, engine) {
-  const { records: [record] } = await runSuite(suiteOptions({
-    suts: [sut],
-    scenarios: [scenario],
-    load: loadSettingsOf(parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup) }).values, engineNamed(engine)),
-    connections: [connections],
-    out,
-    readyTimeoutSec: 15,
-    pinning,
-    recorded: { bench: 'generator-share-threshold' }
-  }))
+  const {
+    records: [record]
+  } = await runSuite(
+    suiteOptions({
+      suts: [sut],
+      scenarios: [scenario],
+      load: loadSettingsOf(
+        parseOptions('run', { '--duration': String(values.duration), '--warmup': String(values.warmup) }).values,
+        engineNamed(engine)
+      ),
+      connections: [connections],
+      out,
+      readyTimeoutSec: 15,
+      pinning,
+      recorded: { bench: 'generator-share-threshold' }
+    })
+  )
   if (record.status !== 'ok' || !record.summary) throw new Error(`${sut.name} ${engine}: ${record.status} ${record.reason}`)
   return record.summary
 }
@@ -91,7 +99,9 @@ try {
         pairs: ratios.map((ratio, index) => `${shares[index].toFixed(2)}:${ratio.toFixed(3)}`).join(' ')
       }
       rows.push(row)
-      console.log(`${row.sut} | ${row.connections} | ${row.share.toFixed(2)} | ${row.sutShare.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.pairs}`)
+      console.log(
+        `${row.sut} | ${row.connections} | ${row.share.toFixed(2)} | ${row.sutShare.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.pairs}`
+      )
     }
   }
 } finally {
@@ -99,19 +109,29 @@ try {
 }
 const short = rows.filter((row) => row.ratio < 0.95).sort((a, b) => a.share - b.share)
 const fine = rows.filter((row) => row.ratio >= 0.95).sort((a, b) => b.share - a.share)
-const verdict = 'lowest share of its cpu at which autocannon fell more than 5% short of the native engine: ' +
+const verdict =
+  'lowest share of its cpu at which autocannon fell more than 5% short of the native engine: ' +
   `${short[0] ? `${short[0].share.toFixed(2)} (${short[0].sut}, ${short[0].connections} connections)` : 'none'}; ` +
-  `highest share at which it kept within 5%: ${fine[0] ? `${fine[0].share.toFixed(2)} (${fine[0].sut}, ${fine[0].connections} connections)` : 'none'}`
+  `highest share at which it kept within 5%: ${fine[0]
+? `${fine[0].share.toFixed(2)} (${fine[0].sut}, ` +
+    `${fine[0].connections} connections)`
+: 'none'}`
 console.log(verdict)
 writeMeasuredBlock({
   script: import.meta.url,
   lines: [
     `json, SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}, ${values.warmup} s warm-up + ` +
-      `${values.duration} s, ${values.pairs} pairs per cell alternating autocannon and the native engine (medians; each pair as share:ratio).`,
+      `${values.duration} s, ${values.pairs} pairs per cell alternating autocannon and the native engine (medians; each pair as ` +
+      'share:ratio).',
     '',
-    '| SUT | connections | autocannon\'s share of its cpu | the SUT\'s share of its cpu under autocannon | autocannon / native req/s | pairs |',
+    "| SUT | connections | autocannon's share of its cpu | the SUT's share of its cpu under autocannon | autocannon / native " +
+      'req/s | pairs |',
     '|---|---:|---:|---:|---:|---|',
-    ...rows.map((row) => `| ${row.sut} | ${row.connections} | ${row.share.toFixed(2)} | ${row.sutShare.toFixed(2)} | ${row.ratio.toFixed(3)} | ${row.pairs} |`),
+    ...rows.map(
+      (row) =>
+        `| ${row.sut} | ${row.connections} | ${row.share.toFixed(2)} | ${row.sutShare.toFixed(2)} | ${row.ratio.toFixed(3)} | ` +
+          `${row.pairs} |`
+    ),
     '',
     `${verdict[0].toUpperCase()}${verdict.slice(1)}.`
   ]

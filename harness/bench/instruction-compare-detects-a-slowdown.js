@@ -185,7 +185,10 @@ async function calibrationCounts (sides) {
 /** The table rows of the block: one per target and side compared with its baseline. */
 const blockRows = /** @type {string[]} */ ([])
 
-/** @param {import('../src/records/comparison-record.js').ComparisonRow} row @returns {import('../src/records/comparison-record.js').MetricRow | null} */
+/**
+ * @param {import('../src/records/comparison-record.js').ComparisonRow} row @returns
+ *   {import('../src/records/comparison-record.js').MetricRow | null}
+ */
 const verdictFigures = (row) => row[row.verdictMetric] ?? null
 /** @param {import('../src/records/comparison-record.js').ComparisonRow} row */
 const describe = (row) => `${row.verdictMetric} ${verdictFigures(row)?.changePercent}% [${verdictFigures(row)?.ci95Percent?.join(', ')}] ` +
@@ -214,7 +217,10 @@ async function trialsOf (target, sides, load, jobs, count = trials) {
     })
     const lines = []
     for (const side of sides.slice(1)) {
-      const [row] = compareRuns([counted[sides[0].name].runDir], [counted[side.name].runDir], { thresholdPercent: null, paired: false }).rows
+      const [row] = compareRuns([counted[sides[0].name].runDir], [counted[side.name].runDir], {
+        thresholdPercent: null,
+        paired: false
+      }).rows
       tallies[side.name].verdicts.push(String(row.verdict))
       tallies[side.name].changes.push(verdictFigures(row)?.changePercent ?? NaN)
       tallies[side.name].allocationVerdicts.push(String(row.allocatedBytesPerRequest?.verdict ?? 'none'))
@@ -225,8 +231,12 @@ async function trialsOf (target, sides, load, jobs, count = trials) {
     console.log(`${target} trial ${trial}: baseline ${counted[sides[0].name].perRequest} instructions/request; ${lines.join('; ')}`)
     rmSync(root, { recursive: true, force: true })
   }
-  const tallyOf = (/** @type {string[]} */ verdicts) => Object.entries(verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }),
-    /** @type {Record<string, number>} */ ({}))).map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`).join(', ')
+  const tallyOf = (/** @type {string[]} */ verdicts) =>
+    Object.entries(
+      verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }), /** @type {Record<string, number>} */ ({}))
+    )
+      .map(([verdict, count]) => `${verdict} ${count}/${verdicts.length}`)
+      .join(', ')
   for (const [name, { verdicts, changes, allocationVerdicts }] of Object.entries(tallies)) {
     const tally = tallyOf(verdicts)
     const range = `${Math.min(...changes).toFixed(2)} … ${Math.max(...changes).toFixed(2)}%`
@@ -234,20 +244,30 @@ async function trialsOf (target, sides, load, jobs, count = trials) {
       `measured instruction ratio median ${median(ratios[name]).toFixed(4)}`)
     const thresholds = thresholdsOf[name]
     const compared = name === 'again' ? 'the same code (A/A)' : name === 'alloc' ? 'one more 1 KiB object per request' : `${name} more work`
-    blockRows.push(`| ${target} | ${compared} | ${tally} | ${median(changes).toFixed(2)}% | ${range} | ` +
-      `${median(thresholds).toFixed(2)}% (${Math.min(...thresholds).toFixed(2)} … ${Math.max(...thresholds).toFixed(2)}) | ${tallyOf(allocationVerdicts)} |`)
+    blockRows.push(
+      `| ${target} | ${compared} | ${tally} | ${median(changes).toFixed(2)}% | ${range} | ` +
+        `${median(thresholds).toFixed(2)}% (${Math.min(...thresholds).toFixed(2)} … ${Math.max(...thresholds).toFixed(2)}) | ` +
+          `${tallyOf(allocationVerdicts)} |`
+    )
   }
 }
 
 const started = performance.now()
 const fixture = loadSut(new URL('../test/fixtures/suts/cpu-work', import.meta.url).pathname)
-const fixtureSide = (/** @type {string} */ name, /** @type {string} */ percent) => ({ name, sut: fixture, env: { DYNO_FIXTURE_EXTRA_WORK_PERCENT: percent } })
+const fixtureSide = (/** @type {string} */ name, /** @type {string} */ percent) => ({
+  name,
+  sut: fixture,
+  env: { DYNO_FIXTURE_EXTRA_WORK_PERCENT: percent }
+})
 if (fixtureTrials > 0) {
   await trialsOf('cpu-work', [fixtureSide('baseline', '0'), fixtureSide('again', '0'), fixtureSide('3%', '3'), fixtureSide('1%', '1')],
     FIXTURE_COUNT, 1, fixtureTrials)
 }
 
-/** What each SUT's trials compare with its baseline, the bars of the instructions work: A/A on all three, 1% on node-http and fastify, 3% on express. */
+/**
+ * What each SUT's trials compare with its baseline, the bars of the instructions work: A/A on all three, 1% on node-http and fastify, 3% on
+ * express.
+ */
 const HANDLER_TARGETS = /** @type {const} */ ([['node-http', ['3%', '1%']], ['fastify', ['1%']], ['express', ['3%', '1%']]])
   .filter(([target]) => targets.includes(target))
 const copies = /** @type {Side[]} */ ([])
@@ -274,10 +294,16 @@ try {
     const basePerRequest = median(counts.filter((_, index) => index % 2 === 0))
     const perIteration = (median(counts.filter((_, index) => index % 2 === 1)) - basePerRequest) / refineIterations
     const iterationsFor = (/** @type {string} */ percent) => Math.round(basePerRequest * parseFloat(percent) / 100 / perIteration)
-    console.log(`${target} json: ${basePerRequest} instructions/request; the loop costs ${roughPerIteration.toFixed(2)} per step over ` +
-      `${CALIBRATION_ITERATIONS} steps, ${perIteration.toFixed(2)} over ${refineIterations} (${CALIBRATION_LAUNCHES} launches each side): ` +
-      slowdowns.map((percent) => `${iterationsFor(percent)} steps for ${percent}`).join(', '))
-    const slower = slowdowns.map((percent) => ({ ...handlerCopy(target, `slower-${parseFloat(percent)}`, iterationsFor(percent)), name: percent }))
+    console.log(
+      `${target} json: ${basePerRequest} instructions/request; the loop costs ${roughPerIteration.toFixed(2)} per step over ` +
+        `${CALIBRATION_ITERATIONS} steps, ${perIteration.toFixed(2)} over ${refineIterations} (${CALIBRATION_LAUNCHES} launches ` +
+          'each side): ' +
+        slowdowns.map((percent) => `${iterationsFor(percent)} steps for ${percent}`).join(', ')
+    )
+    const slower = slowdowns.map((percent) => ({
+      ...handlerCopy(target, `slower-${parseFloat(percent)}`, iterationsFor(percent)),
+      name: percent
+    }))
     const again = { ...handlerCopy(target, 'again', 0), name: 'again' }
     const allocating = { ...handlerCopy(target, 'alloc', 0, { allocates: true }), name: 'alloc' }
     copies.push(again, ...slower, allocating)
@@ -305,23 +331,29 @@ async function instructionAndWallClockRatio () {
   }
   rmSync(root, { recursive: true, force: true })
   const slowerBy = (median(rates.baseline) / median(rates['60%']))
-  const medians = `medians of ${wallClockRounds} alternating wall-clock runs: ${Math.round(median(rates.baseline))} → ${Math.round(median(rates['60%']))}`
+  const medians = `medians of ${wallClockRounds} alternating wall-clock runs: ${Math.round(median(rates.baseline))} → ` +
+    `${Math.round(median(rates['60%']))}`
   return `cpu-work with 60% more work counted ${(instructionRatio / instructionBase).toFixed(3)}× the instructions ` +
     `(${instructionBase} → ${instructionRatio} per request) and ran ${slowerBy.toFixed(3)}× slower in req/s (${medians})`
 }
 if (sixtyLine) console.log(sixtyLine)
 const elapsedSec = Math.round((performance.now() - started) / 1000)
-const handlerWindows = `${HANDLER_COUNT['--count-windows'] ?? INSTRUCTION_COUNT_DEFAULTS.windows} windows of ` +
-  `${HANDLER_COUNT['--count-requests'] ?? INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted`
+const handlerWindows =
+  `${HANDLER_COUNT['--count-windows'] ?? INSTRUCTION_COUNT_DEFAULTS.windows} windows of ` +
+  `${HANDLER_COUNT['--count-requests'] ?? INSTRUCTION_COUNT_DEFAULTS.windowRequests} requests after ` +
+    `${INSTRUCTION_COUNT_DEFAULTS.warmupRequests} uncounted`
 console.log(`done in ${elapsedSec} s`)
 writeMeasuredBlock({
   script: import.meta.url,
   lines: [
     `${fixtureTrials} trials of the cpu-work fixture (one count at a time) and ${trials} of each SUT, each a fresh count of every side ` +
-      'in rotating order (a baseline, the same code again, more work, one more 1 KiB object per request), each compared with the baseline ' +
-      'window by window as `dyno compare` does: the verdict on the program\'s instructions (V8\'s collector counted apart), allocation with ' +
-      'a verdict of its own, each threshold the row\'s own A/A spread; the SUTs are copies of node-http, fastify and express whose json ' +
-      `handler runs a xorshift loop first, calibrated on their program instructions, counted ${COUNT_JOBS} at a time (${handlerWindows}). ` +
+      'in rotating order (a baseline, the same code again, more work, one more 1 KiB object per request), each compared with ' +
+        'the baseline ' +
+      "window by window as `dyno compare` does: the verdict on the program's instructions (V8's collector counted apart), " +
+        'allocation with ' +
+      "a verdict of its own, each threshold the row's own A/A spread; the SUTs are copies of node-http, fastify and express whose json " +
+      `handler runs a xorshift loop first, calibrated on their program instructions, counted ${COUNT_JOBS} at a time ` +
+        `(${handlerWindows}). ` +
       `${elapsedSec} s in all.`,
     '',
     '| target | compared with the baseline | verdicts | change, median | change, range | threshold, median (range) | allocation verdicts |',

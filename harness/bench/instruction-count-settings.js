@@ -21,7 +21,8 @@ const repeats = Number(values.repeats)
 const GC_SCHEDULE_FLAG = '--predictable-gc-schedule'
 
 /** @param {import('../src/measures/instructions/counts/count-instructions.js').CountSettings} settings */
-const describe = (settings) => [...settings.nodeFlags, ...Object.entries(settings.env).map(([name, value]) => `${name}=${value}`)].join(' ') || 'none'
+const describe = (settings) =>
+  [...settings.nodeFlags, ...Object.entries(settings.env).map(([name, value]) => `${name}=${value}`)].join(' ') || 'none'
 
 const COMPARISONS = [
   { sut: 'node-http', scenario: 'json', arms: { "dyno's": NODE_COUNT_SETTINGS, none: { nodeFlags: [], env: {} } } },
@@ -30,7 +31,10 @@ const COMPARISONS = [
     scenario: 'json',
     arms: {
       "dyno's": NODE_COUNT_SETTINGS,
-      [`without ${GC_SCHEDULE_FLAG}`]: { ...NODE_COUNT_SETTINGS, nodeFlags: NODE_COUNT_SETTINGS.nodeFlags.filter((flag) => flag !== GC_SCHEDULE_FLAG) }
+      [`without ${GC_SCHEDULE_FLAG}`]: {
+        ...NODE_COUNT_SETTINGS,
+        nodeFlags: NODE_COUNT_SETTINGS.nodeFlags.filter((flag) => flag !== GC_SCHEDULE_FLAG)
+      }
     }
   }
 ]
@@ -48,7 +52,11 @@ const counts = await mapLimit(launches, availableParallelism(), async ({ which, 
   const windows = count.windows.map((window) => window.instructionsPerRequest)
   console.log(`${comparison.sut} ${arm}: ${count.instructionsPerRequest} instructions/request, windows ${windows.join(' ')}, ` +
     `${count.checks.responses} responses checked, ${((performance.now() - started) / 1000).toFixed(1)} s`)
-  return { perRequest: count.instructionsPerRequest, windowCv: cvPercent(windows), windowRangePercent: (max(windows) / min(windows) - 1) * 100 }
+  return {
+    perRequest: count.instructionsPerRequest,
+    windowCv: cvPercent(windows),
+    windowRangePercent: (max(windows) / min(windows) - 1) * 100
+  }
 })
 
 const lines = [
@@ -61,8 +69,11 @@ for (const [which, comparison] of COMPARISONS.entries()) {
   const rows = Object.entries(comparison.arms).map(([arm, settings]) => {
     const measured = of(arm)
     const perRequest = measured.map((count) => count.perRequest)
-    return `| ${arm} (${describe(settings)}) | ${perRequest.join(', ')} | ${median(perRequest)} | ${cvPercent(perRequest).toFixed(2)}% | ` +
-      `${median(measured.map((count) => count.windowCv)).toFixed(2)}% | ${median(measured.map((count) => count.windowRangePercent)).toFixed(1)}% |`
+    return (
+      `| ${arm} (${describe(settings)}) | ${perRequest.join(', ')} | ${median(perRequest)} | ${cvPercent(perRequest).toFixed(2)}% | ` +
+      `${median(measured.map((count) => count.windowCv)).toFixed(2)}% | ` +
+        `${median(measured.map((count) => count.windowRangePercent)).toFixed(1)}% |`
+    )
   })
   const ratio = median(of(first).map((count) => count.perRequest)) / median(of(second).map((count) => count.perRequest))
   const table = [

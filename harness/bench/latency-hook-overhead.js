@@ -32,9 +32,14 @@ const WARMUP_SEC = 3
 /** A round's autocannon must be done this long after its duration, or it is killed. */
 const ROUND_GRACE_MS = 15_000
 
-/** @typedef {{ arm: string, requests: number, durationSec: number, requestsPerSec: number, cpuUsPerResponse: number, latencySamples: number }} RoundResult */
+/**
+ * @typedef {{ arm: string, requests: number, durationSec: number, requestsPerSec: number, cpuUsPerResponse: number,
+ *   latencySamples: number }} RoundResult
+ */
 
-/** @returns {Promise<typeof import('../src/load/timeseries.js').createWindowRecorder | null>} the window recorder, when the module exists */
+/**
+ * @returns {Promise<typeof import('../src/load/timeseries.js').createWindowRecorder | null>} the window recorder, when the module exists
+ */
 async function windowRecorderFactory () {
   try {
     return (await import('../src/load/timeseries.js')).createWindowRecorder
@@ -125,7 +130,11 @@ const stdev = (values) => Math.sqrt(values.reduce((sum, value) => sum + (value -
 
 async function main () {
   const { values } = parseArgs({
-    options: { rounds: { type: 'string', default: '6' }, duration: { type: 'string', default: '5' }, connections: { type: 'string', default: '100' } }
+    options: {
+      rounds: { type: 'string', default: '6' },
+      duration: { type: 'string', default: '5' },
+      connections: { type: 'string', default: '100' }
+    }
   })
   const rounds = Number(values.rounds)
   const durationSec = Number(values.duration)
@@ -161,20 +170,33 @@ async function main () {
     const cost = (bare - mean(rates[arm])) / bare * 100
     // The same cost round by round (each round's arms ran back to back): its spread says how sure the mean is.
     const paired = rates[arm].map((rate, round) => (rates.bare[round] - rate) / rates.bare[round] * 100)
-    process.stdout.write(`${arm.padEnd(18)} mean ${Math.round(mean(rates[arm])).toString().padStart(7)} req/s  ` +
-      `stdev ${Math.round(stdev(rates[arm])).toString().padStart(5)}` +
-      `${arm === 'bare' ? '' : `  cost vs bare ${cost.toFixed(1)}% (per round: ${mean(paired).toFixed(1)} ± ${stdev(paired).toFixed(1)}%)`}\n`)
+    process.stdout.write(
+      `${arm.padEnd(18)} mean ${Math.round(mean(rates[arm])).toString().padStart(7)} req/s  ` +
+        `stdev ${Math.round(stdev(rates[arm])).toString().padStart(5)}` +
+        `${arm === 'bare'
+? ''
+: `  cost vs bare ${cost.toFixed(1)}% (per round: ${mean(paired).toFixed(1)} ± ` +
+          `${stdev(paired).toFixed(1)}%)`}\n`
+    )
   }
   for (const arm of arms) {
     const extra = cpuPerResponse[arm].map((cpu, round) => (cpu - cpuPerResponse.bare[round]) / cpuPerResponse.bare[round] * 100)
-    process.stdout.write(`${arm.padEnd(18)} generator CPU ${mean(cpuPerResponse[arm]).toFixed(2)} µs/response ` +
-      `(stdev ${stdev(cpuPerResponse[arm]).toFixed(2)})` +
-      `${arm === 'bare' ? '' : `  ${mean(extra) >= 0 ? '+' : ''}${mean(extra).toFixed(1)} ± ${stdev(extra).toFixed(1)}% vs bare, per round`}\n`)
+    process.stdout.write(
+      `${arm.padEnd(18)} generator CPU ${mean(cpuPerResponse[arm]).toFixed(2)} µs/response ` +
+        `(stdev ${stdev(cpuPerResponse[arm]).toFixed(2)})` +
+        `${arm === 'bare'
+? ''
+: `  ${mean(extra) >= 0 ? '+' : ''}${mean(extra).toFixed(1)} ± ${stdev(extra).toFixed(1)}% vs ` +
+          'bare, per round'}\n`
+    )
   }
   const { emitWithoutNs, emitWithHookNs } = timeHookNs()
   const hookNs = emitWithHookNs - emitWithoutNs
-  process.stdout.write(`the hook alone: emit('response') ${emitWithoutNs.toFixed(1)} ns without a listener, ${emitWithHookNs.toFixed(1)} ns with it: ` +
-    `${hookNs.toFixed(1)} ns per response, ${(hookNs / 1000 / mean(cpuPerResponse.bare) * 100).toFixed(2)}% of the generator's CPU per response\n`)
+  process.stdout.write(
+    `the hook alone: emit('response') ${emitWithoutNs.toFixed(1)} ns without a listener, ${emitWithHookNs.toFixed(1)} ns with it: ` +
+      `${hookNs.toFixed(1)} ns per response, ${((hookNs / 1000 / mean(cpuPerResponse.bare)) * 100).toFixed(2)}% of the generator's CPU ` +
+        'per response\n'
+  )
 }
 
 if (process.argv[2] === '--child') {

@@ -87,12 +87,29 @@ function timed (command, input) {
 
 /** @param {number} port @returns {Promise<EngineRun>} */
 async function runNative (port) {
-  const plan = scenarioLoadPlan({ port, scenario: /** @type {any} */ (scenario), connections, pipelining: 1, warmupSec, durationSec, windowMs: 250 })
+  const plan = scenarioLoadPlan({
+    port,
+    scenario: /** @type {any} */ (scenario),
+    connections,
+    pipelining: 1,
+    warmupSec,
+    durationSec,
+    windowMs: 250
+  })
   const { stdout, cpuSec } = await timed([nativePath], JSON.stringify(engineConfig(plan, 1)))
-  const reports = stdout.trim().split('\n').map((line) => JSON.parse(line)).filter((message) => message.type === 'phase').map((message) => message.report)
+  const reports = stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line))
+    .filter((message) => message.type === 'phase')
+    .map((message) => message.report)
   const measure = reports.find((report) => report.name === 'measure')
   if (measure.mismatches > 0 || measure.errors > 0) throw new Error(`native: ${measure.mismatches} mismatches, ${measure.errors} errors`)
-  return { requestsPerSec: measure.requests / (measure.durationMs / 1000), responses: reports.reduce((sum, report) => sum + report.requests, 0), cpuSec }
+  return {
+    requestsPerSec: measure.requests / (measure.durationMs / 1000),
+    responses: reports.reduce((sum, report) => sum + report.requests, 0),
+    cpuSec
+  }
 }
 
 /** @param {number} port @returns {Promise<EngineRun>} */
@@ -121,7 +138,12 @@ function voluntarySwitches (pid) {
  */
 async function measureSut (name) {
   const sut = loadSut(join(PACKAGES_DIR, name))
-  const running = await startSut(sut, { readyTimeoutSec: 15, stopGraceSec: 5, env: runEnv(createRunId()), cpus: [Number(values['sut-cpu'])] })
+  const running = await startSut(sut, {
+    readyTimeoutSec: 15,
+    stopGraceSec: 5,
+    env: runEnv(createRunId()),
+    cpus: [Number(values['sut-cpu'])]
+  })
   const rows = []
   try {
     for (let pair = 1; pair <= pairs; pair++) {
@@ -146,9 +168,12 @@ async function measureSut (name) {
         wrkWakeups: result.wrk.wakeups
       }
       rows.push(row)
-      console.log(`${name} pair ${pair} (${row.order}): native ${integer(row.native)} req/s, wrk ${integer(row.wrk)} req/s, ` +
-        `native/wrk ${row.ratio.toFixed(3)}; CPU per response native ${row.nativeCpuUs.toFixed(2)} µs, wrk ${row.wrkCpuUs.toFixed(2)} µs; ` +
-        `SUT wake-ups per 1,000 responses native ${row.nativeWakeups.toFixed(1)}, wrk ${row.wrkWakeups.toFixed(1)}`)
+      console.log(
+        `${name} pair ${pair} (${row.order}): native ${integer(row.native)} req/s, wrk ${integer(row.wrk)} req/s, ` +
+          `native/wrk ${row.ratio.toFixed(3)}; CPU per response native ${row.nativeCpuUs.toFixed(2)} µs, wrk ` +
+            `${row.wrkCpuUs.toFixed(2)} µs; ` +
+          `SUT wake-ups per 1,000 responses native ${row.nativeWakeups.toFixed(1)}, wrk ${row.wrkWakeups.toFixed(1)}`
+      )
     }
   } finally {
     await running.stop(5000)
@@ -157,8 +182,10 @@ async function measureSut (name) {
 }
 
 const integer = (/** @type {number} */ value) => Math.round(value).toLocaleString('en-US')
-console.log(`${values.suts} × ${scenario.name}, SUT on cpu ${values['sut-cpu']}, engines on cpu ${generatorCpu}; ${connections} connections, ` +
-  `${warmupSec} s warm-up + ${durationSec} s; ${pairs} pairs each, order flipping each pair; native ${native.version}; ${wrk}`)
+console.log(
+  `${values.suts} × ${scenario.name}, SUT on cpu ${values['sut-cpu']}, engines on cpu ${generatorCpu}; ${connections} connections, ` +
+    `${warmupSec} s warm-up + ${durationSec} s; ${pairs} pairs each, order flipping each pair; native ${native.version}; ${wrk}`
+)
 const results = []
 for (const name of String(values.suts).split(',')) results.push(await measureSut(name))
 const summaries = results.map(({ sut, rows }) => {
@@ -186,16 +213,23 @@ if (!values['no-block']) {
   writeMeasuredBlock({
     script: import.meta.url,
     lines: [
-      `${scenario.name}, the SUT on cpu ${values['sut-cpu']}, the generator on cpu ${generatorCpu}, ${connections} connections, ${warmupSec} s ` +
-        `warm-up + ${durationSec} s, ${pairs} pairs per SUT alternating the native engine (${native.version}, every body checked) with bare ` +
-        `\`wrk -t1 -c${connections}\` (${wrk}, nothing checked), the same SUT process throughout. Wake-ups: the SUT's main thread's voluntary ` +
+      `${scenario.name}, the SUT on cpu ${values['sut-cpu']}, the generator on cpu ${generatorCpu}, ${connections} connections, ` +
+        `${warmupSec} s ` +
+        `warm-up + ${durationSec} s, ${pairs} pairs per SUT alternating the native engine (${native.version}, every body ` +
+          'checked) with bare ' +
+        `\`wrk -t1 -c${connections}\` (${wrk}, nothing checked), the same SUT process throughout. Wake-ups: the SUT's main ` +
+          'thread\'s voluntary ' +
         'context switches (the times it waited for requests) per 1,000 responses. Medians.',
       '',
-      '| SUT | native req/s | wrk req/s | native / wrk (pairs) | bar | CPU per response, native / wrk | SUT wake-ups per 1,000 responses, native / wrk |',
+      '| SUT | native req/s | wrk req/s | native / wrk (pairs) | bar | CPU per response, native / wrk | SUT wake-ups per 1,000 ' +
+        'responses, native / wrk |',
       '|---|---:|---:|---|---|---:|---:|',
-      ...summaries.map((row) => `| ${row.sut} | ${integer(row.native)} | ${integer(row.wrk)} | **${row.ratio.toFixed(3)}** (${row.pairs}) | ` +
-        `${row.bar}: ${row.met ? 'met' : 'not met'} | ${row.nativeCpu.toFixed(2)} / ${row.wrkCpu.toFixed(2)} µs | ` +
-        `${row.nativeWakeups.toFixed(1)} / ${row.wrkWakeups.toFixed(1)} |`)
+      ...summaries.map(
+        (row) =>
+          `| ${row.sut} | ${integer(row.native)} | ${integer(row.wrk)} | **${row.ratio.toFixed(3)}** (${row.pairs}) | ` +
+          `${row.bar}: ${row.met ? 'met' : 'not met'} | ${row.nativeCpu.toFixed(2)} / ${row.wrkCpu.toFixed(2)} µs | ` +
+          `${row.nativeWakeups.toFixed(1)} / ${row.wrkWakeups.toFixed(1)} |`
+      )
     ]
   })
 }

@@ -14,7 +14,9 @@ import { compareRuns } from '../src/interface/commands/compare-command.js'
 import { REPO_ROOT } from '../src/platform/paths.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
-const { values } = parseArgs({ options: { frameworks: { type: 'string', default: 'node-http,fastify,express' }, rounds: { type: 'string', default: '2' } } })
+const { values } = parseArgs({
+  options: { frameworks: { type: 'string', default: 'node-http,fastify,express' }, rounds: { type: 'string', default: '2' } }
+})
 const rounds = Number(values.rounds)
 const jobs = availableParallelism()
 const root = mkdtempSync(join(tmpdir(), 'dyno-parallel-counts-'))
@@ -27,8 +29,25 @@ const dyno = join(REPO_ROOT, 'harness', 'bin', 'dyno.js')
 function countRun (name, countJobs) {
   const out = join(root, name)
   const started = performance.now()
-  execFileSync(process.execPath, [dyno, 'run', '--measure', 'instructions', '--frameworks', String(values.frameworks), '--scenarios', 'json',
-    '--count-jobs', String(countJobs), '--no-count-cache', '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync(
+    process.execPath,
+    [
+      dyno,
+      'run',
+      '--measure',
+      'instructions',
+      '--frameworks',
+      String(values.frameworks),
+      '--scenarios',
+      'json',
+      '--count-jobs',
+      String(countJobs),
+      '--no-count-cache',
+      '--out',
+      out
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] }
+  )
   const [runId] = readdirSync(out)
   return { name, dir: join(out, runId), seconds: (performance.now() - started) / 1000 }
 }
@@ -47,8 +66,12 @@ for (let round = 0; round < rounds; round++) {
 }
 // The serial runs compared with each other (A/A), every parallel run with every serial run.
 const pairs = [
-  ...runs.serial.slice(1).map((run, index) => ({ kind: 'one at a time vs one at a time (A/A)', baseline: runs.serial[index], candidate: run })),
-  ...runs.parallel.flatMap((run) => runs.serial.map((serial) => ({ kind: `${jobs} at once vs one at a time`, baseline: serial, candidate: run })))
+  ...runs.serial
+    .slice(1)
+    .map((run, index) => ({ kind: 'one at a time vs one at a time (A/A)', baseline: runs.serial[index], candidate: run })),
+  ...runs.parallel.flatMap((run) =>
+    runs.serial.map((serial) => ({ kind: `${jobs} at once vs one at a time`, baseline: serial, candidate: run }))
+  )
 ]
 /** @type {Map<string, { changes: number[], thresholds: number[], verdicts: string[] }>} */
 const tallies = new Map()
@@ -70,7 +93,8 @@ const range = (/** @type {number[]} */ list) => `${Math.min(...list).toFixed(2)}
 writeMeasuredBlock({
   script: import.meta.url,
   lines: [
-    `\`dyno run --measure instructions --frameworks ${values.frameworks} --scenarios json --no-count-cache\`, ${rounds} rounds alternating ` +
+    `\`dyno run --measure instructions --frameworks ${values.frameworks} --scenarios json --no-count-cache\`, ${rounds} rounds ` +
+      'alternating ' +
       `--count-jobs 1 and --count-jobs ${jobs}; every pair compared as \`dyno compare\` does. ` +
       `Wall time of a run: one at a time ${seconds(runs.serial)} s, ${jobs} at once ${seconds(runs.parallel)} s; ` +
       `${Math.round((performance.now() - started) / 1000)} s in all.`,
@@ -79,8 +103,14 @@ writeMeasuredBlock({
     '|---|---|---|---:|---:|',
     ...[...tallies].map(([key, tally]) => {
       const [sut, kind] = key.split('\0')
-      const verdicts = Object.entries(tally.verdicts.reduce((acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }),
-        /** @type {Record<string, number>} */ ({}))).map(([verdict, count]) => `${verdict} ${count}/${tally.verdicts.length}`).join(', ')
+      const verdicts = Object.entries(
+        tally.verdicts.reduce(
+          (acc, verdict) => ({ ...acc, [verdict]: (acc[verdict] ?? 0) + 1 }),
+          /** @type {Record<string, number>} */ ({})
+        )
+      )
+        .map(([verdict, count]) => `${verdict} ${count}/${tally.verdicts.length}`)
+        .join(', ')
       return `| ${sut} | ${kind} | ${verdicts} | ${range(tally.changes)} | ${range(tally.thresholds)} |`
     })
   ]

@@ -101,8 +101,10 @@ for (const [scenario, a] of first) {
   allInverted += discordant
   toldApart += told
   toldApartSameOrder += toldSame
-  rows.push(`| ${values.label} | ${scenario} | ${suts.length} | ${((concordant - discordant) / pairs).toFixed(2)} | ${discordant} of ${pairs} | ` +
-    `${toldSame} of ${told} |`)
+  rows.push(
+    `| ${values.label} | ${scenario} | ${suts.length} | ${((concordant - discordant) / pairs).toFixed(2)} | ${discordant} of ${pairs} | ` +
+      `${toldSame} of ${told} |`
+  )
 }
 const pct = (/** @type {number} */ part, /** @type {number} */ whole) => whole === 0 ? '-' : `${(part / whole * 100).toFixed(1)} %`
 const spread = (/** @type {number} */ q) => `${((quantile(ratios, q) - 1) * 100).toFixed(1)} %`
@@ -113,7 +115,8 @@ const lines = [
   ...rows,
   summary,
   '',
-  `${values.label}: runs \`${runs[0].index.runId}\` and \`${runs[1].index.runId}\`; each cell's ratio between the runs: 5th–95th percentile ` +
+  `${values.label}: runs \`${runs[0].index.runId}\` and \`${runs[1].index.runId}\`; each cell's ratio between the runs: 5th–95th ` +
+    'percentile ' +
     `${spread(0.05)} … ${spread(0.95)}, median ${spread(0.5)}; ${outside} of ${ratios.length} cells outside −15 % … +18 %; ` +
     `pairs more than ${Math.round((CLEAR_GAP - 1) * 100)} % apart in both runs: ${clearPairs}, of which left in one group by either run: ` +
     `${clearPairsGrouped}.`
@@ -123,9 +126,13 @@ if (values.write) {
   // The block holds one set of rows per label (before, after): the rows of this label are replaced, the others kept.
   const { start, end } = blockMarkers('run-to-run-agreement')
   const text = readFileSync(MEASURING_DOC, 'utf8')
-  const otherRow = (/** @type {string} */ line) => line.startsWith('| ') && !line.startsWith(`| ${values.label} |`) && !line.startsWith('| runs |')
+  const otherRow = (/** @type {string} */ line) =>
+    line.startsWith('| ') && !line.startsWith(`| ${values.label} |`) && !line.startsWith('| runs |')
   const otherNote = (/** @type {string} */ line) => /^\w+: runs `/.test(line) && !line.startsWith(`${values.label}: runs`)
-  const kept = text.slice(text.indexOf(start) + start.length, text.indexOf(end)).split('\n').filter((line) => otherRow(line) || otherNote(line))
+  const kept = text
+    .slice(text.indexOf(start) + start.length, text.indexOf(end))
+    .split('\n')
+    .filter((line) => otherRow(line) || otherNote(line))
   const table = kept.filter((line) => line.startsWith('| ')).concat(rows, summary)
   const notes = kept.filter((line) => !line.startsWith('| ')).concat(lines.at(-1) ?? '')
   writeMeasuredBlock({

@@ -28,9 +28,30 @@ const out = mkdtempSync(join(tmpdir(), 'dyno-runtime-events-cost-'))
  */
 function runOnce (events) {
   const dir = join(out, `${events}-${Date.now()}`)
-  execFileSync(process.execPath, [join(REPO_ROOT, 'harness/bin/dyno.js'), 'run', '--frameworks', SUTS.join(','), '--scenarios', 'json',
-    '--runtime-events', events, '--engine', 'native', '--duration', values.duration ?? '5', '--warmup', values.warmup ?? '2', '--repeats', '1',
-    '--out', dir], { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync(
+    process.execPath,
+    [
+      join(REPO_ROOT, 'harness/bin/dyno.js'),
+      'run',
+      '--frameworks',
+      SUTS.join(','),
+      '--scenarios',
+      'json',
+      '--runtime-events',
+      events,
+      '--engine',
+      'native',
+      '--duration',
+      values.duration ?? '5',
+      '--warmup',
+      values.warmup ?? '2',
+      '--repeats',
+      '1',
+      '--out',
+      dir
+    ],
+    { stdio: ['ignore', 'ignore', 'inherit'] }
+  )
   const runDir = join(dir, readdirSync(dir)[0])
   return Object.fromEntries(SUTS.map((sut) => {
     const record = JSON.parse(readFileSync(join(runDir, `${sut}--json.json`), 'utf8'))
@@ -50,8 +71,11 @@ try {
     const { off, on } = /** @type {{ off: ReturnType<typeof runOnce>, on: ReturnType<typeof runOnce> }} */ (sides)
     measured.push({ pair, off, on })
     for (const sut of SUTS) {
-      console.log(`pair ${pair} (${order.join(' then ')}) ${sut}: off ${Math.round(off[sut].requestsPerSec)} req/s, on ${Math.round(on[sut].requestsPerSec)} ` +
-        `(${(on[sut].requestsPerSec / off[sut].requestsPerSec).toFixed(3)})`)
+      console.log(
+        `pair ${pair} (${order.join(' then ')}) ${sut}: off ${Math.round(off[sut].requestsPerSec)} req/s, on ` +
+          `${Math.round(on[sut].requestsPerSec)} ` +
+          `(${(on[sut].requestsPerSec / off[sut].requestsPerSec).toFixed(3)})`
+      )
     }
   }
 } finally {
@@ -60,8 +84,9 @@ try {
 
 const fmt = (/** @type {number} */ value) => Math.round(value).toLocaleString('en-US')
 const lines = [
-  `fastify and express × json, the native engine, ${values.warmup} s warm-up + ${values.duration} s, each run a fresh launch of both SUTs; ` +
-  `${pairs} pairs alternating \`--runtime-events off\` and \`on\` (the first of a pair off, the next pair on first).`,
+  `fastify and express × json, the native engine, ${values.warmup} s warm-up + ${values.duration} s, each run a fresh launch of ` +
+    'both SUTs; ' +
+    `${pairs} pairs alternating \`--runtime-events off\` and \`on\` (the first of a pair off, the next pair on first).`,
   '',
   '| SUT | pair | req/s off | req/s on | on/off | req per cpu-s off | req per cpu-s on | on/off |',
   '|---|---|---|---|---|---|---|---|'

@@ -69,23 +69,38 @@ for (let trial = 1; trial <= trials; trial++) {
   verdicts.splitInstructions.push(split.verdict ?? split.status)
   changes.splitInstructions.push(split.instructionsPerRequest?.changePercent ?? 0)
   changes.splitWrites.push(split.writesPerRequest?.changePercent ?? 0)
-  console.log(`trial ${trial}: writes/req ${records.map((record) => record.instructions?.syscalls?.perRequest.writes).join(' ')}, ` +
-    `instructions/req ${records.map((record) => record.instructions?.instructionsPerRequest).join(' ')}; A/A ${aa.verdict}/${aa.writesPerRequest?.verdict}, ` +
-    `two writes: instructions ${split.instructionsPerRequest?.changePercent}% ${split.verdict}, writes ${split.writesPerRequest?.changePercent}% ` +
-    `${split.writesPerRequest?.verdict}`)
+  console.log(
+    `trial ${trial}: writes/req ${records.map((record) => record.instructions?.syscalls?.perRequest.writes).join(' ')}, ` +
+      `instructions/req ${records.map((record) => record.instructions?.instructionsPerRequest).join(' ')}; A/A ` +
+        `${aa.verdict}/${aa.writesPerRequest?.verdict}, ` +
+      `two writes: instructions ${split.instructionsPerRequest?.changePercent}% ${split.verdict}, writes ` +
+        `${split.writesPerRequest?.changePercent}% ` +
+      `${split.writesPerRequest?.verdict}`
+  )
 }
 
 // Wall clock: the two codes alternating, round by round.
 const wallRoot = mkdtempSync(join(tmpdir(), 'dyno-syscalls-wall-'))
 for (let round = 0; round < rounds; round++) {
-  const order = /** @type {[string, boolean][]} */ (round % 2 === 0 ? [['base', false], ['split', true]] : [['split', true], ['base', false]])
+  const order = /** @type {[string, boolean][]} */ (
+    round % 2 === 0
+      ? [
+          ['base', false],
+          ['split', true]
+        ]
+      : [
+          ['split', true],
+          ['base', false]
+        ]
+  )
   for (const [name, twoWrites] of order) {
     const record = await runOnce(join(wallRoot, name), twoWrites, 'wall-clock')
     console.log(`round ${round + 1} ${name}: ${Math.round(record.summary?.requestsPerSec.mean ?? 0)} req/s`)
   }
 }
 const wall = compareRuns([join(wallRoot, 'base')], [join(wallRoot, 'split')], { thresholdPercent: null, paired: true }).rows[0]
-const wallLine = `${wall.requestsPerSec?.baseline?.median} → ${wall.requestsPerSec?.candidate?.median} req/s, ${wall.requestsPerSec?.changePercent}% ` +
+const wallLine =
+  `${wall.requestsPerSec?.baseline?.median} → ${wall.requestsPerSec?.candidate?.median} req/s, ${wall.requestsPerSec?.changePercent}% ` +
   `[${wall.requestsPerSec?.ci95Percent?.join(', ')}], p=${wall.requestsPerSec?.test?.pValue}, ${wall.verdict ?? wall.status}`
 console.log(`wall clock: ${wallLine}`)
 const elapsedSec = Math.round((performance.now() - started) / 1000)
@@ -93,9 +108,11 @@ console.log(`${elapsedSec} s`)
 writeMeasuredBlock({
   script: import.meta.url,
   lines: [
-    `node-http (the json-in-two-writes fixture), json, ${trials} trials of three fresh counts with a count's defaults and their system calls ` +
-      '(as it is, the same again, and each response\'s head flushed on its own), each trial comparing the first with the others; then ' +
-      `${rounds} alternating wall-clock rounds of the two codes (quick profile, native engine, 10 connections), compared paired; ${elapsedSec} s in all.`,
+    `node-http (the json-in-two-writes fixture), json, ${trials} trials of three fresh counts with a count's defaults and their ` +
+      'system calls ' +
+      "(as it is, the same again, and each response's head flushed on its own), each trial comparing the first with the others; then " +
+      `${rounds} alternating wall-clock rounds of the two codes (quick profile, native engine, 10 connections), compared paired; ` +
+        `${elapsedSec} s in all.`,
     '',
     '| comparison | write system calls | read system calls | instructions per request |',
     '|---|---|---|---|',

@@ -91,11 +91,15 @@ function installedRuntime (name) {
   try {
     packageDir = dirname(require.resolve(`${spec.packageName}/package.json`))
   } catch {
-    throw new Error(`runtime ${name} is not installed (the npm package \`${spec.packageName}\` of @dyno/runtimes is missing): ${REINSTALL_HINT}`)
+    throw new Error(
+      `runtime ${name} is not installed (the npm package \`${spec.packageName}\` of @dyno/runtimes is missing): ${REINSTALL_HINT}`
+    )
   }
   const executable = join(packageDir, spec.binary)
   if (!existsSync(executable)) {
-    throw new Error(`runtime ${name} is not installed: ${executable} is missing, so its install script did not run or failed: ${REINSTALL_HINT}`)
+    throw new Error(
+      `runtime ${name} is not installed: ${executable} is missing, so its install script did not run or failed: ${REINSTALL_HINT}`
+    )
   }
 
   const version = readVersion(name, spec.kind, executable)
@@ -122,6 +126,10 @@ function readVersion (name, kind, executable) {
   // node: `v22.23.3`; bun: `1.4.5`; deno: `deno 2.9.6 (stable, release, …)` and more lines.
   const pattern = kind === 'node' ? /^v\d+\.\d+\.\d+\S*/ : kind === 'deno' ? /^deno (\d+\.\d+\.\d+\S*)/ : /^\d+\.\d+\.\d+\S*/
   const match = pattern.exec(output.trim())
-  if (!match) throw new Error(`runtime ${name} at ${executable} printed no version it is known to print: ${JSON.stringify(output.trim().slice(0, 200))}`)
+  if (!match) {
+    throw new Error(
+      `runtime ${name} at ${executable} printed no version it is known to print: ${JSON.stringify(output.trim().slice(0, 200))}`
+    )
+  }
   return match[1] ?? match[0]
 }

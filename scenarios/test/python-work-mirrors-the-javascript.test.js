@@ -64,7 +64,9 @@ print(json.dumps({
 /** @returns {Record<string, any> | null} null when no Python runs here */
 function pythonValues () {
   // -I: nothing from the environment or the working directory; -B: no __pycache__ in scenarios/python.
-  const result = spawnSync(python, ['-I', '-B', '-c', PYTHON_PROBE, SHARED_PYTHON_DIR, JSON.stringify(VALIDATION_CASES)], { encoding: 'utf8' })
+  const result = spawnSync(python, ['-I', '-B', '-c', PYTHON_PROBE, SHARED_PYTHON_DIR, JSON.stringify(VALIDATION_CASES)], {
+    encoding: 'utf8'
+  })
   if (/** @type {NodeJS.ErrnoException | undefined} */ (result.error)?.code === 'ENOENT') return null
   if (result.status !== 0) throw new Error(`dyno_scenarios failed under ${python}: ${result.error?.message ?? result.stderr}`)
   return JSON.parse(result.stdout)

@@ -4,8 +4,25 @@ import { DEFAULT_LOAD, ECHO_BODY, LOAD_PROFILES, PROTOCOLS, SCENARIOS, SERVED_PR
 
 describe('the scenario catalogue', () => {
   it('holds the whole contract, each name once', () => {
-    expect(SCENARIOS.map((scenario) => scenario.name)).toEqual(['plaintext', 'json', 'params', 'post', 'fibonacci', 'error', 'validation', 'not-found',
-      'redis', 'sqlite', 'sqlite-async', 'postgres', 'postgres-js', 'tls-json', 'h2-json', 'h2c-json', 'ws-echo'])
+    expect(SCENARIOS.map((scenario) => scenario.name)).toEqual([
+      'plaintext',
+      'json',
+      'params',
+      'post',
+      'fibonacci',
+      'error',
+      'validation',
+      'not-found',
+      'redis',
+      'sqlite',
+      'sqlite-async',
+      'postgres',
+      'postgres-js',
+      'tls-json',
+      'h2-json',
+      'h2c-json',
+      'ws-echo'
+    ])
   })
 
   it('is frozen data, down to the probes', () => {
@@ -52,7 +69,11 @@ describe('the scenario catalogue', () => {
   it('names the services of the database scenarios and how the server counts their queries', () => {
     const byName = Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario]))
     expect(byName.redis).toMatchObject({ services: ['redis'], queryCountedBy: 'redis' })
-    expect(byName.postgres).toMatchObject({ services: ['postgres'], queryCountedBy: 'postgres', expect: { body: { check: 'worldRow' }, varies: true } })
+    expect(byName.postgres).toMatchObject({
+      services: ['postgres'],
+      queryCountedBy: 'postgres',
+      expect: { body: { check: 'worldRow' }, varies: true }
+    })
     expect(byName['postgres-js']).toMatchObject({ services: ['postgres'], queryCountedBy: 'postgres' })
     expect(byName.sqlite.services).toEqual(['sqlite'])
     expect(byName['sqlite-async'].services).toEqual(['sqlite'])

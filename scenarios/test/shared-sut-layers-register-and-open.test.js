@@ -110,8 +110,19 @@ describe('openDataSourcesWithOwnSqlite (a runtime\'s own synchronous sqlite driv
       calls.push(`open ${file}`)
       const database = new Database(file, { readonly: true })
       return {
-        prepare: (sql) => { const statement = database.prepare(sql); return { get: (...params) => { calls.push('get'); return statement.get(...params) } } },
-        close: () => { calls.push('close'); database.close() }
+        prepare: (sql) => {
+          const statement = database.prepare(sql)
+          return {
+            get: (...params) => {
+              calls.push('get')
+              return statement.get(...params)
+            }
+          }
+        },
+        close: () => {
+          calls.push('close')
+          database.close()
+        }
       }
     }, { SQLITE_PATH: path })
     const row = data.sqliteWorld()

@@ -1,6 +1,7 @@
 // @ts-check
 // The start helpers of @dyno/scenarios/sut, in a real process as a SUT uses them: startServer listens on PORT/HOST,
-// prints the one ready line with the port it bound and the protocol it serves, exits 0 on SIGTERM, and fails the start when it cannot listen.
+// prints the one ready line with the port it bound and the protocol it serves, exits 0 on SIGTERM, and fails the start when it cannot
+// listen.
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'

@@ -35,8 +35,29 @@ beforeAll(() => {
   if (!hasOpenssl) return
   dir = mkdtempSync(join(tmpdir(), 'dyno-sut-tls-test-'))
   files = { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem'), badKeyFile: join(dir, 'not-a-key.pem') }
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost', '-keyout', files.keyFile, '-out', files.certFile], { stdio: 'ignore' })
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      files.keyFile,
+      '-out',
+      files.certFile
+    ],
+    { stdio: 'ignore' }
+  )
   writeFileSync(files.badKeyFile, '-----BEGIN PRIVATE KEY-----\nbm90IGEga2V5\n-----END PRIVATE KEY-----\n')
 })
 
@@ -78,12 +99,20 @@ describe.skipIf(!hasOpenssl)('startServer and PROTOCOL (needs openssl)', () => {
 
   it('ends the start (exit 1, no ready line) with a line naming what it was asked and what it serves', async () => {
     const cases = [
-      [{ PROTOCOL: 'h2', TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: files.keyFile }, 'PROTOCOL=h2 is not served by this SUT, which serves http1, tls'],
+      [
+        { PROTOCOL: 'h2', TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: files.keyFile },
+        'PROTOCOL=h2 is not served by this SUT, which serves http1, tls'
+      ],
       [{ PROTOCOL: 'http3' }, 'PROTOCOL must be one of http1, tls, h2, h2c, got "http3"'],
       [{ PROTOCOL: 'tls', TLS_KEY_FILE: files.keyFile }, 'TLS_CERT_FILE must name the PEM file of the certificate'],
-      [{ PROTOCOL: 'tls', TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: join(dir, 'missing.pem') }, `cannot read TLS_KEY_FILE=${join(dir, 'missing.pem')}`],
-      [{ PROTOCOL: 'tls', TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: files.badKeyFile },
-        `cannot load the certificate TLS_CERT_FILE=${files.certFile} with the key TLS_KEY_FILE=${files.badKeyFile}`]
+      [
+        { PROTOCOL: 'tls', TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: join(dir, 'missing.pem') },
+        `cannot read TLS_KEY_FILE=${join(dir, 'missing.pem')}`
+      ],
+      [
+        { PROTOCOL: 'tls', TLS_CERT_FILE: files.certFile, TLS_KEY_FILE: files.badKeyFile },
+        `cannot load the certificate TLS_CERT_FILE=${files.certFile} with the key TLS_KEY_FILE=${files.badKeyFile}`
+      ]
     ]
     for (const [env, message] of /** @type {[Record<string, string>, string][]} */ (cases)) {
       const started = await start(env)

@@ -1,7 +1,15 @@
 // @ts-check
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { WORLD_ROW_COUNT, WORLD_ROW_RULE, WORLD_SEED_SQL_POSTGRES, isWorldRow, randomNumberFor, randomWorldId, worldRows } from '../src/data/world.js'
+import {
+  WORLD_ROW_COUNT,
+  WORLD_ROW_RULE,
+  WORLD_SEED_SQL_POSTGRES,
+  isWorldRow,
+  randomNumberFor,
+  randomWorldId,
+  worldRows
+} from '../src/data/world.js'
 import { BODY_CHECKS } from '../src/index.js'
 
 describe('the world table', () => {
@@ -9,11 +17,9 @@ describe('the world table', () => {
     const rows = [...worldRows()]
     expect(rows).toHaveLength(WORLD_ROW_COUNT)
     expect(rows[0]).toEqual([1, randomNumberFor(1)])
-    for (const [id, randomNumber] of rows) {
-      expect(randomNumber).toBe(randomNumberFor(id))
-      expect(randomNumber).toBeGreaterThanOrEqual(1)
-      expect(randomNumber).toBeLessThanOrEqual(10_000)
-    }
+    // One assertion over the table (30,000 expect calls took 12 s on a busy machine): the rows that break a rule, none.
+    const broken = rows.filter(([id, randomNumber]) => randomNumber !== randomNumberFor(id) || randomNumber < 1 || randomNumber > 10_000)
+    expect(broken).toEqual([])
     // Scattered, not the identity: a SUT echoing the id would be caught.
     expect(rows.filter(([id, randomNumber]) => id === randomNumber).length).toBeLessThan(5)
   })

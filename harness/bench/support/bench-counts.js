@@ -14,8 +14,14 @@ import { DEFAULT_RUNTIME } from '../../src/subjects/runtimes/runtime-targets.js'
 import { loadSut } from '../../src/subjects/suts/discover-suts.js'
 import { resolveSubjects } from '../../src/subjects/suts/resolve-subjects.js'
 
-/** @param {string[]} names SUT packages under packages/ @returns {Promise<import('../../src/subjects/suts/resolve-subjects.js').Subject[]>} */
-export const benchSuts = (names) => resolveSubjects(names.map((name) => loadSut(join(PACKAGES_DIR, name))), { runtimes: [DEFAULT_RUNTIME], workers: 1 })
+/**
+ * @param {string[]} names SUT packages under packages/ @returns {Promise<import('../../src/subjects/suts/resolve-subjects.js').Subject[]>}
+ */
+export const benchSuts = (names) =>
+  resolveSubjects(
+    names.map((name) => loadSut(join(PACKAGES_DIR, name))),
+    { runtimes: [DEFAULT_RUNTIME], workers: 1 }
+  )
 
 /** @param {string} name @returns {import('@dyno/scenarios').Scenario} */
 export function scenarioNamed (name) {
@@ -26,10 +32,12 @@ export function scenarioNamed (name) {
 
 /**
  * One count of a SUT on a fresh launch, with dyno's defaults for what is not given; a wrong response fails the script.
- * @param {{ sut: import('../../src/subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, concurrency?: number,
- *   settings?: import('../../src/measures/instructions/counts/count-instructions.js').CountSettings }} plan
+ * @param {{ sut: import('../../src/subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, concurrency?:
+ *   number, settings?: import('../../src/measures/instructions/counts/count-instructions.js').CountSettings }} plan
  */
-export async function countOnce ({ sut, scenario, concurrency = INSTRUCTION_COUNT_DEFAULTS.concurrency, settings = countSettingsFor(sut) }) {
+export async function countOnce ({
+  sut, scenario, concurrency = INSTRUCTION_COUNT_DEFAULTS.concurrency, settings = countSettingsFor(sut)
+}) {
   const count = await countInstructions({
     sut,
     scenario,

@@ -35,7 +35,11 @@ function measuredOn () {
   const cpu = cpus()
   let commit = 'unknown commit'
   try {
-    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore']
+    }).trim()
   } catch {}
   return `${cpu[0]?.model.trim() ?? 'unknown cpu'}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Linux ${release()}, ` +
     `Node ${process.version}; commit ${commit}`
@@ -53,7 +57,9 @@ export function writeMeasuredBlock ({ script, lines, argv = process.argv.slice(2
   const text = readFileSync(file, 'utf8')
   const from = text.indexOf(start)
   const to = text.indexOf(end)
-  if (from === -1 || to < from) throw new Error(`${file} has no block for ${name}: put its two markers where the figures belong\n${start}\n${end}`)
+  if (from === -1 || to < from) {
+    throw new Error(`${file} has no block for ${name}: put its two markers where the figures belong\n${start}\n${end}`)
+  }
   const command = ['node', `harness/bench/${name}.js`, ...argv].join(' ')
   const header = `*Measured ${new Date().toISOString().slice(0, 10)} by \`${command}\` on ${measuredOn()}.*`
   writeFileSync(file, `${text.slice(0, from + start.length)}\n${header}\n\n${lines.join('\n')}\n${text.slice(to)}`)

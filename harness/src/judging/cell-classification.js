@@ -33,16 +33,20 @@ import { MIN_SERIES_LENGTH, classifySeries } from './series-classification.js'
  * @property {SeriesVerdict | null} throughput
  * @property {SeriesVerdict | null} latency the windows' p50
  * @property {number | null} speedup the steady req/s over the first level's
- * @property {{ atMs: number, before: RuntimeSpan, after: RuntimeSpan }[]} changePoints the throughput's, with the runtime's events either side
+ * @property {{ atMs: number, before: RuntimeSpan, after: RuntimeSpan }[]} changePoints the throughput's, with the runtime's events either
+ *   side
  * @property {{ before: RuntimeSpan, after: RuntimeSpan, optimizedBeforePct: number | null } | null} aroundSteadyStart null: no steady state
  */
 
-/** A last window shorter than this share of the others is left out: its rate is noise (the phase ended inside it); the report leaves it out too. */
+/**
+ * A last window shorter than this share of the others is left out: its rate is noise (the phase ended inside it); the report leaves it out
+ * too.
+ */
 export const PARTIAL_WINDOW_SHARE = 0.5
 
 /**
- * @param {{ warmup: Window[], measure: Window[], windowMs: number, runtime: { warmup: RuntimeWindow[] | null, measure: RuntimeWindow[] | null } }} series
- *   runtime: the phases' runtime windows, index for index with their timeseries; null: not collected
+ * @param {{ warmup: Window[], measure: Window[], windowMs: number, runtime: { warmup: RuntimeWindow[] | null, measure: RuntimeWindow[] |
+ *   null } }} series runtime: the phases' runtime windows, index for index with their timeseries; null: not collected
  * @returns {CellClassification}
  */
 export function classifyCell ({ warmup, measure, windowMs, runtime }) {
@@ -74,9 +78,13 @@ export function classifyCell ({ warmup, measure, windowMs, runtime }) {
   })
   const shape = { windowsPerSecond: 1000 / windowMs }
   const byThroughput = classifySeries(whole.map((window) => window.requests / window.durationMs), { ...shape, better: 'higher' })
-  const byLatency = classifySeries(answered.map((window) => /** @type {{ p50: number }} */ (window.latencyMs).p50), { ...shape, better: 'lower' })
+  const byLatency = classifySeries(
+    answered.map((window) => /** @type {{ p50: number }} */ (window.latencyMs).p50),
+    { ...shape, better: 'lower' }
+  )
   /**
-   * @param {ReturnType<typeof classifySeries>} result @param {Window[]} windows the series' windows @param {(level: number) => number} level
+   * @param {ReturnType<typeof classifySeries>} result @param {Window[]} windows the series' windows @param {(level: number) => number}
+   *   level
    * @returns {SeriesVerdict}
    */
   const verdict = (result, windows, level) => ({
@@ -95,15 +103,17 @@ export function classifyCell ({ warmup, measure, windowMs, runtime }) {
     throughput,
     latency: verdict(byLatency, answered, (ms) => roundTo(ms, 3)),
     // A flat series has one level: there is nothing to speed up from.
-    speedup: throughput.steadyLevel === null || throughput.classification === 'flat' || firstLevel === 0
-      ? null
-      : roundTo(throughput.steadyLevel / firstLevel, 3),
+    speedup:
+      throughput.steadyLevel === null || throughput.classification === 'flat' || firstLevel === 0
+        ? null
+        : roundTo(throughput.steadyLevel / firstLevel, 3),
     changePoints: byThroughput.changePoints.map((index) => ({ atMs: roundTo(whole[index].startMs, 1), ...spanAt(whole[index].startMs) })),
     aroundSteadyStart: around && {
       ...around,
-      optimizedBeforePct: around.before.optimized === null || around.after.optimized === null || around.before.optimized + around.after.optimized === 0
-        ? null
-        : roundTo(100 * around.before.optimized / (around.before.optimized + around.after.optimized), 1)
+      optimizedBeforePct:
+        around.before.optimized === null || around.after.optimized === null || around.before.optimized + around.after.optimized === 0
+          ? null
+          : roundTo((100 * around.before.optimized) / (around.before.optimized + around.after.optimized), 1)
     }
   }
 }
@@ -114,7 +124,9 @@ export function classifyCell ({ warmup, measure, windowMs, runtime }) {
  */
 function span (runtimeWindows, timeline, within) {
   const durationMs = roundTo(timeline.filter((window) => within(window.startMs)).reduce((sum, window) => sum + window.durationMs, 0), 1)
-  if (!runtimeWindows) return { durationMs, optimized: null, deoptimized: null, collections: null, gcPauseMs: null, otherThreadsCpuMs: null }
+  if (!runtimeWindows) {
+    return { durationMs, optimized: null, deoptimized: null, collections: null, gcPauseMs: null, otherThreadsCpuMs: null }
+  }
   const totals = runtimeTotals(runtimeWindows.filter((window) => within(window.startMs)))
   const gc = Object.values(totals.gc)
   return {

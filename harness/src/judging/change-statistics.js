@@ -39,7 +39,10 @@ export function sideFigures (values, { seed, digits }) {
   return {
     runs: values.map((value) => roundToFixed(value, digits)),
     median: roundToFixed(median(values), digits),
-    ci95: values.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(values, { seed }).map((value) => roundToFixed(value, digits)))
+    ci95:
+      values.length < 2
+        ? null
+        : /** @type {[number, number]} */ (bootstrapMedianInterval(values, { seed }).map((value) => roundToFixed(value, digits)))
   }
 }
 
@@ -59,13 +62,21 @@ export function metricChange (baseline, candidate, { alpha, seeds, digits, paire
   const unpairedBecause = paired ? whyNotPaired(baseline.length, candidate.length, alpha) : null
   const pairedTest = paired && unpairedBecause === null
   const enoughRepeats = pairedTest || canReachSignificance(baseline.length, candidate.length, alpha)
-  const estimate = pairedTest ? pairedHodgesLehmannRatio(baseline, candidate, { alpha }) : hodgesLehmannRatio(baseline, candidate, { alpha })
+  const estimate = pairedTest
+    ? pairedHodgesLehmannRatio(baseline, candidate, { alpha })
+    : hodgesLehmannRatio(baseline, candidate, { alpha })
   const toPercent = (/** @type {number} */ ratio) => roundToFixed((ratio - 1) * 100, 2)
   /** @type {ChangeTest | null} */
   let test = null
   if (pairedTest) {
     const result = wilcoxonSignedRank(candidate.map((value, index) => Math.log(value) - Math.log(baseline[index])))
-    test = { name: 'wilcoxon-signed-rank', method: result.method, w: result.w, pairs: result.pairs, pValue: Number(result.pValue.toPrecision(4)) }
+    test = {
+      name: 'wilcoxon-signed-rank',
+      method: result.method,
+      w: result.w,
+      pairs: result.pairs,
+      pValue: Number(result.pValue.toPrecision(4))
+    }
   } else if (enoughRepeats) {
     const result = mannWhitneyU(baseline, candidate)
     test = { name: 'mann-whitney-u', method: result.method, u: result.u, pValue: Number(result.pValue.toPrecision(4)) }
@@ -107,10 +118,12 @@ function whyNotPaired (m, n, alpha) {
  * @param {'run' | 'window'} [unit] what a value is: a run's, or a counted window's
  */
 export function tooFewRepeatsReason (m, n, alpha, unit = 'run') {
-  return `too few repeats for a test: ${m} baseline and ${n} candidate ${unit}${n === 1 ? '' : 's'}; the Mann–Whitney U test cannot reach ` +
+  return (
+    `too few repeats for a test: ${m} baseline and ${n} candidate ${unit}${n === 1 ? '' : 's'}; the Mann–Whitney U test cannot reach ` +
     `p < ${alpha} with them (its smallest p is ${Number(smallestTwoSidedP(m, n).toPrecision(2))}): ` +
     `at least ${smallestSidesFor(alpha)} ${unit}s a side are needed; ` +
     'the point change only'
+  )
 }
 
 /**

@@ -47,7 +47,8 @@ export function judgeDisturbance (report, thresholdPct = DISTURBED_SHARE_PCT) {
 /**
  * "cpu 0 (the SUT's): 49.5 % taken by other processes (pid 4242 `sh` 49.3 %)"
  * @param {import('../platform/resources/interference-sampler.js').InterferenceReport} report
- * @param {{ role: string, share: import('../platform/resources/interference-sampler.js').CpuSetShare, pct: number }[]} roles over the threshold
+ * @param {{ role: string, share: import('../platform/resources/interference-sampler.js').CpuSetShare, pct: number }[]} roles over the
+ *   threshold
  * @returns {string}
  */
 export function describeDisturbance (report, roles) {
@@ -56,7 +57,10 @@ export function describeDisturbance (report, roles) {
     const who = report.top
       .map((entry) => ({ entry, pct: share.cpus.reduce((sum, cpu) => sum + (entry.pctOfCpu[String(cpu)] ?? 0), 0) / share.cpus.length }))
       .filter(({ pct }) => pct >= 0.5)
-      .map(({ entry, pct }) => `pid ${entry.pid} \`${whoIs(entry)}\`${entry.user ? ` of user ${entry.user}` : ''} ${Math.round(pct * 10) / 10} %`)
+      .map(
+        ({ entry, pct }) =>
+          `pid ${entry.pid} \`${whoIs(entry)}\`${entry.user ? ` of user ${entry.user}` : ''} ${Math.round(pct * 10) / 10} %`
+      )
     if (share.unnamedPct >= 0.5) who.push(`short-lived processes ${share.unnamedPct} %`)
     const parts = [
       share.othersPct > 0 ? `${share.othersPct} % taken by other processes${who.length > 0 ? ` (${who.join(', ')})` : ''}` : null,

@@ -62,11 +62,16 @@ const MAD_TO_SD = 1.4826
  * @throws {RangeError} a series shorter than MIN_SERIES_LENGTH (the options refuse such a run before it starts)
  */
 export function classifySeries (series, { better, windowsPerSecond }) {
-  if (series.length < MIN_SERIES_LENGTH) throw new RangeError(`a series of ${series.length} windows; the classification needs ${MIN_SERIES_LENGTH}`)
+  if (series.length < MIN_SERIES_LENGTH) {
+    throw new RangeError(`a series of ${series.length} windows; the classification needs ${MIN_SERIES_LENGTH}`)
+  }
   const { minSegmentLength, minSteadyShare, penaltyPerLnN } = CLASSIFICATION_SETTINGS
   const n = series.length
   const { sigma } = peltChangePoints(series, { minSegmentLength })
-  const { changePoints } = peltChangePoints(series, { minSegmentLength, penalty: penaltyPerLnN * Math.log(n) * Math.max(sigma, Number.EPSILON) ** 2 })
+  const { changePoints } = peltChangePoints(series, {
+    minSegmentLength,
+    penalty: penaltyPerLnN * Math.log(n) * Math.max(sigma, Number.EPSILON) ** 2
+  })
   const bounds = [0, ...changePoints, n]
   const segments = bounds.slice(1).map((end, index) => ({ start: bounds[index], end, mean: mean(series.slice(bounds[index], end)) }))
   const equivalent = levelBand(series, windowsPerSecond)

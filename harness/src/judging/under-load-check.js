@@ -12,11 +12,16 @@ export function underLoadProblems (phases, expectedStatus) {
   const problems = []
   for (const [name, summary] of Object.entries(phases)) {
     if (!summary) continue
-    if (summary.mismatches > 0) problems.push(`${name}: ${summary.mismatches} of ${summary.requests} responses had a body that does not match the scenario`)
+    if (summary.mismatches > 0) {
+      problems.push(`${name}: ${summary.mismatches} of ${summary.requests} responses had a body that does ` +
+      'not match the scenario')
+    }
     if (summary.unexpectedStatus > 0) {
       const others = Object.entries(summary.statusCounts).filter(([status]) => status !== String(expectedStatus))
         .map(([status, count]) => `${count}× ${status}`).join(', ')
-      problems.push(`${name}: ${summary.unexpectedStatus} of ${summary.requests} responses had a status other than ${expectedStatus} (${others})`)
+      problems.push(
+        `${name}: ${summary.unexpectedStatus} of ${summary.requests} responses had a status other than ${expectedStatus} (${others})`
+      )
     }
   }
   return problems.length === 0 ? null : `DYNO_ERR_UNEXPECTED_UNDER_LOAD: ${problems.join('; ')}`
@@ -40,6 +45,7 @@ export function queryRatio (service, queries, phases, load) {
   const requests = (phases.warmup?.requests ?? 0) + (phases.measure?.requests ?? 0)
   const inFlight = load.connections * load.pipelining * Object.values(phases).filter(Boolean).length
   const queriesPerRequest = requests === 0 ? null : roundTo(queries / requests, 3)
-  const withinBounds = requests > 0 && queries >= requests * MIN_QUERIES_PER_RESPONSE && queries <= requests * MAX_QUERIES_PER_RESPONSE + inFlight
+  const withinBounds =
+    requests > 0 && queries >= requests * MIN_QUERIES_PER_RESPONSE && queries <= requests * MAX_QUERIES_PER_RESPONSE + inFlight
   return { service, queries, requests, queriesPerRequest, withinBounds }
 }

@@ -48,7 +48,8 @@ const US_PER_MS = 1000
  */
 export function meanAndDeviationUs (histogram) {
   // The bucket accessors of the library's JavaScript histograms (what hdr.build makes), not in its Histogram interface.
-  const buckets = /** @type {{ countsArrayLength: number, getCountAtIndex: (index: number) => number, valueFromIndex: (index: number) => number,
+  const buckets =
+    /** @type {{ countsArrayLength: number, getCountAtIndex: (index: number) => number, valueFromIndex: (index: number) => number,
     medianEquivalentValue: (value: number) => number }} */ (/** @type {unknown} */ (histogram))
   const length = buckets.countsArrayLength
   let total = 0

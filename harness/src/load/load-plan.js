@@ -13,7 +13,8 @@
  * @property {number} expectedStatus
  * @property {import('@dyno/scenarios').BodyExpectation | null} expectedBody
  * @property {number} windowMs the width of the timeseries windows
- * @property {number | null} ratePerSec open model: requests per second on a fixed schedule, latency from each intended send time; null: closed loop
+ * @property {number | null} ratePerSec open model: requests per second on a fixed schedule, latency from each intended send time; null:
+ *   closed loop
  *
  * @typedef {object} PhaseSummary what one phase measured
  * @property {number} requests completed responses
@@ -29,26 +30,29 @@
  * @property {number} unexpectedStatus responses whose status was not the scenario's
  * @property {Record<string, number>} statusCounts
  * @property {boolean} stoppedEarly
- * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number }} [rate] open model only: how well the schedule was kept
- * @property {import('../platform/resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator during the phase
+ * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number }} [rate] open model only: how well the schedule was
+ *   kept
+ * @property {import('../platform/resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator
+ *   during the phase
  * @property {number | null} [requestsPerCpuSec]
  * @property {import('./engines/engine.js').HostShare[]} [loadHosts] load from several hosts: what each host's engine did
  * @property {boolean} [generatorBound] the generator set the pace (resources/resource-defaults.js: GENERATOR_BOUND_RULE)
  * @property {number | null} [generatorCpuPct]
  * @property {number | null} [generatorHeadroomPct] 100 − the share of its allotment the generator used
  * @property {ReturnType<typeof import('../platform/resources/event-loop-samples.js').summarizeEventLoop>} [eventLoop]
- * @property {import('../subjects/runtime-events/phase-runtime-events.js').PhaseRuntimeEvents} [runtimeEvents] what the SUT's runtime did in each
- *   window (collections, compilations, deoptimisations, event-loop delay), or the reason it is not known
- * @property {import('../platform/resources/interference-sampler.js').InterferenceReport | null} [interference] what other processes took of the
- *   cpus of the SUT and the generator during the phase; null: /proc/stat could not be read
- * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut it
+ * @property {import('../subjects/runtime-events/phase-runtime-events.js').PhaseRuntimeEvents} [runtimeEvents] what the SUT's runtime did in
+ *   each window (collections, compilations, deoptimisations, event-loop delay), or the reason it is not known
+ * @property {import('../platform/resources/interference-sampler.js').InterferenceReport | null} [interference] what other processes took of
+ *   the cpus of the SUT and the generator during the phase; null: /proc/stat could not be read
+ * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut
+ *   it
  */
 
 /**
  * The load plan of a scenario against a SUT at `address` (127.0.0.1 unless it runs on another host): the scenario's request and
  * expectation, a warmup phase when warmupSec > 0, then the measured phase.
- * @param {{ address?: string, remoteHost?: boolean, port: number, scenario: import('@dyno/scenarios').Scenario, connections: number, pipelining: number,
- *   warmupSec: number, durationSec: number, windowMs: number, ratePerSec?: number | null }} settings
+ * @param {{ address?: string, remoteHost?: boolean, port: number, scenario: import('@dyno/scenarios').Scenario, connections: number,
+ *   pipelining: number, warmupSec: number, durationSec: number, windowMs: number, ratePerSec?: number | null }} settings
  * @returns {LoadPlan}
  */
 export function scenarioLoadPlan ({

@@ -36,7 +36,9 @@ export function mergeCounts (list) {
   for (const entry of list) histogram.add(decodeHistogram(entry.histogramUs))
   /** @type {Record<string, number>} */
   const statusCounts = {}
-  for (const entry of list) for (const [status, count] of Object.entries(entry.statusCounts)) statusCounts[status] = (statusCounts[status] ?? 0) + count
+  for (const entry of list) {
+    for (const [status, count] of Object.entries(entry.statusCounts)) statusCounts[status] = (statusCounts[status] ?? 0) + count
+  }
   const sum = (/** @type {(entry: PortableCounts) => number} */ of) => list.reduce((total, entry) => total + of(entry), 0)
   const seconds = Math.max(0, ...list.map((entry) => entry.perSecond.length))
   const rates = list.map((entry) => entry.rate).filter((rate) => rate !== undefined)

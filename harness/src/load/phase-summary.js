@@ -29,13 +29,19 @@ export function phaseSummary (counts, expectedStatus) {
   return {
     requests,
     durationSec: roundTo(durationSec, 3),
-    requestsPerSec: { mean: durationSec > 0 ? roundTo(requests / durationSec, 1) : 0, stdev: roundTo(populationStdev(counts.perSecond), 1) },
+    requestsPerSec: {
+      mean: durationSec > 0 ? roundTo(requests / durationSec, 1) : 0,
+      stdev: roundTo(populationStdev(counts.perSecond), 1)
+    },
     latencyMs: latencySummaryMs(counts.histogram),
     latencyHistogramUs: encodeHistogram(counts.histogram),
     bytesPerSec: durationSec > 0 ? Math.round(counts.bytes / durationSec) : 0,
     errors: counts.errors,
     timeouts: counts.timeouts,
-    non2xx: Object.entries(statusCounts).reduce((sum, [status, count]) => Number(status) >= 200 && Number(status) < 300 ? sum : sum + count, 0),
+    non2xx: Object.entries(statusCounts).reduce(
+      (sum, [status, count]) => (Number(status) >= 200 && Number(status) < 300 ? sum : sum + count),
+      0
+    ),
     mismatches: counts.mismatches,
     unexpectedStatus: requests - (statusCounts[String(expectedStatus)] ?? 0),
     statusCounts,

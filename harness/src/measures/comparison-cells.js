@@ -46,7 +46,8 @@ export function thresholdCell (row) {
 }
 
 /** @param {ComparisonRow} row @returns {MetricRow | null} the row's figures of the metric its verdict is on */
-export const primaryFigures = (row) => row[row.verdictMetric ?? (row.instructionsPerRequest ? 'instructionsPerRequest' : 'requestsPerSec')] ?? null
+export const primaryFigures = (row) =>
+  row[row.verdictMetric ?? (row.instructionsPerRequest ? 'instructionsPerRequest' : 'requestsPerSec')] ?? null
 
 /** @param {ComparisonRow} row */
 export function verdictCell (row) {

@@ -17,7 +17,8 @@
  *
  * @typedef {{ head: string[], alignRight: number[], cells: (row: ComparisonRow) => string[] }} Columns a table: its header, the columns
  *   aligned right, and how a row fills it
- * @typedef {{ columns: Columns & { rows: ComparisonRow[] }, note: string }} SecondaryTable a table under the main one, with the sentence under it
+ * @typedef {{ columns: Columns & { rows: ComparisonRow[] }, note: string }} SecondaryTable a table under the main one, with the sentence
+ *   under it
  *
  * @typedef {object} ComparisonSpec
  * @property {Record<string, MetricSpec>} metrics every metric a row of this measure may carry
@@ -34,16 +35,16 @@
  * @property {(records: { record: ResultRecord, file: string }[]) => string | null} primaryFallback why the rows' results cannot be judged
  *   on the primary metric, which then falls back to `fallbackMetric`; null: they can
  * @property {string | null} fallbackMetric
- * @property {(records: { record: ResultRecord, file: string }[]) => string | null} settingsProblem why two sides' results were measured with
- *   settings that make them different experiments, beyond the load's; null: none
+ * @property {(records: { record: ResultRecord, file: string }[]) => string | null} settingsProblem why two sides' results were measured
+ *   with settings that make them different experiments, beyond the load's; null: none
  * @property {(compared: Record<string, unknown>) => string[]} rowNotes what a reader should know about a compared row, from its metrics
  * @property {string} verdictsOn what the summary says the verdicts are on
  * @property {(settings: Comparison['settings']) => string} testText the test the summary names
  * @property {(comparison: Comparison) => Columns} columns the main table of the human formats
  * @property {(comparison: Comparison) => SecondaryTable[]} secondaryTables the tables under it
  * @property {Record<string, string>} gabFormats github-action-benchmark formats this measure writes: `--format` name → metric
- * @property {(record: ResultRecord) => { field: string, expected: string } | null} recordProblem what an ok result of this measure must hold
- *   for a comparison to read it
+ * @property {(record: ResultRecord) => { field: string, expected: string } | null} recordProblem what an ok result of this measure must
+ *   hold for a comparison to read it
  * @property {(sides: { name: string, records: { record: ResultRecord, file: string }[] }[]) => void} checkSides refuses two sides it cannot
  *   compare at all (a DynoError naming what differs)
  */

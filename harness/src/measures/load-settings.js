@@ -1,7 +1,7 @@
 // @ts-check
-// What a measure shapes a run's load settings from (its `settings`: the same for every cell, each cell adds its connections), once, from the
-// parsed options of `dyno run`, checked against what the run's engine (or the measure) can do before anything starts; and the part every
-// measure's settings share.
+// What a measure shapes a run's load settings from (its `settings`: the same for every cell, each cell adds its connections), once, from
+// the parsed options of `dyno run`, checked against what the run's engine (or the measure) can do before anything starts; and the part
+// every measure's settings share.
 import { DynoError } from '../platform/errors.js'
 
 /**
@@ -21,7 +21,15 @@ export function commonSettings (options, engine) {
   const { pipelining, durationSec, warmupSec, windowMs, ratePerSec, runtimeEvents, measure } = options
   // The engine's own settings are recorded beside the run's, where a result has always kept them.
   return {
-    pipelining, durationSec, warmupSec, windowMs, ratePerSec, engine: engine.name, ...engine.settingsOf(options), runtimeEvents: runtimeEvents === 'on', measure
+    pipelining,
+    durationSec,
+    warmupSec,
+    windowMs,
+    ratePerSec,
+    engine: engine.name,
+    ...engine.settingsOf(options),
+    runtimeEvents: runtimeEvents === 'on',
+    measure
   }
 }
 

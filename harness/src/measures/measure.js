@@ -21,18 +21,19 @@
  * @property {string} help what `--measure <name>` measures, for help and docs/cli.md
  * @property {string} unit what one figure of it is, in a sentence: `req/s and latency under load`, `instructions per request`
  *
- * @property {readonly import('../platform/options/option-spec.js').OptionSpec[]} options the options of its own (`--count-warmup`), which every
- *   command that runs it takes
+ * @property {readonly import('../platform/options/option-spec.js').OptionSpec[]} options the options of its own (`--count-warmup`), which
+ *   every command that runs it takes
  * @property {(profile: LoadProfile) => number} defaultRepeats the rounds of a run that gives no `--repeats`
  * @property {boolean} loadedByEngine whether the run's load engine loads its cells; a measure that sends its own requests needs none chosen
- * @property {(options: import('./load-settings.js').SettingsInput, engine: import('../load/engines/engine.js').Engine) => LoadSettings} settings
- *   the run's load settings from its options, checked against what the engine (or the measure) can do: a DynoError naming the option
+ * @property {(options: import('./load-settings.js').SettingsInput, engine: import('../load/engines/engine.js').Engine) => LoadSettings}
+ *   settings the run's load settings from its options, checked against what the engine (or the measure) can do: a DynoError naming the
+ *   option
  * @property {(run: { load: LoadSettings, profile: string, engineReason: string | null }) => string} describeRun the run in a few words, for
  *   the line a run starts with
  * @property {(record: ResultRecord) => string} resultFigures the figures of one result for its line as it is written ('' when none)
- * @property {{ preference: number, when: string, unavailableHere: () => string | null }} regressionGate how the comparison commands pick their
- *   measure when none is given: the most preferred (lowest) that can measure here; when: where it can, in words; unavailableHere: why it
- *   cannot here, as the line a command prints when it falls back, or null
+ * @property {{ preference: number, when: string, unavailableHere: () => string | null }} regressionGate how the comparison commands pick
+ *   their measure when none is given: the most preferred (lowest) that can measure here; when: where it can, in words; unavailableHere: why
+ *   it cannot here, as the line a command prints when it falls back, or null
  * @property {{ rounds: (profile: LoadProfile) => number, scenarios: (profile: LoadProfile) => string[] | null }} comparisonDefaults what
  *   compare-commits and compare-versions measure with it unless told: their rounds, and their scenarios (null: the profile's)
  * @property {(profile: string) => string} comparedBy how compare-commits and compare-versions name what they measured: `profile quick`
@@ -44,8 +45,8 @@
  *   one process, unless `--fresh-sut`
  * @property {boolean} looksBeforeMeasuring whether the machine is looked at for other programs before the first cell
  * @property {(run: { sutHostSharesProcesses: boolean }) => string[]} runNotes lines for the user before the first cell
- * @property {(context: RunContext, cell: Cell, running: RunningSut, record: ResultRecord, probes: SutProbes) => Promise<Outcome>} measureCell
- *   measures a verified cell on its running SUT and fills the record with what it measured
+ * @property {(context: RunContext, cell: Cell, running: RunningSut, record: ResultRecord, probes: SutProbes) => Promise<Outcome>}
+ *   measureCell measures a verified cell on its running SUT and fills the record with what it measured
  * @property {(scenario: Scenario, load: import('../platform/options/option-values.js').PlanValues) => number} expectedCellSec how long one
  *   cell is expected to take, from the plan alone (the run's settings, or the options they are made from)
  * @property {(record: ResultRecord) => import('../records/result-record.js').Consistency | null} checkConsistency whether a result agrees
@@ -61,10 +62,11 @@
  * @property {(run: RunData, context: { mixed: string | null }) => string[]} markdownBody report.md's lines of the run (mixed: what a run
  *   merged from machines that differ says over every table)
  * @property {(run: RunData) => string} loadLine how the run was loaded, for the environment's `load:` line
- * @property {(runs: RunData[], context: { mixed: string }) => { scenarios: unknown[], windowLabel: string, sections: string, scripts: URL[] }}
- *   html report.html's sections as HTML (every string from data escaped), the model of each scenario its drawing scripts read, and those
+ * @property {(runs: RunData[], context: { mixed: string }) => { scenarios: unknown[], windowLabel: string, sections: string, scripts: URL[]
+ *   }} html report.html's sections as HTML (every string from data escaped), the model of each scenario its drawing scripts read, and those
  *   scripts
- * @property {(runs: RunData[], labels: string[], context: { mixed: string[] }) => string[]} sideBySide side-by-side.md's lines of several runs
+ * @property {(runs: RunData[], labels: string[], context: { mixed: string[] }) => string[]} sideBySide side-by-side.md's lines of several
+ *   runs
  */
 
 export {}

@@ -8,8 +8,10 @@
 // - `dyno compare` (threshold, alpha, format): harness/src/reports/compare/compare-defaults.js
 // - `dyno compare-commits` (its profile, its rounds): harness/src/interface/commands/compare-commits-command.js
 // - `dyno calibrate` (duration, warmup): CALIBRATION_DEFAULTS in harness/src/interface/commands/calibrate-command.js
-// - `--measure instructions` (warm-up, windows): INSTRUCTION_COUNT_DEFAULTS in harness/src/measures/instructions/counts/count-instructions.js
-// - `--pin`: DEFAULT_PIN in harness/src/pinning/pin-option.js; `--runtime`: DEFAULT_RUNTIME in harness/src/subjects/runtimes/runtime-targets.js
+// - `--measure instructions` (warm-up, windows): INSTRUCTION_COUNT_DEFAULTS in
+// harness/src/measures/instructions/counts/count-instructions.js
+// - `--pin`: DEFAULT_PIN in harness/src/pinning/pin-option.js; `--runtime`: DEFAULT_RUNTIME in
+// harness/src/subjects/runtimes/runtime-targets.js
 // - resource sampling and the generator-bound rule: harness/src/platform/resources/resource-defaults.js
 import { homedir } from 'node:os'
 import { join } from 'node:path'
@@ -37,7 +39,9 @@ export const DEFAULTS = Object.freeze({
   windowMs: 250,
   /** How many of its last output lines a failed child process (a SUT, a load generator, a command of compare-commits) gets quoted. */
   errorTailLines: 20,
-  /** How long a SUT's build (a Go binary, a Python virtual environment, which may download modules or wheels) may take: past this it hung. */
+  /**
+   * How long a SUT's build (a Go binary, a Python virtual environment, which may download modules or wheels) may take: past this it hung.
+   */
   buildTimeoutSec: 900
 })
 

@@ -33,17 +33,20 @@ export const ERRORS = Object.freeze({
   },
   DYNO_ERR_UNKNOWN_VERSION: {
     exitCode: 2,
-    when: 'A variant of `--frameworks` (`express@4.21.2`, `fastify@^4`, `koa@latest`, `fastify@path:../fastify`) names a version, range or ' +
-      'dist-tag the registry does not have, a path that is not a directory holding the framework\'s package, or a SUT whose framework is ' +
+    when:
+      'A variant of `--frameworks` (`express@4.21.2`, `fastify@^4`, `koa@latest`, `fastify@path:../fastify`) names a version, range or ' +
+      "dist-tag the registry does not have, a path that is not a directory holding the framework's package, or a SUT whose framework is " +
       'not an npm package (node-http, the Go and Python SUTs). Nothing is installed or started.',
     hint: 'Name a published version (`npm view <package> versions`), a range that matches one, a dist-tag, or a checkout of the framework.'
   },
   DYNO_ERR_VARIANT_INSTALL: {
     exitCode: 1,
-    when: 'The cached copy of a SUT package for a variant of its framework could not be installed (pnpm failed, or installed another ' +
-      'version). That variant\'s runs are `failed` with the installer\'s last lines; the rest of the run goes on.',
-    hint: 'Read the installer\'s lines in the result\'s reason; a variant whose dependencies conflict with the SUT\'s may need other ' +
-      'versions of the packages that move with it (`dyno.moveWith` of the SUT\'s package.json).'
+    when:
+      'The cached copy of a SUT package for a variant of its framework could not be installed (pnpm failed, or installed another ' +
+      "version). That variant's runs are `failed` with the installer's last lines; the rest of the run goes on.",
+    hint:
+      "Read the installer's lines in the result's reason; a variant whose dependencies conflict with the SUT's may need other " +
+      "versions of the packages that move with it (`dyno.moveWith` of the SUT's package.json)."
   },
   DYNO_ERR_UNKNOWN_COMMAND: {
     exitCode: 2,
@@ -52,14 +55,17 @@ export const ERRORS = Object.freeze({
   },
   DYNO_ERR_UNKNOWN_RUNTIME: {
     exitCode: 2,
-    when: `\`--runtime\` names a runtime dyno does not know (the message lists the valid ones: ${runtimeNames}). ` +
+    when:
+      `\`--runtime\` names a runtime dyno does not know (the message lists the valid ones: ${runtimeNames}). ` +
       'A known runtime that is not installed is not this error: its SUTs are skipped with the reason.',
     hint: 'Run `dyno list` to see the runtimes and whether each is installed.'
   },
   DYNO_ERR_SUT_BUILD: {
     exitCode: 1,
-    when: `A SUT's build script (a Go build, a Python virtual environment) failed or ran past ${DEFAULTS.buildTimeoutSec / SECONDS_PER_MINUTE} minutes. ` +
-      'The SUT\'s runs are `failed` with the build\'s last lines; a missing toolchain is a skip, not this error.',
+    when:
+      'A SUT\'s build script (a Go build, a Python virtual environment) failed or ran past ' +
+        `${DEFAULTS.buildTimeoutSec / SECONDS_PER_MINUTE} minutes. ` +
+      "The SUT's runs are `failed` with the build's last lines; a missing toolchain is a skip, not this error.",
     hint: 'Run the build by hand (`pnpm --filter @dyno/sut-<name> build`) and read its output.'
   },
   DYNO_ERR_SUT_PACKAGE: {
@@ -69,151 +75,198 @@ export const ERRORS = Object.freeze({
   },
   DYNO_ERR_SUT_NOT_READY: {
     exitCode: 1,
-    when: 'The SUT printed no ready line (`{"event":"ready","port":N}`) within `--ready-timeout` seconds, or announced an invalid port. ' +
+    when:
+      'The SUT printed no ready line (`{"event":"ready","port":N}`) within `--ready-timeout` seconds, or announced an invalid port. ' +
       `The run is \`failed\`; the reason carries the last ${DEFAULTS.errorTailLines} lines of its stderr.`,
-    hint: 'The SUT must print `{"event":"ready","port":<port>}` on stdout once it listens: read its stderr above, ' +
+    hint:
+      'The SUT must print `{"event":"ready","port":<port>}` on stdout once it listens: read its stderr above, ' +
       'or start it by hand (`pnpm --filter @dyno/sut-<name> start`) and read what it prints.'
   },
   DYNO_ERR_SUT_EXITED: {
     exitCode: 1,
-    when: 'The SUT process ended by itself: before it was ready, or during load (a crash). The run is `failed`, with the exit code or signal ' +
+    when:
+      'The SUT process ended by itself: before it was ready, or during load (a crash). The run is `failed`, with the exit code or signal ' +
       'and the last stderr lines.',
     hint: 'The SUT ended on its own: its last stderr lines, in the message, say why.'
   },
   DYNO_ERR_SUT_PROTOCOL: {
     exitCode: 1,
-    when: 'The SUT was asked to serve one protocol (`PROTOCOL=h2`: its scenario\'s) and its ready line announced another, or none ' +
-      '(`{"event":"ready","port":N,"protocol":"http1"}`). The message names both. The SUT is stopped and the run is `failed`: what it serves is ' +
+    when:
+      "The SUT was asked to serve one protocol (`PROTOCOL=h2`: its scenario's) and its ready line announced another, or none " +
+      '(`{"event":"ready","port":N,"protocol":"http1"}`). The message names both. The SUT is stopped and the run is `failed`: what ' +
+        'it serves is ' +
       'not what the scenario measures.',
-    hint: 'The SUT\'s start must serve the protocol PROTOCOL names and announce it (`serveProtocol` and `announceReady` of `@dyno/scenarios/sut`, ' +
+    hint:
+      "The SUT's start must serve the protocol PROTOCOL names and announce it (`serveProtocol` and `announceReady` of " +
+      '`@dyno/scenarios/sut`, ' +
       '`dyno.Run` in Go, `ready_line` in Python); a protocol its framework cannot serve is declared in `dyno.unsupportedScenarios`.'
   },
   DYNO_ERR_TLS_CERTIFICATE: {
     exitCode: 1,
-    when: 'The certificate dyno makes for a run\'s TLS scenarios could not be made: `openssl` failed, or, without `openssl` on PATH, the ' +
+    when:
+      "The certificate dyno makes for a run's TLS scenarios could not be made: `openssl` failed, or, without `openssl` on PATH, the " +
       '`selfsigned` package did. The message says what failed. No SUT is started for a TLS scenario.',
     hint: 'Install `openssl` (`apt-get install openssl`), or read the message: it says which maker failed and why.'
   },
   DYNO_ERR_SUT_NOT_STOPPED: {
     exitCode: 1,
-    when: 'A process of the SUT\'s process group was still alive after SIGTERM, the grace period and SIGKILL.',
+    when: "A process of the SUT's process group was still alive after SIGTERM, the grace period and SIGKILL.",
     hint: 'Find the surviving process with `ps -eo pid,pgid,args` and report the SUT.'
   },
   DYNO_ERR_SUT_REFUSED: {
     exitCode: 1,
-    when: 'The SUT started in a mode dyno does not measure, e.g. a uWebSockets.js build that fell back to pure JS. The run is `skipped` with this reason.',
+    when:
+      'The SUT started in a mode dyno does not measure, e.g. a uWebSockets.js build that fell back to pure JS. The run is `skipped` ' +
+      'with this reason.',
     hint: 'Run the SUT on a runtime where its native build loads (Node 20 for the bundled uWebSockets.js).'
   },
   DYNO_ERR_RESPONSE_MISMATCH: {
     exitCode: 1,
-    when: 'Verification before load found a response that breaks the contract (status, content type, body, framing, keep-alive, or a probe). ' +
+    when:
+      'Verification before load found a response that breaks the contract (status, content type, body, framing, keep-alive, or a probe). ' +
       'The run is `invalid` and no load is sent.',
-    hint: 'The SUT does not answer as the contract says: `dyno verify --frameworks <name>` lists every check with expected and actual values.'
+    hint: 'The SUT does not answer as the contract says: `dyno verify --frameworks <name>` lists every check with expected and ' +
+      'actual values.'
   },
   DYNO_ERR_UNEXPECTED_UNDER_LOAD: {
     exitCode: 1,
-    when: 'Under load, some responses had a body that does not match the scenario or a status other than the scenario\'s. The run is `invalid`; ' +
+    when:
+      "Under load, some responses had a body that does not match the scenario or a status other than the scenario's. The run is " +
+        '`invalid`; ' +
       'the counts are in the reason and in `mismatches` / `unexpectedStatus`.',
     hint: 'The SUT answers wrong under load, so its numbers are not a valid measurement; the counts in the message say how often.'
   },
   DYNO_ERR_SERVICE_UNAVAILABLE: {
     exitCode: 1,
-    when: 'A data service a selected scenario needs (Redis, PostgreSQL, SQLite) cannot be had: no `redis-server` on PATH, no PostgreSQL binaries, ' +
-      'a `REDIS_URL` / `DATABASE_URL` that does not answer. Its scenarios end `skipped` with the reason; under `CI=true` they end `failed` instead.',
-    hint: 'Install the service as the reason says (e.g. `apt-get install redis-server`), or point dyno at one with REDIS_URL / DATABASE_URL.'
+    when:
+      'A data service a selected scenario needs (Redis, PostgreSQL, SQLite) cannot be had: no `redis-server` on PATH, no ' +
+        'PostgreSQL binaries, ' +
+      'a `REDIS_URL` / `DATABASE_URL` that does not answer. Its scenarios end `skipped` with the reason; under `CI=true` they end ' +
+      '`failed` instead.',
+    hint:
+      'Install the service as the reason says (e.g. `apt-get install redis-server`), or point dyno at one with REDIS_URL / ' +
+      'DATABASE_URL.'
   },
   DYNO_ERR_SERVICE_DIED: {
     exitCode: 1,
     when: 'A data service stopped during a run (the run ends `failed`), or could not be restarted, or could not be stopped at the end.',
-    hint: 'dyno restarts the services it manages before the next run; a service given by REDIS_URL / DATABASE_URL must be brought back by you.'
+    hint: 'dyno restarts the services it manages before the next run; a service given by REDIS_URL / DATABASE_URL must be brought ' +
+      'back by you.'
   },
   DYNO_ERR_QUERY_RATIO: {
     exitCode: 1,
-    when: 'After a redis or postgres run, the server\'s own counters (Redis `INFO commandstats`, PostgreSQL `pg_stat_statements`) show a number ' +
-      'of queries far from one per request: the SUT caches or answers without the query. The run is `invalid`; the ratio is in `serverCheck`.',
-    hint: 'Make the SUT do the scenario\'s query on every request (no cache, no constant answer); until then its numbers are not comparable.'
+    when:
+      "After a redis or postgres run, the server's own counters (Redis `INFO commandstats`, PostgreSQL `pg_stat_statements`) " +
+        'show a number ' +
+      'of queries far from one per request: the SUT caches or answers without the query. The run is `invalid`; the ratio is in ' +
+      '`serverCheck`.',
+    hint: "Make the SUT do the scenario's query on every request (no cache, no constant answer); until then its numbers are not comparable."
   },
   DYNO_ERR_LOAD_GENERATOR: {
     exitCode: 1,
     when: 'The load generator process failed, exited early, or did not finish in time. The run is `failed`.',
-    hint: 'The message carries the load generator\'s error and its last stderr lines.'
+    hint: "The message carries the load generator's error and its last stderr lines."
   },
   DYNO_ERR_INTERRUPTED: {
     exitCode: 130,
-    when: 'Ctrl-C (SIGINT), SIGTERM or SIGHUP reached the harness, or the process that started it (pnpm) went away. The running SUT, the load ' +
+    when:
+      'Ctrl-C (SIGINT), SIGTERM or SIGHUP reached the harness, or the process that started it (pnpm) went away. The running ' +
+        'SUT, the load ' +
       'generator and the services are stopped, the run under way is written as `failed` with what it had measured, run.json is marked ' +
-      '`interrupted`. The exit status is 128 + the signal\'s number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP and for a parent gone. ' +
+      "`interrupted`. The exit status is 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM, 129 for SIGHUP and for a " +
+        'parent gone. ' +
       'A second Ctrl-C kills every process dyno started at once; the run under way is still written.',
     hint: 'Finished runs are kept in the run directory.'
   },
   DYNO_ERR_RUN_UNREADABLE: {
     exitCode: 2,
-    when: '`dyno report` was given a directory without run.json, or a result or aggregates file it lists is missing or not JSON. The message names the file.',
+    when:
+      '`dyno report` was given a directory without run.json, or a result or aggregates file it lists is missing or not JSON. The ' +
+      'message names the file.',
     hint: 'Name a run directory written by `dyno run` (it holds run.json).'
   },
   DYNO_ERR_MERGE_REFUSED: {
     exitCode: 2,
-    when: '`dyno merge` was given parts that do not make one plan: a directory that is not a part of a split plan (`--shard K/N`) or is ' +
-      'not complete, parts of different plans, commits or splits, a part missing or given twice, wall-clock parts measured on machines that ' +
+    when:
+      '`dyno merge` was given parts that do not make one plan: a directory that is not a part of a split plan (`--shard K/N`) or is ' +
+      'not complete, parts of different plans, commits or splits, a part missing or given twice, wall-clock parts measured on ' +
+        'machines that ' +
       'differ (without `--allow-mixed-machines`), counts made on different runtime versions or pinned to different cpu baselines, or an ' +
       '`--out` that is not empty. The message names the directory and what differs. Nothing is written.',
     hint: 'Merge every part of one `--shard K/N` plan, each once, made at one commit; run a missing or interrupted part again.'
   },
   DYNO_ERR_DATASET: {
     exitCode: 2,
-    when: 'The data directory of `dyno timeline`, `timeline-add` or `site` is not one it can read or append to: a file, a directory with files ' +
+    when:
+      'The data directory of `dyno timeline`, `timeline-add` or `site` is not one it can read or append to: a file, a directory ' +
+        'with files ' +
       'but no dataset.json, a dataset.json of another layout or layout version, a dataset.json, records/ or record that is not a regular ' +
-      'file or directory of its own (a FIFO, a symbolic link), a file larger or JSON nested deeper than dyno writes, or a record that does ' +
+      'file or directory of its own (a FIFO, a symbolic link), a file larger or JSON nested deeper than dyno writes, or a ' +
+        'record that does ' +
       'not parse, is not named by the hash of its key, has a release that is not a semver version, or does not match the record schema. ' +
       'The message names the file and the field. Nothing is measured, appended or written.',
-    hint: 'Give a data directory made by `dyno timeline` (of this layout), an empty directory or a new path; move a foreign file out of records/.'
+    hint: 'Give a data directory made by `dyno timeline` (of this layout), an empty directory or a new path; move a foreign file out ' +
+      'of records/.'
   },
   DYNO_ERR_TIMELINE_RUN: {
     exitCode: 2,
-    when: 'A run given to `dyno timeline-add` (or the run `dyno timeline` made) holds a result that does not make a record the timeline ' +
-      'keeps: a framework whose name is not an npm package\'s (npm would read `--cache=…` as an option), a release that is not a semver ' +
+    when:
+      'A run given to `dyno timeline-add` (or the run `dyno timeline` made) holds a result that does not make a record the timeline ' +
+      "keeps: a framework whose name is not an npm package's (npm would read `--cache=…` as an option), a release that is not a semver " +
       'version, a count setting missing (`load.countWindows`), or any field the record schema refuses. The message names the result file ' +
       'and the field. Nothing is appended, and the registry is not asked.',
     hint: 'Append runs made by `dyno timeline` (or `dyno run --frameworks <sut>@<version> --measure instructions`), merged by `dyno merge`.'
   },
   DYNO_ERR_BISECT: {
     exitCode: 1,
-    when: '`dyno bisect` cannot search: the bad commit does not step beyond the threshold against the good one, the good commit is not ' +
+    when:
+      '`dyno bisect` cannot search: the bad commit does not step beyond the threshold against the good one, the good commit is not ' +
       'an ancestor of the bad one, or a commit could not be counted (the message names it, its run and why). What was counted is kept.',
-    hint: 'Check the two refs with `git log GOOD..BAD`; a commit that does not install or serve the contract cannot be judged: bisect ' +
+    hint:
+      'Check the two refs with `git log GOOD..BAD`; a commit that does not install or serve the contract cannot be judged: bisect ' +
       'around it with other refs.'
   },
   DYNO_ERR_COMPARE_INPUT: {
     exitCode: 2,
-    when: 'An input of `dyno compare` does not exist, is not JSON, is neither a run directory (run.json), a directory of run directories, ' +
+    when:
+      'An input of `dyno compare` does not exist, is not JSON, is neither a run directory (run.json), a directory of run directories, ' +
       'a run.json nor a result file, lists a result file that is missing, or a result lacks a field the comparison reads. ' +
       'The message names the side (baseline or candidate), the file and what is wrong.',
     hint: 'Give `dyno compare` two run directories (with run.json), directories of runs, or result files written by `dyno run`.'
   },
   DYNO_ERR_COMPARE_SCHEMA: {
     exitCode: 2,
-    when: 'The two sides of `dyno compare` were written with different result schema versions, one side mixes versions, or a file has a version ' +
+    when:
+      'The two sides of `dyno compare` were written with different result schema versions, one side mixes versions, or a file ' +
+        'has a version ' +
       'this dyno cannot read. The message names the files and their versions.',
     hint: 'Re-run the older side with this dyno, so both sides share a result schema version.'
   },
   DYNO_ERR_COMPARE_DISJOINT: {
     exitCode: 2,
-    when: 'The baseline and the candidate of `dyno compare` have no (SUT, scenario, connections) in common; the message lists what each side holds. ' +
+    when:
+      'The baseline and the candidate of `dyno compare` have no (SUT, scenario, connections) in common; the message lists what each ' +
+        'side holds. ' +
       'Cells present on one side only, when others match, are rows marked not comparable instead.',
     hint: 'Measure the same SUTs, scenarios and connection levels on both sides (`--frameworks`, `--scenarios`, `--connections`).'
   },
   DYNO_ERR_COMPARE_CPU_BASELINE: {
     exitCode: 2,
-    when: 'The instruction counts given to `dyno compare` were pinned to different cpu baselines (the extensions of the cpu hidden from ' +
+    when:
+      'The instruction counts given to `dyno compare` were pinned to different cpu baselines (the extensions of the cpu hidden from ' +
       'the SUT, so that any x86-64 runner counts the same code; `none`: counted by a dyno from before baselines), between the sides or ' +
       'within one. The message names each baseline with the runs and rows counted with it. Nothing is compared.',
-    hint: 'Count the side made with the other baseline again with this dyno (`dyno run --measure instructions`): every count it makes ' +
+    hint:
+      'Count the side made with the other baseline again with this dyno (`dyno run --measure instructions`): every count it makes ' +
       'is pinned to the same baseline, on any machine.'
   },
   DYNO_ERR_PATH: {
     exitCode: 2,
-    when: 'A path given to dyno cannot be used, checked before anything starts: `--out` is a file, lies under a file, or sits where no new file ' +
-      'can be made (read-only, `/proc`); a `report` run directory is not writable; a `compare` or `report` input is a FIFO, a device or a socket, ' +
+    when:
+      'A path given to dyno cannot be used, checked before anything starts: `--out` is a file, lies under a file, or sits where ' +
+        'no new file ' +
+      'can be made (read-only, `/proc`); a `report` run directory is not writable; a `compare` or `report` input is a FIFO, a device ' +
+        'or a socket, ' +
       'or too large to be a file dyno wrote. The message names the path and what is wrong with it.',
     hint: 'Name a directory dyno can create or write in (--out), or a run directory or result file written by `dyno run` (report, compare).'
   },
@@ -234,34 +287,45 @@ export const ERRORS = Object.freeze({
   },
   DYNO_ERR_COMPARE_INSTALL: {
     exitCode: 1,
-    when: '`compare-commits`: `pnpm install --frozen-lockfile` failed in a worktree (or pnpm is missing). The worktrees are removed; ' +
-      'the message carries pnpm\'s last lines.',
-    hint: 'Read pnpm\'s last lines in the message: install pnpm 10 if it is missing, and check that the commit\'s lockfile matches its package.json.'
+    when:
+      '`compare-commits`: `pnpm install --frozen-lockfile` failed in a worktree (or pnpm is missing). The worktrees are removed; ' +
+      "the message carries pnpm's last lines.",
+    hint:
+      "Read pnpm's last lines in the message: install pnpm 10 if it is missing, and check that the commit's lockfile matches its " +
+      'package.json.'
   },
   DYNO_ERR_COMPARE_RUN: {
     exitCode: 1,
-    when: '`compare-commits`: a side\'s `dyno run` exited with a usage error (exit 2) or a signal, so there is nothing to compare. ' +
+    when:
+      "`compare-commits`: a side's `dyno run` exited with a usage error (exit 2) or a signal, so there is nothing to compare. " +
       'Runs that are merely not ok (exit 1) are compared and shown as not comparable.',
-    hint: 'A side\'s `dyno run` could not run at all (not: some runs failed): read its last lines in the message; ' +
-      'the commit\'s harness may not know an option you gave.'
+    hint:
+      "A side's `dyno run` could not run at all (not: some runs failed): read its last lines in the message; " +
+      "the commit's harness may not know an option you gave."
   },
   DYNO_ERR_HOST_UNREACHABLE: {
     exitCode: 2,
-    when: 'A host of `--sut-host` or `dyno host prepare` cannot be used over SSH: it does not answer, refuses the key, asks for a password, ' +
-      'or its host key is unknown (dyno runs ssh in batch mode: it never prompts and never accepts a host key for you), or it lacks what the ' +
+    when:
+      'A host of `--sut-host` or `dyno host prepare` cannot be used over SSH: it does not answer, refuses the key, asks for a password, ' +
+      'or its host key is unknown (dyno runs ssh in batch mode: it never prompts and never accepts a host key for you), or it ' +
+        'lacks what the ' +
       'run needs there (Node.js, a dyno checkout). Nothing is started.',
-    hint: 'Run `ssh <host> true` until it works without a prompt (an agent or a key in your SSH config, the host key in known_hosts), ' +
+    hint:
+      'Run `ssh <host> true` until it works without a prompt (an agent or a key in your SSH config, the host key in known_hosts), ' +
       'then `dyno host prepare ssh://<host>`.'
   },
   DYNO_ERR_HOST_NOT_PREPARED: {
     exitCode: 2,
-    when: 'The dyno checkout on a `--sut-host` is missing, at another commit, or installed from another lockfile than this one. ' +
+    when:
+      'The dyno checkout on a `--sut-host` is missing, at another commit, or installed from another lockfile than this one. ' +
       'The message names both. Nothing is started.',
     hint: 'Run `dyno host prepare ssh://<host>` from this checkout: it puts this commit there and installs it.'
   },
   DYNO_ERR_HOST_LOST: {
     exitCode: 1,
-    when: 'The SSH connection to a host dropped during a run. The run in progress ends `failed` with this reason; the results measured before ' +
+    when:
+      'The SSH connection to a host dropped during a run. The run in progress ends `failed` with this reason; the results ' +
+        'measured before ' +
       'it are on disk; what dyno started on the host ends with the connection.',
     hint: 'Check the link to the host; run again.'
   }

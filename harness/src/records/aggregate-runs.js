@@ -5,7 +5,8 @@ import { bootstrapMedianInterval } from '../judging/stats/bootstrap.js'
 import { rankGroups } from '../judging/stats/rank-groups.js'
 import { roundTo } from '../platform/util/numbers.js'
 
-/** @typedef {import('../judging/stats/rank-groups.js').RankedCell & { noise: import('../judging/stats/rank-groups.js').Noise | null }} NoisyCell */
+/** @typedef {import('../judging/stats/rank-groups.js').Noise} Noise */
+/** @typedef {import('../judging/stats/rank-groups.js').RankedCell & { noise: Noise | null }} NoisyCell */
 
 /**
  * @typedef {object} Aggregate the repeats of one (SUT, scenario, connections)
@@ -104,16 +105,21 @@ function summarize (group, seed) {
     disturbedRuns: ok.filter((record) => record.interference?.disturbed === true).length,
     disturbedLeftOut: allOk.length - ok.length,
     requestsPerSecRuns: rates,
-    requestsPerSec: rates.length === 0
-      ? { median: 0, mean: 0, ci95: /** @type {[number, number] | null} */ (null), cv: /** @type {number | null} */ (null) }
-      : {
-          median: roundTo(median(rates), 1),
-          mean: roundTo(mean(rates), 1),
-          ci95: rates.length < 2 ? null : /** @type {[number, number]} */ (bootstrapMedianInterval(rates, { seed }).map((value) => roundTo(value, 1))),
-          cv: rates.length < 2 ? null : roundTo(sampleStandardDeviation(rates) / mean(rates), 4)
-        },
-    latencyMs: ok.length === 0
-      ? null
-      : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
+    requestsPerSec:
+      rates.length === 0
+        ? { median: 0, mean: 0, ci95: /** @type {[number, number] | null} */ (null), cv: /** @type {number | null} */ (null) }
+        : {
+            median: roundTo(median(rates), 1),
+            mean: roundTo(mean(rates), 1),
+            ci95:
+              rates.length < 2
+                ? null
+                : /** @type {[number, number]} */ (bootstrapMedianInterval(rates, { seed }).map((value) => roundTo(value, 1))),
+            cv: rates.length < 2 ? null : roundTo(sampleStandardDeviation(rates) / mean(rates), 4)
+          },
+    latencyMs:
+      ok.length === 0
+        ? null
+        : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
   }
 }

@@ -48,7 +48,8 @@
  * @property {import('../reports/compare/runtime-differences.js').RuntimeDifferences | null} runtimeDifferences what the runtime did
  *   differently, where the verdict found the level changed; null elsewhere, or when no run of either side recorded runtime events
  *
- * @typedef {{ paths: string[], runIds: string[], commits: { commit: string | null, dirty: boolean }[], resultSchemaVersion: number }} SideSummary
+ * @typedef {{ paths: string[], runIds: string[], commits: { commit: string | null, dirty: boolean }[], resultSchemaVersion: number }}
+ *   SideSummary
  *
  * @typedef {object} Comparison
  * @property {number} schemaVersion
@@ -69,6 +70,7 @@
  * @param {ComparisonRow} row @param {string} metric a metric of the row's measure
  * @returns {MetricRow | null} the row's figures of it; null: none
  */
-export const metricOf = (row, metric) => /** @type {Record<string, MetricRow | null | undefined>} */ (/** @type {unknown} */ (row))[metric] ?? null
+export const metricOf = (row, metric) =>
+  /** @type {Record<string, MetricRow | null | undefined>} */ (/** @type {unknown} */ (row))[metric] ?? null
 
 export {}

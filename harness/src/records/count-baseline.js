@@ -1,6 +1,6 @@
 // @ts-check
-// Which cpu baseline a result's count was made for (harness/src/measures/instructions/counts/cpu-baseline.js makes them), read where results
-// are merged, compared and reported: counts of different baselines counted different code.
+// Which cpu baseline a result's count was made for (harness/src/measures/instructions/counts/cpu-baseline.js makes them), read where
+// results are merged, compared and reported: counts of different baselines counted different code.
 
 /** What a count made before counts were pinned to a baseline records: nothing, read as this. */
 export const NO_CPU_BASELINE = 'none'

@@ -60,7 +60,10 @@ export function schemaProblem (kind, document) {
   const validate = validatorOf(kind)
   if (validate(document)) return null
   const problems = describeErrors(validate.errors ?? [])
-  return problems.slice(0, NAMED_PROBLEMS).join('; ') + (problems.length > NAMED_PROBLEMS ? `; and ${problems.length - NAMED_PROBLEMS} more` : '')
+  return (
+    problems.slice(0, NAMED_PROBLEMS).join('; ') +
+    (problems.length > NAMED_PROBLEMS ? `; and ${problems.length - NAMED_PROBLEMS} more` : '')
+  )
 }
 
 /**
@@ -81,14 +84,17 @@ function describeErrors (errors) {
     else if (!['oneOf', 'anyOf', 'if'].includes(error.keyword)) entry.others.push(error.message ?? 'is not as dyno writes it')
   }
   // A field of several allowed shapes whose fields were wrong: the complaint is about those fields, not that it is not another shape.
-  const deeper = (/** @type {string} */ field) => [...byField.keys()].some((other) => other.startsWith(`${field}.`) || other.startsWith(`${field}[`))
+  const deeper = (/** @type {string} */ field) =>
+    [...byField.keys()].some((other) => other.startsWith(`${field}.`) || other.startsWith(`${field}[`))
   return [...byField].filter(([field, { others }]) => others.length > 0 || !deeper(field)).flatMap(([field, { types, others }]) => [
     ...(types.length > 0 ? [`${field} must be ${[...new Set(types)].join(' or ')}`] : []),
     ...[...new Set(others)].map((words) => `${field} ${words}`)
   ]).concat(byField.size === 0 ? ['the document is not as dyno writes it'] : [])
 }
 
-/** @param {string} instancePath a JSON pointer @param {string | null} child @returns {string} such as `summary.latencyMs` or `windows[2]` */
+/**
+ * @param {string} instancePath a JSON pointer @param {string | null} child @returns {string} such as `summary.latencyMs` or `windows[2]`
+ */
 function fieldOf (instancePath, child) {
   const parts = instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (child) parts.push(child)

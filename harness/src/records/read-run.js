@@ -18,7 +18,12 @@ import { inputKind, MAX_INPUT_BYTES } from '../platform/util/checked-paths.js'
 /** @param {string} path @param {string} what @returns {any} */
 function readJson (path, what) {
   const kind = inputKind(path, `${what} ${path}`)
-  if (kind !== 'file') throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: cannot read ${what}: it is ${kind === 'directory' ? 'a directory' : 'missing'}`)
+  if (kind !== 'file') {
+    throw new DynoError(
+      'DYNO_ERR_RUN_UNREADABLE',
+      `${path}: cannot read ${what}: it is ${kind === 'directory' ? 'a directory' : 'missing'}`
+    )
+  }
   // Bounded in size and in depth: a document nested 200,000 deep parses, and then every reader that recurses into it overflows.
   const { value, problem } = readBoundedJson(path, { maxBytes: MAX_INPUT_BYTES, followLinks: true })
   if (problem !== null) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: cannot read ${what}: it ${problem}`)
@@ -31,9 +36,20 @@ function readJson (path, what) {
  * @returns {string}
  */
 function plainName (name, field) {
-  if (typeof name !== 'string' || name === '' || name === '.' || name === '..' || basename(name) !== name || name.includes('\\') || name.includes('\0')) {
-    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${field} is ${shortJson(name)}; allowed: the plain name of a file inside the run directory ` +
-      '(such as `express--json.json`), never a path')
+  if (
+    typeof name !== 'string' ||
+    name === '' ||
+    name === '.' ||
+    name === '..' ||
+    basename(name) !== name ||
+    name.includes('\\') ||
+    name.includes('\0')
+  ) {
+    throw new DynoError(
+      'DYNO_ERR_RUN_UNREADABLE',
+      `${field} is ${shortJson(name)}; allowed: the plain name of a file inside the run directory ` +
+        '(such as `express--json.json`), never a path'
+    )
   }
   return name
 }
@@ -44,7 +60,11 @@ function plainName (name, field) {
  * @returns {import('./result-record.js').ResultRecord}
  */
 function checkedRecord (record, path) {
-  const required = /** @type {const} */ ([['sut.name', record?.sut?.name], ['scenario.name', record?.scenario?.name], ['status', record?.status]])
+  const required = /** @type {const} */ ([
+    ['sut.name', record?.sut?.name],
+    ['scenario.name', record?.scenario?.name],
+    ['status', record?.status]
+  ])
   const lacking = !record || typeof record !== 'object' ? 'an object' : required.find(([, value]) => typeof value !== 'string')?.[0] ?? null
   if (lacking) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${path}: not a dyno result: it lacks ${lacking}`)
   record.sut.label ??= record.sut.name
@@ -76,11 +96,16 @@ const shortJson = (value) => {
 export function readRun (dir) {
   const indexPath = join(dir, 'run.json')
   const kind = inputKind(dir, dir)
-  if (kind !== 'directory') throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} ${kind ? 'is a file' : 'does not exist'}: name a dyno run directory`)
+  if (kind !== 'directory') {
+    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} ${kind ? 'is a file' : 'does not exist'}: name a dyno run directory`)
+  }
   if (!existsSync(indexPath)) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${dir} is not a dyno run directory: it has no run.json`)
   const index = readJson(indexPath, 'the run index')
   if (!index || typeof index !== 'object' || !Array.isArray(index.results)) {
-    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `${indexPath}: results must be a list of the run's result files, got ${shortJson(index?.results)}`)
+    throw new DynoError(
+      'DYNO_ERR_RUN_UNREADABLE',
+      `${indexPath}: results must be a list of the run's result files, got ${shortJson(index?.results)}`
+    )
   }
   const names = index.results.map((/** @type {{ file: unknown }} */ entry, /** @type {number} */ at) =>
     plainName(entry?.file, `${indexPath}: results[${at}].file`))
@@ -92,9 +117,12 @@ export function readRun (dir) {
   const aggregatesPath = index.aggregatesFile ? join(dir, plainName(index.aggregatesFile, `${indexPath}: aggregatesFile`)) : null
   /** @type {import('./aggregate-runs.js').Aggregate[]} */
   const written = aggregatesPath
-    ? /** @type {any} */ (checkedShape('aggregates', readJson(aggregatesPath, 'the aggregates'), aggregatesPath, 'the aggregates')).aggregates ?? []
+    ? (/** @type {any} */ (checkedShape('aggregates', readJson(aggregatesPath, 'the aggregates'), aggregatesPath, 'the aggregates'))
+        .aggregates ?? [])
     : []
-  const aggregates = written.some((aggregate) => aggregate.requestsPerSec.center === undefined) ? aggregateRuns(records, { seed: index.seed }) : written
+  const aggregates = written.some((aggregate) => aggregate.requestsPerSec.center === undefined)
+    ? aggregateRuns(records, { seed: index.seed })
+    : written
   return { dir, index, records, aggregates }
 }
 
@@ -111,7 +139,10 @@ export function latestRunDir (out) {
       .sort()
     : []
   if (runs.length === 0) {
-    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `no run directory under ${resolve(out)}: run \`pnpm bench\` first, or name a run directory`)
+    throw new DynoError(
+      'DYNO_ERR_RUN_UNREADABLE',
+      `no run directory under ${resolve(out)}: run \`pnpm bench\` first, or name a run directory`
+    )
   }
   return join(out, runs[runs.length - 1])
 }

@@ -26,11 +26,11 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @property {ReturnType<typeof import('../platform/env/fingerprint.js').environmentFingerprint>} env
  * @property {{ name: string, label: string, package: string, framework: string, frameworkVersion: string | null, validator: string,
  *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number,
- *   variant: import('../subjects/variants/variant-subjects.js').Variant | null }} sut label: the name (a variant's: `express@4.21.2`), with the runtime when a
- *   run sets runtimes side by side
+ *   variant: import('../subjects/variants/variant-subjects.js').Variant | null }} sut label: the name (a variant's: `express@4.21.2`), with
+ *   the runtime when a run sets runtimes side by side
  * @property {{ name: string, method: string, path: string }} scenario
- * @property {Omit<LoadSettings, 'engine'> & { connections: number, engine: import('../load/engines/engine.js').RecordedEngine, engineVersion: string,
- *   pinning: PinPlan }} load
+ * @property {Omit<LoadSettings, 'engine'> & { connections: number, engine: import('../load/engines/engine.js').RecordedEngine,
+ *   engineVersion: string, pinning: PinPlan }} load
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
  * @property {RunStatus} status
  * @property {string | null} reason null when ok
@@ -38,9 +38,10 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @property {import('../subjects/verify/verify-scenario.js').Verification} verification
  * @property {import('../load/load-plan.js').PhaseSummary | null} warmup
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
- * @property {import('../measures/instructions/counts/count-instructions.js').InstructionCount} [instructions] --measure instructions: the count
- * @property {ReturnType<typeof import('../judging/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled (stableAfterMs)
- *   and how much faster the steady state is than the first second
+ * @property {import('../measures/instructions/counts/count-instructions.js').InstructionCount} [instructions] --measure instructions: the
+ *   count
+ * @property {ReturnType<typeof import('../judging/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled
+ *   (stableAfterMs) and how much faster the steady state is than the first second
  * @property {import('../judging/cell-classification.js').CellClassification | null} [classification] the cell's series (warm-up and
  *   measurement as one) classified from its own change points, with what the runtime did around them; null: no series to classify
  * @property {ReturnType<typeof import('../judging/under-load-check.js').queryRatio> | null} serverCheck queries the service counted per
@@ -57,7 +58,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  *   the cells this SUT process served before this one (0: started for it); exit: null while the process stays up for the next cell
  * @property {Partial<Record<Stage, number>>} stagesMs where the run's time went: each stage it went through, in ms
  *
- * @typedef {{ name: 'littles-law' | 'connections-in-flight' | 'percentile-order' | 'errors', passed: boolean, detail: string }} ConsistencyCheck
+ * @typedef {{ name: 'littles-law' | 'connections-in-flight' | 'percentile-order' | 'errors', passed: boolean, detail: string }}
+ *   ConsistencyCheck
  * @typedef {{ passed: boolean, failed: string[], checks: ConsistencyCheck[] }} Consistency whether a result agrees with itself, as its
  *   measure checks it
  *
@@ -68,7 +70,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
 
 /**
  * A record for a run that is about to start; the run fills it in, and settleRecord sets how it ended.
- * @param {{ runId: string, env: ResultRecord['env'], load: LoadSettings, engine: import('../load/engines/engine.js').Engine, pinning: PinPlan }} run
+ * @param {{ runId: string, env: ResultRecord['env'], load: LoadSettings, engine: import('../load/engines/engine.js').Engine, pinning:
+ *   PinPlan }} run
  * @param {{ sut: import('../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, connections: number,
  *   repeat: { index: number, of: number } }} cell
  * @returns {ResultRecord}

@@ -9,7 +9,9 @@ export function runLabels (runs) {
   if (runs.length === 1) return [runs[0].index.runId]
   const candidates = [
     (/** @type {import('./read-run.js').RunData} */ run) =>
-      [...new Set(run.records.map((record) => record.sut.runtime === 'node' ? `node ${record.sut.runtimeVersion}` : record.sut.runtime))].join('+'),
+      [
+        ...new Set(run.records.map((record) => (record.sut.runtime === 'node' ? `node ${record.sut.runtimeVersion}` : record.sut.runtime)))
+      ].join('+'),
     (/** @type {import('./read-run.js').RunData} */ run) => `Node ${run.index.env.node}`,
     (/** @type {import('./read-run.js').RunData} */ run) => `commit ${String(run.index.env.git.commit ?? 'unknown').slice(0, 8)}`
   ]

@@ -17,8 +17,8 @@ import { describeFailedChecks, verifyScenario } from '../subjects/verify/verify-
 
 /**
  * One (SUT, scenario) run: on the SUT of the session (started for it, or still up from the SUT's previous scenario), verify, then
- * measure as the run's measure does. Never throws for a problem of the run itself: every step returns its outcome, and the record is settled
- * once, from the first that ended the run.
+ * measure as the run's measure does. Never throws for a problem of the run itself: every step returns its outcome, and the record is
+ * settled once, from the first that ended the run.
  * @param {RunContext} context
  * @param {Cell} cell
  * @param {import('./sut-session.js').SutSession} session
@@ -57,7 +57,9 @@ async function servicesMissing ({ services, ci }, { scenario }) {
   const needed = scenario.services ?? []
   const missing = services.missingFor(scenario) ?? (needed.length > 0 ? await services.ensureHealthy(needed) : null)
   if (!missing) return null
-  return ci ? failed(`${missing} (a failure under CI=true)`, 'DYNO_ERR_SERVICE_UNAVAILABLE') : skipped(missing, 'DYNO_ERR_SERVICE_UNAVAILABLE')
+  return ci
+    ? failed(`${missing} (a failure under CI=true)`, 'DYNO_ERR_SERVICE_UNAVAILABLE')
+    : skipped(missing, 'DYNO_ERR_SERVICE_UNAVAILABLE')
 }
 
 /**
@@ -68,7 +70,9 @@ async function serviceThatDied ({ services, signal }, { scenario }, outcome) {
   if (outcome.status === 'skipped' || signal.aborted) return null
   for (const name of scenario.services ?? []) {
     const service = services.available.get(name)
-    if (service && !(await service.healthy())) return failed(`${name} died during the run; dyno restarts it before the next run`, 'DYNO_ERR_SERVICE_DIED')
+    if (service && !(await service.healthy())) {
+      return failed(`${name} died during the run; dyno restarts it before the next run`, 'DYNO_ERR_SERVICE_DIED')
+    }
   }
   return null
 }
@@ -78,7 +82,9 @@ async function serviceThatDied ({ services, signal }, { scenario }, outcome) {
  * @param {AbortSignal} signal @param {Outcome} outcome @returns {Outcome}
  */
 function interruptionsDoing (signal, outcome) {
-  if (!signal.aborted || (outcome.status !== 'failed' && outcome.status !== 'invalid') || outcome.errorCode === 'DYNO_ERR_INTERRUPTED') return outcome
+  if (!signal.aborted || (outcome.status !== 'failed' && outcome.status !== 'invalid') || outcome.errorCode === 'DYNO_ERR_INTERRUPTED') {
+    return outcome
+  }
   return failed(`interrupted by ${String(signal.reason)}: ${outcome.reason}`, 'DYNO_ERR_INTERRUPTED')
 }
 
@@ -97,7 +103,10 @@ async function measureOn (context, cell, running, record, probes) {
   return context.measure.measureCell(context, cell, running, record, probes)
 }
 
-/** @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @returns {Promise<Outcome | null>} */
+/**
+ * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {ResultRecord} record @returns {Promise<Outcome |
+ *   null>}
+ */
 async function verified (context, { scenario, onProgress }, running, record) {
   onProgress?.({ stage: 'verifying' })
   record.verification = await timedStage(record, 'verify', () =>

@@ -36,7 +36,8 @@ import { mapLimit } from '../platform/util/map-limit.js'
  * @property {Readonly<Record<string, unknown>>} recorded what the user asked for, as run.json records it (its `options`): read by nothing
  *   below the command
  * @property {Record<string, unknown>} planOptions of those, the ones that decide what the plan measures: its identity (split-plan.js)
- * @property {import('./engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count, no engine)
+ * @property {import('./engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count,
+ *   no engine)
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
  * @property {import('./plan/plan-parts.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);
  *   none: all of it
@@ -51,7 +52,8 @@ import { mapLimit } from '../platform/util/map-limit.js'
  * @typedef {object} SuiteHooks
  * @property {(info: { runId: string, runDir: string, total: number, planCells: number }) => void} [onStart] total: the runs of this
  *   part of the plan (all of it without --shard)
- * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) => void} [onServices]
+ * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) =>
+ *   void} [onServices]
  * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string,
  *   phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
  * @property {(record: import('../records/result-record.js').ResultRecord, file: string) => void} [onResult]
@@ -66,8 +68,12 @@ import { mapLimit } from '../platform/util/map-limit.js'
  * @param {SuiteHooks} [hooks]
  */
 export async function runSuite (suite, hooks = {}) {
-  if (suite.engine.name !== suite.load.engine) throw new Error(`the suite's engine ${suite.engine.name} is not its load's ${suite.load.engine}`)
-  if (suite.measure.name !== suite.load.measure) throw new Error(`the suite's measure ${suite.measure.name} is not its load's ${suite.load.measure}`)
+  if (suite.engine.name !== suite.load.engine) {
+    throw new Error(`the suite's engine ${suite.engine.name} is not its load's ${suite.load.engine}`)
+  }
+  if (suite.measure.name !== suite.load.measure) {
+    throw new Error(`the suite's measure ${suite.measure.name} is not its load's ${suite.load.measure}`)
+  }
   const runId = createRunId()
   const runDir = join(resolve(REPO_ROOT, suite.out), runId)
   makeDirectory(runDir)
@@ -75,7 +81,10 @@ export async function runSuite (suite, hooks = {}) {
   const sutHost = suite.sutHost ?? thisMachine('sut', env)
   // A run on other machines records each one's fingerprint beside this machine's.
   if (!sutHost.sharesProcesses) {
-    env.hosts = [sutHost.description, ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [thisMachine('load', env).description])]
+    env.hosts = [
+      sutHost.description,
+      ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [thisMachine('load', env).description])
+    ]
   }
   const shard = suite.shard ?? null
   const parts = planParts({ ...suite, shard, settings: suite.load })
@@ -106,12 +115,19 @@ export async function runSuite (suite, hooks = {}) {
   const positionOf = new Map(plan.map((planned, position) => [planned.file, position]))
   /** @type {Map<number, import('../records/result-record.js').ResultRecord>} the record kept of each cell, by its place in the plan */
   const kept = new Map()
-  const services = await startServices(suite.scenarios.flatMap((scenario) => scenario.services ?? []), { mark: runEnv(runId), host: sutHost })
+  const services = await startServices(
+    suite.scenarios.flatMap((scenario) => scenario.services ?? []),
+    { mark: runEnv(runId), host: sutHost }
+  )
   try {
     env.services = services.describe()
     if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
     writeJsonAtomic(indexPath, index)
-    hooks.onServices?.({ available: [...services.available.keys()], unavailable: Object.fromEntries(services.unavailable), described: env.services })
+    hooks.onServices?.({
+      available: [...services.available.keys()],
+      unavailable: Object.fromEntries(services.unavailable),
+      described: env.services
+    })
     /** @type {import('../measures/cell-context.js').RunContext} */
     const context = {
       runId,
@@ -150,7 +166,8 @@ export async function runSuite (suite, hooks = {}) {
     }
     /**
      * A cell of the plan, ready to run.
-     * @param {number} position @param {Partial<import('../measures/cell-context.js').Cell>} [overrides] @returns {import('../measures/cell-context.js').Cell}
+     * @param {number} position @param {Partial<import('../measures/cell-context.js').Cell>} [overrides] @returns
+     *   {import('../measures/cell-context.js').Cell}
      */
     const cellAt = (position, overrides = {}) => {
       const { sut, scenario, connections, repeat } = plan[position]
@@ -180,7 +197,14 @@ export async function runSuite (suite, hooks = {}) {
       writeJsonAtomic(join(runDir, file), record)
       kept.set(position, record)
       const entry = {
-        file, sut: sut.label, runtime: sut.runtime.name, scenario: scenario.name, connections, repeat, status: record.status, reason: record.reason
+        file,
+        sut: sut.label,
+        runtime: sut.runtime.name,
+        scenario: scenario.name,
+        connections,
+        repeat,
+        status: record.status,
+        reason: record.reason
       }
       // In the plan's order, whichever of `--count-jobs` counts ends first.
       const at = index.results.findIndex((listed) => listed.file === file)
@@ -215,7 +239,10 @@ export async function runSuite (suite, hooks = {}) {
               `${record.reason ? ` (${record.reason.split('\n')[0]})` : ''}; the disturbed measurement is kept`)
             continue
           }
-          record.interference.earlierAttempts = [...was.earlierAttempts, { requestsPerSec: previous.summary?.requestsPerSec.mean ?? 0, detail: was.detail }]
+          record.interference.earlierAttempts = [
+            ...was.earlierAttempts,
+            { requestsPerSec: previous.summary?.requestsPerSec.mean ?? 0, detail: was.detail }
+          ]
           keep(position, record)
         }
       }

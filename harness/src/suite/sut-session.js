@@ -24,9 +24,9 @@ import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-re
  * @typedef {import('../measures/cell-context.js').SutProbes} SutProbes
  *
  * @typedef {object} SutSession
- * @property {(cell: import('../measures/cell-context.js').Cell, record: ResultRecord, use: (running: RunningSut, probes: SutProbes) => Promise<Outcome>)
- *   => Promise<Outcome>} serve runs `use` on the session's SUT, started for this cell if none runs; the record keeps the SUT's pid, ready
- *   line, how many cells it served before, and, once it ends, its exit and last stderr lines
+ * @property {(cell: import('../measures/cell-context.js').Cell, record: ResultRecord, use: (running: RunningSut, probes: SutProbes) =>
+ *   Promise<Outcome>) => Promise<Outcome>} serve runs `use` on the session's SUT, started for this cell if none runs; the record keeps the
+ *   SUT's pid, ready line, how many cells it served before, and, once it ends, its exit and last stderr lines
  * @property {() => Promise<void>} end stops the SUT of the session, if one runs (the suite ended, or was interrupted)
  */
 
@@ -38,7 +38,9 @@ export function createSutSession (context) {
   /** @type {{ sut: string, protocol: string, running: RunningSut, probes: SutProbes, served: number } | null} */
   let current = null
 
-  /** @param {ResultRecord | null} record the record of the cell the SUT ends in, which keeps how it ended @returns {Promise<Outcome | null>} */
+  /**
+   * @param {ResultRecord | null} record the record of the cell the SUT ends in, which keeps how it ended @returns {Promise<Outcome | null>}
+   */
   const stop = async (record) => {
     if (!current) return null
     const { running, probes } = current

@@ -27,8 +27,11 @@ function checkout (name, slowed) {
   if (slowed) {
     const file = join(dir, 'lib', 'handle-request.js')
     const source = readFileSync(file, 'utf8')
-    const slowedSource = source.replace('function handleRequest (err, request, reply) {\n',
-      'function handleRequest (err, request, reply) {\n  for (let i = 0; i < 150; i++) globalThis.__dynoSink = (globalThis.__dynoSink | 0) + i\n')
+    const slowedSource = source.replace(
+      'function handleRequest (err, request, reply) {\n',
+      'function handleRequest (err, request, reply) {\n  for (let i = 0; i < 150; i++) globalThis.__dynoSink = ' +
+        '(globalThis.__dynoSink | 0) + i\n'
+    )
     expect(slowedSource).not.toBe(source)
     writeFileSync(file, slowedSource)
   }
@@ -42,16 +45,30 @@ const verdicts = (text) => Object.fromEntries([...text.matchAll(/^\| fastify \| 
 describe.skipIf(absent)(`a framework's checkout against its release${skipNote(absent)}`, () => {
   const unchanged = checkout('fastify-unchanged', false)
   const slowed = checkout('fastify-slowed', true)
-  const counting = ['--measure', 'instructions', '--no-count-cache', '--cache-dir', cacheDir, '--out', join(work, 'results'), '--format', 'md']
+  const counting = [
+    '--measure',
+    'instructions',
+    '--no-count-cache',
+    '--cache-dir',
+    cacheDir,
+    '--out',
+    join(work, 'results'),
+    '--format',
+    'md'
+  ]
 
   it('calls the unchanged copy unchanged and the slowed copy regressed, by instructions, on plaintext, json and params', async () => {
     const same = await runCli(['compare-versions', `fastify@${release}`, `fastify@path:${unchanged}`, ...counting], { timeoutMs: 400_000 })
     expect(same.code, same.stderr).toBe(0)
-    expect(same.stdout).toMatch(new RegExp(`^Baseline \`fastify@${release.replace(/\./g, '\\.')}\` against candidate \`fastify@path:fastify-unchanged\``))
+    expect(same.stdout).toMatch(
+      new RegExp(`^Baseline \`fastify@${release.replace(/\./g, '\\.')}\` against candidate \`fastify@path:fastify-unchanged\``)
+    )
     expect(verdicts(same.stdout)).toEqual({ plaintext: 'unchanged', json: 'unchanged', params: 'unchanged' })
 
-    const slower = await runCli(['compare-versions', `fastify@${release}`, `fastify@path:${slowed}`, ...counting, '--fail-on', 'regression'],
-      { timeoutMs: 400_000 })
+    const slower = await runCli(
+      ['compare-versions', `fastify@${release}`, `fastify@path:${slowed}`, ...counting, '--fail-on', 'regression'],
+      { timeoutMs: 400_000 }
+    )
     expect(slower.code, slower.stderr).toBe(1)
     expect(verdicts(slower.stdout)).toEqual({ plaintext: 'regressed', json: 'regressed', params: 'regressed' })
     expect(slower.stderr).toMatch(/--fail-on regression: fastify × plaintext .*regressed \+?\d/)
@@ -84,7 +101,10 @@ describe.skipIf(absent)(`a framework's checkout against its release${skipNote(ab
       let err = ''
       child.stdout.on('data', (chunk) => { out += chunk })
       child.stderr.on('data', (chunk) => { err += chunk })
-      const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`the action's script did not finish; stderr:\n${err}`)) }, 400_000)
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL')
+        reject(new Error(`the action's script did not finish; stderr:\n${err}`))
+      }, 400_000)
       child.on('exit', (exitCode) => { clearTimeout(timer); resolve({ code: exitCode, stdout: out, stderr: err }) })
     })
     expect(code, stderr).toBe(1)

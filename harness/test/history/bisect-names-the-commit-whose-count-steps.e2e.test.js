@@ -20,7 +20,8 @@ const repo = join(work, 'fastify')
 const COUNT = ['--count-windows', '6', '--count-requests', '500', '--cache-dir', join(work, 'cache'), '--out', join(work, 'runs')]
 
 /** @param {string[]} args @returns {string} */
-const git = (...args) => execFileSync('git', ['-c', 'user.email=test@dyno', '-c', 'user.name=dyno test', ...args], { cwd: repo, encoding: 'utf8' }).trim()
+const git = (...args) =>
+  execFileSync('git', ['-c', 'user.email=test@dyno', '-c', 'user.name=dyno test', ...args], { cwd: repo, encoding: 'utf8' }).trim()
 /** @param {string} message @param {(text: string) => string} edit @param {string} file */
 function commit (message, file, edit) {
   writeFileSync(join(repo, file), edit(readFileSync(join(repo, file), 'utf8')))
@@ -45,7 +46,9 @@ describe.skipIf(absent)(`dyno bisect${skipNote(absent)}`, () => {
     const result = await runCli(['bisect', 'fastify', repo, good, bad, ...COUNT], { timeoutMs: 900_000 })
     for (const line of result.stderr.matchAll(/results in \S+\/([^/\s]+)$/gm)) runs.add(line[1])
     expect(result.code, result.stderr.slice(-2000)).toBe(0)
-    expect(result.stdout).toMatch(new RegExp(`^first step: ${loop} handle-request: a loop on every request: \\+\\d+(\\.\\d+)?% .*, 4 commits counted$`, 'm'))
+    expect(result.stdout).toMatch(
+      new RegExp(`^first step: ${loop} handle-request: a loop on every request: \\+\\d+(\\.\\d+)?% .*, 4 commits counted$`, 'm')
+    )
     const size = Number(/^first step: \S+ .*?: \+([\d.]+)% \(/m.exec(result.stdout)?.[1])
     expect(size).toBeGreaterThan(3)
     // The bad commit, then two halvings over the three commits before it.

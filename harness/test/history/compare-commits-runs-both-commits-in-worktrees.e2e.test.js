@@ -50,7 +50,10 @@ function commitAll (dir, message) {
 }
 
 /** @param {string} dir */
-const worktreeCount = (dir) => git(dir, ['worktree', 'list', '--porcelain']).split('\n').filter((line) => line.startsWith('worktree ')).length
+const worktreeCount = (dir) =>
+  git(dir, ['worktree', 'list', '--porcelain'])
+    .split('\n')
+    .filter((line) => line.startsWith('worktree ')).length
 
 const noSignal = new AbortController().signal
 
@@ -67,12 +70,27 @@ describe('compare-commits', () => {
       repoDir: repo.dir,
       baseRef: 'HEAD~1',
       headRef: 'main',
-      runArgs: ['--frameworks', 'node-http', '--scenarios', 'json', '--duration', '0.5', '--warmup', '0', '--connections', '10', '--engine', 'autocannon'],
+      runArgs: [
+        '--frameworks',
+        'node-http',
+        '--scenarios',
+        'json',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0',
+        '--connections',
+        '10',
+        '--engine',
+        'autocannon'
+      ],
       frameworks: ['node-http'],
       rounds: 2,
       resultsDir,
       signal: noSignal,
-      onProgress: ({ stage, side, round }) => { if (!stages.at(-1)?.startsWith(`${stage} ${side} ${round}`)) stages.push(`${stage} ${side} ${round}`) }
+      onProgress: ({ stage, side, round }) => {
+        if (!stages.at(-1)?.startsWith(`${stage} ${side} ${round}`)) stages.push(`${stage} ${side} ${round}`)
+      }
     })
     expect(outcome.base.commit).toBe(repo.base)
     expect(outcome.head).toMatchObject({ ref: 'main', commit: head, subject: 'head' })
@@ -94,7 +112,9 @@ describe('compare-commits', () => {
     }
     // As the command compares them: each round's two runs are a pair (too few here for either test).
     const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: null, paired: true })
-    expect(comparison.rows.map((row) => [row.sut, row.scenario, row.connections, row.status])).toEqual([['node-http', 'json', 10, 'too-few-repeats']])
+    expect(comparison.rows.map((row) => [row.sut, row.scenario, row.connections, row.status])).toEqual([
+      ['node-http', 'json', 10, 'too-few-repeats']
+    ])
     expect(comparison.rows[0].notes).toContain('compared as independent samples (Mann–Whitney U), not paired: ' +
       '2 pairs cannot reach p < 0.05 in the signed-rank test (its smallest p is 0.5; 6 pairs are needed)')
     // Nothing left behind: no worktree, no temporary checkout, no process of the rounds.
@@ -105,41 +125,64 @@ describe('compare-commits', () => {
   }, 240_000)
 
   const noValgrind = missing('valgrind')
-  it.skipIf(noValgrind)(`counts both sides of a round at once by instructions, the count jobs shared between them${skipNote(noValgrind)}`, async () => {
-    const repo = temporaryRepository()
-    const readme = join(repo.dir, 'packages', 'node-http', 'README.md')
-    writeFileSync(readme, readFileSync(readme, 'utf8') + '\nA change only the head commit has.\n')
-    commitAll(repo.dir, 'head')
-    const resultsDir = join(temporaryDir('dyno-commits-results-'), 'compare')
-    const outcome = await compareCommits({
-      repoDir: repo.dir,
-      baseRef: 'HEAD~1',
-      headRef: 'main',
-      runArgs: ['--frameworks', 'node-http', '--scenarios', 'json', '--measure', 'instructions', '--count-warmup', '200', '--count-requests', '40',
-        '--count-windows', '6', '--no-count-cache'],
-      countJobs: { total: 2, given: false },
-      frameworks: ['node-http'],
-      rounds: 1,
-      resultsDir,
-      signal: noSignal
-    })
-    expect(outcome.order.map(({ side, exitCode }) => [side, exitCode]).sort()).toEqual([['base', 0], ['head', 0]])
-    const indexOf = (/** @type {string} */ side) => {
-      const [runId] = readdirSync(join(resultsDir, side))
-      return writtenIndex(join(resultsDir, side, runId))
-    }
-    const [base, head] = [indexOf('base'), indexOf('head')]
-    for (const index of [base, head]) {
-      expect(index.options.countJobs, 'each side makes one count at a time: two in all, one per cpu').toBe(1)
-      expect(index.results.map((/** @type {{ status: string }} */ entry) => entry.status)).toEqual(['ok'])
-    }
-    // At once: each side's run started before the other's ended.
-    const span = (/** @type {{ startedAt: string, finishedAt: string }} */ index) => [Date.parse(index.startedAt), Date.parse(index.finishedAt)]
-    const [[baseStart, baseEnd], [headStart, headEnd]] = [span(base), span(head)]
-    expect(baseStart).toBeLessThan(headEnd)
-    expect(headStart).toBeLessThan(baseEnd)
-    expect(worktreeCount(repo.dir)).toBe(1)
-  }, 240_000)
+  it.skipIf(noValgrind)(
+    `counts both sides of a round at once by instructions, the count jobs shared between them${skipNote(noValgrind)}`,
+    async () => {
+      const repo = temporaryRepository()
+      const readme = join(repo.dir, 'packages', 'node-http', 'README.md')
+      writeFileSync(readme, readFileSync(readme, 'utf8') + '\nA change only the head commit has.\n')
+      commitAll(repo.dir, 'head')
+      const resultsDir = join(temporaryDir('dyno-commits-results-'), 'compare')
+      const outcome = await compareCommits({
+        repoDir: repo.dir,
+        baseRef: 'HEAD~1',
+        headRef: 'main',
+        runArgs: [
+          '--frameworks',
+          'node-http',
+          '--scenarios',
+          'json',
+          '--measure',
+          'instructions',
+          '--count-warmup',
+          '200',
+          '--count-requests',
+          '40',
+          '--count-windows',
+          '6',
+          '--no-count-cache'
+        ],
+        countJobs: { total: 2, given: false },
+        frameworks: ['node-http'],
+        rounds: 1,
+        resultsDir,
+        signal: noSignal
+      })
+      expect(outcome.order.map(({ side, exitCode }) => [side, exitCode]).sort()).toEqual([
+        ['base', 0],
+        ['head', 0]
+      ])
+      const indexOf = (/** @type {string} */ side) => {
+        const [runId] = readdirSync(join(resultsDir, side))
+        return writtenIndex(join(resultsDir, side, runId))
+      }
+      const [base, head] = [indexOf('base'), indexOf('head')]
+      for (const index of [base, head]) {
+        expect(index.options.countJobs, 'each side makes one count at a time: two in all, one per cpu').toBe(1)
+        expect(index.results.map((/** @type {{ status: string }} */ entry) => entry.status)).toEqual(['ok'])
+      }
+      // At once: each side's run started before the other's ended.
+      const span = (/** @type {{ startedAt: string, finishedAt: string }} */ index) => [
+        Date.parse(index.startedAt),
+        Date.parse(index.finishedAt)
+      ]
+      const [[baseStart, baseEnd], [headStart, headEnd]] = [span(base), span(head)]
+      expect(baseStart).toBeLessThan(headEnd)
+      expect(headStart).toBeLessThan(baseEnd)
+      expect(worktreeCount(repo.dir)).toBe(1)
+    },
+    240_000
+  )
 
   it('removes the worktrees when a commit cannot be installed, and says which and why', async () => {
     const repo = temporaryRepository()
@@ -157,7 +200,10 @@ describe('compare-commits', () => {
       resultsDir: join(temporaryDir('dyno-commits-results-'), 'compare'),
       signal: noSignal
     })
-    await expect(attempt).rejects.toMatchObject({ code: 'DYNO_ERR_COMPARE_INSTALL', message: expect.stringMatching(/failed for head .*\n[\s\S]*lockfile/) })
+    await expect(attempt).rejects.toMatchObject({
+      code: 'DYNO_ERR_COMPARE_INSTALL',
+      message: expect.stringMatching(/failed for head .*\n[\s\S]*lockfile/)
+    })
     expect(worktreeCount(repo.dir)).toBe(1)
   }, 240_000)
 

@@ -30,11 +30,34 @@ function readOnlyRun (out) {
 describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
   it('runs express 4.21.2 and 5.3.0 from the registry side by side, each verified, measured and counted, the tree untouched', async () => {
     const manifestBefore = readFileSync(join(REPO_ROOT, 'packages', 'express', 'package.json'), 'utf8')
-    const installedBefore = JSON.parse(readFileSync(join(REPO_ROOT, 'packages', 'express', 'node_modules', 'express', 'package.json'), 'utf8')).version
+    const installedBefore = JSON.parse(
+      readFileSync(join(REPO_ROOT, 'packages', 'express', 'node_modules', 'express', 'package.json'), 'utf8')
+    ).version
     const out = join(work, 'wall-clock')
-    const result = await runCli(['run', '--frameworks', 'express@4.21.2,express@5.3.0', '--scenarios', SCENARIOS, '--repeats', '1', '--duration', '0.5',
-      '--warmup', '0',
-      '--connections', '10', '--engine', 'autocannon', '--cache-dir', cacheDir, '--out', out], { timeoutMs: 300_000 })
+    const result = await runCli(
+      [
+        'run',
+        '--frameworks',
+        'express@4.21.2,express@5.3.0',
+        '--scenarios',
+        SCENARIOS,
+        '--repeats',
+        '1',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0',
+        '--connections',
+        '10',
+        '--engine',
+        'autocannon',
+        '--cache-dir',
+        cacheDir,
+        '--out',
+        out
+      ],
+      { timeoutMs: 300_000 }
+    )
     expect(result.code, result.stderr).toBe(0)
     const { index, records } = readOnlyRun(out)
     expect(schemaErrors('run-index', index)).toEqual([])
@@ -75,22 +98,48 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
     writeFileSync(join(other, 'package.json'), JSON.stringify({ name: 'koa', version: '3.0.0' }))
     /** @type {[string, RegExp][]} */
     const cases = [
-      ['express@99.0.0', /DYNO_ERR_UNKNOWN_VERSION: `--frameworks` `express@99\.0\.0`: express has no version `99\.0\.0` on the registry; allowed: .*latest/],
+      [
+        'express@99.0.0',
+        /DYNO_ERR_UNKNOWN_VERSION: `--frameworks` `express@99\.0\.0`: express has no version `99\.0\.0` on the registry; allowed: .*latest/
+      ],
       ['express@>=99', /DYNO_ERR_UNKNOWN_VERSION: `--frameworks` `express@>=99`: express has no version in the range `>=99`/],
       ['express@no-such-tag-dyno', /express has no dist-tag `no-such-tag-dyno` on the registry/],
       // Names every object has are specs like any other, not properties of the registry's answer.
-      ...['constructor', 'toString', 'hasOwnProperty'].map((tag) => /** @type {[string, RegExp]} */ ([`express@${tag}`,
-        new RegExp(`DYNO_ERR_UNKNOWN_VERSION: \`--frameworks\` \`express@${tag}\`: express has no dist-tag \`${tag}\` on the registry`)])),
-      [`express@path:${join(work, 'missing')}`, new RegExp(`${join(work, 'missing')} is not a directory; allowed: a directory holding the express package`)],
+      ...['constructor', 'toString', 'hasOwnProperty'].map(
+        (tag) =>
+          /** @type {[string, RegExp]} */ ([
+            `express@${tag}`,
+            new RegExp(`DYNO_ERR_UNKNOWN_VERSION: \`--frameworks\` \`express@${tag}\`: express has no dist-tag \`${tag}\` on the registry`)
+          ])
+      ),
+      [
+        `express@path:${join(work, 'missing')}`,
+        new RegExp(`${join(work, 'missing')} is not a directory; allowed: a directory holding the express package`)
+      ],
       [`express@path:${other}`, new RegExp(`${other} holds \`koa\`, not express`)],
-      ['node-http@1.0.0', /`node-http@1\.0\.0`: node-http has no framework package to vary \(its framework is node:http\); allowed: .*express/],
+      [
+        'node-http@1.0.0',
+        /`node-http@1\.0\.0`: node-http has no framework package to vary \(its framework is node:http\); allowed: .*express/
+      ],
       ['go-gin@1.10.0', /go-gin has no framework package to vary \(its framework is gin, on go\)/],
-      ['express@not a version!',
-        /`--frameworks` must be .*`not a version!` is neither a version, a range nor a dist-tag, got `node-http,express@not a version!`/]
+      [
+        'express@not a version!',
+        /`--frameworks` must be .*`not a version!` is neither a version, a range nor a dist-tag, got `node-http,express@not a version!`/
+      ]
     ]
     for (const [entry, says] of cases) {
       const cache = join(work, `cache-${readdirSync(work).length}`)
-      const result = await runCli(['run', '--frameworks', `node-http,${entry}`, '--scenarios', 'json', '--cache-dir', cache, '--out', join(work, 'never')])
+      const result = await runCli([
+        'run',
+        '--frameworks',
+        `node-http,${entry}`,
+        '--scenarios',
+        'json',
+        '--cache-dir',
+        cache,
+        '--out',
+        join(work, 'never')
+      ])
       expect(result.code, entry).toBe(2)
       expect(result.stderr, entry).toMatch(says)
       expect(existsSync(cache), entry).toBe(false)
@@ -106,13 +155,40 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
     }))
     writeFileSync(join(broken, 'index.js'), 'module.exports = {}\n')
     const out = join(work, 'broken')
-    const result = await runCli(['run', '--frameworks', `fastify@path:${broken},node-http`, '--scenarios', 'json', '--repeats', '1', '--duration', '0.5',
-      '--warmup', '0',
-      '--connections', '10', '--engine', 'autocannon', '--cache-dir', cacheDir, '--out', out], { timeoutMs: 300_000 })
+    const result = await runCli(
+      [
+        'run',
+        '--frameworks',
+        `fastify@path:${broken},node-http`,
+        '--scenarios',
+        'json',
+        '--repeats',
+        '1',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0',
+        '--connections',
+        '10',
+        '--engine',
+        'autocannon',
+        '--cache-dir',
+        cacheDir,
+        '--out',
+        out
+      ],
+      { timeoutMs: 300_000 }
+    )
     expect(result.code).toBe(1)
     const { records } = readOnlyRun(out)
-    expect(records.map((record) => [record.sut.label, record.status])).toEqual([['fastify@path:broken-fastify', 'failed'], ['node-http', 'ok']])
-    expect(records[0]).toMatchObject({ errorCode: 'DYNO_ERR_SUT_BUILD', sut: { variant: { kind: 'path', version: '5.0.0-broken', commit: null } } })
+    expect(records.map((record) => [record.sut.label, record.status])).toEqual([
+      ['fastify@path:broken-fastify', 'failed'],
+      ['node-http', 'ok']
+    ])
+    expect(records[0]).toMatchObject({
+      errorCode: 'DYNO_ERR_SUT_BUILD',
+      sut: { variant: { kind: 'path', version: '5.0.0-broken', commit: null } }
+    })
     expect(records[0].reason).toMatch(/the variant fastify@path:.* could not be installed: pnpm install .* failed .*its last lines:/)
     expect(records[0].reason).toContain('dyno-no-such-package-anywhere')
   }, 300_000)

@@ -5,7 +5,18 @@
 // appended, the site that was there stays as it was, npm never reads a framework's name as an option, and the site is never
 // written through a symbolic link inside `--out`.
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -31,10 +42,14 @@ const aRecord = (dir) => JSON.parse(readFileSync(join(dir, 'records', readdirSyn
 
 /** Every file under a directory with its text (a link as where it points), to show that nothing changed. @param {string} dir */
 function contents (dir) {
-  return Object.fromEntries(readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => !entry.isDirectory()).map((entry) => {
-    const path = join(entry.parentPath, entry.name)
-    return [path, entry.isSymbolicLink() ? '-> link' : readFileSync(path, 'utf8')]
-  }))
+  return Object.fromEntries(
+    readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => !entry.isDirectory())
+      .map((entry) => {
+        const path = join(entry.parentPath, entry.name)
+        return [path, entry.isSymbolicLink() ? '-> link' : readFileSync(path, 'utf8')]
+      })
+  )
 }
 
 /** @param {{ code: number | null, stderr: string }} result @param {RegExp} says */
@@ -60,7 +75,10 @@ describe('a hostile data directory', () => {
     const dir = dataset((data) => {
       const record = aRecord(data)
       const key = { ...record.key, release: '<img src=x onerror=alert(1)>' }
-      writeFileSync(join(data, 'records', `${idOf(key, record.status)}.json`), JSON.stringify({ ...record, key, id: idOf(key, record.status) }))
+      writeFileSync(
+        join(data, 'records', `${idOf(key, record.status)}.json`),
+        JSON.stringify({ ...record, key, id: idOf(key, record.status) })
+      )
     })
     const says = new RegExp('DYNO_ERR_DATASET: .*records/[0-9a-f]{24}\\.json is not a record this dyno reads: ' +
       'key\\.release is "<img src=x onerror=alert\\(1\\)>"; allowed: a version')
@@ -73,11 +91,15 @@ describe('a hostile data directory', () => {
     const deep = join('records', 'abcdefabcdefabcdefabcdef.json')
     const dir = dataset((data) => writeFileSync(join(data, deep), `${'['.repeat(200_000)}${']'.repeat(200_000)}`))
     for (const argv of readers(dir)) {
-      expectRefused(await runCli(argv), new RegExp(`DYNO_ERR_DATASET: ${join(dir, deep)} nests deeper than the 64 levels dyno reads; nothing`))
+      expectRefused(
+        await runCli(argv),
+        new RegExp(`DYNO_ERR_DATASET: ${join(dir, deep)} nests deeper than the 64 levels dyno reads; nothing`)
+      )
     }
   }, 60_000)
 
-  it('whose dataset.json is a FIFO, a record a link or records/ a link to another directory is refused at once, never read through', async () => {
+  it('whose dataset.json is a FIFO, a record a link or records/ a link to another directory is refused at once, never ' +
+    'read through', async () => {
     const fifo = dataset((data) => {
       rmSync(join(data, 'dataset.json'))
       execFileSync('mkfifo', [join(data, 'dataset.json')])
@@ -91,7 +113,10 @@ describe('a hostile data directory', () => {
       rmSync(join(data, 'records', name))
       symlinkSync(join(elsewhere, 'records', name), join(data, 'records', name))
     })
-    expectRefused(await runCli(readers(linkedRecord)[0]), /DYNO_ERR_DATASET: .*records\/[0-9a-f]{24}\.json is a symbolic link, not a file of its own/)
+    expectRefused(
+      await runCli(readers(linkedRecord)[0]),
+      /DYNO_ERR_DATASET: .*records\/[0-9a-f]{24}\.json is a symbolic link, not a file of its own/
+    )
     const linkedRecords = dataset((data) => {
       rmSync(join(data, 'records'), { recursive: true })
       symlinkSync(join(elsewhere, 'records'), join(data, 'records'))
@@ -142,7 +167,14 @@ describe('dyno timeline-add', () => {
       const path = join(dir, entry.file)
       const record = JSON.parse(readFileSync(path, 'utf8'))
       record.sut.framework = 'express'
-      record.sut.variant = { entry: 'express@4.21.2', label: 'express@4.21.2', kind: 'npm', spec: '4.21.2', version: '4.21.2', integrity: null }
+      record.sut.variant = {
+        entry: 'express@4.21.2',
+        label: 'express@4.21.2',
+        kind: 'npm',
+        spec: '4.21.2',
+        version: '4.21.2',
+        integrity: null
+      }
       Object.assign(record.load, { measure: 'instructions', countWarmupRequests: 100, countWindowRequests: 100, countWindows: 8 })
       Object.assign(record, { status: 'failed', reason: 'the SUT exited', errorCode: 'DYNO_ERR_SUT_EXITED' })
       edit(record)

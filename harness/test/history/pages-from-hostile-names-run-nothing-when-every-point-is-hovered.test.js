@@ -44,7 +44,15 @@ function hostileDataset () {
   const [first] = readdirSync(join(dir, 'records'))
   const record = JSON.parse(readFileSync(join(dir, 'records', first), 'utf8'))
   const key = { ...record.key, release: '5.2.0' }
-  const failed = { ...record, key, status: 'failed', measures: null, reason: script('pwnedReason'), errorCode: 'DYNO_ERR_SUT_EXITED', id: idOf(key, 'failed') }
+  const failed = {
+    ...record,
+    key,
+    status: 'failed',
+    measures: null,
+    reason: script('pwnedReason'),
+    errorCode: 'DYNO_ERR_SUT_EXITED',
+    id: idOf(key, 'failed')
+  }
   writeFileSync(join(dir, 'records', `${failed.id}.json`), JSON.stringify(failed))
   return dir
 }
@@ -118,9 +126,13 @@ describe.skipIf(absent)(`pages from hostile names in chromium${skipNote(absent)}
           await page.mouse.move(0, 0)
           await page.mouse.move(target.x, target.y, { steps: 2 })
           // The tooltip shows the series' name as the text it is (or, read as markup, its script runs and the test ends below).
-          await page.waitForFunction(({ index, flags }) => flags.some((flag) => /** @type {any} */ (globalThis)[flag] !== undefined) || /onerror/.test(
-            /** @type {any} */ (globalThis.document.querySelectorAll('[data-chart-id]')[index]).innerText), { index: chartIndex, flags: FLAGS },
-          { timeout: 5000 })
+          await page.waitForFunction(
+            ({ index, flags }) =>
+              flags.some((flag) => /** @type {any} */ (globalThis)[flag] !== undefined) ||
+              /onerror/.test(/** @type {any} */ (globalThis.document.querySelectorAll('[data-chart-id]')[index]).innerText),
+            { index: chartIndex, flags: FLAGS },
+            { timeout: 5000 }
+          )
           if ((await whatRan(page)).flags.length > 0) break
           hovered += 1
         }

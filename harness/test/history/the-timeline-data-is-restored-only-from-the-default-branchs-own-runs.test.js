@@ -5,7 +5,18 @@
 // default branch. Only the last is restored; an artifact that holds a link, a stray file or a record dyno does not read back fails
 // the step, and nothing of it is left to append to or publish.
 import { spawn } from 'node:child_process'
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -99,7 +110,14 @@ function restore (fake) {
   return new Promise((resolve, reject) => {
     const child = spawn('bash', [join('.github', 'scripts', 'timeline-restore.sh')], {
       cwd: REPO_ROOT,
-      env: { ...process.env, PATH: `${join(fake, 'bin')}:${process.env.PATH}`, FAKE_GH: fake, DATA: data, GITHUB_REPOSITORY: REPOSITORY, GH_TOKEN: 'x' },
+      env: {
+        ...process.env,
+        PATH: `${join(fake, 'bin')}:${process.env.PATH}`,
+        FAKE_GH: fake,
+        DATA: data,
+        GITHUB_REPOSITORY: REPOSITORY,
+        GH_TOKEN: 'x'
+      },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let out = ''
@@ -140,15 +158,25 @@ describe('the restore step of site.yml', () => {
   })
 
   it.each([
-    ['a symbolic link', (/** @type {string} */ artifact) => symlinkSync('/etc/passwd', join(artifact, 'records', 'a0a0a0a0a0a0a0a0a0a0a0a0.json')),
-      /holds records\/a0a0a0a0a0a0a0a0a0a0a0a0\.json, a symbolic link/],
-    ['a file dyno does not write', (/** @type {string} */ artifact) => writeFileSync(join(artifact, 'index.html'), '<script>alert(1)</script>'),
-      /holds index\.html, which dyno does not write there/],
-    ['a record dyno does not read back', (/** @type {string} */ artifact) => {
-      const [name] = readdirSync(join(artifact, 'records'))
-      const record = JSON.parse(readFileSync(join(artifact, 'records', name), 'utf8'))
-      writeFileSync(join(artifact, 'records', name), JSON.stringify({ ...record, key: { ...record.key, release: '<img src=x>' } }))
-    }, /DYNO_ERR_DATASET: .*key\.release is "<img src=x>"[\s\S]*is not a data directory dyno reads back/]
+    [
+      'a symbolic link',
+      (/** @type {string} */ artifact) => symlinkSync('/etc/passwd', join(artifact, 'records', 'a0a0a0a0a0a0a0a0a0a0a0a0.json')),
+      /holds records\/a0a0a0a0a0a0a0a0a0a0a0a0\.json, a symbolic link/
+    ],
+    [
+      'a file dyno does not write',
+      (/** @type {string} */ artifact) => writeFileSync(join(artifact, 'index.html'), '<script>alert(1)</script>'),
+      /holds index\.html, which dyno does not write there/
+    ],
+    [
+      'a record dyno does not read back',
+      (/** @type {string} */ artifact) => {
+        const [name] = readdirSync(join(artifact, 'records'))
+        const record = JSON.parse(readFileSync(join(artifact, 'records', name), 'utf8'))
+        writeFileSync(join(artifact, 'records', name), JSON.stringify({ ...record, key: { ...record.key, release: '<img src=x>' } }))
+      },
+      /DYNO_ERR_DATASET: .*key\.release is "<img src=x>"[\s\S]*is not a data directory dyno reads back/
+    ]
   ])('fails, leaving nothing to append to or publish, when the artifact holds %s', async (_, plant, says) => {
     const fake = github({ ours: plant })
     const { code, out, data } = await restore(fake)

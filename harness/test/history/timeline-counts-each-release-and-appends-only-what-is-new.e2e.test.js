@@ -18,8 +18,20 @@ const absent = missing('registry', 'valgrind')
 const work = mkdtempSync(join(tmpdir(), 'dyno-timeline-'))
 const data = join(work, 'data')
 /** Small counts: what is tested is which releases are counted and kept, not their figures. */
-const COUNT = ['--count-warmup', '200', '--count-windows', '3', '--count-requests', '50', '--cache-dir', join(work, 'cache'), '--runtime', 'node',
-  '--scenarios', 'json']
+const COUNT = [
+  '--count-warmup',
+  '200',
+  '--count-windows',
+  '3',
+  '--count-requests',
+  '50',
+  '--cache-dir',
+  join(work, 'cache'),
+  '--runtime',
+  'node',
+  '--scenarios',
+  'json'
+]
 
 /** @param {string[]} args @returns {ReturnType<typeof runCli>} */
 const timeline = (args) => runCli(['timeline', ...args, ...COUNT, '--out', join(work, 'runs')], { timeoutMs: 600_000 })
@@ -43,7 +55,12 @@ describe.skipIf(absent)(`dyno timeline${skipNote(absent)}`, () => {
     expect(records.map((record) => `${record.key.release} ${record.status}`).sort()).toEqual(['2.5.11 failed', '5.2.1 ok', '5.3.0 ok'])
     for (const record of records) {
       expect(record.key).toMatchObject({ framework: 'express', sut: 'express', runtime: 'node', scenario: 'json' })
-      expect(record.key.counting).toMatchObject({ warmupRequests: 200, windowRequests: 50, windows: 3, countingCode: expect.stringMatching(/^[0-9a-f]{64}$/) })
+      expect(record.key.counting).toMatchObject({
+        warmupRequests: 200,
+        windowRequests: 50,
+        windows: 3,
+        countingCode: expect.stringMatching(/^[0-9a-f]{64}$/)
+      })
       expect(Date.parse(String(record.publishedAt))).not.toBeNaN()
     }
     const failed = records.find((record) => record.status === 'failed')
@@ -88,15 +105,19 @@ describe.skipIf(absent)(`dyno timeline${skipNote(absent)}`, () => {
     const before = filesOf(data)
     const none = await timeline([data, '--frameworks', 'express@>=99'])
     expect(none.code).toBe(2)
-    expect(none.stderr).toContain('DYNO_ERR_UNKNOWN_VERSION: `express@>=99`: the range `>=99` matches no release; allowed: a range that matches one of')
+    expect(none.stderr).toContain(
+      'DYNO_ERR_UNKNOWN_VERSION: `express@>=99`: the range `>=99` matches no release; allowed: a range that matches one of'
+    )
 
     const otherLayout = join(work, 'other-layout')
     cpSync(data, otherLayout, { recursive: true })
     writeFileSync(join(otherLayout, 'dataset.json'), JSON.stringify({ layout: 'dyno-timeline', layoutVersion: 2 }))
     const layout = await timeline([otherLayout, '--frameworks', 'express@>=5.2.0 <=5.3.0'])
     expect(layout.code).toBe(2)
-    expect(layout.stderr).toContain(`DYNO_ERR_DATASET: ${join(otherLayout, 'dataset.json')} says layout "dyno-timeline" version 2; this dyno reads ` +
-      'and appends to dyno-timeline version 1 only; nothing was appended')
+    expect(layout.stderr).toContain(
+      `DYNO_ERR_DATASET: ${join(otherLayout, 'dataset.json')} says layout "dyno-timeline" version 2; this dyno reads ` +
+        'and appends to dyno-timeline version 1 only; nothing was appended'
+    )
 
     const broken = join(work, 'broken')
     cpSync(data, broken, { recursive: true })
@@ -118,7 +139,9 @@ describe.skipIf(absent)(`dyno timeline${skipNote(absent)}`, () => {
 
   it('prints the plan of the releases chosen with --plan, and counts and appends nothing', async () => {
     const before = filesOf(data)
-    const result = await runCli(['timeline', data, '--frameworks', 'express@>=4.18.0 <5', '--runtime', 'node@20,node@22', '--plan'], { timeoutMs: 120_000 })
+    const result = await runCli(['timeline', data, '--frameworks', 'express@>=4.18.0 <5', '--runtime', 'node@20,node@22', '--plan'], {
+      timeoutMs: 120_000
+    })
     expect(result.code, result.stderr).toBe(0)
     const plan = JSON.parse(result.stdout)
     expect(plan.cells).toBe(5 * 2)

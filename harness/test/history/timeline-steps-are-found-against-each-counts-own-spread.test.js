@@ -49,13 +49,17 @@ describe('steps along releases', () => {
   })
 
   it('finds a 3% change put into one release, sized within its interval, and not a 0.2% one', () => {
-    const three = timelineLines(withChange('4.21.2', 'node@22', 1.03)).find((line) => line.along === 'releases' && line.key.runtime === 'node@22')
+    const three = timelineLines(withChange('4.21.2', 'node@22', 1.03)).find(
+      (line) => line.along === 'releases' && line.key.runtime === 'node@22'
+    )
     expect(three?.steps.map((step) => `${step.from} → ${step.to}`)).toEqual(['4.20.0 → 4.21.2', '4.21.2 → 4.22.3', '4.22.3 → 5.0.1'])
     const [up, down] = three?.steps ?? []
     expect(up.intervalPct[0]).toBeLessThan(up.changePct)
     expect(up.changePct).toBeGreaterThan(1.5)
     expect(down.changePct).toBeLessThan(-1.5)
-    const small = timelineLines(withChange('4.21.2', 'node@22', 1.002)).find((line) => line.along === 'releases' && line.key.runtime === 'node@22')
+    const small = timelineLines(withChange('4.21.2', 'node@22', 1.002)).find(
+      (line) => line.along === 'releases' && line.key.runtime === 'node@22'
+    )
     expect(small?.steps.map((step) => `${step.from} → ${step.to}`)).toEqual(['4.22.3 → 5.0.1'])
   })
 
@@ -65,11 +69,20 @@ describe('steps along releases', () => {
     const otherKey = { ...one.key, counting: { ...one.key.counting, windowRequests: 1000, id: 'aaaaaaaaaaaa' } }
     const other = { ...one, key: otherKey, id: idOf(otherKey, 'ok') }
     const failedKey = { ...one.key, release: '4.19.2' }
-    const failed = { ...one, key: failedKey, status: /** @type {const} */ ('failed'), measures: null, reason: 'did not install', id: idOf(failedKey, 'failed') }
+    const failed = {
+      ...one,
+      key: failedKey,
+      status: /** @type {const} */ ('failed'),
+      measures: null,
+      reason: 'did not install',
+      id: idOf(failedKey, 'failed')
+    }
     const lines = timelineLines([...records, other, failed]).filter((line) => line.along === 'releases' && line.key.runtime === 'node@22')
     expect(lines.map((line) => `${line.key.countingId} ${line.points.length}`).sort())
       .toEqual([`${one.key.counting.id} 5`, 'aaaaaaaaaaaa 1'].sort())
-    expect(lines.find((line) => line.key.countingId === one.key.counting.id)?.notCounted.map((record) => record.key.release)).toEqual(['4.19.2'])
+    expect(lines.find((line) => line.key.countingId === one.key.counting.id)?.notCounted.map((record) => record.key.release)).toEqual([
+      '4.19.2'
+    ])
   })
 })
 

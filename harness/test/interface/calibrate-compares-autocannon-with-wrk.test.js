@@ -30,9 +30,13 @@ it.skipIf(absent)('drives node-http with each engine at the same connections and
   expect(code).toBe(0)
   // Every engine's rate and the share of its generator cpus it used.
   for (const engine of ['autocannon', 'native', 'wrk', 'wrk (no checks)']) {
-    expect(output).toMatch(new RegExp(`node-http\\s*│\\s*10\\s*│\\s*${engine.replace(/[()]/g, '\\$&')}\\s*│\\s*[\\d,]+\\s*│\\s*\\d+(\\.\\d)?\\s*│`))
+    expect(output).toMatch(
+      new RegExp(`node-http\\s*│\\s*10\\s*│\\s*${engine.replace(/[()]/g, '\\$&')}\\s*│\\s*[\\d,]+\\s*│\\s*\\d+(\\.\\d)?\\s*│`)
+    )
   }
-  expect(output).toMatch(/node-http @ 10 connections, against autocannon: wrk \d+(\.\d+)?×, wrk \(no checks\) \d+(\.\d+)?×, native \d+(\.\d+)?×/)
+  expect(output).toMatch(
+    /node-http @ 10 connections, against autocannon: wrk \d+(\.\d+)?×, wrk \(no checks\) \d+(\.\d+)?×, native \d+(\.\d+)?×/
+  )
 }, 60_000)
 
 afterAll(() => { if (!absent) runs.expectNoneLeft(expect) })

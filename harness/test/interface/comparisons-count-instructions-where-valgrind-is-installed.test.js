@@ -31,7 +31,9 @@ afterAll(() => rmSync(bare, { recursive: true, force: true }))
  * @param {string[]} options @param {NodeJS.ProcessEnv} env
  */
 async function planOf (options, env) {
-  const { code, stdout, stderr } = await runCli(['compare-commits', 'HEAD', 'HEAD', '--plan', '--frameworks', 'node-http', ...options], { env })
+  const { code, stdout, stderr } = await runCli(['compare-commits', 'HEAD', 'HEAD', '--plan', '--frameworks', 'node-http', ...options], {
+    env
+  })
   expect(code, stderr).toBe(0)
   const plan = JSON.parse(stdout)
   return { scenarios: plan.parts[0].subsets[0].scenarios.join(','), stderr }
@@ -62,7 +64,14 @@ describe.skipIf(absent)(`with valgrind and vgdb on PATH${skipNote(absent)}`, () 
   })
 
   it('every round of compare-commits is told to count, since `dyno run` would not by itself', async () => {
-    expect(forwardedRunArgs(parseOptions('compare-commits', {}))).toEqual(['--profile', 'ci', '--scenarios', COUNTED_SCENARIOS, '--measure', 'instructions'])
+    expect(forwardedRunArgs(parseOptions('compare-commits', {}))).toEqual([
+      '--profile',
+      'ci',
+      '--scenarios',
+      COUNTED_SCENARIOS,
+      '--measure',
+      'instructions'
+    ])
     const { scenarios, stderr } = await planOf([], process.env)
     expect(scenarios).toBe(COUNTED_SCENARIOS)
     expect(stderr).not.toContain('valgrind')
@@ -91,11 +100,15 @@ describe('with a PATH that lacks valgrind', () => {
     const { code, stderr } = await runCli(['compare-versions', 'express', 'fastify'], { env: WITHOUT_VALGRIND })
     expect(code).toBe(2)
     expect(stderr.split('\n').filter((line) => line.includes('valgrind'))).toEqual([`dyno compare-versions: ${NOTICE}`])
-    expect(stderr).toMatch(/^dyno compare-versions: valgrind .*\nDYNO_ERR_INVALID_OPTION: compare-versions compares two variants of one SUT/)
+    expect(stderr).toMatch(
+      /^dyno compare-versions: valgrind .*\nDYNO_ERR_INVALID_OPTION: compare-versions compares two variants of one SUT/
+    )
   })
 
   it('an explicit --measure wins, and nothing is said', async () => {
-    for (const command of COMPARISONS) expect(parsedMeasure(command, { '--measure': 'instructions' }, WITHOUT_VALGRIND)).toBe('instructions')
+    for (const command of COMPARISONS) {
+      expect(parsedMeasure(command, { '--measure': 'instructions' }, WITHOUT_VALGRIND)).toBe('instructions')
+    }
     const wallClock = await planOf(['--measure', 'wall-clock'], WITHOUT_VALGRIND)
     expect(wallClock).toEqual({ scenarios: CI_SCENARIOS, stderr: '' })
     // A CI job that plans a count on a runner without valgrind (bench.yml's plan job) plans the count its parts will make.

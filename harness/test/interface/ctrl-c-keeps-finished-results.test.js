@@ -13,19 +13,39 @@ const runs = trackRuns()
 it('on SIGINT stops the SUT, writes the run under way as interrupted, keeps finished runs, exits 130', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-interrupt-'))
   let interrupted = false
-  const result = await runCli([
-    // One round in plan order, no cell measured again for disturbance: the second cell is waited for by its place.
-    'run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json,params', '--repeats', '1', '--disturbed-above', '99', '--duration', '8',
-    '--warmup', '0', '--connections', '10', '--engine', 'autocannon', '--out', out
-  ], {
-    onStderr: (stderr, child) => {
-      // Interrupt once the second run is measuring: the first is finished and written by then.
-      if (!interrupted && /\[2\/3\] node-http × json {2}measure/.test(stderr)) {
-        interrupted = true
-        child.kill('SIGINT')
+  const result = await runCli(
+    [
+      // One round in plan order, no cell measured again for disturbance: the second cell is waited for by its place.
+      'run',
+      '--frameworks',
+      'node-http',
+      '--scenarios',
+      'plaintext,json,params',
+      '--repeats',
+      '1',
+      '--disturbed-above',
+      '99',
+      '--duration',
+      '8',
+      '--warmup',
+      '0',
+      '--connections',
+      '10',
+      '--engine',
+      'autocannon',
+      '--out',
+      out
+    ],
+    {
+      onStderr: (stderr, child) => {
+        // Interrupt once the second run is measuring: the first is finished and written by then.
+        if (!interrupted && /\[2\/3\] node-http × json {2}measure/.test(stderr)) {
+          interrupted = true
+          child.kill('SIGINT')
+        }
       }
     }
-  })
+  )
   expect(interrupted).toBe(true)
   expect(result.code).toBe(130)
   expect(result.stderr).toContain('DYNO_ERR_INTERRUPTED: interrupted after 2 runs')

@@ -36,8 +36,17 @@ function hostileValues (domain) {
     case 'percentage': {
       const belowRange = domain.minExclusive ? String(domain.min) : domain.min > 0 ? String(domain.min - 1) : null
       const aboveRange = [String(domain.max + 1), ...(domain.maxExclusive ? [String(domain.max)] : [])]
-      return [...common, ...(belowRange ? [belowRange] : []), ...aboveRange, '99999999999999999999', '1e3', 'NaN', '/etc/passwd',
-        ...(domain.kind === 'whole' || domain.kind === 'wholeList' ? ['1.5'] : []), ...(domain.kind === 'wholeList' ? ['10,,20', '10,abc'] : [])]
+      return [
+        ...common,
+        ...(belowRange ? [belowRange] : []),
+        ...aboveRange,
+        '99999999999999999999',
+        '1e3',
+        'NaN',
+        '/etc/passwd',
+        ...(domain.kind === 'whole' || domain.kind === 'wholeList' ? ['1.5'] : []),
+        ...(domain.kind === 'wholeList' ? ['10,,20', '10,abc'] : [])
+      ]
     }
     case 'oneOf':
     case 'subset':
@@ -50,8 +59,17 @@ function hostileValues (domain) {
       return [...common, ',', 'local,local', 'local,http://host', 'ssh://a,ssh://a', 'local,ssh://-oProxyCommand', '/etc/passwd']
     case 'host':
       // A host that begins with `-` would be an option to ssh.
-      return [...common, 'http://host', 'ssh://', 'ssh://user:password@host', 'ssh://host?x=1', 'ssh://bad user@host', 'ssh://-oProxyCommand',
-        'ssh://-v', '/etc/passwd']
+      return [
+        ...common,
+        'http://host',
+        'ssh://',
+        'ssh://user:password@host',
+        'ssh://host?x=1',
+        'ssh://bad user@host',
+        'ssh://-oProxyCommand',
+        'ssh://-v',
+        '/etc/passwd'
+      ]
     case 'shard':
       return [...common, '0/3', '4/3', '1/0', 'a/b', '1/3/5', '2', '/etc/passwd']
     case 'outputDirectory':
@@ -72,26 +90,42 @@ function hostileValues (domain) {
  */
 function commandLine (command, out) {
   switch (command) {
-    case 'run': return { before: ['run'], after: ['--out', out] }
-    case 'compare': return { before: ['compare', 'guard-no-such-baseline', 'guard-no-such-candidate'], after: [] }
-    case 'compare-commits': return { before: ['compare-commits', 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
-    case 'merge': return { before: ['merge', 'guard-no-such-part'], after: [] }
-    case 'compare-versions': return { before: ['compare-versions', 'express', 'express@4.21.2'], after: ['--out', out] }
-    case 'timeline': return { before: ['timeline', join(out, 'timeline-data')], after: ['--out', out] }
-    case 'site': return { before: ['site', join(out, 'no-such-data')], after: ['--out', join(out, 'site')] }
-    case 'bisect': return { before: ['bisect', 'fastify', join(out, 'no-such-checkout'), 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
-    default: return { before: [command], after: [] }
+    case 'run':
+      return { before: ['run'], after: ['--out', out] }
+    case 'compare':
+      return { before: ['compare', 'guard-no-such-baseline', 'guard-no-such-candidate'], after: [] }
+    case 'compare-commits':
+      return { before: ['compare-commits', 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
+    case 'merge':
+      return { before: ['merge', 'guard-no-such-part'], after: [] }
+    case 'compare-versions':
+      return { before: ['compare-versions', 'express', 'express@4.21.2'], after: ['--out', out] }
+    case 'timeline':
+      return { before: ['timeline', join(out, 'timeline-data')], after: ['--out', out] }
+    case 'site':
+      return { before: ['site', join(out, 'no-such-data')], after: ['--out', join(out, 'site')] }
+    case 'bisect':
+      return {
+        before: ['bisect', 'fastify', join(out, 'no-such-checkout'), 'guard-no-such-ref', 'guard-no-such-ref'],
+        after: ['--out', out]
+      }
+    default:
+      return { before: [command], after: [] }
   }
 }
 
 /** @returns {{ argv: string[], value: string, flag?: string }[]} */
 function optionCases () {
   const out = join(tmpdir(), `dyno-hostile-out-${process.pid}`)
-  return Object.entries(COMMAND_OPTIONS).flatMap(([command, specs]) => specs.flatMap((spec) => hostileValues(spec.parse.domain).map((value) => {
-    const { before, after } = commandLine(command, out)
-    const given = spec.parse.domain.kind === 'flag' ? [`${flagName(spec)}=${value}`] : [flagName(spec), value]
-    return { argv: [...before, ...(after[0] === flagName(spec) ? [] : after), ...given], value, flag: flagName(spec) }
-  })))
+  return Object.entries(COMMAND_OPTIONS).flatMap(([command, specs]) =>
+    specs.flatMap((spec) =>
+      hostileValues(spec.parse.domain).map((value) => {
+        const { before, after } = commandLine(command, out)
+        const given = spec.parse.domain.kind === 'flag' ? [`${flagName(spec)}=${value}`] : [flagName(spec), value]
+        return { argv: [...before, ...(after[0] === flagName(spec) ? [] : after), ...given], value, flag: flagName(spec) }
+      })
+    )
+  )
 }
 
 /**
@@ -176,7 +210,10 @@ it('refuses every hostile value of every option and path with exit 2, a code, th
     ].filter(Boolean)
     return problems.length === 0
       ? []
-      : [`dyno ${outcome.argv.map((arg) => JSON.stringify(arg)).join(' ')}: ${problems.join(', ')}\n    ${outcome.stderr.trim().split('\n')[0]}`]
+      : [
+          `dyno ${outcome.argv.map((arg) => JSON.stringify(arg)).join(' ')}: ${problems.join(', ')}\n    ` +
+            `${outcome.stderr.trim().split('\n')[0]}`
+        ]
   })
   expect(wrong).toEqual([])
 }, 120_000)

@@ -17,8 +17,24 @@ const runs = trackRuns()
 const SUITE = fileURLToPath(new URL('../support/interruptible-suite.js', import.meta.url))
 // One round in plan order, and no cell measured again for disturbance (the other test files load the machine): the test waits for the
 // second cell by its place.
-const BENCH_ARGS = ['--frameworks', 'node-http', '--scenarios', 'plaintext,json,params', '--repeats', '1', '--disturbed-above', '99', '--duration', '8',
-  '--warmup', '0', '--connections', '10', '--engine', 'autocannon']
+const BENCH_ARGS = [
+  '--frameworks',
+  'node-http',
+  '--scenarios',
+  'plaintext,json,params',
+  '--repeats',
+  '1',
+  '--disturbed-above',
+  '99',
+  '--duration',
+  '8',
+  '--warmup',
+  '0',
+  '--connections',
+  '10',
+  '--engine',
+  'autocannon'
+]
 /** The progress line of the second run, once it measures (terminal colours and cursor moves taken out). */
 const SECOND_RUN_MEASURING = /\[2\/3\] node-http × json\s+measure/
 

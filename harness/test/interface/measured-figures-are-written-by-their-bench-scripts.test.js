@@ -11,7 +11,12 @@ import { blockMarkers, measuredBlockNames, writeMeasuredBlock } from '../../benc
 import { HARNESS_DIR, REPO_ROOT } from '../../src/platform/paths.js'
 
 const BENCH_DIR = join(HARNESS_DIR, 'bench')
-const DOCUMENTS = ['README.md', ...readdirSync(join(REPO_ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => join('docs', name))]
+const DOCUMENTS = [
+  'README.md',
+  ...readdirSync(join(REPO_ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => join('docs', name))
+]
 const scripts = readdirSync(BENCH_DIR).filter((name) => name.endsWith('.js'))
 const writers = scripts.filter((name) => readFileSync(join(BENCH_DIR, name), 'utf8').includes('writeMeasuredBlock('))
 
@@ -41,7 +46,9 @@ describe('measured figures in the documentation', () => {
     const header = '\\*Measured \\d{4}-\\d{2}-\\d{2} by `node harness/bench/some-bench\\.js --pairs 3` on .+, '
     expect(text).toMatch(new RegExp(`^# Before\\n\\n${escape(start)}\\n${header}` +
       `\\d+ cores, .*commit [0-9a-f]+\\.\\*\\n\\n\\| a \\| b \\|\\n\\| 3 \\| 4 \\|\\n${escape(end)}\\n\\nAfter\\.\\n$`))
-    expect(() => writeMeasuredBlock({ script: pathToFileURL(join(BENCH_DIR, 'other.js')).href, file, lines: [] })).toThrowError(/has no block for other/)
+    expect(() => writeMeasuredBlock({ script: pathToFileURL(join(BENCH_DIR, 'other.js')).href, file, lines: [] })).toThrowError(
+      /has no block for other/
+    )
   })
 })
 

@@ -41,36 +41,80 @@ const VALID_NAMES = new Map([
 function validValues (spec) {
   const domain = spec.parse.domain
   switch (domain.kind) {
-    case 'whole': return [[String(domain.min), domain.min], [` ${domain.max} `, domain.max]]
-    case 'wholeList': return [[`${domain.max}, ${domain.min},${domain.max}`, [domain.max, domain.min]]]
+    case 'whole':
+      return [
+        [String(domain.min), domain.min],
+        [` ${domain.max} `, domain.max]
+      ]
+    case 'wholeList':
+      return [[`${domain.max}, ${domain.min},${domain.max}`, [domain.max, domain.min]]]
     case 'seconds':
     case 'positive': {
       /** @type {[unknown, unknown][]} */
-      const values = [[String(domain.min + 0.5), domain.min + 0.5], [String(domain.max), domain.max]]
+      const values = [
+        [String(domain.min + 0.5), domain.min + 0.5],
+        [String(domain.max), domain.max]
+      ]
       return domain.minExclusive ? values : [...values, [String(domain.min), domain.min]]
     }
-    case 'percentage': return domain.maxExclusive
-      ? [[`${domain.max - 1}%`, domain.max - 1], [String(domain.min + 0.5), domain.min + 0.5], ['2.5', 2.5]]
-      : [[`${domain.max}%`, domain.max], [String(domain.min), domain.min], ['2.5', 2.5]]
-    case 'oneOf': return domain.allowed.map((value) => [value, value])
-    case 'subset': return [[domain.allowed.join(','), [...domain.allowed]], [`${domain.allowed[0]},${domain.allowed[0]}`, [domain.allowed[0]]]]
+    case 'percentage':
+      return domain.maxExclusive
+        ? [
+            [`${domain.max - 1}%`, domain.max - 1],
+            [String(domain.min + 0.5), domain.min + 0.5],
+            ['2.5', 2.5]
+          ]
+        : [
+            [`${domain.max}%`, domain.max],
+            [String(domain.min), domain.min],
+            ['2.5', 2.5]
+          ]
+    case 'oneOf':
+      return domain.allowed.map((value) => [value, value])
+    case 'subset':
+      return [
+        [domain.allowed.join(','), [...domain.allowed]],
+        [`${domain.allowed[0]},${domain.allowed[0]}`, [domain.allowed[0]]]
+      ]
     case 'names': {
       const names = VALID_NAMES.get(spec.parse)
       if (!names) throw new Error(`no valid names known for ${flagName(spec)}: add its parser to VALID_NAMES`)
       return [[[...names, names[0]].join(','), names]]
     }
-    case 'pin': return [['auto', { mode: 'auto' }], ['off', { mode: 'off' }]]
-    case 'hostList': return [
-      ['local', [{ kind: 'local', url: 'local' }]],
-      ['ssh://bench@10.0.0.2, local', [
-        { kind: 'ssh', url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }, { kind: 'local', url: 'local' }]]
-    ]
-    case 'host': return [
-      ['local', { kind: 'local', url: 'local' }],
-      ['ssh://bench@10.0.0.2', { kind: 'ssh', url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }],
-      ['ssh://sut-box:2222/srv/dyno/', { kind: 'ssh', url: 'ssh://sut-box:2222/srv/dyno', user: null, hostname: 'sut-box', port: 2222, dir: '/srv/dyno' }]
-    ]
-    case 'shard': return [['2/4', { index: 2, count: 4 }], [' 1/1 ', { index: 1, count: 1 }], ['256/256', { index: 256, count: 256 }]]
+    case 'pin':
+      return [
+        ['auto', { mode: 'auto' }],
+        ['off', { mode: 'off' }]
+      ]
+    case 'hostList':
+      return [
+        ['local', [{ kind: 'local', url: 'local' }]],
+        [
+          'ssh://bench@10.0.0.2, local',
+          [
+            { kind: 'ssh', url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' },
+            { kind: 'local', url: 'local' }
+          ]
+        ]
+      ]
+    case 'host':
+      return [
+        ['local', { kind: 'local', url: 'local' }],
+        [
+          'ssh://bench@10.0.0.2',
+          { kind: 'ssh', url: 'ssh://bench@10.0.0.2', user: 'bench', hostname: '10.0.0.2', port: null, dir: 'dyno' }
+        ],
+        [
+          'ssh://sut-box:2222/srv/dyno/',
+          { kind: 'ssh', url: 'ssh://sut-box:2222/srv/dyno', user: null, hostname: 'sut-box', port: 2222, dir: '/srv/dyno' }
+        ]
+      ]
+    case 'shard':
+      return [
+        ['2/4', { index: 2, count: 4 }],
+        [' 1/1 ', { index: 1, count: 1 }],
+        ['256/256', { index: 256, count: 256 }]
+      ]
     case 'outputDirectory': {
       const out = join(mkdtempSync(join(tmpdir(), 'dyno-options-')), 'results')
       return [[out, out]]
@@ -80,7 +124,8 @@ function validValues (spec) {
       return [[dir, dir]]
     }
     // Given, the option says what it names (`--paired`: paired); `--no-verify` turns its field off.
-    case 'flag': return [[true, !flagName(spec).startsWith('--no-')]]
+    case 'flag':
+      return [[true, !flagName(spec).startsWith('--no-')]]
   }
 }
 
@@ -92,25 +137,41 @@ function validValues (spec) {
 function refusedValue (spec) {
   const domain = spec.parse.domain
   switch (domain.kind) {
-    case 'whole': return { value: String(domain.max + 1), says: `a whole number from ${domain.min} to ${domain.max}` }
-    case 'wholeList': return {
-      value: `${domain.min},${domain.max + 1}`, says: `a whole number from ${domain.min} to ${domain.max}, or a comma-separated list of them`
-    }
-    case 'seconds': return { value: String(domain.max + 1), says: `to ${domain.max}` }
-    case 'positive': return { value: domain.minExclusive ? String(domain.min) : String(domain.max + 1), says: `at most ${domain.max}` }
-    case 'percentage': return domain.maxExclusive
-      ? { value: `${domain.max}%`, says: `a percentage above ${domain.min} and below ${domain.max}` }
-      : { value: `${domain.max + 1}%`, says: `a percentage from ${domain.min} to ${domain.max}` }
-    case 'oneOf': return { value: 'nope', says: `one of ${domain.allowed.join(', ')}` }
-    case 'subset': return { value: `${domain.allowed[0]},nope`, says: `one or more of ${domain.allowed.join(', ')}` }
-    case 'names': return { value: ',,', says: 'a comma-separated list of at least one name' }
-    case 'pin': return { value: 'sut=0', says: 'both `sut=` and `gen=` are needed' }
-    case 'hostList': return { value: 'local,local', says: 'a list that names each host once (`local` is there twice)' }
-    case 'host': return { value: 'http://host', says: 'must name a host: `local` (this machine) or `ssh://[user@]host[:port][/absolute/dir]` such as' }
-    case 'shard': return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
-    case 'outputDirectory': return { value: '', says: 'a directory path' }
-    case 'inputDirectory': return { value: '/nonexistent/run', says: 'an existing directory' }
-    case 'flag': return { value: 'yes', says: 'given without a value' }
+    case 'whole':
+      return { value: String(domain.max + 1), says: `a whole number from ${domain.min} to ${domain.max}` }
+    case 'wholeList':
+      return {
+        value: `${domain.min},${domain.max + 1}`,
+        says: `a whole number from ${domain.min} to ${domain.max}, or a comma-separated list of them`
+      }
+    case 'seconds':
+      return { value: String(domain.max + 1), says: `to ${domain.max}` }
+    case 'positive':
+      return { value: domain.minExclusive ? String(domain.min) : String(domain.max + 1), says: `at most ${domain.max}` }
+    case 'percentage':
+      return domain.maxExclusive
+        ? { value: `${domain.max}%`, says: `a percentage above ${domain.min} and below ${domain.max}` }
+        : { value: `${domain.max + 1}%`, says: `a percentage from ${domain.min} to ${domain.max}` }
+    case 'oneOf':
+      return { value: 'nope', says: `one of ${domain.allowed.join(', ')}` }
+    case 'subset':
+      return { value: `${domain.allowed[0]},nope`, says: `one or more of ${domain.allowed.join(', ')}` }
+    case 'names':
+      return { value: ',,', says: 'a comma-separated list of at least one name' }
+    case 'pin':
+      return { value: 'sut=0', says: 'both `sut=` and `gen=` are needed' }
+    case 'hostList':
+      return { value: 'local,local', says: 'a list that names each host once (`local` is there twice)' }
+    case 'host':
+      return { value: 'http://host', says: 'must name a host: `local` (this machine) or `ssh://[user@]host[:port][/absolute/dir]` such as' }
+    case 'shard':
+      return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
+    case 'outputDirectory':
+      return { value: '', says: 'a directory path' }
+    case 'inputDirectory':
+      return { value: '/nonexistent/run', says: 'an existing directory' }
+    case 'flag':
+      return { value: 'yes', says: 'given without a value' }
   }
 }
 
@@ -130,7 +191,15 @@ describe('option parsing', () => {
   it('takes the load settings from the profile when they are not given', () => {
     // See profiles-set-the-load-and-options-override-them.test.js for the profiles themselves.
     const { values } = parseOptions('run', { '--profile': 'paper' })
-    expect(values).toMatchObject({ profile: 'paper', connections: [100], durationSec: 10, warmupSec: 3, pipelining: 1, repeats: 10, verify: true })
+    expect(values).toMatchObject({
+      profile: 'paper',
+      connections: [100],
+      durationSec: 10,
+      warmupSec: 3,
+      pipelining: 1,
+      repeats: 10,
+      verify: true
+    })
   })
 
   it('names an unknown runtime and lists the valid ones', () => {
@@ -143,17 +212,34 @@ describe('option parsing', () => {
 
   it('turns valid values into typed fields with units', () => {
     const parsed = parseOptions('run', {
-      '--frameworks': 'fastify, express,fastify', '--connections': '64', '--duration': '2.5', '--warmup': '0', '--pipelining': '4', '--no-verify': true
+      '--frameworks': 'fastify, express,fastify',
+      '--connections': '64',
+      '--duration': '2.5',
+      '--warmup': '0',
+      '--pipelining': '4',
+      '--no-verify': true
     }).values
-    expect(parsed).toMatchObject({ frameworks: ['fastify', 'express'], connections: [64], durationSec: 2.5, warmupSec: 0, pipelining: 4, verify: false })
+    expect(parsed).toMatchObject({
+      frameworks: ['fastify', 'express'],
+      connections: [64],
+      durationSec: 2.5,
+      warmupSec: 0,
+      pipelining: 4,
+      verify: false
+    })
   })
 
-  it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: turns every kind of valid value into its typed field', (_, command, spec) => {
-    for (const [raw, typed] of validValues(spec)) {
-      expect(parseOptions(command, { [flagName(spec)]: /** @type {string | true} */ (raw) }).values[spec.field], `${flagName(spec)} ${JSON.stringify(raw)}`)
-        .toEqual(typed)
+  it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))(
+    '%s: turns every kind of valid value into its typed field',
+    (_, command, spec) => {
+      for (const [raw, typed] of validValues(spec)) {
+        expect(
+          parseOptions(command, { [flagName(spec)]: /** @type {string | true} */ (raw) }).values[spec.field],
+          `${flagName(spec)} ${JSON.stringify(raw)}`
+        ).toEqual(typed)
+      }
     }
-  })
+  )
 
   it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: refuses a value outside what it allows, ' +
     'naming the option, the value and what is allowed', (_, command, spec) => {
@@ -193,7 +279,9 @@ describe('the CLI on bad input', () => {
   it('exits 2 naming an unknown framework and the valid ones, and starts nothing', async () => {
     const result = await runCli(['run', '--frameworks', 'nope', '--out', out])
     expect(result.code).toBe(2)
-    expect(result.stderr).toMatch(/DYNO_ERR_UNKNOWN_FRAMEWORK: `--frameworks`: unknown framework `nope`; valid: .*express.*fastify.*node-http/)
+    expect(result.stderr).toMatch(
+      /DYNO_ERR_UNKNOWN_FRAMEWORK: `--frameworks`: unknown framework `nope`; valid: .*express.*fastify.*node-http/
+    )
     expect(existsSync(out)).toBe(false)
   })
 
@@ -218,15 +306,19 @@ describe('the CLI on bad input', () => {
     expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate` for `dyno run`/)
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
-    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
-      'valid: run, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, bisect, site, host, list')
+    expect(unknownCommand.stderr).toContain(
+      'DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
+        'valid: run, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, bisect, ' +
+          'site, host, list'
+    )
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {
     const fractional = await runCli(['run', '--engine', 'wrk', '--duration', '1.5', '--out', out])
     expect(fractional.code).toBe(2)
-    expect(fractional.stderr)
-      .toMatch(/DYNO_ERR_INVALID_OPTION: (`--duration` must be whole seconds with `--engine wrk`, got `1.5`|`--engine wrk` needs wrk on PATH)/)
+    expect(fractional.stderr).toMatch(
+      /DYNO_ERR_INVALID_OPTION: (`--duration` must be whole seconds with `--engine wrk`, got `1.5`|`--engine wrk` needs wrk on PATH)/
+    )
     const engine = await runCli(['run', '--engine', 'ab', '--out', out])
     expect(engine.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--engine` must be one of auto, autocannon, wrk, native, got `ab`')
     expect(existsSync(out)).toBe(false)

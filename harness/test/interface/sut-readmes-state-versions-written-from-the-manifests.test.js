@@ -7,8 +7,20 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
-  SUT_TABLE_BLOCK, SUTS_DOC_FILE, VERSIONS_BLOCK, goPins, nodePins, pythonPins, readCatalog, readSutPins, replaceBlock, splitBlock, sutTable,
-  sutsWithPins, versionsBlock, versionsOutsideBlock
+  SUT_TABLE_BLOCK,
+  SUTS_DOC_FILE,
+  VERSIONS_BLOCK,
+  goPins,
+  nodePins,
+  pythonPins,
+  readCatalog,
+  readSutPins,
+  replaceBlock,
+  splitBlock,
+  sutTable,
+  sutsWithPins,
+  versionsBlock,
+  versionsOutsideBlock
 } from '../../src/interface/docs/sut-versions.js'
 import { PACKAGES_DIR, REPO_ROOT } from '../../src/platform/paths.js'
 import { discoverSuts } from '../../src/subjects/suts/discover-suts.js'
@@ -29,12 +41,15 @@ describe('the blocks are what the manifests write now', () => {
     expect(withReadme.map((entry) => join(PACKAGES_DIR, entry.name)).sort()).toEqual(discoverSuts().map((sut) => sut.dir).sort())
   })
 
-  it.each(entries.map((entry) => [entry.sut.name, entry]))(`packages/%s/README.md has one versions block, up to date ${fix}`, (_name, { pins, readme }) => {
-    const text = read(readme)
-    const { before, content } = splitBlock(text, VERSIONS_BLOCK, readme)
-    expect(before.endsWith(`\n${VERSIONS_BLOCK.start}\n`), 'the start marker, as written').toBe(true)
-    expect(content).toBe(versionsBlock(pins))
-  })
+  it.each(entries.map((entry) => [entry.sut.name, entry]))(
+    `packages/%s/README.md has one versions block, up to date ${fix}`,
+    (_name, { pins, readme }) => {
+      const text = read(readme)
+      const { before, content } = splitBlock(text, VERSIONS_BLOCK, readme)
+      expect(before.endsWith(`\n${VERSIONS_BLOCK.start}\n`), 'the start marker, as written').toBe(true)
+      expect(content).toBe(versionsBlock(pins))
+    }
+  )
 
   it(`docs/suts.md has one SUT table, up to date ${fix}`, () => {
     const text = read(SUTS_DOC_FILE)
@@ -57,12 +72,21 @@ describe('the blocks are what the manifests write now', () => {
     const nest = byName('nestjs-express').pins.pins
     expect(nest.find((pin) => pin.name === 'rxjs')).toMatchObject({ version: catalog.rxjs, note: 'workspace catalog' })
     expect(byName('bun-native').pins.framework).toMatchObject({ name: 'bun', version: catalog.bun })
-    expect(byName('uwebsockets').pins.framework).toMatchObject({ name: 'uWebSockets.js', note: 'alias of `@trufflesuite/uws-js-unofficial`' })
+    expect(byName('uwebsockets').pins.framework).toMatchObject({
+      name: 'uWebSockets.js',
+      note: 'alias of `@trufflesuite/uws-js-unofficial`'
+    })
     expect(byName('uwebsockets').pins.framework.version).toMatch(/^\d+\.\d+\.\d+-unofficial\.\d+$/)
     const gin = byName('go-gin').pins
     expect(gin.framework.name).toBe('github.com/gin-gonic/gin')
-    expect(gin.pins.map((pin) => pin.name)).toEqual(['github.com/gin-gonic/gin', 'go', 'github.com/gorilla/websocket', 'github.com/jackc/pgx/v5',
-      'github.com/mattn/go-sqlite3', 'github.com/redis/go-redis/v9'])
+    expect(gin.pins.map((pin) => pin.name)).toEqual([
+      'github.com/gin-gonic/gin',
+      'go',
+      'github.com/gorilla/websocket',
+      'github.com/jackc/pgx/v5',
+      'github.com/mattn/go-sqlite3',
+      'github.com/redis/go-redis/v9'
+    ])
     expect(gin.pins.find((pin) => pin.name === 'github.com/gorilla/websocket')?.part).toBe('WebSocket library')
     expect(gin.pins.find((pin) => pin.name === 'github.com/jackc/pgx/v5')?.part).toBe('data client')
     expect(byName('go-nethttp').pins.framework).toMatchObject({ name: 'net/http', version: null })
@@ -84,13 +108,17 @@ describe('a changed pin changes what is written', () => {
     const nest = byName('nestjs-express')
     const manifest = JSON.parse(read(join(nest.sut.dir, 'package.json')))
     const catalog = readCatalog()
-    expect(versionsBlock(nodePins(manifest, nest.sut.framework, { ...catalog, rxjs: '7.99.0' }))).toContain('| `rxjs` (workspace catalog) | 7.99.0 |')
+    expect(versionsBlock(nodePins(manifest, nest.sut.framework, { ...catalog, rxjs: '7.99.0' }))).toContain(
+      '| `rxjs` (workspace catalog) | 7.99.0 |'
+    )
 
     const gin = byName('go-gin')
     const goMod = read(join(gin.sut.dir, 'go.mod'))
     const shared = read(join(REPO_ROOT, 'scenarios', 'go', 'go.mod'))
     expect(goPins(goMod, gin.sut.framework, [shared])).toEqual(gin.pins)
-    const bumped = goPins(goMod.replace(/github\.com\/gin-gonic\/gin v\S+/, 'github.com/gin-gonic/gin v1.99.0'), gin.sut.framework, [shared])
+    const bumped = goPins(goMod.replace(/github\.com\/gin-gonic\/gin v\S+/, 'github.com/gin-gonic/gin v1.99.0'), gin.sut.framework, [
+      shared
+    ])
     expect(versionsBlock(bumped)).toContain('**v1.99.0**')
     expect(sutTable([{ sut: gin.sut, pins: bumped }])).toContain('| v1.99.0 |')
 
@@ -117,19 +145,27 @@ describe('blocks are found and replaced whole', () => {
   })
 
   it('refuses a document without its block or with two', () => {
-    expect(() => splitBlock('# no block\n', VERSIONS_BLOCK, 'README.md')).toThrow(/README.md needs exactly one block: the line <!-- dyno:versions:start/)
+    expect(() => splitBlock('# no block\n', VERSIONS_BLOCK, 'README.md')).toThrow(
+      /README.md needs exactly one block: the line <!-- dyno:versions:start/
+    )
     expect(() => splitBlock(doc + doc, VERSIONS_BLOCK, 'README.md')).toThrow(/it has 2 start and 2 end markers/)
   })
 })
 
 describe('no README states a pinned version by hand', () => {
   it.each(entries.map((entry) => [entry.sut.name, entry]))('packages/%s/README.md, outside its block', (_name, { pins, readme }) => {
-    expect(versionsOutsideBlock(read(readme), VERSIONS_BLOCK, readme, pins.pins), `${readme} states these pinned versions outside its block`).toEqual([])
+    expect(
+      versionsOutsideBlock(read(readme), VERSIONS_BLOCK, readme, pins.pins),
+      `${readme} states these pinned versions outside its block`
+    ).toEqual([])
   })
 
   it('docs/suts.md, outside its block, states no SUT\'s pin', () => {
     const all = entries.flatMap(({ pins }) => pins.pins)
-    expect(versionsOutsideBlock(read(SUTS_DOC_FILE), SUT_TABLE_BLOCK, SUTS_DOC_FILE, all), `${SUTS_DOC_FILE} states these pinned versions`).toEqual([])
+    expect(
+      versionsOutsideBlock(read(SUTS_DOC_FILE), SUT_TABLE_BLOCK, SUTS_DOC_FILE, all),
+      `${SUTS_DOC_FILE} states these pinned versions`
+    ).toEqual([])
   })
 
   it('finds a pinned version written by hand, whole and with a Go `v`, and not inside a longer version', () => {

@@ -60,7 +60,9 @@ describe.skipIf(absent)(`workflows${skipNote(absent)}`, () => {
     const goLine = (/** @type {string} */ path) => /^go (\S+)$/m.exec(readFileSync(join(REPO_ROOT, path), 'utf8'))?.[1]
     const named = goLine(/** @type {string} */ (file))
     expect(named).toMatch(/^\d+\.\d+/)
-    const goMods = readdirSync(join(REPO_ROOT, 'packages')).map((name) => join('packages', name, 'go.mod')).filter((path) => existsSync(join(REPO_ROOT, path)))
+    const goMods = readdirSync(join(REPO_ROOT, 'packages'))
+      .map((name) => join('packages', name, 'go.mod'))
+      .filter((path) => existsSync(join(REPO_ROOT, path)))
     expect(goMods.length).toBeGreaterThan(0)
     for (const path of goMods) expect(goLine(path), path).toBe(named)
   })

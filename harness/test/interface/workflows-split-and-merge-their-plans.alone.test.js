@@ -21,7 +21,11 @@ const work = mkdtempSync(join(tmpdir(), 'dyno-workflows-'))
  */
 function step (script, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', [join('.github', 'scripts', script)], { cwd: REPO_ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn('bash', [join('.github', 'scripts', script)], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk) => { stdout += chunk })
@@ -79,7 +83,11 @@ describe('the workflows split their work over a matrix and merge it', () => {
     }
     const summary = join(work, 'suite-summary.md')
     const merged = join(work, 'suite-merged')
-    const merge = await step('suite-merge.sh', { PARTS_DIR: downloaded(uploaded, 'dyno-suite-part'), MERGED: merged, GITHUB_STEP_SUMMARY: summary })
+    const merge = await step('suite-merge.sh', {
+      PARTS_DIR: downloaded(uploaded, 'dyno-suite-part'),
+      MERGED: merged,
+      GITHUB_STEP_SUMMARY: summary
+    })
     expect(merge.code, merge.stderr).toBe(0)
     const index = writtenIndex(merged)
     expect(schemaErrors('run-index', index)).toEqual([])
@@ -156,7 +164,11 @@ describe('the workflows split their work over a matrix and merge it', () => {
     const site = join(work, 'timeline-site')
     const summary = join(work, 'timeline-summary.md')
     const publish = await step('timeline-publish.sh', {
-      PARTS_DIR: downloaded(uploaded, 'dyno-timeline-part'), DATA: data, SITE: site, MERGED: join(work, 'timeline-merged'), GITHUB_STEP_SUMMARY: summary
+      PARTS_DIR: downloaded(uploaded, 'dyno-timeline-part'),
+      DATA: data,
+      SITE: site,
+      MERGED: join(work, 'timeline-merged'),
+      GITHUB_STEP_SUMMARY: summary
     })
     expect(publish.code, publish.stderr).toBe(0)
     expect(publish.stdout).toContain(`${heldFiles.length} already held`)

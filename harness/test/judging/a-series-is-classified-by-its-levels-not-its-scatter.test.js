@@ -17,9 +17,15 @@ const FIXTURES = new URL('../fixtures/classified-series/', import.meta.url)
  * The windows as the classification reads them; what it does not read (the other percentiles, errors) is what the row does not hold.
  * @param {Row[]} rows @returns {import('../../src/load/timeseries.js').Window[]}
  */
-const windows = (rows) => rows.map(([startMs, durationMs, requests, p50]) => ({
-  startMs, durationMs, requests, requestsPerSec: 1000 * requests / durationMs, errors: 0, latencyMs: p50 === null ? null : { p50, p75: p50, p90: p50, p99: p50 }
-}))
+const windows = (rows) =>
+  rows.map(([startMs, durationMs, requests, p50]) => ({
+    startMs,
+    durationMs,
+    requests,
+    requestsPerSec: (1000 * requests) / durationMs,
+    errors: 0,
+    latencyMs: p50 === null ? null : { p50, p75: p50, p90: p50, p99: p50 }
+  }))
 
 const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.json')).sort().map((name) => ({
   name: name.replace(/\.json$/, ''),
@@ -29,7 +35,9 @@ const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.json')).
 
 describe('a real series classified by its levels, not its scatter', () => {
   it('holds the failures issue 42 asked to keep', () => {
-    expect(fixtures.filter(({ fixture }) => fixture.classifiedBy583d91a === 'flat' && !fixture.shouldBe.includes('flat')).length).toBeGreaterThanOrEqual(3)
+    expect(
+      fixtures.filter(({ fixture }) => fixture.classifiedBy583d91a === 'flat' && !fixture.shouldBe.includes('flat')).length
+    ).toBeGreaterThanOrEqual(3)
   })
 
   it.each(fixtures)('classifies $name as its shape says', ({ fixture }) => {

@@ -21,9 +21,16 @@ const sum = (windows, value) => windows.reduce((total, window) => total + value(
 const gcPauseMs = (gc) => Object.values(gc).reduce((total, tally) => total + tally.pauseMs, 0)
 
 describe('a SUT that keeps every request it served', () => {
-  it('slows down as its collections walk more of what it kept: the pause per request rises and the rate falls, third against third', async () => {
-    const { written: [record] } = await runInTempDir({
-      runs, suts: [fixtureSut('keeps-every-request')], scenarios: ['json'], connections: 20, load: { ...EVENTS_ON, warmupSec: 0, durationSec: 20 }
+  it('slows down as its collections walk more of what it kept: the pause per request rises and the rate falls, third ' +
+    'against third', async () => {
+    const {
+      written: [record]
+    } = await runInTempDir({
+      runs,
+      suts: [fixtureSut('keeps-every-request')],
+      scenarios: ['json'],
+      connections: 20,
+      load: { ...EVENTS_ON, warmupSec: 0, durationSec: 20 }
     })
     expect(record.status).toBe('ok')
     expect(schemaErrors('result', record)).toEqual([])
@@ -34,7 +41,7 @@ describe('a SUT that keeps every request it served', () => {
     const third = Math.floor(series.length / 3)
     const requests = (/** @type {number} */ from, /** @type {number} */ to) => sum(series.slice(from, to), (window) => window.requests)
     const pausePerRequestUs = (/** @type {number} */ from, /** @type {number} */ to) =>
-      1000 * sum(windows.slice(from, to), (window) => gcPauseMs(window.gc)) / requests(from, to)
+      (1000 * sum(windows.slice(from, to), (window) => gcPauseMs(window.gc))) / requests(from, to)
     expect(pausePerRequestUs(-third, series.length)).toBeGreaterThan(1.3 * pausePerRequestUs(0, third))
     expect(requests(-third, series.length)).toBeLessThan(requests(0, third))
   }, 90_000)

@@ -80,6 +80,8 @@ describe('a series classified from its own change points', () => {
   })
 
   it('refuses a series shorter than its minimum, naming it', () => {
-    expect(() => classifySeries(series([[5, MIN_SERIES_LENGTH - 1]], 0.1, 1), COST)).toThrowError(`the classification needs ${MIN_SERIES_LENGTH}`)
+    expect(() => classifySeries(series([[5, MIN_SERIES_LENGTH - 1]], 0.1, 1), COST)).toThrowError(
+      `the classification needs ${MIN_SERIES_LENGTH}`
+    )
   })
 })

@@ -29,7 +29,10 @@ const round = (sut, scenario, rate, { status = 'ok', disturbed } = {}) => ({
 })
 
 /** Two rounds whose logs lie ±sd/√2 around ln(center): geometric mean `center`, sample sd of the logs `sd`. */
-const twoRounds = (/** @type {number} */ center, /** @type {number} */ sd) => [center * Math.exp(sd / Math.SQRT2), center * Math.exp(-sd / Math.SQRT2)]
+const twoRounds = (/** @type {number} */ center, /** @type {number} */ sd) => [
+  center * Math.exp(sd / Math.SQRT2),
+  center * Math.exp(-sd / Math.SQRT2)
+]
 
 /** @param {any[]} records */
 const aggregatesOf = (records) => aggregateRuns(records, { seed: 1 })
@@ -55,9 +58,13 @@ describe('a scenario measured in two rounds per cell', () => {
     ...twoRounds(50_000, 0.05).map((rate) => round('A', 'json', rate, { disturbed: false })),
     ...twoRounds(49_500, 0.05).map((rate) => round('B', 'json', rate)),
     ...twoRounds(30_000, 0.05).map((rate) => round('C', 'json', rate)),
-    round('bimodal', 'json', 4_000), round('bimodal', 'json', 8_000),
-    ...Array.from({ length: 20 }, (_, index) => twoRounds(3_000 * 1.08 ** index, 0.05).map((rate) => round(`sut-${index}`, 'json', rate))).flat(),
-    round('never-ok', 'json', 0, { status: 'failed' }), round('never-ok', 'json', 0, { status: 'failed' })
+    round('bimodal', 'json', 4_000),
+    round('bimodal', 'json', 8_000),
+    ...Array.from({ length: 20 }, (_, index) =>
+      twoRounds(3_000 * 1.08 ** index, 0.05).map((rate) => round(`sut-${index}`, 'json', rate))
+    ).flat(),
+    round('never-ok', 'json', 0, { status: 'failed' }),
+    round('never-ok', 'json', 0, { status: 'failed' })
   ]
   const aggregates = aggregatesOf(records)
   const cell = (/** @type {string} */ sut) => {
@@ -112,7 +119,18 @@ describe('a scenario measured in two rounds per cell', () => {
     expect(schemaErrors('aggregates', { schemaVersion: 2, runId: 'synthetic', seed: 1, aggregates })).toEqual([])
     const table = formatAggregateTable(aggregates)
     const rows = table.split('\n').filter((line) => /^│\s+[\d–-]+ │/.test(line))
-    expect(rows.slice(0, 3).map((row) => row.split('│').slice(1, 3).map((text) => text.trim()))).toEqual([['1–2', 'A'], ['1–2', 'B'], ['3', 'C']])
+    expect(
+      rows.slice(0, 3).map((row) =>
+        row
+          .split('│')
+          .slice(1, 3)
+          .map((text) => text.trim())
+      )
+    ).toEqual([
+      ['1–2', 'A'],
+      ['1–2', 'B'],
+      ['3', 'C']
+    ])
     expect(rows[rows.length - 1]).toMatch(/│\s+- │ never-ok /)
     expect(table).toContain('A and B cannot be told apart: not within 1000 rounds')
   })
@@ -125,7 +143,12 @@ describe('rounds that would tell neighbours apart', () => {
         ...twoRounds(10_000, 0.01).map((rate) => round('E', 'plaintext', rate)),
         ...twoRounds(9_800, 0.01).map((rate) => round('F', 'plaintext', rate))
       ]),
-      aggregatesOf([round('G', 'plaintext', 9_900), round('G', 'plaintext', 10_100), round('H', 'plaintext', 10_100), round('H', 'plaintext', 9_900)])
+      aggregatesOf([
+        round('G', 'plaintext', 9_900),
+        round('G', 'plaintext', 10_100),
+        round('H', 'plaintext', 10_100),
+        round('H', 'plaintext', 9_900)
+      ])
     ]
     // ln(10000/9800) = 0.0202 against a moderated sd of 0.01 (ν0 = 2 here): with n rounds each, one pair (α = 2%) and 2(n + 1)
     // degrees of freedom, t(0.99, 8) · √(2 · 0.0001 / 3) = 0.0236 falls short, t(0.99, 10) · √(2 · 0.0001 / 4) = 0.0195 does not.

@@ -18,17 +18,23 @@ describe('the threshold of an instruction-count row', () => {
 
   it('does not widen when the whole candidate moves: a real change shifts the ratios, not their spread', () => {
     const shifted = candidate.map((value) => value * 1.05)
-    expect(instructionThreshold({ baseline, candidate: shifted, paired: true }, { givenPercent: null, floorPercent: 0.1 }).spreadPercent).toBe(0.12)
+    expect(
+      instructionThreshold({ baseline, candidate: shifted, paired: true }, { givenPercent: null, floorPercent: 0.1 }).spreadPercent
+    ).toBe(0.12)
   })
 
   it('adds both sides\' spreads when the windows cannot be paired, and takes a given threshold as it is', () => {
     const noisy = [1000, 1100, 900, 1000, 1050, 950]
-    const unpaired = instructionThreshold({ baseline: noisy, candidate: noisy.slice(0, 5), paired: false }, { givenPercent: null, floorPercent: 0.5 })
+    const unpaired = instructionThreshold(
+      { baseline: noisy, candidate: noisy.slice(0, 5), paired: false },
+      { givenPercent: null, floorPercent: 0.5 }
+    )
     expect(unpaired.from).toBe('spread')
     expect(unpaired.percent).toBe(8.69)
     expect(instructionThreshold({ baseline, candidate, paired: true }, { givenPercent: 2, floorPercent: 0.5 }))
       .toEqual({ percent: 2, from: 'given', spreadPercent: null })
-    expect(instructionThreshold({ baseline: [1000, 1001], candidate: [1002, 1003], paired: true }, { givenPercent: null, floorPercent: 0.5 }))
-      .toEqual({ percent: 0.5, from: 'floor', spreadPercent: null })
+    expect(
+      instructionThreshold({ baseline: [1000, 1001], candidate: [1002, 1003], paired: true }, { givenPercent: null, floorPercent: 0.5 })
+    ).toEqual({ percent: 0.5, from: 'floor', spreadPercent: null })
   })
 })

@@ -15,7 +15,10 @@ const levels = (/** @type {[number, number][]} */ parts) => parts.flatMap(([leve
 
 describe('PELT', () => {
   it('finds no change in noise alone, over many seeds', () => {
-    const found = Array.from({ length: 50 }, (_, seed) => peltChangePoints(noisy(levels([[100, 200]]), 5, seed), { minSegmentLength: 5 }).changePoints)
+    const found = Array.from(
+      { length: 50 },
+      (_, seed) => peltChangePoints(noisy(levels([[100, 200]]), 5, seed), { minSegmentLength: 5 }).changePoints
+    )
     // About 2% of such series are expected to show a change at the default penalty: 1 of 50, give or take.
     expect(found.filter((points) => points.length > 0).length).toBeLessThanOrEqual(3)
   })

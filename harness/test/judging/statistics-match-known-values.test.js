@@ -60,7 +60,9 @@ describe('latency mean and deviation', () => {
   it('are what HdrHistogram gives, read in two passes over the buckets', () => {
     const histogram = createLatencyHistogram()
     const random = seededRandom(7)
-    for (let index = 0; index < 20_000; index++) histogram.recordValue(1 + Math.round(-Math.log(1 - random()) * 800 + (index % 97 === 0 ? 40_000 : 0)))
+    for (let index = 0; index < 20_000; index++) {
+      histogram.recordValue(1 + Math.round(-Math.log(1 - random()) * 800 + (index % 97 === 0 ? 40_000 : 0)))
+    }
     const { meanUs, stdevUs } = meanAndDeviationUs(histogram)
     expect(meanUs).toBe(histogram.mean)
     expect(stdevUs).toBeCloseTo(histogram.stdDeviation, 6)

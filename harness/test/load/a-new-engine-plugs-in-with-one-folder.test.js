@@ -31,10 +31,11 @@ describe('a new load engine', () => {
     expect(index.results).toHaveLength(2)
   })
 
-  it('is the only place an engine is named: no file outside load/engines/ compares an engine\'s name or imports an engine\'s folder', () => {
+  it("is the only place an engine is named: no file outside load/engines/ compares an engine's name or imports an engine's folder", () => {
     const src = join(HARNESS_DIR, 'src')
     const files = readdirSync(src, { withFileTypes: true, recursive: true })
-      .filter((entry) => entry.isFile() && entry.name.endsWith('.js')).map((entry) => join(entry.parentPath, entry.name))
+      .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+      .map((entry) => join(entry.parentPath, entry.name))
       .filter((file) => !relative(src, file).startsWith('load/engines/'))
     for (const file of files) {
       const text = readFileSync(file, 'utf8')

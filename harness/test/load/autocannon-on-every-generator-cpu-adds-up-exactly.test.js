@@ -28,7 +28,15 @@ it('shares the connections and an open model\'s rate among the processes as even
 })
 
 it('runs one autocannon process per generator cpu and merges their phases exactly', async () => {
-  const plan = scenarioLoadPlan({ port: 0, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0.5, durationSec: 1, windowMs: 250 })
+  const plan = scenarioLoadPlan({
+    port: 0,
+    scenario: scenarioNamed('json'),
+    connections: 10,
+    pipelining: 1,
+    warmupSec: 0.5,
+    durationSec: 1,
+    windowMs: 250
+  })
   /** @type {number[][]} */
   const seenPids = []
   const { phases } = await withSut(runs, loadSut(join(PACKAGES_DIR, 'node-http')), (port, env) => {
@@ -49,7 +57,15 @@ it('runs one autocannon process per generator cpu and merges their phases exactl
 }, 30_000)
 
 it('adds up what each process found wrong under load', async () => {
-  const plan = scenarioLoadPlan({ port: 0, scenario: scenarioNamed('json'), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 })
+  const plan = scenarioLoadPlan({
+    port: 0,
+    scenario: scenarioNamed('json'),
+    connections: 10,
+    pipelining: 1,
+    warmupSec: 0,
+    durationSec: 1,
+    windowMs: 250
+  })
   const { phases } = await withSut(runs, fixtureSut('wrong-under-load'), (port, env) =>
     startAutocannonLoad({ ...plan, url: plan.url.replace(':0/', `:${port}/`) }, { env, cpus: CPUS, threads: CPUS.length }).done)
   const summary = /** @type {import('../../src/load/load-plan.js').PhaseSummary} */ (phases.measure)

@@ -32,7 +32,12 @@ for (const engine of ENGINES) {
       const phaseSec = 20
       const startedAt = Date.now()
       const { phases } = await withSut(runs, loadSut(`${PACKAGES_DIR}node-http`), (port, env) => {
-        const plan = planFor(port, 'plaintext', { phases: [{ name: 'warmup', durationSec: phaseSec }, { name: 'measure', durationSec: phaseSec }] })
+        const plan = planFor(port, 'plaintext', {
+          phases: [
+            { name: 'warmup', durationSec: phaseSec },
+            { name: 'measure', durationSec: phaseSec }
+          ]
+        })
         const load = engine.start(plan, { env, threads: 1, onProgress: ({ elapsedSec }) => { if (elapsedSec >= 1) load.stop() } })
         return load.done
       })

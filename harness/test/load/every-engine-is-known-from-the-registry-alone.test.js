@@ -30,7 +30,13 @@ describe('the engine registry', () => {
   })
 
   it('is what a result may record as its engine, closed loop and open model', () => {
-    const load = (/** @type {number | null} */ rate) => ({ connections: [10], durationSec: 1, warmupSec: 0, ratePerSec: rate, settings: {} })
+    const load = (/** @type {number | null} */ rate) => ({
+      connections: [10],
+      durationSec: 1,
+      warmupSec: 0,
+      ratePerSec: rate,
+      settings: {}
+    })
     const recorded = new Set(ENGINES.flatMap((engine) => [null, 500].filter((rate) => engine.refusal(load(rate)) === null)
       .map((rate) => engine.recordedAs(rate).engine)))
     expect(new Set(resultSchema.properties.load.properties.engine.enum)).toEqual(recorded)

@@ -35,7 +35,8 @@ const STALL_MS = 200
  * @param {number} port
  * @returns {import('../../src/load/load-plan.js').LoadPlan}
  */
-const planFor = (port) => scenarioLoadPlan({ port, scenario, connections: 10, pipelining: 1, warmupSec: 0, durationSec: DURATION_SEC, windowMs: 250 })
+const planFor = (port) =>
+  scenarioLoadPlan({ port, scenario, connections: 10, pipelining: 1, warmupSec: 0, durationSec: DURATION_SEC, windowMs: 250 })
 
 /**
  * Runs `measure` against a fresh stalling SUT (its stalls are timed from its first request) and stops it.
@@ -68,7 +69,9 @@ it('the closed loop (autocannon) hides the 200 ms stalls: its p99 stays far unde
 
 it('the rate mode shows the stalls in its p99 and keeps its schedule while the SUT stalls', async () => {
   const ratePerSec = 500
-  const summary = await againstStallingSut((port) => runRatePhase({ ...planFor(port), ratePerSec }, { name: 'measure', durationSec: DURATION_SEC }))
+  const summary = await againstStallingSut((port) =>
+    runRatePhase({ ...planFor(port), ratePerSec }, { name: 'measure', durationSec: DURATION_SEC })
+  )
   // Every scheduled request was sent, none skipped; all answered well (a drain running out would make timeouts).
   expect(summary.requests + summary.timeouts).toBe(ratePerSec * DURATION_SEC)
   expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, non2xx: 0, stoppedEarly: false })
@@ -103,18 +106,26 @@ it.skipIf(nativeAbsent)(`the native engine's 1 s phase lasts 1 s, cut into windo
   for (const window of windows.slice(0, -1)) expect(window.durationMs).toBeGreaterThan(240)
 }, 30_000)
 
-it.skipIf(nativeAbsent)(`the native engine's open model shows the stalls in its p99, keeping its schedule${skipNote(nativeAbsent)}`, async () => {
-  const ratePerSec = 500
-  const durationSec = 4
-  const { phases } = await withSut(runs, sut, (port, env) =>
-    startNativeLoad(enginePlanFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env, threads: 1 }).done)
-  const summary = /** @type {import('../../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
-  expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
-  expect(summary.requests).toBeGreaterThan(ratePerSec * durationSec * 0.95)
-  expect(summary.rate?.targetPerSec).toBe(ratePerSec)
-  expect(summary.rate?.achievedSendPerSec).toBeGreaterThan(ratePerSec * 0.97)
-  expect(summary.latencyMs?.p99).toBeGreaterThanOrEqual(STALL_MS * 0.75)
-  expect(summary.rate?.maxSendLagMs).toBeLessThan(STALL_MS * 0.75)
-}, 30_000)
+it.skipIf(nativeAbsent)(
+  `the native engine's open model shows the stalls in its p99, keeping its schedule${skipNote(nativeAbsent)}`,
+  async () => {
+    const ratePerSec = 500
+    const durationSec = 4
+    const { phases } = await withSut(
+      runs,
+      sut,
+      (port, env) =>
+        startNativeLoad(enginePlanFor(port, 'json', { ratePerSec, phases: [{ name: 'measure', durationSec }] }), { env, threads: 1 }).done
+    )
+    const summary = /** @type {import('../../src/load/load-plan.js').PhaseSummary} */ (phases.measure)
+    expect(summary).toMatchObject({ errors: 0, mismatches: 0, unexpectedStatus: 0, stoppedEarly: false })
+    expect(summary.requests).toBeGreaterThan(ratePerSec * durationSec * 0.95)
+    expect(summary.rate?.targetPerSec).toBe(ratePerSec)
+    expect(summary.rate?.achievedSendPerSec).toBeGreaterThan(ratePerSec * 0.97)
+    expect(summary.latencyMs?.p99).toBeGreaterThanOrEqual(STALL_MS * 0.75)
+    expect(summary.rate?.maxSendLagMs).toBeLessThan(STALL_MS * 0.75)
+  },
+  30_000
+)
 
 afterAll(() => runs.expectNoneLeft(expect))

@@ -38,7 +38,11 @@ describe.skipIf(absent)(`the native engine${skipNote(absent)}`, () => {
   }, 30_000)
 
   it('pipelines and still times every response, and merges the histograms and windows of two threads exactly', async () => {
-    const { phases } = await withSut(runs, nodeHttp(), (port, env) => startNativeLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env, threads: 2 }).done)
+    const { phases } = await withSut(
+      runs,
+      nodeHttp(),
+      (port, env) => startNativeLoad(planFor(port, 'plaintext', { pipelining: 4 }), { env, threads: 2 }).done
+    )
     const summary = measured(phases)
     expect(summary.statusCounts).toEqual({ 200: summary.requests })
     expect(summary.mismatches).toBe(0)

@@ -38,7 +38,9 @@ function planOver (port, protocol, overrides = {}) {
   const scheme = ['tls', 'h2'].includes(protocol) ? 'https' : 'http'
   return {
     ...plan,
-    url: plan.url.replace(/^http:\/\/127\.0\.0\.1:\d+/, `${scheme}://127.0.0.1:${port}`).replace('/json', protocol === 'ws' ? '/ws' : '/json'),
+    url: plan.url
+      .replace(/^http:\/\/127\.0\.0\.1:\d+/, `${scheme}://127.0.0.1:${port}`)
+      .replace('/json', protocol === 'ws' ? '/ws' : '/json'),
     protocol,
     ...(['tls', 'h2'].includes(protocol) ? { tls: { caFile: certificate.certFile, serverName: 'localhost' } } : {}),
     ...(protocol === 'ws' ? { websocket: { message: { text: 'hello, echo' } } } : {}),
@@ -124,33 +126,33 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
   }, 30_000)
 
   for (const protocol of ['h2', 'h2c']) {
-    it(`speaks ${protocol === 'h2' ? 'HTTP/2 over TLS (ALPN h2)' : 'HTTP/2 in cleartext with prior knowledge'}: every response on every stream checked`,
-      async () => {
-        const tls = protocol === 'h2' ? { cert: certificate.cert, key: certificate.key } : {}
-        await withServer(startHttp2Server({ ...tls, body: BODY, wrongEvery: 7 }), async (server) => {
-          const summary = await measure(planOver(server.port, protocol, { connections: 2, streams: 4 }))
-          expectEveryResponseCounted(summary, server.served(), 8)
-          expect(summary.statusCounts).toEqual({ 200: summary.requests })
-          expect(summary.protocolNegotiated).toBe(protocol === 'h2' ? 'h2 over TLSv1.3' : 'h2c')
-          expectOneInEveryWrong(summary, 7, 8)
-        })
-      }, 30_000)
-  }
-
-  it('speaks WebSocket: every echo of a binary message checked and timed as a request, a changed echo counted, each connection closed with 1000',
-    async () => {
-      await withServer(startWebSocketEcho({ wrongEvery: 10 }), async (server) => {
-        const summary = await measure(planOver(server.port, 'ws', { streams: 2, websocket: { message: { binaryBase64: BINARY } } }))
+    it(`speaks ${protocol === 'h2' ? 'HTTP/2 over TLS (ALPN h2)' : 'HTTP/2 in cleartext with prior knowledge'}: every response on every ` +
+      'stream checked', async () => {
+      const tls = protocol === 'h2' ? { cert: certificate.cert, key: certificate.key } : {}
+      await withServer(startHttp2Server({ ...tls, body: BODY, wrongEvery: 7 }), async (server) => {
+        const summary = await measure(planOver(server.port, protocol, { connections: 2, streams: 4 }))
         expectEveryResponseCounted(summary, server.served(), 8)
-        // Every message is counted under the status its connection was upgraded with, which is no failed answer.
-        expect(summary.statusCounts).toEqual({ 101: summary.requests })
-        expect(summary.non2xx).toBe(0)
-        expect(summary.protocolNegotiated).toBe('websocket over http/1.1')
-        expect(summary.bytesPerSec).toBeGreaterThan(summary.requestsPerSec.mean * 256)
-        expectOneInEveryWrong(summary, 10, 8)
-        expect(server.closeCodes()).toEqual([1000, 1000, 1000, 1000])
+        expect(summary.statusCounts).toEqual({ 200: summary.requests })
+        expect(summary.protocolNegotiated).toBe(protocol === 'h2' ? 'h2 over TLSv1.3' : 'h2c')
+        expectOneInEveryWrong(summary, 7, 8)
       })
     }, 30_000)
+  }
+
+  it('speaks WebSocket: every echo of a binary message checked and timed as a request, a changed echo counted, each connection ' +
+    'closed with 1000', async () => {
+    await withServer(startWebSocketEcho({ wrongEvery: 10 }), async (server) => {
+      const summary = await measure(planOver(server.port, 'ws', { streams: 2, websocket: { message: { binaryBase64: BINARY } } }))
+      expectEveryResponseCounted(summary, server.served(), 8)
+      // Every message is counted under the status its connection was upgraded with, which is no failed answer.
+      expect(summary.statusCounts).toEqual({ 101: summary.requests })
+      expect(summary.non2xx).toBe(0)
+      expect(summary.protocolNegotiated).toBe('websocket over http/1.1')
+      expect(summary.bytesPerSec).toBeGreaterThan(summary.requestsPerSec.mean * 256)
+      expectOneInEveryWrong(summary, 10, 8)
+      expect(server.closeCodes()).toEqual([1000, 1000, 1000, 1000])
+    })
+  }, 30_000)
 
   it('puts as many HTTP/2 streams in flight on each connection as asked: the server sees them open at once, never more', async () => {
     await withServer(startHttp2Server({ body: BODY, holdUntil: 8 }), async (server) => {
@@ -188,24 +190,34 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
   it('refuses a server that negotiates less than the protocol asked for, naming what it speaks', async () => {
     await withServer(startHttp1Server({ cert: certificate.cert, key: certificate.key, body: BODY }), async (server) => {
       await expect(measure(planOver(server.port, 'h2'))).rejects.toThrow(
-        /protocol h2: the server at 127\.0\.0\.1:\d+ refused ALPN h2 .*it negotiates http\/1\.1 over TLSv1\.3: it does not serve HTTP\/2 over TLS/)
+        new RegExp(String.raw`protocol h2: the server at 127\.0\.0\.1:\d+ refused ALPN h2 .*` +
+          String.raw`it negotiates http\/1\.1 over TLSv1\.3: it does not serve HTTP\/2 over TLS`)
+      )
     })
     await withServer(startHttp1Server({ body: BODY }), async (server) => {
       await expect(measure(planOver(server.port, 'h2c'))).rejects.toThrow(
-        /protocol h2c: the server at 127\.0\.0\.1:\d+ answered the HTTP\/2 connection preface with HTTP\/1 \(`HTTP\/1\.1 400 Bad Request`\)/)
+        /protocol h2c: the server at 127\.0\.0\.1:\d+ answered the HTTP\/2 connection preface with HTTP\/1 \(`HTTP\/1\.1 400 Bad Request`\)/
+      )
     })
   }, 30_000)
 
-  it('refuses a WebSocket handshake that is not an upgrade or carries a wrong accept key, and a certificate that is not the run\'s', async () => {
+  it('refuses a WebSocket handshake that is not an upgrade or carries a wrong accept key, and a certificate that is ' +
+    "not the run's", async () => {
     await withServer(startWebSocketEcho({ wrongAccept: true }), async (server) => {
-      await expect(measure(planOver(server.port, 'ws'))).rejects.toThrow(/answered Sec-WebSocket-Accept `[^`]+`, not `[^`]+` \(the accept of the key sent/)
+      await expect(measure(planOver(server.port, 'ws'))).rejects.toThrow(
+        /answered Sec-WebSocket-Accept `[^`]+`, not `[^`]+` \(the accept of the key sent/
+      )
       const elsewhere = planOver(server.port, 'ws', { url: `http://127.0.0.1:${server.port}/elsewhere` })
-      await expect(measure(elsewhere)).rejects.toThrow(/answered 404 Not Found, not 101 Switching Protocols \(the WebSocket handshake on \/elsewhere\)/)
+      await expect(measure(elsewhere)).rejects.toThrow(
+        /answered 404 Not Found, not 101 Switching Protocols \(the WebSocket handshake on \/elsewhere\)/
+      )
     })
     const stranger = makeCertificate()
     try {
       await withServer(startHttp1Server({ cert: stranger.cert, key: stranger.key, body: BODY }), async (server) => {
-        await expect(measure(planOver(server.port, 'tls'))).rejects.toThrow(/presented a certificate that is neither the one in tls\.caFile/)
+        await expect(measure(planOver(server.port, 'tls'))).rejects.toThrow(
+          /presented a certificate that is neither the one in tls\.caFile/
+        )
         const otherName = planOver(server.port, 'tls', { tls: { caFile: stranger.certFile, serverName: 'example.com' } })
         await expect(measure(otherName)).rejects.toThrow(/is not valid for tls\.serverName example\.com/)
       })
@@ -228,11 +240,14 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
     }
   }, 30_000)
 
-  it('refuses settings it cannot run, naming them: the open model over WebSocket, 0 or 100,000 streams, TLS without the certificate', async () => {
+  it('refuses settings it cannot run, naming them: the open model over WebSocket, 0 or 100,000 streams, TLS without the ' +
+    'certificate', async () => {
     const plan = planOver(1, 'ws', { ratePerSec: 100 })
     await expect(measure(plan)).rejects.toThrow(/ratePerSec \(the open model\) is not supported for protocol ws/)
     for (const streams of [0, 100_000]) {
-      await expect(measure(planOver(1, 'h2c', { streams }))).rejects.toThrow(`streams must be a whole number from 1 to 10000, got ${streams}`)
+      await expect(measure(planOver(1, 'h2c', { streams }))).rejects.toThrow(
+        `streams must be a whole number from 1 to 10000, got ${streams}`
+      )
     }
     const unreadable = planOver(1, 'tls', { tls: { caFile: `${certificate.certFile}.missing`, serverName: 'localhost' } })
     await expect(measure(unreadable)).rejects.toThrow(/the config is not valid: tls\.caFile `[^`]+\.missing` cannot be read/)
@@ -245,7 +260,17 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
     const plan = planFor(8080, 'post')
     const config = engineConfig(plan, 1)
     expect(Object.keys(config)).toEqual([
-      'address', 'remoteHost', 'request', 'connections', 'pipelining', 'threads', 'phases', 'windowMs', 'timeoutMs', 'ratePerSec', 'expectBody'
+      'address',
+      'remoteHost',
+      'request',
+      'connections',
+      'pipelining',
+      'threads',
+      'phases',
+      'windowMs',
+      'timeoutMs',
+      'ratePerSec',
+      'expectBody'
     ])
     expect(engineConfig({ ...plan, protocol: 'http1' }, 1)).toEqual(config)
     expect(nativeEngine.protocols).toEqual(['http1', 'tls', 'h2', 'h2c', 'ws'])

@@ -75,7 +75,12 @@ describe('the windows of native engines on several hosts', () => {
     const plan = { ...planFor(1, 'json'), url: 'http://127.0.0.1:1/ws', protocol: 'ws', websocket: { message: { text: 'x' } } }
     const { counts } = mergeCounts(reports.map(nativePortableCounts))
     const summary = withProtocol(phaseSummary(counts, 101), reports, plan)
-    expect(summary).toMatchObject({ non2xx: 0, unexpectedStatus: 0, statusCounts: { 101: 40 }, protocolNegotiated: 'h2c, websocket over http/1.1' })
+    expect(summary).toMatchObject({
+      non2xx: 0,
+      unexpectedStatus: 0,
+      statusCounts: { 101: 40 },
+      protocolNegotiated: 'h2c, websocket over http/1.1'
+    })
   })
 
   it('carry no time in flight when a part does not know it', () => {

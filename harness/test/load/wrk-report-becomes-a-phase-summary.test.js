@@ -57,7 +57,13 @@ it('checks the bodies Lua kept with the harness\'s own deep-equal, so JSON in an
     latencyDistributionUs: wrkCorrect(recorded, correctionIntervalUs(/** @type {any} */ ({ requests: 9, durationUs: 3_000_000 }), 1)),
     doneCpuSec: 0
   }
-  const summary = wrkPhaseSummary(report, { connections: 1, pipelining: 1, expectedStatus: 200, expectedBody: { json: { a: 2, b: 1 } }, stoppedEarly: false })
+  const summary = wrkPhaseSummary(report, {
+    connections: 1,
+    pipelining: 1,
+    expectedStatus: 200,
+    expectedBody: { json: { a: 2, b: 1 } },
+    stoppedEarly: false
+  })
   expect(summary).toMatchObject({
     requests: 9,
     durationSec: 3,

@@ -18,8 +18,28 @@ const out = mkdtempSync(join(tmpdir(), 'dyno-count-cache-runs-'))
 
 /** @returns {Promise<{ stderr: string, record: any }>} the one count of node-http × json */
 async function count () {
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json', '--measure', 'instructions', '--count-warmup', '300',
-    '--count-requests', '100', '--count-windows', '3', '--cache-dir', cacheDir, '--out', out], { timeoutMs: 180_000 })
+  const result = await runCli(
+    [
+      'run',
+      '--frameworks',
+      'node-http',
+      '--scenarios',
+      'json',
+      '--measure',
+      'instructions',
+      '--count-warmup',
+      '300',
+      '--count-requests',
+      '100',
+      '--count-windows',
+      '3',
+      '--cache-dir',
+      cacheDir,
+      '--out',
+      out
+    ],
+    { timeoutMs: 180_000 }
+  )
   expect(result.code, result.stderr).toBe(0)
   const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
   const { index, records: [record] } = writtenRun(runDir)
@@ -43,11 +63,16 @@ describe.skipIf(absent)(`the count cache${skipNote(absent)}`, () => {
 
     // Edited by hand: the same entry, every window ten times cheaper.
     const kept = JSON.parse(readFileSync(entryFile, 'utf8'))
-    const cheaper = kept.instructions.windows.map((/** @type {any} */ window) => ({ ...window, instructionsPerRequest: window.instructionsPerRequest / 10 }))
+    const cheaper = kept.instructions.windows.map((/** @type {any} */ window) => ({
+      ...window,
+      instructionsPerRequest: window.instructionsPerRequest / 10
+    }))
     writeFileSync(entryFile, JSON.stringify({ ...kept, instructions: { ...kept.instructions, windows: cheaper } }))
     const edited = await count()
-    expect(edited.stderr).toContain(`the cached count ${entryFile} was not written by dyno with this cache directory (its seal does not hold): ` +
-      'ignored, counted again')
+    expect(edited.stderr).toContain(
+      `the cached count ${entryFile} was not written by dyno with this cache directory (its seal does not hold): ` +
+        'ignored, counted again'
+    )
     expect(edited.record.instructions.cachedFrom).toBeUndefined()
     expect(edited.record.instructions.instructionsPerRequest).toBeGreaterThan(first.record.instructions.instructionsPerRequest / 2)
 

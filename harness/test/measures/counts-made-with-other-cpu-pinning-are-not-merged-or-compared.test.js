@@ -39,10 +39,17 @@ function countRun ({ pinned, repeats = [1, 2, 3, 4], shard }) {
   const index = readJson(join(dir, 'run.json'))
   index.options.measure = 'instructions'
   index.planned = index.planned.filter((/** @type {{ repeat: number }} */ entry) => repeats.includes(entry.repeat))
-  for (const entry of index.results.filter((/** @type {{ repeat: number }} */ entry) => !repeats.includes(entry.repeat))) rmSync(join(dir, entry.file))
+  for (const entry of index.results.filter((/** @type {{ repeat: number }} */ entry) => !repeats.includes(entry.repeat))) {
+    rmSync(join(dir, entry.file))
+  }
   index.results = index.results.filter((/** @type {{ repeat: number }} */ entry) => repeats.includes(entry.repeat))
   if (shard) {
-    index.plan = { id: '0123456789abcdef', cells: 4, expectedSec: 120, shard: { ...shard, cells: repeats.length, expectedSec: 30 * repeats.length } }
+    index.plan = {
+      id: '0123456789abcdef',
+      cells: 4,
+      expectedSec: 120,
+      shard: { ...shard, cells: repeats.length, expectedSec: 30 * repeats.length }
+    }
   }
   for (const entry of index.results) {
     const path = join(dir, entry.file)
@@ -86,7 +93,9 @@ describe('counts pinned to different cpu baselines', () => {
 
     const refused = await runCli(['merge', first, older, '--out', join(work, 'refused'), '--allow-mixed-machines'])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('DYNO_ERR_MERGE_REFUSED: instruction counts merge across machines only when what a count depends on matches')
+    expect(refused.stderr).toContain(
+      'DYNO_ERR_MERGE_REFUSED: instruction counts merge across machines only when what a count depends on matches'
+    )
     expect(refused.stderr).toContain(`cpu baseline: ${CPU_BASELINE.name} in part 1/2 (${first}), ${NONE} in part 2/2 (${older})`)
     expect(existsSync(join(work, 'refused'))).toBe(false)
   })
@@ -97,13 +106,17 @@ describe('counts pinned to different cpu baselines', () => {
     const older = countRun({ pinned: false })
 
     const alike = compareRuns([pinned], [again], { thresholdPercent: null, paired: false })
-    expect(alike.rows.map((row) => [row.sut, row.scenario, row.status, row.verdict])).toEqual([['node-http', 'json', 'compared', 'unchanged']])
+    expect(alike.rows.map((row) => [row.sut, row.scenario, row.status, row.verdict])).toEqual([
+      ['node-http', 'json', 'compared', 'unchanged']
+    ])
 
     const refused = await runCli(['compare', pinned, older])
     expect(refused.code).toBe(2)
     expect(refused.stdout).toBe('')
     expect(refused.stderr).toMatch(/^DYNO_ERR_COMPARE_CPU_BASELINE: the instruction counts were pinned to different cpu baselines/)
-    expect(refused.stderr).toContain(`${CPU_BASELINE.name} in the baseline ${pinned} (node-http × json); ${NONE} in the candidate ${older} (node-http × json)`)
+    expect(refused.stderr).toContain(
+      `${CPU_BASELINE.name} in the baseline ${pinned} (node-http × json); ${NONE} in the candidate ${older} (node-http × json)`
+    )
     expect(refused.stderr).toContain('Count the side made with the other baseline again with this dyno')
   })
 
@@ -122,7 +135,11 @@ describe('counts pinned to different cpu baselines', () => {
 
 describe('the cpu baseline of a count', () => {
   it('is part of the key of a cached count, with the flags of this cpu it hides', () => {
-    const sut = /** @type {any} */ ({ dir: join(PACKAGES_DIR, 'node-http'), runtime: { name: 'node', kind: 'node', version: process.version }, workers: 1 })
+    const sut = /** @type {any} */ ({
+      dir: join(PACKAGES_DIR, 'node-http'),
+      runtime: { name: 'node', kind: 'node', version: process.version },
+      workers: 1
+    })
     const scenario = /** @type {import('@dyno/scenarios').Scenario} */ (SCENARIOS.find((candidate) => candidate.name === 'json'))
     const count = { warmupRequests: 10_000, windowRequests: 750, windows: WINDOWS, concurrency: 1 }
     // Any program that answers --version stands for valgrind here: the key holds its answer, the same on both sides.
@@ -147,7 +164,11 @@ describe('the cpu baseline of a count', () => {
     expect(countSettingsFor({ runtime: { kind: 'python' } }).env).toEqual({ GLIBC_TUNABLES: node.env.GLIBC_TUNABLES })
     expect(countSettingsFor({ runtime: { kind: 'deno' } }).env.DENO_V8_FLAGS).toBe(CPU_BASELINE.v8Flags.join(','))
 
-    const user = withCpuBaseline(NODE_COUNT_SETTINGS, 'node', 'glibc.malloc.tcache_count=0:glibc.cpu.hwcaps=-SSE4_2:glibc.cpu.x86_data_cache_size=0x1000')
+    const user = withCpuBaseline(
+      NODE_COUNT_SETTINGS,
+      'node',
+      'glibc.malloc.tcache_count=0:glibc.cpu.hwcaps=-SSE4_2:glibc.cpu.x86_data_cache_size=0x1000'
+    )
     const entries = user.env.GLIBC_TUNABLES.split(':')
     expect(entries[0]).toBe('glibc.malloc.tcache_count=0')
     // The user's masks first, the baseline's after them (glibc reads the list in order); the user's cache size gives way.

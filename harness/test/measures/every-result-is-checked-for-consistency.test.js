@@ -19,7 +19,10 @@ const LOAD = { durationSec: 2, warmupSec: 0.5, engine: /** @type {const} */ ('au
 
 /** @param {import('../support/fixture-suts.js').FixtureName} name @param {boolean} verify */
 async function measured (name, verify) {
-  const { written: [record], runDir } = await runInTempDir({ runs, suts: [fixtureSut(name)], scenarios: ['json'], load: LOAD, connections: 8, verify })
+  const {
+    written: [record],
+    runDir
+  } = await runInTempDir({ runs, suts: [fixtureSut(name)], scenarios: ['json'], load: LOAD, connections: 8, verify })
   expect(schemaErrors('result', record)).toEqual([])
   return { record, runDir }
 }
@@ -39,10 +42,14 @@ describe('the consistency check of every wall-clock result', () => {
     expect(record.consistency.passed).toBe(false)
     expect(record.consistency.failed).toEqual(expect.arrayContaining(['littles-law', 'connections-in-flight']))
     const inFlight = record.consistency.checks.find((/** @type {{ name: string }} */ check) => check.name === 'connections-in-flight')
-    expect(inFlight.detail).toMatch(/^[\d.]+ requests were in flight on average .* of the 8 that 8 connections × 1 pipelining keep: the others were not/)
+    expect(inFlight.detail).toMatch(
+      /^[\d.]+ requests were in flight on average .* of the 8 that 8 connections × 1 pipelining keep: the others were not/
+    )
     const summary = formatSummaryTable([record])
     expect(summary).toMatch(/ok \(inconsistent: littles-law, connections-in-flight\)/)
-    expect(summary).toMatch(/INCONSISTENT: 1 result disagrees with itself:\n {2}fixture-stalls-some-connections × json: littles-law: mean latency/)
+    expect(summary).toMatch(
+      /INCONSISTENT: 1 result disagrees with itself:\n {2}fixture-stalls-some-connections × json: littles-law: mean latency/
+    )
     expect(markdownReport(readRun(runDir))).toMatch(/\*\*inconsistent\*\*: littles-law: mean latency .* connections-in-flight: /)
   })
 
@@ -59,7 +66,11 @@ describe('the consistency check of every wall-clock result', () => {
     broken.summary.latencyMs = { ...broken.summary.latencyMs, p99: broken.summary.latencyMs.max * 2 }
     expect(checkConsistency(broken)?.failed).toEqual(['percentile-order'])
     const slowMean = structuredClone(record)
-    slowMean.summary.latencyMs = { ...slowMean.summary.latencyMs, mean: slowMean.summary.latencyMs.mean * 1.5, max: slowMean.summary.latencyMs.max * 10 }
+    slowMean.summary.latencyMs = {
+      ...slowMean.summary.latencyMs,
+      mean: slowMean.summary.latencyMs.mean * 1.5,
+      max: slowMean.summary.latencyMs.max * 10
+    }
     expect(checkConsistency(slowMean)?.failed).toEqual(['littles-law'])
     // A count has no measured phase to check.
     expect(checkConsistency({ ...record, summary: null })).toBeNull()

@@ -53,7 +53,10 @@ describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
 
     const aa = compareRuns([base.runDir], [again.runDir], { thresholdPercent: null, paired: false })
     expect(aa.settings).toMatchObject({
-      measure: 'instructions', thresholdPercent: null, thresholdFloorPercent: COMPARE_DEFAULTS.instructionThresholdFloorPercent, test: 'wilcoxon-signed-rank'
+      measure: 'instructions',
+      thresholdPercent: null,
+      thresholdFloorPercent: COMPARE_DEFAULTS.instructionThresholdFloorPercent,
+      test: 'wilcoxon-signed-rank'
     })
     expect(aa.rows[0]).toMatchObject({
       status: 'compared', verdict: 'unchanged', requestsPerSec: null, verdictMetric: 'programInstructionsPerRequest'

@@ -28,7 +28,11 @@ it('marks a SUT that answers from a cache invalid, with the ratio', async (conte
   // Every response is right, so only the server's own count can tell.
   expect(record.verification.passed).toBe(true)
   expect(record.summary.mismatches).toBe(0)
-  expect(record).toMatchObject({ status: 'invalid', errorCode: 'DYNO_ERR_QUERY_RATIO', serverCheck: { service: 'redis', withinBounds: false } })
+  expect(record).toMatchObject({
+    status: 'invalid',
+    errorCode: 'DYNO_ERR_QUERY_RATIO',
+    serverCheck: { service: 'redis', withinBounds: false }
+  })
   expect(record.serverCheck.queriesPerRequest).toBeLessThan(0.01)
   expect(record.reason).toMatch(/redis counted \d+ queries for \d+ responses/)
 }, 60_000)

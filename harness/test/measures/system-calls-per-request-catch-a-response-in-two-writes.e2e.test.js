@@ -19,7 +19,10 @@ const COUNT = { measure: /** @type {const} */ ('instructions'), countWarmupReque
 async function count (twoWrites) {
   if (twoWrites) process.env.DYNO_FIXTURE_TWO_WRITES = '1'
   else delete process.env.DYNO_FIXTURE_TWO_WRITES
-  const { written: [record], runDir } = await runInTempDir({ runs, suts: [fixtureSut('json-in-two-writes')], scenarios: ['json'], load: COUNT })
+  const {
+    written: [record],
+    runDir
+  } = await runInTempDir({ runs, suts: [fixtureSut('json-in-two-writes')], scenarios: ['json'], load: COUNT })
   return { record, runDir }
 }
 
@@ -63,7 +66,9 @@ describe.skipIf(absent)(`system calls per request${skipNote(absent)}`, () => {
     const markdown = COMPARE_FORMATTERS.md(regressed)
     expect(markdown).toMatch(/system calls per request regressed in 1 row/)
     expect(markdown).toMatch(/\| fixture-json-in-two-writes \| json \| 1\.0\d\d \| 2\.0\d\d \| \+\d+\.\d% .*\| \*\*regressed\*\* \|/)
-    expect(JSON.parse(COMPARE_FORMATTERS.bmf(regressed))['fixture-json-in-two-writes/json/c10']['write-syscalls'].value).toBeGreaterThanOrEqual(2)
+    expect(
+      JSON.parse(COMPARE_FORMATTERS.bmf(regressed))['fixture-json-in-two-writes/json/c10']['write-syscalls'].value
+    ).toBeGreaterThanOrEqual(2)
     expect(JSON.parse(COMPARE_FORMATTERS.json(regressed)).rows[0].writesPerRequest.verdict).toBe('regressed')
   }, 600_000)
 })

@@ -20,7 +20,9 @@ describe('a new kind of host', () => {
   it('is named through the registry, and refused with every form when the registry does not list it', () => {
     expect(parseHost('apart://lab', '--sut-host', KINDS)).toEqual({ kind: 'apart', url: 'apart://lab' })
     expect(() => parseHost('apart://lab', '--sut-host')).toThrowError(
-      /`--sut-host` must name a host: `local` \(this machine\) or `ssh:\/\/\[user@\]host\[:port\]\[\/absolute\/dir\]` .*, got `apart:\/\/lab`/)
+      new RegExp(String.raw`\`--sut-host\` must name a host: \`local\` \(this machine\) or ` +
+        String.raw`\`ssh:\/\/\[user@\]host\[:port\]\[\/absolute\/dir\]\` .*, got \`apart:\/\/lab\``)
+    )
   })
 
   it('runs a SUT and the service it needs on what the host answers, recorded as another machine', async () => {
@@ -30,7 +32,10 @@ describe('a new kind of host', () => {
     })
     expect(written.map((record) => `${record.scenario.name} ${record.status}`)).toEqual(['json ok', 'sqlite ok'])
     for (const record of written) expect(record.verification.passed).toBe(true)
-    expect(index.env.hosts.map((/** @type {{ name: string, role: string }} */ entry) => `${entry.name} ${entry.role}`)).toEqual(['apart://lab sut', 'local load'])
+    expect(index.env.hosts.map((/** @type {{ name: string, role: string }} */ entry) => `${entry.name} ${entry.role}`)).toEqual([
+      'apart://lab sut',
+      'local load'
+    ])
     // A host with files of its own gets its database made by its checkout, in its own temporary directory.
     expect(index.env.services.sqlite.url).toMatch(/^apart:\/\/lab:\/.*dyno-sqlite-.*\/world\.sqlite$/)
   })

@@ -64,7 +64,9 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     // The SUT's host, and two hosts the load can come from.
     lab = await createNamespaceHosts({ tag: 'st', count: 3 })
     env = { ...process.env, DYNO_SSH_CONFIG: lab.sshConfig }
-    const prepared = await Promise.all(lab.hosts.map((host) => runCli(['host', 'prepare', host.url], { env, timeoutMs: PREPARE_TIMEOUT_MS })))
+    const prepared = await Promise.all(
+      lab.hosts.map((host) => runCli(['host', 'prepare', host.url], { env, timeoutMs: PREPARE_TIMEOUT_MS }))
+    )
     for (const result of prepared) {
       expect(result.stderr + result.stdout).toMatch(/installed in/)
       expect(result.code).toBe(0)
@@ -84,7 +86,10 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(unreachable.stderr).toContain('DYNO_ERR_HOST_UNREACHABLE: cannot reach ssh://root@10.254.254.254 over SSH')
 
     const strangerConfig = join(lab.sshDir, 'stranger_config')
-    writeFileSync(strangerConfig, readFileSync(lab.sshConfig, 'utf8').replace(/UserKnownHostsFile .*/, `UserKnownHostsFile ${join(lab.sshDir, 'none')}`))
+    writeFileSync(
+      strangerConfig,
+      readFileSync(lab.sshConfig, 'utf8').replace(/UserKnownHostsFile .*/, `UserKnownHostsFile ${join(lab.sshDir, 'none')}`)
+    )
     const unknownKey = await runCli(runArgs(out, ['--frameworks', 'node-http']), { env: { ...env, DYNO_SSH_CONFIG: strangerConfig } })
     expect(unknownKey.code).toBe(2)
     expect(unknownKey.stderr).toMatch(/DYNO_ERR_HOST_UNREACHABLE: cannot reach .* over SSH: .*Host key verification failed/)
@@ -95,7 +100,9 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     try {
       const otherCommit = await runCli(runArgs(out, ['--frameworks', 'node-http']), { env })
       expect(otherCommit.code).toBe(2)
-      expect(otherCommit.stderr).toMatch(new RegExp(`DYNO_ERR_HOST_NOT_PREPARED: .* is at commit ${'0'.repeat(40)}, this checkout at [0-9a-f]{40}`))
+      expect(otherCommit.stderr).toMatch(
+        new RegExp(`DYNO_ERR_HOST_NOT_PREPARED: .* is at commit ${'0'.repeat(40)}, this checkout at [0-9a-f]{40}`)
+      )
     } finally {
       writeFileSync(stampFile, stamp)
     }
@@ -103,24 +110,49 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(leftOnHost()).toEqual([])
   })
 
-  it('runs node-http and fastify on json, plaintext and every database there, all ok, with both hosts and the link in the results and reports', async () => {
+  it('runs node-http and fastify on json, plaintext and every database there, all ok, with both hosts and the link in the results ' +
+    'and reports', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-run-'))
     const bytesBefore = lab.hosts[0].linkBytes()
-    const result = await runCli(runArgs(out, ['--frameworks', 'node-http,fastify', '--scenarios', 'json,plaintext,redis,sqlite,postgres', '--duration', '2',
-      '--warmup', '1']), { env, timeoutMs: 180_000 })
+    const result = await runCli(
+      runArgs(out, [
+        '--frameworks',
+        'node-http,fastify',
+        '--scenarios',
+        'json,plaintext,redis,sqlite,postgres',
+        '--duration',
+        '2',
+        '--warmup',
+        '1'
+      ]),
+      { env, timeoutMs: 180_000 }
+    )
     expect(result.code, result.stderr).toBe(0)
     const { runDir, index, records } = readOnlyRun(out)
     expect(records.map((record) => `${record.sut.name} ${record.scenario.name} ${record.status}`).sort()).toEqual([
-      'fastify json ok', 'fastify plaintext ok', 'fastify postgres ok', 'fastify redis ok', 'fastify sqlite ok',
-      'node-http json ok', 'node-http plaintext ok', 'node-http postgres ok', 'node-http redis ok', 'node-http sqlite ok'])
+      'fastify json ok',
+      'fastify plaintext ok',
+      'fastify postgres ok',
+      'fastify redis ok',
+      'fastify sqlite ok',
+      'node-http json ok',
+      'node-http plaintext ok',
+      'node-http postgres ok',
+      'node-http redis ok',
+      'node-http sqlite ok'
+    ])
     // Every request and response crossed the link: at least the responses' bytes came in over it, and the requests' went out.
     const bytesAfter = lab.hosts[0].linkBytes()
     const responses = records.reduce((sum, record) => sum + record.warmup.requests + record.summary.requests, 0)
     expect(bytesAfter.rxBytes - bytesBefore.rxBytes).toBeGreaterThan(responses * 60)
     expect(bytesAfter.txBytes - bytesBefore.txBytes).toBeGreaterThan(responses * 30)
-    expect(index.env.hosts.map((/** @type {any} */ host) => [host.name, host.role, host.address]))
-      .toEqual([[lab.hosts[0].url.replace(/\/$/, ''), 'sut', lab.hosts[0].address], ['local', 'load', '127.0.0.1']])
-    for (const host of index.env.hosts) expect(host.fingerprint).toMatchObject({ cpu: { cores: expect.any(Number) }, node: process.version })
+    expect(index.env.hosts.map((/** @type {any} */ host) => [host.name, host.role, host.address])).toEqual([
+      [lab.hosts[0].url.replace(/\/$/, ''), 'sut', lab.hosts[0].address],
+      ['local', 'load', '127.0.0.1']
+    ])
+    for (const host of index.env.hosts) {
+      expect(host.fingerprint).toMatchObject({ cpu: { cores: expect.any(Number) }, node: process.version })
+    }
     expect(index.env.services.redis.url).toContain(lab.hosts[0].address)
     expect(index.env.services.postgres.url).toContain(lab.hosts[0].address)
     // The queries were counted by the server on the host: one per request.
@@ -162,43 +194,73 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(await nothingLeft([index.runId])).toEqual({ onHost: [], ofRuns: [] })
   }, 240_000)
 
-  it.skipIf(noNetem)(`shows a netem delay of 1 ms each way on the link as about 2 ms more p50 latency than no delay${skipNote(noNetem)}`, async () => {
-    /** @type {Record<string, number[]>} */
-    const p50 = { none: [], delayed: [] }
-    try {
-      for (const round of [0, 1]) {
-        for (const side of round === 0 ? ['none', 'delayed'] : ['delayed', 'none']) {
-          lab.hosts[0].delayLink(side === 'delayed' ? 1 : 0)
-          const out = mkdtempSync(join(tmpdir(), `dyno-hosts-netem-${side}-`))
-          const result = await runCli(runArgs(out, ['--frameworks', 'node-http', '--scenarios', 'json', '--connections', '1', '--duration', '2',
-            '--warmup', '1']), { env, timeoutMs: 120_000 })
-          expect(result.code, result.stderr).toBe(0)
-          const [record] = readOnlyRun(out).records
-          p50[side].push(record.summary.latencyMs.p50)
+  it.skipIf(noNetem)(
+    `shows a netem delay of 1 ms each way on the link as about 2 ms more p50 latency than no delay${skipNote(noNetem)}`,
+    async () => {
+      /** @type {Record<string, number[]>} */
+      const p50 = { none: [], delayed: [] }
+      try {
+        for (const round of [0, 1]) {
+          for (const side of round === 0 ? ['none', 'delayed'] : ['delayed', 'none']) {
+            lab.hosts[0].delayLink(side === 'delayed' ? 1 : 0)
+            const out = mkdtempSync(join(tmpdir(), `dyno-hosts-netem-${side}-`))
+            const result = await runCli(
+              runArgs(out, ['--frameworks', 'node-http', '--scenarios', 'json', '--connections', '1', '--duration', '2', '--warmup', '1']),
+              { env, timeoutMs: 120_000 }
+            )
+            expect(result.code, result.stderr).toBe(0)
+            const [record] = readOnlyRun(out).records
+            p50[side].push(record.summary.latencyMs.p50)
+          }
         }
+      } finally {
+        lab.hosts[0].delayLink(0)
       }
-    } finally {
-      lab.hosts[0].delayLink(0)
-    }
-    const added = (p50.delayed[0] + p50.delayed[1]) / 2 - (p50.none[0] + p50.none[1]) / 2
-    expect(added, JSON.stringify(p50)).toBeGreaterThan(1.6)
-    expect(added, JSON.stringify(p50)).toBeLessThan(3)
-  }, 300_000)
+      const added = (p50.delayed[0] + p50.delayed[1]) / 2 - (p50.none[0] + p50.none[1]) / 2
+      expect(added, JSON.stringify(p50)).toBeGreaterThan(1.6)
+      expect(added, JSON.stringify(p50)).toBeLessThan(3)
+    },
+    300_000
+  )
 
-  it('loads from two hosts at once, each with its share, their counts adding up to the merged total, the round trip measured from each', async () => {
+  it('loads from two hosts at once, each with its share, their counts adding up to the merged total, the round trip ' +
+    'measured from each', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-two-loads-'))
-    const result = await runCli(runArgs(out, ['--load-hosts', `${lab.hosts[1].url},${lab.hosts[2].url}`, '--frameworks', 'node-http',
-      '--scenarios', 'json', '--connections', '11', '--duration', '3', '--warmup', '1']), { env, timeoutMs: 120_000 })
+    const result = await runCli(
+      runArgs(out, [
+        '--load-hosts',
+        `${lab.hosts[1].url},${lab.hosts[2].url}`,
+        '--frameworks',
+        'node-http',
+        '--scenarios',
+        'json',
+        '--connections',
+        '11',
+        '--duration',
+        '3',
+        '--warmup',
+        '1'
+      ]),
+      { env, timeoutMs: 120_000 }
+    )
     expect(result.code, result.stderr).toBe(0)
-    const { index, records: [record] } = readOnlyRun(out)
+    const {
+      index,
+      records: [record]
+    } = readOnlyRun(out)
     expect(schemaErrors('result', record)).toEqual([])
     expect(record.status).toBe('ok')
     const names = [lab.hosts[1].url, lab.hosts[2].url].map((url) => url.replace(/\/$/, ''))
     for (const phase of [record.warmup, record.summary]) {
-      expect(phase.loadHosts.map((/** @type {any} */ share) => [share.name, share.connections])).toEqual([[names[0], 6], [names[1], 5]])
+      expect(phase.loadHosts.map((/** @type {any} */ share) => [share.name, share.connections])).toEqual([
+        [names[0], 6],
+        [names[1], 5]
+      ])
       for (const share of phase.loadHosts) expect(share.requests).toBeGreaterThan(0)
       expect(phase.loadHosts.reduce((/** @type {number} */ sum, /** @type {any} */ share) => sum + share.requests, 0)).toBe(phase.requests)
-      expect(phase.timeseries.reduce((/** @type {number} */ sum, /** @type {any} */ window) => sum + window.requests, 0)).toBe(phase.requests)
+      expect(phase.timeseries.reduce((/** @type {number} */ sum, /** @type {any} */ window) => sum + window.requests, 0)).toBe(
+        phase.requests
+      )
     }
     expect(record.links.map((/** @type {any} */ link) => link.from)).toEqual(names)
     expect(index.env.hosts.map((/** @type {any} */ host) => host.role)).toEqual(['sut', 'load', 'load'])
@@ -206,7 +268,8 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(await nothingLeft([index.runId])).toEqual({ onHost: [], ofRuns: [] })
   }, 180_000)
 
-  it('leaves nothing on either side after Ctrl-C in a terminal, kill -9 of dyno, or the link dropping, and keeps what was measured', async () => {
+  it('leaves nothing on either side after Ctrl-C in a terminal, kill -9 of dyno, or the link dropping, and keeps what ' +
+    'was measured', async () => {
     const measuring = /\[1\/2\] node-http × \w+\s+measure/
     const moreArgs = ['--frameworks', 'node-http', '--scenarios', 'json,plaintext', '--duration', '20', '--warmup', '1']
 
@@ -247,8 +310,9 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     await dropped.exited
     const drop = readOnlyRun(droppedOut)
     expect(drop.records[0]).toMatchObject({ status: 'failed', errorCode: 'DYNO_ERR_HOST_LOST' })
-    expect(drop.records[0].reason)
-      .toMatch(/no word from .* for \d+\.\d s while SUT node-http ran there: the link to it is gone; the figures measured before are kept/)
+    expect(drop.records[0].reason).toMatch(
+      /no word from .* for \d+\.\d s while SUT node-http ran there: the link to it is gone; the figures measured before are kept/
+    )
     expect(drop.records[0].summary.requests).toBeGreaterThan(0)
     expect(await nothingLeft([drop.index.runId])).toEqual({ onHost: [], ofRuns: [] })
   }, 300_000)

@@ -54,7 +54,13 @@ it('sees each stall of the loop, writes nothing to stdout and lets the process e
 
 it('gives no samples for a file never written, and skips a torn line', () => {
   expect(readEventLoopSamples(join(dir, 'missing.jsonl'))).toEqual([])
-  expect(summarizeEventLoop([], { startedAtMs: 0, intervalMs: 100 })).toEqual({ intervalMs: 100, meanMs: null, worstP99Ms: null, maxMs: null, samples: [] })
+  expect(summarizeEventLoop([], { startedAtMs: 0, intervalMs: 100 })).toEqual({
+    intervalMs: 100,
+    meanMs: null,
+    worstP99Ms: null,
+    maxMs: null,
+    samples: []
+  })
 })
 
 // The preload is injected through NODE_OPTIONS: Node SUTs only (Bun, Deno, Go and Python report no event loop).
@@ -62,7 +68,11 @@ const suts = discoverSuts().filter((sut) => !sut.skipReason && sut.runtimeKind =
 
 it.each(suts.map((sut) => [sut.name, sut]))('runs inside %s, whose ready line still arrives', async (name, sut) => {
   const file = join(dir, `${name}.jsonl`)
-  const running = await startSut(sut, { readyTimeoutSec: 30, stopGraceSec: 5, env: { ...runEnv(runId), ...eventLoopEnv({ file, intervalMs: 100 }) } })
+  const running = await startSut(sut, {
+    readyTimeoutSec: 30,
+    stopGraceSec: 5,
+    env: { ...runEnv(runId), ...eventLoopEnv({ file, intervalMs: 100 }) }
+  })
   try {
     if ('uwsNative' in running.ready) expect(running.ready.uwsNative).toBe(true)
     for (let i = 0; i < 20; i++) {
@@ -70,9 +80,13 @@ it.each(suts.map((sut) => [sut.name, sut]))('runs inside %s, whose ready line st
       expect(response.status).toBe(200)
       await response.text()
     }
-    await vi.waitFor(() => expect(readEventLoopSamples(file).filter((sample) => sample.pid === running.pid).length).toBeGreaterThanOrEqual(2), {
-      timeout: 5000, interval: 50
-    })
+    await vi.waitFor(
+      () => expect(readEventLoopSamples(file).filter((sample) => sample.pid === running.pid).length).toBeGreaterThanOrEqual(2),
+      {
+        timeout: 5000,
+        interval: 50
+      }
+    )
   } finally {
     await running.stop(5000)
   }

@@ -15,20 +15,25 @@ afterAll(async () => {
 /** @param {number} pid */
 async function untilStarted (pid) {
   // The shell's child execs node: its name is node once it did.
-  for (let tries = 0; tries < 100 && processIdentity(pid, { args: false }).name !== 'node'; tries++) await new Promise((resolve) => setTimeout(resolve, 20))
+  for (let tries = 0; tries < 100 && processIdentity(pid, { args: false }).name !== 'node'; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
   return pid
 }
 
 describe('a process beside dyno', () => {
-  it.each(SECRET_FORMS)('carrying $form is named by its executable, and by its arguments only when asked, masked', async ({ argv, secret }) => {
-    const pid = await untilStarted(await startCarrying(argv, { busy: false }))
-    started.push(pid)
-    expect(processIdentity(pid, { args: false })).toEqual({ name: 'node', user: null })
-    const named = processIdentity(pid, { args: true })
-    expect(named.args).toContain(`-- ${argv[0]}`)
-    expect(named.args).toContain('***')
-    expect(named.args).not.toContain(secret)
-  })
+  it.each(SECRET_FORMS)(
+    'carrying $form is named by its executable, and by its arguments only when asked, masked',
+    async ({ argv, secret }) => {
+      const pid = await untilStarted(await startCarrying(argv, { busy: false }))
+      started.push(pid)
+      expect(processIdentity(pid, { args: false })).toEqual({ name: 'node', user: null })
+      const named = processIdentity(pid, { args: true })
+      expect(named.args).toContain(`-- ${argv[0]}`)
+      expect(named.args).toContain('***')
+      expect(named.args).not.toContain(secret)
+    }
+  )
 
   it.runIf(process.getuid?.() === 0)('of another user is named with that user (nobody, uid 65534)', async () => {
     const pid = await untilStarted(await startCarrying(['sleeping'], { busy: false, uid: 65534 }))

@@ -38,7 +38,9 @@ it.each([
   ['sut=0,sut=1,gen=1', /names `sut=` twice/],
   [true, /must be `auto`.*, got `true`/]
 ])('rejects %s with a message naming the value and what is allowed', (raw, message) => {
-  expect(() => parsePin(raw, '--pin', TWO)).toThrow(expect.objectContaining({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringMatching(message) }))
+  expect(() => parsePin(raw, '--pin', TWO)).toThrow(
+    expect.objectContaining({ code: 'DYNO_ERR_INVALID_OPTION', message: expect.stringMatching(message) })
+  )
 })
 
 it('pins auto on Linux with taskset: the SUT on its fixed allotment of cpus, the generator on every other', () => {
@@ -50,7 +52,11 @@ it('pins auto on Linux with taskset: the SUT on its fixed allotment of cpus, the
   expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: FOUR }, { sutCpus: 2 }))
     .toMatchObject({ sutCpus: [0, 1], generatorCpus: [2, 3], sutCpuAllotment: 2 })
   // A machine too small for the allotment keeps one cpu for the generator, and the plan says what was asked.
-  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO }, { sutCpus: 4 })).toMatchObject({ sutCpus: [0], generatorCpus: [1], sutCpuAllotment: 4 })
+  expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO }, { sutCpus: 4 })).toMatchObject({
+    sutCpus: [0],
+    generatorCpus: [1],
+    sutCpuAllotment: 4
+  })
   expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: [0] }))
     .toMatchObject({ pinned: false, reason: expect.stringMatching(/two cpus or more; dyno may use 1 \(0\)/) })
   expect(resolvePinning({ mode: 'auto' }, { ...linux, cpus: TWO, tasksetPath: null }))

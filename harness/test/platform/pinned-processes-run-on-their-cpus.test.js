@@ -42,7 +42,11 @@ it.skipIf(absent)('starts the command itself on the given cpus, under the same p
 })
 
 it.skipIf(absent)('keeps a working IPC channel for a node child started through taskset', async () => {
-  const child = spawn('taskset', ['-c', String(lastCpu), process.execPath, IPC_WORKER], { detached: true, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env })
+  const child = spawn('taskset', ['-c', String(lastCpu), process.execPath, IPC_WORKER], {
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env
+  })
   try {
     child.send({ type: 'ping' })
     const [reply] = await once(child, 'message')

@@ -18,7 +18,10 @@ it('calls the generator the bottleneck from 90 % of one core, or of the fewer co
   // a CPU quota of half a core
   expect(generatorBound({ cpuSec: 4.6, wallSec: 10, allottedCores: 0.5 })).toEqual({ generatorBound: true, generatorCpuPct: 46 })
   // a multi-threaded generator (wrk -t2) on two cores is bound at 1.8 cores, not at 0.9
-  expect(generatorBound({ cpuSec: 9.5, wallSec: 10, allottedCores: 2, generatorThreads: 2 })).toEqual({ generatorBound: false, generatorCpuPct: 95 })
+  expect(generatorBound({ cpuSec: 9.5, wallSec: 10, allottedCores: 2, generatorThreads: 2 })).toEqual({
+    generatorBound: false,
+    generatorCpuPct: 95
+  })
   expect(generatorBound({ cpuSec: 18, wallSec: 10, allottedCores: 2, generatorThreads: 2 }).generatorBound).toBe(true)
   expect(generatorBound({ cpuSec: 1, wallSec: 0, allottedCores: 1 })).toEqual({ generatorBound: false, generatorCpuPct: 0 })
 })
@@ -46,9 +49,18 @@ it('gives a phase its efficiency and the generator verdict from the phase\'s res
     maxProcesses: 1,
     samples: []
   })
-  const report = { intervalMs: 250, clockTicksPerSec: 100, startedAtMs: 0, stoppedAtMs: 10_000, targets: { sut: target(8), generator: target(9.6) } }
+  const report = {
+    intervalMs: 250,
+    clockTicksPerSec: 100,
+    startedAtMs: 0,
+    stoppedAtMs: 10_000,
+    targets: { sut: target(8), generator: target(9.6) }
+  }
   expect(phaseResourceFigures(report, { requests: 80_000, generatorCores: 1 }))
     .toEqual({ resources: report, requestsPerCpuSec: 10_000, generatorBound: true, generatorCpuPct: 96, generatorHeadroomPct: 4 })
   const withoutGenerator = { ...report, targets: { sut: target(8) } }
-  expect(phaseResourceFigures(withoutGenerator, { requests: 80_000, generatorCores: 1 })).toMatchObject({ generatorBound: false, generatorCpuPct: null })
+  expect(phaseResourceFigures(withoutGenerator, { requests: 80_000, generatorCores: 1 })).toMatchObject({
+    generatorBound: false,
+    generatorCpuPct: null
+  })
 })

@@ -90,7 +90,10 @@ const TICK_SLACK_SEC = 0.05
 it('counts the CPU a grandchild burns in the group, as the grandchild itself measured it, and the RSS of every process', async () => {
   const tree = await startTree(1500)
   try {
-    const sampler = startResourceSampler({ intervalMs: 250, targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid }, clock: CLOCK_TARGET } })
+    const sampler = startResourceSampler({
+      intervalMs: 250,
+      targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid }, clock: CLOCK_TARGET }
+    })
     const startedWith = clock.reads // the baseline read
     const burntSec = await tree.burn()
     // One sample that begins after the burn, so that all of it is in the samples (a last interval shorter than half
@@ -134,7 +137,10 @@ it('counts the CPU a grandchild burns in the group, as the grandchild itself mea
 it('keeps sampling when the processes end between reads, and keeps what they used before', async () => {
   const tree = await startTree(400)
   const intervalMs = 50
-  const sampler = startResourceSampler({ intervalMs, targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid }, clock: CLOCK_TARGET } })
+  const sampler = startResourceSampler({
+    intervalMs,
+    targets: { sut: { pgid: tree.pgid }, generator: { pid: tree.pgid }, clock: CLOCK_TARGET }
+  })
   const burntSec = await tree.burn()
   // CPU a process uses after the sampler's last read of it dies with it; let a read that begins after the burn see it first.
   await samplesTaken(1)

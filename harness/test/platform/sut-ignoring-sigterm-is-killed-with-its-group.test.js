@@ -9,7 +9,9 @@ import { runInTempDir } from '../support/run-fixture.js'
 const runs = trackRuns()
 
 it('sends SIGKILL after the grace period and leaves no process of the group, grandchildren included', async () => {
-  const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('ignores-sigterm')], scenarios: ['json'], load: { durationSec: 0.5 } })
+  const {
+    written: [record]
+  } = await runInTempDir({ runs, suts: [fixtureSut('ignores-sigterm')], scenarios: ['json'], load: { durationSec: 0.5 } })
   expect(record.status).toBe('ok')
   expect(record.sutProcess.forcedKill).toBe(true)
   expect(record.sutProcess.exit).toEqual({ code: null, signal: 'SIGKILL' })

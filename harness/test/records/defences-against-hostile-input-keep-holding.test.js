@@ -66,11 +66,20 @@ describe('the workflows and the framework action', () => {
       // The one exception: GitHub Pages' own deployment, a job that runs deploy-pages and nothing else, may write the Pages site.
       const pagesDeploy = (/** @type {any} */ job) => job.steps?.length === 1 && /^actions\/deploy-pages@/.test(job.steps[0].uses ?? '') &&
         JSON.stringify(job.permissions) === JSON.stringify({ pages: 'write', 'id-token': 'write' })
-      const grants = [document.permissions, ...Object.values(document.jobs).filter((job) => !pagesDeploy(job)).map((/** @type {any} */ job) => job.permissions)]
-        .filter((grant) => grant !== undefined)
+      const grants = [
+        document.permissions,
+        ...Object.values(document.jobs)
+          .filter((job) => !pagesDeploy(job))
+          .map((/** @type {any} */ job) => job.permissions)
+      ].filter((grant) => grant !== undefined)
       for (const grant of grants) {
         if (typeof grant === 'string') expect(['read-all', '{}'], file).toContain(grant)
-        else expect(Object.values(grant).every((level) => level === 'read' || level === 'none'), `${file}: ${JSON.stringify(grant)}`).toBe(true)
+        else {
+          expect(
+            Object.values(grant).every((level) => level === 'read' || level === 'none'),
+            `${file}: ${JSON.stringify(grant)}`
+          ).toBe(true)
+        }
       }
     }
   })
@@ -81,9 +90,13 @@ describe('the workflows and the framework action', () => {
         expect(step.uses, file).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/)
       }
     }
-    const texts = [...workflowFiles().map(({ file }) => file), ...readdirSync(SCRIPT_DIR).map((name) => relative(REPO_ROOT, join(SCRIPT_DIR, name)))]
-      .map((file) => ({ file, text: readFileSync(join(REPO_ROOT, file), 'utf8') }))
-    const pnpmInstalls = texts.flatMap(({ file, text }) => [...text.matchAll(/pnpm@([^\s;'"]+)/g)].map((match) => ({ file, version: match[1] })))
+    const texts = [
+      ...workflowFiles().map(({ file }) => file),
+      ...readdirSync(SCRIPT_DIR).map((name) => relative(REPO_ROOT, join(SCRIPT_DIR, name)))
+    ].map((file) => ({ file, text: readFileSync(join(REPO_ROOT, file), 'utf8') }))
+    const pnpmInstalls = texts.flatMap(({ file, text }) =>
+      [...text.matchAll(/pnpm@([^\s;'"]+)/g)].map((match) => ({ file, version: match[1] }))
+    )
     expect(pnpmInstalls.length).toBeGreaterThan(0)
     for (const { file, version } of pnpmInstalls) expect(version, file).toMatch(/^\d+\.\d+\.\d+$/)
   })
@@ -101,12 +114,17 @@ describe('the workflows and the framework action', () => {
 
 describe('ssh', () => {
   it('runs in batch mode with `--` before the host, and no file of dyno weakens a host key check', () => {
-    const argv = sshArgv({ kind: 'ssh', url: 'ssh://bench@sut-host:2222/dyno', hostname: 'sut-host', user: 'bench', port: 2222, dir: '/srv/dyno' }, ['node', '-v'])
+    const argv = sshArgv(
+      { kind: 'ssh', url: 'ssh://bench@sut-host:2222/dyno', hostname: 'sut-host', user: 'bench', port: 2222, dir: '/srv/dyno' },
+      ['node', '-v']
+    )
     expect(argv.join(' ')).toContain('-o BatchMode=yes')
     expect(argv.at(-3)).toBe('--')
     expect(argv.at(-2)).toBe('sut-host')
     for (const file of sourceFiles(join(HARNESS_DIR, 'src'))) {
-      expect(readFileSync(file, 'utf8'), file).not.toMatch(/StrictHostKeyChecking|UserKnownHostsFile|CheckHostIP=no|-o\s*'?VerifyHostKeyDNS/)
+      expect(readFileSync(file, 'utf8'), file).not.toMatch(
+        /StrictHostKeyChecking|UserKnownHostsFile|CheckHostIP=no|-o\s*'?VerifyHostKeyDNS/
+      )
     }
   })
 
@@ -116,7 +134,9 @@ describe('ssh', () => {
       const dir = join(root, name)
       mkdirSync(dir)
       // What ssh hands the login shell there: here, the same POSIX shell.
-      const remote = /** @type {string} */ (sshArgv({ kind: 'ssh', url: 'ssh://h', hostname: 'h', user: null, port: null, dir }, ['pwd']).at(-1))
+      const remote = /** @type {string} */ (
+        sshArgv({ kind: 'ssh', url: 'ssh://h', hostname: 'h', user: null, port: null, dir }, ['pwd']).at(-1)
+      )
       expect(execFileSync('sh', ['-c', remote], { encoding: 'utf8' })).toBe(`${dir}\n`)
       // And through a second shell, as a command that itself runs `sh -c` there (prepare-host.js unpacking a checkout).
       expect(execFileSync('sh', ['-c', `sh -c ${shellQuote(`cd ${shellQuote(dir)} && pwd`)}`], { encoding: 'utf8' })).toBe(`${dir}\n`)

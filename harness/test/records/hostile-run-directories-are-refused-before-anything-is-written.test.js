@@ -25,7 +25,9 @@ function runCopy ({ shard, edit }) {
   const index = readJson(join(dir, 'run.json'))
   if (shard) {
     const repeats = shard.index === 1 ? [1, 2] : [3, 4]
-    for (const entry of index.results.filter((/** @type {{ repeat: number }} */ entry) => !repeats.includes(entry.repeat))) rmSync(join(dir, entry.file))
+    for (const entry of index.results.filter((/** @type {{ repeat: number }} */ entry) => !repeats.includes(entry.repeat))) {
+      rmSync(join(dir, entry.file))
+    }
     index.results = index.results.filter((/** @type {{ repeat: number }} */ entry) => repeats.includes(entry.repeat))
     index.planned = index.planned.filter((/** @type {{ repeat: number }} */ entry) => repeats.includes(entry.repeat))
     index.plan = { id: '0123456789abcdef', cells: 4, expectedSec: 120, shard: { ...shard, cells: 2, expectedSec: 60 } }
@@ -78,15 +80,26 @@ describe('a hostile run directory', () => {
     symlinkSync(join(work, 'nowhere'), links.dangling)
     symlinkSync(empty, links['to an empty directory'])
     for (const link of Object.values(links)) {
-      expectRefused(await runCli(['merge', first, second, '--out', link]), /DYNO_ERR_MERGE_REFUSED: `--out` .* is a symbolic link: name a new directory/)
+      expectRefused(
+        await runCli(['merge', first, second, '--out', link]),
+        /DYNO_ERR_MERGE_REFUSED: `--out` .* is a symbolic link: name a new directory/
+      )
     }
     expect(readdirSync(empty)).toEqual([])
     expect(existsSync(join(work, 'nowhere'))).toBe(false)
   })
 
-  it('names a run.json without results, a result without a SUT, a field of the wrong type or range and a shard out of range, with exit 2', async () => {
-    const noResults = runCopy({ edit: (index) => { delete index.results } })
-    for (const command of [['report', noResults], ['merge', noResults, noResults, '--out', join(work, 'never-1')]]) {
+  it('names a run.json without results, a result without a SUT, a field of the wrong type or range and a shard out of range, ' +
+    'with exit 2', async () => {
+    const noResults = runCopy({
+      edit: (index) => {
+        delete index.results
+      }
+    })
+    for (const command of [
+      ['report', noResults],
+      ['merge', noResults, noResults, '--out', join(work, 'never-1')]
+    ]) {
       expectRefused(await runCli(command), /run\.json: results must be a list of the run's result files|given twice/)
     }
     expectRefused(await runCli(['report', noResults]), /run\.json: results must be a list of the run's result files, got undefined/)
@@ -104,11 +117,41 @@ describe('a hostile run directory', () => {
     // Fields of the wrong type or out of range, in a result, in run.json and in the aggregates: each named with its file.
     /** @type {[string, (document: any) => void, RegExp][]} */
     const wrongFields = [
-      ['result', (record) => { record.load.connections = -5 }, /--json(--r\d)?\.json: not a result as dyno writes it: load\.connections must be >= 1/],
-      ['result', (record) => { record.summary.requestsPerSec.mean = 'fast' }, /summary\.requestsPerSec\.mean must be number/],
-      ['result', (record) => { record.status = 'great' }, /status must be equal to one of the allowed values/],
-      ['index', (index) => { index.seed = 'x' }, /run\.json: not a run index as dyno writes it: seed must be integer/],
-      ['aggregates', (aggregates) => { aggregates.aggregates = 7 }, /aggregates\.json: not the aggregates as dyno writes it: aggregates must be array/]
+      [
+        'result',
+        (record) => {
+          record.load.connections = -5
+        },
+        /--json(--r\d)?\.json: not a result as dyno writes it: load\.connections must be >= 1/
+      ],
+      [
+        'result',
+        (record) => {
+          record.summary.requestsPerSec.mean = 'fast'
+        },
+        /summary\.requestsPerSec\.mean must be number/
+      ],
+      [
+        'result',
+        (record) => {
+          record.status = 'great'
+        },
+        /status must be equal to one of the allowed values/
+      ],
+      [
+        'index',
+        (index) => {
+          index.seed = 'x'
+        },
+        /run\.json: not a run index as dyno writes it: seed must be integer/
+      ],
+      [
+        'aggregates',
+        (aggregates) => {
+          aggregates.aggregates = 7
+        },
+        /aggregates\.json: not the aggregates as dyno writes it: aggregates must be array/
+      ]
     ]
     for (const [which, change, says] of wrongFields) {
       const wrong = runCopy({
@@ -120,19 +163,32 @@ describe('a hostile run directory', () => {
           writeFileSync(path, JSON.stringify(document))
         }
       })
-      for (const command of [['report', wrong], ['compare', wrong, wrong]]) expectRefused(await runCli(command), says)
+      for (const command of [
+        ['report', wrong],
+        ['compare', wrong, wrong]
+      ]) {
+        expectRefused(await runCli(command), says)
+      }
     }
 
     // Out of the schema's range (read with run.json), or beyond the plan's cells (checked by merge against the plan).
     /** @type {[number, RegExp][]} */
     const counts = [
-      [4_294_967_296, /DYNO_ERR_MERGE_REFUSED: .*plan\.shard .*; allowed: whole numbers with 1 ≤ shard\.index ≤ shard\.count ≤ plan\.cells/],
+      [
+        4_294_967_296,
+        /DYNO_ERR_MERGE_REFUSED: .*plan\.shard .*; allowed: whole numbers with 1 ≤ shard\.index ≤ shard\.count ≤ plan\.cells/
+      ],
       [2_000_000, /DYNO_ERR_MERGE_REFUSED: .*plan\.shard .*; allowed: whole numbers with 1 ≤ shard\.index ≤ shard\.count ≤ plan\.cells/],
       [0, /DYNO_ERR_RUN_UNREADABLE: .*run\.json: not a run index as dyno writes it: plan\.shard\.count must be >= 1/],
       [1.5, /DYNO_ERR_RUN_UNREADABLE: .*run\.json: not a run index as dyno writes it: plan\.shard\.count must be integer/]
     ]
     for (const [count, says] of counts) {
-      const part = runCopy({ shard: { index: 1, count: 2 }, edit: (index) => { index.plan.shard.count = count } })
+      const part = runCopy({
+        shard: { index: 1, count: 2 },
+        edit: (index) => {
+          index.plan.shard.count = count
+        }
+      })
       const other = runCopy({ shard: { index: 2, count: 2 } })
       const out = join(work, `never-count-${count}`)
       expectRefused(await runCli(['merge', part, other, '--out', out]), says)

@@ -13,10 +13,28 @@ const runs = trackRuns()
 it('writes one schema-valid result per scenario and a run index, warmup kept apart', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-run-'))
   const scratch = mkdtempSync(join(tmpdir(), 'dyno-run-tmp-'))
-  const result = await runCli([
-    'run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json', '--repeats', '1', '--duration', '1', '--warmup', '0.5', '--connections', '10',
-    '--engine', 'autocannon', '--out', out
-  ], { env: { ...process.env, TMPDIR: scratch } })
+  const result = await runCli(
+    [
+      'run',
+      '--frameworks',
+      'node-http',
+      '--scenarios',
+      'plaintext,json',
+      '--repeats',
+      '1',
+      '--duration',
+      '1',
+      '--warmup',
+      '0.5',
+      '--connections',
+      '10',
+      '--engine',
+      'autocannon',
+      '--out',
+      out
+    ],
+    { env: { ...process.env, TMPDIR: scratch } }
+  )
   expect(readdirSync(scratch)).toEqual([]) // the SUT's event-loop files are gone once it has exited
   rmSync(scratch, { recursive: true })
   expect(result.stderr).not.toMatch(/unexpected error/)
@@ -25,10 +43,21 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
   const [runId] = readdirSync(out)
   runs.add(runId)
   const runDir = join(out, runId)
-  expect(readdirSync(runDir).sort()).toEqual(['aggregates.json', 'node-http--json.json', 'node-http--plaintext.json', 'report.html', 'report.md', 'run.json'])
+  expect(readdirSync(runDir).sort()).toEqual([
+    'aggregates.json',
+    'node-http--json.json',
+    'node-http--plaintext.json',
+    'report.html',
+    'report.md',
+    'run.json'
+  ])
   const { index, records } = writtenRun(runDir)
   expect(schemaErrors('run-index', index)).toEqual([])
-  expect(index).toMatchObject({ runId, status: 'complete', options: { connections: [10], durationSec: 1, warmupSec: 0.5, profile: 'quick', repeats: 1 } })
+  expect(index).toMatchObject({
+    runId,
+    status: 'complete',
+    options: { connections: [10], durationSec: 1, warmupSec: 0.5, profile: 'quick', repeats: 1 }
+  })
 
   const [, last] = records
   expect(last.sutProcess.exit).not.toBeNull()

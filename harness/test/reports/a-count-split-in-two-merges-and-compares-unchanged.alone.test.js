@@ -46,11 +46,17 @@ describe.skipIf(absent)(`instruction counts split in parts${skipNote(absent)}`, 
     expect(result.code, result.stderr).toBe(0)
     const index = writtenIndex(merged)
     expect(schemaErrors('run-index', index)).toEqual([])
-    expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual(['node-http--plaintext.json', 'node-http--json.json'])
+    expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual([
+      'node-http--plaintext.json',
+      'node-http--json.json'
+    ])
     expect(readFileSync(join(merged, 'report.md'), 'utf8')).toMatch(/Instructions per request/)
 
     const comparison = compareRuns([whole], [merged], { thresholdPercent: null, paired: false })
-    expect(Object.fromEntries(comparison.rows.map((row) => [row.scenario, row.verdict]))).toEqual({ plaintext: 'unchanged', json: 'unchanged' })
+    expect(Object.fromEntries(comparison.rows.map((row) => [row.scenario, row.verdict]))).toEqual({
+      plaintext: 'unchanged',
+      json: 'unchanged'
+    })
 
     // Another machine's cpu changes nothing a count depends on: merged as it is, and not marked mixed.
     const elsewhere = join(work, 'elsewhere')
@@ -67,7 +73,9 @@ describe.skipIf(absent)(`instruction counts split in parts${skipNote(absent)}`, 
     editJson(join(otherNode, file), (record) => { record.sut.runtimeVersion = 'v99.0.0' })
     const refused = await runCli(['merge', parts[0], otherNode, '--out', join(work, 'refused'), '--allow-mixed-machines'])
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toContain('DYNO_ERR_MERGE_REFUSED: instruction counts merge across machines only when what a count depends on matches')
+    expect(refused.stderr).toContain(
+      'DYNO_ERR_MERGE_REFUSED: instruction counts merge across machines only when what a count depends on matches'
+    )
     expect(refused.stderr).toMatch(/runtime node: v20\.\d+\.\d+ in part 1\/2 \([^)]+\), v99\.0\.0 in part 2\/2 \([^)]*other-node\)/)
     expect(existsSync(join(work, 'refused'))).toBe(false)
   }, 600_000)

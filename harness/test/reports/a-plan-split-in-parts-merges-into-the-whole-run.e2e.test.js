@@ -13,8 +13,22 @@ import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
 
 const runs = trackRuns()
-const PLAN = ['--frameworks', 'node-http,fastify', '--scenarios', 'plaintext,json,params', '--repeats', '2', '--duration', '0.5', '--warmup', '0',
-  '--connections', '10', '--engine', 'autocannon']
+const PLAN = [
+  '--frameworks',
+  'node-http,fastify',
+  '--scenarios',
+  'plaintext,json,params',
+  '--repeats',
+  '2',
+  '--duration',
+  '0.5',
+  '--warmup',
+  '0',
+  '--connections',
+  '10',
+  '--engine',
+  'autocannon'
+]
 const work = mkdtempSync(join(tmpdir(), 'dyno-shards-'))
 
 /** @param {string} dir */
@@ -75,11 +89,21 @@ describe('a plan split in three parts', () => {
       return JSON.parse(result.stdout).id
     }
     // Options the option table marks `partOfPlan: false`: each part's machine may give its own.
-    for (const extra of [['--out', join(work, 'elsewhere')], ['--cache-dir', join(work, 'cache')], ['--ready-timeout', '25'], ['--quiet-check', 'off'],
-      ['--disturbed-above', '40'], ['--count-jobs', '2']]) {
+    for (const extra of [
+      ['--out', join(work, 'elsewhere')],
+      ['--cache-dir', join(work, 'cache')],
+      ['--ready-timeout', '25'],
+      ['--quiet-check', 'off'],
+      ['--disturbed-above', '40'],
+      ['--count-jobs', '2']
+    ]) {
       expect(await idOf(extra), extra.join(' ')).toBe(wholePlan.id)
     }
-    for (const extra of [['--duration', '0.6'], ['--seed', '7'], ['--pin', 'off']]) expect(await idOf(extra), extra.join(' ')).not.toBe(wholePlan.id)
+    for (const extra of [
+      ['--duration', '0.6'],
+      ['--seed', '7'],
+      ['--pin', 'off']
+    ]) { expect(await idOf(extra), extra.join(' ')).not.toBe(wholePlan.id) }
   })
 
   it('gives every cell of the plan to exactly one part, balanced by expected time, each part recording the plan', () => {
@@ -95,40 +119,50 @@ describe('a plan split in three parts', () => {
       expect(index.options.seed).toBe(indexes[0].options.seed)
     }
     // Each repeat of a cell in whichever part balanced the load: here some cell has its two repeats in two parts.
-    const partOf = new Map(indexes.flatMap((index, position) => index.planned.map((/** @type {{ file: string }} */ entry) => [entry.file, position])))
-    expect([...partOf.keys()].some((file) => file.endsWith('--r1.json') && partOf.get(file) !== partOf.get(file.replace('--r1', '--r2')))).toBe(true)
+    const partOf = new Map(
+      indexes.flatMap((index, position) => index.planned.map((/** @type {{ file: string }} */ entry) => [entry.file, position]))
+    )
+    expect(
+      [...partOf.keys()].some((file) => file.endsWith('--r1.json') && partOf.get(file) !== partOf.get(file.replace('--r1', '--r2')))
+    ).toBe(true)
   })
 
-  it('merges into one run with exactly the cells of the unsharded plan, schema-valid, aggregates over parts merged exactly, reports written',
-    async () => {
-      const out = join(work, 'merged')
-      const merged = await runCli(['merge', ...[...parts].reverse(), '--out', out])
-      expect(merged.code, merged.stderr).toBe(0)
-      expect(merged.stdout).toContain(`3 parts, 12 cells of plan ${wholePlan.id}`)
-      const index = readJson(join(out, 'run.json'))
-      expect(schemaErrors('run-index', index)).toEqual([])
-      expect(index.planned.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual(wholeFiles())
-      expect(index).toMatchObject({ status: 'complete', plan: { id: wholePlan.id, cells: 12, shard: null }, merged: { mixedMachines: null } })
-      expect(index.merged.parts.map((/** @type {{ shard: string }} */ part) => part.shard)).toEqual(['1/3', '2/3', '3/3'])
-      expect(index.results).toHaveLength(12)
-      const records = index.results.map((/** @type {{ file: string }} */ entry) => readJson(join(out, entry.file)))
-      for (const record of records) expect(schemaErrors('result', record)).toEqual([])
-      const aggregates = readJson(join(out, 'aggregates.json'))
-      expect(schemaErrors('aggregates', aggregates)).toEqual([])
-      expect(aggregates.aggregates).toHaveLength(6)
-      for (const aggregate of aggregates.aggregates) {
-        const mine = records.filter((/** @type {any} */ record) => record.sut.label === aggregate.sut && record.scenario.name === aggregate.scenario)
-        // A round other processes disturbed (the other test files load the machine) is left out of a cell that has a clean one.
-        const clean = mine.filter((/** @type {any} */ record) => !record.interference?.disturbed)
-        const inFigure = clean.length > 0 ? clean : mine
-        expect(aggregate.runs + aggregate.disturbedLeftOut).toBe(2)
-        expect(aggregate.runs).toBe(inFigure.length)
-        expect(aggregate.latencyMs).toEqual(mergedLatencyMs(inFigure.map((/** @type {any} */ record) => record.summary.latencyHistogramUs)))
-      }
-      const report = readFileSync(join(out, 'report.md'), 'utf8')
-      for (const scenario of ['plaintext', 'json', 'params']) expect(report).toContain(`\n## ${scenario}\n`)
-      expect(existsSync(join(out, 'report.html'))).toBe(true)
+  it('merges into one run with exactly the cells of the unsharded plan, schema-valid, aggregates over parts merged exactly, ' +
+    'reports written', async () => {
+    const out = join(work, 'merged')
+    const merged = await runCli(['merge', ...[...parts].reverse(), '--out', out])
+    expect(merged.code, merged.stderr).toBe(0)
+    expect(merged.stdout).toContain(`3 parts, 12 cells of plan ${wholePlan.id}`)
+    const index = readJson(join(out, 'run.json'))
+    expect(schemaErrors('run-index', index)).toEqual([])
+    expect(index.planned.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual(wholeFiles())
+    expect(index).toMatchObject({
+      status: 'complete',
+      plan: { id: wholePlan.id, cells: 12, shard: null },
+      merged: { mixedMachines: null }
     })
+    expect(index.merged.parts.map((/** @type {{ shard: string }} */ part) => part.shard)).toEqual(['1/3', '2/3', '3/3'])
+    expect(index.results).toHaveLength(12)
+    const records = index.results.map((/** @type {{ file: string }} */ entry) => readJson(join(out, entry.file)))
+    for (const record of records) expect(schemaErrors('result', record)).toEqual([])
+    const aggregates = readJson(join(out, 'aggregates.json'))
+    expect(schemaErrors('aggregates', aggregates)).toEqual([])
+    expect(aggregates.aggregates).toHaveLength(6)
+    for (const aggregate of aggregates.aggregates) {
+      const mine = records.filter(
+        (/** @type {any} */ record) => record.sut.label === aggregate.sut && record.scenario.name === aggregate.scenario
+      )
+      // A round other processes disturbed (the other test files load the machine) is left out of a cell that has a clean one.
+      const clean = mine.filter((/** @type {any} */ record) => !record.interference?.disturbed)
+      const inFigure = clean.length > 0 ? clean : mine
+      expect(aggregate.runs + aggregate.disturbedLeftOut).toBe(2)
+      expect(aggregate.runs).toBe(inFigure.length)
+      expect(aggregate.latencyMs).toEqual(mergedLatencyMs(inFigure.map((/** @type {any} */ record) => record.summary.latencyHistogramUs)))
+    }
+    const report = readFileSync(join(out, 'report.md'), 'utf8')
+    for (const scenario of ['plaintext', 'json', 'params']) expect(report).toContain(`\n## ${scenario}\n`)
+    expect(existsSync(join(out, 'report.html'))).toBe(true)
+  })
 })
 
 describe('dyno merge refuses, names the directory, and writes nothing', () => {
@@ -148,19 +182,26 @@ describe('dyno merge refuses, names the directory, and writes nothing', () => {
 
   it('a part missing, naming it', () => refused([parts[0], parts[2]], /part 2\/3 of plan [0-9a-f]{16} is missing/))
 
-  it('two copies of one part, naming both', () => refused([...parts, copyOf(parts[1], 'again')], new RegExp(`part 2/3 is given twice: .*${parts[1]}`)))
+  it('two copies of one part, naming both', () =>
+    refused([...parts, copyOf(parts[1], 'again')], new RegExp(`part 2/3 is given twice: .*${parts[1]}`)))
 
   it('one directory given twice', () => refused([parts[0], parts[0]], new RegExp(`${parts[0]} is given twice`)))
 
   it('a directory that is not a run', () => refused([work], new RegExp(`${work} is not a dyno run directory`)))
 
   it('a run made without --shard', async () => {
-    const whole = await runPart(['--frameworks', 'node-http', '--scenarios', 'json', '--duration', '0.5', '--warmup', '0', '--connections', '10'], 'whole')
+    const whole = await runPart(
+      ['--frameworks', 'node-http', '--scenarios', 'json', '--duration', '0.5', '--warmup', '0', '--connections', '10'],
+      'whole'
+    )
     await refused([whole], new RegExp(`${whole} is not a part of a split plan`))
   })
 
   it('parts of different plans', async () => {
-    const other = await runPart([...PLAN.map((arg) => arg === 'plaintext,json,params' ? 'plaintext,json' : arg), '--shard', '3/3'], 'other-plan')
+    const other = await runPart(
+      [...PLAN.map((arg) => (arg === 'plaintext,json,params' ? 'plaintext,json' : arg)), '--shard', '3/3'],
+      'other-plan'
+    )
     await refused([parts[0], parts[1], other], /different plans/)
   })
 
@@ -184,14 +225,18 @@ describe('dyno merge refuses, names the directory, and writes nothing', () => {
     const out = join(work, 'mixed')
     const mixed = await runCli(['merge', parts[0], parts[1], elsewhere, '--out', out, '--allow-mixed-machines'])
     expect(mixed.code, mixed.stderr).toBe(0)
-    expect(readJson(join(out, 'run.json')).merged.mixedMachines.map((/** @type {{ property: string }} */ entry) => entry.property)).toEqual(['cpu', 'cores'])
+    expect(readJson(join(out, 'run.json')).merged.mixedMachines.map((/** @type {{ property: string }} */ entry) => entry.property)).toEqual(
+      ['cpu', 'cores']
+    )
     const markdown = readFileSync(join(out, 'report.md'), 'utf8')
     const tables = markdown.split('\n## ').slice(1).filter((section) => section.includes('| framework'))
     expect(tables).toHaveLength(3)
     for (const table of tables) expect(table).toMatch(/^\S+\n\n> Mixed machines: .*Another CPU @ 9\.99GHz/)
     const html = readFileSync(join(out, 'report.html'), 'utf8')
     expect(html.match(/<p class="mixed">Mixed machines/g)).toHaveLength(4) // the page, and each of the three scenarios
-    expect(JSON.parse(/<script id="dyno-model" type="application\/json">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null').mixedMachines).toMatch(/^Mixed machines/)
+    expect(JSON.parse(/<script id="dyno-model" type="application\/json">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null').mixedMachines).toMatch(
+      /^Mixed machines/
+    )
   })
 
   it('an --out that already holds something', async () => {
@@ -207,7 +252,9 @@ describe('--shard', () => {
   it.each(['0/3', '4/3', '1/0', 'a/b', '1/3/5'])('refuses %s with exit 2, naming the value and the form allowed', async (value) => {
     const result = await runCli(['run', '--shard', value, '--out', join(work, 'never')])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain(`\`--shard\` must be K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256 (e.g. \`2/4\`), got \`${value}\``)
+    expect(result.stderr).toContain(
+      `\`--shard\` must be K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256 (e.g. \`2/4\`), got \`${value}\``
+    )
     expect(existsSync(join(work, 'never'))).toBe(false)
   })
 })

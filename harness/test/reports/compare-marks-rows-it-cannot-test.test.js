@@ -37,7 +37,8 @@ it('gives the point change only, and says why, when the repeats are too few for 
     status: 'too-few-repeats',
     verdict: null,
     reason: expect.stringMatching(
-      /^too few repeats for a test: 1 baseline and 1 candidate run; the Mann–Whitney U test cannot reach p < 0\.05 .* the point change only$/
+      new RegExp(String.raw`^too few repeats for a test: 1 baseline and 1 candidate run; ` +
+        String.raw`the Mann–Whitney U test cannot reach p < 0\.05 .* the point change only$`)
     ),
     requestsPerSec: { changePercent: -10, ci95Percent: null, test: null, significant: null, verdict: null }
   })
@@ -93,7 +94,11 @@ it('keeps cells of one side only as rows, and refuses to compare different load 
 
   const longer = runWithFigures(runDir, { ...slower, edit: (record) => { record.load.durationSec = 10 } })
   const noted = await compareJson(baseline, longer)
-  expect(noted.document.rows[0]).toMatchObject({ status: 'compared', verdict: 'regressed', notes: ['durationSec differs: 0.5 (baseline) vs 10 (candidate)'] })
+  expect(noted.document.rows[0]).toMatchObject({
+    status: 'compared',
+    verdict: 'regressed',
+    notes: ['durationSec differs: 0.5 (baseline) vs 10 (candidate)']
+  })
 })
 
 it('reads a run through its run.json too', async () => {

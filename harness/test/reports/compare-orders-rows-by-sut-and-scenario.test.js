@@ -27,8 +27,14 @@ const side = (name, records) => /** @type {import('../../src/reports/compare/rea
 it('orders rows by SUT, then scenario as the registry lists them, then connections, whatever order the cells ended in', () => {
   const ended = [['koa', 'params', 100], ['fastify', 'json', 100], ['koa', 'plaintext', 100], ['fastify', 'plaintext', 200],
     ['fastify', 'plaintext', 100], ['koa', 'json', 100]]
-  const baseline = side('baseline', ended.map(([sut, scenario, connections]) => sourced(String(sut), String(scenario), Number(connections))))
-  const candidate = side('candidate', [...ended].reverse().map(([sut, scenario, connections]) => sourced(String(sut), String(scenario), Number(connections))))
+  const baseline = side(
+    'baseline',
+    ended.map(([sut, scenario, connections]) => sourced(String(sut), String(scenario), Number(connections)))
+  )
+  const candidate = side(
+    'candidate',
+    [...ended].reverse().map(([sut, scenario, connections]) => sourced(String(sut), String(scenario), Number(connections)))
+  )
   expect(matchResults(baseline, candidate).map((cell) => `${cell.sut} ${cell.scenario} ${cell.connections}`)).toEqual([
     'fastify plaintext 100', 'fastify plaintext 200', 'fastify json 100', 'koa plaintext 100', 'koa json 100', 'koa params 100'
   ])
@@ -38,5 +44,9 @@ it('puts a cell only one side has in its place among the others', () => {
   const baseline = side('baseline', [sourced('koa', 'json', 100), sourced('fastify', 'json', 100)])
   const candidate = side('candidate', [sourced('koa', 'json', 100), sourced('express', 'json', 100)])
   const cells = matchResults(baseline, candidate)
-  expect(cells.map((cell) => [cell.sut, cell.baseline.length, cell.candidate.length])).toEqual([['express', 0, 1], ['fastify', 1, 0], ['koa', 1, 1]])
+  expect(cells.map((cell) => [cell.sut, cell.baseline.length, cell.candidate.length])).toEqual([
+    ['express', 0, 1],
+    ['fastify', 1, 0],
+    ['koa', 1, 1]
+  ])
 })

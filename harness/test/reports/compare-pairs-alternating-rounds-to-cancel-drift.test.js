@@ -5,7 +5,12 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { metricChange } from '../../src/judging/change-statistics.js'
 import { pairedHodgesLehmannRatio } from '../../src/judging/stats/paired-hodges-lehmann.js'
-import { exactSignedRankDistribution, pairsNeeded, smallestSignedRankP, wilcoxonSignedRank } from '../../src/judging/stats/wilcoxon-signed-rank.js'
+import {
+  exactSignedRankDistribution,
+  pairsNeeded,
+  smallestSignedRankP,
+  wilcoxonSignedRank
+} from '../../src/judging/stats/wilcoxon-signed-rank.js'
 import { EIGHT_REPEATS, runWithFigures } from '../support/compare-inputs.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
@@ -140,7 +145,9 @@ describe('paired change', () => {
   it('falls back to Mann–Whitney U, saying why, with fewer than 6 pairs or unequal counts', () => {
     const fivePairs = metricChange(baseline.slice(0, 5), candidate.slice(0, 5), { ...settings, paired: true })
     expect(fivePairs.test?.name).toBe('mann-whitney-u')
-    expect(fivePairs.unpairedBecause).toMatch(/5 pairs cannot reach p < 0.05 in the signed-rank test \(its smallest p is 0.063; 6 pairs are needed\)/)
+    expect(fivePairs.unpairedBecause).toMatch(
+      /5 pairs cannot reach p < 0.05 in the signed-rank test \(its smallest p is 0.063; 6 pairs are needed\)/
+    )
     const unequal = metricChange(baseline, candidate.slice(0, 7), { ...settings, paired: true })
     expect(unequal.test?.name).toBe('mann-whitney-u')
     expect(unequal.unpairedBecause).toBe('the sides have 8 and 7 runs, so they cannot be paired round by round')
@@ -184,7 +191,10 @@ describe('dyno compare --paired', () => {
   it('without --paired, treats them as independent samples and calls it unchanged', async () => {
     const document = await compareJson()
     expect(document.settings).toMatchObject({ paired: false, test: 'mann-whitney-u' })
-    expect(document.rows[0]).toMatchObject({ verdict: 'unchanged', requestsPerSec: { test: { name: 'mann-whitney-u' }, significant: false } })
+    expect(document.rows[0]).toMatchObject({
+      verdict: 'unchanged',
+      requestsPerSec: { test: { name: 'mann-whitney-u' }, significant: false }
+    })
     expect(document.rows[0].notes).toContain("the baseline's req/s vary from run to run by more than the threshold (CV 11.5%): " +
       'a noisy machine hides changes of that size')
   })

@@ -32,7 +32,13 @@ const GAB_SCHEMA = {
     type: 'object',
     required: ['name', 'value', 'unit'],
     additionalProperties: false,
-    properties: { name: { type: 'string' }, value: { type: 'number' }, unit: { type: 'string' }, range: { type: 'string' }, extra: { type: 'string' } }
+    properties: {
+      name: { type: 'string' },
+      value: { type: 'number' },
+      unit: { type: 'string' },
+      range: { type: 'string' },
+      extra: { type: 'string' }
+    }
   }
 }
 const ajv = new Ajv({ allErrors: true, strict: true })
@@ -65,8 +71,25 @@ describe('dyno compare output formats', () => {
     expect(code).toBe(0)
     expect(stdout).toContain(`baseline:  ${baseline} (run `)
     const row = stdout.split('\n').find((line) => line.includes('node-http'))
-    expect(row?.split('│').map((cell) => cell.trim()).filter(Boolean)).toEqual(
-      ['node-http', 'json', '10', '4/4', '10,025', '9,023', '-10.0% [-11.8%, -8.2%]', '0.029', '2.025', '2.430', '+20.0% [+8.6%, +32.6%]', 'regressed'])
+    expect(
+      row
+        ?.split('│')
+        .map((cell) => cell.trim())
+        .filter(Boolean)
+    ).toEqual([
+      'node-http',
+      'json',
+      '10',
+      '4/4',
+      '10,025',
+      '9,023',
+      '-10.0% [-11.8%, -8.2%]',
+      '0.029',
+      '2.025',
+      '2.430',
+      '+20.0% [+8.6%, +32.6%]',
+      'regressed'
+    ])
     expect(stdout).toMatch(/Verdicts on req\/s: 1 regressed, 0 improved, 0 unchanged\. A verdict needs p < 0\.05 .* at least 5%/)
   })
 
@@ -84,10 +107,24 @@ describe('dyno compare output formats', () => {
     const document = JSON.parse(stdout)
     expect(schemaErrors('compare', document)).toEqual([])
     expect(document.summary).toEqual({
-      improved: 0, regressed: 1, unchanged: 0, tooFewRepeats: 0, notComparable: 0, syscallsRegressed: 0, allocationRegressed: 0, disturbed: 0
+      improved: 0,
+      regressed: 1,
+      unchanged: 0,
+      tooFewRepeats: 0,
+      notComparable: 0,
+      syscallsRegressed: 0,
+      allocationRegressed: 0,
+      disturbed: 0
     })
     const [row] = document.rows
-    expect(row).toMatchObject({ sut: 'node-http', scenario: 'json', connections: 10, status: 'compared', reason: null, verdict: 'regressed' })
+    expect(row).toMatchObject({
+      sut: 'node-http',
+      scenario: 'json',
+      connections: 10,
+      status: 'compared',
+      reason: null,
+      verdict: 'regressed'
+    })
     expect(row.requestsPerSec).toMatchObject({
       baseline: { runs: baselineFigures.requestsPerSec, median: 10_025 },
       candidate: { runs: [9_000, 9_090, 8_910, 9_045], median: 9_022.5 },
@@ -129,7 +166,9 @@ describe('dyno compare output formats', () => {
     }])
     const smaller = JSON.parse((await compare('--format', 'gab-p99')).stdout)
     expect(validGab(smaller)).toBe(true)
-    expect(smaller).toMatchObject([{ name: 'node-http/json/c10 p99', unit: 'ms', value: 2.43, extra: expect.stringContaining('+20.0% [+8.6%, +32.6%]') }])
+    expect(smaller).toMatchObject([
+      { name: 'node-http/json/c10 p99', unit: 'ms', value: 2.43, extra: expect.stringContaining('+20.0% [+8.6%, +32.6%]') }
+    ])
   })
 })
 

@@ -53,7 +53,12 @@ describe('dyno compare refuses, exit 2, naming the file and what is wrong', () =
   it('a run directory whose result file is gone', async () => {
     const broken = copyOfRun(FOUR_REPEATS)
     rmSync(join(broken, 'node-http--json--r2.json'))
-    await expectRefused(good, broken, 'DYNO_ERR_COMPARE_INPUT', new RegExp(`candidate: ${join(broken, 'node-http--json--r2.json')}: cannot read a result`))
+    await expectRefused(
+      good,
+      broken,
+      'DYNO_ERR_COMPARE_INPUT',
+      new RegExp(`candidate: ${join(broken, 'node-http--json--r2.json')}: cannot read a result`)
+    )
   })
 
   it('a directory that holds no run', async () => {
@@ -71,14 +76,28 @@ describe('dyno compare refuses, exit 2, naming the file and what is wrong', () =
 
   it('sides of different schema versions', async () => {
     const older = editRun(copyOfRun(FOUR_REPEATS), (document) => { document.schemaVersion = SCHEMA_VERSION - 1 })
-    await expectRefused(good, older, 'DYNO_ERR_COMPARE_SCHEMA', new RegExp(`the baseline \\(${good}\\) has result schema version ${SCHEMA_VERSION}, ` +
-      `the candidate \\(${older}\\) has ${SCHEMA_VERSION - 1}: results of different schema versions are not compared`))
+    await expectRefused(
+      good,
+      older,
+      'DYNO_ERR_COMPARE_SCHEMA',
+      new RegExp(
+        `the baseline \\(${good}\\) has result schema version ${SCHEMA_VERSION}, ` +
+          `the candidate \\(${older}\\) has ${SCHEMA_VERSION - 1}: results of different schema versions are not compared`
+      )
+    )
   })
 
   it('a schema version this dyno cannot read', async () => {
     const newer = editRun(copyOfRun(FOUR_REPEATS), (document) => { document.schemaVersion = 99 })
-    await expectRefused(newer, newer, 'DYNO_ERR_COMPARE_INPUT',
-      new RegExp(`baseline: .*run\\.json: not a run index as dyno writes it: it has schema version 99; this dyno reads versions 1 to ${SCHEMA_VERSION}`))
+    await expectRefused(
+      newer,
+      newer,
+      'DYNO_ERR_COMPARE_INPUT',
+      new RegExp(
+        'baseline: .*run\\.json: not a run index as dyno writes it: it has schema version 99; this dyno reads versions 1 to ' +
+          `${SCHEMA_VERSION}`
+      )
+    )
   })
 
   it('sides with no SUT, scenario and connections in common', async () => {

@@ -114,15 +114,23 @@ describe('a cell whose warm-up and level changed', () => {
   it('names the change of warm-up, the rates of events and the deoptimisation of one side only in the table', async () => {
     const text = await compare(baseline, candidate)
     const section = text.slice(text.indexOf('Warm-up, baseline → candidate'))
-    expect(section).toContain('\n  express × json (100 connections): warm-up, steady from 750 ms → slowdown ×3, warm-up ×1, steady from 3,000 ms ' +
-      '(steady 2,250 ms later, beyond ±500 ms)\n')
-    expect(section).toContain('\n    runtime events where req/s regressed, per second of load in the measure phase, baseline → candidate:\n')
+    expect(section).toContain(
+      '\n  express × json (100 connections): warm-up, steady from 750 ms → slowdown ×3, warm-up ×1, steady from 3,000 ms ' +
+        '(steady 2,250 ms later, beyond ±500 ms)\n'
+    )
+    expect(section).toContain(
+      '\n    runtime events where req/s regressed, per second of load in the measure phase, baseline → candidate:\n'
+    )
     // 3 of each run's recorded 9 deoptimisations had changed shapes, the route's 40 more in the candidate's: 12 and 172 in 20 s.
     expect(section).toMatch(/\n {6}deoptimised: 1\.8 → 9\.6 \(insufficient feedback 1\.2 → 1, shape or type changed 0\.6 → 8\.6\)\n/)
     expect(section).toContain(`\n      deoptimised only in the candidate: ${HANDLER_DEOPT.fn} at ${HANDLER_DEOPT.position}: ` +
       'wrong map (shape or type changed), ×160 in 4 of 4 runs\n')
-    expect(section).toMatch(new RegExp(`\\n {6}deoptimised only in the baseline: ${TIMER_DEOPT} at .*: Insufficient type feedback for call ` +
-      '\\(insufficient feedback\\), ×4 in 4 of 4 runs\\n'))
+    expect(section).toMatch(
+      new RegExp(
+        `\\n {6}deoptimised only in the baseline: ${TIMER_DEOPT} at .*: Insufficient type feedback for call ` +
+          '\\(insufficient feedback\\), ×4 in 4 of 4 runs\\n'
+      )
+    )
     // A group both sides had (the listener lookup of every run) is no difference.
     expect(section).not.toContain('emit node:events:471:44')
     expect(section).toMatch(/\n {6}optimised: sparkplug [\d.]+ → [\d.]+, turbofan [\d.]+ → [\d.]+\n/)
@@ -135,9 +143,13 @@ describe('a cell whose warm-up and level changed', () => {
     const markdown = await compare(baseline, candidate, '--format', 'md')
     expect(markdown).toMatch(/^## dyno compare\n\n\*\*1 significant regression\*\* beyond 5%; 1 with a changed warm-up \(see Warm-up\)\n/)
     const section = markdown.slice(markdown.indexOf('### Warm-up'))
-    expect(section).toContain('\n- express × json (100 connections): warm-up, steady from 750 ms → slowdown ×3, warm-up ×1, steady from 3,000 ms ' +
-      '(steady 2,250 ms later, beyond ±500 ms)\n')
-    expect(section).toContain(`\n    - deoptimised only in the candidate: \`${HANDLER_DEOPT.fn}\` at \`${HANDLER_DEOPT.position}\`: wrong map`)
+    expect(section).toContain(
+      '\n- express × json (100 connections): warm-up, steady from 750 ms → slowdown ×3, warm-up ×1, steady from 3,000 ms ' +
+        '(steady 2,250 ms later, beyond ±500 ms)\n'
+    )
+    expect(section).toContain(
+      `\n    - deoptimised only in the candidate: \`${HANDLER_DEOPT.fn}\` at \`${HANDLER_DEOPT.position}\`: wrong map`
+    )
     expect(section).toContain(`\n    - deoptimised only in the baseline: \`${TIMER_DEOPT}\` at \``)
     expect(section).not.toContain('fastify')
   })
@@ -147,7 +159,9 @@ describe('a cell whose warm-up and level changed', () => {
     expect(schemaErrors('compare', document)).toEqual([])
     expect(document.schemaVersion).toBe(5)
     expect(document.summary).toMatchObject({ regressed: 1, unchanged: 1 })
-    const [express, fastify] = ['express', 'fastify'].map((sut) => document.rows.find((/** @type {{ sut: string }} */ row) => row.sut === sut))
+    const [express, fastify] = ['express', 'fastify'].map((sut) =>
+      document.rows.find((/** @type {{ sut: string }} */ row) => row.sut === sut)
+    )
     expect(express.verdict).toBe('regressed')
     expect(express.warmup).toEqual({
       baseline: { classification: 'warm-up', runs: [{ classification: 'warm-up', runs: 4 }], steadyStartMs: 750, reason: null },
@@ -191,7 +205,9 @@ describe('a side whose runtime events were not collected', () => {
     expect(express.verdict).toBe('regressed')
     expect(express.runtimeDifferences).toEqual({
       levelChange: { by: 'verdict', verdict: 'regressed', ratio: null, interval: null },
-      reason: expect.stringMatching(/^the baseline has no runtime events: not collected: the run had `--runtime-events off` .*\(.*express--json\.json\)$/),
+      reason: expect.stringMatching(
+        /^the baseline has no runtime events: not collected: the run had `--runtime-events off` .*\(.*express--json\.json\)$/
+      ),
       baseline: null,
       candidate: null,
       deoptimizations: null
@@ -204,7 +220,8 @@ describe('a side whose runtime events were not collected', () => {
 })
 
 describe('one run a side (the sustained profile)', () => {
-  it('sets the runtime events side by side where the steady windows moved beyond their own spread, saying it is not a verdict', async () => {
+  it('sets the runtime events side by side where the steady windows moved beyond their own spread, saying it is ' +
+    'not a verdict', async () => {
     /** One copy of the run, express's windows (and its req/s) scaled by `factor`. @param {number} factor */
     const single = (factor) => {
       const dir = mkdtempSync(join(tmpdir(), 'dyno-warmup-single-'))
@@ -222,7 +239,9 @@ describe('one run a side (the sustained profile)', () => {
     }
     const document = JSON.parse(await compare(single(1), single(0.8), '--format', 'json'))
     expect(schemaErrors('compare', document)).toEqual([])
-    const [express, fastify] = ['express', 'fastify'].map((sut) => document.rows.find((/** @type {{ sut: string }} */ row) => row.sut === sut))
+    const [express, fastify] = ['express', 'fastify'].map((sut) =>
+      document.rows.find((/** @type {{ sut: string }} */ row) => row.sut === sut)
+    )
     expect(express).toMatchObject({ status: 'too-few-repeats', verdict: null })
     expect(express.runtimeDifferences.levelChange).toMatchObject({ by: 'steady windows', verdict: null, ratio: 0.8 })
     expect(express.runtimeDifferences.levelChange.interval[1]).toBeLessThan(1)
@@ -236,7 +255,10 @@ describe('results written before dyno classified warm-up', () => {
   it('compare as before: the same verdict, no warm-up section, nothing of runtime events', async () => {
     const figures = { requestsPerSec: [10_000, 10_100, 9_900, 10_050], p99Ms: [2.0, 2.1, 1.9, 2.05] }
     const baseline = runWithFigures(FOUR_REPEATS, figures)
-    const candidate = runWithFigures(FOUR_REPEATS, { requestsPerSec: figures.requestsPerSec.map((value) => value * 0.9), p99Ms: figures.p99Ms })
+    const candidate = runWithFigures(FOUR_REPEATS, {
+      requestsPerSec: figures.requestsPerSec.map((value) => value * 0.9),
+      p99Ms: figures.p99Ms
+    })
     const document = JSON.parse(await compare(baseline, candidate, '--format', 'json'))
     expect(schemaErrors('compare', document)).toEqual([])
     expect(document.rows[0]).toMatchObject({ verdict: 'regressed', warmup: null, runtimeDifferences: null, notes: [] })

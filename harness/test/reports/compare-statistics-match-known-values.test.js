@@ -128,7 +128,10 @@ describe('Hodges–Lehmann ratio and its interval', () => {
 
   it('is the plain ratio with one run a side, with no interval', () => {
     expect(hodgesLehmannRatio([1000], [900], { alpha: 0.05 })).toEqual({ ratio: expect.closeTo(0.9, 12), interval: null, coverage: null })
-    expect(hodgesLehmannRatio([100, 101, 102], [90, 91, 92], { alpha: 0.05 })).toMatchObject({ ratio: expect.closeTo(0.9009900990099006, 12), interval: null })
+    expect(hodgesLehmannRatio([100, 101, 102], [90, 91, 92], { alpha: 0.05 })).toMatchObject({
+      ratio: expect.closeTo(0.9009900990099006, 12),
+      interval: null
+    })
   })
 
   it('uses the normal approximation above 50 runs a side and still brackets the estimate', () => {

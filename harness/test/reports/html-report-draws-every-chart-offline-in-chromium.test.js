@@ -139,13 +139,21 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
     }
     expect(sorted(byKind.requestsPerCpuSec.series)).toEqual([sweep.runId])
     expect(sorted(byKind.latencyOverTime.series)).toEqual(measured.flatMap((name) => [`${name} p50`, `${name} p99`]))
-    for (const kind of ['latencyDistribution', 'sweepThroughput', 'sweepP99', 'cpu', 'rss']) expect(sorted(byKind[kind].series), kind).toEqual(measured)
+    for (const kind of ['latencyDistribution', 'sweepThroughput', 'sweepP99', 'cpu', 'rss']) {
+      expect(sorted(byKind[kind].series), kind).toEqual(measured)
+    }
 
     // The runs that are not ok, with their reasons: the invalid fixture at both levels and repeats, and the skipped one.
-    expect(problemRows.filter((row) => row.includes('fixture-wrong-body') && row.includes('invalid') && row.includes('DYNO_ERR_RESPONSE_MISMATCH')))
-      .toHaveLength(4)
-    expect(problemRows.filter((row) => row.includes('fixture-skipped-here') && row.includes('skipped') && row.includes('needs a machine this is not')))
-      .toHaveLength(4)
+    expect(
+      problemRows.filter(
+        (row) => row.includes('fixture-wrong-body') && row.includes('invalid') && row.includes('DYNO_ERR_RESPONSE_MISMATCH')
+      )
+    ).toHaveLength(4)
+    expect(
+      problemRows.filter(
+        (row) => row.includes('fixture-skipped-here') && row.includes('skipped') && row.includes('needs a machine this is not')
+      )
+    ).toHaveLength(4)
     const markdown = readFileSync(paths[0], 'utf8')
     expect(markdown).toMatch(/\| fixture-skipped-here \|.*skipped \(run 1\): fixture: needs a machine this is not/)
     // report.md: the rank group first, the figure with its interval, and the spread between rounds under the table.
@@ -177,16 +185,30 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
     const throughput = charts.find((chart) => chart.chart === 'throughput')
     expect(throughput?.legends?.[1]).toEqual([LEGEND.generatorBound, LEGEND.invalid])
     const bars = throughput?.bars?.[0] ?? []
-    expect(bars.find((bar) => bar.category === 'node-http')).toMatchObject({ hatched: true, framed: false, label: expect.stringMatching(/ †$/) })
-    expect(bars.find((bar) => bar.category === 'fixture-wrong-under-load')).toMatchObject({ framed: true, label: expect.stringMatching(/ ✗ invalid$/) })
+    expect(bars.find((bar) => bar.category === 'node-http')).toMatchObject({
+      hatched: true,
+      framed: false,
+      label: expect.stringMatching(/ †$/)
+    })
+    expect(bars.find((bar) => bar.category === 'fixture-wrong-under-load')).toMatchObject({
+      framed: true,
+      label: expect.stringMatching(/ ✗ invalid$/)
+    })
     // The native engine generator-bound: the limit of this machine, marked and hatched its own way.
-    const nativeBound = { ...nodeHttp, load: { ...nodeHttp.load, engine: 'native' }, summary: { ...nodeHttp.summary, generatorBound: true } }
+    const nativeBound = {
+      ...nodeHttp,
+      load: { ...nodeHttp.load, engine: 'native' },
+      summary: { ...nodeHttp.summary, generatorBound: true }
+    }
     writeFileSync(nodeHttpFile, JSON.stringify(nativeBound))
     const atLimit = await openReport(writeReports([copy])[1], 'report-machine-limit-bars.png')
     expect(atLimit.problems).toEqual([])
     const limitChart = atLimit.charts.find((chart) => chart.chart === 'throughput')
     expect(limitChart?.legends?.[1]).toEqual([LEGEND.machineLimit, LEGEND.invalid])
-    expect(limitChart?.bars?.[0].find((bar) => bar.category === 'node-http')).toMatchObject({ hatched: true, label: expect.stringMatching(/ ‡$/) })
+    expect(limitChart?.bars?.[0].find((bar) => bar.category === 'node-http')).toMatchObject({
+      hatched: true,
+      label: expect.stringMatching(/ ‡$/)
+    })
     // The other charts keep their plain bars, and an unflagged report has no flags' legend.
     expect(charts.find((chart) => chart.chart === 'requestsPerCpuSec')?.bars?.flat().some((bar) => bar.hatched || bar.framed)).toBe(false)
     const plain = await openReport(writeReports([sweep.runDir])[1], 'report-sweep.png')

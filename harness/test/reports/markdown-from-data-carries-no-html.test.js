@@ -25,7 +25,9 @@ function hostileRun () {
     const record = JSON.parse(readFileSync(path, 'utf8'))
     record.sut.label = `node-http ${SCRIPT}`
     record.sut.frameworkVersion = `1.0.0 & ${IMAGE}`
-    if (position === files.length - 1) Object.assign(record, { status: 'failed', reason: `the SUT said ${IMAGE} & left`, errorCode: 'DYNO_ERR_SUT_EXITED' })
+    if (position === files.length - 1) {
+      Object.assign(record, { status: 'failed', reason: `the SUT said ${IMAGE} & left`, errorCode: 'DYNO_ERR_SUT_EXITED' })
+    }
     writeFileSync(path, JSON.stringify(record))
   }
   return dir

@@ -32,7 +32,8 @@ it('replaces the README block with the run\'s figures, its environment, and the 
   expect(written).not.toContain('stale')
   expect(written).toContain(`Run \`${runId}\`: `)
   expect(written).toContain(`Node ${process.version}`)
-  const figure = (/** @type {string} */ scenario) => aggregates.find((entry) => entry.sut === 'node-http' && entry.scenario === scenario)?.requestsPerSec.center
+  const figure = (/** @type {string} */ scenario) =>
+    aggregates.find((entry) => entry.sut === 'node-http' && entry.scenario === scenario)?.requestsPerSec.center
   const row = written.split('\n').find((line) => line.startsWith('| node-http |'))
   // One round: the figure without a rank group, and the legend says why.
   expect(row).toMatch(new RegExp(`^\\| node-http \\| ${process.versions.node} \\| ${formatInteger(figure('plaintext'))}( †)? \\| ` +
@@ -55,10 +56,20 @@ it('shows each figure with its rank group, the rows in the order of the json col
     summary: { requestsPerSec: { mean: rate }, latencyHistogramUs: histogram, generatorBound: false }
   }))
   const records = /** @type {any[]} */ ([
-    ...rounds('a', 'json', [60_000, 61_000]), ...rounds('b', 'json', [59_000, 60_500]), ...rounds('c', 'json', [30_000, 30_500]),
-    ...rounds('a', 'plaintext', [70_000, 71_000]), ...rounds('b', 'plaintext', [40_000, 40_600]), ...rounds('c', 'plaintext', [90_000, 91_000])
+    ...rounds('a', 'json', [60_000, 61_000]),
+    ...rounds('b', 'json', [59_000, 60_500]),
+    ...rounds('c', 'json', [30_000, 30_500]),
+    ...rounds('a', 'plaintext', [70_000, 71_000]),
+    ...rounds('b', 'plaintext', [40_000, 40_600]),
+    ...rounds('c', 'plaintext', [90_000, 91_000])
   ])
-  const env = { cpu: { model: 'test cpu', cores: 2 }, memoryBytes: 2 ** 30, os: { type: 'Linux', release: '6' }, node: 'v22.0.0', git: { commit: 'abc' } }
+  const env = {
+    cpu: { model: 'test cpu', cores: 2 },
+    memoryBytes: 2 ** 30,
+    os: { type: 'Linux', release: '6' },
+    node: 'v22.0.0',
+    git: { commit: 'abc' }
+  }
   const index = { runId: 'synthetic', env, engineChoice: null }
   const block = referenceTable({ dir: '/nowhere', index, records, aggregates: aggregateRuns(records, { seed: 1 }) })
   const figure = (/** @type {number[]} */ rates) => formatInteger(Math.sqrt(rates[0] * rates[1]))
@@ -75,8 +86,11 @@ it('shows each figure with its rank group, the rows in the order of the json col
 it('refuses a README without the markers and says which lines it needs', () => {
   const readme = join(mkdtempSync(join(tmpdir(), 'dyno-readme-')), 'README.md')
   writeFileSync(readme, '# no markers\n')
-  expect(() => execFileSync(process.execPath, [join(REPO_ROOT, 'harness/bin/readme-reference.js'), join(REPO_ROOT, 'results'), readme], { stdio: 'pipe' }))
-    .toThrow(/README.md has no reference block: it needs the line <!-- dyno:reference:start/)
+  expect(() =>
+    execFileSync(process.execPath, [join(REPO_ROOT, 'harness/bin/readme-reference.js'), join(REPO_ROOT, 'results'), readme], {
+      stdio: 'pipe'
+    })
+  ).toThrow(/README.md has no reference block: it needs the line <!-- dyno:reference:start/)
 })
 
 it('keeps the project README\'s reference block in the written form', () => {

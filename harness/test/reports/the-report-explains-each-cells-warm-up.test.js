@@ -42,7 +42,9 @@ describe('the warm-up model', () => {
 
   it('gives a row per SUT, fastest first, at the level measured', () => {
     expect(section.connections).toBe(100)
-    const fastestFirst = [...run.aggregates].sort((a, b) => b.requestsPerSec.center - a.requestsPerSec.center).map((aggregate) => aggregate.sut)
+    const fastestFirst = [...run.aggregates]
+      .sort((a, b) => b.requestsPerSec.center - a.requestsPerSec.center)
+      .map((aggregate) => aggregate.sut)
     expect(section.rows.map((row) => row.sut)).toEqual(fastestFirst)
   })
 
@@ -86,7 +88,9 @@ describe('the warm-up model', () => {
       verdictOf(recordOf(run, 'go-gin')).aroundSteadyStart)
     const row = rowOf('go-gin')
     expect(row).toMatchObject({ optimizedBeforePct: null, deoptimized: { before: null, after: null } })
-    const cells = Object.fromEntries(WARMUP_COLUMNS.filter((column) => column !== 'run').map((column, at) => [column, warmupCells(row, false)[at]]))
+    const cells = Object.fromEntries(
+      WARMUP_COLUMNS.filter((column) => column !== 'run').map((column, at) => [column, warmupCells(row, false)[at]])
+    )
     expect(cells['optimised before steady']).toBe('-')
     expect(cells['deopts before / after']).toBe('-')
     expect(cells['collections/s before / after'])
@@ -137,7 +141,8 @@ describe('the warm-up model', () => {
     expect(windows[windows.length - 1].durationMs).toBeLessThan(express.load.windowMs / 2)
     expect(chart.throughput.map(([, rate]) => rate)).toEqual(windows.slice(0, -1).map((window) => window.requestsPerSec))
     const totals = /** @type {NonNullable<NonNullable<ResultRecord['summary']>['runtimeEvents']>} */ (express.summary?.runtimeEvents).totals
-    const sum = (/** @type {[number, number][] | null | undefined} */ points) => (points ?? []).reduce((total, [, count]) => total + count, 0)
+    const sum = (/** @type {[number, number][] | null | undefined} */ points) =>
+      (points ?? []).reduce((total, [, count]) => total + count, 0)
     expect(sum(chart.events?.optimized)).toBe(Object.values(totals?.optimized ?? {}).reduce((total, count) => total + count, 0))
     expect(sum(chart.events?.collections)).toBe(Object.values(totals?.gc ?? {}).reduce((total, tally) => total + tally.count, 0))
     expect(chart.events?.optimized).toHaveLength(windows.length)
@@ -163,7 +168,9 @@ describe('the warm-up model', () => {
     expect(chart.throughput[warmupWindows.length][1]).toBe(measured[0].requestsPerSec)
     const tiers = (/** @type {ResultRecord['warmup']} */ phase) =>
       Object.values(phase?.runtimeEvents?.totals?.optimized ?? {}).reduce((total, count) => total + count, 0)
-    expect((chart.events?.optimized ?? []).reduce((total, [, count]) => total + count, 0)).toBe(tiers(record.warmup) + tiers(record.summary))
+    expect((chart.events?.optimized ?? []).reduce((total, [, count]) => total + count, 0)).toBe(
+      tiers(record.warmup) + tiers(record.summary)
+    )
     expect(chart.steadyStartSec).toBe(Math.round(/** @type {number} */ (verdictOf(record).throughput?.steadyStartMs) / 10) / 100)
   })
 
@@ -201,7 +208,9 @@ describe('report.md', () => {
     const lines = markdown.split('\n')
     const heading = lines.indexOf('### Warm-up, classified: json')
     expect(heading).toBeGreaterThan(lines.findIndex((line) => line.startsWith('| 1 |')))
-    expect(lines.slice(heading).find((line) => line.startsWith('| SUT |'))).toBe(`| ${WARMUP_COLUMNS.filter((column) => column !== 'run').join(' | ')} |`)
+    expect(lines.slice(heading).find((line) => line.startsWith('| SUT |'))).toBe(
+      `| ${WARMUP_COLUMNS.filter((column) => column !== 'run').join(' | ')} |`
+    )
     const [model] = /** @type {WarmupSection} */ ([...warmupClassification([run]).values()][0]).rows
     expect(lines).toContain(`| ${warmupCells(model, false).join(' | ')} |`)
     const express = lines.find((line) => line.startsWith('| express | warm-up |'))
@@ -247,7 +256,8 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
         titles: option.title.map((/** @type {{ text: string }} */ title) => title.text).join(' '),
         grids: option.grid.length,
         series: option.series.map((/** @type {{ name: string, type: string }} */ series) => `${series.type} ${series.name}`),
-        steadyMark: option.series[0].markLine?.data?.find((/** @type {any} */ mark) => mark.lineStyle?.type === 'solid')?.label?.formatter ?? null,
+        steadyMark:
+          option.series[0].markLine?.data?.find((/** @type {any} */ mark) => mark.lineStyle?.type === 'solid')?.label?.formatter ?? null,
         dashedMarks: option.series[0].markLine?.data?.filter((/** @type {any} */ mark) => mark.lineStyle?.type === 'dashed').length ?? 0,
         drawn: Boolean(canvas && canvas.width > 0 && canvas.height > 0)
       }
@@ -278,7 +288,9 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
     expect(bySut['python-flask']).toMatchObject({ grids: 1, series: ['line req/s', 'line p50 ms'], steadyMark: 'steady from 1.5 s' })
     const pythonThroughput = verdictOf(python).throughput
     // Every change point dashed but the one where the steady state starts, drawn solid.
-    expect(bySut['python-flask'].dashedMarks).toBe((pythonThroughput?.changePointsMs ?? []).filter((ms) => ms !== pythonThroughput?.steadyStartMs).length)
+    expect(bySut['python-flask'].dashedMarks).toBe(
+      (pythonThroughput?.changePointsMs ?? []).filter((ms) => ms !== pythonThroughput?.steadyStartMs).length
+    )
     expect(bySut['python-flask'].titles.replace(/\s+/g, ' ')).toContain(python.summary?.runtimeEvents?.reason)
     expect(table.find((row) => row.startsWith('python-flask'))).toContain(`not known: ${python.summary?.runtimeEvents?.reason}`)
   })

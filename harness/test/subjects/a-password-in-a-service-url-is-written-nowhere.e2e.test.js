@@ -49,7 +49,8 @@ function secretKeptQuiet (service, url) {
 }
 
 /** @param {string} dir @returns {string[]} every file below dir */
-const filesBelow = (dir) => readdirSync(dir).flatMap((name) => statSync(join(dir, name)).isDirectory() ? filesBelow(join(dir, name)) : [join(dir, name)])
+const filesBelow = (dir) =>
+  readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? filesBelow(join(dir, name)) : [join(dir, name)]))
 
 describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent})` : ''}`, () => {
   /** @type {import('node:child_process').ChildProcess | null} */

@@ -15,7 +15,10 @@ describe('the key of a path: variant', () => {
   it('follows the files the package would publish, build output included, and nothing else', () => {
     const dir = join(work, 'framework')
     mkdirSync(join(dir, 'dist'), { recursive: true })
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'framework', version: '1.0.0', files: ['dist'], scripts: { prepack: 'exit 1' } }))
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name: 'framework', version: '1.0.0', files: ['dist'], scripts: { prepack: 'exit 1' } })
+    )
     writeFileSync(join(dir, 'dist', 'index.js'), 'export default 1\n')
     writeFileSync(join(dir, 'notes.txt'), 'not published\n')
     const first = packedIntegrity(dir)

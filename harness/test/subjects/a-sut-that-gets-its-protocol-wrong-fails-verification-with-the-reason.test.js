@@ -52,15 +52,19 @@ it('fails h2-json for a SUT that announces h2 but serves HTTP/1.1 over TLS: no H
   expect(cell.state).toBe('fail')
   // node:https offers ALPN http/1.1 only, so the HTTP/2 client is refused in the handshake.
   expect(cell.reason).toMatch(/^2 of 2 checks failed: GET \/json: HTTP\/2 connection expected "an HTTP\/2 session", got "[^"\n]+"; /)
-  expect(cell.reason).toContain('GET /json in HTTP/1.1: HTTP/1.1 is not served on the HTTP/2 port expected "refused, or answered with an error status, ' +
-    'never 2xx", got "answered \\"HTTP/1.1 200 OK\\": {\\"message\\":\\"Hello, World!\\"}"')
+  expect(cell.reason).toContain(
+    'GET /json in HTTP/1.1: HTTP/1.1 is not served on the HTTP/2 port expected "refused, or answered with an error status, ' +
+      'never 2xx", got "answered \\"HTTP/1.1 200 OK\\": {\\"message\\":\\"Hello, World!\\"}"'
+  )
 }, 60_000)
 
 it('fails ws-echo for a SUT whose Sec-WebSocket-Accept is not the one RFC 6455 makes from the key', async () => {
   const { 'ws-echo': cell } = await verifyFixture('wrong-accept-key', ['ws-echo'])
   expect(cell.state).toBe('fail')
   // Only the accept key is wrong: the plain GET was refused and every message came back.
-  expect(cell.reason).toMatch(/^1 of \d+ checks failed: WebSocket \/ws: Sec-WebSocket-Accept expected "[A-Za-z0-9+/]{27}=", got "[A-Za-z0-9+/]{27}="$/)
+  expect(cell.reason).toMatch(
+    /^1 of \d+ checks failed: WebSocket \/ws: Sec-WebSocket-Accept expected "[A-Za-z0-9+/]{27}=", got "[A-Za-z0-9+/]{27}="$/
+  )
 }, 60_000)
 
 it('fails ws-echo for a SUT whose echo differs from the message sent, saying what came back', async () => {
@@ -71,13 +75,15 @@ it('fails ws-echo for a SUT whose echo differs from the message sent, saying wha
     'got "text \\"hello, websocket!\\""')
 }, 60_000)
 
-it('passes tls-json on the run\'s certificate for a SUT that serves it, and skips the protocols it declares it does not serve', async () => {
+it("passes tls-json on the run's certificate for a SUT that serves it, and skips the protocols it declares it does not serve", async () => {
   const cells = await verifyFixture('serves-tls', ['json', 'tls-json', 'h2-json', 'h2c-json'])
   expect(cells.json).toMatchObject({ state: 'pass' })
   expect(cells['tls-json']).toMatchObject({ state: 'pass' })
   // Started for h2, its start refuses the protocol (exit 1): skipped with the declared reason and what the start said.
   expect(cells['h2-json'].state).toBe('skipped')
-  expect(cells['h2-json'].reason).toMatch(/^unsupported: fixture: serves HTTP\/1\.1 and TLS only \(seen: DYNO_ERR_SUT_EXITED: .*exited before it was ready/s)
+  expect(cells['h2-json'].reason).toMatch(
+    /^unsupported: fixture: serves HTTP\/1\.1 and TLS only \(seen: DYNO_ERR_SUT_EXITED: .*exited before it was ready/s
+  )
   expect(cells['h2-json'].reason).toContain('PROTOCOL=h2 is not served by this SUT, which serves http1, tls')
   expect(cells['h2c-json'].state).toBe('skipped')
 }, 60_000)
@@ -91,7 +97,9 @@ it('names the key file when the SUT cannot load the certificate: the SUT exits a
     const error = await startFailure('serves-tls', { PROTOCOL: 'tls', TLS_CERT_FILE: certificate.certFile, TLS_KEY_FILE: badKeyFile })
     expect(error?.code).toBe('DYNO_ERR_SUT_EXITED')
     expect(error?.message).toContain('exited before it was ready (exit code 1)')
-    expect(error?.message).toContain(`cannot load the certificate TLS_CERT_FILE=${certificate.certFile} with the key TLS_KEY_FILE=${badKeyFile}`)
+    expect(error?.message).toContain(
+      `cannot load the certificate TLS_CERT_FILE=${certificate.certFile} with the key TLS_KEY_FILE=${badKeyFile}`
+    )
   } finally {
     certificate.dispose()
     rmSync(dir, { recursive: true, force: true })
@@ -101,7 +109,9 @@ it('names the key file when the SUT cannot load the certificate: the SUT exits a
 it('stops a SUT whose ready line announces another protocol than the one asked, or none, naming both', async () => {
   const other = await startFailure('wrong-accept-key', { PROTOCOL: 'h2c' })
   expect(other?.code).toBe('DYNO_ERR_SUT_PROTOCOL')
-  expect(other?.message).toMatch(/^SUT fixture-wrong-accept-key was asked to serve PROTOCOL=h2c, but its ready line announced "http1": \{"event":"ready"/)
+  expect(other?.message).toMatch(
+    /^SUT fixture-wrong-accept-key was asked to serve PROTOCOL=h2c, but its ready line announced "http1": \{"event":"ready"/
+  )
   const none = await startFailure('old-ready-line', {})
   expect(none?.code).toBe('DYNO_ERR_SUT_PROTOCOL')
   expect(none?.message).toMatch(/^SUT fixture-old-ready-line was asked to serve PROTOCOL=http1, but its ready line announced no protocol: /)

@@ -23,9 +23,16 @@ const EVENTS_ON = { runtimeEvents: true, engine: /** @type {const} */ ('native')
 const sum = (windows, value) => windows.reduce((total, window) => total + value(window), 0)
 
 describe('the runtime events of every window', () => {
-  it('counts what V8 and its collector did in each window of a Node SUT, and the event-loop delay, with the SUT\'s stdout untouched', async () => {
-    const { written: [record] } = await runInTempDir({
-      runs, suts: [loadSut(join(PACKAGES_DIR, 'fastify'))], scenarios: ['json'], connections: 20, load: { ...EVENTS_ON, warmupSec: 1, durationSec: 2 }
+  it("counts what V8 and its collector did in each window of a Node SUT, and the event-loop delay, with the SUT's " +
+    'stdout untouched', async () => {
+    const {
+      written: [record]
+    } = await runInTempDir({
+      runs,
+      suts: [loadSut(join(PACKAGES_DIR, 'fastify'))],
+      scenarios: ['json'],
+      connections: 20,
+      load: { ...EVENTS_ON, warmupSec: 1, durationSec: 2 }
     })
     expect(record.status).toBe('ok')
     expect(schemaErrors('result', record)).toEqual([])
@@ -37,7 +44,9 @@ describe('the runtime events of every window', () => {
       // The totals are the windows' sums: every event counted once, in the window that holds it.
       expect(events.totals.optimized.turbofan).toBe(sum(events.windows, (window) => window.optimized.turbofan))
       expect(events.totals.gc.minor.count).toBe(sum(events.windows, (window) => window.gc.minor.count))
-      expect(events.windows.filter((/** @type {any} */ window) => window.eventLoopDelay !== null).length).toBeGreaterThanOrEqual(phase.timeseries.length - 2)
+      expect(events.windows.filter((/** @type {any} */ window) => window.eventLoopDelay !== null).length).toBeGreaterThanOrEqual(
+        phase.timeseries.length - 2
+      )
       // The harness reads the threads' cpu from /proc: the main thread serves, and each window's cpu is at most the window's time.
       expect(events.totals.threadCpuMs.mainMs).toBeGreaterThan(0)
       for (const window of events.windows.slice(0, -1)) expect(window.threadCpuMs.mainMs).toBeLessThanOrEqual(250 + 20)
@@ -57,10 +66,17 @@ describe('the runtime events of every window', () => {
       if (process.env.CI === 'true') throw new Error(`go-gin did not build under CI=true: ${goGin.skipReason ?? goGin.buildFailure}`)
       context.skip(`go-gin is not built here: ${goGin.skipReason ?? goGin.buildFailure}`)
     }
-    const { written: [record] } = await runInTempDir({ runs, suts: [goGin], scenarios: ['json'], connections: 20, load: { ...EVENTS_ON, durationSec: 2 } })
+    const {
+      written: [record]
+    } = await runInTempDir({ runs, suts: [goGin], scenarios: ['json'], connections: 20, load: { ...EVENTS_ON, durationSec: 2 } })
     expect(record.status).toBe('ok')
     const events = record.summary.runtimeEvents
-    expect(events).toMatchObject({ source: 'go-gctrace', reason: null, deoptimizations: null, totals: { optimized: null, deoptimized: null } })
+    expect(events).toMatchObject({
+      source: 'go-gctrace',
+      reason: null,
+      deoptimizations: null,
+      totals: { optimized: null, deoptimized: null }
+    })
     expect(events.totals.gc.cycle.count).toBeGreaterThan(0)
     expect(events.windows.every((/** @type {any} */ window) => window.optimized === null && window.eventLoopDelay === null)).toBe(true)
   }, 60_000)
@@ -72,8 +88,14 @@ describe('a runtime that cannot report', () => {
     const read = (/** @type {Parameters<typeof recordRuntimeEvents>[0]} */ options) =>
       recordRuntimeEvents(options).readPhase({ startedAtMs: Date.now(), windows: [window], eventLoopSamples: [] })
     const here = { name: 'local', sharesFilesystem: true }
-    expect(read({ runtimeKind: 'python', enabled: true, windowMs: 250, host: here }))
-      .toEqual({ source: null, describes: null, reason: expect.stringMatching(/gc\.callbacks/), windows: null, totals: null, deoptimizations: null })
+    expect(read({ runtimeKind: 'python', enabled: true, windowMs: 250, host: here })).toEqual({
+      source: null,
+      describes: null,
+      reason: expect.stringMatching(/gc\.callbacks/),
+      windows: null,
+      totals: null,
+      deoptimizations: null
+    })
     expect(read({ runtimeKind: 'node', enabled: false, windowMs: 250, host: here }).reason).toMatch(/--runtime-events off/)
     expect(read({ runtimeKind: 'node', enabled: true, windowMs: 250, host: { name: 'ssh://sut-host', sharesFilesystem: false } }).reason)
       .toMatch(/ran on ssh:\/\/sut-host/)

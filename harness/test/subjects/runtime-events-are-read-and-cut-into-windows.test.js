@@ -39,9 +39,16 @@ describe('the V8 log', () => {
     // A torn line is kept until its end arrives; a code move keeps the function's name for the deoptimisation that names the new address.
     appendFileSync(file, 'code-move,0xa3,0xc3\ncode-deopt,12000,900,0xc3,0,55,deopt-eager,</app/json.js:2:5>,wrong map\ncode-crea')
     reader.read()
-    expect(reader.deopts).toEqual([{
-      logUs: 12000, kind: 'deopt-eager', reason: 'wrong map', category: 'shape or type changed', fn: 'serialize /app/json.js:1:1', position: '/app/json.js:2:5'
-    }])
+    expect(reader.deopts).toEqual([
+      {
+        logUs: 12000,
+        kind: 'deopt-eager',
+        reason: 'wrong map',
+        category: 'shape or type changed',
+        fn: 'serialize /app/json.js:1:1',
+        position: '/app/json.js:2:5'
+      }
+    ])
     appendFileSync(file, 'tion,JS,13,15000,0xa4,90,escaped\\x2Cname /app/a.js:1:1,0xb3,+\n')
     reader.read()
     expect(reader.optimized.at(-1)).toEqual({ logUs: 15000, tier: 'maglev', fn: 'escaped,name /app/a.js:1:1' })
@@ -58,17 +65,26 @@ describe('the V8 log', () => {
 
 describe('Go\'s gctrace', () => {
   it('reads a cycle\'s time since the start and its stop-the-world pause, and nothing from other lines', () => {
-    const line = 'gc 12 @3.456s 2%: 0.021+1.2+0.015 ms clock, 0.042+0.3/0.9/0.1+0.030 ms cpu, 4->4->1 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P'
+    const line =
+      'gc 12 @3.456s 2%: 0.021+1.2+0.015 ms clock, 0.042+0.3/0.9/0.1+0.030 ms cpu, 4->4->1 MB, 5 MB goal, 0 MB stacks, 0 MB globals, 2 P'
     expect(parseGoGcLine(line))
       .toEqual({ sinceStartMs: 3456, pauseMs: 0.036, concurrentMarkMs: 1.2, forced: false })
-    const forced = 'gc 3 @0.100s 0%: 0.010+0.5+0.002 ms clock, 0.02+0/0.1/0+0.004 ms cpu, 4->4->0 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P (forced)'
+    const forced =
+      'gc 3 @0.100s 0%: 0.010+0.5+0.002 ms clock, 0.02+0/0.1/0+0.004 ms cpu, 4->4->0 MB, 4 MB goal, 0 MB stacks, 0 MB globals, 2 P (forced)'
     expect(parseGoGcLine(forced)).toMatchObject({ forced: true })
     expect(parseGoGcLine('listening on 127.0.0.1:8080')).toBeNull()
   })
 })
 
 describe('the windows of a phase', () => {
-  const windows = [0, 250, 500, 750].map((startMs) => ({ startMs, durationMs: 250, requests: 100, requestsPerSec: 400, latencyMs: null, errors: 0 }))
+  const windows = [0, 250, 500, 750].map((startMs) => ({
+    startMs,
+    durationMs: 250,
+    requests: 100,
+    requestsPerSec: 400,
+    latencyMs: null,
+    errors: 0
+  }))
   const startedAtMs = 1_000_000
 
   it('counts each event in the window that holds it, leaves out those outside the phase, and groups the deoptimisations', () => {
@@ -84,9 +100,20 @@ describe('the windows of a phase', () => {
     }
     const sample = (/** @type {number} */ endMs) => ({ pid: 1, tMs: startedAtMs + endMs, meanMs: 0.5, p50Ms: 0.4, p99Ms: 2, maxMs: 3 })
     const eventLoopSamples = [sample(251), sample(502)]
-    const phase = phaseRuntimeEvents(RUNTIME_EVENT_SOURCES.node, events, { startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs: 250 })
-    expect(phase.windows?.map((window) => [window.gc.minor.count, window.gc.major.count, window.optimized?.turbofan, window.deoptimized?.count]))
-      .toEqual([[1, 0, 1, 0], [0, 1, 0, 0], [0, 0, 0, 2], [0, 0, 0, 0]])
+    const phase = phaseRuntimeEvents(RUNTIME_EVENT_SOURCES.node, events, {
+      startedAtMs,
+      windows,
+      eventLoopSamples,
+      eventLoopIntervalMs: 250
+    })
+    expect(
+      phase.windows?.map((window) => [window.gc.minor.count, window.gc.major.count, window.optimized?.turbofan, window.deoptimized?.count])
+    ).toEqual([
+      [1, 0, 1, 0],
+      [0, 1, 0, 0],
+      [0, 0, 0, 2],
+      [0, 0, 0, 0]
+    ])
     expect(phase.windows?.map((window) => window.eventLoopDelay?.p99Ms ?? null)).toEqual([2, 2, null, null])
     expect(phase.totals).toMatchObject({
       gc: { minor: { count: 1, pauseMs: 1.5 }, major: { count: 1, pauseMs: 12 } }, optimized: { turbofan: 1, sparkplug: 1 }
@@ -147,7 +174,9 @@ describe('a cell classified with its runtime\'s events', () => {
     }))
     const cell = classifyCell({ warmup: [], measure, windowMs: 250, runtime: { warmup: null, measure: null } })
     expect(cell).toMatchObject({ classification: null, throughput: null, aroundSteadyStart: null })
-    expect(cell.reason).toBe('a series of 10 windows with responses; the classification needs 24 (6 s at 250 ms windows: `--profile sustained`)')
+    expect(cell.reason).toBe(
+      'a series of 10 windows with responses; the classification needs 24 (6 s at 250 ms windows: `--profile sustained`)'
+    )
   })
 })
 

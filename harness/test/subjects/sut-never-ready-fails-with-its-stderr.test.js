@@ -17,7 +17,10 @@ it('fails the run with DYNO_ERR_SUT_NOT_READY and the last stderr lines when no 
   expect(record).toMatchObject({ status: 'failed', errorCode: 'DYNO_ERR_SUT_NOT_READY', warmup: null, summary: null })
   expect(record.reason).toMatch(/printed no ready line within 1 s/)
   expect(record.reason).toContain('fixture never-ready: waiting for a database that never comes')
-  expect(record.sutProcess.stderrTail).toEqual(['fixture never-ready: booting', 'fixture never-ready: waiting for a database that never comes'])
+  expect(record.sutProcess.stderrTail).toEqual([
+    'fixture never-ready: booting',
+    'fixture never-ready: waiting for a database that never comes'
+  ])
 }, 30_000)
 
 afterAll(() => runs.expectNoneLeft(expect))

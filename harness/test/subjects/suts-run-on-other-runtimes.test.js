@@ -48,17 +48,26 @@ it('labels each SUT with its runtime and records the runtime\'s own version', ()
   expect(rows.find((row) => row.sut.label === 'node-http (bun)')?.sut.runtime.version).toMatch(/^\d+\.\d+\.\d+/)
 })
 
-it.each([['node-http'], ['fastify']])('%s passes on node@24 and bun, with sqlite skipped because better-sqlite3 cannot load there', (name) => {
-  for (const runtime of RUNTIMES) {
-    const row = rows.find((candidate) => candidate.sut.label === `${name} (${runtime})`)
-    const states = Object.fromEntries((row?.cells ?? []).map((cell) => [cell.scenario, cell.state]))
-    expect(states, `${name} on ${runtime}`).toEqual({
-      json: 'pass', error: 'pass', validation: 'pass', redis: services.unavailable.has('redis') ? 'skipped' : 'pass', sqlite: 'skipped', 'sqlite-async': 'pass'
-    })
-    expect(row?.cells.find((cell) => cell.scenario === 'sqlite')?.reason)
-      .toMatch(/better-sqlite3 is a native addon built for Node 20\.\d+\.\d+ .*cannot load it/)
+it.each([['node-http'], ['fastify']])(
+  '%s passes on node@24 and bun, with sqlite skipped because better-sqlite3 cannot load there',
+  (name) => {
+    for (const runtime of RUNTIMES) {
+      const row = rows.find((candidate) => candidate.sut.label === `${name} (${runtime})`)
+      const states = Object.fromEntries((row?.cells ?? []).map((cell) => [cell.scenario, cell.state]))
+      expect(states, `${name} on ${runtime}`).toEqual({
+        json: 'pass',
+        error: 'pass',
+        validation: 'pass',
+        redis: services.unavailable.has('redis') ? 'skipped' : 'pass',
+        sqlite: 'skipped',
+        'sqlite-async': 'pass'
+      })
+      expect(row?.cells.find((cell) => cell.scenario === 'sqlite')?.reason).toMatch(
+        /better-sqlite3 is a native addon built for Node 20\.\d+\.\d+ .*cannot load it/
+      )
+    }
   }
-})
+)
 
 it('skips a SUT on a runtime it declares it cannot run on, with the declared reason', () => {
   for (const runtime of RUNTIMES) {

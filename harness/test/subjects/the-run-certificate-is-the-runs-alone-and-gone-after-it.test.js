@@ -1,7 +1,7 @@
 // @ts-check
 // The certificate of a run, made with openssl and, without it, with the selfsigned package: a certificate a TLS server loads and a client
-// verifies for localhost and 127.0.0.1, its key in a file only the run's user reads, in a directory only it enters, both gone once disposed,
-// and nothing of the key in what the run keeps of the certificate.
+// verifies for localhost and 127.0.0.1, its key in a file only the run's user reads, in a directory only it enters, both gone once
+// disposed, and nothing of the key in what the run keeps of the certificate.
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { once } from 'node:events'
 import { dirname } from 'node:path'
@@ -20,8 +20,10 @@ afterAll(() => { for (const dispose of disposals) dispose() })
  * @param {{ host: string, servername?: string }} target
  */
 async function handshake (certificate, { host, servername }) {
-  const server = tls.createServer({ cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile), minVersion: 'TLSv1.3' },
-    (socket) => socket.end('hello'))
+  const server = tls.createServer(
+    { cert: readFileSync(certificate.certFile), key: readFileSync(certificate.keyFile), minVersion: 'TLSv1.3' },
+    (socket) => socket.end('hello')
+  )
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   try {
@@ -43,7 +45,10 @@ describe.for(/** @type {const} */ (['openssl', 'library']))('made with %s', (mak
     disposals.push(certificate.dispose)
     expect(certificate.madeBy).toMatch(maker === 'openssl' ? /^OpenSSL \d/ : /^selfsigned \d/)
     expect(certificate.serverName).toBe('localhost')
-    expect(await handshake(certificate, { host: '127.0.0.1', servername: certificate.serverName })).toEqual({ authorized: true, version: 'TLSv1.3' })
+    expect(await handshake(certificate, { host: '127.0.0.1', servername: certificate.serverName })).toEqual({
+      authorized: true,
+      version: 'TLSv1.3'
+    })
     expect(await handshake(certificate, { host: '127.0.0.1' })).toEqual({ authorized: true, version: 'TLSv1.3' })
     expect(readFileSync(certificate.keyFile, 'utf8')).toMatch(/^-----BEGIN PRIVATE KEY-----\n/)
   })

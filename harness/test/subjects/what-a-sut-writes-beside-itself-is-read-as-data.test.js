@@ -44,7 +44,9 @@ async function serveWriting (form) {
   expect(outcome.index.status).toBe('complete')
   // Nothing dyno's own objects inherit was set, and no markup the SUT wrote is in any file of the run.
   expect(Object.getOwnPropertyNames(Object.prototype).filter((name) => ['count', 'pauseMs'].includes(name))).toEqual([])
-  for (const name of readdirSync(outcome.runDir)) expect(readFileSync(join(outcome.runDir, name), 'utf8'), name).not.toMatch(/<img|__proto__/)
+  for (const name of readdirSync(outcome.runDir)) {
+    expect(readFileSync(join(outcome.runDir, name), 'utf8'), name).not.toMatch(/<img|__proto__/)
+  }
   return { record, events: record.summary.runtimeEvents }
 }
 
@@ -67,14 +69,18 @@ describe('the runtime events a SUT writes beside itself', () => {
       for (const tally of Object.values(window.gc)) expect(Number.isFinite(tally.pauseMs), JSON.stringify(window.gc)).toBe(true)
     }
     expect(record.summary.eventLoop.samples.length).toBeGreaterThan(0)
-    for (const sample of record.summary.eventLoop.samples) expect(Object.keys(sample).sort()).toEqual(['maxMs', 'meanMs', 'p50Ms', 'p99Ms', 'pid', 'tMs'])
+    for (const sample of record.summary.eventLoop.samples) {
+      expect(Object.keys(sample).sort()).toEqual(['maxMs', 'meanMs', 'p50Ms', 'p99Ms', 'pid', 'tMs'])
+    }
     expect(Number.isFinite(record.summary.eventLoop.meanMs)).toBe(true)
   }, 60_000)
 
   it('refuse an 8 GiB V8 log for the cell, with the reason, and the run goes on', async () => {
     const { events } = await serveWriting('huge-log')
     expect(events).toMatchObject({ source: 'v8', windows: null, totals: null })
-    expect(events.reason).toMatch(/^not read: the V8 log \/.*\/isolate-0x1-\d+-v8\.log is 8589934592 bytes, more than the 268435456 dyno reads$/)
+    expect(events.reason).toMatch(
+      /^not read: the V8 log \/.*\/isolate-0x1-\d+-v8\.log is 8589934592 bytes, more than the 268435456 dyno reads$/
+    )
   }, 60_000)
 
   it('refuse a FIFO named as a V8 log, never waiting on it', async () => {
@@ -86,7 +92,8 @@ describe('the runtime events a SUT writes beside itself', () => {
 describe('Go\'s gctrace on a SUT\'s stderr', () => {
   it('is a cycle only when its figures are numbers, and a stretch without a line break is dropped, not kept', () => {
     const probe = RUNTIME_EVENT_SOURCES.go.prepare({ dir: work, windowMs: 250, inheritedNodeOptions: '' })
-    const line = (/** @type {string} */ since) => `gc 1 @${since}s 2%: 0.021+1.2+0.015 ms clock, 0.042+0.3/0.9/0.1+0.030 ms cpu, 4->4->1 MB, 2 P\n`
+    const line = (/** @type {string} */ since) =>
+      `gc 1 @${since}s 2%: 0.021+1.2+0.015 ms clock, 0.042+0.3/0.9/0.1+0.030 ms cpu, 4->4->1 MB, 2 P\n`
     probe.onStderr?.(Buffer.from(line('1.2.3') + line('0.5') + 'x'.repeat(1024 * 1024)))
     probe.onStderr?.(Buffer.from('\n' + line('0.75')))
     expect(probe.collect().gc.map((cycle) => cycle.kind)).toEqual(['cycle', 'cycle'])
@@ -95,21 +102,33 @@ describe('Go\'s gctrace on a SUT\'s stderr', () => {
 })
 
 describe('allocation readings in the SUT\'s directory', () => {
-  it('are asked of and read from the SUT\'s own processes only: a reading naming another process, a FIFO, 8 GiB or text are none', async () => {
+  it("are asked of and read from the SUT's own processes only: a reading naming another process, a FIFO, 8 GiB or " +
+    'text are none', async () => {
     const dir = mkdtempSync(join(work, 'allocation-'))
     // A process outside the SUT's group that notes every SIGUSR2 it gets (Node's default for it would end the process).
     const signalled = join(work, 'signalled')
-    const bystander = spawn(process.execPath, ['-e',
-      `process.on('SIGUSR2', () => require('node:fs').appendFileSync(${JSON.stringify(signalled)}, 'x')); setInterval(() => {}, 1000)`], { stdio: 'ignore' })
+    const bystander = spawn(
+      process.execPath,
+      [
+        '-e',
+        `process.on('SIGUSR2', () => require('node:fs').appendFileSync(${JSON.stringify(signalled)}, 'x')); setInterval(() => {}, 1000)`
+      ],
+      { stdio: 'ignore' }
+    )
     // The SUT: a Node process leading its own group, with the preload dyno counts allocation by.
     const sut = spawn(process.execPath, ['-e', 'setInterval(() => { globalThis.kept = new Array(1000).fill(1) }, 5)'], {
-      detached: true, stdio: 'ignore', env: { ...process.env, ...allocationEnv({ dir, inheritedNodeOptions: '' }) }
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, ...allocationEnv({ dir, inheritedNodeOptions: '' }) }
     })
     try {
       const bystanderPid = /** @type {number} */ (bystander.pid)
       const sutPid = /** @type {number} */ (sut.pid)
       await waitFor(() => existsSync(join(dir, `${sutPid}.json`)))
-      writeFileSync(join(dir, `${bystanderPid}.json`), JSON.stringify({ pid: bystanderPid, sequence: 0, allocatedBytes: 1, collections: 0 }))
+      writeFileSync(
+        join(dir, `${bystanderPid}.json`),
+        JSON.stringify({ pid: bystanderPid, sequence: 0, allocatedBytes: 1, collections: 0 })
+      )
       writeFileSync(join(dir, '1.json'), JSON.stringify({ pid: 1, sequence: 0, allocatedBytes: 1, collections: 0 }))
       writeFileSync(join(dir, '2.json'), JSON.stringify({ pid: 2, sequence: 0, allocatedBytes: 1e15, collections: '<img src=x>' }))
       spawnSync('mkfifo', [join(dir, '3.json')])

@@ -11,7 +11,9 @@ it('marks the run invalid, names the failed check, and sends no load', async () 
   const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('wrong-body')], scenarios: ['json'] })
   expect(schemaErrors('result', record)).toEqual([])
   expect(record).toMatchObject({ status: 'invalid', errorCode: 'DYNO_ERR_RESPONSE_MISMATCH', warmup: null, summary: null })
-  expect(record.reason).toContain('GET /json: body (exact) expected "{\\"message\\":\\"Hello, World!\\"}", got "{\\"message\\":\\"Hello, Dyno!\\"}"')
+  expect(record.reason).toContain(
+    'GET /json: body (exact) expected "{\\"message\\":\\"Hello, World!\\"}", got "{\\"message\\":\\"Hello, Dyno!\\"}"'
+  )
   const bodyCheck = record.verification.checks.find((/** @type {{ check: string }} */ check) => check.check === 'body (exact)')
   expect(bodyCheck).toMatchObject({ ok: false, actual: '{"message":"Hello, Dyno!"}' })
   expect(record.verification.checks.find((/** @type {{ check: string }} */ check) => check.check === 'status')).toMatchObject({ ok: true })

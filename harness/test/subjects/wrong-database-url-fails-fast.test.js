@@ -24,7 +24,9 @@ it('a SUT given a DATABASE_URL nobody answers exits at start, naming the variabl
     env: { ...runEnv(runs.add(`wrong-url-${process.pid}`)), DATABASE_URL: `postgres://dyno:secret@127.0.0.1:${deadPort}/postgres` }
   })
   await expect(attempt).rejects.toMatchObject({ code: 'DYNO_ERR_SUT_EXITED' })
-  await expect(attempt).rejects.toThrow(new RegExp(`cannot reach DATABASE_URL=postgres://dyno:\\*\\*\\*@127\\.0\\.0\\.1:${deadPort}/postgres: .*ECONNREFUSED`))
+  await expect(attempt).rejects.toThrow(
+    new RegExp(`cannot reach DATABASE_URL=postgres://dyno:\\*\\*\\*@127\\.0\\.0\\.1:${deadPort}/postgres: .*ECONNREFUSED`)
+  )
   // It exited (DYNO_ERR_SUT_EXITED, not NOT_READY), well before the ready timeout it would otherwise have waited out.
   expect(Date.now() - startedAt).toBeLessThan(readyTimeoutSec * 1000 * 0.75)
 }, 30_000)
@@ -33,20 +35,42 @@ it('the harness given a DATABASE_URL nobody answers skips the postgres scenarios
   const deadPort = await freeLoopbackPort()
   for (const ci of ['', 'true']) {
     const out = mkdtempSync(join(tmpdir(), 'dyno-wrong-url-'))
-    const result = await runCli([
-      'run', '--frameworks', 'node-http', '--scenarios', 'json,postgres', '--repeats', '1', '--duration', '0.5', '--warmup', '0', '--connections', '4',
-      '--engine', 'autocannon', '--out', out
-    ], {
-      env: { ...process.env, CI: ci, DATABASE_URL: `postgres://dyno@127.0.0.1:${deadPort}/postgres` }
-    })
+    const result = await runCli(
+      [
+        'run',
+        '--frameworks',
+        'node-http',
+        '--scenarios',
+        'json,postgres',
+        '--repeats',
+        '1',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0',
+        '--connections',
+        '4',
+        '--engine',
+        'autocannon',
+        '--out',
+        out
+      ],
+      {
+        env: { ...process.env, CI: ci, DATABASE_URL: `postgres://dyno@127.0.0.1:${deadPort}/postgres` }
+      }
+    )
     const [runId] = readdirSync(out)
     runs.add(runId)
     const index = writtenIndex(join(out, runId))
-    const statuses = Object.fromEntries(index.results.map((/** @type {{ scenario: string, status: string }} */ entry) => [entry.scenario, entry.status]))
+    const statuses = Object.fromEntries(
+      index.results.map((/** @type {{ scenario: string, status: string }} */ entry) => [entry.scenario, entry.status])
+    )
     expect(statuses).toEqual({ json: 'ok', postgres: ci ? 'failed' : 'skipped' })
     const postgres = JSON.parse(readFileSync(join(out, runId, 'node-http--postgres.json'), 'utf8'))
     expect(postgres.errorCode).toBe('DYNO_ERR_SERVICE_UNAVAILABLE')
-    expect(postgres.reason).toMatch(new RegExp(`cannot use PostgreSQL at postgres://dyno@127\\.0\\.0\\.1:${deadPort}/postgres \\(DATABASE_URL\\): .*ECONNREFUSED`))
+    expect(postgres.reason).toMatch(
+      new RegExp(`cannot use PostgreSQL at postgres://dyno@127\\.0\\.0\\.1:${deadPort}/postgres \\(DATABASE_URL\\): .*ECONNREFUSED`)
+    )
     expect(result.code).toBe(ci ? 1 : 0)
   }
 }, 60_000)

@@ -31,7 +31,9 @@ const hogs = []
  */
 function startHog (cpu) {
   const loop = 'const end = Date.now() + 60000; while (Date.now() < end);'
-  const pid = Number(execFileSync('sh', ['-c', `taskset -c ${cpu} "$0" -e "$1" >/dev/null 2>&1 & echo $!`, process.execPath, loop], { encoding: 'utf8' }))
+  const pid = Number(
+    execFileSync('sh', ['-c', `taskset -c ${cpu} "$0" -e "$1" >/dev/null 2>&1 & echo $!`, process.execPath, loop], { encoding: 'utf8' })
+  )
   hogs.push(pid)
   return pid
 }
@@ -119,10 +121,15 @@ describe.skipIf(absent)(`a busy cpu${skipNote(absent)}`, () => {
     const [first, second] = written
     expect(first.scenario.name).toBe('json')
     expect(first.interference).toMatchObject({ disturbed: false, detail: null })
-    expect(first.interference.earlierAttempts).toEqual([{ requestsPerSec: expect.any(Number), detail: expect.stringContaining(`pid ${pid} \``) }])
+    expect(first.interference.earlierAttempts).toEqual([
+      { requestsPerSec: expect.any(Number), detail: expect.stringContaining(`pid ${pid} \``) }
+    ])
     expect(second.interference).toMatchObject({ disturbed: false, earlierAttempts: [] })
     expect(index.remeasured).toMatchObject({ cells: 1, stillDisturbed: 0 })
-    expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual(['node-http--json.json', 'node-http--plaintext.json'])
+    expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toEqual([
+      'node-http--json.json',
+      'node-http--plaintext.json'
+    ])
     expect(formatSummaryTable(written)).toContain('1 cell was disturbed and measured again (1 clean the next time)')
   })
 

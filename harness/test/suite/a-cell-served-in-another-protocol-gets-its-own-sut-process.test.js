@@ -38,14 +38,24 @@ it('starts the SUT again for a cell of another protocol, and keeps it for the ce
   try {
     for (const [index, name] of order.entries()) {
       const cell = /** @type {import('../../src/measures/cell-context.js').Cell} */ ({
-        sut, scenario: scenarioNamed(name), connections: 1, repeat: { index: 1, of: 1 }, sessionServices: [], keepSut: index < order.length - 1
+        sut,
+        scenario: scenarioNamed(name),
+        connections: 1,
+        repeat: { index: 1, of: 1 },
+        sessionServices: [],
+        keepSut: index < order.length - 1
       })
       const record = /** @type {import('../../src/records/result-record.js').ResultRecord} */ (/** @type {unknown} */ ({
         sutProcess: { pid: null, ready: null, exit: null, forcedKill: false, stderrTail: [] }, stagesMs: {}
       }))
       const outcome = await session.serve(cell, record, async () => ok())
       expect(outcome.status).toBe('ok')
-      served.push({ scenario: name, pid: record.sutProcess.pid, protocol: record.sutProcess.ready?.protocol, servedBefore: record.sutProcess.servedBefore })
+      served.push({
+        scenario: name,
+        pid: record.sutProcess.pid,
+        protocol: record.sutProcess.ready?.protocol,
+        servedBefore: record.sutProcess.servedBefore
+      })
     }
   } finally {
     await session.end()

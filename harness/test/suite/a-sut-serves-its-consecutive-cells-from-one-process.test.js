@@ -15,7 +15,12 @@ const runs = trackRuns()
 const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))
 
 it('serves a SUT\'s scenarios from one process, stopped after the last', async () => {
-  const { written } = await runInTempDir({ runs, suts: [nodeHttp()], scenarios: ['plaintext', 'json', 'params'], load: { durationSec: 0.5 } })
+  const { written } = await runInTempDir({
+    runs,
+    suts: [nodeHttp()],
+    scenarios: ['plaintext', 'json', 'params'],
+    load: { durationSec: 0.5 }
+  })
   for (const record of written) expect(schemaErrors('result', record)).toEqual([])
   expect(written.map((record) => record.status)).toEqual(['ok', 'ok', 'ok'])
   expect(new Set(written.map((record) => record.sutProcess.pid)).size).toBe(1)
@@ -24,18 +29,32 @@ it('serves a SUT\'s scenarios from one process, stopped after the last', async (
   expect(written.map((record) => typeof record.stagesMs.start)).toEqual(['number', 'undefined', 'undefined'])
   expect(written.map((record) => typeof record.stagesMs.stop)).toEqual(['undefined', 'undefined', 'number'])
   // Each cell has its own verification and its own phases.
-  for (const record of written) expect(record).toMatchObject({ verification: { performed: true, passed: true }, summary: { stoppedEarly: false } })
+  for (const record of written) {
+    expect(record).toMatchObject({ verification: { performed: true, passed: true }, summary: { stoppedEarly: false } })
+  }
 }, 60_000)
 
 it('gives every cell its own process with --fresh-sut', async () => {
-  const { written } = await runInTempDir({ runs, suts: [nodeHttp()], scenarios: ['plaintext', 'json'], load: { durationSec: 0.5 }, freshSut: true })
+  const { written } = await runInTempDir({
+    runs,
+    suts: [nodeHttp()],
+    scenarios: ['plaintext', 'json'],
+    load: { durationSec: 0.5 },
+    freshSut: true
+  })
   expect(new Set(written.map((record) => record.sutProcess.pid)).size).toBe(2)
   expect(written.map((record) => record.sutProcess.servedBefore)).toEqual([0, 0])
   for (const record of written) expect(record.sutProcess.exit).toEqual({ code: 0, signal: null })
 }, 60_000)
 
 it('starts the SUT again after a cell that did not end ok', async () => {
-  const { written } = await runInTempDir({ runs, suts: [fixtureSut('crash-during-load')], scenarios: ['json'], levels: [10, 20], load: { durationSec: 3 } })
+  const { written } = await runInTempDir({
+    runs,
+    suts: [fixtureSut('crash-during-load')],
+    scenarios: ['json'],
+    levels: [10, 20],
+    load: { durationSec: 3 }
+  })
   expect(written.map((record) => record.status)).toEqual(['failed', 'failed'])
   const [first, second] = written
   expect(first.sutProcess.exit).toEqual({ code: 3, signal: null })

@@ -21,12 +21,28 @@ const bareEnv = {
 it.each([['', 'skipped', 0], ['true', 'failed', 1]])('with CI=%j, runs everything else ' +
   'and ends redis and postgres %s with how to get them', async (ci, status, exitCode) => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-no-services-'))
-  const result = await runCli([
-    'run', '--frameworks', 'node-http', '--scenarios', 'json,redis,sqlite,postgres', '--duration', '0.5', '--warmup', '0', '--connections', '4',
-    '--engine', 'autocannon', '--out', out
-  ], {
-    env: { ...bareEnv, CI: ci }
-  })
+  const result = await runCli(
+    [
+      'run',
+      '--frameworks',
+      'node-http',
+      '--scenarios',
+      'json,redis,sqlite,postgres',
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0',
+      '--connections',
+      '4',
+      '--engine',
+      'autocannon',
+      '--out',
+      out
+    ],
+    {
+      env: { ...bareEnv, CI: ci }
+    }
+  )
   const [runId] = readdirSync(out)
   runs.add(runId)
   const index = writtenIndex(join(out, runId))

@@ -35,14 +35,41 @@ async function startLoop () {
 /** @param {string[]} extra @param {string} name */
 async function runBeside (extra, name) {
   const out = join(work, name)
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json', '--duration', '1', '--warmup', '0', '--connections', '10',
-    '--repeats', '1', '--engine', 'autocannon', '--pin', 'sut=0,gen=1', '--quiet-check', 'on', '--out', out, ...extra], { timeoutMs: 180_000 })
+  const result = await runCli(
+    [
+      'run',
+      '--frameworks',
+      'node-http',
+      '--scenarios',
+      'json',
+      '--duration',
+      '1',
+      '--warmup',
+      '0',
+      '--connections',
+      '10',
+      '--repeats',
+      '1',
+      '--engine',
+      'autocannon',
+      '--pin',
+      'sut=0,gen=1',
+      '--quiet-check',
+      'on',
+      '--out',
+      out,
+      ...extra
+    ],
+    { timeoutMs: 180_000 }
+  )
   expect(result.code, result.stderr).toBe(0)
   const [runId] = readdirSync(out)
   const runDir = join(out, runId)
   const files = readdirSync(runDir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile())
     .map((entry) => ({ file: join(entry.parentPath, entry.name), text: readFileSync(join(entry.parentPath, entry.name), 'utf8') }))
-  expect(files.map(({ file }) => file.slice(runDir.length + 1)).sort()).toEqual(expect.arrayContaining(['report.html', 'report.md', 'run.json']))
+  expect(files.map(({ file }) => file.slice(runDir.length + 1)).sort()).toEqual(
+    expect.arrayContaining(['report.html', 'report.md', 'run.json'])
+  )
   const index = JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8'))
   const record = JSON.parse(readFileSync(join(runDir, index.results[0].file), 'utf8'))
   return { output: result.stdout + result.stderr, files, index, record }

@@ -15,28 +15,38 @@ import { writtenRun } from '../support/written-run.js'
 
 const runs = trackRuns()
 
-it('runs every cell once per round in a shuffled order, and aggregates median, bootstrap CI, CV, merged latency and rank groups', async () => {
+it('runs every cell once per round in a shuffled order, and aggregates median, bootstrap CI, CV, merged latency and ' +
+  'rank groups', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-repeats-'))
   const suts = ['node-http', 'node-net'].map((name) => loadSut(`${PACKAGES_DIR}${name}`))
-  const outcome = await runSuite(suiteOptions({
-    suts,
-    scenarios: [scenarioNamed('json')],
-    load: shortLoad({ durationSec: 0.5 }),
-    connections: [4, 16],
-    repeats: 3,
-    seed: 2026,
-    out,
-    ...ON_A_SHARED_MACHINE,
-    recorded: { test: true }
-  }), { onStart: ({ runId }) => runs.add(runId) })
+  const outcome = await runSuite(
+    suiteOptions({
+      suts,
+      scenarios: [scenarioNamed('json')],
+      load: shortLoad({ durationSec: 0.5 }),
+      connections: [4, 16],
+      repeats: 3,
+      seed: 2026,
+      out,
+      ...ON_A_SHARED_MACHINE,
+      recorded: { test: true }
+    }),
+    { onStart: ({ runId }) => runs.add(runId) }
+  )
 
   const { index, records } = writtenRun(outcome.runDir)
   expect(schemaErrors('run-index', index)).toEqual([])
   expect(index.seed).toBe(2026)
   expect(index.results).toHaveLength(2 * 2 * 3)
   // Each round holds every (SUT, scenario, connections) exactly once; rounds are shuffled differently.
-  const rounds = [1, 2, 3].map((repeat) => index.results.filter((/** @type {{ repeat: number }} */ entry) => entry.repeat === repeat)
-    .map((/** @type {{ sut: string, scenario: string, connections: number }} */ entry) => `${entry.sut}/${entry.scenario}/${entry.connections}`))
+  const rounds = [1, 2, 3].map((repeat) =>
+    index.results
+      .filter((/** @type {{ repeat: number }} */ entry) => entry.repeat === repeat)
+      .map(
+        (/** @type {{ sut: string, scenario: string, connections: number }} */ entry) =>
+          `${entry.sut}/${entry.scenario}/${entry.connections}`
+      )
+  )
   for (const round of rounds) expect(new Set(round).size).toBe(4)
   expect(new Set(rounds.map((round) => round.join())).size).toBeGreaterThan(1)
   expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toContain('node-net--json--c16--r2.json')
@@ -60,7 +70,10 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     expect(aggregate.requestsPerSec.ci95[1]).toBeLessThanOrEqual(sorted[2] + 0.1)
     expect(aggregate.requestsPerSec.cv).toBeGreaterThan(0)
     // The figure: the geometric mean of the rounds, inside its interval; ranked against the other SUT of its level.
-    const { center, interval95: [low, high] } = aggregate.requestsPerSec
+    const {
+      center,
+      interval95: [low, high]
+    } = aggregate.requestsPerSec
     expect(center).toBeGreaterThanOrEqual(sorted[0] - 0.1)
     expect(center).toBeLessThanOrEqual(sorted[2] + 0.1)
     expect(low).toBeLessThanOrEqual(center)

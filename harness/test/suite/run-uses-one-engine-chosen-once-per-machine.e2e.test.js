@@ -22,7 +22,10 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'dyno-cache-'))
 const out = mkdtempSync(join(tmpdir(), 'dyno-engine-choice-'))
 const MEASURING = /dyno: measuring which engine keeps up on this machine/
 
-/** Writes a calibration as dyno would, sealed with the cache directory's key. @param {string} file @param {{ key: any, levels: any }} content */
+/**
+ * Writes a calibration as dyno would, sealed with the cache directory's key. @param {string} file @param {{ key: any, levels: any }}
+ * content
+ */
 function writeSealed (file, { key, levels }) {
   writeFileSync(file, JSON.stringify({ key, levels, seal: sealOf(cacheDir, { key, levels }) }))
 }
@@ -71,7 +74,9 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     const stored = JSON.parse(readFileSync(file, 'utf8'))
     writeSealed(file, { key: { ...stored.key, cores: stored.key.cores + 62 }, levels: stored.levels })
     const elsewhere = await run()
-    expect(elsewhere.stderr).toMatch(new RegExp(`dyno: the engine calibration ${file} was measured with another cores: ignored, measured again`))
+    expect(elsewhere.stderr).toMatch(
+      new RegExp(`dyno: the engine calibration ${file} was measured with another cores: ignored, measured again`)
+    )
     expect(elsewhere.stderr).toMatch(MEASURING)
 
     // The right key, a level without its figures: that level is measured again, named, and nothing crashes.
@@ -79,7 +84,9 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     const [level] = Object.keys(measured.levels)
     writeSealed(file, { key: measured.key, levels: { ...measured.levels, [level]: { measuredAt: 'soon', sut: 'node-net' } } })
     const lacking = await run()
-    expect(lacking.stderr).toMatch(new RegExp(`the engine calibration ${file} holds levels dyno cannot read \\(level ${level}: measuredAt is not a date\\)`))
+    expect(lacking.stderr).toMatch(
+      new RegExp(`the engine calibration ${file} holds levels dyno cannot read \\(level ${level}: measuredAt is not a date\\)`)
+    )
     expect(lacking.stderr).toMatch(MEASURING)
 
     // Made up: well formed, the right key, figures that would choose the other engine, but not sealed by this cache directory.
@@ -91,8 +98,10 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     }]))
     writeFileSync(file, JSON.stringify({ ...real, levels: flipped }))
     const madeUp = await run()
-    expect(madeUp.stderr).toContain(`the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ` +
-      'ignored, measured again')
+    expect(madeUp.stderr).toContain(
+      `the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ` +
+        'ignored, measured again'
+    )
     expect(madeUp.stderr).toMatch(MEASURING)
     expect(JSON.stringify(madeUp.index.engineChoice)).not.toContain('999999')
   }, 360_000)

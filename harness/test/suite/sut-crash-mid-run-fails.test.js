@@ -9,7 +9,9 @@ const runs = trackRuns()
 
 it('fails the run with the exit code and stderr when the SUT dies under load, and stops the load early', async () => {
   const durationSec = 20
-  const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('crash-during-load')], scenarios: ['json'], load: { durationSec } })
+  const {
+    written: [record]
+  } = await runInTempDir({ runs, suts: [fixtureSut('crash-during-load')], scenarios: ['json'], load: { durationSec } })
   // The load stopped when the SUT died, well before the phase's end (the engine's own clock, not this machine's speed).
   expect(record.summary.durationSec).toBeLessThan(durationSec / 2)
   expect(schemaErrors('result', record)).toEqual([])

@@ -11,7 +11,13 @@ const cases = JSON.parse(readFileSync(process.argv[2], 'utf8'))
 for (const argv of cases) {
   process.stderr.write(`${JSON.stringify(argv)}\n`)
   const captured = { stdout: '', stderr: '' }
-  const sink = (/** @type {'stdout' | 'stderr'} */ name) => new Writable({ write (chunk, _encoding, done) { captured[name] += chunk; done() } })
+  const sink = (/** @type {'stdout' | 'stderr'} */ name) =>
+    new Writable({
+      write (chunk, _encoding, done) {
+        captured[name] += chunk
+        done()
+      }
+    })
   const started = performance.now()
   const code = await main(argv, { stdout: sink('stdout'), stderr: sink('stderr') })
   process.stdout.write(JSON.stringify({ argv, code, ...captured, elapsedMs: Math.round(performance.now() - started) }) + '\n')

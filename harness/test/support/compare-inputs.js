@@ -40,7 +40,9 @@ export function runWithFigures (fixture, { requestsPerSec, p99Ms, edit }) {
   const copy = copyOfRun(fixture)
   const index = writtenIndex(copy)
   for (const figures of [requestsPerSec, p99Ms]) {
-    if (figures.length !== index.results.length) throw new Error(`${fixture} has ${index.results.length} repeats; got ${figures.length} figures`)
+    if (figures.length !== index.results.length) {
+      throw new Error(`${fixture} has ${index.results.length} repeats; got ${figures.length} figures`)
+    }
   }
   for (const entry of index.results) {
     const path = join(copy, entry.file)

@@ -30,7 +30,15 @@ export async function withSut (runs, sut, work) {
  */
 export function planFor (port, scenarioName, overrides = {}) {
   return {
-    ...scenarioLoadPlan({ port, scenario: scenarioNamed(scenarioName), connections: 10, pipelining: 1, warmupSec: 0, durationSec: 1, windowMs: 250 }),
+    ...scenarioLoadPlan({
+      port,
+      scenario: scenarioNamed(scenarioName),
+      connections: 10,
+      pipelining: 1,
+      warmupSec: 0,
+      durationSec: 1,
+      windowMs: 250
+    }),
     ...overrides
   }
 }

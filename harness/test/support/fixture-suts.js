@@ -5,9 +5,9 @@ import { loadSut } from '../../src/subjects/suts/discover-suts.js'
 export const FIXTURE_SUTS_DIR = fileURLToPath(new URL('../fixtures/suts/', import.meta.url))
 
 /**
- * @typedef {'never-ready' | 'wrong-body' | 'crash-during-load' | 'wrong-under-load' | 'ignores-sigterm' | 'caching-redis' | 'skipped-here' | 'cpu-work'
- *   | 'json-in-two-writes' | 'stalls-some-connections' | 'accepts-few-connections' | 'keeps-every-request' | 'writes-hostile-runtime-files'
- *   | 'claims-h2-serves-http1'
+ * @typedef {'never-ready' | 'wrong-body' | 'crash-during-load' | 'wrong-under-load' | 'ignores-sigterm' | 'caching-redis' | 'skipped-here'
+ *   | 'cpu-work' | 'json-in-two-writes' | 'stalls-some-connections' | 'accepts-few-connections' | 'keeps-every-request' |
+ *   'writes-hostile-runtime-files' | 'claims-h2-serves-http1'
  *   | 'wrong-accept-key' | 'echo-differs' | 'serves-tls' | 'old-ready-line'} FixtureName
  */
 

@@ -28,7 +28,8 @@ export function processesOfRuns (runIds) {
 
 /**
  * Collects the run ids a test file produces and checks, after the file, that none left a process.
- * @returns {{ add: (runId: string) => string, expectNoneLeft: (expect: (value: unknown) => { toEqual: (other: unknown) => void }) => void }}
+ * @returns {{ add: (runId: string) => string, expectNoneLeft: (expect: (value: unknown) => { toEqual: (other: unknown) => void }) => void
+ *   }}
  */
 export function trackRuns () {
   /** @type {string[]} */

@@ -53,10 +53,14 @@ async function createHost ({ tag, index, sshDir }) {
   // The way out this machine has (a registry, PyPI), for the host's install: forwarded and masqueraded.
   writeFileSync('/proc/sys/net/ipv4/ip_forward', '1')
   // Only what leaves through this machine's own uplink: between two hosts' namespaces each sees the other's address.
-  execFileSync('iptables', ['-t', 'nat', '-A', 'POSTROUTING', '-s', `${subnet}.0/24`, '!', '-o', 'dy+', '-j', 'MASQUERADE'], { stdio: 'ignore' })
+  execFileSync('iptables', ['-t', 'nat', '-A', 'POSTROUTING', '-s', `${subnet}.0/24`, '!', '-o', 'dy+', '-j', 'MASQUERADE'], {
+    stdio: 'ignore'
+  })
   const hostKey = join(sshDir, `host-${index}`)
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', hostKey])
-  writeFileSync(join(sshDir, 'known_hosts'), `${address} ${readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')}\n`, { flag: 'a' })
+  writeFileSync(join(sshDir, 'known_hosts'), `${address} ${readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')}\n`, {
+    flag: 'a'
+  })
   mkdirSync('/run/sshd', { recursive: true })
   const sshd = spawn('ip', ['netns', 'exec', namespace, SSHD, '-D', '-e', '-f', '/dev/null', '-h', hostKey,
     '-o', `ListenAddress=${address}`, '-o', `AuthorizedKeysFile=${join(sshDir, 'authorized_keys')}`, '-o', 'StrictModes=no',
@@ -118,8 +122,19 @@ export async function createNamespaceHosts ({ tag, count }) {
   writeFileSync(join(sshDir, 'authorized_keys'), readFileSync(join(sshDir, 'client.pub')))
   writeFileSync(join(sshDir, 'known_hosts'), '')
   const sshConfig = join(sshDir, 'ssh_config')
-  writeFileSync(sshConfig, ['Host *', `  IdentityFile ${join(sshDir, 'client')}`, '  IdentitiesOnly yes', `  UserKnownHostsFile ${join(sshDir, 'known_hosts')}`,
-    '  GlobalKnownHostsFile /dev/null', '  StrictHostKeyChecking yes', '  LogLevel ERROR', ''].join('\n'))
+  writeFileSync(
+    sshConfig,
+    [
+      'Host *',
+      `  IdentityFile ${join(sshDir, 'client')}`,
+      '  IdentitiesOnly yes',
+      `  UserKnownHostsFile ${join(sshDir, 'known_hosts')}`,
+      '  GlobalKnownHostsFile /dev/null',
+      '  StrictHostKeyChecking yes',
+      '  LogLevel ERROR',
+      ''
+    ].join('\n')
+  )
   /** @type {Awaited<ReturnType<typeof createHost>>[]} */
   const hosts = []
   const remove = async () => {
@@ -128,8 +143,15 @@ export async function createNamespaceHosts ({ tag, count }) {
       host.sshd.kill('SIGKILL')
       safe(() => ip(['netns', 'del', host.namespace]), '')
       safe(() => ip(['link', 'del', host.hostSide]), '')
-      safe(() => execFileSync('iptables', ['-t', 'nat', '-D', 'POSTROUTING', '-s', `${host.address.replace(/\.2$/, '.0')}/24`, '!', '-o', 'dy+',
-        '-j', 'MASQUERADE'], { stdio: 'ignore' }), Buffer.alloc(0))
+      safe(
+        () =>
+          execFileSync(
+            'iptables',
+            ['-t', 'nat', '-D', 'POSTROUTING', '-s', `${host.address.replace(/\.2$/, '.0')}/24`, '!', '-o', 'dy+', '-j', 'MASQUERADE'],
+            { stdio: 'ignore' }
+          ),
+        Buffer.alloc(0)
+      )
     }
     rmSync(sshDir, { recursive: true, force: true })
   }
@@ -163,8 +185,11 @@ export function netemMissing () {
     execFileSync('tc', ['qdisc', 'add', 'dev', probe, 'root', 'netem', 'delay', '1ms'], { stdio: ['ignore', 'ignore', 'pipe'] })
     return null
   } catch (error) {
-    return `this kernel cannot delay a link with netem (${String(/** @type {{ stderr?: Buffer }} */ (error).stderr ?? '').trim() || 'tc failed'}; ` +
+    return (
+      'this kernel cannot delay a link with netem ' +
+        `(${String(/** @type {{ stderr?: Buffer }} */ (error).stderr ?? '').trim() || 'tc failed'}; ` +
       'CONFIG_NET_SCH_NETEM), and .ci/run cannot install a kernel feature'
+    )
   } finally {
     safe(() => ip(['link', 'del', probe]), '')
   }

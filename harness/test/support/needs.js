@@ -13,39 +13,51 @@ import { CHROMIUM_PATH } from './browser.js'
 
 /** @type {Record<string, () => string | null>} each requirement: why it is missing here, or null */
 const REQUIREMENTS = {
-  wrk: () => engineNamed('wrk').availability().ok ? null : 'wrk is not installed (apt-get install wrk)',
+  wrk: () => (engineNamed('wrk').availability().ok ? null : 'wrk is not installed (apt-get install wrk)'),
   native: () => {
     const found = engineNamed('native').availability()
     return found.ok ? null : `the native engine is missing: ${found.reason}`
   },
-  valgrind: () => findCallgrind() ? null : 'valgrind is not installed (apt-get install valgrind)',
-  strace: () => findExecutable('strace', ['/usr/bin', '/bin']) ? null : 'strace is not installed (apt-get install strace)',
-  openssl: () => findExecutable('openssl') ? null : 'openssl is not installed (apt-get install openssl)',
-  chromium: () => CHROMIUM_PATH ? null : 'chromium is not installed (apt-get install chromium)',
-  go: () => spawnSync('go', ['version']).status === 0 ? null : 'go is not installed (the Go SUTs and actionlint are built with it)',
-  python: () => spawnSync(process.env.DYNO_PYTHON || 'python3', ['-c', 'import venv']).status === 0
-    ? null
-    : 'python3 with venv is not installed (apt-get install python3-venv)',
-  redis: () => process.env.REDIS_URL || findExecutable('redis-server')
-    ? null
-    : 'redis-server is not installed (apt-get install redis-server) and REDIS_URL is not set',
-  postgres: () => process.env.DATABASE_URL || findPostgresBinaries()
-    ? null
-    : 'PostgreSQL is not installed (apt-get install postgresql) and DATABASE_URL is not set',
+  valgrind: () => (findCallgrind() ? null : 'valgrind is not installed (apt-get install valgrind)'),
+  strace: () => (findExecutable('strace', ['/usr/bin', '/bin']) ? null : 'strace is not installed (apt-get install strace)'),
+  openssl: () => (findExecutable('openssl') ? null : 'openssl is not installed (apt-get install openssl)'),
+  chromium: () => (CHROMIUM_PATH ? null : 'chromium is not installed (apt-get install chromium)'),
+  go: () => (spawnSync('go', ['version']).status === 0 ? null : 'go is not installed (the Go SUTs and actionlint are built with it)'),
+  python: () =>
+    spawnSync(process.env.DYNO_PYTHON || 'python3', ['-c', 'import venv']).status === 0
+      ? null
+      : 'python3 with venv is not installed (apt-get install python3-venv)',
+  redis: () =>
+    process.env.REDIS_URL || findExecutable('redis-server')
+      ? null
+      : 'redis-server is not installed (apt-get install redis-server) and REDIS_URL is not set',
+  postgres: () =>
+    process.env.DATABASE_URL || findPostgresBinaries()
+      ? null
+      : 'PostgreSQL is not installed (apt-get install postgresql) and DATABASE_URL is not set',
   // Hosts of their own on this machine: network namespaces (root, iproute2), an sshd in each, the OpenSSH client and tc for delay.
   hosts: () => {
     if (process.getuid?.() !== 0) return 'network namespaces need root'
-    const missing = [['ip', 'iproute2'], ['tc', 'iproute2'], ['ssh', 'openssh-client'], ['ssh-keygen', 'openssh-client'], ['sshd', 'openssh-server'],
-      ['iptables', 'iptables']]
-      .filter(([name]) => !findExecutable(name, ['/usr/sbin', '/sbin']))
+    const missing = [
+      ['ip', 'iproute2'],
+      ['tc', 'iproute2'],
+      ['ssh', 'openssh-client'],
+      ['ssh-keygen', 'openssh-client'],
+      ['sshd', 'openssh-server'],
+      ['iptables', 'iptables']
+    ].filter(([name]) => !findExecutable(name, ['/usr/sbin', '/sbin']))
     const packages = [...new Set(missing.map(([, pkg]) => pkg))]
     return missing.length === 0 ? null : `${missing.map(([name]) => name).join(', ')} missing (apt-get install ${packages.join(' ')})`
   },
   // Variants of a framework are resolved against the registry npm is configured with, and installed from it.
-  registry: () => spawnSync('npm', ['view', 'express@4.21.2', 'version'], { timeout: 60_000 }).status === 0
-    ? null
-    : 'the npm registry cannot be reached (`npm view express@4.21.2 version` fails)',
-  'two cpus': () => availableParallelism() >= 2 ? null : `needs two cpus to pin the SUT and the generator apart; this machine has ${availableParallelism()}`,
+  registry: () =>
+    spawnSync('npm', ['view', 'express@4.21.2', 'version'], { timeout: 60_000 }).status === 0
+      ? null
+      : 'the npm registry cannot be reached (`npm view express@4.21.2 version` fails)',
+  'two cpus': () =>
+    availableParallelism() >= 2
+      ? null
+      : `needs two cpus to pin the SUT and the generator apart; this machine has ${availableParallelism()}`,
   pinning: () => {
     const plan = resolvePinning({ mode: 'auto' })
     return plan.pinned ? null : `pinning is off here: ${plan.reason}`
@@ -84,7 +96,9 @@ export function missing (...names) {
 export function missingEngine (engine) {
   const found = engine.availability()
   if (found.ok) return null
-  if (process.env.CI === 'true') throw new Error(`this test needs what is missing under CI=true: the ${engine.name} engine: ${found.reason}`)
+  if (process.env.CI === 'true') {
+    throw new Error(`this test needs what is missing under CI=true: the ${engine.name} engine: ${found.reason}`)
+  }
   return `the ${engine.name} engine: ${found.reason}`
 }
 

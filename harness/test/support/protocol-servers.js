@@ -1,8 +1,8 @@
 // @ts-check
 // Servers of the protocols the native engine speaks, started in the test's own process on port 0, each counting what it
-// served and able to answer wrongly on purpose: HTTP/1.1 in cleartext and over TLS (node:http, node:https), HTTP/2 over TLS with ALPN h2 only and HTTP/2 in
-// cleartext (node:http2), and a WebSocket echo written here (RFC 6455, as much of it as an echo needs: masked frames in, the
-// handshake's accept key, ping, close), so that no WebSocket library has to be added for a test. The certificate is made for
+// served and able to answer wrongly on purpose: HTTP/1.1 in cleartext and over TLS (node:http, node:https), HTTP/2 over TLS with ALPN h2
+// only and HTTP/2 in cleartext (node:http2), and a WebSocket echo written here (RFC 6455, as much of it as an echo needs: masked frames in,
+// the handshake's accept key, ping, close), so that no WebSocket library has to be added for a test. The certificate is made for
 // the test by openssl, its key readable by its owner only.
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -26,15 +26,36 @@ const NAMES = 'subjectAltName=DNS:localhost,IP:127.0.0.1'
  */
 export function makeCertificate ({ signedByCa = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-cert-'))
-  const [certFile, keyFile, caFile, caKeyFile, requestFile, extensionsFile] = ['cert.pem', 'key.pem', 'ca.pem', 'ca-key.pem', 'cert.csr', 'cert.ext']
-    .map((name) => join(dir, name))
+  const [certFile, keyFile, caFile, caKeyFile, requestFile, extensionsFile] = [
+    'cert.pem',
+    'key.pem',
+    'ca.pem',
+    'ca-key.pem',
+    'cert.csr',
+    'cert.ext'
+  ].map((name) => join(dir, name))
   const openssl = (/** @type {string[]} */ args) => execFileSync('openssl', args, { stdio: 'ignore' })
   if (signedByCa) {
     openssl(['req', '-x509', ...EC_KEY, '-days', '1', '-subj', '/CN=dyno test CA', '-keyout', caKeyFile, '-out', caFile])
     openssl(['req', ...EC_KEY, '-subj', '/CN=localhost', '-keyout', keyFile, '-out', requestFile])
     writeFileSync(extensionsFile, `${NAMES}\nbasicConstraints=critical,CA:FALSE\n`)
-    openssl(['x509', '-req', '-in', requestFile, '-CA', caFile, '-CAkey', caKeyFile, '-CAcreateserial', '-days', '1', '-extfile', extensionsFile,
-      '-out', certFile])
+    openssl([
+      'x509',
+      '-req',
+      '-in',
+      requestFile,
+      '-CA',
+      caFile,
+      '-CAkey',
+      caKeyFile,
+      '-CAcreateserial',
+      '-days',
+      '1',
+      '-extfile',
+      extensionsFile,
+      '-out',
+      certFile
+    ])
   } else {
     openssl(['req', '-x509', ...EC_KEY, '-days', '1', '-subj', '/CN=localhost', '-addext', NAMES, '-keyout', keyFile, '-out', certFile])
   }
@@ -69,7 +90,9 @@ function listen (server, open) {
     open.add(socket)
     socket.on('close', () => open.delete(socket))
   })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(/** @type {import('node:net').AddressInfo} */ (server.address()).port)))
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(/** @type {import('node:net').AddressInfo} */ (server.address()).port))
+  )
 }
 
 /** @param {import('node:net').Server} server @param {Set<{ destroy: () => void }>} open */

@@ -7,8 +7,8 @@ const DYNO_BIN = fileURLToPath(new URL('../../bin/dyno.js', import.meta.url))
 /**
  * Runs the dyno CLI as a user would, bounded in time.
  * @param {string[]} args
- * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, onStderr?: (text: string, child: import('node:child_process').ChildProcess) => void }} [options]
- *   env: replaces the inherited environment
+ * @param {{ timeoutMs?: number, env?: NodeJS.ProcessEnv, onStderr?: (text: string, child: import('node:child_process').ChildProcess) =>
+ *   void }} [options] env: replaces the inherited environment
  * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string }>}
  */
 export function runCli (args, { timeoutMs = 60_000, env = process.env, onStderr } = {}) {

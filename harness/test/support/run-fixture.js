@@ -44,9 +44,9 @@ export function shortLoad (overrides = {}) {
  * Runs the harness in-process on the given SUTs and scenarios, writing into a fresh temporary
  * directory, with short load settings; returns the records as written to disk.
  * @param {{ suts: import('../../src/subjects/suts/discover-suts.js').SutDescriptor[], scenarios: string[],
- *   load?: Partial<import('../../src/records/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?: boolean,
- *   signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/suite/run-suite.js').SuiteHooks, levels?: number[],
- *   repeats?: number, pin?: string, freshSut?: boolean, quietCheck?: 'on' | 'off', disturbedAbovePct?: number,
+ *   load?: Partial<import('../../src/records/result-record.js').LoadSettings>, connections?: number, readyTimeoutSec?: number, verify?:
+ *   boolean, signal?: AbortSignal, runs: { add: (runId: string) => string }, hooks?: import('../../src/suite/run-suite.js').SuiteHooks,
+ *   levels?: number[], repeats?: number, pin?: string, freshSut?: boolean, quietCheck?: 'on' | 'off', disturbedAbovePct?: number,
  *   sutHost?: import('../../src/platform/hosts/host.js').Host | null, engine?: import('../../src/load/engines/engine.js').Engine,
  *   measure?: import('../../src/measures/measure.js').Measure }} options the run is
  *   registered with `runs` as soon as it has an id; hooks are the harness's own (progress, services); load: shortLoad's overrides;
@@ -55,36 +55,54 @@ export function shortLoad (overrides = {}) {
  *   `load.engine` names otherwise); measure: likewise, a measure the registry need not list (the one `load.measure` names otherwise)
  */
 export async function runInTempDir ({
-  suts, scenarios, load = {}, connections = 10, readyTimeoutSec = 10, verify = true, signal = new AbortController().signal, runs, hooks = {}, levels,
-  repeats = 1, pin = 'auto', freshSut = false, quietCheck = /** @type {'on' | 'off'} */ ('off'), disturbedAbovePct = TESTS_DISTURBED_ABOVE_PCT,
-  sutHost = null, engine, measure
+  suts,
+  scenarios,
+  load = {},
+  connections = 10,
+  readyTimeoutSec = 10,
+  verify = true,
+  signal = new AbortController().signal,
+  runs,
+  hooks = {},
+  levels,
+  repeats = 1,
+  pin = 'auto',
+  freshSut = false,
+  quietCheck = /** @type {'on' | 'off'} */ ('off'),
+  disturbedAbovePct = TESTS_DISTURBED_ABOVE_PCT,
+  sutHost = null,
+  engine,
+  measure
 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
-  const outcome = await runSuite(suiteOptions({
-    suts,
-    scenarios: scenarios.map(scenarioNamed),
-    load: shortLoad({ ...load, ...(engine ? { engine: engine.name } : {}), ...(measure ? { measure: measure.name } : {}) }),
-    ...(engine ? { engine } : {}),
-    ...(measure ? { measure } : {}),
-    connections: levels ?? [connections],
-    repeats,
-    out,
-    verify,
-    readyTimeoutSec,
-    pinning: resolvePinning(parsePin(pin, '--pin', machineCpus())),
-    quietCheck,
-    disturbedAbovePct,
-    freshSut,
-    sutHost,
-    signal,
-    recorded: { test: true }
-  }), {
-    ...hooks,
-    onStart: (info) => {
-      runs.add(info.runId)
-      hooks.onStart?.(info)
+  const outcome = await runSuite(
+    suiteOptions({
+      suts,
+      scenarios: scenarios.map(scenarioNamed),
+      load: shortLoad({ ...load, ...(engine ? { engine: engine.name } : {}), ...(measure ? { measure: measure.name } : {}) }),
+      ...(engine ? { engine } : {}),
+      ...(measure ? { measure } : {}),
+      connections: levels ?? [connections],
+      repeats,
+      out,
+      verify,
+      readyTimeoutSec,
+      pinning: resolvePinning(parsePin(pin, '--pin', machineCpus())),
+      quietCheck,
+      disturbedAbovePct,
+      freshSut,
+      sutHost,
+      signal,
+      recorded: { test: true }
+    }),
+    {
+      ...hooks,
+      onStart: (info) => {
+        runs.add(info.runId)
+        hooks.onStart?.(info)
+      }
     }
-  })
+  )
   const { index, records: written } = writtenRun(outcome.runDir)
   return { ...outcome, index, written }
 }

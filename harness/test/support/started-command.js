@@ -28,7 +28,10 @@ export function start (command, args, { env = process.env } = {}) {
     exited,
     /** @param {RegExp} pattern @param {number} [timeoutMs] */
     waitFor: (pattern, timeoutMs = 30_000) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { waiters.delete(check); reject(new Error(`${pattern} not seen within ${timeoutMs} ms:\n${seen.text}`)) }, timeoutMs)
+      const timer = setTimeout(() => {
+        waiters.delete(check)
+        reject(new Error(`${pattern} not seen within ${timeoutMs} ms:\n${seen.text}`))
+      }, timeoutMs)
       const check = () => {
         if (!pattern.test(seen.text)) return
         waiters.delete(check)

@@ -13,7 +13,8 @@ const { protocol, tls } = serveProtocol(['http1', 'tls', 'h2', 'h2c'])
  * `start()` types the server it is given as node:http's or node:https's; an HTTP/2 server listens and closes alike.
  * @param {import('node:http').RequestListener} handle
  */
-const onHttp2 = (handle) => /** @type {(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void} */ (/** @type {unknown} */ (handle))
+const onHttp2 = (handle) =>
+  /** @type {(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void} */ (/** @type {unknown} */ (handle))
 /** @param {http2.Http2Server | http2.Http2SecureServer} server @returns {import('node:https').Server} */
 const asServer = (server) => /** @type {import('node:https').Server} */ (/** @type {unknown} */ (server))
 /**

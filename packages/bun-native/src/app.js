@@ -51,7 +51,9 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
     [WEBSOCKET_PATH]: { GET: (req, server) => server.upgrade(req) ? undefined : new Response('Upgrade Required', { status: 426 }) }
   }
   for (const route of EXTRA_ROUTES) {
-    routes[route.path] = { [route.method]: (/** @type {import('bun').BunRequest} */ req) => Response.json(extraRouteBody(route.path, req.params)) }
+    routes[route.path] = {
+      [route.method]: (/** @type {import('bun').BunRequest} */ req) => Response.json(extraRouteBody(route.path, req.params))
+    }
   }
   /** @type {import('bun').WebSocketHandler} */
   const websocket = { message: (socket, message) => { socket.send(message) } }

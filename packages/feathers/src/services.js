@@ -64,7 +64,10 @@ export function dataServices (data) {
  * @returns {Map<string, object>} service path → service
  */
 export function extraRouteServices () {
-  /** @type {Map<string, { find?: (params: Params) => Promise<unknown>, get?: (id: import('@feathersjs/feathers').Id, params: Params) => Promise<unknown> }>} */
+  /**
+   * @type {Map<string, { find?: (params: Params) => Promise<unknown>,
+   *   get?: (id: import('@feathersjs/feathers').Id, params: Params) => Promise<unknown> }>}
+   */
   const services = new Map()
   for (const route of EXTRA_ROUTES) {
     const idMatch = /\/:([A-Za-z_]\w*)$/.exec(route.path)

@@ -13,7 +13,9 @@ function overTls ({ data, tls }) {
   return {
     async listen (/** @type {number} */ port, /** @type {string} */ host) {
       // The Feathers Express app is Express's request listener (a function), which its types do not say.
-      const server = https.createServer(tls, /** @type {import('node:http').RequestListener} */ (/** @type {unknown} */ (app))).listen(port, host)
+      const server = https
+        .createServer(tls, /** @type {import('node:http').RequestListener} */ (/** @type {unknown} */ (app)))
+        .listen(port, host)
       await app.setup(server)
       return server
     }

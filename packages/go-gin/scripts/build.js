@@ -4,5 +4,9 @@
 import { fileURLToPath } from 'node:url'
 import { buildGoSut } from '@dyno/scenarios/build/go-build.js'
 
-const outcome = buildGoSut({ packageDir: fileURLToPath(new URL('..', import.meta.url)), name: 'go-gin', frameworkModule: 'github.com/gin-gonic/gin' })
+const outcome = buildGoSut({
+  packageDir: fileURLToPath(new URL('..', import.meta.url)),
+  name: 'go-gin',
+  frameworkModule: 'github.com/gin-gonic/gin'
+})
 if (outcome === 'failed') process.exitCode = 1

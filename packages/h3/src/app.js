@@ -41,7 +41,14 @@ export function createApp ({ data = NO_DATA_SOURCES } = {}) {
   app.get('/postgres-js', () => data.postgresJsWorld())
   // WebSocket echo through h3's defineWebSocketHandler (crossws hooks; the server's crossws plugin upgrades, see start.js): each message
   // back as it came, a string as text, bytes as binary. A GET without an upgrade gets its 426 Upgrade Required.
-  app.get(WEBSOCKET_PATH, defineWebSocketHandler({ message: (peer, message) => { peer.send(/** @type {string | Buffer} */ (message.rawData)) } }))
+  app.get(
+    WEBSOCKET_PATH,
+    defineWebSocketHandler({
+      message: (peer, message) => {
+        peer.send(/** @type {string | Buffer} */ (message.rawData))
+      }
+    })
+  )
   for (const route of EXTRA_ROUTES) {
     app.get(route.path, (event) => extraRouteBody(route.path, getRouterParams(event)))
   }

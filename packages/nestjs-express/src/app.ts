@@ -22,7 +22,10 @@ class ExpressContractController extends ContractController {
  * `data`: the data sources of the database scenarios (none by default: those routes then answer 500); `httpsOptions`: serve HTTP/1.1
  * over TLS, Nest's own option (a node:https server).
  */
-export async function createApp ({ data, httpsOptions }: { data?: DataSources, httpsOptions?: HttpsOptions } = {}): Promise<NestExpressApplication> {
+export async function createApp (
+  { data, httpsOptions }: { data?: DataSources, httpsOptions?: HttpsOptions } = {}
+): Promise<NestExpressApplication> {
   const appModule = AppModule.forRoot({ data, contractController: ExpressContractController })
-  return NestFactory.create<NestExpressApplication>(appModule, new ExpressAdapter(), { logger: false, ...(httpsOptions ? { httpsOptions } : {}) })
+  const options = { logger: false as const, ...(httpsOptions ? { httpsOptions } : {}) }
+  return NestFactory.create<NestExpressApplication>(appModule, new ExpressAdapter(), options)
 }

@@ -9,7 +9,8 @@ import { createApp, createHandler } from './app.js'
  * the handler uses (`url`, `method`, the body stream, `writeHead`, `end`).
  * @param {ReturnType<typeof createHandler>} handler
  */
-const onHttp2 = (handler) => /** @type {(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void} */ (/** @type {unknown} */ (handler))
+const onHttp2 = (handler) =>
+  /** @type {(req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void} */ (/** @type {unknown} */ (handler))
 
 // node:http's siblings serve the other protocols with the same request listener: node:https, and node:http2.
 await startServer(createApp, {

@@ -11,4 +11,6 @@ const { protocol } = serveProtocol(['http1', 'tls'])
 const uwsNative = isUwsNative(createRequire(import.meta.url).resolve('ultimate-express'))
 const data = await openDataSourcesUntilSigterm()
 // ultimate-express calls back with the bound port (read with uWS.us_socket_local_port), not an error.
-createApp({ data, tls: protocol === 'tls' ? tlsFiles() : null }).listen(port, host, (boundPort) => { announceReady(boundPort, { uwsNative }) })
+createApp({ data, tls: protocol === 'tls' ? tlsFiles() : null }).listen(port, host, (boundPort) => {
+  announceReady(boundPort, { uwsNative })
+})

@@ -103,8 +103,12 @@ function sourceStamp (packageDir, goVersion) {
   /** @type {Array<[label: string, dir: string, files: string[]]>} */
   const parts = [
     ['sut', packageDir, ['go.mod', 'go.sum', 'scripts/build.js', ...goSources(packageDir)]],
-    ['scenarios/go', SHARED_GO_DIR, ['go.mod', ...(existsSync(join(SHARED_GO_DIR, 'go.sum')) ? ['go.sum'] : []), ...goSources(SHARED_GO_DIR)]],
-    ['scenarios/src/build', dirname(THIS_FILE), [relative(dirname(THIS_FILE), THIS_FILE)]],
+    [
+      'scenarios/go',
+      SHARED_GO_DIR,
+      ['go.mod', ...(existsSync(join(SHARED_GO_DIR, 'go.sum')) ? ['go.sum'] : []), ...goSources(SHARED_GO_DIR)]
+    ],
+    ['scenarios/src/build', dirname(THIS_FILE), [relative(dirname(THIS_FILE), THIS_FILE)]]
   ]
   for (const [label, dir, files] of parts) {
     for (const file of files) hash.update(`${label}/${file}\n`).update(readFileSync(join(dir, file))).update('\n')
@@ -145,12 +149,16 @@ export function buildGoSut ({ packageDir, name, frameworkModule }) {
   for (const [dir, whose] of [[packageDir, 'go.mod'], [SHARED_GO_DIR, 'scenarios/go/go.mod']]) {
     const required = requiredGo(dir)
     if (olderThan(versionParts(goVersion), versionParts(required))) {
-      return skip(`${goVersion} is older than the go ${required} that ${whose} requires (for its dependencies): install Go ${required} or newer (https://go.dev/dl/)`)
+      return skip(
+        `${goVersion} is older than the go ${required} that ${whose} requires (for its dependencies): install Go ${required} or newer (https://go.dev/dl/)`
+      )
     }
   }
   const compiler = (cc ?? '').split(/\s+/)[0] || 'gcc'
   if (!onPath(compiler)) {
-    return skip(`no C compiler (\`${compiler}\`) for cgo, which mattn/go-sqlite3 needs to compile SQLite: install one (apt-get install gcc)`)
+    return skip(
+      `no C compiler (\`${compiler}\`) for cgo, which mattn/go-sqlite3 needs to compile SQLite: install one (apt-get install gcc)`
+    )
   }
 
   const stamp = sourceStamp(packageDir, goVersion)

@@ -74,7 +74,11 @@ function hashFiles (root, files, prefix = '') {
 /** @param {string} packageDir @param {string} python @returns {Stamps} */
 function currentStamps (packageDir, python) {
   return {
-    environment: hashFiles(packageDir, ['requirements.txt'], JSON.stringify({ python, packageDir, builder: readFileSync(THIS_FILE, 'utf8') })),
+    environment: hashFiles(
+      packageDir,
+      ['requirements.txt'],
+      JSON.stringify({ python, packageDir, builder: readFileSync(THIS_FILE, 'utf8') })
+    ),
     shared: hashFiles(SHARED_PYTHON_DIR, sourceFiles(SHARED_PYTHON_DIR)),
     sut: hashFiles(packageDir, ['scripts/build.js', ...sourceFiles(packageDir, join(packageDir, 'src'))])
   }
@@ -116,7 +120,8 @@ export function buildPythonSut ({ packageDir: givenDir, name, framework, compone
   const venvDir = join(packageDir, '.venv')
   const venvPython = join(venvDir, 'bin', 'python')
   const python = process.env.DYNO_PYTHON || 'python3'
-  const installHint = `install Python ≥ ${minPython.join('.')} with venv and pip (Debian/Ubuntu: \`apt-get install python3 python3-venv\`), ` +
+  const installHint =
+    `install Python ≥ ${minPython.join('.')} with venv and pip (Debian/Ubuntu: \`apt-get install python3 python3-venv\`), ` +
     'or point DYNO_PYTHON at one'
   /** @param {string} line */
   const progress = (line) => process.stderr.write(`${name}: ${line}\n`)
@@ -203,9 +208,18 @@ export function buildPythonSut ({ packageDir: givenDir, name, framework, compone
   const { runtime, components: versions } = JSON.parse(inspected.stdout)
 
   writeManifest(manifestPath, {
-    ok: true, frameworkVersion: versions[framework], runtimeVersion: runtime, builtAt: new Date().toISOString(), stamps, components: versions
+    ok: true,
+    frameworkVersion: versions[framework],
+    runtimeVersion: runtime,
+    builtAt: new Date().toISOString(),
+    stamps,
+    components: versions
   })
   const seconds = ((performance.now() - started) / 1000).toFixed(1)
-  progress(`built in ${seconds} s (${Object.entries(versions).map(([distribution, version]) => `${distribution} ${version}`).join(', ')}; ${runtime})`)
+  progress(
+    `built in ${seconds} s (${Object.entries(versions)
+      .map(([distribution, version]) => `${distribution} ${version}`)
+      .join(', ')}; ${runtime})`
+  )
   return 'built'
 }

@@ -61,7 +61,8 @@ function deepFreeze (value) {
 
 /**
  * Fills the optional parts of a scenario and freezes it: scenarios are data, shared by every run.
- * @param {Omit<Scenario, 'probes' | 'request' | 'protocol'> & { request: RequestSpec, probes?: Probe[], protocol?: Scenario['protocol'] }} scenario
+ * @param {Omit<Scenario, 'probes' | 'request' | 'protocol'> & { request: RequestSpec, probes?: Probe[], protocol?: Scenario['protocol'] }}
+ *   scenario
  * @returns {Readonly<Scenario>}
  */
 export function defineScenario (scenario) {

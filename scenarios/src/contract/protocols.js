@@ -16,7 +16,12 @@ export const PROTOCOLS = Object.freeze({
   http1: Object.freeze({ summary: 'HTTP/1.1 in cleartext', serves: 'http1', tls: false, alpn: null }),
   tls: Object.freeze({ summary: 'HTTP/1.1 over TLS 1.3', serves: 'tls', tls: true, alpn: 'http/1.1' }),
   h2: Object.freeze({ summary: 'HTTP/2 over TLS 1.3, negotiated with ALPN `h2`', serves: 'h2', tls: true, alpn: 'h2' }),
-  h2c: Object.freeze({ summary: 'HTTP/2 in cleartext with prior knowledge (no upgrade from HTTP/1.1)', serves: 'h2c', tls: false, alpn: null }),
+  h2c: Object.freeze({
+    summary: 'HTTP/2 in cleartext with prior knowledge (no upgrade from HTTP/1.1)',
+    serves: 'h2c',
+    tls: false,
+    alpn: null
+  }),
   // WebSocket is served by the plain HTTP/1.1 server, at its own path, beside the routes of every other scenario.
   ws: Object.freeze({ summary: 'WebSocket (RFC 6455) upgraded from HTTP/1.1 in cleartext', serves: 'http1', tls: false, alpn: null })
 })
@@ -24,4 +29,6 @@ export const PROTOCOLS = Object.freeze({
 /** @typedef {keyof typeof PROTOCOLS} ProtocolName */
 
 /** Every value of `PROTOCOL` a SUT can be asked for, `http1` (its default) first. */
-export const SERVED_PROTOCOLS = Object.freeze(/** @type {ServedProtocol[]} */ ([...new Set(Object.values(PROTOCOLS).map((protocol) => protocol.serves))]))
+export const SERVED_PROTOCOLS = Object.freeze(
+  /** @type {ServedProtocol[]} */ ([...new Set(Object.values(PROTOCOLS).map((protocol) => protocol.serves))])
+)

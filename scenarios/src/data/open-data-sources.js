@@ -3,6 +3,10 @@
 // second to load, which every SUT would otherwise pay at every start, whatever its scenarios.
 import { REDIS_MESSAGE_KEY, WORLD_QUERY_POSTGRES, WORLD_QUERY_SQLITE, randomWorldId, toWorldRow } from './world.js'
 
+/** What a native addon that cannot load on this runtime says. */
+const ADDON_PROBLEM =
+  /NODE_MODULE_VERSION|compiled against a different|dlopen|not (yet )?supported|cannot load native addon|could not locate the bindings/i
+
 /** The pool size of both PostgreSQL clients when PG_POOL_SIZE does not say. */
 export const DEFAULT_PG_POOL_SIZE = 10
 
@@ -65,10 +69,13 @@ async function openBetterSqlite (path) {
     return new Database(path, { readonly: true, fileMustExist: true })
   } catch (error) {
     const message = /** @type {Error} */ (error).message ?? ''
-    const addonProblem = /** @type {{ code?: string }} */ (error).code === 'ERR_DLOPEN_FAILED' ||
-      /NODE_MODULE_VERSION|compiled against a different|dlopen|not (yet )?supported|cannot load native addon|could not locate the bindings/i.test(message)
+    const addonProblem =
+      /** @type {{ code?: string }} */ (error).code === 'ERR_DLOPEN_FAILED' ||
+      ADDON_PROBLEM.test(message)
     if (!addonProblem) throw error
-    return new Error(`better-sqlite3 cannot load on this runtime (${process.release?.name ?? 'unknown'} ${process.version}): ${message.split('\n')[0]}`)
+    return new Error(
+      `better-sqlite3 cannot load on this runtime (${process.release?.name ?? 'unknown'} ${process.version}): ${message.split('\n')[0]}`
+    )
   }
 }
 
@@ -85,14 +92,21 @@ export async function openDataSources (env = process.env) {
   /** @type {(() => Promise<void>)[]} */
   const closers = []
   const poolSize = env.PG_POOL_SIZE ? Number(env.PG_POOL_SIZE) : DEFAULT_PG_POOL_SIZE
-  if (!Number.isInteger(poolSize) || poolSize < 1) throw new RangeError(`PG_POOL_SIZE must be a whole number ≥ 1, got ${JSON.stringify(env.PG_POOL_SIZE)}`)
+  if (!Number.isInteger(poolSize) || poolSize < 1) {
+    throw new RangeError(`PG_POOL_SIZE must be a whole number ≥ 1, got ${JSON.stringify(env.PG_POOL_SIZE)}`)
+  }
 
   /** @type {DataSources} */
   const sources = { ...NO_DATA_SOURCES, close: async () => { await Promise.allSettled(closers.map((close) => close())) } }
   if (env.REDIS_URL) {
     const { Redis } = await import('ioredis')
     // Fail requests fast instead of queueing them while the server is away.
-    const redis = new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: CONNECT_TIMEOUT_MS })
+    const redis = new Redis(env.REDIS_URL, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      connectTimeout: CONNECT_TIMEOUT_MS
+    })
     redis.on('error', () => {}) // a lost connection fails the requests, not the process
     closers.push(async () => { redis.disconnect() })
     await checked('REDIS_URL', env.REDIS_URL, () => redis.connect(), closers)
@@ -114,11 +128,15 @@ export async function openDataSources (env = process.env) {
 
     const { default: sqlite3 } = await import('sqlite3')
     const asyncDatabase = await new Promise((resolve, reject) => {
-      const opened = new sqlite3.Database(/** @type {string} */ (env.SQLITE_PATH), sqlite3.OPEN_READONLY, (error) => error ? reject(error) : resolve(opened))
+      const opened = new sqlite3.Database(/** @type {string} */ (env.SQLITE_PATH), sqlite3.OPEN_READONLY, (error) =>
+        error ? reject(error) : resolve(opened)
+      )
     })
     closers.push(() => new Promise((resolve) => asyncDatabase.close(() => resolve(undefined))))
     sources.sqliteAsyncWorld = () => new Promise((resolve, reject) => {
-      asyncDatabase.get(WORLD_QUERY_SQLITE, [randomWorldId()], (error, row) => error ? reject(error) : resolve(toWorldRow(/** @type {any} */ (row))))
+      asyncDatabase.get(WORLD_QUERY_SQLITE, [randomWorldId()], (error, row) =>
+        error ? reject(error) : resolve(toWorldRow(/** @type {any} */ (row)))
+      )
     })
   }
 
@@ -128,12 +146,14 @@ export async function openDataSources (env = process.env) {
     pool.on('error', () => {}) // an idle client's lost connection is replaced on the next query
     closers.push(() => pool.end())
     await checked('DATABASE_URL', env.DATABASE_URL, () => pool.query('SELECT 1'), closers)
-    sources.postgresWorld = async () => toWorldRow((await pool.query({ name: 'dyno-world', text: WORLD_QUERY_POSTGRES, values: [randomWorldId()] })).rows[0])
+    sources.postgresWorld = async () =>
+      toWorldRow((await pool.query({ name: 'dyno-world', text: WORLD_QUERY_POSTGRES, values: [randomWorldId()] })).rows[0])
 
     const sql = postgres(env.DATABASE_URL, { max: poolSize, connect_timeout: 5, onnotice: () => {} })
     closers.push(() => sql.end({ timeout: 1 }))
     await checked('DATABASE_URL', env.DATABASE_URL, () => sql`SELECT 1`, closers)
-    sources.postgresJsWorld = async () => toWorldRow(/** @type {any} */ ((await sql.unsafe(WORLD_QUERY_POSTGRES, [randomWorldId()], { prepare: true }))[0]))
+    sources.postgresJsWorld = async () =>
+      toWorldRow(/** @type {any} */ ((await sql.unsafe(WORLD_QUERY_POSTGRES, [randomWorldId()], { prepare: true }))[0]))
   }
 
   return sources

@@ -131,8 +131,12 @@ export async function startServer (createApp, otherProtocols = {}) {
   const served = /** @type {(keyof OtherProtocols)[]} */ (Object.keys(otherProtocols))
   const { protocol, tls } = serveProtocol(['http1', ...served])
   const data = await openDataSourcesUntilSigterm()
-  const app = protocol === 'http1'
-    ? await createApp({ data })
-    : await /** @type {SecureServerFactory} */ (otherProtocols[protocol])({ data, tls: /** @type {import('./protocol.js').TlsOptions} */ (tls) })
+  const app =
+    protocol === 'http1'
+      ? await createApp({ data })
+      : await /** @type {SecureServerFactory} */ (otherProtocols[protocol])({
+        data,
+        tls: /** @type {import('./protocol.js').TlsOptions} */ (tls)
+      })
   return announceListening(await app.listen(port, host))
 }

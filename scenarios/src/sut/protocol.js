@@ -34,7 +34,9 @@ const needsTls = (protocol) => Object.values(PROTOCOLS).some((entry) => entry.se
 export function tlsFiles (env = process.env) {
   const named = (/** @type {string} */ variable, /** @type {string} */ what) => {
     const value = env[variable]
-    if (!value) throw new Error(`${variable} must name the PEM file of the ${what} (PROTOCOL=${env.PROTOCOL} serves TLS), but it is not set`)
+    if (!value) {
+      throw new Error(`${variable} must name the PEM file of the ${what} (PROTOCOL=${env.PROTOCOL} serves TLS), but it is not set`)
+    }
     return value
   }
   return { certFile: named('TLS_CERT_FILE', 'certificate'), keyFile: named('TLS_KEY_FILE', 'private key') }
@@ -66,7 +68,9 @@ export function tlsOptions (env = process.env) {
   try {
     createSecureContext(options)
   } catch (error) {
-    throw new Error(`cannot load the certificate TLS_CERT_FILE=${certFile} with the key TLS_KEY_FILE=${keyFile}: ${/** @type {Error} */ (error).message}`)
+    throw new Error(
+      `cannot load the certificate TLS_CERT_FILE=${certFile} with the key TLS_KEY_FILE=${keyFile}: ${/** @type {Error} */ (error).message}`
+    )
   }
   if (protocol === 'h2') options.ALPNProtocols = ['h2']
   loaded = { files, options }

@@ -27,7 +27,9 @@ export async function countCommit ({ commit, worktrees, sut, count }) {
   await worktrees.add(commit, commit)
   const outcome = await count(`${sut}@path:${dir}`)
   const [record] = readRun(outcome.runDir).records
-  const windows = (record?.instructions?.windows ?? []).map((window) => window.programInstructionsPerRequest ?? window.instructionsPerRequest)
+  const windows = (record?.instructions?.windows ?? []).map(
+    (window) => window.programInstructionsPerRequest ?? window.instructionsPerRequest
+  )
   if (!record || record.status !== 'ok' || windows.length === 0) {
     throw new DynoError('DYNO_ERR_BISECT', `commit ${commit.slice(0, 12)} could not be counted (${record?.status ?? 'no result'}: ` +
       `${record?.reason ?? 'the run wrote none'}); its run: ${outcome.runDir}`)

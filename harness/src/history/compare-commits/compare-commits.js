@@ -29,10 +29,10 @@ const HARNESS_PACKAGES = ['@dyno/harness...']
  *   whether the user gave the number; null: wall clock, one side at a time
  * @property {string[] | null} frameworks the selected SUTs (installs only them), null: all
  * @property {number} rounds pairs of runs
- * @property {import('./split-comparison.js').RunSubset[] | null} [subsets] a part of a split comparison: each round's `dyno run` of a side is one
- *   run per subset, with its `--frameworks` and `--scenarios`; null: one run of everything runArgs names
- * @property {Record<string, unknown>} [record] what compare-commits.json records besides the commits and the progress (the plan, the measure,
- *   the options)
+ * @property {import('./split-comparison.js').RunSubset[] | null} [subsets] a part of a split comparison: each round's `dyno run` of a side
+ *   is one run per subset, with its `--frameworks` and `--scenarios`; null: one run of everything runArgs names
+ * @property {Record<string, unknown>} [record] what compare-commits.json records besides the commits and the progress (the plan, the
+ *   measure, the options)
  * @property {string} resultsDir receives `base/<runId>/` and `head/<runId>/` of every round
  * @property {AbortSignal} signal
  * @property {(event: { stage: string, side?: Side, round?: number, line?: string }) => void} [onProgress]
@@ -77,13 +77,20 @@ export async function compareCommits (plan) {
 
     const runStarted = performance.now()
     const countJobs = plan.countJobs ?? null
-    const together = countJobs !== null && countJobs.total >= 2 && (await Promise.all([dirs.base, dirs.head].map(knowsCountJobs))).every(Boolean)
+    const together =
+      countJobs !== null && countJobs.total >= 2 && (await Promise.all([dirs.base, dirs.head].map(knowsCountJobs))).every(Boolean)
     for (let round = 1; round <= plan.rounds && !signal.aborted; round++) {
       // Alternating which side goes first (AB, BA, AB, …) cancels a steady drift instead of handing it to one side.
       const sides = /** @type {Side[]} */ (round % 2 === 1 ? ['base', 'head'] : ['head', 'base'])
       const runSide = async (/** @type {Side} */ side, /** @type {string[]} */ extraArgs) => {
         onProgress({ stage: 'running', side, round })
-        const exitCode = await runRound(dirs[side], join(plan.resultsDir, side), { ...plan, runArgs: [...plan.runArgs, ...extraArgs] }, side, round)
+        const exitCode = await runRound(
+          dirs[side],
+          join(plan.resultsDir, side),
+          { ...plan, runArgs: [...plan.runArgs, ...extraArgs] },
+          side,
+          round
+        )
         order.push({ round, side, exitCode })
       }
       if (together && countJobs) {
@@ -124,14 +131,24 @@ async function install (dir, plan, side) {
     ? [...HARNESS_PACKAGES, ...plan.frameworks.map((name) => `@dyno/sut-${name}...`)].flatMap((filter) => ['--filter', filter])
     : []
   const args = ['install', '--frozen-lockfile', '--prefer-offline', ...filters]
-  const outcome = await runChild('pnpm', args, { cwd: dir, signal: plan.signal, onLine: (line) => plan.onProgress?.({ stage: 'installing', side, line }) })
-    .catch((error) => {
-      throw new DynoError('DYNO_ERR_COMPARE_INSTALL', `could not start pnpm in ${dir}: ${error.message} (install pnpm 10: npm i -g pnpm@10)`, { cause: error })
-    })
+  const outcome = await runChild('pnpm', args, {
+    cwd: dir,
+    signal: plan.signal,
+    onLine: (line) => plan.onProgress?.({ stage: 'installing', side, line })
+  }).catch((error) => {
+    throw new DynoError(
+      'DYNO_ERR_COMPARE_INSTALL',
+      `could not start pnpm in ${dir}: ${error.message} (install pnpm 10: npm i -g pnpm@10)`,
+      { cause: error }
+    )
+  })
   if (plan.signal.aborted) throw new DynoError('DYNO_ERR_INTERRUPTED', 'compare-commits interrupted while installing')
   if (outcome.code !== 0) {
-    throw new DynoError('DYNO_ERR_COMPARE_INSTALL',
-      `pnpm ${args.join(' ')} failed for ${side} (${dir}), exit ${outcome.code ?? outcome.signal}; its last lines:\n${outcome.tail.join('\n')}`)
+    throw new DynoError(
+      'DYNO_ERR_COMPARE_INSTALL',
+      `pnpm ${args.join(' ')} failed for ${side} (${dir}), exit ${outcome.code ?? outcome.signal}; its last ` +
+        `lines:\n${outcome.tail.join('\n')}`
+    )
   }
 }
 

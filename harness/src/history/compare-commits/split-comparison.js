@@ -32,7 +32,9 @@ export function splitComparison ({ frameworks, scenarios, runtimes, connections,
   const cellSec = new Map(scenarios.map((name) => [name, measure.expectedCellSec(scenarioNamed(name), settings)]))
   const pairSec = (/** @type {{ scenario: string }} */ pair) => (cellSec.get(pair.scenario) ?? 0) * levels * rounds * 2
   const byPair = splitByExpectedTime(pairs, count, pairSec)
-  const bySut = splitByExpectedTime(frameworks, count, (sut) => pairs.filter((pair) => pair.sut === sut).reduce((sum, pair) => sum + pairSec(pair), 0))
+  const bySut = splitByExpectedTime(frameworks, count, (sut) =>
+    pairs.filter((pair) => pair.sut === sut).reduce((sum, pair) => sum + pairSec(pair), 0)
+  )
   const longest = (/** @type {{ expectedSec: number }[]} */ parts) => Math.max(...parts.map((part) => part.expectedSec))
   const wholeSuts = longest(bySut) <= longest(byPair) * WHOLE_SUT_SLACK
   const parts = wholeSuts
@@ -42,7 +44,11 @@ export function splitComparison ({ frameworks, scenarios, runtimes, connections,
     id: planIdentity(pairs, options),
     cells: pairs.length * levels,
     expectedSec: Math.round(parts.reduce((sum, part) => sum + part.expectedSec, 0) * 10) / 10,
-    parts: parts.map((part) => ({ subsets: runSubsets(part.units, scenarios), cells: part.units.length * levels, expectedSec: part.expectedSec }))
+    parts: parts.map((part) => ({
+      subsets: runSubsets(part.units, scenarios),
+      cells: part.units.length * levels,
+      expectedSec: part.expectedSec
+    }))
   }
 }
 

@@ -76,8 +76,11 @@ export function siteModel (records) {
   const runtimes = [...new Set(records.map((record) => record.key.runtime))].sort()
   // A line's series is named by its runtime, and by its counting settings where one runtime has several.
   const settingsOn = (/** @type {string} */ framework, /** @type {string | null} */ runtime, /** @type {string} */ scenario) =>
-    new Set(releaseLines.filter((line) => line.key.framework === framework && line.key.runtime === runtime && line.key.scenario === scenario)
-      .map((line) => line.key.countingId)).size
+    new Set(
+      releaseLines
+        .filter((line) => line.key.framework === framework && line.key.runtime === runtime && line.key.scenario === scenario)
+        .map((line) => line.key.countingId)
+    ).size
   return {
     frameworks: frameworks.map((framework) => {
       const own = releaseLines.filter((line) => line.key.framework === framework)
@@ -139,17 +142,24 @@ export function siteModel (records) {
             unit: SITE_MEASURES[0].unit,
             axis: /** @type {const} */ ('time'),
             categories: [],
-            series: own.filter((line) => line.key.scenario === scenario).map((line) => ({
-              name: `${line.key.framework}${settingsOn(line.key.framework, runtime, scenario) > 1 ? ` (counting ${line.key.countingId})` : ''}`,
-              points: line.points.filter((point) => point.publishedAt).map((point) => ({
-                at: point.at,
-                publishedAt: point.publishedAt,
-                value: point.programInstructionsPerRequest,
-                settled: point.settled,
-                recordId: point.record.id
-              })),
-              marks: line.steps.map((step) => ({ at: step.to, label: `${step.changePct > 0 ? '+' : ''}${step.changePct}%` }))
-            }))
+            series: own
+              .filter((line) => line.key.scenario === scenario)
+              .map((line) => ({
+                name: `${line.key.framework}${settingsOn(line.key.framework, runtime, scenario) > 1
+? ' (counting ' +
+                  `${line.key.countingId})`
+: ''}`,
+                points: line.points
+                  .filter((point) => point.publishedAt)
+                  .map((point) => ({
+                    at: point.at,
+                    publishedAt: point.publishedAt,
+                    value: point.programInstructionsPerRequest,
+                    settled: point.settled,
+                    recordId: point.record.id
+                  })),
+                marks: line.steps.map((step) => ({ at: step.to, label: `${step.changePct > 0 ? '+' : ''}${step.changePct}%` }))
+              }))
           }
         }))
       }

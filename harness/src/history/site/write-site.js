@@ -32,11 +32,16 @@ function lstatOrNull (path) {
  */
 export function writeSite (out, { records, suiteHtml }) {
   const existing = lstatOrNull(out)
-  if (existing?.isSymbolicLink()) throw new DynoError('DYNO_ERR_PATH', `\`--out\` ${out} is a symbolic link; allowed: a directory of its own`)
+  if (existing?.isSymbolicLink()) {
+    throw new DynoError('DYNO_ERR_PATH', `\`--out\` ${out} is a symbolic link; allowed: a directory of its own`)
+  }
   if (existing && !existing.isDirectory()) throw new DynoError('DYNO_ERR_PATH', `\`--out\` ${out} is a file; allowed: a directory`)
   if (existing && readdirSync(out).length > 0 && !lstatOrNull(join(out, SITE_MARK))?.isFile()) {
-    throw new DynoError('DYNO_ERR_PATH', `\`--out\` ${out} holds files and is not a site dyno wrote (no ${SITE_MARK}); allowed: a new or empty ` +
-      'directory, or a site written before')
+    throw new DynoError(
+      'DYNO_ERR_PATH',
+      `\`--out\` ${out} holds files and is not a site dyno wrote (no ${SITE_MARK}); allowed: a new or empty ` +
+        'directory, or a site written before'
+    )
   }
   // Worked out before anything is written: a record the model cannot draw leaves no half-written directory.
   const model = siteModel(records)
@@ -53,14 +58,20 @@ export function writeSite (out, { records, suiteHtml }) {
     for (const [name, read] of Object.entries(SITE_ASSETS)) writeFileSync(join(staging, 'assets', name), read())
     // Record ids are 24 hex digits (checked when their directory was read): a file name that stays inside records/.
     for (const record of records) writeFileSync(join(staging, 'records', `${record.id}.json`), JSON.stringify(record, null, 2) + '\n')
-    writeFileSync(join(staging, 'records', 'index.html'), '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Records</title></head>' +
-      `<body><h1>The ${records.length} records of this site</h1><ul>${records.map((record) => `<li><a href="${record.id}.json">${record.id}</a></li>`)
-        .join('')}</ul></body></html>\n`)
+    writeFileSync(
+      join(staging, 'records', 'index.html'),
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Records</title></head>' +
+        `<body><h1>The ${records.length} records of this site</h1><ul>${records
+          .map((record) => `<li><a href="${record.id}.json">${record.id}</a></li>`)
+          .join('')}</ul></body></html>\n`
+    )
     replaceWith(out, staging)
   } catch (error) {
     rmSync(staging, { recursive: true, force: true })
     if (error instanceof DynoError) throw error
-    throw new DynoError('DYNO_ERR_RESULTS_WRITE', `could not write the site into ${out}: ${/** @type {Error} */ (error).message}`, { cause: error })
+    throw new DynoError('DYNO_ERR_RESULTS_WRITE', `could not write the site into ${out}: ${/** @type {Error} */ (error).message}`, {
+      cause: error
+    })
   }
   return { pages: [...pages.map((page) => page.file), ...(suiteHtml === null ? [] : ['suite.html'])], records: records.length }
 }

@@ -43,11 +43,19 @@ export const SETTLED_WITHIN = 0.1
  *   runtime (or release)
  */
 export function timelineLines (records) {
-  const releaseLines = linesOf(records, 'releases', (record) => [record.key.framework, record.key.runtime, record.key.scenario, record.key.counting.id],
-    (record) => record.key.release)
+  const releaseLines = linesOf(
+    records,
+    'releases',
+    (record) => [record.key.framework, record.key.runtime, record.key.scenario, record.key.counting.id],
+    (record) => record.key.release
+  )
   const nodeRecords = records.filter((record) => record.key.runtime.startsWith('node') && semver.valid(record.key.runtimeVersion))
-  const nodeLines = linesOf(nodeRecords, 'node', (record) => [record.key.framework, record.key.release, record.key.scenario, record.key.counting.id],
-    (record) => semver.clean(String(record.key.runtimeVersion)) ?? '')
+  const nodeLines = linesOf(
+    nodeRecords,
+    'node',
+    (record) => [record.key.framework, record.key.release, record.key.scenario, record.key.counting.id],
+    (record) => semver.clean(String(record.key.runtimeVersion)) ?? ''
+  )
     // Along Node, a line needs two Node releases to say anything.
     .filter((line) => line.points.length >= 2)
   return [...releaseLines, ...nodeLines]
@@ -74,7 +82,8 @@ function linesOf (records, along, lineOf, pointOf) {
       .map(([at, record]) => ({
         at,
         publishedAt: record.publishedAt,
-        programInstructionsPerRequest: /** @type {NonNullable<TimelineRecord['measures']>} */ (record.measures).programInstructionsPerRequest ??
+        programInstructionsPerRequest:
+        /** @type {NonNullable<TimelineRecord['measures']>} */ (record.measures).programInstructionsPerRequest ??
         /** @type {NonNullable<TimelineRecord['measures']>} */ (record.measures).instructionsPerRequest,
         settled: settledCount(record),
         record

@@ -17,7 +17,8 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d
  */
 export function npmPackageProblem (name) {
   if (typeof name !== 'string' || name.length === 0 || name.length > 214 || !NPM_PACKAGE_NAME.test(name)) {
-    return `${JSON.stringify(name)?.slice(0, 80)} is not an npm package's name (letters, digits, \`-._~\`, an @scope/ before it, 214 characters at most)`
+    return `${JSON.stringify(name)?.slice(0, 80)} is not an npm package's name (letters, digits, \`-._~\`, an @scope/ before it, 214 ` +
+      'characters at most)'
   }
   return null
 }
@@ -49,7 +50,8 @@ export async function registryReleases (framework, { signal, entry }) {
     .filter(([version]) => semver.valid(version) && !semver.prerelease(version))
     .map(([version, publishedAt]) => ({
       version,
-      publishedAt: typeof publishedAt === 'string' && RFC3339.test(publishedAt) && !Number.isNaN(Date.parse(publishedAt)) ? publishedAt : null
+      publishedAt:
+        typeof publishedAt === 'string' && RFC3339.test(publishedAt) && !Number.isNaN(Date.parse(publishedAt)) ? publishedAt : null
     }))
     .sort((a, b) => semver.compare(a.version, b.version))
   if (releases.length === 0) throw new DynoError('DYNO_ERR_UNKNOWN_VERSION', `\`${entry}\`: the registry lists no release of ${framework}`)

@@ -40,9 +40,13 @@ export function chooseReleases (releases, { entry, range, rule, latestMajors }) 
   const inRange = releases.filter((release) => semver.satisfies(release.version, range))
   if (inRange.length === 0) {
     const majors = newestOfEach(releases, (version) => String(semver.major(version))).slice(-4).map((release) => release.version)
-    throw new DynoError('DYNO_ERR_UNKNOWN_VERSION', `\`${entry}\`: the range \`${range}\` matches no release; allowed: a range that matches ` +
-      `one of the ${releases.length} releases from ${releases[0].version} to ${releases[releases.length - 1].version} (the newest of the ` +
-      `last majors: ${majors.join(', ')})`)
+    throw new DynoError(
+      'DYNO_ERR_UNKNOWN_VERSION',
+      `\`${entry}\`: the range \`${range}\` matches no release; allowed: a range that matches ` +
+        `one of the ${releases.length} releases from ${releases[0].version} to ${releases[releases.length - 1].version} (the ` +
+          'newest of the ' +
+        `last majors: ${majors.join(', ')})`
+    )
   }
   const majors = [...new Set(inRange.map((release) => semver.major(release.version)))].slice(latestMajors > 0 ? -latestMajors : 0)
   return RELEASE_RULES[rule].keep(inRange.filter((release) => majors.includes(semver.major(release.version))))

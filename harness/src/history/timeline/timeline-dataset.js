@@ -61,19 +61,25 @@ export function openDataset (dir) {
     checkWritableDirectory(dir, `the data directory ${dir}`)
     return new Map()
   }
-  if (kind !== 'directory') throw datasetError(`${dir} is a file; allowed: a directory made by \`dyno timeline\`, or one that does not exist yet`)
+  if (kind !== 'directory') {
+    throw datasetError(`${dir} is a file; allowed: a directory made by \`dyno timeline\`, or one that does not exist yet`)
+  }
   checkWritableDirectory(dir, `the data directory ${dir}`)
   const entries = readdirSync(dir)
   if (entries.length === 0) return new Map()
   const layoutPath = join(dir, DATASET_FILE)
   if (!entries.includes(DATASET_FILE)) {
-    throw datasetError(`${dir} holds files but no ${DATASET_FILE}: it is not a timeline's data directory; allowed: one made by \`dyno timeline\`, ` +
-      'an empty directory, or a new path')
+    throw datasetError(
+      `${dir} holds files but no ${DATASET_FILE}: it is not a timeline's data directory; allowed: one made by \`dyno timeline\`, ` +
+        'an empty directory, or a new path'
+    )
   }
   const layout = readJson(layoutPath, MAX_LAYOUT_BYTES)
   if (layout?.layout !== DATASET_LAYOUT.layout || layout?.layoutVersion !== DATASET_LAYOUT.layoutVersion) {
-    throw datasetError(`${layoutPath} says layout ${JSON.stringify(layout?.layout)} version ${JSON.stringify(layout?.layoutVersion)}; this dyno ` +
-      `reads and appends to ${DATASET_LAYOUT.layout} version ${DATASET_LAYOUT.layoutVersion} only`)
+    throw datasetError(
+      `${layoutPath} says layout ${JSON.stringify(layout?.layout)} version ${JSON.stringify(layout?.layoutVersion)}; this dyno ` +
+        `reads and appends to ${DATASET_LAYOUT.layout} version ${DATASET_LAYOUT.layoutVersion} only`
+    )
   }
   /** @type {Map<string, TimelineRecord>} */
   const records = new Map()
@@ -81,14 +87,19 @@ export function openDataset (dir) {
   const recordsKind = lstatOrNull(recordsDir)
   if (!recordsKind) return records
   // Everything read is inside the directory: records/ and its files are its own, never links to elsewhere.
-  if (!recordsKind.isDirectory()) throw datasetError(`${recordsDir} is ${recordsKind.isSymbolicLink() ? 'a symbolic link' : 'a file'}, not a directory`)
+  if (!recordsKind.isDirectory()) {
+    throw datasetError(`${recordsDir} is ${recordsKind.isSymbolicLink() ? 'a symbolic link' : 'a file'}, not a directory`)
+  }
   for (const name of readdirSync(recordsDir).sort()) {
     const path = join(recordsDir, name)
     if (!RECORD_FILE.test(name)) throw datasetError(`${path} is not a record dyno wrote (a record is named <24 hex digits>.json)`)
     const record = readJson(path, MAX_RECORD_BYTES)
     const problem = recordProblem(record)
     if (problem) throw datasetError(`${path} is not a record this dyno reads: ${problem}`)
-    if (`${record.id}.json` !== name || idOf(record.key, record.status) !== record.id) throw datasetError(`${path}: its id is not the hash of its key`)
+    if (`${record.id}.json` !== name || idOf(record.key, record.status) !== record.id) {
+      throw datasetError(`${path}: its id is not the ` +
+      'hash of its key')
+    }
     records.set(record.id, record)
   }
   return records
@@ -117,7 +128,9 @@ export function recordProblem (record) {
  */
 export function appendToDataset (dir, held, records) {
   makeDirectory(join(dir, RECORDS_DIR))
-  if (!existsSync(join(dir, DATASET_FILE))) writeJsonAtomic(join(dir, DATASET_FILE), { ...DATASET_LAYOUT, createdAt: new Date().toISOString() })
+  if (!existsSync(join(dir, DATASET_FILE))) {
+    writeJsonAtomic(join(dir, DATASET_FILE), { ...DATASET_LAYOUT, createdAt: new Date().toISOString() })
+  }
   const appended = []
   const alreadyHeld = []
   for (const record of records) {

@@ -81,7 +81,10 @@ function countingOf (result) {
   return { ...settings, id: createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 12) }
 }
 
-/** @param {import('../../measures/instructions/counts/count-instructions.js').InstructionCount} count @returns {NonNullable<TimelineRecord['measures']>} */
+/**
+ * @param {import('../../measures/instructions/counts/count-instructions.js').InstructionCount} count @returns
+ *   {NonNullable<TimelineRecord['measures']>}
+ */
 function measuresOf (count) {
   return {
     instructionsPerRequest: count.instructionsPerRequest,

@@ -33,10 +33,13 @@ export const frameworkEntryList = withDomain(function frameworkEntryList (/** @t
   selectSuts(catalogue, [...new Set(entries.map((entry) => parseFrameworkEntry(entry).name))])
   for (const entry of entries.map(parseFrameworkEntry)) {
     if (!entry.spec) continue
-    const sut = /** @type {import('../../subjects/suts/discover-suts.js').SutDescriptor} */ (catalogue.find((candidate) => candidate.name === entry.name))
+    const sut = /** @type {import('../../subjects/suts/discover-suts.js').SutDescriptor} */ (
+      catalogue.find((candidate) => candidate.name === entry.name)
+    )
     const varied = catalogue.filter((candidate) => candidate.runtimeKind === 'node' && !candidate.framework.startsWith('node:'))
       .map((candidate) => candidate.name)
-    const allowed = `a SUT, or a SUT of an npm framework with \`@<version>\`, \`@<range>\`, \`@<dist-tag>\` or \`@path:<dir>\` (${varied.join(', ')})`
+    const allowed = 'a SUT, or a SUT of an npm framework with `@<version>`, `@<range>`, `@<dist-tag>` or `@path:<dir>` ' +
+      `(${varied.join(', ')})`
     if (!varied.includes(sut.name)) {
       throw new DynoError('DYNO_ERR_UNKNOWN_VERSION', `\`${flag}\` \`${entry.text}\`: ${sut.name} has no framework package to vary ` +
         `(its framework is ${sut.framework}${sut.runtimeKind === 'node' ? '' : `, on ${sut.runtimeKind}`}); allowed: ${allowed}`)
@@ -59,8 +62,12 @@ export const frameworkRangeList = withDomain(function frameworkRangeList (/** @t
   const entries = frameworkEntryList(raw, flag)
   for (const entry of entries.map(parseFrameworkEntry)) {
     if (!entry.spec || entry.spec.kind !== 'npm' || !semver.validRange(entry.spec.text)) {
-      throw invalidOption(flag, raw, 'SUTs each with the range of its framework\'s releases to measure (`express@>=4.18`, `fastify@^4 || ^5`, ' +
-        `\`koa@*\`); \`${entry.text}\` names no range`)
+      throw invalidOption(
+        flag,
+        raw,
+        "SUTs each with the range of its framework's releases to measure (`express@>=4.18`, `fastify@^4 || ^5`, " +
+          `\`koa@*\`); \`${entry.text}\` names no range`
+      )
     }
   }
   return entries

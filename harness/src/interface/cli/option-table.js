@@ -1,7 +1,8 @@
 // @ts-check
-// The options the commands share, as lists a command takes whole: `dyno run`'s, which compare-commits, compare-versions, timeline and bisect
-// take in part. Each spec is in interface/options/ by what it is about, an engine's own in its folder, a measure's own in its folder; the
-// command line is parsed, checked, defaulted, helped and documented from these alone (parse-command-line.js, help-text.js, docs/).
+// The options the commands share, as lists a command takes whole: `dyno run`'s, which compare-commits, compare-versions, timeline and
+// bisect take in part. Each spec is in interface/options/ by what it is about, an engine's own in its folder, a measure's own in its
+// folder; the command line is parsed, checked, defaulted, helped and documented from these alone (parse-command-line.js, help-text.js,
+// docs/).
 import { ENGINES } from '../../load/engines/index.js'
 import { MEASURES } from '../../measures/index.js'
 import { LOAD_HOSTS, PIN, SUT_CPUS, SUT_HOST } from '../options/host-options.js'
@@ -21,9 +22,39 @@ export const MEASURE_OPTIONS = Object.freeze(MEASURES.flatMap((measure) => measu
 
 /** The options of `dyno run`, in help order. */
 export const RUN_OPTIONS = Object.freeze([
-  FRAMEWORKS_WITH_VARIANTS, SCENARIOS_OPTION, RUNTIME, WORKERS, PROFILE, CONNECTIONS, DURATION, WARMUP, PIPELINING, RATE, ENGINE, ...ENGINE_OPTIONS,
-  MEASURE, ...MEASURE_OPTIONS, SUT_HOST, LOAD_HOSTS, PIN, SUT_CPUS, REPEATS, SHARD, PLAN_ONLY, SEED, QUIET_CHECK, CENSUS_ARGS, DISTURBED_ABOVE, OUT,
-  CACHE_DIR, FRESH_SUT, READY_TIMEOUT, PG_POOL_SIZE, WINDOW, RUNTIME_EVENTS, NO_VERIFY
+  FRAMEWORKS_WITH_VARIANTS,
+  SCENARIOS_OPTION,
+  RUNTIME,
+  WORKERS,
+  PROFILE,
+  CONNECTIONS,
+  DURATION,
+  WARMUP,
+  PIPELINING,
+  RATE,
+  ENGINE,
+  ...ENGINE_OPTIONS,
+  MEASURE,
+  ...MEASURE_OPTIONS,
+  SUT_HOST,
+  LOAD_HOSTS,
+  PIN,
+  SUT_CPUS,
+  REPEATS,
+  SHARD,
+  PLAN_ONLY,
+  SEED,
+  QUIET_CHECK,
+  CENSUS_ARGS,
+  DISTURBED_ABOVE,
+  OUT,
+  CACHE_DIR,
+  FRESH_SUT,
+  READY_TIMEOUT,
+  PG_POOL_SIZE,
+  WINDOW,
+  RUNTIME_EVENTS,
+  NO_VERIFY
 ])
 
 /** The measures a comparison may default to, most preferred first. */
@@ -39,7 +70,9 @@ const gateHere = () => GATES.find((measure) => measure.regressionGate.unavailabl
 export const COMPARISON_MEASURE = {
   ...MEASURE,
   derive: () => gateHere().name,
-  defaultText: `${GATES[0].name} where ${GATES[0].regressionGate.when}; else ${GATES.slice(1).map((measure) => measure.name).join(', ')}, ` +
-    'and a line says why',
-  notice: () => gateHere() === GATES[0] ? null : GATES[0].regressionGate.unavailableHere()
+  defaultText:
+    `${GATES[0].name} where ${GATES[0].regressionGate.when}; else ${GATES.slice(1)
+      .map((measure) => measure.name)
+      .join(', ')}, ` + 'and a line says why',
+  notice: () => (gateHere() === GATES[0] ? null : GATES[0].regressionGate.unavailableHere())
 }

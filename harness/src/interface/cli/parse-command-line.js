@@ -68,7 +68,10 @@ export function parseCommandLine (argv, commands) {
   if (first === '--version' || first === '-v') return { command: null, ask: 'version', ...none }
   const command = commands.find((candidate) => candidate.name === first)
   if (!command) {
-    throw new DynoError('DYNO_ERR_UNKNOWN_COMMAND', `unknown command \`${first}\`; valid: ${commands.map((candidate) => candidate.name).join(', ')}`)
+    throw new DynoError(
+      'DYNO_ERR_UNKNOWN_COMMAND',
+      `unknown command \`${first}\`; valid: ${commands.map((candidate) => candidate.name).join(', ')}`
+    )
   }
   const specs = command.options
   /** @type {import('node:util').ParseArgsConfig['options']} */
@@ -101,8 +104,11 @@ function checkArguments (command, positionals) {
       `${required.slice(positionals.length).join(' ')} not given`)
   }
   if (!any && positionals.length > required.length) {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', `${usage} takes ${required.length || 'no'} argument${required.length === 1 ? '' : 's'}, ` +
-      `got also \`${positionals.slice(required.length).join(' ')}\``)
+    throw new DynoError(
+      'DYNO_ERR_INVALID_OPTION',
+      `${usage} takes ${required.length || 'no'} argument${required.length === 1 ? '' : 's'}, ` +
+        `got also \`${positionals.slice(required.length).join(' ')}\``
+    )
   }
 }
 
@@ -120,7 +126,9 @@ function usageError (error, command, args) {
     return new DynoError('DYNO_ERR_INVALID_OPTION', `Unknown option \`${name}\` for \`dyno ${command.name}\`; ${help}`)
   }
   if (error.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && spec) {
-    if (!takesValue(spec)) return invalidOption(name, args.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1) ?? '', 'given without a value')
+    if (!takesValue(spec)) {
+      return invalidOption(name, args.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1) ?? '', 'given without a value')
+    }
     const next = args[args.indexOf(name) + 1]
     // A value that starts with a dash (`--duration -1`): judged as typed; one the option accepts must be joined to it.
     if (next === undefined) return invalidOption(name, '', 'given a value')

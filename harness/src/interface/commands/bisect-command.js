@@ -16,7 +16,12 @@ import { runBenchmarks } from './run-command.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { oneOf } from '../../platform/options/option-parsers.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../../subjects/runtimes/runtime-targets.js'
-import { COUNT_REQUESTS_OPTION, COUNT_WARMUP_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION } from '../../measures/instructions/instructions-options.js'
+import {
+  COUNT_REQUESTS_OPTION,
+  COUNT_WARMUP_OPTION,
+  COUNT_WINDOWS_OPTION,
+  NO_COUNT_CACHE_OPTION
+} from '../../measures/instructions/instructions-options.js'
 import { parseOptions } from '../cli/parse-command-line.js'
 import { RUN_OPTIONS } from '../cli/option-table.js'
 import { THRESHOLD } from '../options/compare-options.js'
@@ -41,7 +46,14 @@ const OWN_FLAGS = new Set(['--scenario', '--threshold'])
 export async function bisectCommand ({ sut: sutName, checkout, good, bad }, parsed, io, signal, parseRunOptions) {
   const options = parsed.values
   const sut = discoverSuts().find((candidate) => candidate.name === sutName)
-  if (!sut) throw new DynoError('DYNO_ERR_UNKNOWN_FRAMEWORK', `\`${sutName}\` is not a SUT; valid: ${discoverSuts().map((one) => one.name).join(', ')}`)
+  if (!sut) {
+    throw new DynoError(
+      'DYNO_ERR_UNKNOWN_FRAMEWORK',
+      `\`${sutName}\` is not a SUT; valid: ${discoverSuts()
+        .map((one) => one.name)
+        .join(', ')}`
+    )
+  }
   const dir = resolve(process.env.INIT_CWD || process.cwd(), checkout)
   checkedPathManifest(`${sutName}@path:${checkout}`, sut.framework, checkout, dir)
   const [from, to] = [await resolveCommit(dir, good, 'GOOD'), await resolveCommit(dir, bad, 'BAD')]
@@ -53,7 +65,8 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
   }
   const { stdout } = await run('git', ['rev-list', '--reverse', '--ancestry-path', `${from.commit}..${to.commit}`], { cwd: dir })
   const commits = stdout.trim().split('\n').filter(Boolean)
-  const subject = async (/** @type {string} */ commit) => (await run('git', ['log', '-1', '--format=%s', commit], { cwd: dir })).stdout.trim()
+  const subject = async (/** @type {string} */ commit) =>
+    (await run('git', ['log', '-1', '--format=%s', commit], { cwd: dir })).stdout.trim()
 
   // A worktree per commit under the cache directory, named by the checkout and the commit: the same path every time.
   const cacheDir = resolve(REPO_ROOT, options.cacheDir)
@@ -66,7 +79,9 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
       ...forwarded, '--measure': 'instructions', '--frameworks': entry, '--scenarios': options.scenario, '--runtime': options.runtime
     })
     const outcome = await runBenchmarks(runOptions.values, { stdout: io.stderr, stderr: io.stderr }, signal, runOptions.planFields)
-    if (signal.aborted) throw new DynoError('DYNO_ERR_INTERRUPTED', `interrupted while counting ${entry}; what was counted is in ${outcome.runDir}`)
+    if (signal.aborted) {
+      throw new DynoError('DYNO_ERR_INTERRUPTED', `interrupted while counting ${entry}; what was counted is in ${outcome.runDir}`)
+    }
     return outcome
   }
   try {
@@ -76,8 +91,11 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
     const judge = async (/** @type {string} */ commit) => {
       const counted = await countCommit({ commit, worktrees, sut: sutName, count })
       const verdict = countStep(base.windows, counted.windows, { givenPercent: options.thresholdPercent })
-      io.stdout.write(`${commit.slice(0, 12)}  ${verdict.changePct > 0 ? '+' : ''}${verdict.changePct}% (${verdict.intervalPct[0]}% to ` +
-        `${verdict.intervalPct[1]}%, threshold ±${verdict.thresholdPct}%)  ${verdict.steps ? 'steps' : 'no step'}  ${await subject(commit)}\n`)
+      io.stdout.write(
+        `${commit.slice(0, 12)}  ${verdict.changePct > 0 ? '+' : ''}${verdict.changePct}% (${verdict.intervalPct[0]}% to ` +
+          `${verdict.intervalPct[1]}%, threshold ±${verdict.thresholdPct}%)  ${verdict.steps ? 'steps' : 'no step'}  ` +
+            `${await subject(commit)}\n`
+      )
       return verdict
     }
     const last = await judge(to.commit)
@@ -88,9 +106,12 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
     const { first, tested } = await firstStep(commits.slice(0, -1).concat(to.commit), async (commit) =>
       commit === to.commit ? last : judge(commit))
     const verdict = [...tested, { ...last, commit: to.commit }].find((one) => one.commit === first)
-    io.stdout.write(`first step: ${first} ${await subject(first)}: ${verdict && verdict.changePct > 0 ? '+' : ''}${verdict?.changePct}% ` +
-      `(${verdict?.intervalPct[0]}% to ${verdict?.intervalPct[1]}%) program instructions per request against ${from.commit.slice(0, 12)}, ` +
-      `${tested.length + 2} commits counted\n`)
+    io.stdout.write(
+      `first step: ${first} ${await subject(first)}: ${verdict && verdict.changePct > 0 ? '+' : ''}${verdict?.changePct}% ` +
+        `(${verdict?.intervalPct[0]}% to ${verdict?.intervalPct[1]}%) program instructions per request against ` +
+          `${from.commit.slice(0, 12)}, ` +
+        `${tested.length + 2} commits counted\n`
+    )
     return 0
   } finally {
     const problems = await worktrees.removeAll()
@@ -105,8 +126,8 @@ export const BISECT_COMMAND = {
   summary: 'Find the first commit between two refs of a framework\'s git checkout whose instruction count steps against the good one\'s ' +
     '(beyond --threshold and the counts\' own spread), by bisection: each commit judged is checked out into a worktree and counted as ' +
     'the SUT\'s `path:` variant, its count kept in the count cache',
-  // A bisection counts one scenario on one runtime at each commit it judges, with the count's options of `dyno run`; a commit steps when its
-  // change against the good commit passes `--threshold` (and the pair's own window spread).
+  // A bisection counts one scenario on one runtime at each commit it judges, with the count's options of `dyno run`; a commit steps when
+  // its change against the good commit passes `--threshold` (and the pair's own window spread).
   options: [
     { ...THRESHOLD, description: 'Smallest change against the good commit\'s count, in percent, that counts as a step' },
     {

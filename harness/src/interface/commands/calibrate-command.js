@@ -61,8 +61,13 @@ export async function calibrate (options, io, signal) {
   const rows = await calibrationRows({
     ...options, engineOptions: options.engineOptions ?? options, suts: selectSuts(discoverSuts(), options.frameworks), pinning, signal
   })
-  io.stdout.write('pinning: ' +
-    `${pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`}\n`)
+  io.stdout.write(
+    'pinning: ' +
+      `${pinning.pinned
+? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}`
+: 'off ' +
+        `(${pinning.reason})`}\n`
+  )
   io.stdout.write(formatCalibration(rows) + '\n')
   if (signal.aborted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', 'calibration interrupted; the table shows what was measured')
@@ -79,9 +84,12 @@ export async function calibrate (options, io, signal) {
  * @returns {string}
  */
 export function formatCalibration (rows) {
-  const table = createTable(['SUT', 'connections', 'engine', 'req/s', 'generator cpu %', 'generator-bound', 'p50 ms', 'p99 ms', 'errors', 'note'], {
-    alignRight: [1, 3, 4, 6, 7, 8]
-  })
+  const table = createTable(
+    ['SUT', 'connections', 'engine', 'req/s', 'generator cpu %', 'generator-bound', 'p50 ms', 'p99 ms', 'errors', 'note'],
+    {
+      alignRight: [1, 3, 4, 6, 7, 8]
+    }
+  )
   for (const row of rows) {
     const { summary } = row
     table.push([row.sut, row.connections, row.label, formatInteger(summary?.requestsPerSec.mean), row.generatorSharePct ?? '-',
@@ -103,10 +111,12 @@ export function formatCalibration (rows) {
 
 /**
  * @param {CalibrationRow[]} rows
- * @returns {{ sut: string, connections: number, ratios: Record<string, number | null> }[]} each engine's rate against autocannon's, 2 decimals
+ * @returns {{ sut: string, connections: number, ratios: Record<string, number | null> }[]} each engine's rate against autocannon's, 2
+ *   decimals
  */
 export function calibrationRatios (rows) {
-  const rate = (/** @type {CalibrationRow | undefined} */ row) => row && row.error === null ? row.summary?.requestsPerSec.mean ?? null : null
+  const rate = (/** @type {CalibrationRow | undefined} */ row) =>
+    row && row.error === null ? (row.summary?.requestsPerSec.mean ?? null) : null
   const keys = [...new Set(rows.map((row) => `${row.sut}\0${row.connections}`))]
   return keys.map((key) => {
     const [sut, connections] = key.split('\0')

@@ -84,7 +84,10 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
       measure: options.measure,
       options: { ...options, shard },
       plan: {
-        id: split.id, cells: split.cells, expectedSec: split.expectedSec, shard: shard ? { ...shard, cells: part.cells, expectedSec: part.expectedSec } : null
+        id: split.id,
+        cells: split.cells,
+        expectedSec: split.expectedSec,
+        shard: shard ? { ...shard, cells: part.cells, expectedSec: part.expectedSec } : null
       }
     },
     rounds,
@@ -101,17 +104,26 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     return 0
   }
   // The rounds alternate base and head on one machine: each round's two runs are a pair.
-  const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], { thresholdPercent: options.thresholdPercent, paired: true })
+  const comparison = compareRuns([join(resultsDir, 'base')], [join(resultsDir, 'head')], {
+    thresholdPercent: options.thresholdPercent,
+    paired: true
+  })
   const totalSec = (performance.now() - started) / 1000
   if (options.format === 'md') {
-    io.stdout.write(`Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) ` +
-      `against head \`${outcome.head.commit.slice(0, 12)}\` ` +
-      `(${outcome.head.ref}: ${outcome.head.subject}), ${rounds} alternating round${rounds === 1 ? '' : 's'} on one machine, ${measured}; ` +
-      `${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s).\n\n`)
+    io.stdout.write(
+      `Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) ` +
+        `against head \`${outcome.head.commit.slice(0, 12)}\` ` +
+        `(${outcome.head.ref}: ${outcome.head.subject}), ${rounds} alternating round${rounds === 1 ? '' : 's'} on one machine, ` +
+          `${measured}; ` +
+        `${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s).\n\n`
+    )
   }
   io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
-  log(`dyno compare-commits: done in ${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s); ` +
-    `results in ${resultsDir}`)
+  log(
+    `dyno compare-commits: done in ${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ` +
+      `${Math.round(outcome.runSec)} s); ` +
+      `results in ${resultsDir}`
+  )
   const failure = failureText(comparison, options.failOn)
   if (failure === null) return 0
   log(`dyno compare-commits: ${failure}`)
@@ -131,7 +143,17 @@ const CI = LOAD_PROFILES[COMPARISON_PROFILE]
 const COUNTS = instructions.comparisonDefaults
 
 /** Run options compare-commits sets itself for every round's `dyno run`. */
-const OWN_RUN_FLAGS = new Set(['--repeats', '--out', '--seed', '--profile', '--scenarios', '--measure', '--count-jobs', '--shard', '--plan'])
+const OWN_RUN_FLAGS = new Set([
+  '--repeats',
+  '--out',
+  '--seed',
+  '--profile',
+  '--scenarios',
+  '--measure',
+  '--count-jobs',
+  '--shard',
+  '--plan'
+])
 
 /**
  * The `dyno run` options of every round of compare-commits, for both commits' harnesses: the profile, scenarios and measure it settled on,

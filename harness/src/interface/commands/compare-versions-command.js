@@ -49,9 +49,12 @@ export async function compareVersionsCommand (baseline, candidate, options, io, 
   const measure = measureNamed(options.measure)
   const measured = measure.comparedBy(options.profile)
   if (options.format === 'md') {
-    io.stdout.write(`Baseline \`${labels.baseline}\` against candidate \`${labels.candidate}\` (${describeVariant(run, base.text)}; ` +
-      `${describeVariant(run, cand.text)}), ${options.repeats} round${options.repeats === 1 ? '' : 's'} interleaved in one run on one machine, ` +
-      `${measured}; ${Math.round((performance.now() - started) / 1000)} s.\n\n`)
+    io.stdout.write(
+      `Baseline \`${labels.baseline}\` against candidate \`${labels.candidate}\` (${describeVariant(run, base.text)}; ` +
+        `${describeVariant(run, cand.text)}), ${options.repeats} round${options.repeats === 1 ? '' : 's'} interleaved in one run on ` +
+          'one machine, ' +
+        `${measured}; ${Math.round((performance.now() - started) / 1000)} s.\n\n`
+    )
   }
   io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
   io.stderr.write(`dyno compare-versions: results in ${outcome.runDir}\n`)
@@ -73,16 +76,21 @@ function describeVariant (run, entry) {
   }
   return variant.kind === 'npm'
     ? `${variant.label}: ${variant.spec} from the registry, ${variant.integrity?.slice(0, 19) ?? 'no integrity'}…`
-    : `${variant.label}: ${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}${variant.dirty ? ' with uncommitted changes' : ''}`
+    : `${variant.label}: ${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}${variant.dirty
+? ' with ' +
+      'uncommitted changes'
+: ''}`
 }
 
 /** @type {import('../cli/command.js').Command} */
 export const COMPARE_VERSIONS_COMMAND = {
   name: 'compare-versions',
   args: ['<baseline>', '<candidate>'],
-  summary: 'Measure two variants of one SUT\'s framework (`express@4.21.2 express@5.3.0`; a version, range, dist-tag, `path:<dir>` of a ' +
-    'checkout, or the SUT\'s own pin by its bare name) in one run, their rounds interleaved, each installed into a cached copy of the SUT ' +
-    'package, and compare them like compare-commits (by instructions on plaintext, json, params where valgrind is installed, else by wall ' +
+  summary:
+    "Measure two variants of one SUT's framework (`express@4.21.2 express@5.3.0`; a version, range, dist-tag, `path:<dir>` of a " +
+    "checkout, or the SUT's own pin by its bare name) in one run, their rounds interleaved, each installed into a cached copy of the SUT " +
+    'package, and compare them like compare-commits (by instructions on plaintext, json, params where valgrind is installed, ' +
+      'else by wall ' +
     'clock, saying so)',
   options: [...COMPARE_VERSIONS_RUN_OPTIONS, SEED, COMPARE_FORMAT, THRESHOLD, FAIL_ON],
   run: ({ positionals: [baseline, candidate], options }, io, signal) =>

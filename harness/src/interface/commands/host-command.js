@@ -23,7 +23,9 @@ export async function hostCommand (action, url, io) {
   }
   const startedAt = performance.now()
   const { commit, dir, lacks } = await prepare(target, (line) => io.stderr.write(`${line}\n`))
-  io.stdout.write(`${target.url}: dyno ${commit.slice(0, 12)} installed in ${dir} in ${Math.round((performance.now() - startedAt) / 1000)} s\n`)
+  io.stdout.write(
+    `${target.url}: dyno ${commit.slice(0, 12)} installed in ${dir} in ${Math.round((performance.now() - startedAt) / 1000)} s\n`
+  )
   for (const line of lacks) io.stdout.write(`  lacks ${line}\n`)
   return 0
 }

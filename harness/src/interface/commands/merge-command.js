@@ -25,14 +25,20 @@ export async function mergeCommand (dirs, options, io) {
   const merged = mergeParts(parts, { out, kind, mixedMachines })
   for (const part of parts) {
     const summary = part.plan.shard
-    io.stderr.write(`dyno merge: part ${summary.index}/${summary.count}: ${summary.cells} cells (expected ${Math.round(summary.expectedSec)} s) ` +
-      `from ${part.dir}\n`)
+    io.stderr.write(
+      `dyno merge: part ${summary.index}/${summary.count}: ${summary.cells} cells (expected ${Math.round(summary.expectedSec)} s) ` +
+        `from ${part.dir}\n`
+    )
   }
   if (mixedMachines) {
-    io.stderr.write(`dyno merge: measured on machines that differ (${mixedMachines.map((difference) => difference.property).join(', ')}); ` +
-      'the merged run says so in every table and chart\n')
+    io.stderr.write(
+      `dyno merge: measured on machines that differ (${mixedMachines.map((difference) => difference.property).join(', ')}); ` +
+        'the merged run says so in every table and chart\n'
+    )
   }
-  io.stdout.write(`merged: ${merged.dir} (${parts.length} parts, ${merged.cells} cells of plan ${parts[0].plan.id}, ${merged.results} results)\n`)
+  io.stdout.write(
+    `merged: ${merged.dir} (${parts.length} parts, ${merged.cells} cells of plan ${parts[0].plan.id}, ${merged.results} results)\n`
+  )
   if (kind === 'run') {
     for (const path of writeReports([merged.dir])) io.stdout.write(`report: ${path}\n`)
   } else {

@@ -29,7 +29,10 @@ function writeReport (path, text) {
  */
 export function writeReports (runDirs) {
   const empty = runDirs.find((dir) => dir.trim() === '')
-  if (empty !== undefined) throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `\`${empty}\` names no run directory: give the path of one (or none, for the latest)`)
+  if (empty !== undefined) {
+    throw new DynoError('DYNO_ERR_RUN_UNREADABLE', `\`${empty}\` names no run directory: give the path of one ` +
+    '(or none, for the latest)')
+  }
   const dirs = runDirs.length > 0 ? runDirs.map((dir) => resolve(dir)) : [latestRunDir(resolve(REPO_ROOT, DEFAULTS.out))]
   const runs = dirs.map((dir) => readRun(dir))
   for (const dir of dirs) checkWritableDirectory(dir, `run directory ${dir}`)
@@ -49,7 +52,8 @@ export function writeReports (runDirs) {
 export const REPORT_COMMAND = {
   name: 'report',
   args: ['[...runDirs]'],
-  summary: 'Write report.md and report.html into each run directory (default: the latest run; several: also side-by-side.md/.html in the last) ' +
+  summary:
+    'Write report.md and report.html into each run directory (default: the latest run; several: also side-by-side.md/.html in the last) ' +
     'and print their paths',
   options: [],
   run: async ({ positionals }, io) => {

@@ -27,13 +27,13 @@ import { RUN_OPTIONS } from '../cli/option-table.js'
  * them (each reads its own: `settingsOf`, `settings`).
  * @typedef {import('../../platform/options/option-spec.js').OptionValues & RunFields} RunValues
  * @typedef {{
- *   frameworks: string[], scenarios: string[], runtimes: string[], workers: number, profile: string, connections: number[], durationSec: number,
- *   warmupSec: number, pipelining: number, ratePerSec: number | null, engine: string, measure: string, countCache?: boolean,
- *   sutHost: import('../../platform/hosts/host.js').HostTarget | null, loadHosts: import('../../platform/hosts/host.js').HostTarget[] | null,
- *   pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus: number, repeats: number,
- *   shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck: 'on' | 'off', censusArgs: 'on' | 'off',
- *   disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec: number, pgPoolSize: number, windowMs: number,
- *   runtimeEvents: 'on' | 'off', verify: boolean }} RunFields
+ *   frameworks: string[], scenarios: string[], runtimes: string[], workers: number, profile: string, connections: number[], durationSec:
+ *   number, warmupSec: number, pipelining: number, ratePerSec: number | null, engine: string, measure: string, countCache?: boolean,
+ *   sutHost: import('../../platform/hosts/host.js').HostTarget | null, loadHosts: import('../../platform/hosts/host.js').HostTarget[] |
+ *   null, pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus: number, repeats: number,
+ *   shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck: 'on' | 'off',
+ *   censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec: number,
+ *   pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean }} RunFields
  */
 
 /**
@@ -84,7 +84,8 @@ export async function runBenchmarks (options, io, signal, planFields) {
     workers: options.workers,
     onBuildLine: (name, line) => progress.log(`  build ${name}: ${line}`)
   })
-  const interrupted = () => new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
+  const interrupted = () =>
+    new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
   if (signal.aborted) throw interrupted()
   // connectLoadHosts refused `--load-hosts` without an engine named that spreads over hosts.
   const chosen = !measure.loadedByEngine
@@ -106,57 +107,65 @@ export async function runBenchmarks (options, io, signal, planFields) {
   const engineChoice = chosen?.choice ?? null
   // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
   const load = early?.engine === engine.name ? early : measure.settings(settingsInput, engine)
-  const outcome = await runSuite({
-    suts,
-    scenarios,
-    load,
-    measure,
-    engine,
-    connections: options.connections,
-    repeats: options.repeats,
-    seed: options.seed,
-    out: options.out,
-    verify: options.verify,
-    readyTimeoutSec: options.readyTimeoutSec,
-    pgPoolSize: options.pgPoolSize,
-    pinning,
-    engineChoice,
-    countCacheDir: options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
-    freshSut: options.freshSut,
-    shard: options.shard,
-    quietCheck: options.quietCheck,
-    censusArgs: options.censusArgs,
-    disturbedAbovePct: options.disturbedAbovePct,
-    sutHost,
-    loadHosts,
-    recorded: {
-      ...options,
-      sutHost: options.sutHost?.url ?? null,
-      loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
-      pinning
+  const outcome = await runSuite(
+    {
+      suts,
+      scenarios,
+      load,
+      measure,
+      engine,
+      connections: options.connections,
+      repeats: options.repeats,
+      seed: options.seed,
+      out: options.out,
+      verify: options.verify,
+      readyTimeoutSec: options.readyTimeoutSec,
+      pgPoolSize: options.pgPoolSize,
+      pinning,
+      engineChoice,
+      countCacheDir: options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
+      freshSut: options.freshSut,
+      shard: options.shard,
+      quietCheck: options.quietCheck,
+      censusArgs: options.censusArgs,
+      disturbedAbovePct: options.disturbedAbovePct,
+      sutHost,
+      loadHosts,
+      recorded: {
+        ...options,
+        sutHost: options.sutHost?.url ?? null,
+        loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
+        pinning
+      },
+      planOptions: planOptionsOf(options, planFields),
+      signal
     },
-    planOptions: planOptionsOf(options, planFields),
-    signal
-  }, {
-    onStart: ({ runDir, total, planCells }) => progress.log(`dyno: ${total} runs` +
-      `${options.shard ? ` (part ${options.shard.index}/${options.shard.count} of a plan of ${planCells})` : ''}` +
-      ` (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
-      `${options.runtimes.length > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ${scenarios.length} scenarios` +
-      `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +
-      `${options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''}; ` +
-      `${measure.describeRun({ load, profile: options.profile, engineReason: engineChoice?.reason ?? null })}), results in ${runDir}`),
-    onServices: ({ available, unavailable }) => {
-      if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
-      for (const [name, reason] of Object.entries(unavailable)) {
-        progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
-      }
-    },
-    onProgress: (event) => progress.update(event),
-    onNote: (line) => progress.log(`dyno: ${line}`),
-    onResult: (record, file) => progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` +
-      measure.resultFigures(record) +
-      `  → ${file}`)
-  })
+    {
+      onStart: ({ runDir, total, planCells }) =>
+        progress.log(
+          `dyno: ${total} runs` +
+            `${options.shard ? ` (part ${options.shard.index}/${options.shard.count} of a plan of ${planCells})` : ''}` +
+            ` (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
+            `${options.runtimes.length > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ` +
+              `${scenarios.length} scenarios` +
+            `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +
+            `${options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''}; ` +
+            `${measure.describeRun({ load, profile: options.profile, engineReason: engineChoice?.reason ?? null })}), results in ${runDir}`
+        ),
+      onServices: ({ available, unavailable }) => {
+        if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
+        for (const [name, reason] of Object.entries(unavailable)) {
+          progress.log(`dyno: ${name} unavailable, its scenarios will be ${process.env.CI === 'true' ? 'failed' : 'skipped'}: ${reason}`)
+        }
+      },
+      onProgress: (event) => progress.update(event),
+      onNote: (line) => progress.log(`dyno: ${line}`),
+      onResult: (record, file) =>
+        progress.log(
+          `  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` + measure.resultFigures(record) + `  → ${file}`
+        )
+    }
+  )
   progress.done()
   io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
   if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
@@ -164,11 +173,17 @@ export async function runBenchmarks (options, io, signal, planFields) {
   io.stdout.write(`results: ${outcome.runDir}\n`)
   for (const path of writeReports([outcome.runDir])) io.stdout.write(`report: ${path}\n`)
   if (outcome.interrupted) {
-    const error = new DynoError('DYNO_ERR_INTERRUPTED', `interrupted after ${outcome.records.length} runs; they are kept in ${outcome.runDir}`)
+    const error = new DynoError(
+      'DYNO_ERR_INTERRUPTED',
+      `interrupted after ${outcome.records.length} runs; they are kept in ${outcome.runDir}`
+    )
     io.stderr.write(`${error.code}: ${error.message}\n`)
     return { exitCode: error.exitCode, runDir: outcome.runDir }
   }
-  return { exitCode: outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0, runDir: outcome.runDir }
+  return {
+    exitCode: outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0,
+    runDir: outcome.runDir
+  }
 }
 
 /**
@@ -179,8 +194,11 @@ export async function runBenchmarks (options, io, signal, planFields) {
 async function connectSutHost (target, options) {
   const host = await connectHost(target, 'sut')
   if (!host.sharesFilesystem && options.runtimes.some((/** @type {string} */ runtime) => runtime !== 'node')) {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--runtime ${options.runtimes.join(',')}\` with \`--sut-host ${target.url}\`: a SUT host with a ` +
-      'checkout of its own runs the Node SUTs on its own Node only (`--runtime node`)')
+    throw new DynoError(
+      'DYNO_ERR_INVALID_OPTION',
+      `\`--runtime ${options.runtimes.join(',')}\` with \`--sut-host ${target.url}\`: a SUT host with a ` +
+        'checkout of its own runs the Node SUTs on its own Node only (`--runtime node`)'
+    )
   }
   return host
 }
@@ -197,8 +215,11 @@ async function connectSutHost (target, options) {
 async function connectLoadHosts (targets, given, options, pinning, sutHost) {
   if (!given?.startOnHosts) {
     const spreading = ENGINES.filter((engine) => engine.startOnHosts).map((engine) => engine.name)
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', '`--load-hosts` runs one engine on every host, one that can spread its load over hosts: give ' +
-      `${spreading.map((name) => `\`--engine ${name}\``).join(' or ')}, got \`${options.engine}\``)
+    throw new DynoError(
+      'DYNO_ERR_INVALID_OPTION',
+      '`--load-hosts` runs one engine on every host, one that can spread its load over hosts: give ' +
+        `${spreading.map((name) => `\`--engine ${name}\``).join(' or ')}, got \`${options.engine}\``
+    )
   }
   /** @type {import('../../load/engines/engine.js').LoadHost[]} */
   const loadHosts = []
@@ -206,8 +227,11 @@ async function connectLoadHosts (targets, given, options, pinning, sutHost) {
     const host = await connectHost(target, 'load')
     // A SUT on this machine listens on its loopback, which a host with a network of its own does not reach.
     if (!host.sharesNetwork && (sutHost?.sharesNetwork ?? true)) {
-      throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--load-hosts ${target.url}\` needs \`--sut-host\` on another machine: a SUT on this machine ` +
-        `listens on its loopback, which ${target.url} does not reach`)
+      throw new DynoError(
+        'DYNO_ERR_INVALID_OPTION',
+        `\`--load-hosts ${target.url}\` needs \`--sut-host\` on another machine: a SUT on this machine ` +
+          `listens on its loopback, which ${target.url} does not reach`
+      )
     }
     loadHosts.push(host.sharesProcesses
       ? { host, cpus: pinning.generatorCpus ?? host.machine.cpus, pin: pinning.generatorCpus !== null }
@@ -222,7 +246,10 @@ async function connectLoadHosts (targets, given, options, pinning, sutHost) {
  * @returns {Promise<number>}
  */
 async function printPlan (options, io, planFields) {
-  const selected = await selectWithVariants(discoverSuts(), options.frameworks, { cacheDir: resolve(REPO_ROOT, options.cacheDir), install: false })
+  const selected = await selectWithVariants(discoverSuts(), options.frameworks, {
+    cacheDir: resolve(REPO_ROOT, options.cacheDir),
+    install: false
+  })
   const suts = await resolveSubjects(selected, { runtimes: options.runtimes, workers: options.workers, build: false })
   const plan = planParts({
     suts,
@@ -235,12 +262,21 @@ async function printPlan (options, io, planFields) {
     settings: options,
     measure: measureNamed(options.measure)
   })
-  io.stdout.write(JSON.stringify({
-    ...planRecord(plan, options.shard),
-    parts: plan.parts.map((part, index) => ({
-      shard: `${index + 1}/${plan.parts.length}`, cells: part.units.length, expectedSec: part.expectedSec, planned: part.units.map(plannedEntry)
-    }))
-  }, null, 2) + '\n')
+  io.stdout.write(
+    JSON.stringify(
+      {
+        ...planRecord(plan, options.shard),
+        parts: plan.parts.map((part, index) => ({
+          shard: `${index + 1}/${plan.parts.length}`,
+          cells: part.units.length,
+          expectedSec: part.expectedSec,
+          planned: part.units.map(plannedEntry)
+        }))
+      },
+      null,
+      2
+    ) + '\n'
+  )
   return 0
 }
 

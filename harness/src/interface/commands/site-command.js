@@ -21,8 +21,11 @@ export async function siteCommand (dataDirs, options, io) {
   for (const dataDir of dataDirs) {
     const dir = resolve(REPO_ROOT, dataDir)
     if (!existsSync(join(dir, DATASET_FILE))) {
-      throw new DynoError('DYNO_ERR_DATASET', `${dir} is not a timeline's data directory (it holds no ${DATASET_FILE}); allowed: a directory ` +
-        'made by `dyno timeline`; nothing was written')
+      throw new DynoError(
+        'DYNO_ERR_DATASET',
+        `${dir} is not a timeline's data directory (it holds no ${DATASET_FILE}); allowed: a directory ` +
+          'made by `dyno timeline`; nothing was written'
+      )
     }
     for (const [id, record] of openDataset(dir)) records.set(id, record)
   }

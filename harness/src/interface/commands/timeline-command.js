@@ -47,8 +47,10 @@ export async function timelineCommand (dataDir, parsed, io, signal, parseRunOpti
   for (const runtime of options.runtimes) {
     const { problem } = resolveRuntimeTarget(runtime)
     if (problem) {
-      throw new DynoError('DYNO_ERR_UNKNOWN_RUNTIME', `\`--runtime ${runtime}\` is not installed here (${problem}); a timeline measures every ` +
-        'release on it')
+      throw new DynoError(
+        'DYNO_ERR_UNKNOWN_RUNTIME',
+        `\`--runtime ${runtime}\` is not installed here (${problem}); a timeline measures every ` + 'release on it'
+      )
     }
   }
   const releases = await chosenReleases(options, signal)
@@ -67,12 +69,16 @@ export async function timelineCommand (dataDir, parsed, io, signal, parseRunOpti
   })
   if (options.planOnly) return runCommand(run.values, io, signal, run.planFields)
   const outcome = await runBenchmarks(run.values, io, signal, run.planFields)
-  const published = new Map(releases.flatMap(({ framework, chosen }) => chosen.map((release) => [`${framework}@${release.version}`, release.publishedAt])))
+  const published = new Map(
+    releases.flatMap(({ framework, chosen }) => chosen.map((release) => [`${framework}@${release.version}`, release.publishedAt]))
+  )
   const records = checkedRecords(readRun(outcome.runDir), (framework, version) => published.get(`${framework}@${version}`) ?? null)
   const { appended, alreadyHeld } = appendToDataset(dir, held, records)
   const failed = records.filter((record) => record.status !== 'ok').length
-  io.stdout.write(`timeline: ${appended.length} record${appended.length === 1 ? '' : 's'} appended to ${dir} (${alreadyHeld.length} already held; ` +
-    `${failed} of the run's releases not counted, each a record with its reason)\n`)
+  io.stdout.write(
+    `timeline: ${appended.length} record${appended.length === 1 ? '' : 's'} appended to ${dir} (${alreadyHeld.length} already held; ` +
+      `${failed} of the run's releases not counted, each a record with its reason)\n`
+  )
   return outcome.exitCode === 1 ? 0 : outcome.exitCode
 }
 
@@ -104,7 +110,10 @@ export async function timelineAddCommand (dataDir, runDirs, io, signal) {
     const known = await registryReleases(framework, { signal, entry: framework })
     dates.set(framework, new Map(known.map((release) => [release.version, release.publishedAt])))
   }
-  const checked = runs.map((run) => ({ run, records: checkedRecords(run, (framework, version) => dates.get(framework)?.get(version) ?? null) }))
+  const checked = runs.map((run) => ({
+    run,
+    records: checkedRecords(run, (framework, version) => dates.get(framework)?.get(version) ?? null)
+  }))
   for (const { run, records } of checked) {
     const { appended, alreadyHeld } = appendToDataset(dir, held, records)
     io.stdout.write(`timeline: ${appended.length} record${appended.length === 1 ? '' : 's'} of ${run.dir} appended to ${dir} ` +
@@ -125,8 +134,10 @@ function checkedRecords (run, publishedAt) {
   for (const record of records) {
     const problem = recordProblem(record)
     if (problem) {
-      throw new DynoError('DYNO_ERR_TIMELINE_RUN', `${join(run.dir, record.source.resultFile)} does not make a record the timeline keeps: ${problem}; ` +
-        'nothing was appended')
+      throw new DynoError(
+        'DYNO_ERR_TIMELINE_RUN',
+        `${join(run.dir, record.source.resultFile)} does not make a record the timeline keeps: ${problem}; ` + 'nothing was appended'
+      )
     }
   }
   return records
@@ -134,7 +145,10 @@ function checkedRecords (run, publishedAt) {
 
 /** @param {import('../../records/read-run.js').RunData} run @param {number} position @param {string} problem */
 function runError (run, position, problem) {
-  return new DynoError('DYNO_ERR_TIMELINE_RUN', `${join(run.dir, run.index.results[position]?.file ?? '')}: ${problem}; nothing was appended`)
+  return new DynoError(
+    'DYNO_ERR_TIMELINE_RUN',
+    `${join(run.dir, run.index.results[position]?.file ?? '')}: ${problem}; nothing was appended`
+  )
 }
 
 /**
@@ -146,7 +160,9 @@ async function chosenReleases (options, signal) {
   const chosen = []
   for (const text of options.frameworks) {
     const entry = parseFrameworkEntry(text)
-    const sut = /** @type {import('../../subjects/suts/discover-suts.js').SutDescriptor} */ (catalogue.find((candidate) => candidate.name === entry.name))
+    const sut = /** @type {import('../../subjects/suts/discover-suts.js').SutDescriptor} */ (
+      catalogue.find((candidate) => candidate.name === entry.name)
+    )
     const range = entry.spec?.kind === 'npm' ? entry.spec.text : '*'
     const releases = await registryReleases(sut.framework, { signal, entry: text })
     chosen.push({
@@ -163,7 +179,8 @@ async function chosenReleases (options, signal) {
 export const TIMELINE_COMMAND = {
   name: 'timeline',
   args: ['<dataDir>'],
-  summary: 'Count every release of a framework in a range (`--frameworks express@>=4.18`, thinned by --releases) on each --runtime and ' +
+  summary:
+    'Count every release of a framework in a range (`--frameworks express@>=4.18`, thinned by --releases) on each --runtime and ' +
     'scenario, and append the counts to a data directory that keeps every record it was given (docs/timeline.md); counts already ' +
     'made are reused from the count cache, records already held are not written again',
   // A timeline counts (`--measure instructions` is what it is), the releases of each framework chosen by range and rule, on each runtime
@@ -172,7 +189,8 @@ export const TIMELINE_COMMAND = {
     {
       field: 'frameworks',
       flag: '--frameworks <entries>',
-      description: 'SUTs each with the range of its framework\'s releases, comma-separated: `express@>=4.18.0`, `fastify@^4 || ^5` (releases ' +
+      description:
+        "SUTs each with the range of its framework's releases, comma-separated: `express@>=4.18.0`, `fastify@^4 || ^5` (releases " +
         'as the registry npm is configured with lists them, prereleases left out)',
       parse: frameworkRangeList,
       default: null,
@@ -181,8 +199,11 @@ export const TIMELINE_COMMAND = {
     {
       field: 'releases',
       flag: '--releases <rule>',
-      description: 'Which releases of each range are measured: ' +
-        Object.entries(RELEASE_RULES).map(([name, rule]) => `${name} (${rule.description})`).join(', '),
+      description:
+        'Which releases of each range are measured: ' +
+        Object.entries(RELEASE_RULES)
+          .map(([name, rule]) => `${name} (${rule.description})`)
+          .join(', '),
       parse: oneOf(Object.keys(RELEASE_RULES)),
       default: DEFAULT_RELEASE_RULE
     },
@@ -195,7 +216,13 @@ export const TIMELINE_COMMAND = {
     },
     RUNTIME,
     { ...SCENARIOS_OPTION, derive: undefined, defaultText: undefined, default: ['json'] },
-    ...INSTRUCTIONS_OPTIONS, SHARD, PLAN_ONLY, SEED, OUT, CACHE_DIR, READY_TIMEOUT
+    ...INSTRUCTIONS_OPTIONS,
+    SHARD,
+    PLAN_ONLY,
+    SEED,
+    OUT,
+    CACHE_DIR,
+    READY_TIMEOUT
   ],
   run: ({ positionals: [dataDir], options }, io, signal) =>
     timelineCommand(dataDir, options, io, signal, (typed) => parseOptions(RUN_OPTIONS, typed))

@@ -29,11 +29,11 @@ const VERIFY_CONCURRENCY = 2
 /**
  * Starts each selected SUT (on each selected runtime) once per protocol its scenarios are served in, and checks every selected scenario
  * against the process that serves it; a TLS scenario against the certificate made for this verification.
- * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], workers: number, readyTimeoutSec: number }} options the parsed options
- *   of `dyno verify` (parse-command-line.js)
+ * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], workers: number, readyTimeoutSec: number }} options the parsed
+ *   options of `dyno verify` (parse-command-line.js)
  * @param {{ suts?: import('../../subjects/suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string,
- *   services?: import('../../subjects/services/service-manager.js').Services, onBuildLine?: (sut: string, line: string) => void }} [context] services: already
- *   started (and stopped) by the caller
+ *   services?: import('../../subjects/services/service-manager.js').Services, onBuildLine?: (sut: string, line: string) => void }}
+ *   [context] services: already started (and stopped) by the caller
  * @returns {Promise<VerifyRow[]>}
  */
 export async function verifySuts (options, context = {}) {
@@ -68,8 +68,8 @@ export async function verifySuts (options, context = {}) {
 /**
  * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut
  * @param {import('@dyno/scenarios').Scenario[]} scenarios
- * @param {{ readyTimeoutSec: number, env: Record<string, string>, services: import('../../subjects/services/service-manager.js').Services, ci: boolean,
- *   certificate: import('../../subjects/tls/run-certificate.js').RunCertificate | null, signal?: AbortSignal }} context
+ * @param {{ readyTimeoutSec: number, env: Record<string, string>, services: import('../../subjects/services/service-manager.js').Services,
+ *   ci: boolean, certificate: import('../../subjects/tls/run-certificate.js').RunCertificate | null, signal?: AbortSignal }} context
  * @returns {Promise<VerifyRow>}
  */
 async function verifySut (sut, scenarios, context) {
@@ -80,7 +80,9 @@ async function verifySut (sut, scenarios, context) {
   // One process per protocol served (HTTP/1.1 for the plain scenarios and WebSocket, then TLS, h2, h2c), in the order they first come.
   /** @type {Map<string, import('@dyno/scenarios').Scenario[]>} */
   const byProtocol = new Map()
-  for (const scenario of scenarios) byProtocol.set(servedProtocolOf(scenario), [...(byProtocol.get(servedProtocolOf(scenario)) ?? []), scenario])
+  for (const scenario of scenarios) {
+    byProtocol.set(servedProtocolOf(scenario), [...(byProtocol.get(servedProtocolOf(scenario)) ?? []), scenario])
+  }
   /** @type {Map<string, VerifyCell>} */
   const cells = new Map()
   for (const served of byProtocol.values()) {
@@ -97,12 +99,24 @@ async function verifySut (sut, scenarios, context) {
  * @returns {Promise<VerifyCell[]>}
  */
 async function verifyOnOneProcess (sut, scenarios, { readyTimeoutSec, env, services, ci, certificate, signal }) {
-  /** A start that failed, or a process that exited meanwhile: a failure of each scenario, `skipped` where the SUT declares it cannot serve it. */
-  const eachFailed = (/** @type {'fail' | 'skipped'} */ state, /** @type {string} */ reason) => scenarios.map((scenario) =>
-    state === 'fail' ? verdict(sut, scenario.name, { performed: true, passed: false, checks: [] }, reason) : { scenario: scenario.name, state, reason })
+  /**
+   * A start that failed, or a process that exited meanwhile: a failure of each scenario, `skipped` where the SUT declares it cannot serve
+   * it.
+   */
+  const eachFailed = (/** @type {'fail' | 'skipped'} */ state, /** @type {string} */ reason) =>
+    scenarios.map((scenario) =>
+      state === 'fail'
+        ? verdict(sut, scenario.name, { performed: true, passed: false, checks: [] }, reason)
+        : { scenario: scenario.name, state, reason }
+    )
   let running
   try {
-    running = await startSut(sut, { readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, signal, env: { ...env, ...protocolEnv(scenarios[0], certificate) } })
+    running = await startSut(sut, {
+      readyTimeoutSec,
+      stopGraceSec: DEFAULTS.stopGraceSec,
+      signal,
+      env: { ...env, ...protocolEnv(scenarios[0], certificate) }
+    })
   } catch (error) {
     if (!isDynoError(error)) throw error
     return eachFailed(error.code === 'DYNO_ERR_INTERRUPTED' ? 'skipped' : 'fail', `${error.code}: ${error.message}`)
@@ -118,8 +132,10 @@ async function verifyOnOneProcess (sut, scenarios, { readyTimeoutSec, env, servi
         cells.push({ scenario: scenario.name, state: ci ? 'fail' : 'skipped', reason: `DYNO_ERR_SERVICE_UNAVAILABLE: ${missing}` })
         continue
       }
-      const verification = await verifyScenario({ host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000, trust: certificate },
-        scenario)
+      const verification = await verifyScenario(
+        { host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000, trust: certificate },
+        scenario
+      )
       cells.push(verdict(sut, scenario.name, verification))
     }
     if (running.hasExited()) return eachFailed('fail', `the SUT exited during verification; last stderr lines:\n${running.stderr.format()}`)
@@ -178,8 +194,13 @@ export const VERIFY_COMMAND = {
   name: 'verify',
   args: [],
   summary: 'Start each SUT and check every scenario of the contract; exit 1 on any failure',
-  options: [FRAMEWORKS, { ...SCENARIOS_OPTION, derive: () => SCENARIOS.map((scenario) => scenario.name), defaultText: 'all' }, RUNTIME, WORKERS,
-    READY_TIMEOUT],
+  options: [
+    FRAMEWORKS,
+    { ...SCENARIOS_OPTION, derive: () => SCENARIOS.map((scenario) => scenario.name), defaultText: 'all' },
+    RUNTIME,
+    WORKERS,
+    READY_TIMEOUT
+  ],
   run: async ({ options }, io, signal) => {
     const rows = await verifySuts(options.values, { signal, onBuildLine: (name, line) => io.stderr.write(`build ${name}: ${line}\n`) })
     io.stdout.write(formatVerifyMatrix(rows) + '\n')

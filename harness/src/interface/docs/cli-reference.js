@@ -53,6 +53,13 @@ export function cliReference () {
     lines.push(`## dyno ${command.name}`, '', `\`dyno ${[command.name, ...command.args].join(' ')}\`: ${command.summary}.`, '')
     lines.push(...(specs.length > 0 ? optionTable(specs) : ['No options.']), '')
   }
-  lines.push('## Load profiles', '', 'What `--profile` names; every option given explicitly overrides the profile.', '', ...profileTable(), '')
+  lines.push(
+    '## Load profiles',
+    '',
+    'What `--profile` names; every option given explicitly overrides the profile.',
+    '',
+    ...profileTable(),
+    ''
+  )
   return lines.join('\n')
 }

@@ -79,21 +79,37 @@ export function nodePins (manifest, framework, catalog) {
     if (spec.startsWith('workspace:')) continue
     if (spec.startsWith('catalog:')) {
       if (spec !== 'catalog:' || catalog[name] === undefined) {
-        throw new DynoError('DYNO_ERR_SUT_PACKAGE', `${manifest.name}: \`${name}\` is \`${spec}\`, but the workspace catalog has no \`${name}\``)
+        throw new DynoError(
+          'DYNO_ERR_SUT_PACKAGE',
+          `${manifest.name}: \`${name}\` is \`${spec}\`, but the workspace catalog has no \`${name}\``
+        )
       }
       pins.push({ part: 'dependency', name, version: catalog[name], note: 'workspace catalog' })
       continue
     }
     const alias = /^npm:(@?[^@]+)@(.+)$/.exec(spec)
-    pins.push(alias ? { part: 'dependency', name, version: alias[2], note: `alias of \`${alias[1]}\`` } : { part: 'dependency', name, version: spec })
+    pins.push(
+      alias
+        ? { part: 'dependency', name, version: alias[2], note: `alias of \`${alias[1]}\`` }
+        : { part: 'dependency', name, version: spec }
+    )
   }
   const catalogued = pins.some((pin) => pin.note === 'workspace catalog')
-  const source = pins.length === 0
-    ? 'Nothing pinned: the framework is the runtime\'s own.'
-    : `Pinned in \`package.json\` \`dependencies\`${catalogued ? ', `catalog:` entries from the workspace catalog (`pnpm-workspace.yaml`)' : ''}.`
-  if (framework.startsWith('node:')) return withFramework({ part: 'framework', name: framework, version: null, note: 'built in' }, pins, source)
+  const source =
+    pins.length === 0
+      ? "Nothing pinned: the framework is the runtime's own."
+      : 'Pinned in `package.json` ' +
+        `\`dependencies\`${catalogued ? ', `catalog:` entries from the workspace catalog (`pnpm-workspace.yaml`)' : ''}.`
+  if (framework.startsWith('node:')) {
+    return withFramework({ part: 'framework', name: framework, version: null, note: 'built in' }, pins, source)
+  }
   const pin = pins.find((entry) => entry.name === framework)
-  if (!pin) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `${manifest.name}: \`dyno.framework\` is \`${framework}\`, which its \`dependencies\` do not pin`)
+  if (!pin) {
+    throw new DynoError(
+      'DYNO_ERR_SUT_PACKAGE',
+      `${manifest.name}: \`dyno.framework\` is \`${framework}\`, which its \`dependencies\` do not pin`
+    )
+  }
   return withFramework({ ...pin, part: 'framework' }, pins.filter((entry) => entry !== pin), source)
 }
 
@@ -158,9 +174,11 @@ export function goPins (goMod, framework, sharedGoMods) {
       ? { part: 'framework', name: frameworkModule.path, version: frameworkModule.version }
       : { part: 'framework', name: framework, version: null, note: 'standard library' },
     [goPin, ...clients],
-    'Pinned in `go.mod` (with `go.sum`): the framework, the `go` line and the data clients and WebSocket library that `dyno.local/scenarios` ' +
+    'Pinned in `go.mod` (with `go.sum`): the framework, the `go` line and the data clients and WebSocket library that ' +
+      '`dyno.local/scenarios` ' +
       'requires; ' +
-      'the other `require` lines are their dependencies.')
+      'the other `require` lines are their dependencies.'
+  )
 }
 
 /** @param {string} name a Python distribution name @returns {string} the name pip compares */
@@ -204,7 +222,9 @@ export function readSutPins (sut, catalog = readCatalog()) {
   const read = (/** @type {string} */ file) => readFileSync(join(sut.dir, file), 'utf8')
   if (sut.runtimeKind === 'go') {
     const goMod = read('go.mod')
-    const local = [...parseGoMod(goMod).replaces.values()].filter((target) => target.startsWith('../../docs/') || target.startsWith('../../'))
+    const local = [...parseGoMod(goMod).replaces.values()].filter(
+      (target) => target.startsWith('../../docs/') || target.startsWith('../../')
+    )
     return goPins(goMod, sut.framework, local.map((dir) => readFileSync(resolve(sut.dir, dir, 'go.mod'), 'utf8')))
   }
   if (sut.runtimeKind === 'python') return pythonPins(read('requirements.txt'), sut.framework)
@@ -246,8 +266,11 @@ export function sutTable (entries) {
   return [
     '| SUT | runtime | framework | pinned version | validator |',
     '|---|---|---|---|---|',
-    ...entries.map(({ sut, pins }) =>
-      `| [${sut.name}](${readme(sut.dir)}) | ${sut.runtimeKind} | \`${pins.framework.name}\` | ${version(pins)} | ${cell(sut.validator)} |`),
+    ...entries.map(
+      ({ sut, pins }) =>
+        `| [${sut.name}](${readme(sut.dir)}) | ${sut.runtimeKind} | \`${pins.framework.name}\` | ${version(pins)} | ` +
+          `${cell(sut.validator)} |`
+    ),
     ''
   ].join('\n')
 }
@@ -255,7 +278,8 @@ export function sutTable (entries) {
 /**
  * Splits a document at its one block.
  * @param {string} text @param {{ start: string, end: string }} block @param {string} file named in the error
- * @returns {{ before: string, content: string, after: string }} `before` ends with the start marker's line, `after` begins with the end marker
+ * @returns {{ before: string, content: string, after: string }} `before` ends with the start marker's line, `after` begins with the end
+ *   marker
  */
 export function splitBlock (text, block, file) {
   const opener = block.start.slice(0, block.start.indexOf(' ', '<!-- '.length))
@@ -313,6 +337,9 @@ export function writtenSutDocs () {
   const entries = sutsWithPins()
   const readmes = entries.map(({ pins, readme }) =>
     ({ file: readme, text: replaceBlock(readFileSync(readme, 'utf8'), VERSIONS_BLOCK, versionsBlock(pins), readme) }))
-  const suts = { file: SUTS_DOC_FILE, text: replaceBlock(readFileSync(SUTS_DOC_FILE, 'utf8'), SUT_TABLE_BLOCK, sutTable(entries), SUTS_DOC_FILE) }
+  const suts = {
+    file: SUTS_DOC_FILE,
+    text: replaceBlock(readFileSync(SUTS_DOC_FILE, 'utf8'), SUT_TABLE_BLOCK, sutTable(entries), SUTS_DOC_FILE)
+  }
   return [...readmes, suts]
 }

@@ -53,4 +53,6 @@ export const COMPARE_COMMITS_RUN_OPTIONS = Object.freeze([
  * variants are its arguments, not --frameworks, and the run is neither split nor on another host.
  * @type {readonly OptionSpec[]}
  */
-export const COMPARE_VERSIONS_RUN_OPTIONS = Object.freeze(COMPARE_COMMITS_RUN_OPTIONS.filter((spec) => ![FRAMEWORKS, SHARD, PLAN_ONLY].includes(spec)))
+export const COMPARE_VERSIONS_RUN_OPTIONS = Object.freeze(
+  COMPARE_COMMITS_RUN_OPTIONS.filter((spec) => ![FRAMEWORKS, SHARD, PLAN_ONLY].includes(spec))
+)

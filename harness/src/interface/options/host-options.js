@@ -34,7 +34,8 @@ export const LOAD_HOSTS = {
 export const PIN = {
   field: 'pin',
   flag: '--pin <mode>',
-  description: 'CPU pinning with taskset: auto (Linux, 2 cpus or more: the SUT on the first --sut-cpus cpus, the load generator on every other; ' +
+  description:
+    'CPU pinning with taskset: auto (Linux, 2 cpus or more: the SUT on the first --sut-cpus cpus, the load generator on every other; ' +
     'otherwise off, with the reason), off, or sut=<cpus>,gen=<cpus> (e.g. sut=0-2,gen=3); recorded in load.pinning',
   parse: pinOption,
   default: DEFAULT_PIN,

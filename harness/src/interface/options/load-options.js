@@ -73,7 +73,8 @@ export const RATE = {
 export const ENGINE = {
   field: 'engine',
   flag: '--engine <name>',
-  description: 'Load generator of the whole run: auto (autocannon where it keeps up with the fastest SUT on this machine, else the native ' +
+  description:
+    'Load generator of the whole run: auto (autocannon where it keeps up with the fastest SUT on this machine, else the native ' +
     `engine; measured once per machine, kept in --cache-dir); ${ENGINES.map((engine) => engine.description).join('; or ')}`,
   parse: oneOf(['auto', ...ENGINE_NAMES]),
   derive: (values) => profileOf(values).engine ?? 'auto',

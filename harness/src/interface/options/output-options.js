@@ -56,7 +56,8 @@ export const CACHE_DIR = {
   field: 'cacheDir',
   partOfPlan: false,
   flag: '--cache-dir <dir>',
-  description: 'Where dyno keeps what it measured once and reuses while it holds: the engine calibration of this machine, and instruction ' +
+  description:
+    'Where dyno keeps what it measured once and reuses while it holds: the engine calibration of this machine, and instruction ' +
     'counts (reused where the harness code of the count, SUT sources, lockfile, runtime, settings and scenario are the same)',
   parse: outputDirectory,
   default: DEFAULTS.cacheDir,

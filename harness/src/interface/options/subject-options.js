@@ -24,8 +24,10 @@ export const FRAMEWORKS = {
 export const FRAMEWORKS_WITH_VARIANTS = {
   field: 'frameworks',
   flag: '--frameworks <names>',
-  description: 'SUTs to run, comma-separated (see `dyno list`); `name@version`, `name@range`, `name@dist-tag` or `name@path:<dir>` runs the SUT ' +
-    'on that version of its framework, or on a checkout of it, as a row of its own (`express@4.21.2,express@5.3.0`), each installed into a ' +
+  description:
+    'SUTs to run, comma-separated (see `dyno list`); `name@version`, `name@range`, `name@dist-tag` or `name@path:<dir>` runs the SUT ' +
+    'on that version of its framework, or on a checkout of it, as a row of its own (`express@4.21.2,express@5.3.0`), each ' +
+      'installed into a ' +
     'cached copy of the SUT package in --cache-dir',
   parse: frameworkEntryList,
   derive: () => discoverSuts().map((sut) => sut.name),

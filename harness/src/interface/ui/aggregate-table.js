@@ -17,9 +17,13 @@ export function formatAggregateTable (aggregates) {
     const key = `${aggregate.scenario}, ${aggregate.connections} connections`
     scenarios.set(key, [...(scenarios.get(key) ?? []), aggregate])
   }
-  const inContractOrder = [...scenarios].sort(([, [a]], [, [b]]) => contractPlace(a.scenario) - contractPlace(b.scenario) || a.connections - b.connections)
+  const inContractOrder = [...scenarios].sort(
+    ([, [a]], [, [b]]) => contractPlace(a.scenario) - contractPlace(b.scenario) || a.connections - b.connections
+  )
   const sections = inContractOrder.map(([title, cells]) => {
-    const table = createTable(['rank', 'framework', 'req/s', '95% interval', 'rounds', 'p50 ms', 'p99 ms'], { alignRight: [0, 2, 3, 4, 5, 6] })
+    const table = createTable(['rank', 'framework', 'req/s', '95% interval', 'rounds', 'p50 ms', 'p99 ms'], {
+      alignRight: [0, 2, 3, 4, 5, 6]
+    })
     const ordered = byCenter(cells)
     for (const aggregate of [...ordered, ...cells.filter((cell) => !ordered.includes(cell))]) {
       table.push([

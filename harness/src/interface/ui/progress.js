@@ -24,9 +24,11 @@ export function createProgress (stream, load) {
      */
     update (event) {
       const head = `[${event.index + 1}/${event.total}] ${event.sut} × ${event.scenario}`
-      const stage = event.stage === 'load'
-        ? `${event.phase} ${event.elapsedSec}/${event.phase === 'warmup' ? load.warmupSec : load.durationSec} s  ${formatInteger(event.requestsPerSec)} req/s`
-        : event.stage
+      const stage =
+        event.stage === 'load'
+          ? `${event.phase} ${event.elapsedSec}/${event.phase === 'warmup' ? load.warmupSec : load.durationSec} s  ` +
+            `${formatInteger(event.requestsPerSec)} req/s`
+          : event.stage
       if (live) {
         const elapsedSec = (Date.now() - startedAt) / 1000
         live(`${head}  ${stage}   (elapsed ${formatClock(elapsedSec)} of ~${formatClock(event.total * perRunSec)})`)

@@ -65,35 +65,54 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
   const warnings = [
     ...(bound.length === 0
       ? []
-      : [`WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (${GENERATOR_BOUND_RULE}): ${cells(bound)}. ` +
-        'These numbers measure the load generator, not the framework.']),
+      : [
+          `WARNING: ${bound.length} run${bound.length > 1 ? 's were' : ' was'} generator-bound (${GENERATOR_BOUND_RULE}): ` +
+            `${cells(bound)}. ` +
+            'These numbers measure the load generator, not the framework.'
+        ]),
     ...(atLimit.length === 0
       ? []
-      : [`‡ ${atLimit.length} run${atLimit.length > 1 ? 's' : ''} reached the limit of this machine: ` +
-        `the native engine, the fastest here, was generator-bound (${cells(atLimit)}); the SUT may be faster than this machine can show.`])
+      : [
+          `‡ ${atLimit.length} run${atLimit.length > 1 ? 's' : ''} reached the limit of this machine: ` +
+            `the native engine, the fastest here, was generator-bound (${cells(atLimit)}); the SUT may be faster than this ` +
+              'machine can show.'
+        ])
   ]
   const reasons = records.filter((record) => record.status !== 'ok')
     .map((record) => `${record.sut.label} × ${record.scenario.name}: ${record.status}: ${record.reason}`)
   const inconsistent = records.filter((record) => record.consistency?.passed === false)
-  const consistency = inconsistent.length === 0
-    ? []
-    : [
-        `INCONSISTENT: ${inconsistent.length > 1 ? `${inconsistent.length} results disagree with themselves` : '1 result disagrees with itself'}:`,
-        ...inconsistent.map((record) => `  ${record.sut.label} × ${record.scenario.name}: ` +
-          (record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`).join('; '))
-      ]
+  const consistency =
+    inconsistent.length === 0
+      ? []
+      : [
+          `INCONSISTENT: ${inconsistent.length > 1
+? `${inconsistent.length} results disagree with themselves`
+: '1 result disagrees ' +
+            'with itself'}:`,
+          ...inconsistent.map(
+            (record) =>
+              `  ${record.sut.label} × ${record.scenario.name}: ` +
+              (record.consistency?.checks ?? [])
+                .filter((check) => !check.passed)
+                .map((check) => `${check.name}: ${check.detail}`)
+                .join('; ')
+          )
+        ]
   const disturbed = records.filter((record) => record.interference?.disturbed)
   const remeasured = records.filter((record) => (record.interference?.earlierAttempts.length ?? 0) > 0)
   const disturbance = [
     ...(remeasured.length === 0
       ? []
-      : [`${remeasured.length} cell${remeasured.length > 1 ? 's were' : ' was'} disturbed and measured again ` +
-        `(${remeasured.length - remeasured.filter((record) => record.interference?.disturbed).length} clean the next time)`]),
+      : [
+          `${remeasured.length} cell${remeasured.length > 1 ? 's were' : ' was'} disturbed and measured again ` +
+            `(${remeasured.length - remeasured.filter((record) => record.interference?.disturbed).length} clean the next time)`
+        ]),
     ...(disturbed.length === 0
       ? []
       : [
           `DISTURBED: ${disturbed.length > 1 ? `${disturbed.length} results were` : '1 result was'} measured while other processes took ` +
-            'more than ' + `${disturbed[0].interference?.thresholdPct} % of the SUT's or the generator's cpus; they measure the machine's other work too:`,
+            'more than ' +
+            `${disturbed[0].interference?.thresholdPct} % of the SUT's or the generator's cpus; they measure the machine's other work too:`,
           ...disturbed.map((record) => `  ${record.sut.label} × ${record.scenario.name}: ${record.interference?.detail}`)
         ])
   ]

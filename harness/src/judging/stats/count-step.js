@@ -23,7 +23,10 @@ import { SIGNIFICANCE_ALPHA } from './significance.js'
  */
 export function countStep (baseline, candidate, { givenPercent = null } = {}) {
   const estimate = hodgesLehmannRatio(baseline, candidate, { alpha: SIGNIFICANCE_ALPHA })
-  const spread = instructionThreshold({ baseline, candidate, paired: false }, { givenPercent: null, floorPercent: INSTRUCTION_THRESHOLD_FLOOR_PCT })
+  const spread = instructionThreshold(
+    { baseline, candidate, paired: false },
+    { givenPercent: null, floorPercent: INSTRUCTION_THRESHOLD_FLOOR_PCT }
+  )
   const thresholdPct = Math.max(spread.percent, givenPercent ?? 0)
   const changePct = roundTo((estimate.ratio - 1) * 100, 2)
   const interval = estimate.interval ?? [estimate.ratio, estimate.ratio]

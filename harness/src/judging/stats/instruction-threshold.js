@@ -40,7 +40,9 @@ export function instructionThreshold ({ baseline, candidate, paired }, { givenPe
   const error = paired && baseline.length === candidate.length ? pairedError(baseline, candidate) : unpairedError(baseline, candidate)
   if (error === null) return { percent: floorPercent, from: 'floor', spreadPercent: null }
   const spreadPercent = roundToFixed(SPREAD_BAND * error * 100, 2)
-  return spreadPercent > floorPercent ? { percent: spreadPercent, from: 'spread', spreadPercent } : { percent: floorPercent, from: 'floor', spreadPercent }
+  return spreadPercent > floorPercent
+    ? { percent: spreadPercent, from: 'spread', spreadPercent }
+    : { percent: floorPercent, from: 'floor', spreadPercent }
 }
 
 /** @param {number[]} baseline @param {number[]} candidate @returns {number | null} the standard error of the mean per-window log ratio */

@@ -18,7 +18,9 @@ import { EXACT_MAX_PAIRS, exactSignedRankDistribution } from './wilcoxon-signed-
  */
 export function pairedHodgesLehmannRatio (baseline, candidate, { alpha }) {
   const n = baseline.length
-  if (n === 0 || candidate.length !== n) throw new RangeError(`a paired estimate needs the same number of runs on both sides, got ${n} and ${candidate.length}`)
+  if (n === 0 || candidate.length !== n) {
+    throw new RangeError(`a paired estimate needs the same number of runs on both sides, got ${n} and ${candidate.length}`)
+  }
   if ([...baseline, ...candidate].some((value) => !(value > 0))) throw new RangeError('a ratio estimate needs values above 0')
   const logRatios = candidate.map((value, index) => Math.log(value) - Math.log(baseline[index]))
   const walsh = new Float64Array(n * (n + 1) / 2)

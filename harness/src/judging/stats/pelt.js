@@ -20,7 +20,9 @@ export const PENALTY_PER_LN_N = 3
  */
 export function peltChangePoints (series, { minSegmentLength, penalty }) {
   const n = series.length
-  if (!Number.isInteger(minSegmentLength) || minSegmentLength < 1) throw new RangeError(`minSegmentLength must be a whole number ≥ 1, got ${minSegmentLength}`)
+  if (!Number.isInteger(minSegmentLength) || minSegmentLength < 1) {
+    throw new RangeError(`minSegmentLength must be a whole number ≥ 1, got ${minSegmentLength}`)
+  }
   if (n < 2 * minSegmentLength) return { changePoints: [], sigma: 0, penalty: penalty ?? 0 }
   const differences = series.slice(1).map((value, index) => value - series[index])
   const sigma = MAD_TO_SD * medianAbsoluteDeviation(differences) / Math.SQRT2

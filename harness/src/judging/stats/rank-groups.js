@@ -95,7 +95,8 @@ export function rankGroups (cells) {
   for (const pair of byP.slice(0, rejected)) pair.separated = true
   /** @type {Map<string, typeof pairs[number]>} */
   const pairOf = new Map(pairs.map((pair) => [`${pair.first},${pair.second}`, pair]))
-  const between = (/** @type {number} */ a, /** @type {number} */ b) => /** @type {typeof pairs[number]} */ (pairOf.get(a < b ? `${a},${b}` : `${b},${a}`))
+  const between = (/** @type {number} */ a, /** @type {number} */ b) =>
+    /** @type {typeof pairs[number]} */ (pairOf.get(a < b ? `${a},${b}` : `${b},${a}`))
   return {
     noise: { pooledSdLog: Math.sqrt(pooledVariance), df: dfPool, nu0 },
     pairs: pairs.map(({ first, second, p, separated }) => ({ first, second, p, separated })),

@@ -70,9 +70,9 @@
  * @property {(connections: number, generatorCpus: number[] | null, settings: EngineSettings) => number} threads how many threads drive
  *   `connections` on these cpus
  * @property {(plan: import('../load-plan.js').LoadPlan, hooks: EngineHooks) => LoadRun} start
- * @property {((plan: import('../load-plan.js').LoadPlan, loadHosts: LoadHost[], hooks: Omit<EngineHooks, 'threads' | 'cpus'>) => LoadRun) | null}
- *   startOnHosts the engine started on several hosts at once, each with its share of the connections, merged exactly (`--load-hosts`);
- *   null: it runs on this machine only
+ * @property {((plan: import('../load-plan.js').LoadPlan, loadHosts: LoadHost[], hooks: Omit<EngineHooks, 'threads' | 'cpus'>) => LoadRun) |
+ *   null} startOnHosts the engine started on several hosts at once, each with its share of the connections, merged exactly
+ *   (`--load-hosts`); null: it runs on this machine only
  * @property {(ratePerSec: number | null) => { engine: RecordedEngine, engineVersion: string }} recordedAs what a result records for a run
  * @property {{ label: string, start: (plan: import('../load-plan.js').LoadPlan, hooks: EngineHooks) => LoadRun }[]} calibrations the ways
  *   `dyno calibrate` measures it (wrk: with and without its checks)

@@ -40,7 +40,8 @@ export const engineRecorded = (recorded) => ENGINES.find((engine) => engine.reco
  * @param {{ load: { engine: string }, summary?: { generatorBound?: boolean } | null }} record
  * @returns {boolean}
  */
-export const atMachineLimit = (record) => record.summary?.generatorBound === true && engineRecorded(record.load.engine)?.fastestHere === true
+export const atMachineLimit = (record) =>
+  record.summary?.generatorBound === true && engineRecorded(record.load.engine)?.fastestHere === true
 
 /**
  * Why `load` cannot run on the engine here (not installed, or settings it cannot honour), naming what to do; null: it can.

@@ -38,7 +38,8 @@ export async function countCell (context, cell, record) {
   // A SUT on another machine is counted there, under that machine's valgrind.
   if (!context.sutHost.sharesProcesses) return countedOnHost(context, cell, record, count)
   const callgrind = findCallgrind()
-  const { key, inputs } = countCacheDir && callgrind ? countKey({ sut: cell.sut, scenario: cell.scenario, valgrind: callgrind.valgrind, count }) : {}
+  const { key, inputs } =
+    countCacheDir && callgrind ? countKey({ sut: cell.sut, scenario: cell.scenario, valgrind: callgrind.valgrind, count }) : {}
   const cached = countCacheDir && key ? readCachedCount(countCacheDir, key, context.note) : null
   if (cached) {
     record.instructions = { ...cached.instructions, cachedFrom: { runId: cached.runId, countedAt: cached.countedAt, key: cached.key } }
@@ -117,15 +118,20 @@ async function countedOnHost (context, cell, record, count) {
   const { stdout, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/measures/instructions/counts/count-on-host.js', [],
     { label: `the count of ${cell.sut.name}`, signal: context.signal, stdinText: `${spec}\n` })
   if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
-  if (context.signal.aborted) return failed(`interrupted by ${String(context.signal.reason)} while counting instructions`, 'DYNO_ERR_INTERRUPTED')
+  if (context.signal.aborted) {
+    return failed(`interrupted by ${String(context.signal.reason)} while counting ` +
+    'instructions', 'DYNO_ERR_INTERRUPTED')
+  }
   const said = stdout.trim().split('\n').pop() ?? ''
   /** @type {{ count?: InstructionCount, error?: { code: import('../../platform/errors.js').ErrorCode, message: string } }} */
   let answer
   try {
     answer = JSON.parse(said)
   } catch {
-    return failed(`the count on ${context.sutHost.name} ended without a result; its last lines:\n${stderr.trim().split('\n').slice(-10).join('\n')}`,
-      'DYNO_ERR_SUT_EXITED')
+    return failed(
+      `the count on ${context.sutHost.name} ended without a result; its last lines:\n${stderr.trim().split('\n').slice(-10).join('\n')}`,
+      'DYNO_ERR_SUT_EXITED'
+    )
   }
   if (!answer.count) return failed(`on ${context.sutHost.name}: ${answer.error?.message}`, answer.error?.code ?? 'DYNO_ERR_SUT_EXITED')
   record.instructions = answer.count

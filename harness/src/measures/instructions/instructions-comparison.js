@@ -61,23 +61,42 @@ function syscallColumns (comparison) {
   const rows = comparison.rows.filter((row) => row.writesPerRequest || row.readsPerRequest)
   if (rows.length === 0) return null
   return {
-    head: ['framework', 'scenario', 'base writes/req', 'cand writes/req', 'writes change', 'writes verdict', 'base reads/req', 'cand reads/req',
-      'reads change', 'reads verdict', 'polling/req (base → cand)', 'other/req (base → cand)'],
+    head: [
+      'framework',
+      'scenario',
+      'base writes/req',
+      'cand writes/req',
+      'writes change',
+      'writes verdict',
+      'base reads/req',
+      'cand reads/req',
+      'reads change',
+      'reads verdict',
+      'polling/req (base → cand)',
+      'other/req (base → cand)'
+    ],
     alignRight: [2, 3, 4, 6, 7, 8],
-    cells: (/** @type {ComparisonRow} */ row) => [row.sut, row.scenario,
-      perRequestCell(row.writesPerRequest, 'baseline'), perRequestCell(row.writesPerRequest, 'candidate'), changeCell(row.writesPerRequest ?? null),
+    cells: (/** @type {ComparisonRow} */ row) => [
+      row.sut,
+      row.scenario,
+      perRequestCell(row.writesPerRequest, 'baseline'),
+      perRequestCell(row.writesPerRequest, 'candidate'),
+      changeCell(row.writesPerRequest ?? null),
       metricVerdictCell(row.writesPerRequest),
-      perRequestCell(row.readsPerRequest, 'baseline'), perRequestCell(row.readsPerRequest, 'candidate'), changeCell(row.readsPerRequest ?? null),
+      perRequestCell(row.readsPerRequest, 'baseline'),
+      perRequestCell(row.readsPerRequest, 'candidate'),
+      changeCell(row.readsPerRequest ?? null),
       metricVerdictCell(row.readsPerRequest),
       `${perRequestCell(row.pollingPerRequest, 'baseline')} → ${perRequestCell(row.pollingPerRequest, 'candidate')}`,
-      `${perRequestCell(row.otherSyscallsPerRequest, 'baseline')} → ${perRequestCell(row.otherSyscallsPerRequest, 'candidate')}`],
+      `${perRequestCell(row.otherSyscallsPerRequest, 'baseline')} → ${perRequestCell(row.otherSyscallsPerRequest, 'candidate')}`
+    ],
     rows
   }
 }
 
 /**
- * What a comparison of counts shows of V8's collector and of allocation, as a table of its own: allocation with its verdict, the collector's
- * instructions and collections shown. Null when no row has them (counts of runtimes other than Node).
+ * What a comparison of counts shows of V8's collector and of allocation, as a table of its own: allocation with its verdict, the
+ * collector's instructions and collections shown. Null when no row has them (counts of runtimes other than Node).
  * @param {Comparison} comparison
  */
 function collectorColumns (comparison) {
@@ -86,15 +105,30 @@ function collectorColumns (comparison) {
   const oneDigit = (/** @type {MetricRow | null | undefined} */ metric, /** @type {'baseline' | 'candidate'} */ side) =>
     typeof metric?.[side]?.median === 'number' ? /** @type {number} */ (metric?.[side]?.median).toFixed(1) : '-'
   return {
-    head: ['framework', 'scenario', 'base bytes/req', 'cand bytes/req', 'allocation change', 'allocation verdict',
-      'collector instr/req (base → cand)', 'collections/window (base → cand)', 'all instr/req (base → cand)'],
+    head: [
+      'framework',
+      'scenario',
+      'base bytes/req',
+      'cand bytes/req',
+      'allocation change',
+      'allocation verdict',
+      'collector instr/req (base → cand)',
+      'collections/window (base → cand)',
+      'all instr/req (base → cand)'
+    ],
     alignRight: [2, 3, 4],
-    cells: (/** @type {ComparisonRow} */ row) => [row.sut, row.scenario,
-      oneDigit(row.allocatedBytesPerRequest, 'baseline'), oneDigit(row.allocatedBytesPerRequest, 'candidate'),
-      changeCell(row.allocatedBytesPerRequest ?? null), metricVerdictCell(row.allocatedBytesPerRequest),
-      `${rateCell(row.collectorInstructionsPerRequest ?? null, 'baseline')} → ${rateCell(row.collectorInstructionsPerRequest ?? null, 'candidate')}`,
+    cells: (/** @type {ComparisonRow} */ row) => [
+      row.sut,
+      row.scenario,
+      oneDigit(row.allocatedBytesPerRequest, 'baseline'),
+      oneDigit(row.allocatedBytesPerRequest, 'candidate'),
+      changeCell(row.allocatedBytesPerRequest ?? null),
+      metricVerdictCell(row.allocatedBytesPerRequest),
+      `${rateCell(row.collectorInstructionsPerRequest ?? null, 'baseline')} → ` +
+        `${rateCell(row.collectorInstructionsPerRequest ?? null, 'candidate')}`,
       `${oneDigit(row.collectionsPerWindow, 'baseline')} → ${oneDigit(row.collectionsPerWindow, 'candidate')}`,
-      `${rateCell(row.instructionsPerRequest ?? null, 'baseline')} → ${rateCell(row.instructionsPerRequest ?? null, 'candidate')}`],
+      `${rateCell(row.instructionsPerRequest ?? null, 'baseline')} → ${rateCell(row.instructionsPerRequest ?? null, 'candidate')}`
+    ],
     rows
   }
 }
@@ -144,23 +178,39 @@ function checkCpuBaselines (sides) {
 /** @type {import('../comparison-spec.js').ComparisonSpec} */
 export const INSTRUCTIONS_COMPARISON = Object.freeze({
   metrics: {
-    instructionsPerRequest: { pick: perWindow((window) => window.instructionsPerRequest), digits: 0, biggerIsBetter: false, label: 'instructions per request' },
+    instructionsPerRequest: {
+      pick: perWindow((window) => window.instructionsPerRequest),
+      digits: 0,
+      biggerIsBetter: false,
+      label: 'instructions per request'
+    },
     programInstructionsPerRequest: {
-      pick: perWindow((window) => window.programInstructionsPerRequest), digits: 0, biggerIsBetter: false, label: 'program instructions per request'
+      pick: perWindow((window) => window.programInstructionsPerRequest),
+      digits: 0,
+      biggerIsBetter: false,
+      label: 'program instructions per request'
     },
     collectorInstructionsPerRequest: {
-      pick: perWindow((window) => window.collector?.instructionsPerRequest), digits: 0, biggerIsBetter: false, label: 'collector instructions per request'
+      pick: perWindow((window) => window.collector?.instructionsPerRequest),
+      digits: 0,
+      biggerIsBetter: false,
+      label: 'collector instructions per request'
     },
     collectionsPerWindow: {
-      pick: perWindow((window) => window.collector
-        ? window.collector.collections.scavenge + window.collector.collections.markCompact + window.collector.collections.minorMarkCompact
-        : null),
+      pick: perWindow((window) =>
+        window.collector
+          ? window.collector.collections.scavenge + window.collector.collections.markCompact + window.collector.collections.minorMarkCompact
+          : null
+      ),
       digits: 1,
       biggerIsBetter: false,
       label: 'collections per window'
     },
     allocatedBytesPerRequest: {
-      pick: perWindow((window) => window.allocatedBytesPerRequest), digits: 1, biggerIsBetter: false, label: 'bytes allocated per request',
+      pick: perWindow((window) => window.allocatedBytesPerRequest),
+      digits: 1,
+      biggerIsBetter: false,
+      label: 'bytes allocated per request'
     },
     writesPerRequest: { pick: syscallsPerWindow('writes'), digits: 3, biggerIsBetter: false, label: 'write system calls per request' },
     readsPerRequest: { pick: syscallsPerWindow('reads'), digits: 3, biggerIsBetter: false, label: 'read system calls per request' },
@@ -186,20 +236,30 @@ export const INSTRUCTIONS_COMPARISON = Object.freeze({
   },
   rowNotes: () => [],
   verdictsOn: 'the program\'s instructions per request (V8\'s collector counted apart; "all" where a row has no split)',
-  testText: () => 'two-sided Wilcoxon signed-rank over the ratios of the counted windows, paired by position; Mann–Whitney U where a row says ' +
+  testText: () =>
+    'two-sided Wilcoxon signed-rank over the ratios of the counted windows, paired by position; Mann–Whitney U where a row says ' +
     'it could not pair them',
   columns: () => ({
     head: ['framework', 'scenario', 'windows', 'base instr/req', 'cand instr/req', 'of', 'change (95% CI)', 'p', 'threshold', 'verdict'],
     alignRight: [2, 3, 4, 6, 7, 8],
-    cells: (row) => [row.sut, row.scenario, windowsCell(row), rateCell(primaryFigures(row), 'baseline'),
-      rateCell(primaryFigures(row), 'candidate'), row.verdictMetric === 'programInstructionsPerRequest' ? 'program' : 'all',
-      changeCell(primaryFigures(row)), pValueCell(primaryFigures(row)), thresholdCell(row), verdictCell(row)]
+    cells: (row) => [
+      row.sut,
+      row.scenario,
+      windowsCell(row),
+      rateCell(primaryFigures(row), 'baseline'),
+      rateCell(primaryFigures(row), 'candidate'),
+      row.verdictMetric === 'programInstructionsPerRequest' ? 'program' : 'all',
+      changeCell(primaryFigures(row)),
+      pValueCell(primaryFigures(row)),
+      thresholdCell(row),
+      verdictCell(row)
+    ]
   }),
-  secondaryTables: (comparison) => [
-    { columns: collectorColumns(comparison), note: COLLECTOR_NOTE },
-    { columns: syscallColumns(comparison), note: SYSCALLS_NOTE },
-  ]
-    .flatMap(({ columns, note }) => columns ? [{ columns, note }] : []),
+  secondaryTables: (comparison) =>
+    [
+      { columns: collectorColumns(comparison), note: COLLECTOR_NOTE },
+      { columns: syscallColumns(comparison), note: SYSCALLS_NOTE }
+    ].flatMap(({ columns, note }) => (columns ? [{ columns, note }] : [])),
   gabFormats: { 'gab-instructions': 'instructionsPerRequest' },
   recordProblem: (record) => {
     const windows = record.instructions?.windows
@@ -207,7 +267,8 @@ export const INSTRUCTIONS_COMPARISON = Object.freeze({
       ? null
       : {
           field: 'instructions.windows',
-          expected: 'a list of counted windows, each with instructionsPerRequest > 0, in an ok instruction count (counts of dyno before the ' +
+          expected:
+            'a list of counted windows, each with instructionsPerRequest > 0, in an ok instruction count (counts of dyno before the ' +
             'window method cannot be compared)'
         }
   },

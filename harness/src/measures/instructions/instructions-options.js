@@ -40,7 +40,8 @@ export const COUNT_JOBS_OPTION = {
   field: 'countJobs',
   partOfPlan: false,
   flag: '--count-jobs <n>',
-  description: 'With --measure instructions: counts made at once (each a SUT under valgrind; a count does not depend on what runs beside it)',
+  description:
+    'With --measure instructions: counts made at once (each a SUT under valgrind; a count does not depend on what runs beside it)',
   parse: wholeNumber({ min: 1, max: machineCpus().length * 4 }),
   derive: () => machineCpus().length,
   defaultText: 'one per cpu'

@@ -1,7 +1,8 @@
 // @ts-check
 // The instructions measure's part of report.md and report.html: per scenario, each SUT's instructions per request over all counted
 // windows, the program's (V8's collector's counted apart), the bytes allocated per request, the spread of its windows, and the factor
-// against the fewest, under a line saying how the counts were made. No load, so no charts of load. Every figure comes from the result files.
+// against the fewest, under a line saying how the counts were made. No load, so no charts of load. Every figure comes from the result
+// files.
 import { cpuBaselineOf, describeCpuBaseline, NO_CPU_BASELINE } from '../../records/count-baseline.js'
 import { formatInteger } from '../../platform/text/format.js'
 import { escapeHtml } from '../../platform/text/html-text.js'
@@ -53,10 +54,16 @@ function countSettingsLine (run) {
   const counted = run.records.find((record) => record.instructions)
   const count = counted?.instructions
   if (!counted || !count) return '-'
-  return `${count.tool} (${count.method}): ${formatInteger(count.warmupRequests)} uncounted requests, then ${count.windows.length || '-'} windows of ` +
+  return (
+    `${count.tool} (${count.method}): ${formatInteger(count.warmupRequests)} uncounted requests, then ` +
+      `${count.windows.length || '-'} windows of ` +
     `${formatInteger(count.windowRequests)} at ${count.concurrency} connections; Node SUTs with ` +
-    `${(run.records.find((record) => record.sut.runtimeKind === 'node' && record.instructions)?.instructions?.settings.nodeFlags ?? [])
-      .join(' ') || 'no flags'}; cpu baseline ${describeCpuBaseline(cpuBaselineOf(counted) ?? NO_CPU_BASELINE)}`
+    `${
+      (run.records.find((record) => record.sut.runtimeKind === 'node' && record.instructions)?.instructions?.settings.nodeFlags ?? []).join(
+        ' '
+      ) || 'no flags'
+    }; cpu baseline ${describeCpuBaseline(cpuBaselineOf(counted) ?? NO_CPU_BASELINE)}`
+  )
 }
 
 /** @type {import('../measure.js').MeasureReport} */

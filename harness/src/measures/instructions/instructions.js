@@ -15,8 +15,8 @@ import { INSTRUCTIONS_REPORT } from './instructions-report.js'
 
 /**
  * A count: the SUT's start under valgrind, then every request at callgrind's pace. Measured here on 2026-11-26: a count of 700 requests
- * takes 7 s (node-http) to 11 s (express), most of it the start; the default count (10,000 + 8 × 750 requests) of plaintext, json and params
- * takes 18, 27, 38 and 81 s on node-http, fastify, koa and express.
+ * takes 7 s (node-http) to 11 s (express), most of it the start; the default count (10,000 + 8 × 750 requests) of plaintext, json and
+ * params takes 18, 27, 38 and 81 s on node-http, fastify, koa and express.
  */
 const COUNT_START_SEC = 9
 const COUNT_PLAINTEXT_MS_PER_REQUEST = 2.5
@@ -24,7 +24,9 @@ const COUNT_PLAINTEXT_MS_PER_REQUEST = 2.5
 /** @type {import('../measure.js').Measure} */
 export const instructions = Object.freeze({
   name: 'instructions',
-  help: 'instructions (instructions per request under valgrind\'s callgrind: --count-warmup requests uncounted, then --count-windows windows of ' +
+  help:
+    "instructions (instructions per request under valgrind's callgrind: --count-warmup requests uncounted, then --count-windows " +
+      'windows of ' +
     '--count-requests requests, each counted; for regressions on noisy machines)',
   unit: 'instructions per request',
   // A count is the same count in every round: one round of counts, whatever the profile's wall-clock rounds.
@@ -41,19 +43,20 @@ export const instructions = Object.freeze({
     const { countWarmupRequests, countWindowRequests, countWindows, countJobs } = options
     return { ...commonSettings(options, engine), runtimeEvents: false, countWarmupRequests, countWindowRequests, countWindows, countJobs }
   },
-  describeRun: ({ load }) => `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ` +
+  describeRun: ({ load }) =>
+    `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ` +
     `${load.countWindowRequests} each, ${load.countJobs} at once`,
-  resultFigures: (record) => (record.instructions?.windows.length
-    ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request`
-    : '') +
+  resultFigures: (record) =>
+    (record.instructions?.windows.length ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
     (record.instructions?.cachedFrom ? ` (the identical count of run ${record.instructions.cachedFrom.runId}, reused)` : ''),
   // A comparison is a regression gate: it counts instructions, which a busy or drifting machine does not blur, wherever valgrind can.
   regressionGate: {
     preference: 0,
     when: 'valgrind and vgdb are on PATH',
-    unavailableHere: () => findCallgrind()
-      ? null
-      : 'valgrind is not installed here: comparing by wall clock; apt-get install valgrind to compare instruction counts'
+    unavailableHere: () =>
+      findCallgrind()
+        ? null
+        : 'valgrind is not installed here: comparing by wall clock; apt-get install valgrind to compare instruction counts'
   },
   // One count a side is enough: its counted windows are compared pair by pair. The framework's own path (routing, parsing, serialising):
   // fibonacci is about a million instructions of shared work per request, a count of it takes minutes and says little of the framework.
@@ -63,7 +66,9 @@ export const instructions = Object.freeze({
   // Counts of instructions do not depend on what runs beside them: `--count-jobs` of them run at once, each on a SUT of its own.
   cellsAtOnce: (load) => {
     const jobs = Number(load.countJobs)
-    if (!(Number.isInteger(jobs) && jobs >= 1)) throw new Error(`a count's load settings need countJobs (a whole number ≥ 1), got ${load.countJobs}`)
+    if (!(Number.isInteger(jobs) && jobs >= 1)) {
+      throw new Error(`a count's load settings need countJobs (a whole number ≥ 1), got ${load.countJobs}`)
+    }
     return jobs
   },
   sutPerCell: true,
@@ -81,7 +86,7 @@ export const instructions = Object.freeze({
   expectedCellSec: (scenario, load) => {
     const count = (/** @type {string} */ field) => Number(load[field] ?? 0)
     const requests = count('countWarmupRequests') + count('countWindows') * count('countWindowRequests')
-    return COUNT_START_SEC + requests * COUNT_PLAINTEXT_MS_PER_REQUEST * scenario.countWeight / 1000
+    return COUNT_START_SEC + (requests * COUNT_PLAINTEXT_MS_PER_REQUEST * scenario.countWeight) / 1000
   },
   checkConsistency: () => null,
   // A count does not depend on the machine's speed: counts of other machines merge when what a count depends on matches.

@@ -37,31 +37,38 @@ export function checkConsistency (record) {
     checks.push({
       name: 'littles-law',
       passed: Math.abs(ratio - 1) <= LITTLES_LAW_TOLERANCE,
-      detail: `mean latency ${round(latencyMs.mean)} ms against ${round(expectedMs)} ms from (connections × pipelining) / req/s = ` +
-        `${inFlight} / ${round(requestsPerSec.mean)}: ${round(ratio)} of it (allowed ${1 - LITTLES_LAW_TOLERANCE} to ${1 + LITTLES_LAW_TOLERANCE})`
+      detail:
+        `mean latency ${round(latencyMs.mean)} ms against ${round(expectedMs)} ms from (connections × pipelining) / req/s = ` +
+        `${inFlight} / ${round(requestsPerSec.mean)}: ${round(ratio)} of it (allowed ${1 - LITTLES_LAW_TOLERANCE} to ` +
+          `${1 + LITTLES_LAW_TOLERANCE})`
     })
     const carrying = requestsPerSec.mean * latencyMs.mean / 1000
     checks.push({
       name: 'connections-in-flight',
       passed: carrying >= inFlight * (1 - LITTLES_LAW_TOLERANCE),
-      detail: `${round(carrying)} requests were in flight on average (req/s × mean latency) of the ${inFlight} that ${record.load.connections} ` +
-        `connections × ${record.load.pipelining} pipelining keep${carrying < inFlight * (1 - LITTLES_LAW_TOLERANCE)
-          ? ': the others were not carrying requests (held in a listen backlog, refused, or stalled)'
-          : ''}`
+      detail:
+        `${round(carrying)} requests were in flight on average (req/s × mean latency) of the ${inFlight} that ${record.load.connections} ` +
+        `connections × ${record.load.pipelining} pipelining keep${
+          carrying < inFlight * (1 - LITTLES_LAW_TOLERANCE)
+            ? ': the others were not carrying requests (held in a listen backlog, refused, or stalled)'
+            : ''
+        }`
     })
   }
   const ordered = latencyMs.p50 <= latencyMs.p99 && latencyMs.p99 <= latencyMs.max && latencyMs.mean <= latencyMs.max
   checks.push({
     name: 'percentile-order',
     passed: ordered,
-    detail: `p50 ${round(latencyMs.p50)} ≤ p99 ${round(latencyMs.p99)} ≤ max ${round(latencyMs.max)} ms, mean ${round(latencyMs.mean)} ≤ max`
+    detail: `p50 ${round(latencyMs.p50)} ≤ p99 ${round(latencyMs.p99)} ≤ max ${round(latencyMs.max)} ms, mean ` +
+      `${round(latencyMs.mean)} ≤ max`
   })
   const failures = (summary.errors ?? 0) + (summary.timeouts ?? 0)
   const share = failures / (summary.requests + failures)
   checks.push({
     name: 'errors',
     passed: share <= ERROR_SHARE_LIMIT,
-    detail: `${failures} errors and timeouts against ${summary.requests} responses: ${round(share * 100)}% (allowed ${ERROR_SHARE_LIMIT * 100}%)`
+    detail: `${failures} errors and timeouts against ${summary.requests} responses: ${round(share * 100)}% (allowed ` +
+      `${ERROR_SHARE_LIMIT * 100}%)`
   })
   const failed = checks.filter((check) => !check.passed).map((check) => check.name)
   return { passed: failed.length === 0, failed, checks }

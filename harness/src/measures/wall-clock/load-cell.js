@@ -43,7 +43,14 @@ export async function loadCell (context, cell, running, record, probes) {
       return failedWith(error)
     }
   }
-  const plan = scenarioLoadPlan({ address: running.address, remoteHost: !context.sutHost.sharesNetwork, port: running.port, scenario, connections, ...load })
+  const plan = scenarioLoadPlan({
+    address: running.address,
+    remoteHost: !context.sutHost.sharesNetwork,
+    port: running.port,
+    scenario,
+    connections,
+    ...load
+  })
   const sampling = samplePhases({
     phases: plan.phases.map((phase) => phase.name),
     sutPgid: running.pid,
@@ -96,7 +103,10 @@ export async function loadCell (context, cell, running, record, probes) {
       warmup: record.warmup?.timeseries ?? [],
       measure: record.summary.timeseries,
       windowMs: load.windowMs,
-      runtime: { warmup: record.warmup ? record.warmup.runtimeEvents?.windows ?? null : [], measure: record.summary.runtimeEvents?.windows ?? null }
+      runtime: {
+        warmup: record.warmup ? (record.warmup.runtimeEvents?.windows ?? null) : [],
+        measure: record.summary.runtimeEvents?.windows ?? null
+      }
     })
   }
 
@@ -106,17 +116,26 @@ export async function loadCell (context, cell, running, record, probes) {
       'DYNO_ERR_SUT_EXITED')
   }
   if (signal.aborted) {
-    return failed(`interrupted by ${String(signal.reason)} during ${record.summary ? 'measurement' : 'warmup'}; the partial figures are kept`,
-      'DYNO_ERR_INTERRUPTED')
+    return failed(
+      `interrupted by ${String(signal.reason)} during ${record.summary ? 'measurement' : 'warmup'}; the partial figures are kept`,
+      'DYNO_ERR_INTERRUPTED'
+    )
   }
   const problems = underLoadProblems(outcome.phases, scenario.expect.status)
   if (problems) return invalid(problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
   if (!counter) return ok()
-  record.serverCheck = queryRatio(counter.service, (await counter.count()) - queriesBefore, outcome.phases, { connections, pipelining: load.pipelining })
+  record.serverCheck = queryRatio(counter.service, (await counter.count()) - queriesBefore, outcome.phases, {
+    connections,
+    pipelining: load.pipelining
+  })
   if (record.serverCheck.withinBounds) return ok()
-  return invalid(`DYNO_ERR_QUERY_RATIO: ${counter.service} counted ${record.serverCheck.queries} queries ` +
-    `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the contract): ` +
-    'the SUT does not do the scenario\'s work on every request', 'DYNO_ERR_QUERY_RATIO')
+  return invalid(
+    `DYNO_ERR_QUERY_RATIO: ${counter.service} counted ${record.serverCheck.queries} queries ` +
+      `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the ` +
+        'contract): ' +
+      "the SUT does not do the scenario's work on every request",
+    'DYNO_ERR_QUERY_RATIO'
+  )
 }
 
 /**

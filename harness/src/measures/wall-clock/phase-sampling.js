@@ -9,7 +9,8 @@ import { startInterferenceSampler } from '../../platform/resources/interference-
 /**
  * @typedef {object} PhaseReport what was sampled in one phase's window
  * @property {import('../../platform/resources/resource-sampler.js').ResourceReport} resources
- * @property {import('../../platform/resources/interference-sampler.js').InterferenceReport | null} interference null: /proc/stat cannot be read here
+ * @property {import('../../platform/resources/interference-sampler.js').InterferenceReport | null} interference null: /proc/stat cannot be
+ *   read here
  */
 
 /**
@@ -17,9 +18,9 @@ import { startInterferenceSampler } from '../../platform/resources/interference-
  * report per load phase: samplers start with the load, and each phase the generator reports done closes its window and opens the
  * next one.
  * @param {{ phases: ('warmup' | 'measure')[], sutPgid: number, generatorPids: () => number[],
- *   sutReadGroup?: (() => import('../../platform/process/proc-reader.js').ProcStat[]) | null, sutCpus: number[] | null, generatorCpus: number[] | null,
- *   sutHere: boolean, censusArgs: boolean }} options generatorPids: its processes now; sutReadGroup: the SUT's processes as its host
- *   reads them, when it runs on another (sutHere false); censusArgs: other processes named by their arguments too
+ *   sutReadGroup?: (() => import('../../platform/process/proc-reader.js').ProcStat[]) | null, sutCpus: number[] | null, generatorCpus:
+ *   number[] | null, sutHere: boolean, censusArgs: boolean }} options generatorPids: its processes now; sutReadGroup: the SUT's processes
+ *   as its host reads them, when it runs on another (sutHere false); censusArgs: other processes named by their arguments too
  */
 export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = null, sutCpus, generatorCpus, sutHere, censusArgs }) {
   /** @type {Partial<Record<'warmup' | 'measure', PhaseReport>>} */
@@ -30,7 +31,9 @@ export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = n
   const start = () => {
     const pids = generatorPids()
     samplers = {
-      resources: startResourceSampler({ targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) } }),
+      resources: startResourceSampler({
+        targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) }
+      }),
       interference: startInterferenceSampler({ sutCpus, generatorCpus, sutHere, sutPgid, generatorPids }, { censusArgs })
     }
   }
@@ -72,10 +75,18 @@ export function attachPhaseResources (summaries, reports, { generatorCpus, sutCp
     if (!summary || !sampled) continue
     const report = sampled.resources
     const eventLoopSamples = readEventLoopSamples(probes.eventLoopFile, { fromMs: report.startedAtMs, toMs: report.stoppedAtMs })
-    Object.assign(summary, phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads, sutCores: sutCpus?.length ?? null }), {
-      interference: sampled.interference,
-      eventLoop: summarizeEventLoop(eventLoopSamples, { startedAtMs: report.startedAtMs, intervalMs }),
-      runtimeEvents: probes.runtimeEvents.readPhase({ startedAtMs: report.startedAtMs, windows: summary.timeseries ?? [], eventLoopSamples })
-    })
+    Object.assign(
+      summary,
+      phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads, sutCores: sutCpus?.length ?? null }),
+      {
+        interference: sampled.interference,
+        eventLoop: summarizeEventLoop(eventLoopSamples, { startedAtMs: report.startedAtMs, intervalMs }),
+        runtimeEvents: probes.runtimeEvents.readPhase({
+          startedAtMs: report.startedAtMs,
+          windows: summary.timeseries ?? [],
+          eventLoopSamples
+        })
+      }
+    )
   }
 }

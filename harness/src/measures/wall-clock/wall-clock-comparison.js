@@ -39,24 +39,50 @@ export const WALL_CLOCK_COMPARISON = Object.freeze({
   primaryFallback: () => null,
   fallbackMetric: null,
   settingsProblem: () => null,
-  rowNotes: (compared) => compared.p99Us ? [] : ['p99 latency is missing from some results: compared on req/s only'],
+  rowNotes: (compared) => (compared.p99Us ? [] : ['p99 latency is missing from some results: compared on req/s only']),
   verdictsOn: 'req/s',
-  testText: (settings) => settings.paired
-    ? 'two-sided Wilcoxon signed-rank over the per-round ratios of runs made in alternating rounds; Mann–Whitney U where a row says it could ' +
-      'not pair them'
-    : 'two-sided Mann–Whitney U over the repeats',
+  testText: (settings) =>
+    settings.paired
+      ? 'two-sided Wilcoxon signed-rank over the per-round ratios of runs made in alternating rounds; Mann–Whitney U where a row ' +
+        'says it could ' +
+        'not pair them'
+      : 'two-sided Mann–Whitney U over the repeats',
   columns: () => ({
-    head: ['framework', 'scenario', 'conns', 'runs', 'base req/s', 'cand req/s', 'change (95% CI)', 'p', 'base p99 ms', 'cand p99 ms', 'p99 change',
-      'verdict'],
+    head: [
+      'framework',
+      'scenario',
+      'conns',
+      'runs',
+      'base req/s',
+      'cand req/s',
+      'change (95% CI)',
+      'p',
+      'base p99 ms',
+      'cand p99 ms',
+      'p99 change',
+      'verdict'
+    ],
     alignRight: [2, 3, 4, 5, 6, 7, 8, 9, 10],
-    cells: (row) => [row.sut, row.scenario, String(row.connections), runsCell(row),
-      rateCell(row.requestsPerSec, 'baseline'), rateCell(row.requestsPerSec, 'candidate'), changeCell(row.requestsPerSec), pValueCell(row.requestsPerSec),
-      p99Cell(row.p99Us, 'baseline'), p99Cell(row.p99Us, 'candidate'), changeCell(row.p99Us), verdictCell(row)]
+    cells: (row) => [
+      row.sut,
+      row.scenario,
+      String(row.connections),
+      runsCell(row),
+      rateCell(row.requestsPerSec, 'baseline'),
+      rateCell(row.requestsPerSec, 'candidate'),
+      changeCell(row.requestsPerSec),
+      pValueCell(row.requestsPerSec),
+      p99Cell(row.p99Us, 'baseline'),
+      p99Cell(row.p99Us, 'candidate'),
+      changeCell(row.p99Us),
+      verdictCell(row)
+    ]
   }),
   secondaryTables: () => [],
   gabFormats: { gab: 'requestsPerSec', 'gab-p99': 'p99Us' },
-  recordProblem: (record) => typeof record.summary?.requestsPerSec?.mean === 'number'
-    ? null
-    : { field: 'summary.requestsPerSec.mean', expected: 'a number in an ok result' },
+  recordProblem: (record) =>
+    typeof record.summary?.requestsPerSec?.mean === 'number'
+      ? null
+      : { field: 'summary.requestsPerSec.mean', expected: 'a number in an ok result' },
   checkSides: () => {}
 })

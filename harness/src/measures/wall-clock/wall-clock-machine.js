@@ -19,7 +19,8 @@ export function wallClockMachine (run) {
   }
   for (const host of env.hosts ?? []) {
     const facts = host.fingerprint ?? {}
-    machine[`${host.role} host ${host.name}`] = `${facts.cpu?.model ?? facts.cpu ?? '?'}, ${facts.cpu?.cores ?? facts.cores ?? '?'} cores, ` +
+    machine[`${host.role} host ${host.name}`] =
+      `${facts.cpu?.model ?? facts.cpu ?? '?'}, ${facts.cpu?.cores ?? facts.cores ?? '?'} cores, ` +
       `kernel ${facts.os?.release ?? facts.kernel ?? '?'}, Node ${facts.node ?? '?'}`
   }
   return machine

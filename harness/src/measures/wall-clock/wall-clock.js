@@ -31,9 +31,12 @@ export const wallClock = Object.freeze({
     if (problem) throw invalidSetting(problem)
     const seriesWindows = Math.floor((warmupSec + durationSec) * 1000 / windowMs)
     if (options.profile === 'sustained' && seriesWindows < MIN_SERIES_LENGTH) {
-      throw invalidSetting(`\`--profile sustained\` classifies each cell's series of ${windowMs} ms windows, and needs at least ` +
-        `${MIN_SERIES_LENGTH} of them (${MIN_SERIES_LENGTH * windowMs / 1000} s of load); warm-up ${warmupSec} s and --duration ${durationSec} s ` +
-        `give ${seriesWindows}`)
+      throw invalidSetting(
+        `\`--profile sustained\` classifies each cell's series of ${windowMs} ms windows, and needs at least ` +
+          `${MIN_SERIES_LENGTH} of them (${(MIN_SERIES_LENGTH * windowMs) / 1000} s of load); warm-up ${warmupSec} s and --duration ` +
+            `${durationSec} s ` +
+          `give ${seriesWindows}`
+      )
     }
     return commonSettings(options, engine)
   },

@@ -39,8 +39,11 @@ export async function measureLinkRtt ({ address, port, from, to, samples = RTT_S
       if (index > 0) rttUs.push(elapsedUs)
     }
   } catch (error) {
-    throw new DynoError('DYNO_ERR_HOST_LOST', `no round trip from ${from} to ${address}:${port} (${to}): ${/** @type {Error} */ (error).message}`,
-      { cause: error })
+    throw new DynoError(
+      'DYNO_ERR_HOST_LOST',
+      `no round trip from ${from} to ${address}:${port} (${to}): ${/** @type {Error} */ (error).message}`,
+      { cause: error }
+    )
   } finally {
     agent.destroy()
   }

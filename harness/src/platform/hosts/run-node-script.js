@@ -14,7 +14,14 @@ import { REPO_ROOT } from '../paths.js'
  */
 export async function runNodeScript (host, script, args, { label, env = {}, signal, stdinText }) {
   const { command, args: argv } = host.launchOn(process.execPath, [join(REPO_ROOT, script), ...args])
-  const child = await host.spawnGroup({ command, args: argv, cwd: REPO_ROOT, env, label, ...(stdinText === undefined ? {} : { stdinText }) })
+  const child = await host.spawnGroup({
+    command,
+    args: argv,
+    cwd: REPO_ROOT,
+    env,
+    label,
+    ...(stdinText === undefined ? {} : { stdinText })
+  })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => { stdout += chunk })

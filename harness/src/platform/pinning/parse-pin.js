@@ -21,7 +21,8 @@ export function parsePin (raw, flag, cpus) {
   const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw).trim() : ''
   const available = formatCpuList(cpus)
   const invalid = (/** @type {string} */ what) => new DynoError('DYNO_ERR_INVALID_OPTION', `\`${flag}\` ${what}, got \`${String(raw)}\``)
-  const shape = `must be \`auto\`, \`off\` or \`sut=<cpus>,gen=<cpus>\` with cpus written \`0\`, \`0-1\` or \`0,2\` from this machine's cpus ${available}`
+  const shape = 'must be `auto`, `off` or `sut=<cpus>,gen=<cpus>` with cpus written `0`, `0-1` or `0,2` from this machine\'s ' +
+    `cpus ${available}`
   if (text === 'auto') return { mode: 'auto' }
   if (text === 'off') return { mode: 'off' }
 
@@ -52,7 +53,9 @@ export function parsePin (raw, flag, cpus) {
   }
   const shared = sutCpus.filter((cpu) => generatorCpus.includes(cpu))
   if (shared.length > 0) {
-    throw invalid(`gives cpu ${formatCpuList(shared)} to both the SUT and the load generator; the two sets must not overlap (cpus ${available})`)
+    throw invalid(
+      `gives cpu ${formatCpuList(shared)} to both the SUT and the load generator; the two sets must not overlap (cpus ${available})`
+    )
   }
   return { mode: 'explicit', sutCpus, generatorCpus }
 }

@@ -45,15 +45,27 @@ export function resolvePinning (request, machine = currentMachine(), { sutCpus =
     : machine.tasksetPath === null ? 'pinning needs `taskset` on PATH (apt-get install util-linux)' : null
   if (request.mode === 'explicit') {
     if (cannot) {
-      throw new DynoError('DYNO_ERR_INVALID_OPTION',
-        `\`--pin sut=${formatCpuList(request.sutCpus)},gen=${formatCpuList(request.generatorCpus)}\` cannot be honoured: ${cannot}; use \`--pin off\``)
+      throw new DynoError(
+        'DYNO_ERR_INVALID_OPTION',
+        `\`--pin sut=${formatCpuList(request.sutCpus)},gen=${formatCpuList(request.generatorCpus)}\` cannot be honoured: ${cannot}; use ` +
+          '`--pin off`'
+      )
     }
     return { mode: 'explicit', pinned: true, sutCpus: request.sutCpus, generatorCpus: request.generatorCpus, reason: null }
   }
   if (cannot) return off(cannot)
-  if (machine.cpus.length < 2) return off(`pinning needs two cpus or more; dyno may use ${machine.cpus.length} (${formatCpuList(machine.cpus)})`)
+  if (machine.cpus.length < 2) {
+    return off(`pinning needs two cpus or more; dyno may use ${machine.cpus.length} (${formatCpuList(machine.cpus)})`)
+  }
   const given = Math.min(sutCpus, machine.cpus.length - 1)
-  return { mode: 'auto', pinned: true, sutCpus: machine.cpus.slice(0, given), generatorCpus: machine.cpus.slice(given), reason: null, sutCpuAllotment: sutCpus }
+  return {
+    mode: 'auto',
+    pinned: true,
+    sutCpus: machine.cpus.slice(0, given),
+    generatorCpus: machine.cpus.slice(given),
+    reason: null,
+    sutCpuAllotment: sutCpus
+  }
 }
 
 /**
@@ -70,9 +82,12 @@ export function resolveSplitPinning (request, sutMachine, loadMachine, { sutCpus
   const off = (/** @type {string} */ reason) => ({ mode: request.mode, pinned: false, sutCpus: null, generatorCpus: null, reason })
   if (request.mode === 'off') return off('`--pin off`')
   if (request.mode === 'explicit') {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--pin sut=${formatCpuList(request.sutCpus)},gen=${formatCpuList(request.generatorCpus)}\` ` +
-      'names cpus of one machine; with `--sut-host` the SUT and the generator are on two: use `--pin auto` (the SUT gets the first ' +
-      '`--sut-cpus` cpus of its host, the generator every cpu here) or `--pin off`')
+    throw new DynoError(
+      'DYNO_ERR_INVALID_OPTION',
+      `\`--pin sut=${formatCpuList(request.sutCpus)},gen=${formatCpuList(request.generatorCpus)}\` ` +
+        'names cpus of one machine; with `--sut-host` the SUT and the generator are on two: use `--pin auto` (the SUT gets the first ' +
+        '`--sut-cpus` cpus of its host, the generator every cpu here) or `--pin off`'
+    )
   }
   if (sutMachine.platform !== 'linux') return off(`pinning needs Linux on ${sutHostName} (it runs ${sutMachine.platform})`)
   if (sutMachine.tasksetPath === null) return off(`pinning needs \`taskset\` on ${sutHostName} (apt-get install util-linux)`)

@@ -36,7 +36,9 @@ export const EVENT_LOOP_PRELOAD_URL = new URL('./event-loop-preload.js', import.
  * @param {{ file: string, intervalMs?: number, inheritedNodeOptions?: string }} options
  * @returns {{ NODE_OPTIONS: string, DYNO_EVENT_LOOP_FILE: string, DYNO_EVENT_LOOP_INTERVAL_MS: string }}
  */
-export function eventLoopEnv ({ file, intervalMs = DEFAULT_EVENT_LOOP_INTERVAL_MS, inheritedNodeOptions = process.env.NODE_OPTIONS ?? '' }) {
+export function eventLoopEnv ({
+  file, intervalMs = DEFAULT_EVENT_LOOP_INTERVAL_MS, inheritedNodeOptions = process.env.NODE_OPTIONS ?? ''
+}) {
   return {
     NODE_OPTIONS: `${inheritedNodeOptions} --import=${EVENT_LOOP_PRELOAD_URL}`.trim(),
     DYNO_EVENT_LOOP_FILE: file,

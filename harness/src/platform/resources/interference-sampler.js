@@ -219,7 +219,8 @@ function census (targets, into, before) {
     const used = ticks - (previous && previous.startTicks === stat.startTicks ? previous.ticks : 0)
     if (used <= 0) continue
     /** @type {ProcessRole} */
-    const role = targets.sutHere && stat.pgid === targets.sutPgid ? 'sut' : generator.has(pid) ? 'generator' : ofDyno.has(pid) ? 'dyno' : 'other'
+    const role =
+      targets.sutHere && stat.pgid === targets.sutPgid ? 'sut' : generator.has(pid) ? 'generator' : ofDyno.has(pid) ? 'dyno' : 'other'
     const roles = tally.perCpu.get(stat.processor) ?? emptyRoles()
     roles[role] += used
     tally.perCpu.set(stat.processor, roles)

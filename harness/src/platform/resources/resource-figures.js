@@ -53,7 +53,13 @@ export function phaseResourceFigures (report, { requests, generatorCores, genera
   const { sut, generator } = report.targets
   const sutShare = sut && sutCores && sut.durationSec > 0 ? sut.cpuSec / sut.durationSec / sutCores : null
   const bound = generator
-    ? generatorBound({ cpuSec: generator.cpuSec, wallSec: generator.durationSec, allottedCores: generatorCores, generatorThreads, sutShare })
+    ? generatorBound({
+      cpuSec: generator.cpuSec,
+      wallSec: generator.durationSec,
+      allottedCores: generatorCores,
+      generatorThreads,
+      sutShare
+    })
     : { generatorBound: false, generatorCpuPct: null }
   const allotment = Math.min(generatorThreads, generatorCores)
   const generatorHeadroomPct = bound.generatorCpuPct === null ? null : Math.max(0, roundTo(100 - bound.generatorCpuPct / allotment, 1))

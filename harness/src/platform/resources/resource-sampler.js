@@ -9,9 +9,9 @@ import { clockTicksPerSec, pageSizeBytes } from '../process/system-constants.js'
 import { roundTo } from '../util/numbers.js'
 
 /**
- * @typedef {{ pgid: number, readGroup?: (() => import('../process/proc-reader.js').ProcStat[]) | null } | { pid: number } | { pids: number[] }} ResourceTarget
- *   a process group (leader and every descendant that stayed in the group, grandchildren included), one process, or a set of
- *   processes (the generator's, one per generator cpu); readGroup: the group's processes as its own host last read them, for a
+ * @typedef {{ pgid: number, readGroup?: (() => import('../process/proc-reader.js').ProcStat[]) | null } | { pid: number } | { pids:
+ *   number[] }} ResourceTarget a process group (leader and every descendant that stayed in the group, grandchildren included), one process,
+ *   or a set of processes (the generator's, one per generator cpu); readGroup: the group's processes as its own host last read them, for a
  *   group on another host
  *
  * @typedef {object} ResourceSample one interval, ending at tMs
@@ -210,7 +210,13 @@ export function startResourceSampler ({ intervalMs = DEFAULT_RESOURCE_INTERVAL_M
           samples: entry.samples
         }
       }
-      report = { intervalMs, clockTicksPerSec: ticksPerSec, startedAtMs, stoppedAtMs: startedAtMs + Math.round(lastAt - startedAt), targets: reported }
+      report = {
+        intervalMs,
+        clockTicksPerSec: ticksPerSec,
+        startedAtMs,
+        stoppedAtMs: startedAtMs + Math.round(lastAt - startedAt),
+        targets: reported
+      }
       return report
     }
   }

@@ -33,7 +33,8 @@ export function openRegularFile (path, { followLinks = false } = {}) {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW))
   } catch (error) {
     const code = /** @type {NodeJS.ErrnoException} */ (error).code
-    const problem = code === 'ELOOP' ? 'is a symbolic link, not a file of its own' : code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`
+    const problem =
+      code === 'ELOOP' ? 'is a symbolic link, not a file of its own' : code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`
     return { fd: null, size: null, problem }
   }
   const stats = fstatSync(fd)
@@ -63,7 +64,10 @@ export function readBoundedText (path, { maxBytes, followLinks = false }) {
     }
     return { text: buffer.toString('utf8', 0, read), problem: null }
   } catch (error) {
-    return { text: null, problem: `cannot be read (${/** @type {NodeJS.ErrnoException} */ (error).code ?? /** @type {Error} */ (error).message})` }
+    return {
+      text: null,
+      problem: `cannot be read (${/** @type {NodeJS.ErrnoException} */ (error).code ?? /** @type {Error} */ (error).message})`
+    }
   } finally {
     closeSync(opened.fd)
   }
@@ -102,7 +106,9 @@ export function jsonDepth (text, limit) {
 export function readBoundedJson (path, options) {
   const { text, problem } = readBoundedText(path, options)
   if (text === null) return { value: null, problem }
-  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) return { value: null, problem: `nests deeper than the ${MAX_JSON_DEPTH} levels dyno reads` }
+  if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
+    return { value: null, problem: `nests deeper than the ${MAX_JSON_DEPTH} levels dyno reads` }
+  }
   try {
     return { value: JSON.parse(text), problem: null }
   } catch (error) {

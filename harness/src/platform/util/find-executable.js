@@ -35,7 +35,10 @@ export function findExecutable (name, extraDirs = [], env = process.env) {
  */
 export function postgresBinDirs (root = '/usr/lib/postgresql') {
   try {
-    return readdirSync(root).filter((version) => /^\d+$/.test(version)).sort((a, b) => Number(b) - Number(a)).map((version) => join(root, version, 'bin'))
+    return readdirSync(root)
+      .filter((version) => /^\d+$/.test(version))
+      .sort((a, b) => Number(b) - Number(a))
+      .map((version) => join(root, version, 'bin'))
   } catch {
     return []
   }

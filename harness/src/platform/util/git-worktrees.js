@@ -63,7 +63,9 @@ export function createWorktrees (repoDir, { root: given } = {}) {
       try {
         await git(repoDir, ['worktree', 'add', '--detach', '--force', dir, commit])
       } catch (error) {
-        throw new DynoError('DYNO_ERR_GIT_WORKTREE', `could not check ${commit} out into ${dir}: ${/** @type {Error} */ (error).message}`, { cause: error })
+        throw new DynoError('DYNO_ERR_GIT_WORKTREE', `could not check ${commit} out into ${dir}: ${/** @type {Error} */ (error).message}`, {
+          cause: error
+        })
       }
       added.push(dir)
       return dir

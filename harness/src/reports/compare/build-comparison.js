@@ -33,8 +33,8 @@ const LOAD_NOTED = /** @type {const} */ (['durationSec', 'warmupSec', 'countWind
  * Compares two sides cell by cell, as their measure says (measures/comparison-spec.js): the metrics it reads, how they pair, the threshold.
  * @param {{ baseline: Side, candidate: Side }} sides
  * @param {{ thresholdPercent: number | null, alpha: number, paired?: boolean }} settings thresholdPercent: as given, or null for the
- *   measure's default (one fixed threshold, or each row's own A/A spread); paired: both sides were run in alternating rounds, so each cell's
- *   runs pair up in the order they started
+ *   measure's default (one fixed threshold, or each row's own A/A spread); paired: both sides were run in alternating rounds, so each
+ *   cell's runs pair up in the order they started
  * @returns {Comparison}
  */
 export function buildComparison ({ baseline, candidate }, { thresholdPercent: given, alpha, paired = false }) {
@@ -146,7 +146,9 @@ function compareCell (matched, { spec, given, alpha, paired, seeds }) {
     const [baselineValues, candidateValues] = [valuesOf(cell.baseline, pick), valuesOf(cell.candidate, pick)]
     if (!baselineValues || !candidateValues) return null
     const change = metricChange(baselineValues, candidateValues, { alpha, seeds, digits, paired })
-    if (metric === primary && change.unpairedBecause) notes.push(`compared as independent samples (Mann–Whitney U), not paired: ${change.unpairedBecause}`)
+    if (metric === primary && change.unpairedBecause) {
+      notes.push(`compared as independent samples (Mann–Whitney U), not paired: ${change.unpairedBecause}`)
+    }
     /** @type {RowThreshold} */
     const threshold = floor !== null
       ? instructionThreshold({ baseline: baselineValues, candidate: candidateValues, paired: paired && change.unpairedBecause === null },
@@ -161,7 +163,10 @@ function compareCell (matched, { spec, given, alpha, paired, seeds }) {
       significant: change.significant,
       threshold: change.enoughRepeats ? threshold : null,
       verdict: change.enoughRepeats
-        ? verdictOf({ significant: change.significant, changePercent: change.changePercent }, { thresholdPercent: threshold.percent, biggerIsBetter })
+        ? verdictOf(
+          { significant: change.significant, changePercent: change.changePercent },
+          { thresholdPercent: threshold.percent, biggerIsBetter }
+        )
         : null
     }
   }
@@ -176,7 +181,10 @@ function compareCell (matched, { spec, given, alpha, paired, seeds }) {
     notes.push(...noiseNotes(main, main?.threshold?.percent ?? given ?? fixed ?? floor ?? 0, spec.metrics[primary].label, spec.pairUnit))
   }
   const enough = main?.test !== null && main?.test !== undefined
-  const [baselineValues, candidateValues] = [valuesOf(cell.baseline, spec.metrics[primary].pick), valuesOf(cell.candidate, spec.metrics[primary].pick)]
+  const [baselineValues, candidateValues] = [
+    valuesOf(cell.baseline, spec.metrics[primary].pick),
+    valuesOf(cell.candidate, spec.metrics[primary].pick)
+  ]
   // The runtime's events are looked at where the level moved beyond its spread: the verdict where the runs are enough for its test, else
   // (one sustained run a side) the steady windows' own spread, and by at least the threshold a verdict would need; never the point
   // change of noisy runs.
@@ -221,7 +229,9 @@ function noiseNotes (figures, thresholdPercent, label, unit) {
   if (figures?.test?.name === 'wilcoxon-signed-rank' && figures.baseline && figures.candidate) {
     const baselineRuns = figures.baseline.runs
     const cv = cvPercent(figures.candidate.runs.map((value, index) => value / baselineRuns[index]))
-    return cv > thresholdPercent ? [`the per-${unit} ratios of ${label} vary by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`] : []
+    return cv > thresholdPercent
+      ? [`the per-${unit} ratios of ${label} vary by more than the threshold (CV ${cv.toFixed(1)}%): ${hides}`]
+      : []
   }
   return /** @type {const} */ (['baseline', 'candidate']).flatMap((side) => {
     const cv = cvPercent(figures?.[side]?.runs ?? [])
@@ -245,20 +255,30 @@ function inStartOrder (records) {
 function whyNotComparable (cell, spec, primary) {
   if (cell.baseline.length === 0) return 'only in the candidate'
   if (cell.candidate.length === 0) return 'only in the baseline'
-  const notOk = [...cell.baseline.map((sourced) => ({ side: 'baseline', ...sourced })), ...cell.candidate.map((sourced) => ({ side: 'candidate', ...sourced }))]
-    .filter(({ record }) => record.status !== 'ok')
+  const notOk = [
+    ...cell.baseline.map((sourced) => ({ side: 'baseline', ...sourced })),
+    ...cell.candidate.map((sourced) => ({ side: 'candidate', ...sourced }))
+  ].filter(({ record }) => record.status !== 'ok')
   if (notOk.length > 0) {
-    return notOk.map(({ side, record, file }) => `${side}${record.repeat && record.repeat.of > 1 ? ` run ${record.repeat.index}` : ''} ${record.status}: ` +
-      `${firstLine(record.reason ?? 'no reason recorded')} (${file})`).join('; ')
+    return notOk
+      .map(
+        ({ side, record, file }) =>
+          `${side}${record.repeat && record.repeat.of > 1 ? ` run ${record.repeat.index}` : ''} ${record.status}: ` +
+          `${firstLine(record.reason ?? 'no reason recorded')} (${file})`
+      )
+      .join('; ')
   }
   const [baseLoad, candidateLoad] = [cell.baseline[0].record.load, cell.candidate[0].record.load]
   const differing = LOAD_IDENTITY.filter((field) => (baseLoad[field] ?? null) !== (candidateLoad[field] ?? null))
   if (differing.length > 0) {
-    return `the load differs: ${differing.map((field) => `${field} ${baseLoad[field] ?? 'none'} vs ${candidateLoad[field] ?? 'none'}`).join(', ')}`
+    return `the load differs: ${differing.map((field) => `${field} ${baseLoad[field] ?? 'none'} vs ` +
+      `${candidateLoad[field] ?? 'none'}`).join(', ')}`
   }
   const settings = spec.settingsProblem([...cell.baseline, ...cell.candidate])
   if (settings) return settings
-  const missing = [...cell.baseline, ...cell.candidate].find(({ record }) => valuesOf([{ record, file: '' }], spec.metrics[primary].pick) === null)
+  const missing = [...cell.baseline, ...cell.candidate].find(
+    ({ record }) => valuesOf([{ record, file: '' }], spec.metrics[primary].pick) === null
+  )
   if (missing) return `a result measured no requests (${missing.file})`
   return null
 }
@@ -276,14 +296,18 @@ function rowNotes (cell) {
       .map((field) => `${field} differs: ${baseLoad[field]} (baseline) vs ${candidateLoad[field]} (candidate)`))
     // Absent in results written before `--runtime-events`: none were collected then.
     if (Boolean(baseLoad.runtimeEvents) !== Boolean(candidateLoad.runtimeEvents)) {
-      notes.push(`runtime events were collected in the ${baseLoad.runtimeEvents ? 'baseline' : 'candidate'}'s runs only (--runtime-events): ` +
-        'collecting them costs the SUT time, so part of a change of level may be theirs')
+      notes.push(
+        `runtime events were collected in the ${baseLoad.runtimeEvents ? 'baseline' : 'candidate'}'s runs only (--runtime-events): ` +
+          'collecting them costs the SUT time, so part of a change of level may be theirs'
+      )
     }
   }
   for (const side of /** @type {const} */ (['baseline', 'candidate'])) {
     const bound = cell[side].filter(({ record }) => record.summary?.generatorBound)
     if (bound.length > 0) {
-      notes.push(`${bound.length} ${side} run${bound.length > 1 ? 's were' : ' was'} generator-bound: the load generator, not the SUT, set req/s`)
+      notes.push(
+        `${bound.length} ${side} run${bound.length > 1 ? 's were' : ' was'} generator-bound: the load generator, not the SUT, set req/s`
+      )
     }
     const disturbed = cell[side].filter(({ record }) => record.interference?.disturbed)
     if (disturbed.length > 0) {

@@ -57,8 +57,12 @@ export function matchResults (baseline, candidate) {
   const candidateCells = byCell(candidate.records)
   const common = [...baseCells.keys()].filter((key) => candidateCells.has(key))
   if (common.length === 0) {
-    throw new DynoError('DYNO_ERR_COMPARE_DISJOINT', 'the baseline and the candidate have no (SUT, scenario, connections) in common: ' +
-      `baseline ${describe(baseline.records)} (${baseline.paths.join(', ')}); candidate ${describe(candidate.records)} (${candidate.paths.join(', ')})`)
+    throw new DynoError(
+      'DYNO_ERR_COMPARE_DISJOINT',
+      'the baseline and the candidate have no (SUT, scenario, connections) in common: ' +
+        `baseline ${describe(baseline.records)} (${baseline.paths.join(', ')}); candidate ` +
+          `${describe(candidate.records)} (${candidate.paths.join(', ')})`
+    )
   }
   const keys = [...new Set([...baseCells.keys(), ...candidateCells.keys()])].sort(cellOrder)
   return keys.map((key) => {
@@ -71,5 +75,6 @@ export function matchResults (baseline, candidate) {
 function describe (records) {
   const distinct = (/** @type {(record: import('../../records/result-record.js').ResultRecord) => string | number} */ pick) =>
     [...new Set(records.map(({ record }) => pick(record)))].join(', ')
-  return `SUTs ${distinct(sutLabel)} × scenarios ${distinct((record) => record.scenario.name)} × connections ${distinct((record) => record.load.connections)}`
+  return `SUTs ${distinct(sutLabel)} × scenarios ${distinct((record) => record.scenario.name)} × connections ` +
+    `${distinct((record) => record.load.connections)}`
 }

@@ -37,7 +37,10 @@ const inputError = (side, message) => new DynoError('DYNO_ERR_COMPARE_INPUT', `$
  */
 export function readSide (side, paths) {
   if (paths.length === 0) throw inputError(side, 'no run directory or result file given')
-  /** @type {{ runId: string, schemaVersion: unknown, where: string, seed: unknown, git: { commit?: string | null, dirty?: boolean } | undefined }[]} */
+  /**
+   * @type {{ runId: string, schemaVersion: unknown, where: string, seed: unknown,
+   *   git: { commit?: string | null, dirty?: boolean } | undefined }[]}
+   */
   const runs = []
   /** @type {SourcedRecord[]} */
   const records = []
@@ -51,12 +54,17 @@ export function readSide (side, paths) {
         : readdirSync(path, { withFileTypes: true })
           .filter((entry) => entry.isDirectory() && existsSync(join(path, entry.name, RUN_INDEX)))
           .map((entry) => join(path, entry.name)).sort()
-      if (runDirs.length === 0) throw inputError(side, `${path} is not a dyno run directory (it has no ${RUN_INDEX}) and holds no run directories`)
+      if (runDirs.length === 0) {
+        throw inputError(side, `${path} is not a dyno run directory (it has no ${RUN_INDEX}) and holds no run directories`)
+      }
       for (const dir of runDirs) readRunDir(side, dir, runs, records)
       continue
     }
     const document = readJsonFile(side, path)
-    if (basename(path) === RUN_INDEX || (document && typeof document === 'object' && Array.isArray(document.results) && 'planned' in document)) {
+    if (
+      basename(path) === RUN_INDEX ||
+      (document && typeof document === 'object' && Array.isArray(document.results) && 'planned' in document)
+    ) {
       readRunDir(side, dirname(path), runs, records)
     } else {
       records.push({ record: checkRecord(side, path, document), file: path })
@@ -75,7 +83,8 @@ export function readSide (side, paths) {
   const firstSeed = runs.find((run) => Number.isInteger(run.seed))?.seed
   const measures = [...new Set(records.map(({ record }) => measureOf(record)))]
   if (measures.length > 1) {
-    const example = (/** @type {import('../../measures/measure.js').Measure} */ measure) => records.find(({ record }) => measureOf(record) === measure)?.file
+    const example = (/** @type {import('../../measures/measure.js').Measure} */ measure) =>
+      records.find(({ record }) => measureOf(record) === measure)?.file
     throw inputError(side, `its results mix ${measures.map((measure) => `${measure.name} results (${example(measure)})`).join(' and ')}: ` +
       'give each side results of one measure')
   }
@@ -109,12 +118,19 @@ export function readCompareInputs (baselinePaths, candidatePaths) {
   const baseline = readSide('baseline', baselinePaths)
   const candidate = readSide('candidate', candidatePaths)
   if (baseline.schemaVersion !== candidate.schemaVersion) {
-    throw new DynoError('DYNO_ERR_COMPARE_SCHEMA', `the baseline (${baseline.paths.join(', ')}) has result schema version ${baseline.schemaVersion}, ` +
-      `the candidate (${candidate.paths.join(', ')}) has ${candidate.schemaVersion}: results of different schema versions are not compared`)
+    throw new DynoError(
+      'DYNO_ERR_COMPARE_SCHEMA',
+      `the baseline (${baseline.paths.join(', ')}) has result schema version ${baseline.schemaVersion}, ` +
+        `the candidate (${candidate.paths.join(', ')}) has ${candidate.schemaVersion}: results of different schema versions are ` +
+          'not compared'
+    )
   }
   if (baseline.measure.name !== candidate.measure.name) {
-    throw new DynoError('DYNO_ERR_COMPARE_INPUT', `the baseline (${baseline.paths.join(', ')}) holds ${baseline.measure.name} results, the candidate ` +
-      `(${candidate.paths.join(', ')}) ${candidate.measure.name} results: both sides must be measured the same way (--measure)`)
+    throw new DynoError(
+      'DYNO_ERR_COMPARE_INPUT',
+      `the baseline (${baseline.paths.join(', ')}) holds ${baseline.measure.name} results, the candidate ` +
+        `(${candidate.paths.join(', ')}) ${candidate.measure.name} results: both sides must be measured the same way (--measure)`
+    )
   }
   baseline.measure.comparison.checkSides([baseline, candidate])
   return { baseline, candidate }
@@ -134,7 +150,13 @@ function readRunDir (side, dir, runs, records) {
     if (isDynoError(error)) throw inputError(side, error.message)
     throw inputError(side, `${dir}: cannot read the run: ${/** @type {Error} */ (error).message}`)
   }
-  runs.push({ runId: run.index.runId, schemaVersion: run.index.schemaVersion, where: join(dir, RUN_INDEX), seed: run.index.seed, git: run.index.env?.git })
+  runs.push({
+    runId: run.index.runId,
+    schemaVersion: run.index.schemaVersion,
+    where: join(dir, RUN_INDEX),
+    seed: run.index.seed,
+    git: run.index.env?.git
+  })
   run.records.forEach((record, position) => {
     const file = join(dir, run.index.results[position].file)
     records.push({ record: checkRecord(side, file, record), file })

@@ -46,7 +46,8 @@ export const LISTED_DEOPT_GROUPS = 10
  * @property {DeoptDifferences | null} deoptimizations null with a reason, or when a side's runtime reports no deoptimisations
  */
 
-/** @typedef {{ runs: { events: PhaseRuntimeEvents & { totals: NonNullable<PhaseRuntimeEvents['totals']> }, loadSec: number }[] }} EventsSide */
+/** @typedef {PhaseRuntimeEvents & { totals: NonNullable<PhaseRuntimeEvents['totals']> }} EventsWithTotals */
+/** @typedef {{ runs: { events: EventsWithTotals, loadSec: number }[] }} EventsSide */
 
 /**
  * The runtime events of a cell's two sides, compared; null when no run of either side recorded any (results written before dyno
@@ -71,14 +72,23 @@ export function runtimeDifferences (cell, levelChange) {
       loadSec: record.summary?.durationSec ?? 0
     }))
   }))
-  return { levelChange, reason: null, baseline: ratesOf(baseline), candidate: ratesOf(candidate), deoptimizations: deoptDifferences(baseline, candidate) }
+  return {
+    levelChange,
+    reason: null,
+    baseline: ratesOf(baseline),
+    candidate: ratesOf(candidate),
+    deoptimizations: deoptDifferences(baseline, candidate)
+  }
 }
 
 /** @param {EventsSide} side @returns {RuntimeRates} */
 function ratesOf ({ runs }) {
   const loadSec = runs.reduce((sum, run) => sum + run.loadSec, 0)
   const perSec = (/** @type {number} */ count) => loadSec > 0 ? roundTo(count / loadSec, 2) : 0
-  /** @type {(pick: (totals: EventsSide['runs'][number]['events']['totals']) => Record<string, number> | null | undefined) => Record<string, number> | null} */
+  /**
+   * @type {(pick: (totals: EventsSide['runs'][number]['events']['totals']) => Record<string, number> | null | undefined)
+   *   => Record<string, number> | null}
+   */
   const summed = (pick) => {
     const each = runs.map((run) => pick(run.events.totals))
     if (each.some((counts) => !counts)) return null
@@ -142,7 +152,14 @@ function groupsOf ({ runs }) {
         seen.count += group.count
         seen.runs += 1
       } else {
-        groups.set(key, { fn: group.fn, position: group.position, reason: group.reason, category: group.category, count: group.count, runs: 1 })
+        groups.set(key, {
+          fn: group.fn,
+          position: group.position,
+          reason: group.reason,
+          category: group.category,
+          count: group.count,
+          runs: 1
+        })
       }
     }
   }

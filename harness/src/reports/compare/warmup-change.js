@@ -38,14 +38,21 @@ const STEADY_START_SHARE = 0.25
  */
 export function warmupChange (cell) {
   const all = [...cell.baseline, ...cell.candidate]
-  if (cell.baseline.length === 0 || cell.candidate.length === 0 || !all.some(({ record }) => record.classification !== undefined)) return null
+  if (cell.baseline.length === 0 || cell.candidate.length === 0 || !all.some(({ record }) => record.classification !== undefined)) {
+    return null
+  }
   const baseline = warmupSide(cell.baseline)
   const candidate = warmupSide(cell.candidate)
-  const differs = baseline.classification !== null && candidate.classification !== null && baseline.classification !== candidate.classification
+  const differs =
+    baseline.classification !== null && candidate.classification !== null && baseline.classification !== candidate.classification
   const both = baseline.steadyStartMs !== null && candidate.steadyStartMs !== null
   const windowMs = Math.max(...all.map(({ record }) => record.load.windowMs ?? 0))
-  const steadyStartShiftMs = both ? roundTo(/** @type {number} */ (candidate.steadyStartMs) - /** @type {number} */ (baseline.steadyStartMs), 1) : null
-  const toleranceMs = both ? roundTo(Math.max(STEADY_START_WINDOWS * windowMs, STEADY_START_SHARE * /** @type {number} */ (baseline.steadyStartMs)), 1) : null
+  const steadyStartShiftMs = both
+    ? roundTo(/** @type {number} */ (candidate.steadyStartMs) - /** @type {number} */ (baseline.steadyStartMs), 1)
+    : null
+  const toleranceMs = both
+    ? roundTo(Math.max(STEADY_START_WINDOWS * windowMs, STEADY_START_SHARE * /** @type {number} */ (baseline.steadyStartMs)), 1)
+    : null
   const moved = steadyStartShiftMs !== null && toleranceMs !== null && Math.abs(steadyStartShiftMs) > toleranceMs
   return { baseline, candidate, changed: differs || moved, steadyStartShiftMs, toleranceMs }
 }

@@ -20,12 +20,18 @@ import { AGGREGATES_FILE, COMPARE_COMMITS_INDEX } from '../../records/run-layout
 export function checkMergeTarget (out) {
   // A link is refused, dangling or not: what it points to may lie anywhere, and would be replaced by the merged run.
   if (isSymbolicLink(out)) {
-    throw new DynoError('DYNO_ERR_MERGE_REFUSED', `\`--out\` ${out} is a symbolic link: name a new directory for the merged run (not a link)`)
+    throw new DynoError(
+      'DYNO_ERR_MERGE_REFUSED',
+      `\`--out\` ${out} is a symbolic link: name a new directory for the merged run (not a link)`
+    )
   }
   const kind = inputKind(out, `\`--out\` ${out}`)
   if (kind === 'file') throw new DynoError('DYNO_ERR_MERGE_REFUSED', `\`--out\` ${out} is a file: name a new directory for the merged run`)
   if (kind === 'directory' && readdirSync(out).length > 0) {
-    throw new DynoError('DYNO_ERR_MERGE_REFUSED', `\`--out\` ${out} is a directory that is not empty: name a new directory for the merged run`)
+    throw new DynoError(
+      'DYNO_ERR_MERGE_REFUSED',
+      `\`--out\` ${out} is a directory that is not empty: name a new directory for the merged run`
+    )
   }
   checkWritableDirectory(out, `\`--out\` ${out}`)
 }
@@ -48,7 +54,9 @@ export function mergeParts (parts, { out, kind, mixedMachines }) {
   } catch (error) {
     rmSync(staging, { recursive: true, force: true })
     if (error instanceof DynoError) throw error
-    throw new DynoError('DYNO_ERR_RESULTS_WRITE', `could not write the merged run into ${out}: ${/** @type {Error} */ (error).message}`, { cause: error })
+    throw new DynoError('DYNO_ERR_RESULTS_WRITE', `could not write the merged run into ${out}: ${/** @type {Error} */ (error).message}`, {
+      cause: error
+    })
   }
 }
 
@@ -82,13 +90,16 @@ function span (parts) {
 function writeMergedRun (parts, dir, mixedMachines) {
   const [first] = parts
   const runs = parts.map((part) => part.runs[0])
-  const byPosition = (/** @type {{ position?: number }} */ a, /** @type {{ position?: number }} */ b) => (a.position ?? 0) - (b.position ?? 0)
+  const byPosition = (/** @type {{ position?: number }} */ a, /** @type {{ position?: number }} */ b) =>
+    (a.position ?? 0) - (b.position ?? 0)
   const planned = runs.flatMap((run) => run.index.planned).sort(byPosition)
   const positions = new Map(planned.map((entry) => [entry.file, entry.position]))
   const results = runs.flatMap((run) => run.index.results).sort((a, b) => (positions.get(a.file) ?? 0) - (positions.get(b.file) ?? 0))
   for (const run of runs) for (const entry of run.index.results) copyFileSync(join(run.dir, entry.file), join(dir, entry.file))
-  const records = runs.flatMap((run) => run.records.map((record, at) => ({ record, position: positions.get(run.index.results[at].file) ?? 0 })))
-    .sort(byPosition).map((entry) => entry.record)
+  const records = runs
+    .flatMap((run) => run.records.map((record, at) => ({ record, position: positions.get(run.index.results[at].file) ?? 0 })))
+    .sort(byPosition)
+    .map((entry) => entry.record)
   const runId = createRunId()
   const seed = first.index.seed
   writeJsonAtomic(join(dir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed, aggregates: aggregateRuns(records, { seed }) })
@@ -124,7 +135,9 @@ function writeMergedComparison (parts, dir, mixedMachines) {
       for (const entry of readdirSync(sideDir, { withFileTypes: true })) {
         if (!entry.isDirectory()) continue
         const target = join(dir, side, `${entry.name}`)
-        if (existsSync(target)) throw new DynoError('DYNO_ERR_MERGE_REFUSED', `two parts hold the run ${side}/${entry.name}: ${part.dir} and another`)
+        if (existsSync(target)) {
+          throw new DynoError('DYNO_ERR_MERGE_REFUSED', `two parts hold the run ${side}/${entry.name}: ${part.dir} and another`)
+        }
         cpSync(join(sideDir, entry.name), target, { recursive: true })
         results++
       }

@@ -16,7 +16,8 @@ import { measureOf } from '../../measures/index.js'
  * @property {string} dir absolute
  * @property {'run' | 'compare-commits'} kind
  * @property {any} index run.json, or compare-commits.json
- * @property {{ id: string, cells: number, expectedSec: number, shard: { index: number, count: number, cells: number, expectedSec: number } }} plan
+ * @property {{ id: string, cells: number, expectedSec: number, shard: { index: number, count: number, cells: number, expectedSec: number }
+ *   }} plan
  * @property {string} commits the commit a run measured; base..head for compare-commits
  * @property {import('../../measures/measure.js').Measure} measure
  * @property {import('../../records/read-run.js').RunData[]} runs the run itself; every round's run of both sides for compare-commits
@@ -36,10 +37,15 @@ const partName = (part) => `part ${part.plan.shard.index}/${part.plan.shard.coun
 function readPart (given) {
   const dir = resolve(given)
   const kind = inputKind(dir, dir)
-  if (kind !== 'directory') throw refused(`${dir} ${kind ? 'is a file' : 'does not exist'}: name the directory of a part (a run of \`dyno run --shard\`)`)
+  if (kind !== 'directory') {
+    throw refused(`${dir} ${kind ? 'is a file' : 'does not exist'}: name the directory of a part (a run of ` +
+    '`dyno run --shard`)')
+  }
   if (existsSync(join(dir, COMPARE_COMMITS_INDEX))) return readComparePart(dir)
   if (!existsSync(join(dir, 'run.json'))) {
-    throw refused(`${dir} is not a dyno run directory (it has no run.json) nor a compare-commits results directory (no ${COMPARE_COMMITS_INDEX})`)
+    throw refused(
+      `${dir} is not a dyno run directory (it has no run.json) nor a compare-commits results directory (no ${COMPARE_COMMITS_INDEX})`
+    )
   }
   const run = readRun(dir)
   const part = {
@@ -103,7 +109,9 @@ function checkIsPart (part, file) {
       `${MOST_PLAN_CELLS} and 0 ≤ shard.cells ≤ plan.cells, as \`dyno run --shard K/N\` writes them`)
   }
   if (part.index.status !== 'complete') {
-    throw refused(`${partName(part)} is \`${part.index.status}\`, not complete: run that part again (its ${part.plan.shard.cells} cells), then merge`)
+    throw refused(
+      `${partName(part)} is \`${part.index.status}\`, not complete: run that part again (its ${part.plan.shard.cells} cells), then merge`
+    )
   }
 }
 
@@ -125,7 +133,9 @@ export function readParts (dirs, { allowMixedMachines }) {
   const [first] = parts
   const differing = (/** @type {(part: Part) => string} */ of) => parts.some((part) => of(part) !== of(first))
   const listed = (/** @type {(part: Part) => string} */ of) => parts.map((part) => `${part.dir}: ${of(part)}`).join('; ')
-  if (differing((part) => part.kind)) throw refused(`the parts are of different commands (dyno run and compare-commits): ${listed((part) => part.kind)}`)
+  if (differing((part) => part.kind)) {
+    throw refused(`the parts are of different commands (dyno run and compare-commits): ${listed((part) => part.kind)}`)
+  }
   if (differing((part) => part.plan.id)) {
     throw refused(`the parts are of different plans (different SUTs, scenarios, load or options): plan ${listed((part) => part.plan.id)}`)
   }
@@ -143,14 +153,20 @@ export function readParts (dirs, { allowMixedMachines }) {
   }
   const missing = Array.from({ length: count }, (_, position) => position + 1).filter((index) => !byIndex.has(index))
   if (missing.length > 0) {
-    const named = missing.slice(0, 10).map((index) => `${index}/${count}`).join(', ') + (missing.length > 10 ? ` and ${missing.length - 10} more` : '')
+    const named =
+      missing
+        .slice(0, 10)
+        .map((index) => `${index}/${count}`)
+        .join(', ') + (missing.length > 10 ? ` and ${missing.length - 10} more` : '')
     throw refused(`part${missing.length > 1 ? 's' : ''} ${named} of plan ${first.plan.id} ` +
       `${missing.length > 1 ? 'are' : 'is'} missing; given: ${[...byIndex.values()].map(partName).join(', ')}`)
   }
   const ordered = [...byIndex.keys()].sort((a, b) => a - b).map((index) => /** @type {Part} */ (byIndex.get(index)))
   const cells = ordered.reduce((sum, part) => sum + part.plan.shard.cells, 0)
   if (cells !== first.plan.cells) {
-    throw refused(`the parts hold ${cells} cells, and plan ${first.plan.id} has ${first.plan.cells}: ${listed((part) => String(part.plan.shard.cells))}`)
+    throw refused(
+      `the parts hold ${cells} cells, and plan ${first.plan.id} has ${first.plan.cells}: ${listed((part) => String(part.plan.shard.cells))}`
+    )
   }
   return { parts: ordered, kind: first.kind, mixedMachines: judgeMachines(ordered, { allowMixedMachines }) }
 }
@@ -163,10 +179,14 @@ export function readParts (dirs, { allowMixedMachines }) {
  */
 function judgeMachines (parts, { allowMixedMachines }) {
   const { merging } = parts[0].measure
-  const machines = parts.filter((part) => part.runs.length > 0).map((part) => ({ name: partName(part), machine: merging.machine(part.runs) }))
+  const machines = parts
+    .filter((part) => part.runs.length > 0)
+    .map((part) => ({ name: partName(part), machine: merging.machine(part.runs) }))
   const differences = machineDifferences(machines)
   if (differences.length === 0) return null
-  const described = differences.map(({ property, values }) => `${property}: ${values.map(({ name, value }) => `${value} in ${name}`).join(', ')}`).join('; ')
+  const described = differences
+    .map(({ property, values }) => `${property}: ${values.map(({ name, value }) => `${value} in ${name}`).join(', ')}`)
+    .join('; ')
   if (merging.acrossMachines === 'never') throw refused(`${merging.differing}: ${described}`)
   if (!allowMixedMachines) {
     throw refused(`${merging.differing}: ${described}. ` +

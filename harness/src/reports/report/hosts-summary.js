@@ -12,9 +12,13 @@ import { median } from 'simple-statistics'
 export function describeHosts (env, records) {
   /** @type {{ name: string, role: string, address: string, fingerprint: any }[]} */
   const hosts = env.hosts ?? []
-  const described = hosts.map(({ name, role, address, fingerprint: machine }) =>
-    `${role === 'sut' ? 'SUT host' : 'load host'} ${name}${role === 'sut' ? ` (${address})` : ''}: ${machine.hostname}, ${machine.cpu?.model}, ` +
-    `${machine.cpu?.cores} cores, kernel ${machine.os?.release}, Node ${machine.node}, commit ${String(machine.git?.commit ?? 'unknown').slice(0, 12)}`)
+  const described = hosts.map(
+    ({ name, role, address, fingerprint: machine }) =>
+      `${role === 'sut' ? 'SUT host' : 'load host'} ${name}${role === 'sut' ? ` (${address})` : ''}: ${machine.hostname}, ` +
+        `${machine.cpu?.model}, ` +
+      `${machine.cpu?.cores} cores, kernel ${machine.os?.release}, Node ${machine.node}, commit ` +
+        `${String(machine.git?.commit ?? 'unknown').slice(0, 12)}`
+  )
   const links = records.flatMap((record) => record.links ?? [])
   if (links.length === 0) return { hosts: described, link: null }
   const from = [...new Set(links.map((link) => link.from))]
@@ -23,9 +27,13 @@ export function describeHosts (env, records) {
     link: from.map((name) => {
       const measured = links.filter((link) => link.from === name)
       const medians = measured.map((link) => link.medianUs)
-      return `round trip ${hostInWords(name)} → SUT host: median ${Math.round(median(medians))} µs, ` +
-        `p99 ${Math.round(median(measured.map((link) => link.p99Us)))} µs (medians over ${measured.length} cell${measured.length === 1 ? '' : 's'} ` +
-        `of ${measured[0].samples} round trips each; cell medians ${Math.round(Math.min(...medians))}–${Math.round(Math.max(...medians))} µs)`
+      return (
+        `round trip ${hostInWords(name)} → SUT host: median ${Math.round(median(medians))} µs, ` +
+        `p99 ${Math.round(median(measured.map((link) => link.p99Us)))} µs (medians over ` +
+          `${measured.length} cell${measured.length === 1 ? '' : 's'} ` +
+        `of ${measured[0].samples} round trips each; cell medians ` +
+          `${Math.round(Math.min(...medians))}–${Math.round(Math.max(...medians))} µs)`
+      )
     }).join('; ')
   }
 }

@@ -70,22 +70,37 @@ function environmentTable (runs) {
     ['runtimes', (run) => run.runtimes],
     ['pinning', (run) => run.pinning],
     ...(runs.some((run) => run.hosts.hosts.length > 0) ? hostRows : []),
-    ['services', (run) => Object.entries(run.env.services ?? {}).map(([name, service]) => `${name} ${/** @type {any} */ (service).version}`).join(', ') || '-'],
+    [
+      'services',
+      (run) =>
+        Object.entries(run.env.services ?? {})
+          .map(([name, service]) => `${name} ${/** @type {any} */ (service).version}`)
+          .join(', ') || '-'
+    ],
     ['commit', (run) => `${run.env.git.commit ?? 'unknown'}${run.env.git.dirty ? ' (uncommitted changes)' : ''}`]
   ]
+  const cellsOf = (/** @type {(run: typeof runs[number]) => string} */ value) =>
+    runs.map((run) => `<td>${escapeHtml(value(run))}</td>`).join('')
   return `<table><thead><tr><th></th>${runs.map((run) => `<th>${escapeHtml(run.label)}</th>`).join('')}</tr></thead><tbody>
-${rows.map(([name, value]) => `<tr><th>${escapeHtml(name)}</th>${runs.map((run) => `<td>${escapeHtml(value(run))}</td>`).join('')}</tr>`).join('\n')}
+${rows.map(([name, value]) => `<tr><th>${escapeHtml(name)}</th>${cellsOf(value)}</tr>`).join('\n')}
 </tbody></table>`
 }
 
 /** @param {import('./report-model.js').ReportModel['problems']} problems */
 function problemTable (problems) {
   if (problems.length === 0) return '<p>None: every run was ok.</p>'
-  return '<table id="problems"><thead><tr><th>run</th><th>SUT</th><th>scenario</th><th>conns</th>' +
+  return (
+    '<table id="problems"><thead><tr><th>run</th><th>SUT</th><th>scenario</th><th>conns</th>' +
     `<th>repeat</th><th>status</th><th>code</th><th>reason</th></tr></thead><tbody>
-${problems.map((problem) => `<tr><td>${escapeHtml(problem.run)}</td><td>${escapeHtml(problem.sut)}</td><td>${escapeHtml(problem.scenario)}</td>` +
-  `<td>${problem.connections}</td><td>${escapeHtml(problem.repeat)}</td>` +
-  `<td class="status-${escapeHtml(problem.status)}">${escapeHtml(problem.status)}</td><td>${escapeHtml(problem.errorCode ?? '')}</td>` +
-  `<td class="reason">${escapeHtml(problem.reason)}</td></tr>`).join('\n')}
+${problems
+  .map(
+    (problem) =>
+      `<tr><td>${escapeHtml(problem.run)}</td><td>${escapeHtml(problem.sut)}</td><td>${escapeHtml(problem.scenario)}</td>` +
+      `<td>${problem.connections}</td><td>${escapeHtml(problem.repeat)}</td>` +
+      `<td class="status-${escapeHtml(problem.status)}">${escapeHtml(problem.status)}</td><td>${escapeHtml(problem.errorCode ?? '')}</td>` +
+      `<td class="reason">${escapeHtml(problem.reason)}</td></tr>`
+  )
+  .join('\n')}
 </tbody></table>`
+  )
 }

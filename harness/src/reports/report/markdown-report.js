@@ -23,7 +23,9 @@ function environmentLines (run) {
   const { env } = run.index
   const first = run.records[0]
   const pinning = first?.load.pinning
-  const services = Object.entries(env.services ?? {}).map(([name, service]) => `${name} ${/** @type {{ version: string }} */ (service).version}`)
+  const services = Object.entries(env.services ?? {}).map(
+    ([name, service]) => `${name} ${/** @type {{ version: string }} */ (service).version}`
+  )
   const acrossHosts = describeHosts(env, run.records)
   const parts = mergedPartsLine(run.index)
   return [
@@ -33,9 +35,13 @@ function environmentLines (run) {
     `- CPU: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB`,
     `- OS: ${env.os.type} ${env.os.release} (${env.os.arch}); Node ${env.node}`,
     `- load: ${measureOfRun(run).report.loadLine(run)}`,
-    `- pinning: ${pinning
-      ? (pinning.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generator on cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`)
-      : '-'}`,
+    `- pinning: ${
+      pinning
+        ? pinning.pinned
+          ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generator on cpu ${pinning.generatorCpus?.join(',')}`
+          : `off (${pinning.reason})`
+        : '-'
+    }`,
     ...(services.length > 0 ? [`- services: ${services.join(', ')}`] : []),
     `- dyno ${env.harnessVersion}, commit ${env.git.commit ?? 'unknown'}${env.git.dirty ? ' (with uncommitted changes)' : ''}`
   ]

@@ -32,26 +32,38 @@ export function reportModel (runs, scenarios) {
   return {
     title: sideBySide ? `dyno: ${labels.join(' vs ')}` : `dyno run ${runs[0].index.runId}`,
     runs: runs.map((run, index) => describeRun(run, labels[index])),
-    mixedMachines: runs.map((run, index) => {
-      const note = mixedMachinesNote(run.index)
-      return note && sideBySide ? `${labels[index]}: ${note}` : note
-    }).filter((note) => note !== null).join(' ') || null,
+    mixedMachines:
+      runs
+        .map((run, index) => {
+          const note = mixedMachinesNote(run.index)
+          return note && sideBySide ? `${labels[index]}: ${note}` : note
+        })
+        .filter((note) => note !== null)
+        .join(' ') || null,
     scenarios,
-    problems: entries.filter(({ record }) => record.status !== 'ok' || record.consistency?.passed === false || record.interference?.disturbed)
+    problems: entries
+      .filter(({ record }) => record.status !== 'ok' || record.consistency?.passed === false || record.interference?.disturbed)
       .map(({ runLabel, record }) => ({
         run: runLabel,
         sut: record.sut.label ?? record.sut.name,
         scenario: record.scenario.name,
         connections: record.load.connections,
         repeat: `${record.repeat.index}/${record.repeat.of}`,
-        status: [record.status, record.interference?.disturbed ? 'disturbed' : null, record.consistency?.passed === false ? 'inconsistent' : null]
-          .filter(Boolean).join(', '),
+        status: [
+          record.status,
+          record.interference?.disturbed ? 'disturbed' : null,
+          record.consistency?.passed === false ? 'inconsistent' : null
+        ]
+          .filter(Boolean)
+          .join(', '),
         errorCode: record.errorCode,
         reason: [
           record.reason,
           record.interference?.disturbed ? `disturbed: ${record.interference.detail}` : null,
           ...(record.consistency?.checks ?? []).filter((check) => !check.passed).map((check) => `${check.name}: ${check.detail}`)
-        ].filter(Boolean).join('; ')
+        ]
+          .filter(Boolean)
+          .join('; ')
       }))
   }
 }
@@ -74,11 +86,15 @@ function describeRun (run, label) {
         `${first.load.ratePerSec ? `, open model ${first.load.ratePerSec} req/s` : ''}` +
         `${run.index.options?.profile ? `, profile ${run.index.options.profile}` : ''}`
       : '-',
-    runtimes: [...new Set(run.records.map((record) => `${record.sut.runtime}${record.sut.runtimeVersion ? ` ${record.sut.runtimeVersion}` : ''}`))].join(', '),
+    runtimes: [
+      ...new Set(run.records.map((record) => `${record.sut.runtime}${record.sut.runtimeVersion ? ` ${record.sut.runtimeVersion}` : ''}`))
+    ].join(', '),
     hosts: describeHosts(run.index.env, run.records),
     parts: mergedPartsLine(run.index),
     pinning: pinning
-      ? (pinning.pinned ? `SUT cpu ${pinning.sutCpus?.join(',')}, generator cpu ${pinning.generatorCpus?.join(',')}` : `off (${pinning.reason})`)
+      ? pinning.pinned
+        ? `SUT cpu ${pinning.sutCpus?.join(',')}, generator cpu ${pinning.generatorCpus?.join(',')}`
+        : `off (${pinning.reason})`
       : '-'
   }
 }

@@ -14,14 +14,41 @@ export const DEOPT_CATEGORIES = Object.freeze([
   {
     category: 'shape or type changed',
     means: 'a value of a shape (map) or type the code was not compiled for: the program passes more kinds of objects than it did',
-    starts: ['wrong map', 'wrong instance type', 'wrong name', 'wrong value', 'wrong call target', 'wrong feedback cell', 'wrong enum indices',
-      'not a ', 'not an ', 'smi', 'unexpected', 'deprecated map', 'prototype check', 'instance migration', 'cow array elements changed']
+    starts: [
+      'wrong map',
+      'wrong instance type',
+      'wrong name',
+      'wrong value',
+      'wrong call target',
+      'wrong feedback cell',
+      'wrong enum indices',
+      'not a ',
+      'not an ',
+      'smi',
+      'unexpected',
+      'deprecated map',
+      'prototype check',
+      'instance migration',
+      'cow array elements changed'
+    ]
   },
   {
     category: 'value out of range',
     means: 'a number or an index outside what the code assumed: overflow, minus zero, NaN, a hole or an index out of bounds',
-    starts: ['overflow', 'minus zero', 'nan', 'hole', 'out of bounds', 'lost precision', 'division by zero', 'array buffer was detached',
-      'array length changed', 'bigint too big', 'string too large', 'negative value']
+    starts: [
+      'overflow',
+      'minus zero',
+      'nan',
+      'hole',
+      'out of bounds',
+      'lost precision',
+      'division by zero',
+      'array buffer was detached',
+      'array length changed',
+      'bigint too big',
+      'string too large',
+      'negative value'
+    ]
   },
   {
     category: 'dependency changed',

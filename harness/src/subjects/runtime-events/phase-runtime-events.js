@@ -42,7 +42,8 @@ const tallyOf = (entries = []) => Object.assign(Object.create(null), Object.from
  * @property {string | null} reason why there are none; null: there are
  * @property {RuntimeWindow[] | null} windows
  * @property {{ gc: Record<string, GcTally>, optimized: Record<string, number> | null,
- *   deoptimized: { count: number, byCategory: Record<string, number> } | null, threadCpuMs: { mainMs: number, othersMs: number } | null } | null} totals
+ *   deoptimized: { count: number, byCategory: Record<string, number> } | null, threadCpuMs: { mainMs: number, othersMs: number } | null } |
+ *   null} totals
  * @property {DeoptGroup[] | null} deoptimizations
  */
 
@@ -60,12 +61,17 @@ export function noRuntimeEvents (reason) {
  *   count from; eventLoopSamples: their tMs on the epoch clock; threadCpuSamples: null when the source reads no threads
  * @returns {PhaseRuntimeEvents}
  */
-export function phaseRuntimeEvents (source, events, { startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs, threadCpuSamples = null }) {
+export function phaseRuntimeEvents (
+  source,
+  events,
+  { startedAtMs, windows, eventLoopSamples, eventLoopIntervalMs, threadCpuSamples = null }
+) {
   if (events.refused) return { ...noRuntimeEvents(`not read: ${events.refused}`), source: source.name, describes: source.describes }
   const bounds = windows.map((window) => [startedAtMs + window.startMs, startedAtMs + window.startMs + window.durationMs])
-  const windowOf = (/** @type {number} */ atMs) => Number.isFinite(atMs) ? bounds.findIndex(([from, to]) => atMs >= from && atMs < to) : -1
+  const windowOf = (/** @type {number} */ atMs) =>
+    Number.isFinite(atMs) ? bounds.findIndex(([from, to]) => atMs >= from && atMs < to) : -1
   const emptyGc = () => tallyOf(source.gcKinds.map((kind) => [kind, { count: 0, pauseMs: 0 }]))
-  const emptyTiers = () => source.tiers ? tallyOf(source.tiers.map((tier) => [tier, 0])) : null
+  const emptyTiers = () => (source.tiers ? tallyOf(source.tiers.map((tier) => [tier, 0])) : null)
   /** @type {RuntimeWindow[]} */
   const cut = windows.map((window) => ({
     startMs: window.startMs,
@@ -79,7 +85,7 @@ export function phaseRuntimeEvents (source, events, { startedAtMs, windows, even
     const index = windowOf(event.atMs)
     if (index === -1 || !Number.isFinite(event.pauseMs) || event.pauseMs < 0) continue
     const kind = source.gcKinds.includes(event.kind) ? event.kind : OTHER_GC_KIND
-    const tally = cut[index].gc[kind] ??= { count: 0, pauseMs: 0 }
+    const tally = (cut[index].gc[kind] ??= { count: 0, pauseMs: 0 })
     tally.count += 1
     tally.pauseMs += event.pauseMs
   }

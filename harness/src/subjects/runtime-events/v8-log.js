@@ -110,7 +110,13 @@ function timeOf (text) {
 
 /** V8 escapes commas and line breaks in names as \x2C and \n; control characters are dropped, the text cut. @param {string} text */
 function unescape (text) {
-  return text.slice(0, 4 * MAX_TEXT).replace(/\\x([0-9A-Fa-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16))).replace(/\\n/g, ' ')
-    // eslint-disable-next-line no-control-regex -- what the log's text may hold and a report must not
-    .replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, MAX_TEXT)
+  return (
+    text
+      .slice(0, 4 * MAX_TEXT)
+      .replace(/\\x([0-9A-Fa-f]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+      .replace(/\\n/g, ' ')
+      // eslint-disable-next-line no-control-regex -- what the log's text may hold and a report must not
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .slice(0, MAX_TEXT)
+  )
 }

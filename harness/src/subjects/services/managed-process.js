@@ -17,9 +17,9 @@ const STOP_GRACE_MS = 5000
  * Starts a server in its own process group on its host (this machine unless `host` says otherwise) and waits, bounded, for the line
  * that says it is ready.
  * @param {{ name: string, command: string, args: string[], readyPattern: RegExp, timeoutMs: number,
- *   cwd?: string, uid?: number, gid?: number, env?: Record<string, string>, host?: import('../../platform/hosts/host.js').Host | null, stdinText?: string }}
- *   spec env: added to the host's own; stdinText: written to its standard input (a configuration holding a secret, which a command line
- *   would show every user of the host)
+ *   cwd?: string, uid?: number, gid?: number, env?: Record<string, string>, host?: import('../../platform/hosts/host.js').Host | null,
+ *   stdinText?: string }} spec env: added to the host's own; stdinText: written to its standard input (a configuration holding a secret,
+ *   which a command line would show every user of the host)
  * @returns {Promise<ManagedProcess>}
  */
 export async function startManagedProcess ({
@@ -28,9 +28,22 @@ export async function startManagedProcess ({
   /** @type {import('../../platform/hosts/host.js').HostProcess} */
   let child
   try {
-    child = await (host?.spawnGroup ?? spawnHere)({ command, args, cwd, env, label: name, uid, gid, ...(stdinText === undefined ? {} : { stdinText }) })
+    child = await (host?.spawnGroup ?? spawnHere)({
+      command,
+      args,
+      cwd,
+      env,
+      label: name,
+      uid,
+      gid,
+      ...(stdinText === undefined ? {} : { stdinText })
+    })
   } catch (error) {
-    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `${name} could not be started (${command}): ${/** @type {Error} */ (error).message}`, { cause: error })
+    throw new DynoError(
+      'DYNO_ERR_SERVICE_UNAVAILABLE',
+      `${name} could not be started (${command}): ${/** @type {Error} */ (error).message}`,
+      { cause: error }
+    )
   }
   const output = new LineTail(30)
   const alive = () => !child.hasExited()

@@ -18,7 +18,9 @@ try {
   } else if (action === 'remove' && target?.includes('dyno-postgres-')) {
     rmSync(target, { recursive: true, force: true })
   } else {
-    process.stderr.write(`postgres-cluster: init ADDRESS... | remove DIR (a dyno-postgres- directory), got ${process.argv.slice(2).join(' ')}\n`)
+    process.stderr.write(
+      `postgres-cluster: init ADDRESS... | remove DIR (a dyno-postgres- directory), got ${process.argv.slice(2).join(' ')}\n`
+    )
     process.exitCode = 2
   }
 } catch (error) {

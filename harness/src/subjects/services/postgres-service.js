@@ -60,7 +60,10 @@ function serverUser () {
       return { uid, gid }
     } catch {}
   }
-  throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', 'PostgreSQL cannot run as root and there is no `postgres` or `nobody` user to run it as')
+  throw new DynoError(
+    'DYNO_ERR_SERVICE_UNAVAILABLE',
+    'PostgreSQL cannot run as root and there is no `postgres` or `nobody` user to run it as'
+  )
 }
 
 /**
@@ -82,7 +85,9 @@ function serverUser () {
  */
 export function initCluster (env, { allowFrom = [], password }) {
   const binaries = findPostgresBinaries(env)
-  if (!binaries) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `no PostgreSQL binaries (initdb, postgres) found: ${POSTGRES_HOW_TO_GET}`)
+  if (!binaries) {
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `no PostgreSQL binaries (initdb, postgres) found: ${POSTGRES_HOW_TO_GET}`)
+  }
   const user = serverUser()
   const dir = mkdtempSync(join(tmpdir(), 'dyno-postgres-'))
   const dataDir = join(dir, 'data')
@@ -97,8 +102,22 @@ export function initCluster (env, { allowFrom = [], password }) {
     writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 })
     if (user) chownSync(passwordFile, user.uid, user.gid)
     try {
-      execFileSync(binaries.initdb, ['-D', dataDir, '-U', 'dyno', '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${passwordFile}`,
-        '-E', 'UTF8', '--no-sync'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), timeout: 60_000 })
+      execFileSync(
+        binaries.initdb,
+        [
+          '-D',
+          dataDir,
+          '-U',
+          'dyno',
+          '--auth-local=trust',
+          '--auth-host=scram-sha-256',
+          `--pwfile=${passwordFile}`,
+          '-E',
+          'UTF8',
+          '--no-sync'
+        ],
+        { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], ...(user ?? {}), timeout: 60_000 }
+      )
     } finally {
       rmSync(passwordFile, { force: true })
     }
@@ -214,7 +233,10 @@ async function postgresOnHost (host, mark) {
   const password = randomBytes(24).toString('hex')
   // The password goes to the host's script on its stdin, never its command line.
   const run = async (/** @type {string[]} */ args) => {
-    const { code, stdout, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, { label: `postgres ${args[0]}`, stdinText: `${password}\n` })
+    const { code, stdout, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, {
+      label: `postgres ${args[0]}`,
+      stdinText: `${password}\n`
+    })
     if (code !== 0) {
       const said = lost ?? stderr.trim().split('\n').slice(-3).join(' / ')
       throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `PostgreSQL on ${host.name}: \`${args[0]}\` failed: ${said}`)

@@ -27,7 +27,12 @@ export const REDIS_HOW_TO_GET = 'install redis-server (apt-get install redis-ser
 export async function provideRedis (env, mark = {}, host = null) {
   if (env.REDIS_URL) return connectRedis(env.REDIS_URL, 'REDIS_URL', null)
   const command = host ? host.which('redis-server') : findExecutable('redis-server', [], env)
-  if (!command) throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `redis-server is not on ${host ? `${host.name}'s` : 'the'} PATH: ${REDIS_HOW_TO_GET}`)
+  if (!command) {
+    throw new DynoError(
+      'DYNO_ERR_SERVICE_UNAVAILABLE',
+      `redis-server is not on ${host ? `${host.name}'s` : 'the'} PATH: ${REDIS_HOW_TO_GET}`
+    )
+  }
   // Redis writes nothing without persistence; a directory of its own here, the host's temporary directory there.
   const here = !host || host.sharesFilesystem
   const dir = here ? mkdtempSync(join(tmpdir(), 'dyno-redis-')) : '/tmp'
@@ -39,8 +44,16 @@ export async function provideRedis (env, mark = {}, host = null) {
       name: 'redis-server',
       command,
       args: ['-'],
-      stdinText: [`port ${port}`, `bind ${address}`, 'save ""', 'appendonly no', `dir ${dir}`, 'protected-mode yes', `requirepass ${secret}`, '']
-        .join('\n'),
+      stdinText: [
+        `port ${port}`,
+        `bind ${address}`,
+        'save ""',
+        'appendonly no',
+        `dir ${dir}`,
+        'protected-mode yes',
+        `requirepass ${secret}`,
+        ''
+      ].join('\n'),
       readyPattern: /Ready to accept connections/,
       timeoutMs: 15_000,
       env: mark,
@@ -58,7 +71,13 @@ export async function provideRedis (env, mark = {}, host = null) {
  * @returns {Promise<import('./service.js').Service>}
  */
 async function connectRedis (url, source, server) {
-  const admin = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, enableOfflineQueue: false, connectTimeout: 5000, retryStrategy: () => null })
+  const admin = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    connectTimeout: 5000,
+    retryStrategy: () => null
+  })
   admin.on('error', () => {})
   try {
     await admin.connect()
@@ -83,7 +102,10 @@ async function connectRedis (url, source, server) {
       }
     },
     restart: async () => {
-      throw new DynoError('DYNO_ERR_SERVICE_DIED', `Redis at ${maskUrl(url)} (from REDIS_URL) is down; dyno does not manage it, so it cannot restart it`)
+      throw new DynoError(
+        'DYNO_ERR_SERVICE_DIED',
+        `Redis at ${maskUrl(url)} (from REDIS_URL) is down; dyno does not manage it, so it cannot restart it`
+      )
     },
     queryCount: async () => {
       const calls = /cmdstat_get:calls=(\d+)/.exec(await admin.info('commandstats'))?.[1]

@@ -26,8 +26,8 @@ const PROVIDERS = { redis: provideRedis, postgres: providePostgres, sqlite: prov
 
 /**
  * @param {Iterable<string>} names
- * @param {{ env?: NodeJS.ProcessEnv, mark?: Record<string, string>, host?: import('../../platform/hosts/host.js').Host | null }} [options] env: where
- *   URLs and PATH come from; mark: environment added to every server process started (DYNO_RUN_ID), so leftovers can be traced;
+ * @param {{ env?: NodeJS.ProcessEnv, mark?: Record<string, string>, host?: import('../../platform/hosts/host.js').Host | null }} [options]
+ *   env: where URLs and PATH come from; mark: environment added to every server process started (DYNO_RUN_ID), so leftovers can be traced;
  *   host: where the SUTs run, and so their services (null: this machine)
  * @returns {Promise<Services>}
  */
@@ -69,8 +69,11 @@ export async function startServices (names, { env = process.env, mark = {}, host
       const results = await Promise.allSettled([...available.values()].map((service) => service.stop()))
       const failed = results.filter((result) => result.status === 'rejected')
       if (failed.length > 0) {
-        throw new DynoError('DYNO_ERR_SERVICE_DIED',
-          `could not stop every service: ${failed.map((result) => String(/** @type {PromiseRejectedResult} */ (result).reason?.message)).join('; ')}`)
+        throw new DynoError(
+          'DYNO_ERR_SERVICE_DIED',
+          `could not stop every service: ${failed.map((result) => String(/** @type {PromiseRejectedResult} */ (result).reason?.message))
+            .join('; ')}`
+        )
       }
     }
   }

@@ -41,7 +41,9 @@ export async function provideSqlite (env = process.env, mark = {}, host = null) 
     version = createWorldDatabase(path)
   } catch (error) {
     rmSync(dir, { recursive: true, force: true })
-    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `cannot create the SQLite database: ${/** @type {Error} */ (error).message}`, { cause: error })
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `cannot create the SQLite database: ${/** @type {Error} */ (error).message}`, {
+      cause: error
+    })
   }
   return {
     name: 'sqlite',
@@ -64,7 +66,10 @@ async function sqliteOnHost (host) {
   const run = async (/** @type {string[]} */ args) => {
     const { code, stdout, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, { label: `sqlite ${args[0]}` })
     if (code !== 0) {
-      throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `SQLite on ${host.name}: \`${args.join(' ')}\` failed: ${lost ?? stderr.trim().split('\n').pop()}`)
+      throw new DynoError(
+        'DYNO_ERR_SERVICE_UNAVAILABLE',
+        `SQLite on ${host.name}: \`${args.join(' ')}\` failed: ${lost ?? stderr.trim().split('\n').pop()}`
+      )
     }
     return stdout.trim()
   }

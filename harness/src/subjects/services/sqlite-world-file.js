@@ -17,6 +17,8 @@ if (action === 'create') {
 } else if (action === 'remove' && target?.includes('dyno-sqlite-')) {
   rmSync(target, { recursive: true, force: true })
 } else {
-  process.stderr.write(`sqlite-world-file: create | exists PATH | remove DIR (a dyno-sqlite- directory), got ${process.argv.slice(2).join(' ')}\n`)
+  process.stderr.write(
+    `sqlite-world-file: create | exists PATH | remove DIR (a dyno-sqlite- directory), got ${process.argv.slice(2).join(' ')}\n`
+  )
   process.exitCode = 2
 }

@@ -49,25 +49,41 @@ const HARNESS_ONLY_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_
  * must announce the protocol `env.PROTOCOL` asks for (`http1` when it asks for none; protocol-env.js gives a scenario's).
  * @param {import('../suts/discover-suts.js').SutDescriptor} sut
  * @param {{ readyTimeoutSec: number, stopGraceSec: number, env?: Record<string, string>, signal?: AbortSignal,
- *   cpus?: number[] | null, eventLoopFile?: string | null, eventLoopIntervalMs?: number, host?: import('../../platform/hosts/host.js').Host | null,
- *   runtimeArgs?: string[], onStderr?: ((chunk: Buffer) => void) | null }} options cpus: pin with taskset (the host's cpus); eventLoopFile:
+ *   cpus?: number[] | null, eventLoopFile?: string | null, eventLoopIntervalMs?: number, host?: import('../../platform/hosts/host.js').Host
+ *   | null, runtimeArgs?: string[], onStderr?: ((chunk: Buffer) => void) | null }} options cpus: pin with taskset (the host's cpus);
+ *   eventLoopFile:
  *   inject the event-loop preload, writing a line every eventLoopIntervalMs; runtimeArgs: flags of the runtime, before the SUT's own
  *   arguments; onStderr: fed with everything the SUT writes to stderr
  * @returns {Promise<RunningSut>}
  * @throws {DynoError} DYNO_ERR_SUT_NOT_READY (timeout or a malformed ready line), DYNO_ERR_SUT_EXITED, DYNO_ERR_SUT_PROTOCOL (another
  *   protocol announced), DYNO_ERR_INTERRUPTED
  */
-export async function startSut (sut, {
-  readyTimeoutSec, stopGraceSec, env = {}, signal, cpus = null, eventLoopFile = null, eventLoopIntervalMs, host = null, runtimeArgs = [], onStderr = null
-}) {
+export async function startSut (
+  sut,
+  {
+    readyTimeoutSec,
+    stopGraceSec,
+    env = {},
+    signal,
+    cpus = null,
+    eventLoopFile = null,
+    eventLoopIntervalMs,
+    host = null,
+    runtimeArgs = [],
+    onStderr = null
+  }
+) {
   if (!sut.launch) {
-    throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} (${sut.runtimeKind}) has no resolved launch command: resolve it with resolveSubjects() first`)
+    throw new DynoError(
+      'DYNO_ERR_SUT_PACKAGE',
+      `SUT ${sut.name} (${sut.runtimeKind}) has no resolved launch command: resolve it with resolveSubjects() first`
+    )
   }
   const launchArgs = [...runtimeArgs, ...sut.launch.args]
   const onHost = host ? host.launchOn(sut.launch.command, launchArgs) : { command: sut.launch.command, args: launchArgs }
   const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, cpus)
   const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null
-  const inheritedNodeOptions = env.NODE_OPTIONS ?? (host && !host.sharesProcesses ? '' : process.env.NODE_OPTIONS ?? '')
+  const inheritedNodeOptions = env.NODE_OPTIONS ?? (host && !host.sharesProcesses ? '' : (process.env.NODE_OPTIONS ?? ''))
   const sutEnv = {
     NODE_ENV: 'production',
     PORT: '0',
@@ -92,7 +108,9 @@ export async function startSut (sut, {
     })
   } catch (error) {
     if (isDynoError(error)) throw error
-    throw new DynoError('DYNO_ERR_SUT_EXITED', `SUT ${sut.name} could not be started: ${/** @type {Error} */ (error).message}`, { cause: error })
+    throw new DynoError('DYNO_ERR_SUT_EXITED', `SUT ${sut.name} could not be started: ${/** @type {Error} */ (error).message}`, {
+      cause: error
+    })
   }
   const stderr = new LineTail()
   child.stderr.on('data', (chunk) => {
@@ -106,8 +124,11 @@ export async function startSut (sut, {
   try {
     ready = await waitForReadyLine(child, { sut, stderr, readyTimeoutSec, signal })
     if (ready.protocol !== sutEnv.PROTOCOL) {
-      throw new DynoError('DYNO_ERR_SUT_PROTOCOL', `SUT ${sut.name} was asked to serve PROTOCOL=${sutEnv.PROTOCOL}, but its ready line announced ` +
-        `${ready.protocol === undefined ? 'no protocol' : JSON.stringify(ready.protocol)}: ${JSON.stringify(ready)}`)
+      throw new DynoError(
+        'DYNO_ERR_SUT_PROTOCOL',
+        `SUT ${sut.name} was asked to serve PROTOCOL=${sutEnv.PROTOCOL}, but its ready line announced ` +
+          `${ready.protocol === undefined ? 'no protocol' : JSON.stringify(ready.protocol)}: ${JSON.stringify(ready)}`
+      )
     }
   } catch (error) {
     await stop(stopGraceSec * 1000)
@@ -131,7 +152,8 @@ export async function startSut (sut, {
 
 /**
  * @param {import('../../platform/hosts/host.js').HostProcess} child
- * @param {{ sut: import('../suts/discover-suts.js').SutDescriptor, stderr: LineTail, readyTimeoutSec: number, signal?: AbortSignal }} context
+ * @param {{ sut: import('../suts/discover-suts.js').SutDescriptor, stderr: LineTail, readyTimeoutSec: number, signal?: AbortSignal }}
+ *   context
  * @returns {Promise<ReadyLine>}
  */
 function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal }) {
@@ -158,7 +180,8 @@ function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal }) {
         return resolve(ready)
       }
     }
-    const onAbort = () => fail(new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal?.reason)} while waiting for SUT ${sut.name} to be ready`))
+    const onAbort = () =>
+      fail(new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal?.reason)} while waiting for SUT ${sut.name} to be ready`))
     const timer = setTimeout(() => fail(new DynoError('DYNO_ERR_SUT_NOT_READY',
       `SUT ${sut.name} printed no ready line within ${readyTimeoutSec} s; last stderr lines:\n${stderr.format()}`,
       { details: { stderrTail: stderr.snapshot() } })), readyTimeoutSec * 1000)

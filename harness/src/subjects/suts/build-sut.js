@@ -53,7 +53,9 @@ export async function buildSut (sut, { onLine = () => {}, signal } = {}) {
   })
   if (timedOut) return failed(`the build of ${sut.name} ran past ${DEFAULTS.buildTimeoutSec} s and was stopped`)
   if (signal?.aborted) return failed(`the build of ${sut.name} was interrupted`)
-  if (code !== 0) return failed(`the build of ${sut.name} (${sut.buildScript}) exited with code ${code}; its last lines:\n${tail.join('\n')}`)
+  if (code !== 0) {
+    return failed(`the build of ${sut.name} (${sut.buildScript}) exited with code ${code}; its last lines:\n${tail.join('\n')}`)
+  }
   return readManifest(sut)
 }
 
@@ -70,7 +72,9 @@ function readManifest (sut) {
   try {
     manifest = JSON.parse(readFileSync(sut.buildManifest, 'utf8'))
   } catch (error) {
-    return failed(`the build of ${sut.name} left no readable ${sut.buildManifest} (${/** @type {Error} */ (error).message}); run \`pnpm install\``)
+    return failed(
+      `the build of ${sut.name} left no readable ${sut.buildManifest} (${/** @type {Error} */ (error).message}); run \`pnpm install\``
+    )
   }
   if (manifest.ok === false) {
     return {

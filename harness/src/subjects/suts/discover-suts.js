@@ -17,7 +17,8 @@ const SUT_PACKAGE_PREFIX = '@dyno/sut-'
  * @property {string | null} frameworkVersion the installed version, null when not installed
  * @property {string} validator what validates the validation scenario
  * @property {string | null} skipReason why this SUT cannot run here, or null
- * @property {Record<string, string>} unsupportedScenarios scenarios the framework cannot serve as the contract says, each with the concrete reason
+ * @property {Record<string, string>} unsupportedScenarios scenarios the framework cannot serve as the contract says, each with the concrete
+ *   reason
  * @property {SutRuntimeKind} runtimeKind `node`: any Node-compatible runtime runs `startFile` (the runtime matrix applies);
  *   `bun` / `deno`: only that runtime; `go` / `python`: `command` runs the built server
  * @property {string[] | null} command go / python: the server's argv, the first entry resolved against the package
@@ -34,7 +35,8 @@ const SUT_PACKAGE_PREFIX = '@dyno/sut-'
  * @property {string | null} [installFailure] a variant whose copy could not be installed: why (its rows fail with it)
  *
  * @typedef {'node' | 'bun' | 'deno' | 'go' | 'python'} SutRuntimeKind
- * @typedef {{ command: string, args: string[], eventLoopProbe: boolean }} SutLaunch eventLoopProbe: the runtime honours NODE_OPTIONS=--import
+ * @typedef {{ command: string, args: string[], eventLoopProbe: boolean }} SutLaunch eventLoopProbe: the runtime honours
+ *   NODE_OPTIONS=--import
  */
 
 /** Runtimes a SUT package may name in `dyno.runtime`. */
@@ -52,7 +54,10 @@ export function loadSut (dir) {
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
   const meta = manifest.dyno
   if (typeof manifest.name !== 'string' || !manifest.name.startsWith(SUT_PACKAGE_PREFIX)) {
-    throw new DynoError('DYNO_ERR_SUT_PACKAGE', `${manifestPath}: the package name must start with \`${SUT_PACKAGE_PREFIX}\`, got \`${manifest.name}\``)
+    throw new DynoError(
+      'DYNO_ERR_SUT_PACKAGE',
+      `${manifestPath}: the package name must start with \`${SUT_PACKAGE_PREFIX}\`, got \`${manifest.name}\``
+    )
   }
   const runtimeKind = meta?.runtime ?? 'node'
   if (!SUT_RUNTIME_KINDS.includes(runtimeKind)) {
@@ -62,7 +67,10 @@ export function loadSut (dir) {
   const isJs = JS_KINDS.includes(runtimeKind)
   for (const field of isJs ? ['framework', 'start'] : ['framework']) {
     if (typeof meta?.[field] !== 'string' || meta[field] === '') {
-      throw new DynoError('DYNO_ERR_SUT_PACKAGE', `${manifestPath}: \`dyno.${field}\` must be a non-empty string, got \`${JSON.stringify(meta?.[field])}\``)
+      throw new DynoError(
+        'DYNO_ERR_SUT_PACKAGE',
+        `${manifestPath}: \`dyno.${field}\` must be a non-empty string, got \`${JSON.stringify(meta?.[field])}\``
+      )
     }
   }
   const command = isJs ? null : readCommand(manifestPath, dir, meta.command)
@@ -128,7 +136,10 @@ function readCommand (manifestPath, dir, value) {
 function optionalPath (manifestPath, dir, field, value) {
   if (value === undefined) return null
   if (typeof value !== 'string' || value === '') {
-    throw new DynoError('DYNO_ERR_SUT_PACKAGE', `${manifestPath}: \`dyno.${field}\` must be a path inside the package, got \`${JSON.stringify(value)}\``)
+    throw new DynoError(
+      'DYNO_ERR_SUT_PACKAGE',
+      `${manifestPath}: \`dyno.${field}\` must be a path inside the package, got \`${JSON.stringify(value)}\``
+    )
   }
   return join(dir, value)
 }
@@ -144,7 +155,10 @@ function readReasons (manifestPath, field, value) {
   const valid = value !== null && typeof value === 'object' && !Array.isArray(value) &&
     Object.values(value).every((reason) => typeof reason === 'string' && reason.length > 0)
   if (!valid) {
-    throw new DynoError('DYNO_ERR_SUT_PACKAGE', `${manifestPath}: \`dyno.${field}\` must map names to reasons, got \`${JSON.stringify(value)}\``)
+    throw new DynoError(
+      'DYNO_ERR_SUT_PACKAGE',
+      `${manifestPath}: \`dyno.${field}\` must map names to reasons, got \`${JSON.stringify(value)}\``
+    )
   }
   return /** @type {Record<string, string>} */ (value)
 }

@@ -14,15 +14,18 @@ import { buildSut } from './build-sut.js'
 
 /**
  * @param {import('./discover-suts.js').SutDescriptor[]} suts
- * @param {{ runtimes: string[], workers: number, onBuildLine?: (sut: string, line: string) => void, signal?: AbortSignal, build?: boolean }} options
- *   runtimes and workers: as `--runtime` and `--workers` say; build false: the subjects as planned, nothing built (`--plan`)
+ * @param {{ runtimes: string[], workers: number, onBuildLine?: (sut: string, line: string) => void, signal?: AbortSignal, build?: boolean
+ *   }} options runtimes and workers: as `--runtime` and `--workers` say; build false: the subjects as planned, nothing built (`--plan`)
  * @returns {Promise<Subject[]>}
  */
 export async function resolveSubjects (suts, { runtimes, workers, onBuildLine = () => {}, signal, build = true }) {
   const sideBySide = runtimes.length > 1
   // Builds (or their up-to-date checks: a Go toolchain, a virtual environment) of different SUTs are independent: one per cpu at once.
   const builds = await mapLimit(suts, availableParallelism(), (sut) =>
-    sut.skipReason || sut.installFailure || !build ? Promise.resolve(null) : buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal }))
+    sut.skipReason || sut.installFailure || !build
+      ? Promise.resolve(null)
+      : buildSut(sut, { onLine: (line) => onBuildLine(sut.name, line), signal })
+  )
   /** @type {Subject[]} */
   const subjects = []
   for (const [index, sut] of suts.entries()) {
@@ -99,5 +102,6 @@ function addonLimits (sut, runtimeName, target) {
  */
 function workersProblem (sut, workers) {
   if (workers === 1 || sut.supportsWorkers) return null
-  return `${sut.name} runs as one server process and has no worker setting; --workers ${workers} applies to SUTs whose package.json says dyno.workers`
+  return `${sut.name} runs as one server process and has no worker setting; --workers ${workers} applies to SUTs whose package.json says ` +
+    'dyno.workers'
 }

@@ -20,7 +20,10 @@ export function packedIntegrity (dir) {
   } catch (error) {
     const said = /** @type {{ stderr?: string, message: string }} */ (error).stderr?.trim().split('\n').slice(-3).join(' / ') ||
     /** @type {Error} */ (error).message
-    throw new DynoError('DYNO_ERR_VARIANT_INSTALL', `npm pack --dry-run in ${dir} failed, so the files its package would publish are unknown: ${said}`)
+    throw new DynoError(
+      'DYNO_ERR_VARIANT_INSTALL',
+      `npm pack --dry-run in ${dir} failed, so the files its package would publish are unknown: ${said}`
+    )
   }
   const integrity = Array.isArray(answer) ? answer[0]?.integrity : null
   if (typeof integrity !== 'string') throw new DynoError('DYNO_ERR_VARIANT_INSTALL', `npm pack --dry-run in ${dir} named no integrity`)

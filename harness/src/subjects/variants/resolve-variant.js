@@ -32,11 +32,18 @@ const unknownVersion = (entry, message) => new DynoError('DYNO_ERR_UNKNOWN_VERSI
 export async function resolveNpmVariant (entry, framework, spec, { signal } = {}) {
   let facts
   try {
-    const { stdout } = await run('npm', ['view', '--json', '--', framework, 'versions', 'dist-tags'], { timeout: 60_000, signal, maxBuffer: 64 * 2 ** 20 })
+    const { stdout } = await run('npm', ['view', '--json', '--', framework, 'versions', 'dist-tags'], {
+      timeout: 60_000,
+      signal,
+      maxBuffer: 64 * 2 ** 20
+    })
     facts = JSON.parse(stdout)
   } catch (error) {
     const said = /** @type {{ stdout?: string, message: string }} */ (error)
-    throw unknownVersion(entry, `the registry could not be asked for ${framework}'s versions (npm view): ${firstLine(said.stdout) || said.message}`)
+    throw unknownVersion(
+      entry,
+      `the registry could not be asked for ${framework}'s versions (npm view): ${firstLine(said.stdout) || said.message}`
+    )
   }
   /** @type {string[]} */
   const versions = [].concat(facts.versions ?? [])
@@ -48,9 +55,14 @@ export async function resolveNpmVariant (entry, framework, spec, { signal } = {}
   if (!version) {
     const newest = [...new Set(versions.filter((candidate) => !semver.prerelease(candidate)).map((candidate) => semver.major(candidate)))]
       .map((major) => semver.maxSatisfying(versions, `^${major}.0.0`)).filter(Boolean).slice(-4)
-    throw unknownVersion(entry, `${framework} has no ${semver.valid(spec) ? 'version' : semver.validRange(spec) ? 'version in the range' : 'dist-tag'} ` +
-      `\`${spec}\` on the registry; allowed: a published version, a range that matches one, or a dist-tag ` +
-      `(${Object.entries(tags).map(([tag, tagged]) => `${tag}: ${tagged}`).join(', ')}; the newest of the last majors: ${newest.join(', ')})`)
+    throw unknownVersion(
+      entry,
+      `${framework} has no ${semver.valid(spec) ? 'version' : semver.validRange(spec) ? 'version in the range' : 'dist-tag'} ` +
+        `\`${spec}\` on the registry; allowed: a published version, a range that matches one, or a dist-tag ` +
+        `(${Object.entries(tags)
+          .map(([tag, tagged]) => `${tag}: ${tagged}`)
+          .join(', ')}; the newest of the last majors: ${newest.join(', ')})`
+    )
   }
   let integrity
   try {
@@ -58,7 +70,10 @@ export async function resolveNpmVariant (entry, framework, spec, { signal } = {}
     integrity = JSON.parse(stdout || 'null')
   } catch (error) {
     const said = /** @type {{ stdout?: string, message: string }} */ (error)
-    throw unknownVersion(entry, `the registry could not be asked for ${framework}@${version}'s integrity (npm view): ${firstLine(said.stdout) || said.message}`)
+    throw unknownVersion(
+      entry,
+      `the registry could not be asked for ${framework}@${version}'s integrity (npm view): ${firstLine(said.stdout) || said.message}`
+    )
   }
   return { kind: 'npm', spec, version, integrity: typeof integrity === 'string' ? integrity : null }
 }
@@ -98,9 +113,14 @@ export function checkedPathManifest (entry, framework, path, dir) {
   try {
     manifest = JSON.parse(readFileSync(manifestPath, 'utf8'))
   } catch (error) {
-    throw unknownVersion(entry, `${manifestPath} cannot be read (${/** @type {Error} */ (error).message.split('\n')[0]}); allowed: ${allowed}`)
+    throw unknownVersion(
+      entry,
+      `${manifestPath} cannot be read (${/** @type {Error} */ (error).message.split('\n')[0]}); allowed: ${allowed}`
+    )
   }
-  if (manifest.name !== framework) throw unknownVersion(entry, `${dir} holds \`${manifest.name}\`, not ${framework}; allowed: ${allowed} (from \`${path}\`)`)
+  if (manifest.name !== framework) {
+    throw unknownVersion(entry, `${dir} holds \`${manifest.name}\`, not ${framework}; allowed: ${allowed} (from \`${path}\`)`)
+  }
   return manifest
 }
 

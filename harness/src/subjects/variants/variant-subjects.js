@@ -29,7 +29,8 @@ export const variantPathBase = () => process.env.INIT_CWD || process.cwd()
 export async function selectWithVariants (catalogue, entries, { cacheDir, install = true, signal, onLine = () => {} }) {
   const parsed = entries.map(parseFrameworkEntry)
   const suts = selectSuts(catalogue, [...new Set(parsed.map((entry) => entry.name))])
-  const sutOf = (/** @type {string} */ name) => /** @type {import('../suts/discover-suts.js').SutDescriptor} */ (suts.find((sut) => sut.name === name))
+  const sutOf = (/** @type {string} */ name) =>
+    /** @type {import('../suts/discover-suts.js').SutDescriptor} */ (suts.find((sut) => sut.name === name))
   const resolved = await Promise.all(parsed.map(async (entry) => {
     if (!entry.spec) return null
     const sut = sutOf(entry.name)

@@ -23,8 +23,8 @@ const KEPT_SETTINGS = ['catalog', 'overrides', 'onlyBuiltDependencies', 'package
 const STAMP = '.dyno-variant.json'
 
 /**
- * @param {{ sut: import('../suts/discover-suts.js').SutDescriptor, resolved: import('./resolve-variant.js').ResolvedVariant, cacheDir: string,
- *   signal?: AbortSignal, onLine?: (line: string) => void }} request
+ * @param {{ sut: import('../suts/discover-suts.js').SutDescriptor, resolved: import('./resolve-variant.js').ResolvedVariant, cacheDir:
+ *   string, signal?: AbortSignal, onLine?: (line: string) => void }} request
  * @returns {Promise<{ dir: string, reused: boolean }>} dir: the SUT package's copy, installed
  * @throws {DynoError} DYNO_ERR_VARIANT_INSTALL with the installer's last lines
  */
@@ -53,7 +53,9 @@ export async function installVariant ({ sut, resolved, cacheDir, signal, onLine 
     copyTree(join(REPO_ROOT, from), join(workspace, from))
     // A shared package that depends on what moves with the framework moves too: one copy of each in the workspace.
     const sharedManifest = JSON.parse(readFileSync(join(workspace, from, 'package.json'), 'utf8'))
-    const dependencies = Object.fromEntries(Object.entries(sharedManifest.dependencies ?? {}).map(([name, range]) => [name, moved[name] ?? range]))
+    const dependencies = Object.fromEntries(
+      Object.entries(sharedManifest.dependencies ?? {}).map(([name, range]) => [name, moved[name] ?? range])
+    )
     writeFileSync(join(workspace, from, 'package.json'), JSON.stringify({ ...sharedManifest, dependencies }, null, 2) + '\n')
   }
   copyTree(sut.dir, dir)
@@ -67,12 +69,18 @@ export async function installVariant ({ sut, resolved, cacheDir, signal, onLine 
   const outcome = await runChild('pnpm', args, { cwd: workspace, signal, onLine })
     .catch((error) => ({ code: null, signal: null, tail: [`could not start pnpm: ${error.message} (install pnpm 10: npm i -g pnpm@10)`] }))
   if (outcome.code !== 0) {
-    throw new DynoError('DYNO_ERR_VARIANT_INSTALL', `pnpm ${args.join(' ')} in ${workspace} failed (exit ${outcome.code ?? outcome.signal}); ` +
-      `its last lines:\n${outcome.tail.join('\n')}`)
+    throw new DynoError(
+      'DYNO_ERR_VARIANT_INSTALL',
+      `pnpm ${args.join(' ')} in ${workspace} failed (exit ${outcome.code ?? outcome.signal}); ` +
+        `its last lines:\n${outcome.tail.join('\n')}`
+    )
   }
   const installed = JSON.parse(readFileSync(join(dir, 'node_modules', sut.framework, 'package.json'), 'utf8')).version
   if (installed !== resolved.version) {
-    throw new DynoError('DYNO_ERR_VARIANT_INSTALL', `${workspace}: ${sut.framework} ${installed} was installed where ${resolved.version} was asked for`)
+    throw new DynoError(
+      'DYNO_ERR_VARIANT_INSTALL',
+      `${workspace}: ${sut.framework} ${installed} was installed where ${resolved.version} was asked for`
+    )
   }
   writeFileSync(join(workspace, STAMP), JSON.stringify({ key, framework: sut.framework, ...resolved }, null, 2) + '\n')
   return { dir, reused: false }
@@ -123,7 +131,10 @@ function workspaceFile (packages) {
 
 /** @param {string} from @param {string} to */
 function copyTree (from, to) {
-  cpSync(from, to, { recursive: true, filter: (source) => source === from || !NOT_COPIED.has(relative(from, source).split('/').pop() ?? '') })
+  cpSync(from, to, {
+    recursive: true,
+    filter: (source) => source === from || !NOT_COPIED.has(relative(from, source).split('/').pop() ?? '')
+  })
 }
 
 /** @param {string} name @returns {boolean} an entry a copy of a SUT package leaves out, and so its key */

@@ -57,7 +57,9 @@ export function bodyMatches (expected, body) {
  */
 export function checkResponse (label, response, expect, { framing = true } = {}) {
   /** @type {Check[]} */
-  const checks = [{ request: label, check: 'status', ok: response.status === expect.status, expected: expect.status, actual: response.status }]
+  const checks = [
+    { request: label, check: 'status', ok: response.status === expect.status, expected: expect.status, actual: response.status }
+  ]
   if (expect.contentType !== null) {
     const actual = mediaType(response.headers['content-type'])
     checks.push({
@@ -78,16 +80,26 @@ export function checkResponse (label, response, expect, { framing = true } = {})
   }
   if (expect.noStackTrace) {
     const leaked = STACK_TRACE_PATTERN.exec(response.body)
-    checks.push({ request: label, check: 'no stack trace in body', ok: !leaked, expected: 'no stack trace', actual: leaked ? excerpt(response.body) : 'none' })
+    checks.push({
+      request: label,
+      check: 'no stack trace in body',
+      ok: !leaked,
+      expected: 'no stack trace',
+      actual: leaked ? excerpt(response.body) : 'none'
+    })
   }
   if (!framing) return checks
-  const framed = response.headers['content-length'] !== undefined || /\bchunked\b/i.test(String(response.headers['transfer-encoding'] ?? ''))
+  const framed =
+    response.headers['content-length'] !== undefined || /\bchunked\b/i.test(String(response.headers['transfer-encoding'] ?? ''))
   checks.push({
     request: label,
     check: 'Content-Length or chunked',
     ok: framed,
     expected: 'Content-Length or Transfer-Encoding: chunked',
-    actual: { 'content-length': response.headers['content-length'] ?? null, 'transfer-encoding': response.headers['transfer-encoding'] ?? null }
+    actual: {
+      'content-length': response.headers['content-length'] ?? null,
+      'transfer-encoding': response.headers['transfer-encoding'] ?? null
+    }
   })
   return checks
 }

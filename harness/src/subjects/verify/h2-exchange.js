@@ -22,8 +22,20 @@ export async function verifyH2 (target, scenario) {
   const checks = await overHttp2(`https://${target.host}:${target.port}`, trusted, target, scenario, (label, session) => {
     const socket = /** @type {tls.TLSSocket} */ (session.socket)
     return [
-      { request: label, check: 'ALPN protocol negotiated', ok: session.alpnProtocol === 'h2', expected: 'h2', actual: session.alpnProtocol ?? null },
-      { request: label, check: 'TLS version negotiated', ok: socket.getProtocol() === 'TLSv1.3', expected: 'TLSv1.3', actual: socket.getProtocol() }
+      {
+        request: label,
+        check: 'ALPN protocol negotiated',
+        ok: session.alpnProtocol === 'h2',
+        expected: 'h2',
+        actual: session.alpnProtocol ?? null
+      },
+      {
+        request: label,
+        check: 'TLS version negotiated',
+        ok: socket.getProtocol() === 'TLSv1.3',
+        expected: 'TLSv1.3',
+        actual: socket.getProtocol()
+      }
     ]
   })
   checks.push(await http1NotServed(target, scenario, trusted))
@@ -59,7 +71,15 @@ async function overHttp2 (authority, options, { timeoutMs }, scenario, connectio
     try {
       await connected(session, timeoutMs)
     } catch (error) {
-      return [{ request: label, check: 'HTTP/2 connection', ok: false, expected: 'an HTTP/2 session', actual: failureOf(/** @type {Error} */ (error)) }]
+      return [
+        {
+          request: label,
+          check: 'HTTP/2 connection',
+          ok: false,
+          expected: 'an HTTP/2 session',
+          actual: failureOf(/** @type {Error} */ (error))
+        }
+      ]
     }
     checks.push(...connectionChecks(label, session))
     /** @type {Awaited<ReturnType<typeof sendOnStream>>[]} */
@@ -68,7 +88,13 @@ async function overHttp2 (authority, options, { timeoutMs }, scenario, connectio
       try {
         answers.push(await sendOnStream(session, scenario.request, timeoutMs))
       } catch (error) {
-        checks.push({ request: label, check: 'answered', ok: false, expected: 'a complete HTTP/2 response', actual: /** @type {Error} */ (error).message })
+        checks.push({
+          request: label,
+          check: 'answered',
+          ok: false,
+          expected: 'a complete HTTP/2 response',
+          actual: /** @type {Error} */ (error).message
+        })
         break
       }
     }
@@ -117,7 +143,10 @@ function connected (session, timeoutMs) {
  */
 function sendOnStream (session, request, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const stream = session.request({ ':method': request.method, ':path': request.path, ...request.headers }, { endStream: request.body === null })
+    const stream = session.request(
+      { ':method': request.method, ':path': request.path, ...request.headers },
+      { endStream: request.body === null }
+    )
     /** @type {http2.IncomingHttpHeaders & http2.IncomingHttpStatusHeader} */
     let headers = {}
     /** @type {Buffer[]} */
@@ -165,9 +194,11 @@ async function http1NotServed ({ host, port, timeoutMs }, scenario, trusted) {
   const served = statusLine !== null && statusLine[1].startsWith('2')
   /** @type {string} */
   let actual
-  if (statusLine) actual = `answered "${statusLine[0]}"${served ? `: ${excerpt(seen.answer.slice(seen.answer.indexOf('\r\n\r\n') + 4))}` : ''}`
-  else if (seen.answer.length > 0) actual = `${seen.answer.length} bytes that are not an HTTP/1.1 response (an HTTP/2 frame), then ${seen.refused ?? 'closed'}`
-  else actual = seen.refused ?? 'closed without an answer'
+  if (statusLine) {
+    actual = `answered "${statusLine[0]}"${served ? `: ${excerpt(seen.answer.slice(seen.answer.indexOf('\r\n\r\n') + 4))}` : ''}`
+  } else if (seen.answer.length > 0) {
+    actual = `${seen.answer.length} bytes that are not an HTTP/1.1 response (an HTTP/2 frame), then ${seen.refused ?? 'closed'}`
+  } else actual = seen.refused ?? 'closed without an answer'
   return {
     request: `${describeRequest(request)} in HTTP/1.1`,
     check: 'HTTP/1.1 is not served on the HTTP/2 port',

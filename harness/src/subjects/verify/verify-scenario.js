@@ -34,7 +34,12 @@ export async function verifyScenario (target, scenario) {
  */
 export function describeFailedChecks (verification) {
   const failed = verification.checks.filter((check) => !check.ok)
-  const shown = failed.slice(0, 3).map((check) =>
-    `${check.request}${check.probe ? ` (${check.probe})` : ''}: ${check.check} expected ${JSON.stringify(check.expected)}, got ${JSON.stringify(check.actual)}`)
+  const shown = failed
+    .slice(0, 3)
+    .map(
+      (check) =>
+        `${check.request}${check.probe ? ` (${check.probe})` : ''}: ${check.check} expected ${JSON.stringify(check.expected)}, got ` +
+          `${JSON.stringify(check.actual)}`
+    )
   return `${failed.length} of ${verification.checks.length} checks failed: ${shown.join('; ')}${failed.length > 3 ? '; …' : ''}`
 }

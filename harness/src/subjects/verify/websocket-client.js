@@ -142,9 +142,17 @@ export function openWebSocket ({ host, port, path, headers = {}, timeoutMs }) {
       resolve(connection(status, responseHeaders))
     }
     socket.once('connect', () => {
-      const head = [`GET ${path} HTTP/1.1`, `Host: ${host}:${port}`, 'Upgrade: websocket', 'Connection: Upgrade', `Sec-WebSocket-Key: ${key}`,
-        'Sec-WebSocket-Version: 13', ...Object.entries(headers).filter(([name]) => !/^(upgrade|connection|sec-websocket-(key|version))$/i.test(name))
-          .map(([name, value]) => `${name}: ${value}`)]
+      const head = [
+        `GET ${path} HTTP/1.1`,
+        `Host: ${host}:${port}`,
+        'Upgrade: websocket',
+        'Connection: Upgrade',
+        `Sec-WebSocket-Key: ${key}`,
+        'Sec-WebSocket-Version: 13',
+        ...Object.entries(headers)
+          .filter(([name]) => !/^(upgrade|connection|sec-websocket-(key|version))$/i.test(name))
+          .map(([name, value]) => `${name}: ${value}`)
+      ]
       socket.write(head.join('\r\n') + '\r\n\r\n')
     })
     socket.on('data', onHead)
@@ -162,21 +170,25 @@ export function openWebSocket ({ host, port, path, headers = {}, timeoutMs }) {
 
   /** @param {number} status @param {Record<string, string>} responseHeaders @returns {WebSocketConnection} */
   function connection (status, responseHeaders) {
-    const waitFor = (/** @type {() => boolean} */ ready, /** @type {number} */ timeoutMs, /** @type {string} */ what) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { wake = null; reject(new Error(`${what} within ${timeoutMs} ms`)) }, timeoutMs)
-      const check = () => {
-        if (ready()) {
-          clearTimeout(timer)
-          return resolve(undefined)
+    const waitFor = (/** @type {() => boolean} */ ready, /** @type {number} */ timeoutMs, /** @type {string} */ what) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          wake = null
+          reject(new Error(`${what} within ${timeoutMs} ms`))
+        }, timeoutMs)
+        const check = () => {
+          if (ready()) {
+            clearTimeout(timer)
+            return resolve(undefined)
+          }
+          if (failure || closed) {
+            clearTimeout(timer)
+            return reject(failure ?? new Error('the connection was closed'))
+          }
+          wake = check
         }
-        if (failure || closed) {
-          clearTimeout(timer)
-          return reject(failure ?? new Error('the connection was closed'))
-        }
-        wake = check
-      }
-      check()
-    })
+        check()
+      })
     return {
       status,
       headers: responseHeaders,

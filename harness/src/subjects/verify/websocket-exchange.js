@@ -61,7 +61,9 @@ export async function verifyWebSocket ({ host, port, timeoutMs }, scenario) {
     add('Sec-WebSocket-Accept', socket.headers['sec-websocket-accept'] === accept, accept, socket.headers['sec-websocket-accept'] ?? null)
     add('Upgrade: websocket', /^websocket$/i.test(socket.headers.upgrade ?? ''), 'websocket', socket.headers.upgrade ?? null)
 
-    /** The next message, or the failure as a check. @param {string} check @returns {Promise<import('./websocket-client.js').Message | null>} */
+    /**
+     * The next message, or the failure as a check. @param {string} check @returns {Promise<import('./websocket-client.js').Message | null>}
+     */
     const next = async (check) => {
       try {
         return await /** @type {import('./websocket-client.js').WebSocketConnection} */ (socket).next(timeoutMs)
@@ -81,10 +83,14 @@ export async function verifyWebSocket ({ host, port, timeoutMs }, scenario) {
     const echoedBinary = await next('binary message echoed')
     if (!echoedBinary) return checks
     const firstDifference = [...binary].findIndex((byte, index) => echoedBinary.data[index] !== byte)
-    add('binary message echoed', echoedBinary.kind === 'binary' && echoedBinary.data.equals(binary), `binary, the ${binary.length} bytes sent`,
+    add(
+      'binary message echoed',
+      echoedBinary.kind === 'binary' && echoedBinary.data.equals(binary),
+      `binary, the ${binary.length} bytes sent`,
       echoedBinary.kind === 'binary' && !echoedBinary.data.equals(binary)
         ? `binary, ${echoedBinary.data.length} bytes${firstDifference === -1 ? '' : `, differing first at byte ${firstDifference}`}`
-        : shown(echoedBinary))
+        : shown(echoedBinary)
+    )
 
     socket.write(Buffer.concat(exchange.burst.map((message) => maskedFrame(OPCODES.text, Buffer.from(message)))))
     /** @type {string[]} */
@@ -112,7 +118,12 @@ export async function verifyWebSocket ({ host, port, timeoutMs }, scenario) {
     add('close answered with the same code', closeCode === exchange.closeCode, `a close frame with ${exchange.closeCode}`,
       close.kind === 'close' ? (closeCode === null ? 'a close frame without a code' : `a close frame with ${closeCode}`) : shown(close))
     const ended = await socket.ended(timeoutMs)
-    add('connection closed after the close', ended, 'the server closes the TCP connection', ended ? 'closed' : `still open after ${timeoutMs} ms`)
+    add(
+      'connection closed after the close',
+      ended,
+      'the server closes the TCP connection',
+      ended ? 'closed' : `still open after ${timeoutMs} ms`
+    )
     return checks
   } finally {
     socket.destroy()

@@ -66,7 +66,13 @@ export async function calibrationRows (plan) {
       }))
       let running
       try {
-        running = await startSut(sut, { readyTimeoutSec: plan.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env: mark, signal, cpus: pinning.sutCpus })
+        running = await startSut(sut, {
+          readyTimeoutSec: plan.readyTimeoutSec,
+          stopGraceSec: DEFAULTS.stopGraceSec,
+          env: mark,
+          signal,
+          cpus: pinning.sutCpus
+        })
       } catch (error) {
         if (!isDynoError(error)) throw error
         if (error.code === 'DYNO_ERR_INTERRUPTED') return rows
@@ -102,7 +108,8 @@ export async function calibrationRows (plan) {
 /**
  * Runs one engine and samples its processes' CPU and the SUT's over the measured phase.
  * @param {(onPhase: (phase: 'warmup' | 'measure') => void) => import('../../load/engines/engine.js').LoadRun} start
- * @param {{ signal: AbortSignal | undefined, warmupSec: number, sutPgid: number, generatorCores: number, threads: number, sutCores: number | null }} context
+ * @param {{ signal: AbortSignal | undefined, warmupSec: number, sutPgid: number, generatorCores: number, threads: number, sutCores: number
+ *   | null }} context
  * @returns {Promise<Pick<CalibrationRow, 'summary' | 'generatorSharePct' | 'generatorBound' | 'error'>>}
  */
 async function measureWith (start, { signal, warmupSec, sutPgid, generatorCores, threads, sutCores }) {
@@ -121,7 +128,9 @@ async function measureWith (start, { signal, warmupSec, sutPgid, generatorCores,
     const report = sampler ? /** @type {ReturnType<typeof startResourceSampler>} */ (sampler).stop() : null
     const summary = outcome.phases.measure ?? null
     if (!summary) return { summary, generatorSharePct: null, generatorBound: null, error: 'no measurement (stopped during warmup)' }
-    const figures = report ? phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads: threads, sutCores }) : null
+    const figures = report
+      ? phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads: threads, sutCores })
+      : null
     const allotment = Math.min(threads, generatorCores)
     const wrong = summary.mismatches + summary.unexpectedStatus
     return {

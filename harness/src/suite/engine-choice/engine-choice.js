@@ -45,7 +45,8 @@ const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
 
 /**
  * What a calibration holds for, and is measured again when any of it differs.
- * @param {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning @param {readonly import('../../load/engines/engine.js').Engine[]} engines
+ * @param {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning @param {readonly
+ *   import('../../load/engines/engine.js').Engine[]} engines
  */
 function machineKey (pinning, engines) {
   const cpu = cpus()
@@ -83,12 +84,18 @@ function readCalibration (file, cacheDir, key) {
   if (!sealHolds(cacheDir, content, seal)) {
     return {
       levels: {},
-      note: `the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ignored, measured again`
+      note: `the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ignored, ` +
+        'measured again'
     }
   }
-  const differs = Object.entries(key).filter(([name, value]) => JSON.stringify(stored?.key?.[name]) !== JSON.stringify(value)).map(([name]) => name)
+  const differs = Object.entries(key)
+    .filter(([name, value]) => JSON.stringify(stored?.key?.[name]) !== JSON.stringify(value))
+    .map(([name]) => name)
   if (differs.length > 0 || typeof stored.levels !== 'object' || stored.levels === null) {
-    return { levels: {}, note: `the engine calibration ${file} was measured with another ${differs.join(', ') || 'format'}: ignored, measured again` }
+    return {
+      levels: {},
+      note: `the engine calibration ${file} was measured with another ${differs.join(', ') || 'format'}: ignored, measured again`
+    }
   }
   // Each level's figures are read as they must be; a level that lacks one is measured again, named in the note.
   const names = Object.keys(key.engines)
@@ -97,7 +104,10 @@ function readCalibration (file, cacheDir, key) {
     .map(([name, level]) => `level ${name.slice(0, 20)}: ${levelProblem(level, names)}`)
   return {
     levels,
-    note: dropped.length > 0 ? `the engine calibration ${file} holds levels dyno cannot read (${dropped.slice(0, 3).join('; ')}): those measured again` : null
+    note:
+      dropped.length > 0
+        ? `the engine calibration ${file} holds levels dyno cannot read (${dropped.slice(0, 3).join('; ')}): those measured again`
+        : null
   }
 }
 
@@ -116,7 +126,8 @@ function levelProblem (level, names) {
     const figures = /** @type {Record<string, unknown>} */ (engines)[name]
     if (!figures || typeof figures !== 'object') return `engines.${name} is not an object`
     const { requestsPerSec, generatorSharePct, generatorBound } = /** @type {Record<string, unknown>} */ (figures)
-    const numberOrNull = (/** @type {unknown} */ value) => value === null || (typeof value === 'number' && Number.isFinite(value) && value >= 0)
+    const numberOrNull = (/** @type {unknown} */ value) =>
+      value === null || (typeof value === 'number' && Number.isFinite(value) && value >= 0)
     if (!numberOrNull(requestsPerSec) || !numberOrNull(generatorSharePct)) return `engines.${name}'s figures are not numbers`
     if (generatorBound !== null && typeof generatorBound !== 'boolean') return `engines.${name}.generatorBound is not true, false or null`
   }
@@ -128,9 +139,9 @@ function levelProblem (level, names) {
  * candidates that run here, measuring the levels it does not hold yet (and storing them).
  * @param {{ given: import('../../load/engines/engine.js').Engine | null, connections: number[],
  *   pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan,
- *   cacheDir: string, readyTimeoutSec: number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
- *   log: (line: string) => void }} settings given: the engine `--engine` named; null: `auto`; engineOptions: the values of the engines' own
- *   options
+ *   cacheDir: string, readyTimeoutSec: number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal:
+ *   AbortSignal, log: (line: string) => void }} settings given: the engine `--engine` named; null: `auto`; engineOptions: the values of the
+ *   engines' own options
  * @returns {Promise<{ engine: import('../../load/engines/engine.js').Engine, choice: EngineChoice }>} the engine, and what run.json
  *   records of how it was chosen
  */
@@ -148,8 +159,8 @@ export const givenChoice = (engine, reason) => ({ engine: engine.name, by: 'give
 
 /**
  * `--engine auto`: the choice among the candidates that run here.
- * @param {{ connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec: number,
- *   engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
+ * @param {{ connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec:
+ *   number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
  *   log: (line: string) => void }} settings
  * @returns {Promise<{ engine: import('../../load/engines/engine.js').Engine, choice: EngineChoice }>}
  */
@@ -159,7 +170,10 @@ async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutS
   if (here.length === 1) {
     const missing = AUTO_CANDIDATES.filter((engine) => !here.includes(engine))
       .map((engine) => { const found = engine.availability(); return `${engine.name}: ${found.ok ? '' : found.reason}` })
-    return { engine: here[0], choice: { engine: here[0].name, by: 'only engine', reason: `the only engine here (${missing.join('; ')})`, ...none } }
+    return {
+      engine: here[0],
+      choice: { engine: here[0].name, by: 'only engine', reason: `the only engine here (${missing.join('; ')})`, ...none }
+    }
   }
   const file = join(cacheDir, CALIBRATION_FILE)
   const key = machineKey(pinning, here)
@@ -186,13 +200,17 @@ async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutS
   const passedOver = here.slice(0, chosen ? here.indexOf(chosen) : here.length)
   const fastest = here.find((engine) => engine.fastestHere) ?? here[here.length - 1]
   const engine = chosen ?? fastest
-  const boundLevels = connections.filter((level) => passedOver.some((other) => levels[String(level)]?.engines[other.name]?.generatorBound !== false))
+  const boundLevels = connections.filter((level) =>
+    passedOver.some((other) => levels[String(level)]?.engines[other.name]?.generatorBound !== false)
+  )
   const then = chosen
     ? `${engine.name} measures every cell`
     : `the fastest here, ${engine.name}, measures every cell, and a cell it cannot keep up with shows the limit of this machine`
-  const reason = passedOver.length === 0
-    ? `${engine.name} keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`
-    : `${passedOver.map((other) => other.name).join(' and ')} ${passedOver.length === 1 ? 'is' : 'are'} the bottleneck against ${ceiling} ` +
+  const reason =
+    passedOver.length === 0
+      ? `${engine.name} keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`
+      : `${passedOver.map((other) => other.name).join(' and ')} ${passedOver.length === 1 ? 'is' : 'are'} the bottleneck against ` +
+        `${ceiling} ` +
         `here (${boundLevels.map(figures).join('; ')}): ${then}`
   return { engine, choice: { engine: engine.name, by: 'calibration', reason, calibrationFile: file, levels } }
 }

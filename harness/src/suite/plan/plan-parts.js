@@ -4,8 +4,8 @@ import { planIdentity, splitByExpectedTime } from './split-plan.js'
 
 /**
  * @typedef {{ index: number, count: number }} ShardSpec the K-th of N parts of a run's plan (`--shard K/N`), 1 ≤ K ≤ N
- * @typedef {{ sut: string, runtime: string, scenario: string, connections: number, repeat: number, file: string, position: number }} PlannedEntry
- *   a planned run as run.json lists it (position: in the whole plan)
+ * @typedef {{ sut: string, runtime: string, scenario: string, connections: number, repeat: number, file: string, position: number }}
+ *   PlannedEntry a planned run as run.json lists it (position: in the whole plan)
  * @typedef {object} PlanParts a run's whole plan, its identity and its parts
  * @property {string} id the plan's identity (split-plan.js): the same in every part
  * @property {import('./plan-runs.js').PlannedRun[]} whole every planned run, in run order
@@ -21,8 +21,8 @@ export function plannedEntry ({ sut, scenario, connections, repeat, file, positi
 
 /**
  * The plan of a run and the part of it `--shard K/N` gives this run (all of it without one).
- * @param {{ suts: import('../../subjects/suts/resolve-subjects.js').Subject[], scenarios: import('@dyno/scenarios').Scenario[], connections: number[],
- *   repeats: number, seed: number, planOptions: Record<string, unknown>, shard: ShardSpec | null,
+ * @param {{ suts: import('../../subjects/suts/resolve-subjects.js').Subject[], scenarios: import('@dyno/scenarios').Scenario[],
+ *   connections: number[], repeats: number, seed: number, planOptions: Record<string, unknown>, shard: ShardSpec | null,
  *   settings: import('../../platform/options/option-values.js').PlanValues, measure: import('../../measures/measure.js').Measure }} request
  *   measure: how its cells are measured, which says how long one takes (from the plan alone: never from this machine's history, so that
  *   every job of a CI matrix draws the same parts), from settings

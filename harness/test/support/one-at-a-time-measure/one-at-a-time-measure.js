@@ -63,7 +63,8 @@ export const oneAtATime = Object.freeze({
   expectedCellSec: () => 1,
   checkConsistency: () => null,
   merging: { machine: () => ({}), acrossMachines: /** @type {const} */ ('never'), differing: 'a test measure does not merge' },
-  // What a comparison and a report of it would say is not what this test is about: it lends the counts' (a measure of its own brings its own).
+  // What a comparison and a report of it would say is not what this test is about: it lends the counts' (a measure of its own brings its
+  // own).
   comparison: INSTRUCTIONS_COMPARISON,
   report: INSTRUCTIONS_REPORT
 })

@@ -73,7 +73,11 @@ export function startAutocannonLoad (plan, hooks) {
           progress.set(message.elapsedSec, seen)
           if (seen.length === workers.length) {
             progress.delete(message.elapsedSec)
-            hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: seen.reduce((sum, count) => sum + count, 0) })
+            hooks.onProgress?.({
+              phase: message.phase,
+              elapsedSec: message.elapsedSec,
+              requestsPerSec: seen.reduce((sum, count) => sum + count, 0)
+            })
           }
         } else if (message.type === 'phase') {
           const list = [...(phaseCounts.get(message.phase) ?? []), message.counts]
@@ -89,7 +93,9 @@ export function startAutocannonLoad (plan, hooks) {
         } else if (message.type === 'done') {
           finished.add(child)
           if (finished.size === workers.length) finish(null)
-        } else if (message.type === 'error') finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the load generator failed: ${message.message}`))
+        } else if (message.type === 'error') {
+          finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the load generator failed: ${message.message}`))
+        }
       })
       child.on('exit', (code, signal) => {
         // Let IPC messages still in flight arrive first; a clean exit without `done` is still an early exit.
@@ -100,7 +106,9 @@ export function startAutocannonLoad (plan, hooks) {
           }
         })
       })
-      child.on('error', (error) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the load generator could not start: ${error.message}`, { cause: error })))
+      child.on('error', (error) =>
+        finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the load generator could not start: ${error.message}`, { cause: error }))
+      )
     }
   })
   plans.forEach((workerPlan, index) => workers[index].child.send({ type: 'start', plan: workerPlan }))

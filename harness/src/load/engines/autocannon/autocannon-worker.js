@@ -59,8 +59,8 @@ function runPhase (plan, phase) {
 
 /**
  * @param {any} result autocannon's result
- * @param {{ histogram: import('hdr-histogram-js').Histogram, perSecond: number[], windows: import('../../timeseries.js').WindowPart[] }} recorded
- *   what the per-response hook and the ticks recorded
+ * @param {{ histogram: import('hdr-histogram-js').Histogram, perSecond: number[], windows: import('../../timeseries.js').WindowPart[] }}
+ *   recorded what the per-response hook and the ticks recorded
  * @returns {import('../../phase-counts.js').PortableCounts}
  */
 function countsOf (result, { histogram, perSecond, windows }) {

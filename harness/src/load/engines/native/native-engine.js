@@ -33,10 +33,21 @@ export function findNativeEngine () {
   try {
     manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'))
   } catch {
-    return { ok: false, reason: 'the native engine is not built: run `pnpm install` (it builds engines/native with cargo; install Rust from https://rustup.rs or `apt-get install cargo`)' }
+    return {
+      ok: false,
+      reason:
+        'the native engine is not built: run `pnpm install` (it builds engines/native with cargo; install Rust from https://rustup.rs or ' +
+          '`apt-get install cargo`)'
+    }
   }
   if (!manifest.ok) return { ok: false, reason: `the native engine is not built: ${manifest.skipReason}` }
-  if (!existsSync(BINARY)) return { ok: false, reason: `the native engine's binary ${BINARY} is missing: run \`pnpm --filter @dyno/engine-native build\`` }
+  if (!existsSync(BINARY)) {
+    return {
+      ok: false,
+      reason: `the native engine's binary ${BINARY} is missing: run \`pnpm --filter ` +
+    '@dyno/engine-native build`'
+    }
+  }
   return { ok: true, path: BINARY, version: manifest.version }
 }
 
@@ -123,21 +134,29 @@ function reportedCounts (report) {
  * @returns {NativePhaseSummary}
  */
 export function nativePhaseSummary (report, plan) {
-  const summary = phaseSummary({
-    ...reportedCounts(report),
-    histogram: decodeHistogram(report.latencyHistogramUs),
-    timeseries: report.windows.map((window) => ({
-      startMs: window.startMs,
-      durationMs: window.durationMs,
-      requests: window.requests,
-      requestsPerSec: window.durationMs > 0 ? roundTo(window.requests / window.durationMs * 1000, 1) : 0,
-      latencyMs: window.latencyUs
-        ? { p50: window.latencyUs[0] / 1000, p75: window.latencyUs[1] / 1000, p90: window.latencyUs[2] / 1000, p99: window.latencyUs[3] / 1000 }
-        : null,
-      errors: window.errors,
-      ...(typeof window.inFlightUs === 'number' ? { inFlightMs: roundTo(window.inFlightUs / 1000, 3) } : {})
-    }))
-  }, plan.expectedStatus)
+  const summary = phaseSummary(
+    {
+      ...reportedCounts(report),
+      histogram: decodeHistogram(report.latencyHistogramUs),
+      timeseries: report.windows.map((window) => ({
+        startMs: window.startMs,
+        durationMs: window.durationMs,
+        requests: window.requests,
+        requestsPerSec: window.durationMs > 0 ? roundTo((window.requests / window.durationMs) * 1000, 1) : 0,
+        latencyMs: window.latencyUs
+          ? {
+              p50: window.latencyUs[0] / 1000,
+              p75: window.latencyUs[1] / 1000,
+              p90: window.latencyUs[2] / 1000,
+              p99: window.latencyUs[3] / 1000
+            }
+          : null,
+        errors: window.errors,
+        ...(typeof window.inFlightUs === 'number' ? { inFlightMs: roundTo(window.inFlightUs / 1000, 3) } : {})
+      }))
+    },
+    plan.expectedStatus
+  )
   return withProtocol(report.rate ? { ...summary, rate: report.rate } : summary, [report], plan)
 }
 
@@ -150,8 +169,11 @@ export function nativePhaseSummary (report, plan) {
  */
 export function withProtocol (summary, reports, plan) {
   const { protocol } = planProtocol(plan)
-  const negotiated = [...new Set(reports.flatMap((report) => report.protocolNegotiated ? report.protocolNegotiated.split(', ') : []))].sort()
-  const non2xx = protocol.messagesUnder === null ? summary.non2xx : summary.non2xx - (summary.statusCounts[String(protocol.messagesUnder)] ?? 0)
+  const negotiated = [
+    ...new Set(reports.flatMap((report) => (report.protocolNegotiated ? report.protocolNegotiated.split(', ') : [])))
+  ].sort()
+  const non2xx =
+    protocol.messagesUnder === null ? summary.non2xx : summary.non2xx - (summary.statusCounts[String(protocol.messagesUnder)] ?? 0)
   return { ...summary, non2xx, ...(negotiated.length > 0 ? { protocolNegotiated: negotiated.join(', ') } : {}) }
 }
 
@@ -185,8 +207,11 @@ export function nativePortableCounts (report) {
  * @param {string} [where] the host it ran on, for load from several hosts
  */
 export function failedPhase (message, where = '') {
-  return new DynoError('DYNO_ERR_LOAD_GENERATOR',
-    `the native engine${where ? ` on ${where}` : ''} could not go on with the ${String(message.phase)} phase: ${String(message.message).slice(0, 1000)}`)
+  return new DynoError(
+    'DYNO_ERR_LOAD_GENERATOR',
+    `the native engine${where ? ` on ${where}` : ''} could not go on with the ${String(message.phase)} phase: ` +
+      `${String(message.message).slice(0, 1000)}`
+  )
 }
 
 /**
@@ -256,7 +281,9 @@ export function startNativeLoad (plan, hooks) {
     // After its output is read: an engine that ends without `done` ended early.
     child.on('close', (code, signal) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
       `the native engine exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`)))
-    child.on('error', (error) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine could not start: ${error.message}`, { cause: error })))
+    child.on('error', (error) =>
+      finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine could not start: ${error.message}`, { cause: error }))
+    )
   })
   return {
     pids: child.pid ? [child.pid] : [],

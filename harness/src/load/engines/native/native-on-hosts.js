@@ -40,8 +40,13 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
     return {
       pids: [],
       stop: () => {},
-      done: Promise.reject(new DynoError('DYNO_ERR_INVALID_OPTION', `${plan.connections} connections cannot be shared by ${loadHosts.length} load hosts: ` +
-        'give each at least one (`--connections` at least the number of `--load-hosts`)'))
+      done: Promise.reject(
+        new DynoError(
+          'DYNO_ERR_INVALID_OPTION',
+          `${plan.connections} connections cannot be shared by ${loadHosts.length} load hosts: ` +
+            'give each at least one (`--connections` at least the number of `--load-hosts`)'
+        )
+      )
     }
   }
   const startAtUnixMs = Date.now() + START_LEAD_MS
@@ -53,14 +58,18 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
       const threads = Math.max(1, Math.min(cpus.length, shares[index]))
       const onHost = host.launchOn(engine.path, [])
       const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, pin ? cpus : null)
-      started.push(await host.spawnGroup({
-        command,
-        args,
-        cwd: NATIVE_ENGINE_DIR,
-        env: hooks.env ?? {},
-        stdinText: JSON.stringify(engineConfig({ ...plan, connections: shares[index] }, threads, { startAtUnixMs, windowHistograms: true })),
-        label: `the native engine on ${host.name}`
-      }))
+      started.push(
+        await host.spawnGroup({
+          command,
+          args,
+          cwd: NATIVE_ENGINE_DIR,
+          env: hooks.env ?? {},
+          stdinText: JSON.stringify(
+            engineConfig({ ...plan, connections: shares[index] }, threads, { startAtUnixMs, windowHistograms: true })
+          ),
+          label: `the native engine on ${host.name}`
+        })
+      )
     }
     if (stopping) for (const engine of started) engine.stop(2000).catch(() => {})
     return followEngines(plan, loadHosts, started, { shares, startAtUnixMs, hooks })
@@ -104,53 +113,70 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
       for (const sampler of samplers) sampler.stop()
       Promise.allSettled(engines.map((engine) => engine.stop(2000))).then(() => error ? reject(error) : resolve(outcome))
     }
-    const deadline = setTimeout(() => settle(new DynoError('DYNO_ERR_LOAD_GENERATOR',
-      `the native engines did not finish within ${Math.round((plannedMs + START_LEAD_MS + GRACE_MS) / 1000)} s`)), plannedMs + START_LEAD_MS + GRACE_MS)
+    const deadline = setTimeout(
+      () =>
+        settle(
+          new DynoError(
+            'DYNO_ERR_LOAD_GENERATOR',
+            `the native engines did not finish within ${Math.round((plannedMs + START_LEAD_MS + GRACE_MS) / 1000)} s`
+          )
+        ),
+      plannedMs + START_LEAD_MS + GRACE_MS
+    )
     engines.forEach((engine, index) => {
       const { host, cpus } = loadHosts[index]
       const threads = Math.max(1, Math.min(cpus.length, shares[index]))
       let said = false
-      readEngineMessages(engine.stdout, (message) => {
-        if (message.type === 'progress') {
-          const key = `${message.phase}:${message.elapsedSec}`
-          const second = seconds.get(key) ?? { hosts: 0, requestsPerSec: 0 }
-          second.hosts += 1
-          second.requestsPerSec += message.requestsPerSec ?? 0
-          seconds.set(key, second)
-          if (second.hosts === engines.length) {
-            hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: second.requestsPerSec })
+      readEngineMessages(
+        engine.stdout,
+        (message) => {
+          if (message.type === 'progress') {
+            const key = `${message.phase}:${message.elapsedSec}`
+            const second = seconds.get(key) ?? { hosts: 0, requestsPerSec: 0 }
+            second.hosts += 1
+            second.requestsPerSec += message.requestsPerSec ?? 0
+            seconds.set(key, second)
+            if (second.hosts === engines.length) {
+              hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: second.requestsPerSec })
+            }
+          } else if (message.type === 'phase') {
+            const report = /** @type {import('./native-engine.js').NativePhaseReport} */ (message.report)
+            const usage = samplers[index].phaseDone()
+            const bound = usage
+              ? generatorBound({ cpuSec: usage.cpuSec, wallSec: usage.durationSec, allottedCores: cpus.length, generatorThreads: threads })
+              : { generatorBound: false, generatorCpuPct: null }
+            const figures = shareFigures.get(report.name) ?? []
+            const errors = report.errors + report.timeouts
+            figures[index] = { name: host.name, connections: shares[index], threads, requests: report.requests, errors, ...bound }
+            shareFigures.set(report.name, figures)
+            const phase = reports.get(report.name) ?? []
+            phase[index] = report
+            reports.set(report.name, phase)
+            if (phase.filter(Boolean).length === engines.length) {
+              const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
+              const summary = withProtocol(phaseSummary(counts, plan.expectedStatus), phase, plan)
+              outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: figures }
+              hooks.onPhase?.(report.name)
+            }
+          } else if (message.type === 'failed') {
+            settle(failedPhase(message, host.name))
+          } else if (message.type === 'done') {
+            said = true
+            finished += 1
+            if (finished === engines.length) settle(null)
           }
-        } else if (message.type === 'phase') {
-          const report = /** @type {import('./native-engine.js').NativePhaseReport} */ (message.report)
-          const usage = samplers[index].phaseDone()
-          const bound = usage
-            ? generatorBound({ cpuSec: usage.cpuSec, wallSec: usage.durationSec, allottedCores: cpus.length, generatorThreads: threads })
-            : { generatorBound: false, generatorCpuPct: null }
-          const figures = shareFigures.get(report.name) ?? []
-          const errors = report.errors + report.timeouts
-          figures[index] = { name: host.name, connections: shares[index], threads, requests: report.requests, errors, ...bound }
-          shareFigures.set(report.name, figures)
-          const phase = reports.get(report.name) ?? []
-          phase[index] = report
-          reports.set(report.name, phase)
-          if (phase.filter(Boolean).length === engines.length) {
-            const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
-            const summary = withProtocol(phaseSummary(counts, plan.expectedStatus), phase, plan)
-            outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: figures }
-            hooks.onPhase?.(report.name)
-          }
-        } else if (message.type === 'failed') {
-          settle(failedPhase(message, host.name))
-        } else if (message.type === 'done') {
-          said = true
-          finished += 1
-          if (finished === engines.length) settle(null)
-        }
-      }, (line) => settle(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine on ${host.name} printed what is not JSON: ${line.slice(0, 200)}`)))
+        },
+        (line) =>
+          settle(
+            new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine on ${host.name} printed what is not JSON: ${line.slice(0, 200)}`)
+          )
+      )
       engine.exited.then(() => {
         if (said) return
         const lost = engine.lostReason()
-        settle(new DynoError(lost ? 'DYNO_ERR_HOST_LOST' : 'DYNO_ERR_LOAD_GENERATOR', lost ?? `the native engine on ${host.name} exited early`))
+        settle(
+          new DynoError(lost ? 'DYNO_ERR_HOST_LOST' : 'DYNO_ERR_LOAD_GENERATOR', lost ?? `the native engine on ${host.name} exited early`)
+        )
       })
     })
   })
@@ -168,7 +194,10 @@ function hostSampler (engine, startAtUnixMs) {
   const open = () => { if (!ended) sampler = startResourceSampler({ targets: { generator: target } }) }
   const timer = setTimeout(open, Math.max(0, startAtUnixMs - Date.now()))
   return {
-    /** @returns {import('../../../platform/resources/resource-sampler.js').TargetResources | null} the phase's, and the next one's window opens */
+    /**
+     * @returns {import('../../../platform/resources/resource-sampler.js').TargetResources | null} the phase's, and the next one's window
+     *   opens
+     */
     phaseDone () {
       const report = sampler?.stop() ?? null
       open()

@@ -47,12 +47,18 @@ export function planProtocol (plan) {
   const name = plan.protocol ?? 'http1'
   const protocol = Object.hasOwn(NATIVE_PROTOCOLS, name) ? NATIVE_PROTOCOLS[name] : undefined
   if (!protocol) {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: no protocol named \`${name}\`; it speaks ${Object.keys(NATIVE_PROTOCOLS).join(', ')}`)
+    throw new DynoError(
+      'DYNO_ERR_INVALID_OPTION',
+      `native engine: no protocol named \`${name}\`; it speaks ${Object.keys(NATIVE_PROTOCOLS).join(', ')}`
+    )
   }
   const url = new URL(plan.url)
   if (!protocol.schemes.includes(url.protocol)) {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION',
-      `native engine: protocol ${name} takes a URL of ${protocol.schemes.map((scheme) => `\`${scheme}\``).join(' or ')}, got \`${plan.url}\``)
+    throw new DynoError(
+      'DYNO_ERR_INVALID_OPTION',
+      `native engine: protocol ${name} takes a URL of ${protocol.schemes.map((scheme) => `\`${scheme}\``).join(' or ')}, got ` +
+        `\`${plan.url}\``
+    )
   }
   if (!protocol.streams && (plan.streams ?? 1) !== 1) {
     throw new DynoError('DYNO_ERR_INVALID_OPTION',
@@ -68,7 +74,9 @@ export function planProtocol (plan) {
 export function rawRequest (plan) {
   const url = new URL(plan.url)
   const lines = [
-    `${plan.method} ${url.pathname}${url.search} HTTP/1.1`, `Host: ${url.host}`, ...headerLines(plan.headers, 'native', ['content-length', 'host'])
+    `${plan.method} ${url.pathname}${url.search} HTTP/1.1`,
+    `Host: ${url.host}`,
+    ...headerLines(plan.headers, 'native', ['content-length', 'host'])
   ]
   if (plan.body !== null) lines.push(`Content-Length: ${Buffer.byteLength(plan.body)}`)
   return `${lines.join('\r\n')}\r\n\r\n${plan.body ?? ''}`

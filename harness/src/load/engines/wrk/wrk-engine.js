@@ -77,9 +77,13 @@ function checkPlan (plan, threads, timeoutSec) {
     }
   }
   if (!Number.isInteger(threads) || threads < 1 || threads > plan.connections || plan.connections % threads !== 0) {
-    throw invalid(`wrk threads must be a whole number from 1 to the connections that divides them (${plan.connections}), got \`${threads}\``)
+    throw invalid(
+      `wrk threads must be a whole number from 1 to the connections that divides them (${plan.connections}), got \`${threads}\``
+    )
   }
-  if (!Number.isInteger(timeoutSec) || timeoutSec < 1) throw invalid(`wrk's timeout must be a whole number of seconds ≥ 1, got \`${timeoutSec}\``)
+  if (!Number.isInteger(timeoutSec) || timeoutSec < 1) {
+    throw invalid(`wrk's timeout must be a whole number of seconds ≥ 1, got \`${timeoutSec}\``)
+  }
 }
 
 /**

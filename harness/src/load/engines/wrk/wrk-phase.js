@@ -85,7 +85,9 @@ export function startWrkPhase ({ wrkPath, url, threads, connections, durationSec
     const limitMs = durationSec * 1000 + PHASE_GRACE_MS
     const deadline = setTimeout(() => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
       `wrk did not finish a ${durationSec} s phase within ${limitMs / 1000} s; its stderr:\n${stderr.format()}`)), limitMs)
-    child.on('error', (error) => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `wrk could not start (${wrkPath}): ${error.message}`, { cause: error })))
+    child.on('error', (error) =>
+      finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `wrk could not start (${wrkPath}): ${error.message}`, { cause: error }))
+    )
     // 'close', not 'exit': the report line must be read to its end.
     child.on('close', (code, signal) => {
       const output = Buffer.concat(stdout).toString('utf8')

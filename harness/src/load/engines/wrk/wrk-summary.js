@@ -63,7 +63,10 @@ export function undoCorrection (corrected, intervalUs) {
   return recorded
 }
 
-/** @param {[number, number][]} perSecond [wall-clock second, responses] @returns {number[]} the whole seconds (the first and last are partial) */
+/**
+ * @param {[number, number][]} perSecond [wall-clock second, responses] @returns {number[]} the whole seconds (the first and last are
+ *   partial)
+ */
 function wholeSeconds (perSecond) {
   return [...perSecond].sort((a, b) => a[0] - b[0]).slice(1, -1).map(([, count]) => count)
 }
@@ -90,12 +93,19 @@ function countMismatches (report, expected) {
 export function wrkPhaseSummary (report, { connections, pipelining, expectedStatus, expectedBody, stoppedEarly }) {
   const engineNotes = [TIMESERIES_NOTE]
   const recorded = undoCorrection(report.latencyDistributionUs, correctionIntervalUs(report, connections))
-  if (!recorded) engineNotes.push('latency: wrk\'s coordinated-omission correction could not be undone; the histogram is wrk\'s corrected one')
+  if (!recorded) {
+    engineNotes.push("latency: wrk's coordinated-omission correction could not be undone; the histogram is wrk's " +
+    'corrected one')
+  }
   if (pipelining > 1) {
-    engineNotes.push(`latency: one sample per batch of ${pipelining} pipelined requests (wrk times a batch from its first write to its last response)`)
+    engineNotes.push(
+      `latency: one sample per batch of ${pipelining} pipelined requests (wrk times a batch from its first write to its last response)`
+    )
   }
   if (report.uncheckedOverflow > 0) {
-    engineNotes.push(`mismatches: ${report.uncheckedOverflow} responses had more distinct bodies than the script keeps and count as mismatches`)
+    engineNotes.push(
+      `mismatches: ${report.uncheckedOverflow} responses had more distinct bodies than the script keeps and count as mismatches`
+    )
   }
   if (!report.checked) engineNotes.push('responses were not checked (calibration): statusCounts is empty and mismatches is 0')
 

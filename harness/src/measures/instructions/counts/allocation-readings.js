@@ -68,9 +68,17 @@ export async function readAllocation (dir, { group }) {
       const fresh = earlier.map((before) => now.find((reading) => reading.pid === before.pid && reading.sequence > before.sequence))
       if (fresh.every(Boolean)) finish(null, /** @type {ProcessReading[]} */ (fresh))
     }
-    const timer = setTimeout(() => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
-      `the SUT's processes ${earlier.map((reading) => reading.pid).join(', ')} wrote no allocation reading within ${ANSWER_TIMEOUT_MS / 1000} s`)),
-    ANSWER_TIMEOUT_MS)
+    const timer = setTimeout(
+      () =>
+        finish(
+          new DynoError(
+            'DYNO_ERR_LOAD_GENERATOR',
+            `the SUT's processes ${earlier.map((reading) => reading.pid).join(', ')} wrote no allocation reading within ` +
+              `${ANSWER_TIMEOUT_MS / 1000} s`
+          )
+        ),
+      ANSWER_TIMEOUT_MS
+    )
     watcher.on('change', check)
     watcher.on('error', (error) => finish(error))
     for (const { pid } of earlier) {
@@ -115,7 +123,13 @@ function readingsIn (dir, group) {
     }
     if (!reading || typeof reading !== 'object' || reading.pid !== Number(name.slice(0, -'.json'.length))) continue
     const { pid, sequence, allocatedBytes, collections } = reading
-    if (!Number.isSafeInteger(sequence) || sequence < 0 || !Number.isFinite(allocatedBytes) || !Number.isSafeInteger(collections) || collections < 0) continue
+    if (
+      !Number.isSafeInteger(sequence) ||
+      sequence < 0 ||
+      !Number.isFinite(allocatedBytes) ||
+      !Number.isSafeInteger(collections) ||
+      collections < 0
+    ) { continue }
     if (readProcStat(pid)?.pgid !== group) continue
     readings.push({ pid, sequence, allocatedBytes, collections })
   }

@@ -104,7 +104,9 @@ export function readNewDumps (outDir, before) {
     split.collectorInstructions += own.collectorInstructions
     split.readingInstructions += own.readingInstructions
     split.programInstructions += own.programInstructions
-    for (const kind of /** @type {(keyof typeof split.collections)[]} */ (Object.keys(split.collections))) split.collections[kind] += own.collections[kind]
+    for (const kind of /** @type {(keyof typeof split.collections)[]} */ (Object.keys(split.collections))) {
+      split.collections[kind] += own.collections[kind]
+    }
   }
   return { instructions, files, split }
 }

@@ -14,14 +14,28 @@
  * tasks), sweeping (lazy, on allocation, or to completion), the marking write barrier's slow path, the weak
  * callbacks a collection runs, and cppgc's marker and sweeper.
  */
-export const COLLECTOR_FUNCTIONS = new RegExp('^(?:v8::internal::(?:' + [
-  'Heap::(?:CollectGarbage|CollectAllGarbage|CollectAllAvailableGarbage|HandleGCRequest|StartIncrementalMarking\\w*|' +
-    'FinalizeIncrementalMarking\\w*|EnsureSweepingCompleted\\w*|Scavenge|MarkCompact|MinorMarkCompact|PerformGarbageCollection)\\b',
-  'IncrementalMarking::', 'IncrementalMarkingJob::', 'MinorGCJob::', 'ScavengeJob::', 'Sweeper::', 'MarkCompactCollector::',
-  'MinorMarkCompactCollector::', 'ScavengerCollector::', 'Scavenger::', 'ArrayBufferSweeper::', 'MarkingBarrier::',
-  'WriteBarrier::Marking', 'GlobalHandles::(?:PostGarbageCollectionProcessing|InvokeSecondPassPhantomCallbacks|InvokeFirstPassWeakCallbacks)',
-  'MemoryReducer::'
-].join('|') + ')|cppgc::internal::(?:Sweeper|MarkerBase|Marker)\\b)')
+export const COLLECTOR_FUNCTIONS = new RegExp(
+  '^(?:v8::internal::(?:' +
+    [
+      'Heap::(?:CollectGarbage|CollectAllGarbage|CollectAllAvailableGarbage|HandleGCRequest|StartIncrementalMarking\\w*|' +
+        'FinalizeIncrementalMarking\\w*|EnsureSweepingCompleted\\w*|Scavenge|MarkCompact|MinorMarkCompact|PerformGarbageCollection)\\b',
+      'IncrementalMarking::',
+      'IncrementalMarkingJob::',
+      'MinorGCJob::',
+      'ScavengeJob::',
+      'Sweeper::',
+      'MarkCompactCollector::',
+      'MinorMarkCompactCollector::',
+      'ScavengerCollector::',
+      'Scavenger::',
+      'ArrayBufferSweeper::',
+      'MarkingBarrier::',
+      'WriteBarrier::Marking',
+      'GlobalHandles::(?:PostGarbageCollectionProcessing|InvokeSecondPassPhantomCallbacks|InvokeFirstPassWeakCallbacks)',
+      'MemoryReducer::'
+    ].join('|') +
+    ')|cppgc::internal::(?:Sweeper|MarkerBase|Marker)\\b)'
+)
 
 /**
  * A collection of each kind is one call of its collector's entry point; an incremental marking begins with its Start.

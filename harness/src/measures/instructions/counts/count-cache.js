@@ -50,8 +50,8 @@ function valgrindVersionOf (valgrind) {
 
 /**
  * What a count depends on, each part hashed, and the key of the whole.
- * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, valgrind: string,
- *   count: { warmupRequests: number, windowRequests: number, windows: number, concurrency: number,
+ * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, valgrind:
+ *   string, count: { warmupRequests: number, windowRequests: number, windows: number, concurrency: number,
  *     settings: import('./count-instructions.js').CountSettings } }} what
  * @returns {{ key: string, inputs: Record<string, string> }}
  */
@@ -118,7 +118,12 @@ export function readCachedCount (dir, key, note) {
     return null
   }
   const windows = entry.instructions?.windows
-  if (entry.key !== key || !Array.isArray(windows) || windows.length === 0 || !windows.every((window) => Number.isFinite(window?.instructionsPerRequest))) {
+  if (
+    entry.key !== key ||
+    !Array.isArray(windows) ||
+    windows.length === 0 ||
+    !windows.every((window) => Number.isFinite(window?.instructionsPerRequest))
+  ) {
     note(`the cached count ${file} is not a count of this key: ignored, counted again`)
     return null
   }

@@ -102,13 +102,14 @@ export function countSettingsFor (sut) {
  * @property {CountedWindow[]} windows in the order they were counted
  * @property {number} instructionsPerRequest over all windows
  * @property {number | null} programInstructionsPerRequest over all windows (null: no collector data)
- * @property {{ instructionsPerRequest: number, collections: WindowCollector['collections'] } | { instructionsPerRequest: null, reason: string }} collector
- *   the collector's instructions per request and its collections over all windows, or why they are not known
+ * @property {{ instructionsPerRequest: number, collections: WindowCollector['collections'] } | { instructionsPerRequest: null, reason:
+ *   string }} collector the collector's instructions per request and its collections over all windows, or why they are not known
  * @property {{ bytesPerRequest: number } | { bytesPerRequest: null, reason: string }} allocation bytes allocated on V8's heap per request,
  *   over all windows, or why not measured
  * @property {number} processes of the SUT that were counted
  * @property {CountSettings} settings what the SUT ran with for the count
- * @property {string} [countingCode] the version of dyno's counting code that made it (counting-code.js; none: a count of a dyno from before)
+ * @property {string} [countingCode] the version of dyno's counting code that made it (counting-code.js; none: a count of a dyno from
+ *   before)
  * @property {{ maskedFlags: string[] | null }} cpu this machine's cpu flags that the settings' cpu baseline hides from the SUT
  *   (null: /proc/cpuinfo could not be read)
  * @property {import('./send-requests.js').RequestCounts} checks of every response, warm-up included
@@ -120,10 +121,10 @@ export function countSettingsFor (sut) {
 const NO_COLLECTOR_DATA = 'the collector is counted apart only for V8 (Node); this runtime\'s collector is in the program\'s instructions'
 
 /**
- * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env: Record<string, string>,
- *   warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number, signal?: AbortSignal,
- *   cpus?: number[] | null, settings?: CountSettings }} plan settings: the runtime settings of the count (default: countSettingsFor(sut),
- *   the runtime's own and the cpu baseline)
+ * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env:
+ *   Record<string, string>, warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number,
+ *   signal?: AbortSignal, cpus?: number[] | null, settings?: CountSettings }} plan settings: the runtime settings of the count (default:
+ *   countSettingsFor(sut), the runtime's own and the cpu baseline)
  * @returns {Promise<InstructionCount>}
  */
 export async function countInstructions ({
@@ -149,10 +150,15 @@ export async function countInstructions ({
   const sutEnv = {
     ...env,
     ...settings.env,
-    ...(allocationDir ? allocationEnv({ dir: allocationDir, inheritedNodeOptions: env.NODE_OPTIONS ?? process.env.NODE_OPTIONS ?? '' }) : {})
+    ...(allocationDir
+      ? allocationEnv({ dir: allocationDir, inheritedNodeOptions: env.NODE_OPTIONS ?? process.env.NODE_OPTIONS ?? '' })
+      : {})
   }
   const launch = underCallgrind(callgrind.valgrind, counted, outDir)
-  const running = await startSut({ ...sut, launch: { ...launch, eventLoopProbe: false } }, { readyTimeoutSec, stopGraceSec: 60, env: sutEnv, signal, cpus })
+  const running = await startSut(
+    { ...sut, launch: { ...launch, eventLoopProbe: false } },
+    { readyTimeoutSec, stopGraceSec: 60, env: sutEnv, signal, cpus }
+  )
   try {
     // vgdb names a process's FIFOs after the HOST and USER valgrind saw: it runs with the SUT's environment.
     const control = { vgdb: callgrind.vgdb, outDir, env: { ...process.env, HOST: '127.0.0.1', ...sutEnv } }
@@ -160,8 +166,11 @@ export async function countInstructions ({
     const controlRunning = async (/** @type {'instrumentation on' | 'zero' | 'dump'} */ command) => {
       if (running.hasExited()) {
         const { code, signal: exitSignal } = await running.exited
-        throw new DynoError('DYNO_ERR_SUT_EXITED', `SUT ${sut.name} exited while its instructions were counted (exit ${code ?? exitSignal}); ` +
-          `last stderr lines:\n${running.stderr.format()}`)
+        throw new DynoError(
+          'DYNO_ERR_SUT_EXITED',
+          `SUT ${sut.name} exited while its instructions were counted (exit ${code ?? exitSignal}); ` +
+            `last stderr lines:\n${running.stderr.format()}`
+        )
       }
       return controlAll(control, command)
     }
@@ -216,8 +225,11 @@ export async function countInstructions ({
       windows: counts,
       instructionsPerRequest: perRequestOver(counts, (window) => window.instructions, windowRequests) ?? 0,
       programInstructionsPerRequest: node
-        ? perRequestOver(counts, (window) => window.instructions - (window.collector?.instructions ?? 0) - (window.collector?.readingInstructions ?? 0),
-          windowRequests)
+        ? perRequestOver(
+          counts,
+          (window) => window.instructions - (window.collector?.instructions ?? 0) - (window.collector?.readingInstructions ?? 0),
+          windowRequests
+        )
         : null,
       collector: collectorOver(counts, windowRequests, node),
       allocation: allocationOver(counts, allocationDir !== null),
@@ -253,7 +265,9 @@ function collectorOver (windows, windowRequests, node) {
   if (perRequest === null) return { instructionsPerRequest: null, reason: 'no window was counted' }
   const collections = { scavenge: 0, markCompact: 0, minorMarkCompact: 0, incrementalMarkingStarted: 0 }
   for (const window of windows) {
-    for (const kind of /** @type {(keyof typeof collections)[]} */ (Object.keys(collections))) collections[kind] += window.collector?.collections[kind] ?? 0
+    for (const kind of /** @type {(keyof typeof collections)[]} */ (Object.keys(collections))) {
+      collections[kind] += window.collector?.collections[kind] ?? 0
+    }
   }
   return { instructionsPerRequest: perRequest, collections }
 }

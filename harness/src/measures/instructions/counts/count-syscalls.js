@@ -49,12 +49,23 @@ export const findStrace = () => findExecutable('strace', ['/usr/bin', '/bin', '/
 export const STRACE_MISSING = 'system calls per request are not counted: strace is not installed (apt-get install strace)'
 
 /**
- * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env: Record<string, string>,
- *   warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number, signal?: AbortSignal,
- *   settings: import('./count-instructions.js').CountSettings }} plan
+ * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env:
+ *   Record<string, string>, warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number,
+ *   signal?: AbortSignal, settings: import('./count-instructions.js').CountSettings }} plan
  * @returns {Promise<SyscallCount>}
  */
-export async function countSyscalls ({ sut, scenario, env, warmupRequests, windowRequests, windows, concurrency, readyTimeoutSec, signal, settings }) {
+export async function countSyscalls ({
+  sut,
+  scenario,
+  env,
+  warmupRequests,
+  windowRequests,
+  windows,
+  concurrency,
+  readyTimeoutSec,
+  signal,
+  settings
+}) {
   const strace = findStrace()
   if (!strace) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', STRACE_MISSING)
   if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} has no resolved launch command`)
@@ -64,7 +75,8 @@ export async function countSyscalls ({ sut, scenario, env, warmupRequests, windo
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
   const outDir = mkdtempSync(join(tmpdir(), 'dyno-strace-'))
   try {
-    const send = (/** @type {number} */ count) => sendRequests({ port: running.port, scenario, count, concurrency, timeoutMs: 60_000, agent })
+    const send = (/** @type {number} */ count) =>
+      sendRequests({ port: running.port, scenario, count, concurrency, timeoutMs: 60_000, agent })
     await send(warmupRequests)
     /** @type {SyscallWindow[]} */
     const counted = []
@@ -100,7 +112,9 @@ export async function countSyscalls ({ sut, scenario, env, warmupRequests, windo
 async function whileTraced (strace, pid, outFile, work) {
   // Every process of the SUT's group (a server's workers too), each with its threads.
   const pids = processGroup(pid)
-  const tracer = spawn(strace, ['-c', '-f', ...pids.flatMap((member) => ['-p', String(member)]), '-o', outFile], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const tracer = spawn(strace, ['-c', '-f', ...pids.flatMap((member) => ['-p', String(member)]), '-o', outFile], {
+    stdio: ['ignore', 'ignore', 'pipe']
+  })
   let said = ''
   tracer.stderr.on('data', (chunk) => { said += chunk })
   const exited = new Promise((resolve) => tracer.once('exit', resolve))
@@ -108,9 +122,13 @@ async function whileTraced (strace, pid, outFile, work) {
     await new Promise((resolve, reject) => {
       const deadline = Date.now() + 10_000
       const check = () => {
-        if (tracer.exitCode !== null) return reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', `strace could not attach to ${pid}: ${said.trim()}`))
+        if (tracer.exitCode !== null) {
+          return reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', `strace could not attach to ${pid}: ${said.trim()}`))
+        }
         if (pids.every(everyThreadTraced)) return resolve(undefined)
-        if (Date.now() > deadline) return reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', `strace did not attach to every thread of ${pid} in 10 s`))
+        if (Date.now() > deadline) {
+          return reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', `strace did not attach to every thread of ${pid} in 10 s`))
+        }
         setImmediate(check)
       }
       check()
@@ -165,7 +183,9 @@ function processGroup (leader) {
 /** @param {number} pid @returns {boolean} whether every thread of the process has a tracer */
 function everyThreadTraced (pid) {
   try {
-    return readdirSync(`/proc/${pid}/task`).every((tid) => /TracerPid:\s+[1-9]/.test(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8')))
+    return readdirSync(`/proc/${pid}/task`).every((tid) =>
+      /TracerPid:\s+[1-9]/.test(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'))
+    )
   } catch {
     return false
   }
@@ -194,5 +214,7 @@ function classify (calls, requests) {
       .find((key) => SYSCALL_CLASSES[/** @type {keyof typeof SYSCALL_CLASSES} */ (key)].includes(name)))
     figures[kind ?? 'other'] += count
   }
-  return /** @type {SyscallFigures} */ (Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, Math.round(value / requests * 1000) / 1000])))
+  return /** @type {SyscallFigures} */ (
+    Object.fromEntries(Object.entries(figures).map(([key, value]) => [key, Math.round((value / requests) * 1000) / 1000]))
+  )
 }

@@ -91,7 +91,9 @@ export function countTunables (inherited) {
     else if (name in CPU_BASELINE.glibcTunables) replaced.push(entry)
     else kept.push(entry)
   }
-  const own = Object.entries(CPU_BASELINE.glibcTunables).map(([name, value]) => `${name}=${name === HWCAPS ? [...hwcaps, value].join(',') : value}`)
+  const own = Object.entries(CPU_BASELINE.glibcTunables).map(
+    ([name, value]) => `${name}=${name === HWCAPS ? [...hwcaps, value].join(',') : value}`
+  )
   return { value: [...kept, ...own].join(':'), replaced }
 }
 

@@ -36,27 +36,38 @@ export function referenceTable (run) {
   const levels = [...new Set(run.records.map((record) => record.load.connections))].join(', ')
   return [
     REFERENCE_START,
-    `Run \`${run.index.runId}\`: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB, ${env.os.type} ${env.os.release}, ` +
-      `Node ${env.node}; ${first
-? `measured by ${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}` +
-      `${run.index.engineChoice?.by === 'calibration' ? ` (${run.index.engineChoice.reason})` : ''}, ${levels} connections, ` +
-      `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
-      `${first.repeat.of} round${first.repeat.of > 1 ? 's, each a fresh launch of the SUT' : ''}`
-: 'no runs'}; ` +
-      `${pinning?.pinned ? `SUT on cpu ${pinning.sutCpus?.join(',')}, load generator on cpu ${pinning.generatorCpus?.join(',')}` : 'not pinned'}; ` +
+    `Run \`${run.index.runId}\`: ${env.cpu.model}, ${env.cpu.cores} cores, ${Math.round(env.memoryBytes / 2 ** 30)} GiB, ` +
+      `${env.os.type} ${env.os.release}, ` +
+      `Node ${env.node}; ${
+        first
+          ? `measured by ${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}` +
+            `${run.index.engineChoice?.by === 'calibration' ? ` (${run.index.engineChoice.reason})` : ''}, ${levels} connections, ` +
+            `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
+            `${first.repeat.of} round${first.repeat.of > 1 ? 's, each a fresh launch of the SUT' : ''}`
+          : 'no runs'
+      }; ` +
+      `${pinning?.pinned
+? `SUT on cpu ${pinning.sutCpus?.join(',')}, load generator on cpu ` +
+        `${pinning.generatorCpus?.join(',')}`
+: 'not pinned'}; ` +
       `commit ${String(env.git.commit ?? 'unknown').slice(0, 12)}.`,
     '',
     `| framework | version | ${scenarios.join(' | ')} |`,
     `|---|---|${scenarios.map(() => '---:|').join('')}`,
-    ...ordered.map(([name, subject]) => `| ${name} | ${subject.version} | ${scenarios.map((scenario) => subject.cells.get(scenario) ?? '').join(' | ')} |`),
+    ...ordered.map(
+      ([name, subject]) =>
+        `| ${name} | ${subject.version} | ${scenarios.map((scenario) => subject.cells.get(scenario) ?? '').join(' | ')} |`
+    ),
     '',
-    `${groups
-      ? 'Req/s: the geometric mean of the rounds. In parentheses its rank group: (2–4) means the data places it anywhere from ' +
-        '2nd to 4th in its column, as it cannot tell it apart from the frameworks it shares those places with. Method: on ' +
-        'ln(req/s) of the rounds, a 95% t interval with each cell\'s spread moderated towards the spread pooled over its column; ' +
-        `two frameworks told apart by a Welch t test, Benjamini–Hochberg at a ${RANK_FDR * 100}% false discovery rate ` +
-        '(docs/measuring.md, "Orders with their uncertainty"). '
-      : 'Req/s; one round per cell: no rank groups. '}Every cell measured by the same engine. ` +
+    `${
+      groups
+        ? 'Req/s: the geometric mean of the rounds. In parentheses its rank group: (2–4) means the data places it anywhere from ' +
+          '2nd to 4th in its column, as it cannot tell it apart from the frameworks it shares those places with. Method: on ' +
+          "ln(req/s) of the rounds, a 95% t interval with each cell's spread moderated towards the spread pooled over its column; " +
+          `two frameworks told apart by a Welch t test, Benjamini–Hochberg at a ${RANK_FDR * 100}% false discovery rate ` +
+          '(docs/measuring.md, "Orders with their uncertainty"). '
+        : 'Req/s; one round per cell: no rank groups. '
+    }Every cell measured by the same engine. ` +
       `† generator-bound (${GENERATOR_BOUND_RULE}): the figure measures the generator more than the framework; ` +
       '‡ the native engine, the fastest here, was generator-bound: the limit of this machine. ' +
       '"skipped", "invalid", "failed": see the run\'s report.md for the reason.',

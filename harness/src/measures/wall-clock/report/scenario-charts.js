@@ -15,8 +15,8 @@ import { roundTo } from '../../../platform/util/numbers.js'
  * @typedef {'generator-bound' | 'machine-limit' | 'invalid' | 'disturbed'} BarFlag what makes a req/s bar not a figure of the framework
  *   (generator-bound: the load generator's limit; machine-limit: the native engine's, the fastest here; invalid: the req/s of runs
  *   that answered wrong under load; disturbed: other processes took a share of the SUT's or the generator's cpus in a run drawn)
- * @typedef {{ name: string, values: (number | null)[], interval95: ([number, number] | null)[], ranks: (string | null)[], flags?: (BarFlag[])[] }}
- *   BarSeries per bar: its 95% interval, its rank group (`2–4`; null where the run has no rank groups)
+ * @typedef {{ name: string, values: (number | null)[], interval95: ([number, number] | null)[], ranks: (string | null)[], flags?:
+ *   (BarFlag[])[] }} BarSeries per bar: its 95% interval, its rank group (`2–4`; null where the run has no rank groups)
  * @typedef {{ name: string, points: [number, number][], group?: string, dashed?: boolean }} LineSeries x, y; group: lines of one SUT share
  *   a colour; dashed: its tail line
  * @typedef {object} ScenarioCharts
@@ -24,8 +24,8 @@ import { roundTo } from '../../../platform/util/numbers.js'
  * @property {string} summary
  * @property {{ categories: string[], series: BarSeries[] }} throughput req/s per subject (the geometric mean of its runs), one
  *   series per run
- * @property {{ series: LineSeries[], warmupEndSec: number, stableAfter: { name: string, atSec: number }[] }} latencyOverTime p50 and p99 per
- *   subject, seconds since load began
+ * @property {{ series: LineSeries[], warmupEndSec: number, stableAfter: { name: string, atSec: number }[] }} latencyOverTime p50 and p99
+ *   per subject, seconds since load began
  * @property {{ series: LineSeries[] }} latencyDistribution percentile → ms per subject
  * @property {{ throughput: LineSeries[], p99: LineSeries[] } | null} connectionSweep null when one level only
  * @property {{ cpu: LineSeries[], rss: LineSeries[] }} resourcesOverTime SUT CPU (% of one core) and RSS (MiB), seconds since load began
@@ -57,7 +57,8 @@ export function scenarioChartsOf (runs, { scenarioSummaries = {} } = {}) {
 /**
  * @param {string} scenario
  * @param {string} summary
- * @param {{ runLabel: string, run: import('../../../records/read-run.js').RunData, record: ResultRecord }[]} entries this scenario's records of every run
+ * @param {{ runLabel: string, run: import('../../../records/read-run.js').RunData, record: ResultRecord }[]} entries this scenario's
+ *   records of every run
  * @param {{ labels: string[], sideBySide: boolean }} context
  * @returns {ScenarioCharts}
  */
@@ -89,8 +90,12 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
     summary,
     throughput: {
       categories: subjects,
-      series: bars((cell) => figureOf(cell) ?? invalidMedian(cell), (cell) => cell.aggregate?.requestsPerSec.interval95 ?? null, throughputFlags,
-        (cell) => rankGroupText(cell.aggregate))
+      series: bars(
+        (cell) => figureOf(cell) ?? invalidMedian(cell),
+        (cell) => cell.aggregate?.requestsPerSec.interval95 ?? null,
+        throughputFlags,
+        (cell) => rankGroupText(cell.aggregate)
+      )
     },
     latencyOverTime: {
       series: representatives.flatMap(({ cell, record }) => latencyLines(named(cell), /** @type {ResultRecord} */ (record))),
@@ -103,13 +108,16 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
         }))
     },
     latencyDistribution: {
-      series: cells.map((cell) => ({
-        name: named(cell),
-        points: /** @type {[number, number][]} */ (
-          mergedLatencyDistributionMs(okRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).latencyHistogramUs))
-            .map((point) => [point.percentile, point.latencyMs])
-        )
-      })).filter((series) => series.points.length > 0)
+      series: cells
+        .map((cell) => ({
+          name: named(cell),
+          points: /** @type {[number, number][]} */ (
+            mergedLatencyDistributionMs(
+              okRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).latencyHistogramUs)
+            ).map((point) => [point.percentile, point.latencyMs])
+          )
+        }))
+        .filter((series) => series.points.length > 0)
     },
     connectionSweep: levels.length < 2 ? null : connectionSweep(entries, sideBySide),
     resourcesOverTime: {
@@ -124,17 +132,24 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
     },
     requestsPerCpuSec: {
       categories: subjects,
-      series: bars((cell) => {
-        const values = okRecords(cell).map((record) => record.summary?.requestsPerCpuSec).filter((value) => typeof value === 'number')
-        return values.length === 0 ? null : Math.round(median(/** @type {number[]} */ (values)))
-      }, () => null)
+      series: bars(
+        (cell) => {
+          const values = okRecords(cell)
+            .map((record) => record.summary?.requestsPerCpuSec)
+            .filter((value) => typeof value === 'number')
+          return values.length === 0 ? null : Math.round(median(/** @type {number[]} */ (values)))
+        },
+        () => null
+      )
     }
   }
 }
 
 /**
- * @typedef {{ subject: string, runLabel: string, records: ResultRecord[], aggregate: import('../../../records/aggregate-runs.js').Aggregate | null }} Cell
- * @typedef {{ runLabel: string, run: import('../../../records/read-run.js').RunData, record: ResultRecord }} Entry a record and the run it is of
+ * @typedef {{ subject: string, runLabel: string, records: ResultRecord[], aggregate: import('../../../records/aggregate-runs.js').Aggregate
+ *   | null }} Cell
+ * @typedef {{ runLabel: string, run: import('../../../records/read-run.js').RunData, record: ResultRecord }} Entry a record and the run it
+ *   is of
  */
 
 /**
@@ -189,7 +204,9 @@ const invalidRecords = (cell) => cell.records.filter((record) => record.status =
  * @param {Cell} cell
  */
 function invalidMedian (cell) {
-  const rates = invalidRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).requestsPerSec.mean)
+  const rates = invalidRecords(cell).map(
+    (record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).requestsPerSec.mean
+  )
   return rates.length === 0 ? null : Math.round(median(rates))
 }
 
@@ -217,7 +234,9 @@ function throughputFlags (cell) {
  * @returns {ResultRecord | null}
  */
 export function representative (cell) {
-  const ok = okRecords(cell).sort((a, b) => /** @type {any} */ (a.summary).requestsPerSec.mean - /** @type {any} */ (b.summary).requestsPerSec.mean)
+  const ok = okRecords(cell).sort(
+    (a, b) => /** @type {any} */ (a.summary).requestsPerSec.mean - /** @type {any} */ (b.summary).requestsPerSec.mean
+  )
   return ok.length === 0 ? null : ok[Math.floor((ok.length - 1) / 2)]
 }
 
@@ -241,7 +260,10 @@ function latencyLines (name, record) {
   ].filter(({ window }) => window.latencyMs !== null)
   const line = (/** @type {'p50' | 'p99'} */ key) =>
     /** @type {[number, number][]} */ (windows.map(({ window, atSec }) => [roundTo(atSec, 3), /** @type {any} */ (window.latencyMs)[key]]))
-  return [{ name: `${name} p50`, group: name, points: line('p50') }, { name: `${name} p99`, group: name, dashed: true, points: line('p99') }]
+  return [
+    { name: `${name} p50`, group: name, points: line('p50') },
+    { name: `${name} p99`, group: name, dashed: true, points: line('p99') }
+  ]
 }
 
 /**
@@ -263,7 +285,9 @@ function resourceLine (record, value) {
       /** @type {NonNullable<ResultRecord['summary']>} */ (phase).resources
     )
     return (report.targets.sut?.samples ?? [])
-      .map((sample) => /** @type {[number, number]} */ ([roundTo((report.startedAtMs + sample.tMs - loadBeganMs) / 1000, 3), value(sample)]))
+      .map(
+        (sample) => /** @type {[number, number]} */ ([roundTo((report.startedAtMs + sample.tMs - loadBeganMs) / 1000, 3), value(sample)])
+      )
       .filter(([atSec]) => atSec >= 0)
   })
 }

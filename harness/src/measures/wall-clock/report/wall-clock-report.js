@@ -159,9 +159,13 @@ function sideBySide (runs, labels, { mixed }) {
     lines.push(`| framework | conns |${labels.map((label) => ` ${cell(label)} req/s | p99 ms |`).join('')}` +
       `${labels.slice(1).map((label) => ` ${cell(label)} vs ${cell(labels[0])} |`).join('')}`)
     lines.push(`|---|---:|${labels.map(() => '---:|---:|').join('')}${labels.slice(1).map(() => '---:|').join('')}`)
-    const keys = [...new Map(perRun.flatMap((rows) => (rows.get(scenario) ?? []).map((row) => [`${row.sut}@${row.connections}`, row]))).values()]
+    const keys = [
+      ...new Map(perRun.flatMap((rows) => (rows.get(scenario) ?? []).map((row) => [`${row.sut}@${row.connections}`, row]))).values()
+    ]
     for (const key of keys) {
-      const rows = perRun.map((scenarioRows) => (scenarioRows.get(scenario) ?? []).find((row) => row.sut === key.sut && row.connections === key.connections))
+      const rows = perRun.map((scenarioRows) =>
+        (scenarioRows.get(scenario) ?? []).find((row) => row.sut === key.sut && row.connections === key.connections)
+      )
       const figures = rows.map((row) => row?.aggregate?.requestsPerSec.center ?? null)
       lines.push(`| ${cell(key.sut)} | ${key.connections} |` +
         `${rows.map((row, index) => ` ${figures[index] === null ? (row ? row.records[0].status : '-') : formatInteger(figures[index])} |` +
@@ -214,21 +218,37 @@ ${body}
 function warmupSection (warmup, index, mixed, withRun) {
   const slug = warmup.scenario.replace(/[^a-z0-9-]/gi, '-')
   const columns = WARMUP_COLUMNS.filter((column) => withRun || column !== 'run')
-  return `<section id="warmup-${slug}">
+  return (
+    `<section id="warmup-${slug}">
 <h2>Warm-up, classified: ${escapeHtml(warmup.scenario)}</h2>
-${mixed}<p class="note">At ${warmup.connections} connections, each SUT's run of median req/s: its warm-up and measured windows as one series ` +
-    'since the first request, classified by the change points of its throughput (and, beside it, of its p50): flat, warm-up (the last level ' +
-    'is the best), slowdown (an earlier level was better) or no steady state (it still changed near the end). Before and after: either ' +
-    `side of the steady state's start, from the runtime's own events; '-' where the runtime does not report them (the last column says why).</p>
+${mixed}<p class="note">At ${warmup.connections} connections, each SUT's run of median req/s: its warm-up and measured windows ` +
+    'as one series since the first request, classified by the change points of its throughput (and, beside it, of its p50): flat, ' +
+    'warm-up (the last level is the best), slowdown (an earlier level was better) or no steady state (it still changed near the end). ' +
+    "Before and after: either side of the steady state's start, from the runtime's own events; '-' where the runtime does not report " +
+    `them (the last column says why).</p>
 <table class="warmup"><thead><tr>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead><tbody>
-${warmup.rows.map((row) => `<tr>${warmupCells(row, withRun).map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`)
-    .join('\n')}
+${warmup.rows
+  .map(
+    (row) =>
+      `<tr>${warmupCells(row, withRun)
+        .map((value) => `<td>${escapeHtml(value)}</td>`)
+        .join('')}</tr>`
+  )
+  .join('\n')}
 </tbody></table>
-${warmup.charts.length === 0
+${
+  warmup.charts.length === 0
     ? ''
-    : `<div class="charts">${warmup.charts.map((_, subject) => `<div class="chart tall" id="chart-warmup-${slug}-${subject}" data-chart="warmup" ` +
-      `data-section="${index}" data-subject="${subject}"></div>`).join('')}</div>`}
+    : `<div class="charts">${warmup.charts
+        .map(
+          (_, subject) =>
+            `<div class="chart tall" id="chart-warmup-${slug}-${subject}" data-chart="warmup" ` +
+            `data-section="${index}" data-subject="${subject}"></div>`
+        )
+        .join('')}</div>`
+}
 </section>`
+  )
 }
 
 /** @type {import('../../measure.js').MeasureReport} */
@@ -237,12 +257,20 @@ export const WALL_CLOCK_REPORT = Object.freeze({
   loadLine: (run) => {
     const { options } = run.index
     const first = run.records[0]
-    return `${first ? `${first.load.engine} ${first.load.engineVersion}` : '-'}, profile ${options.profile ?? '-'}, ` +
-      `connections ${[].concat(options.connections ?? []).join(', ') || '-'}, ${options.warmupSec ?? '-'} s warmup + ${options.durationSec ?? '-'} s, ` +
-      `${options.repeats ?? 1} repeat${(options.repeats ?? 1) > 1 ? 's' : ''}${options.ratePerSec ? `, open model at ${options.ratePerSec} req/s` : ''}`
+    return (
+      `${first ? `${first.load.engine} ${first.load.engineVersion}` : '-'}, profile ${options.profile ?? '-'}, ` +
+      `connections ${[].concat(options.connections ?? []).join(', ') || '-'}, ${options.warmupSec ?? '-'} s warmup + ` +
+        `${options.durationSec ?? '-'} s, ` +
+      `${options.repeats ?? 1} repeat${(options.repeats ?? 1) > 1 ? 's' : ''}${options.ratePerSec
+? ', open model at ' +
+        `${options.ratePerSec} req/s`
+: ''}`
+    )
   },
   html: (runs, { mixed }) => {
-    const charts = scenarioChartsOf(runs, { scenarioSummaries: Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario.summary])) })
+    const charts = scenarioChartsOf(runs, {
+      scenarioSummaries: Object.fromEntries(SCENARIOS.map((scenario) => [scenario.name, scenario.summary]))
+    })
     const warmup = warmupClassification(runs)
     // Each scenario with its cells' warm-up as classified (null: none of its results has a classification).
     const scenarios = charts.map((section) => ({ ...section, warmup: warmup.get(section.scenario) ?? null }))

@@ -15,17 +15,20 @@ import { PARTIAL_WINDOW_SHARE } from '../../../judging/cell-classification.js'
  * @typedef {import('../../../judging/cell-classification.js').CellClassification} CellClassification
  * @typedef {import('../../../judging/cell-classification.js').RuntimeSpan} RuntimeSpan
  * @typedef {import('../../../subjects/runtime-events/phase-runtime-events.js').RuntimeWindow} RuntimeWindow
- * @typedef {{ before: number | null, after: number | null }} BeforeAfter either side of the steady start; null: not known, or no steady state
+ * @typedef {{ before: number | null, after: number | null }} BeforeAfter either side of the steady start; null: not known, or no steady
+ *   state
  *
  * @typedef {object} WarmupRow one subject's representative cell (the run of median req/s at the highest connection level)
  * @property {string} sut
  * @property {string | null} run the run's label when several runs are set side by side
- * @property {import('../../../judging/series-classification.js').Classification | null} classification the throughput's; null: not classified
+ * @property {import('../../../judging/series-classification.js').Classification | null} classification the throughput's; null: not
+ *   classified
  * @property {import('../../../judging/series-classification.js').Classification | null} latencyClassification the p50's
  * @property {number | null} steadyStartSec since the first request
  * @property {number | null} steadyRequestsPerSec
  * @property {number | null} speedup the steady req/s over the first level's
- * @property {number | null} optimizedBeforePct the share of the functions optimised (every tier) that were optimised before the steady start
+ * @property {number | null} optimizedBeforePct the share of the functions optimised (every tier) that were optimised before the steady
+ *   start
  * @property {BeforeAfter} deoptimized deoptimisations
  * @property {BeforeAfter} collectionsPerSec
  * @property {BeforeAfter} gcPausePct the share of the time the collector paused, %
@@ -64,9 +67,22 @@ import { PARTIAL_WINDOW_SHARE } from '../../../judging/cell-classification.js'
  */
 
 /** The table's columns; `run` only when several runs are set side by side. */
-export const WARMUP_COLUMNS = ['SUT', 'run', 'throughput', 'p50 latency', 'steady from', 'steady req/s', 'speed-up', 'optimised before steady',
-  'deopts before / after', 'collections/s before / after', 'GC pause before / after', 'other threads cpu before / after', 'what the runtime did',
-  'runtime events']
+export const WARMUP_COLUMNS = [
+  'SUT',
+  'run',
+  'throughput',
+  'p50 latency',
+  'steady from',
+  'steady req/s',
+  'speed-up',
+  'optimised before steady',
+  'deopts before / after',
+  'collections/s before / after',
+  'GC pause before / after',
+  'other threads cpu before / after',
+  'what the runtime did',
+  'runtime events'
+]
 /** The columns of WARMUP_COLUMNS that hold figures (aligned right). */
 export const WARMUP_FIGURE_COLUMNS = ['steady from', 'steady req/s', 'speed-up', 'optimised before steady', 'deopts before / after',
   'collections/s before / after', 'GC pause before / after', 'other threads cpu before / after']
@@ -200,7 +216,11 @@ function summarySentence (verdict) {
   const optimized = before.optimized === null || after.optimized === null ? null : before.optimized + after.optimized
   const deoptimized = before.deoptimized === null || after.deoptimized === null ? null : before.deoptimized + after.deoptimized
   const parts = [
-    optimized === null ? null : optimized === 0 ? 'no optimisation' : `${around.optimizedBeforePct} % of ${counted(optimized, 'optimisation')}`,
+    optimized === null
+      ? null
+      : optimized === 0
+        ? 'no optimisation'
+        : `${around.optimizedBeforePct} % of ${counted(optimized, 'optimisation')}`,
     deoptimized === null || deoptimized === 0 ? null : `${formatInteger(before.deoptimized)} of ${counted(deoptimized, 'deoptimisation')}`
   ].filter(Boolean)
   return [
@@ -244,7 +264,9 @@ function eventsSource (record) {
   const events = record.summary?.runtimeEvents ?? record.warmup?.runtimeEvents
   if (!events) return 'not recorded: the result was written before dyno read runtime events'
   if (events.source === null) return `not known: ${events.reason ?? 'no reason recorded'}`
-  const unreported = [events.totals?.optimized ? null : 'compilations', events.totals?.deoptimized ? null : 'deoptimisations'].filter(Boolean)
+  const unreported = [events.totals?.optimized ? null : 'compilations', events.totals?.deoptimized ? null : 'deoptimisations'].filter(
+    Boolean
+  )
   return `${events.source}: ${events.describes ?? '-'}${unreported.length > 0 ? `; it reports no ${unreported.join(' or ')}` : ''}`
 }
 
@@ -264,7 +286,11 @@ function warmupChart (name, record) {
   const measureRuntime = runtimeOf(record.summary)
   const windows = [
     ...warmupWindows.map((window, index) => ({ window, startMs: window.startMs, runtime: warmupRuntime[index] })),
-    ...(record.summary?.timeseries ?? []).map((window, index) => ({ window, startMs: warmupMs + window.startMs, runtime: measureRuntime[index] }))
+    ...(record.summary?.timeseries ?? []).map((window, index) => ({
+      window,
+      startMs: warmupMs + window.startMs,
+      runtime: measureRuntime[index]
+    }))
   ]
   // A window the phase ended inside has a rate that is noise: the classification leaves it out, and its req/s and p50 are not drawn
   // either (its runtime events are).
@@ -274,14 +300,25 @@ function warmupChart (name, record) {
   /** @param {(runtime: RuntimeWindow) => number | null} value @returns {[number, number][] | null} */
   const eventSeries = (value) => {
     const points = windows.map((entry) => [middle(entry), entry.runtime ? value(entry.runtime) : null])
-    return points.some(([, count]) => count !== null) ? /** @type {[number, number][]} */ (points.filter(([, count]) => count !== null)) : null
+    return points.some(([, count]) => count !== null)
+      ? /** @type {[number, number][]} */ (points.filter(([, count]) => count !== null))
+      : null
   }
   const gc = (/** @type {RuntimeWindow} */ runtime) => Object.values(runtime.gc)
   const events = {
-    optimized: eventSeries((runtime) => runtime.optimized ? Object.values(runtime.optimized).reduce((sum, count) => sum + count, 0) : null),
+    optimized: eventSeries((runtime) =>
+      runtime.optimized ? Object.values(runtime.optimized).reduce((sum, count) => sum + count, 0) : null
+    ),
     deoptimized: eventSeries((runtime) => runtime.deoptimized?.count ?? null),
-    collections: eventSeries((runtime) => gc(runtime).length === 0 ? null : gc(runtime).reduce((sum, tally) => sum + tally.count, 0)),
-    gcPauseMs: eventSeries((runtime) => gc(runtime).length === 0 ? null : roundTo(gc(runtime).reduce((sum, tally) => sum + tally.pauseMs, 0), 3)),
+    collections: eventSeries((runtime) => (gc(runtime).length === 0 ? null : gc(runtime).reduce((sum, tally) => sum + tally.count, 0))),
+    gcPauseMs: eventSeries((runtime) =>
+      gc(runtime).length === 0
+        ? null
+        : roundTo(
+          gc(runtime).reduce((sum, tally) => sum + tally.pauseMs, 0),
+          3
+        )
+    ),
     otherThreadsCpuMs: eventSeries((runtime) => runtime.threadCpuMs?.othersMs ?? null)
   }
   const steady = throughput.steadyStartMs === null

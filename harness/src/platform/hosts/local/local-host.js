@@ -43,7 +43,13 @@ export function localHost (role, fingerprint) {
 export async function spawnLocalGroup ({ command, args, cwd, env, unsetEnv = [], label, uid, gid, stdinText }) {
   const merged = { ...process.env, ...env }
   for (const name of unsetEnv) delete merged[name]
-  const child = spawnGroupLeader(command, args, { cwd, env: merged, uid, gid, stdio: [stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] })
+  const child = spawnGroupLeader(command, args, {
+    cwd,
+    env: merged,
+    uid,
+    gid,
+    stdio: [stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe']
+  })
   if (stdinText !== undefined) {
     child.stdin?.on('error', () => {})
     child.stdin?.end(stdinText)

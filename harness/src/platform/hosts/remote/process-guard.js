@@ -41,7 +41,12 @@ const say = (/** @type {import('./guard-protocol.js').GuardMessage} */ message) 
 const env = { ...process.env, ...spec.env }
 for (const name of spec.unsetEnv) delete env[name]
 const child = spawn(spec.command, spec.args, {
-  cwd: spec.cwd, env, detached: true, uid: spec.uid, gid: spec.gid, stdio: [spec.stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe']
+  cwd: spec.cwd,
+  env,
+  detached: true,
+  uid: spec.uid,
+  gid: spec.gid,
+  stdio: [spec.stdinText === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe']
 })
 const pgid = /** @type {number} */ (child.pid)
 if (spec.stdinText !== undefined) {
@@ -133,6 +138,8 @@ expectHeartbeat()
 process.stdin.on('data', expectHeartbeat)
 process.stdin.on('end', () => stop('the SSH session ended'))
 process.stdin.on('error', () => stop('the SSH session ended'))
-for (const signal of /** @type {const} */ (['SIGHUP', 'SIGTERM', 'SIGINT', 'SIGPIPE'])) process.on(signal, () => stop(`the guard got ${signal}`))
+for (const signal of /** @type {const} */ (['SIGHUP', 'SIGTERM', 'SIGINT', 'SIGPIPE'])) {
+  process.on(signal, () => stop(`the guard got ${signal}`))
+}
 process.stdout.on('error', () => stop('the SSH session ended'))
 process.stderr.on('error', () => stop('the SSH session ended'))

@@ -113,7 +113,9 @@ export function startGuardedProcess (target, spec, { node, label }) {
       setImmediate(() => resolve({ code: ended?.code ?? null, signal: /** @type {NodeJS.Signals | null} */ (ended?.signal ?? null), lost }))
     })
   })
-  session.once('error', (error) => onFailed(new DynoError('DYNO_ERR_HOST_UNREACHABLE', `cannot run ssh for ${target.url}: ${error.message}`)))
+  session.once('error', (error) =>
+    onFailed(new DynoError('DYNO_ERR_HOST_UNREACHABLE', `cannot run ssh for ${target.url}: ${error.message}`))
+  )
   let closed = false
   const hasExited = () => closed
   exited.then(() => { closed = true })
@@ -122,13 +124,19 @@ export function startGuardedProcess (target, spec, { node, label }) {
   const stop = async (graceMs) => {
     stopping = true
     session.stdin?.end()
-    const cut = setTimeout(() => stopProcessGroup(session, { graceMs: 0, label: `the SSH session of ${label}` }).catch(() => {}), graceMs + GUARD_END_SLACK_MS)
+    const cut = setTimeout(
+      () => stopProcessGroup(session, { graceMs: 0, label: `the SSH session of ${label}` }).catch(() => {}),
+      graceMs + GUARD_END_SLACK_MS
+    )
     const exit = await exited
     clearTimeout(cut)
     await stopProcessGroup(session, { graceMs: 1000, label: `the SSH session of ${label}` })
     if (exit.lost && ended === null) return { forced: true }
     if (ended && ended.survivors > 0) {
-      throw new DynoError('DYNO_ERR_SUT_NOT_STOPPED', `${label} on ${target.url}: ${ended.survivors} process(es) of its group still ran after SIGKILL`)
+      throw new DynoError(
+        'DYNO_ERR_SUT_NOT_STOPPED',
+        `${label} on ${target.url}: ${ended.survivors} process(es) of its group still ran after SIGKILL`
+      )
     }
     return { forced: Boolean(ended?.forced) }
   }

@@ -22,7 +22,10 @@ const INSTALL_TIMEOUT_MS = 30 * 60_000
 export async function prepareHost (target, { onLine }) {
   const commit = localCommit()
   if (!commit) {
-    throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `this checkout (${REPO_ROOT}) is not a git checkout with a commit: dyno puts a commit on a host`)
+    throw new DynoError(
+      'DYNO_ERR_HOST_NOT_PREPARED',
+      `this checkout (${REPO_ROOT}) is not a git checkout with a commit: dyno puts a commit on a host`
+    )
   }
   const node = await runOverSsh(target, ['node', '--version'], { cwd: null })
   if (node.code !== 0) {
@@ -31,8 +34,10 @@ export async function prepareHost (target, { onLine }) {
   }
   const pnpm = await runOverSsh(target, ['pnpm', '--version'], { cwd: null })
   if (pnpm.code !== 0) {
-    throw new DynoError('DYNO_ERR_HOST_UNREACHABLE', `${target.url} has no \`pnpm\` on the PATH of a non-interactive login; install it there ` +
-      '(`npm install --global pnpm@10`)')
+    throw new DynoError(
+      'DYNO_ERR_HOST_UNREACHABLE',
+      `${target.url} has no \`pnpm\` on the PATH of a non-interactive login; install it there ` + '(`npm install --global pnpm@10`)'
+    )
   }
   onLine(`${target.url}: Node ${node.stdout.trim()}, pnpm ${pnpm.stdout.trim()}; copying commit ${commit.slice(0, 12)} into ${target.dir}`)
   const archive = spawn('git', ['archive', '--format=tar', commit], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -46,12 +51,24 @@ export async function prepareHost (target, { onLine }) {
     { timeoutMs: INSTALL_TIMEOUT_MS, onLine: (line) => onLine(`  ${line}`) })
   if (install.code !== 0) {
     const tail = `${install.stdout}\n${install.stderr}`.trim().split('\n').slice(-15).join('\n')
-    throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `\`pnpm install\` failed on ${target.url} (exit code ${install.code}); its last lines:\n${tail}`)
+    throw new DynoError(
+      'DYNO_ERR_HOST_NOT_PREPARED',
+      `\`pnpm install\` failed on ${target.url} (exit code ${install.code}); its last lines:\n${tail}`
+    )
   }
   /** @type {import('../remote/checkout-stamp.js').CheckoutStamp} */
-  const stamp = { commit, lockfileSha256: /** @type {string} */ (lockfileHash(REPO_ROOT)), preparedAt: new Date().toISOString(), preparedFrom: hostname() }
-  const written = await runOverSsh(target, ['sh', '-c', `cat > ${CHECKOUT_STAMP_FILE}`], { input: Readable.from([JSON.stringify(stamp, null, 2)]) })
-  if (written.code !== 0) throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `could not write ${CHECKOUT_STAMP_FILE} on ${target.url}: ${written.stderr.trim()}`)
+  const stamp = {
+    commit,
+    lockfileSha256: /** @type {string} */ (lockfileHash(REPO_ROOT)),
+    preparedAt: new Date().toISOString(),
+    preparedFrom: hostname()
+  }
+  const written = await runOverSsh(target, ['sh', '-c', `cat > ${CHECKOUT_STAMP_FILE}`], {
+    input: Readable.from([JSON.stringify(stamp, null, 2)])
+  })
+  if (written.code !== 0) {
+    throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `could not write ${CHECKOUT_STAMP_FILE} on ${target.url}: ${written.stderr.trim()}`)
+  }
   const facts = await hostFacts(target)
   checkSameCheckout(target, facts)
   return { commit, dir: facts.checkout.dir, lacks: lacking(facts.executables) }

@@ -44,7 +44,8 @@ export function sshArgv (target, argv, { cwd = target.dir } = {}) {
  * @returns {DynoError}
  */
 export function sshFailure (target, stderr) {
-  const last = stderr.replaceAll('\r', '').trim().split('\n').filter(Boolean).slice(-3).join(' / ') || 'ssh exited with status 255 and said nothing'
+  const last =
+    stderr.replaceAll('\r', '').trim().split('\n').filter(Boolean).slice(-3).join(' / ') || 'ssh exited with status 255 and said nothing'
   return new DynoError('DYNO_ERR_HOST_UNREACHABLE', `cannot reach ${target.url} over SSH: ${last}`)
 }
 
@@ -52,8 +53,8 @@ export function sshFailure (target, stderr) {
  * Runs one command on the host and collects what it prints.
  * @param {import('./ssh-url.js').SshTarget} target
  * @param {string[]} argv
- * @param {{ cwd?: string | null, input?: import('node:stream').Readable | null, timeoutMs?: number, onLine?: (line: string) => void }} [options]
- *   input: piped to its stdin; onLine: its output as it comes, line by line
+ * @param {{ cwd?: string | null, input?: import('node:stream').Readable | null, timeoutMs?: number, onLine?: (line: string) => void }}
+ *   [options] input: piped to its stdin; onLine: its output as it comes, line by line
  * @returns {Promise<{ code: number | null, stdout: string, stderr: string }>}
  * @throws {DynoError} DYNO_ERR_HOST_UNREACHABLE when ssh itself failed or the command outlived timeoutMs
  */
@@ -79,7 +80,9 @@ export function runOverSsh (target, argv, { cwd, input = null, timeoutMs = 60_00
     }, timeoutMs)
     child.once('error', (error) => {
       clearTimeout(timer)
-      reject(new DynoError('DYNO_ERR_HOST_UNREACHABLE', `cannot run ssh for ${target.url}: ${error.message} (is OpenSSH's client installed?)`))
+      reject(
+        new DynoError('DYNO_ERR_HOST_UNREACHABLE', `cannot run ssh for ${target.url}: ${error.message} (is OpenSSH's client installed?)`)
+      )
     })
     child.once('close', (code) => {
       clearTimeout(timer)

@@ -24,7 +24,8 @@ const MIN_NODE = [20, 19]
  * @property {ReturnType<typeof import('../../env/fingerprint.js').environmentFingerprint>} fingerprint the host's environment, as a result
  *   records it
  * @property {string} nodePath
- * @property {{ dir: string, stamp: import('../remote/checkout-stamp.js').CheckoutStamp | null, lockfileSha256: string | null, installed: boolean }} checkout
+ * @property {{ dir: string, stamp: import('../remote/checkout-stamp.js').CheckoutStamp | null, lockfileSha256: string | null, installed:
+ *   boolean }} checkout
  * @property {Record<string, string | null>} executables where the host has taskset, valgrind, redis-server, pnpm, cc, cargo and
  *   PostgreSQL's binaries (its directory), or null
  * @property {number[]} ports
@@ -45,8 +46,11 @@ export async function hostFacts (target, { ports = 0, portAddress = '127.0.0.1' 
     throw new DynoError('DYNO_ERR_HOST_UNREACHABLE', `${target.url} has no \`node\` on the PATH of a non-interactive login (${said}); ` +
       `install Node.js ${MIN_NODE.join('.')} or later there`)
   }
-  throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `${target.url} has no usable dyno checkout in \`${target.dir}\` (${said || `exit code ${code}`}); ` +
-    `run \`dyno host prepare ${target.url}\``)
+  throw new DynoError(
+    'DYNO_ERR_HOST_NOT_PREPARED',
+    `${target.url} has no usable dyno checkout in \`${target.dir}\` (${said || `exit code ${code}`}); ` +
+      `run \`dyno host prepare ${target.url}\``
+  )
 }
 
 /** @returns {string | null} this checkout's commit */
@@ -65,7 +69,10 @@ export function localCommit () {
 export function checkSameCheckout (target, facts) {
   const [major, minor] = String(facts.fingerprint.node).replace(/^v/, '').split('.').map(Number)
   if (major < MIN_NODE[0] || (major === MIN_NODE[0] && minor < MIN_NODE[1])) {
-    throw new DynoError('DYNO_ERR_HOST_UNREACHABLE', `${target.url} runs Node ${facts.fingerprint.node}; dyno needs ${MIN_NODE.join('.')} or later there`)
+    throw new DynoError(
+      'DYNO_ERR_HOST_UNREACHABLE',
+      `${target.url} runs Node ${facts.fingerprint.node}; dyno needs ${MIN_NODE.join('.')} or later there`
+    )
   }
   const here = { commit: localCommit(), lockfile: lockfileHash(REPO_ROOT) }
   const there = { commit: facts.checkout.stamp?.commit ?? facts.fingerprint.git?.commit ?? null, lockfile: facts.checkout.lockfileSha256 }
@@ -75,10 +82,15 @@ export function checkSameCheckout (target, facts) {
       `this checkout at ${here.commit ?? 'unknown'}; ${prepare}`)
   }
   if (here.lockfile !== there.lockfile) {
-    throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `${target.url}:${facts.checkout.dir} has lockfile ${there.lockfile?.slice(0, 12) ?? 'none'}, ` +
-      `this checkout ${here.lockfile?.slice(0, 12) ?? 'none'}; ${prepare}`)
+    throw new DynoError(
+      'DYNO_ERR_HOST_NOT_PREPARED',
+      `${target.url}:${facts.checkout.dir} has lockfile ${there.lockfile?.slice(0, 12) ?? 'none'}, ` +
+        `this checkout ${here.lockfile?.slice(0, 12) ?? 'none'}; ${prepare}`
+    )
   }
-  if (!facts.checkout.installed) throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `${target.url}:${facts.checkout.dir} is not installed; ${prepare}`)
+  if (!facts.checkout.installed) {
+    throw new DynoError('DYNO_ERR_HOST_NOT_PREPARED', `${target.url}:${facts.checkout.dir} is not installed; ${prepare}`)
+  }
 }
 
 /**
@@ -122,17 +134,22 @@ export async function connectSshHost (target, role) {
     address,
     listenAddress: address,
     addressOfThisMachine: facts.sshClientAddress ?? address,
-    spawnGroup: (spec) => startGuardedProcess(target, {
-      command: spec.command,
-      args: spec.args,
-      cwd: onHost(spec.cwd),
-      env: spec.env,
-      unsetEnv: spec.unsetEnv ?? [],
-      ...(spec.stdinText === undefined ? {} : { stdinText: spec.stdinText }),
-      ...(spec.uid === undefined ? {} : { uid: spec.uid, gid: spec.gid }),
-      graceMs: GUARD_GRACE_MS,
-      sampleMs: DEFAULT_RESOURCE_INTERVAL_MS
-    }, { node: facts.nodePath, label: spec.label }),
+    spawnGroup: (spec) =>
+      startGuardedProcess(
+        target,
+        {
+          command: spec.command,
+          args: spec.args,
+          cwd: onHost(spec.cwd),
+          env: spec.env,
+          unsetEnv: spec.unsetEnv ?? [],
+          ...(spec.stdinText === undefined ? {} : { stdinText: spec.stdinText }),
+          ...(spec.uid === undefined ? {} : { uid: spec.uid, gid: spec.gid }),
+          graceMs: GUARD_GRACE_MS,
+          sampleMs: DEFAULT_RESOURCE_INTERVAL_MS
+        },
+        { node: facts.nodePath, label: spec.label }
+      ),
     launchOn: (command, args) => ({ command: command === process.execPath ? facts.nodePath : command, args: args.map(onHost) }),
     freePorts: async (count) => (await hostFacts(target, { ports: count, portAddress: address })).ports,
     machine: {
@@ -143,9 +160,16 @@ export async function connectSshHost (target, role) {
     which: (name) => facts.executables[name] ?? null,
     measureRtt: async ({ address, port, to }) => {
       const { code, stdout, stderr } = await runOverSsh(target, [facts.nodePath, RTT_SCRIPT, address, String(port), target.url, to])
-      if (code !== 0) throw new DynoError('DYNO_ERR_HOST_LOST', `${target.url} could not measure its round trip to ${address}:${port}: ${stderr.trim()}`)
+      if (code !== 0) {
+        throw new DynoError('DYNO_ERR_HOST_LOST', `${target.url} could not measure its round trip to ${address}:${port}: ${stderr.trim()}`)
+      }
       return JSON.parse(stdout.trim())
     },
-    description: { name: target.url, role, address, fingerprint: { hostname: facts.hostname, ...facts.fingerprint, checkout: facts.checkout.dir } }
+    description: {
+      name: target.url,
+      role,
+      address,
+      fingerprint: { hostname: facts.hostname, ...facts.fingerprint, checkout: facts.checkout.dir }
+    }
   }
 }

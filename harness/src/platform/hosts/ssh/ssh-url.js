@@ -24,7 +24,8 @@ export const SSH_FORM = '`ssh://[user@]host[:port][/absolute/dir]` such as `ssh:
  * @throws {DynoError} DYNO_ERR_INVALID_OPTION naming the value and the form allowed
  */
 export function parseHostUrl (raw, flag) {
-  const invalid = (/** @type {string} */ why) => new DynoError('DYNO_ERR_INVALID_OPTION', `\`${flag}\` ${why}; the form is ${SSH_FORM}, got \`${raw}\``)
+  const invalid = (/** @type {string} */ why) =>
+    new DynoError('DYNO_ERR_INVALID_OPTION', `\`${flag}\` ${why}; the form is ${SSH_FORM}, got \`${raw}\``)
   const text = String(raw).trim()
   if (!text.startsWith('ssh://')) throw invalid('must be an ssh:// URL')
   /** @type {URL} */

@@ -6,8 +6,8 @@
  * not the comparison; it uses Bencher's two built-in measures in their units: `throughput` (req/s,
  * operations per second) and `latency` (here the p99, in nanoseconds); instruction counts use `instructions`
  * (per request), the measure Bencher's own instruction-count adapters create, with `program-instructions` (V8's collector's
- * counted apart), `allocated-bytes`, `write-syscalls` and `read-syscalls` (per request) beside it when the count has them. The bounds are the 95%
- * bootstrap interval of the median over the repeats, omitted with one run. Cells whose candidate
+ * counted apart), `allocated-bytes`, `write-syscalls` and `read-syscalls` (per request) beside it when the count has them. The bounds are
+ * the 95% bootstrap interval of the median over the repeats, omitted with one run. Cells whose candidate
  * has no valid measurement (a run not ok, or only in the baseline) are left out.
  * @param {import('../../../records/comparison-record.js').Comparison} comparison
  * @returns {string}
@@ -21,13 +21,23 @@ export function formatCompareBmf (comparison) {
       benchmarks[benchmarkName(row)] = {
         instructions: metric(instructions.median, instructions.ci95, 1),
         ...(row.programInstructionsPerRequest?.candidate
-          ? { 'program-instructions': metric(row.programInstructionsPerRequest.candidate.median, row.programInstructionsPerRequest.candidate.ci95, 1) }
+          ? {
+              'program-instructions': metric(
+                row.programInstructionsPerRequest.candidate.median,
+                row.programInstructionsPerRequest.candidate.ci95,
+                1
+              )
+            }
           : {}),
         ...(row.allocatedBytesPerRequest?.candidate
           ? { 'allocated-bytes': metric(row.allocatedBytesPerRequest.candidate.median, row.allocatedBytesPerRequest.candidate.ci95, 1) }
           : {}),
-        ...(row.writesPerRequest?.candidate ? { 'write-syscalls': metric(row.writesPerRequest.candidate.median, row.writesPerRequest.candidate.ci95, 1) } : {}),
-        ...(row.readsPerRequest?.candidate ? { 'read-syscalls': metric(row.readsPerRequest.candidate.median, row.readsPerRequest.candidate.ci95, 1) } : {})
+        ...(row.writesPerRequest?.candidate
+          ? { 'write-syscalls': metric(row.writesPerRequest.candidate.median, row.writesPerRequest.candidate.ci95, 1) }
+          : {}),
+        ...(row.readsPerRequest?.candidate
+          ? { 'read-syscalls': metric(row.readsPerRequest.candidate.median, row.readsPerRequest.candidate.ci95, 1) }
+          : {})
       }
     }
     const rate = row.requestsPerSec?.candidate

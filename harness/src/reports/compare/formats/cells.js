@@ -23,7 +23,8 @@ export const comparisonColumns = (comparison) => measureNamed(comparison.setting
  * @returns {string} `node-http × json (100 connections)`; a count's row has no connections of its own (a count sends over its
  *   own few, whatever the run's level)
  */
-export const rowName = (row) => `${row.sut} × ${row.scenario}${row.requestsPerSec || !row.instructionsPerRequest ? ` (${row.connections} connections)` : ''}`
+export const rowName = (row) =>
+  `${row.sut} × ${row.scenario}${row.requestsPerSec || !row.instructionsPerRequest ? ` (${row.connections} connections)` : ''}`
 
 /** @param {ComparisonRow} row @returns {string[]} the reason and the notes of a row, for under the table */
 export const rowRemarks = (row) => [row.reason, ...row.notes].filter((text) => text !== null).map((text) => `${rowName(row)}: ${text}`)
@@ -55,10 +56,13 @@ export function summaryLine (comparison) {
   ]
   const spec = measureNamed(settings.measure).comparison
   const test = spec.testText(settings)
-  const threshold = settings.thresholdPercent === null
-    ? 'a change of at least the row\'s threshold: its own A/A spread (the band that holds 95% of the changes two counts of the same code ' +
-      `give, from the spread of the row's per-window ratios, which a real change shifts but does not widen), never below ${settings.thresholdFloorPercent}%`
-    : `a change of at least ${settings.thresholdPercent}%`
+  const threshold =
+    settings.thresholdPercent === null
+      ? "a change of at least the row's threshold: its own A/A spread (the band that holds 95% of the changes two counts of " +
+        'the same code ' +
+        'give, from the spread of the row\'s per-window ratios, which a real change shifts but does not widen), never below ' +
+          `${settings.thresholdFloorPercent}%`
+      : `a change of at least ${settings.thresholdPercent}%`
   const allocation = summary.allocationRegressed
     ? ` Allocation regressed in ${summary.allocationRegressed} row${summary.allocationRegressed > 1 ? 's' : ''}.`
     : ''
@@ -74,9 +78,13 @@ export function summaryLine (comparison) {
 export function regressionText (row, spec) {
   const changes = [
     ...(row.verdict === 'regressed' ? [[primaryFigures(row), spec.metrics[row.verdictMetric]?.label ?? row.verdictMetric]] : []),
-    ...spec.failing.filter((metric) => metricOf(row, metric)?.verdict === 'regressed').map((metric) => [metricOf(row, metric), spec.metrics[metric].label])
+    ...spec.failing
+      .filter((metric) => metricOf(row, metric)?.verdict === 'regressed')
+      .map((metric) => [metricOf(row, metric), spec.metrics[metric].label])
   ]
-  return `regressed ${changes.map(([figures, what]) => `${signedPercent(/** @type {MetricRow} */ (figures).changePercent ?? 0)} (${what})`).join(', ')}`
+  const changeOf = (/** @type {unknown[]} */ [figures, what]) =>
+    `${signedPercent(/** @type {MetricRow} */ (figures).changePercent ?? 0)} (${what})`
+  return `regressed ${changes.map(changeOf).join(', ')}`
 }
 
 /**

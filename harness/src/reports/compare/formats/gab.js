@@ -64,7 +64,10 @@ function extra (row, figures, metric) {
     ? `${figures.baseline?.runs.length ?? 0} and ${figures.candidate?.runs.length ?? 0} counted windows`
     : `${row.files.baseline.length} and ${row.files.candidate.length} runs`
   if (row.status === 'not-comparable') return `vs baseline ${baselineText}: not comparable: ${row.reason}`
-  if (row.status === 'too-few-repeats') return `vs baseline ${baselineText}: ${changeCell(figures)} (point change only: ${runs} are too few for a test)`
-  const test = figures.test?.name === 'wilcoxon-signed-rank' ? `Wilcoxon signed-rank, ${figures.test.pairs} pairs` : `Mann–Whitney U, ${runs}`
+  if (row.status === 'too-few-repeats') {
+    return `vs baseline ${baselineText}: ${changeCell(figures)} (point change only: ${runs} are too few for a test)`
+  }
+  const test =
+    figures.test?.name === 'wilcoxon-signed-rank' ? `Wilcoxon signed-rank, ${figures.test.pairs} pairs` : `Mann–Whitney U, ${runs}`
   return `vs baseline ${baselineText}: ${changeCell(figures)}, p = ${pValueCell(figures)} (${test}): ${figures.verdict}`
 }

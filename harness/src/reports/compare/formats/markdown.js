@@ -34,7 +34,7 @@ export function formatCompareMarkdown (comparison) {
   const headline = [
     summary.regressed > 0
       ? `**${summary.regressed} significant regression${summary.regressed > 1 ? 's' : ''}** beyond ` +
-        `${comparison.settings.thresholdPercent === null ? 'its row\'s threshold' : `${comparison.settings.thresholdPercent}%`}`
+        `${comparison.settings.thresholdPercent === null ? "its row's threshold" : `${comparison.settings.thresholdPercent}%`}`
       : 'no significant regression',
     ...(summary.improved > 0 ? [`${summary.improved} improved`] : []),
     ...(summary.tooFewRepeats > 0 ? [`${summary.tooFewRepeats} with too few repeats for a test`] : []),
@@ -42,7 +42,9 @@ export function formatCompareMarkdown (comparison) {
     ...(summary.syscallsRegressed > 0
       ? [`**system calls per request regressed in ${summary.syscallsRegressed} row${summary.syscallsRegressed > 1 ? 's' : ''}**`]
       : []),
-    ...(summary.disturbed > 0 ? [`**${summary.disturbed} row${summary.disturbed > 1 ? 's rest' : ' rests'} on disturbed runs** (see the notes)`] : []),
+    ...(summary.disturbed > 0
+      ? [`**${summary.disturbed} row${summary.disturbed > 1 ? 's rest' : ' rests'} on disturbed runs** (see the notes)`]
+      : []),
     ...(warmupChanged > 0 ? [`${warmupChanged} with a changed warm-up (see Warm-up)`] : [])
   ].join('; ')
   const columns = comparisonColumns(comparison)
@@ -66,7 +68,13 @@ export function formatCompareMarkdown (comparison) {
     const rule = secondary.head.map((_, index) => secondary.alignRight.includes(index) ? '---:' : '---').join('|')
     lines.push('', `| ${secondary.head.join(' | ')} |`, `|${rule}|`)
     for (const row of secondary.rows) {
-      lines.push(`| ${secondary.cells(row).map(cell).map((text) => text === 'regressed' || text === 'improved' ? `**${text}**` : text).join(' | ')} |`)
+      lines.push(
+        `| ${secondary
+          .cells(row)
+          .map(cell)
+          .map((text) => (text === 'regressed' || text === 'improved' ? `**${text}**` : text))
+          .join(' | ')} |`
+      )
     }
     lines.push('', note)
   }

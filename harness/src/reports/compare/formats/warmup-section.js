@@ -16,8 +16,10 @@ import { rowName } from './cells.js'
  */
 
 /** What the section shows, after its title. */
-export const WARMUP_NOTE = 'baseline → candidate: each side\'s series (warm-up and measurement as one) classified from its change points, ' +
-  'the steady start in ms since the first request; a steady start changes when it moves by more than two windows or a quarter of the baseline\'s'
+export const WARMUP_NOTE =
+  "baseline → candidate: each side's series (warm-up and measurement as one) classified from its change points, " +
+  'the steady start in ms since the first request; a steady start changes when it moves by more than two windows or a quarter of ' +
+    "the baseline's"
 
 const rateFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
 
@@ -40,10 +42,11 @@ function warmupText (row) {
   const warmup = row.warmup
   if (!warmup) return 'not classified on either side'
   if (!warmup.changed) return `warm-up unchanged: ${sideText(warmup.baseline)} → ${sideText(warmup.candidate)}`
-  const shift = warmup.steadyStartShiftMs !== null && warmup.toleranceMs !== null && Math.abs(warmup.steadyStartShiftMs) > warmup.toleranceMs
-    ? ` (steady ${formatInteger(Math.abs(warmup.steadyStartShiftMs))} ms ${warmup.steadyStartShiftMs > 0 ? 'later' : 'earlier'}, ` +
-      `beyond ±${formatInteger(warmup.toleranceMs)} ms)`
-    : ''
+  const shift =
+    warmup.steadyStartShiftMs !== null && warmup.toleranceMs !== null && Math.abs(warmup.steadyStartShiftMs) > warmup.toleranceMs
+      ? ` (steady ${formatInteger(Math.abs(warmup.steadyStartShiftMs))} ms ${warmup.steadyStartShiftMs > 0 ? 'later' : 'earlier'}, ` +
+        `beyond ±${formatInteger(warmup.toleranceMs)} ms)`
+      : ''
   return `${sideText(warmup.baseline)} → ${sideText(warmup.candidate)}${shift}`
 }
 
@@ -64,9 +67,11 @@ function runtimeLines (row, code) {
   const differences = row.runtimeDifferences
   if (!differences) return null
   const { by, verdict, ratio, interval } = differences.levelChange
-  const where = by === 'verdict'
-    ? `where req/s ${verdict}`
-    : `where the steady windows' req/s moved ×${ratio} (95% interval ${interval?.join('–')}; one run a side: the windows' spread, not a verdict)`
+  const where =
+    by === 'verdict'
+      ? `where req/s ${verdict}`
+      : `where the steady windows' req/s moved ×${ratio} (95% interval ${interval?.join('–')}; one run a side: the windows' spread, ` +
+        'not a verdict)'
   if (differences.reason !== null || !differences.baseline || !differences.candidate) {
     return { heading: `runtime events ${where}: not compared: ${differences.reason}`, items: [] }
   }
@@ -78,14 +83,18 @@ function runtimeLines (row, code) {
   if (optimized) lines.push(`optimised: ${optimized}`)
   if (baseline.deoptimized && candidate.deoptimized) {
     const byCategory = pairs(baseline.deoptimized.byCategoryPerSec, candidate.deoptimized.byCategoryPerSec)
-    lines.push(`deoptimised: ${rate(baseline.deoptimized.perSec)} → ${rate(candidate.deoptimized.perSec)}${byCategory ? ` (${byCategory})` : ''}`)
+    lines.push(
+      `deoptimised: ${rate(baseline.deoptimized.perSec)} → ${rate(candidate.deoptimized.perSec)}${byCategory ? ` (${byCategory})` : ''}`
+    )
   }
   const kinds = [...new Set([...Object.keys(baseline.collections), ...Object.keys(candidate.collections)])]
     .filter((kind) => baseline.collections[kind]?.perSec || candidate.collections[kind]?.perSec)
   const collection = (/** @type {RuntimeRates} */ rates, /** @type {string} */ kind) => rates.collections[kind]
     ? `${rate(rates.collections[kind].perSec)} (${rate(rates.collections[kind].pausePct)}% paused)`
     : '0'
-  if (kinds.length > 0) lines.push(`collections: ${kinds.map((kind) => `${kind} ${collection(baseline, kind)} → ${collection(candidate, kind)}`).join(', ')}`)
+  if (kinds.length > 0) {
+    lines.push(`collections: ${kinds.map((kind) => `${kind} ${collection(baseline, kind)} → ${collection(candidate, kind)}`).join(', ')}`)
+  }
   const deopts = differences.deoptimizations
   if (deopts) {
     const runs = { baseline: row.files.baseline.length, candidate: row.files.candidate.length }

@@ -29,14 +29,20 @@
    */
   const FLAG_STYLES = {
     'generator-bound': {
-      legend: '† generator-bound: the load generator\'s limit, not the framework\'s',
+      legend: "† generator-bound: the load generator's limit, not the framework's",
       suffix: ' †',
-      itemStyle: { opacity: 0.55, decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [3, 5], rotation: -Math.PI / 4, color: 'rgba(0, 0, 0, 0.45)' } }
+      itemStyle: {
+        opacity: 0.55,
+        decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [3, 5], rotation: -Math.PI / 4, color: 'rgba(0, 0, 0, 0.45)' }
+      }
     },
     'machine-limit': {
       legend: '‡ limit of this machine: the native engine, the fastest here, was generator-bound',
       suffix: ' ‡',
-      itemStyle: { opacity: 0.55, decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [2, 3], rotation: Math.PI / 4, color: 'rgba(0, 0, 0, 0.45)' } }
+      itemStyle: {
+        opacity: 0.55,
+        decal: { symbol: 'rect', dashArrayX: [1, 0], dashArrayY: [2, 3], rotation: Math.PI / 4, color: 'rgba(0, 0, 0, 0.45)' }
+      }
     },
     invalid: {
       legend: '✗ invalid: answered wrong under load, not a valid figure',
@@ -44,7 +50,7 @@
       itemStyle: { color: '#c8c8c8', borderColor: '#d62728', borderWidth: 2, borderType: 'dashed' }
     },
     disturbed: {
-      legend: '⚠ disturbed: other processes took a share of the SUT\'s or the generator\'s cpus while it was measured',
+      legend: "⚠ disturbed: other processes took a share of the SUT's or the generator's cpus while it was measured",
       suffix: ' ⚠ disturbed',
       itemStyle: { opacity: 0.6, borderColor: '#ff7f0e', borderWidth: 2, borderType: 'dotted' }
     }
@@ -55,7 +61,11 @@
     if (flags.length === 0 && !rank) return value
     const itemStyle = Object.assign({}, ...flags.map((flag) => FLAG_STYLES[flag].itemStyle))
     const suffix = flags.map((flag) => FLAG_STYLES[flag].suffix).join('') + (rank ? ` (${rank})` : '')
-    return { value, itemStyle, label: { formatter: ({ value: shown }) => format(shown) + suffix, color: flags.includes('invalid') ? '#d62728' : '#333' } }
+    return {
+      value,
+      itemStyle,
+      label: { formatter: ({ value: shown }) => format(shown) + suffix, color: flags.includes('invalid') ? '#d62728' : '#333' }
+    }
   }
 
   /**
@@ -126,7 +136,9 @@
       xAxis: { type: 'value', name: axisName, nameLocation: 'middle', nameGap: 28 },
       yAxis: {
         type: 'category',
-        data: ranksInNames ? categories.map((category, index) => series[0].ranks[index] ? `${category} (${series[0].ranks[index]})` : category) : categories,
+        data: ranksInNames
+          ? categories.map((category, index) => (series[0].ranks[index] ? `${category} (${series[0].ranks[index]})` : category))
+          : categories,
         inverse: true
       },
       series: [...bars, ...whiskers, ...legendEntries]
@@ -138,7 +150,9 @@
     const groups = [...new Set(series.map((entry) => entry.group ?? entry.name))]
     const colorOf = (entry) => PALETTE[groups.indexOf(entry.group ?? entry.name) % PALETTE.length]
     // Many SUTs make a tangle: the fastest few are shown, the rest one click away in the legend.
-    const selected = Object.fromEntries(series.map((entry) => [entry.name, groups.indexOf(entry.group ?? entry.name) < VISIBLE_LINE_GROUPS]))
+    const selected = Object.fromEntries(
+      series.map((entry) => [entry.name, groups.indexOf(entry.group ?? entry.name) < VISIBLE_LINE_GROUPS])
+    )
     return baseOption(title, {
       legend: { type: 'scroll', top: 24, left: 0, right: 0, selected },
       xAxis: { type: logX ? 'log' : 'value', name: xName, nameLocation: 'middle', nameGap: 28, logBase: logX ? 10 : undefined },
@@ -238,8 +252,16 @@
     ]
     if (events) {
       // Bursts of hundreds of compilations and a few collections per window share the axis: a log scale shows both.
-      yAxis.push({ type: 'log', gridIndex: 1, name: 'per window (log)', min: 0.5, axisLabel: { formatter: (value) => value < 1 ? '' : format(value) } },
-        { type: 'value', gridIndex: 1, name: 'ms per window', position: 'right', splitLine: { show: false } })
+      yAxis.push(
+        {
+          type: 'log',
+          gridIndex: 1,
+          name: 'per window (log)',
+          min: 0.5,
+          axisLabel: { formatter: (value) => (value < 1 ? '' : format(value)) }
+        },
+        { type: 'value', gridIndex: 1, name: 'ms per window', position: 'right', splitLine: { show: false } }
+      )
       const bars = [['optimisations', events.optimized, PALETTE[1]], ['deoptimisations', events.deoptimized, PALETTE[6]],
         ['collections', events.collections, PALETTE[4]]].filter(([, points]) => points !== null)
       series.push(...bars.map(([name, points, color], index) => ({
@@ -254,7 +276,15 @@
         markLine: index === 0 ? marks(false) : undefined
       })))
       if (events.gcPauseMs) {
-        series.push({ name: 'GC pause ms', type: 'line', xAxisIndex: 1, yAxisIndex: 3, showSymbol: false, color: PALETTE[7], data: events.gcPauseMs })
+        series.push({
+          name: 'GC pause ms',
+          type: 'line',
+          xAxisIndex: 1,
+          yAxisIndex: 3,
+          showSymbol: false,
+          color: PALETTE[7],
+          data: events.gcPauseMs
+        })
       }
       // What the main thread's pauses do not show: V8's background threads (concurrent marking, compilation) on the SUT's cpu.
       if (events.otherThreadsCpuMs) {
@@ -289,17 +319,23 @@
   }
 
   const CHARTS = {
-    throughput: (section) => barOption(
-      `${section.scenario}: requests per second${section.throughput.series.some((entry) => entry.interval95.some(Boolean))
-        ? ' (geometric mean of the rounds, 95% interval, rank group)'
-        : ''}`,
-      'req/s',
-      section.throughput
-    ),
+    throughput: (section) =>
+      barOption(
+        `${section.scenario}: requests per second${
+          section.throughput.series.some((entry) => entry.interval95.some(Boolean))
+            ? ' (geometric mean of the rounds, 95% interval, rank group)'
+            : ''
+        }`,
+        'req/s',
+        section.throughput
+      ),
     latencyOverTime: (section) => {
       const { series, warmupEndSec, stableAfter } = section.latencyOverTime
       const option = lineOption(`${section.scenario}: latency over time (${model.windowLabel}, p50 and p99)`, {
-        xName: 's since load began', yName: 'ms', series, logY: true
+        xName: 's since load began',
+        yName: 'ms',
+        series,
+        logY: true
       })
       if (option.series.length > 0) {
         // The warm-up is shaded on the first line; each SUT's stableAfterMs is a dashed mark on its p50 line.
@@ -313,7 +349,11 @@
           const line = option.series.find((entry) => entry.name === `${mark.name} p50`)
           if (line) {
             line.markLine = {
-              symbol: 'none', silent: true, lineStyle: { type: 'dashed' }, label: { formatter: `stable ${mark.atSec} s` }, data: [{ xAxis: mark.atSec }]
+              symbol: 'none',
+              silent: true,
+              lineStyle: { type: 'dashed' },
+              label: { formatter: `stable ${mark.atSec} s` },
+              data: [{ xAxis: mark.atSec }]
             }
           }
         }
@@ -322,26 +362,49 @@
     },
     latencyDistribution: (section) => {
       const option = lineOption(`${section.scenario}: latency distribution (merged histograms)`, {
-        xName: 'percentile', yName: 'ms', series: section.latencyDistribution.series, logY: true
+        xName: 'percentile',
+        yName: 'ms',
+        series: section.latencyDistribution.series,
+        logY: true
       })
       const percentiles = [...new Set(section.latencyDistribution.series.flatMap((entry) => entry.points.map((point) => point[0])))]
       option.xAxis = { type: 'category', name: 'percentile', nameLocation: 'middle', nameGap: 28, data: percentiles.map(percentileLabel) }
-      option.series = section.latencyDistribution.series.map((entry) => ({ name: entry.name, type: 'line', data: entry.points.map((point) => point[1]) }))
+      option.series = section.latencyDistribution.series.map((entry) => ({
+        name: entry.name,
+        type: 'line',
+        data: entry.points.map((point) => point[1])
+      }))
       return option
     },
-    sweepThroughput: (section) => lineOption(`${section.scenario}: req/s against connections`, {
-      xName: 'connections', yName: 'req/s', series: section.connectionSweep.throughput, logX: true
-    }),
-    sweepP99: (section) => lineOption(`${section.scenario}: p99 latency against connections`, {
-      xName: 'connections', yName: 'ms', series: section.connectionSweep.p99, logX: true, logY: true
-    }),
-    cpu: (section) => lineOption(`${section.scenario}: SUT CPU over time (% of one core)`, {
-      xName: 's since load began', yName: '% CPU', series: section.resourcesOverTime.cpu
-    }),
-    rss: (section) => lineOption(`${section.scenario}: SUT resident memory over time`, {
-      xName: 's since load began', yName: 'MiB', series: section.resourcesOverTime.rss
-    }),
-    requestsPerCpuSec: (section) => barOption(`${section.scenario}: requests per CPU-second of the SUT`, 'req / CPU-s', section.requestsPerCpuSec),
+    sweepThroughput: (section) =>
+      lineOption(`${section.scenario}: req/s against connections`, {
+        xName: 'connections',
+        yName: 'req/s',
+        series: section.connectionSweep.throughput,
+        logX: true
+      }),
+    sweepP99: (section) =>
+      lineOption(`${section.scenario}: p99 latency against connections`, {
+        xName: 'connections',
+        yName: 'ms',
+        series: section.connectionSweep.p99,
+        logX: true,
+        logY: true
+      }),
+    cpu: (section) =>
+      lineOption(`${section.scenario}: SUT CPU over time (% of one core)`, {
+        xName: 's since load began',
+        yName: '% CPU',
+        series: section.resourcesOverTime.cpu
+      }),
+    rss: (section) =>
+      lineOption(`${section.scenario}: SUT resident memory over time`, {
+        xName: 's since load began',
+        yName: 'MiB',
+        series: section.resourcesOverTime.rss
+      }),
+    requestsPerCpuSec: (section) =>
+      barOption(`${section.scenario}: requests per CPU-second of the SUT`, 'req / CPU-s', section.requestsPerCpuSec),
     warmup: (section, element) => warmupOption(section.warmup.charts[Number(element.dataset.subject)], element)
   }
 
@@ -349,7 +412,10 @@
     const section = model.scenarios[Number(element.dataset.section)]
     const option = CHARTS[element.dataset.chart](section, element)
     // Bar charts grow with their bars, so two dozen SUTs stay legible.
-    const bars = option.yAxis?.type === 'category' ? option.yAxis.data.length * Math.max(1, option.series.filter((entry) => entry.type === 'bar').length) : 0
+    const bars =
+      option.yAxis?.type === 'category'
+        ? option.yAxis.data.length * Math.max(1, option.series.filter((entry) => entry.type === 'bar').length)
+        : 0
     if (bars > 10) element.style.height = `${120 + bars * 24}px`
     const chart = echarts.init(element, null, { renderer: 'canvas' })
     chart.setOption(option)
