@@ -81,6 +81,7 @@ function validValues (spec) {
     }
     // Given, the option says what it names (`--paired`: paired); `--no-verify` turns its field off.
     case 'flag': return [[true, !flagName(spec).startsWith('--no-')]]
+    case 'objective': return [['p99<=10ms', 'p99<=10ms'], [' p99.9 <= 0.5s , p50<=2000us ', 'p50<=2ms,p99.9<=500ms']]
   }
 }
 
@@ -111,6 +112,7 @@ function refusedValue (spec) {
     case 'outputDirectory': return { value: '', says: 'a directory path' }
     case 'inputDirectory': return { value: '/nonexistent/run', says: 'an existing directory' }
     case 'flag': return { value: 'yes', says: 'given without a value' }
+    case 'objective': return { value: 'p101<=10ms', says: 'names percentile 101, out of range (above 0 and below 100)' }
   }
 }
 
@@ -219,7 +221,7 @@ describe('the CLI on bad input', () => {
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
     expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
-      'valid: run, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, bisect, site, host, list')
+      'valid: run, capacity, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, bisect, site, host, list')
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {
