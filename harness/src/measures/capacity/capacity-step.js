@@ -1,8 +1,9 @@
 // @ts-check
 // One open-model step of a capacity search, as a result records it: what was offered and what came back, the latency percentiles timed
 // from each intended send time, failures, the SUT's and the generator's cpu, and how far the generator lagged its own schedule. A step is
-// held when the achieved rate is at least 99 % of the offered one, every term of the objective holds and no request failed; a step where
-// the generator fell behind its schedule measured the generator, not the SUT: it is marked and never held.
+// held when the achieved rate is at least 99 % of the offered one (the requests still in flight at its end, within the objective's
+// largest bound, not counted against it), every term of the objective holds and no request failed; a step where the generator fell
+// behind its schedule measured the generator, not the SUT: it is marked and never held.
 import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { roundTo } from '../../platform/util/numbers.js'
 import { judgeObjective } from './objective.js'
@@ -62,11 +63,17 @@ export function judgeStep (offeredPerSec, summary, { objective, cutShort }) {
       : null,
     summary?.generatorBound ? `the generator's cpu set the pace (${summary.generatorCpuPct ?? '-'} % of a core)` : null
   ].filter((text) => text !== null)
+  // The requests still in flight when the step ends are not answered within it: at most those sent in the objective's largest bound
+  // before its end (the rest were answered within it, or the objective failed), and one more for the rounding of the schedule.
+  const largestMs = Math.max(...objective.terms.map((term) => term.maxMs))
+  const inFlightAllowance = offeredPerSec * largestMs / 1000 + 1
+  const shortOfOffered = summary !== null &&
+    summary.requests < HELD_ACHIEVED_SHARE * offeredPerSec * summary.durationSec - inFlightAllowance
   const reasons = [
     cutShort ? 'cut short (interrupted, or the SUT exited)' : null,
     !summary ? 'nothing was measured' : null,
     ...behind,
-    summary && achievedPerSec < HELD_ACHIEVED_SHARE * offeredPerSec
+    shortOfOffered
       ? `achieved ${formatInteger(achievedPerSec)} req/s, below ${HELD_ACHIEVED_SHARE * 100} % of ${formatInteger(offeredPerSec)}`
       : null,
     summary && summary.errors + summary.timeouts > 0 ? `${summary.errors} errors and ${summary.timeouts} timeouts` : null,

@@ -88,9 +88,12 @@ describe.skipIf(absent)(`the capacity chart in chromium${skipNote(absent)}`, () 
     }
     // The objective: one horizontal line per term, at its bound.
     expect(chart.series.find((series) => series.id === 'objective')?.marks).toEqual([5, 50])
-    // A diamond at the capacity of each SUT that held a rate.
-    const held = run.written.filter((record) => record.capacity.capacityPerSec > 0).map((record) => record.sut.label)
-    for (const sut of new Set(held)) expect(chart.series.find((series) => series.id === `${sut} capacity`)?.type).toBe('scatter')
+    // A diamond at the capacity of each SUT that held a rate in every launch (one that held none in a launch is ranked after, unmarked).
+    for (const sut of new Set(run.written.map((record) => record.sut.label))) {
+      const launches = run.written.filter((record) => record.sut.label === sut).map((record) => record.capacity.capacityPerSec)
+      const diamond = chart.series.find((series) => series.id === `${sut} capacity`)
+      expect(diamond?.type ?? null, `${sut}: ${launches.join(', ')}`).toBe(launches.every((rate) => rate > 0) ? 'scatter' : null)
+    }
     expect(table).toContain('capacity req/s')
     for (const { sut } of run.written) expect(table).toContain(sut.label)
   })
