@@ -58,8 +58,11 @@
  *   parts of machines that differ may merge (only with `--allow-mixed-machines`, or never), and what the refusal says
  * @property {import('./comparison-spec.js').ComparisonSpec} comparison what a comparison of two sides of this measure reads and writes
  * @property {MeasureReport} report its part of report.md and report.html
- * @property {(records: ResultRecord[]) => string} [terminalTable] what the terminal prints of a run after its summary table (capacity: its
- *   capacity table); absent: the summary table says it all
+ * @property {(record: ResultRecord) => import('../platform/resources/interference-sampler.js').InterferenceReport | null} [interferenceOf]
+ *   what other processes took of the cpus while the cell was measured, as its disturbance is judged (capacity: its most disturbed
+ *   phase); absent: its measured phase's (`summary.interference`)
+ * @property {(records: ResultRecord[]) => string} [terminalTable] what the terminal prints of a run at its end (capacity: its capacity
+ *   table); absent: the summary table of req/s and latency, and with repeats the table of their rounds
  *
  * @typedef {object} MeasureReport its part of report.md and report.html, between a report's title and its environment
  * @property {(run: RunData, context: { mixed: string | null }) => string[]} markdownBody report.md's lines of the run (mixed: what a run

@@ -159,9 +159,11 @@ export async function runBenchmarks (options, io, signal, planFields) {
       `  → ${file}`)
   })
   progress.done()
-  io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
-  if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
   if (measure.terminalTable) io.stdout.write(measure.terminalTable(outcome.records) + '\n')
+  else {
+    io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
+    if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
+  }
   io.stdout.write(`${formatTimeSpent(outcome.records, performance.now() - startedAt)}\n`)
   io.stdout.write(`results: ${outcome.runDir}\n`)
   for (const path of writeReports([outcome.runDir])) io.stdout.write(`report: ${path}\n`)

@@ -8,7 +8,7 @@ import { describeExit } from '../../subjects/sut-process/start-sut.js'
 import { underLoadProblems } from '../../judging/under-load-check.js'
 import { formatInteger } from '../../platform/text/format.js'
 import { roundTo } from '../../platform/util/numbers.js'
-import { judgeStep } from './capacity-step.js'
+import { judgeStep, takenByOthersPct } from './capacity-step.js'
 import { capacitySettingsOf } from './capacity-settings.js'
 import { loadPhase } from './load-phase.js'
 import { searchCapacity } from './rate-search.js'
@@ -29,6 +29,8 @@ import { searchCapacity } from './rate-search.js'
  * @property {number | null} capacityPerSec the highest offered rate held; 0: not even the lowest step; null: not known (interrupted)
  * @property {import('./rate-search.js').SearchResult['limitedBy'] | null} limitedBy
  * @property {string | null} limit what stopped it going higher, in words
+ * @property {import('../../platform/resources/interference-sampler.js').InterferenceReport | null} interference the most disturbed of its
+ *   phases (the ceiling's or a step's): what other processes took of the cpus, as the cell's disturbance is judged; null: not read
  */
 
 /**
@@ -40,7 +42,14 @@ import { searchCapacity } from './rate-search.js'
 export async function capacityCell (context, cell, running, record, probes) {
   const { objective, minRatePerSec, maxRatePerSec, stepSec } = capacitySettingsOf(context.load)
   /** @type {CapacityFigures} */
-  const figures = { objective: objective.text, ceiling: null, steps: [], capacityPerSec: null, limitedBy: null, limit: null }
+  const figures = {
+    objective: objective.text, ceiling: null, steps: [], capacityPerSec: null, limitedBy: null, limit: null, interference: null
+  }
+  /** Keeps the phase most disturbed by other processes: the cell's disturbance is judged on it. @param {PhaseSummary | null} summary */
+  const noteInterference = (summary) => {
+    const report = summary?.interference ?? null
+    if (report && (takenByOthersPct(report) ?? 0) >= (takenByOthersPct(figures.interference) ?? -1)) figures.interference = report
+  }
   Object.assign(record, { capacity: figures })
   /** @type {string[]} */
   const wrongAnswers = []
@@ -53,6 +62,7 @@ export async function capacityCell (context, cell, running, record, probes) {
       warmupSec: context.load.warmupSec, durationSec: context.load.durationSec, ratePerSec: null, label: 'closed-loop ceiling'
     })
     figures.ceiling = ceiling.summary && ceilingFigures(ceiling.summary)
+    noteInterference(ceiling.summary)
     judgeAnswers('the closed-loop ceiling', ceiling.summary)
     if (ceiling.cutShort || !figures.ceiling || wrongAnswers.length > 0) return true
     const top = maxRatePerSec ?? figures.ceiling.requestsPerSec
@@ -66,6 +76,7 @@ export async function capacityCell (context, cell, running, record, probes) {
         })
         const step = judgeStep(offeredPerSec, summary, { objective, cutShort })
         figures.steps.push(step)
+        noteInterference(summary)
         judgeAnswers(`the step at ${formatInteger(offeredPerSec)} req/s`, summary)
         return wrongAnswers.length > 0 ? { ...step, cutShort: true } : step
       }

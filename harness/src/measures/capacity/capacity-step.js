@@ -31,6 +31,8 @@ export const GENERATOR_LAG_SHARE_OF_BOUND = 0.5
  * @property {number} requests @property {number} errors @property {number} timeouts
  * @property {number} failed responses of the wrong status or body
  * @property {number | null} sutCpuPct in % of one core @property {number | null} generatorCpuPct in % of one core
+ * @property {number | null} othersCpuPct the most other processes (and the hypervisor) took of the SUT's or the generator's cpus, in %;
+ *   null: not read
  * @property {boolean} generatorBehind the generator fell behind its schedule or its cpu set the pace: the step is the generator's
  * @property {boolean} cutShort interrupted, or the SUT exited: not judged
  * @property {boolean} held
@@ -94,9 +96,21 @@ export function judgeStep (offeredPerSec, summary, { objective, cutShort }) {
     failed,
     sutCpuPct: summary?.resources?.targets.sut?.cpuPctMean ?? null,
     generatorCpuPct: summary?.generatorCpuPct ?? null,
+    othersCpuPct: takenByOthersPct(summary?.interference ?? null),
     generatorBehind: behind.length > 0,
     cutShort,
     held: reasons.length === 0,
     reason: reasons.length === 0 ? null : reasons.join('; ')
   }
+}
+
+/**
+ * The most other processes and the hypervisor took of any of the phase's cpu sets (the SUT's, the generator's), in %.
+ * @param {import('../../platform/resources/interference-sampler.js').InterferenceReport | null} report
+ * @returns {number | null} null: not read
+ */
+export function takenByOthersPct (report) {
+  if (!report) return null
+  const shares = Object.values(report.roles).map((share) => share.othersPct + share.stealPct)
+  return shares.length === 0 ? null : roundTo(Math.max(...shares), 1)
 }

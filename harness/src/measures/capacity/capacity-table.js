@@ -13,6 +13,7 @@ import { formatInteger } from '../../platform/text/format.js'
  * @property {string} sut @property {string} scenario
  * @property {number[]} launches each ok launch's capacity (req/s), in run order
  * @property {number} notOk launches that did not end ok
+ * @property {number} disturbed ok launches other processes disturbed (judging/disturbance.js), measured again where the budget allowed
  * @property {number | null} center geometric mean of the launches (0 when any launch held nothing; null: no ok launch)
  * @property {[number, number] | null} interval95 null: one launch per SUT, or not ranked
  * @property {{ best: number, worst: number, of: number } | null} rank among the SUTs of the scenario whose every launch held a rate
@@ -67,6 +68,7 @@ function rowOf (sut, scenario, group) {
     scenario,
     launches,
     notOk: group.length - ok.length,
+    disturbed: ok.filter((record) => record.interference?.disturbed).length,
     center: launches.length === 0 ? null : zero > 0 ? 0 : null,
     interval95: null,
     rank: null,
@@ -93,7 +95,7 @@ export function capacityCells (row) {
     row.center === null ? '-' : formatInteger(row.center),
     row.interval95 ? `${formatInteger(row.interval95[0])}–${formatInteger(row.interval95[1])}` : '-',
     row.rank ? rankText(row.rank) : zero > 0 ? `after all (${zero} launch${zero === 1 ? '' : 'es'} held nothing)` : '-',
-    `${row.launches.length}${row.notOk > 0 ? ` (+${row.notOk} not ok)` : ''}`,
+    `${row.launches.length}${row.disturbed > 0 ? ` (${row.disturbed} disturbed)` : ''}${row.notOk > 0 ? ` (+${row.notOk} not ok)` : ''}`,
     row.ceilingPerSec === null ? '-' : formatInteger(row.ceilingPerSec),
     row.center !== null && row.ceilingPerSec ? `${Math.round(row.center / row.ceilingPerSec * 100)} %` : '-',
     row.limit

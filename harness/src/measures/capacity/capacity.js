@@ -69,5 +69,6 @@ export const capacity = Object.freeze({
   },
   comparison: CAPACITY_COMPARISON,
   report: CAPACITY_REPORT,
+  interferenceOf: (record) => record.capacity?.interference ?? null,
   terminalTable: formatCapacityTable
 })

@@ -1,8 +1,8 @@
 // @ts-check
 // A capacity cell on a real SUT (node-http on port 0, the native engine, short steps): the closed-loop ceiling, then steps from the lowest
 // rate up, each recorded with what was offered and achieved, its percentiles, failures, cpu and the generator's lag; a capacity that is one
-// of the rates held; results valid against the schema, report.md and report.html with the capacity table. Interrupted after its second
-// step, the cell is written with every step measured until then.
+// of the rates held; results valid against the schema, report.md and report.html with the capacity table. Interrupted as its second
+// step starts, the cell is written with the step measured before.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -35,6 +35,9 @@ describe('a capacity run', () => {
     expect(record.status, record.reason).toBe('ok')
     expect(record.load.measure).toBe('capacity')
     expect(record.summary).toBeNull()
+    // Judged for disturbance on its most disturbed phase, each step with what others took of the cpus.
+    expect(record.interference).toMatchObject({ disturbed: expect.any(Boolean), worstSharePct: expect.any(Number) })
+    for (const step of record.capacity.steps) expect(step.othersCpuPct).toBeLessThanOrEqual(record.interference.worstSharePct + 0.1)
     const figures = record.capacity
     expect(figures.objective).toBe('p99<=50ms')
     expect(figures.ceiling.requestsPerSec).toBeGreaterThan(0)
@@ -75,13 +78,14 @@ describe('a capacity run', () => {
       scenarios: ['json'],
       measure: capacity,
       signal: controller.signal,
-      load: { engine: 'native', warmupSec: 0.2, durationSec: 0.5, capacity: SEARCH },
+      // An objective so loose that a busy machine holds the lowest step: the search goes on to a second.
+      load: { engine: 'native', warmupSec: 0.2, durationSec: 0.5, capacity: { ...SEARCH, objective: 'p99<=2s' } },
       hooks: {
-        // Each step says its rate as it starts: at the third, two steps are measured and recorded.
+        // Each step says its rate as it starts: at the second, one step is measured and recorded.
         onProgress: (event) => {
           if (!/^[\d,]+ req\/s offered$/.test(event.stage)) return
           stepsStarted += 1
-          if (stepsStarted === 3) controller.abort('SIGINT')
+          if (stepsStarted === 2) controller.abort('SIGINT')
         }
       }
     })
@@ -89,8 +93,8 @@ describe('a capacity run', () => {
     expect(record.status).toBe('failed')
     expect(record.errorCode).toBe('DYNO_ERR_INTERRUPTED')
     expect(record.reason).toMatch(/interrupted by SIGINT after \d+ steps; the steps measured are kept/)
-    expect(record.capacity.steps.length).toBeGreaterThanOrEqual(2)
-    expect(record.capacity.steps.slice(0, 2).map((/** @type {{ cutShort: boolean }} */ step) => step.cutShort)).toEqual([false, false])
+    expect(record.capacity.steps.length).toBeGreaterThanOrEqual(1)
+    expect(record.capacity.steps[0]).toMatchObject({ offeredPerSec: 100, cutShort: false, held: true })
     expect(record.capacity.capacityPerSec).toBeNull()
     expect(schemaErrors('result', record)).toEqual([])
   })
