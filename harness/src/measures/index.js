@@ -2,11 +2,12 @@
 // The measures dyno knows, in help order: `--measure` takes their names, a result records one, and every place that differs between them
 // asks the measure object (measure.js). Adding one is a folder beside these and one line here.
 import { DynoError } from '../platform/errors.js'
+import { capacity } from './capacity/capacity.js'
 import { instructions } from './instructions/instructions.js'
 import { wallClock } from './wall-clock/wall-clock.js'
 
 /** @type {readonly import('./measure.js').Measure[]} */
-export const MEASURES = Object.freeze([wallClock, instructions])
+export const MEASURES = Object.freeze([wallClock, instructions, capacity])
 
 /** @returns {string[]} the names `--measure` takes */
 export const measureNames = () => MEASURES.map((measure) => measure.name)

@@ -25,6 +25,8 @@
  *   every command that runs it takes
  * @property {(profile: LoadProfile) => number} defaultRepeats the rounds of a run that gives no `--repeats`
  * @property {boolean} loadedByEngine whether the run's load engine loads its cells; a measure that sends its own requests needs none chosen
+ * @property {string} [engineUnlessNamed] a measure that needs no engine chosen (loadedByEngine false) but drives one itself: the engine it
+ *   drives unless `--engine` names one; absent: the first `--engine auto` would try
  * @property {(options: import('./load-settings.js').SettingsInput, engine: import('../load/engines/engine.js').Engine) => LoadSettings}
  *   settings the run's load settings from its options, checked against what the engine (or the measure) can do: a DynoError naming the
  *   option
@@ -57,6 +59,11 @@
  *   parts of machines that differ may merge (only with `--allow-mixed-machines`, or never), and what the refusal says
  * @property {import('./comparison-spec.js').ComparisonSpec} comparison what a comparison of two sides of this measure reads and writes
  * @property {MeasureReport} report its part of report.md and report.html
+ * @property {(record: ResultRecord) => import('../platform/resources/interference-sampler.js').InterferenceReport | null} [interferenceOf]
+ *   what other processes took of the cpus while the cell was measured, as its disturbance is judged (capacity: its most disturbed
+ *   phase); absent: its measured phase's (`summary.interference`)
+ * @property {(records: ResultRecord[]) => string} [terminalTable] what the terminal prints of a run at its end (capacity: its capacity
+ *   table); absent: the summary table of req/s and latency, and with repeats the table of their rounds
  *
  * @typedef {object} MeasureReport its part of report.md and report.html, between a report's title and its environment
  * @property {(run: RunData, context: { mixed: string | null }) => string[]} markdownBody report.md's lines of the run (mixed: what a run

@@ -42,6 +42,8 @@
  * @property {MetricRow | null} [readsPerRequest] read system calls per request, likewise
  * @property {MetricRow | null} [pollingPerRequest] polling system calls per request: shown, no verdict (they follow timing)
  * @property {MetricRow | null} [otherSyscallsPerRequest] every other system call per request: shown, no verdict
+ * @property {MetricRow | null} [capacityPerSec] the highest offered rate held within the objective, one value per launch (capacity results)
+ * @property {MetricRow | null} [ceilingPerSec] the closed-loop ceiling before the steps, per launch: shown, no verdict (capacity results)
  * @property {{ baseline: string[], candidate: string[] }} files the result files of each side
  * @property {import('../reports/compare/warmup-change.js').WarmupChange | null} warmup how the cell warmed up on each side (wall-clock
  *   results); null when a side has no run, or no run of either side was classified

@@ -16,6 +16,7 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @property {number} [countWindowRequests] instructions only
  * @property {number} [countWindows] instructions only
  * @property {number} [countJobs] instructions only: counts made at once
+ * @property {import('../measures/capacity/capacity-settings.js').CapacitySearchSettings} [capacity] capacity only: the search's settings
  * @typedef {import('../platform/pinning/resolve-pinning.js').PinPlan} PinPlan
  *
  * @typedef {object} ResultRecord one (SUT, scenario) run, as written to `<sut>--<scenario>.json`
@@ -40,6 +41,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @property {import('../load/load-plan.js').PhaseSummary | null} summary
  * @property {import('../measures/instructions/counts/count-instructions.js').InstructionCount} [instructions] --measure instructions: the
  *   count
+ * @property {import('../measures/capacity/capacity-cell.js').CapacityFigures} [capacity] --measure capacity: the ceiling, the steps, the
+ *   capacity
  * @property {ReturnType<typeof import('../judging/warmup-analysis.js').analyzeWarmup> | null} warmupAnalysis when latency settled
  *   (stableAfterMs) and how much faster the steady state is than the first second
  * @property {import('../judging/cell-classification.js').CellClassification | null} [classification] the cell's series (warm-up and

@@ -187,7 +187,8 @@ export async function runSuite (suite, hooks = {}) {
     const measureOnce = async (cell) => {
       const measured = await runOne(context, cell, session ?? createSutSession(context))
       measured.consistency = measure.checkConsistency(measured)
-      const verdict = judgeDisturbance(measured.summary?.interference, suite.disturbedAbovePct)
+      const verdict = judgeDisturbance(measure.interferenceOf ? measure.interferenceOf(measured) : measured.summary?.interference,
+        suite.disturbedAbovePct)
       measured.interference = verdict && { ...verdict, earlierAttempts: [] }
       return measured
     }

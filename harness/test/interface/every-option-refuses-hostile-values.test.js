@@ -50,7 +50,8 @@ function hostileValues (domain) {
     }
     case 'oneOf':
     case 'subset':
-      return [...common, '0', '/etc/passwd', domain.allowed.join('')]
+      // Run together, two allowed values are none of them (one alone is itself: `dyno capacity --measure capacity`).
+      return [...common, '0', '/etc/passwd', ...(domain.allowed.length > 1 ? [domain.allowed.join('')] : [])]
     case 'names':
       return [...common, '0', ',', '/etc/passwd']
     case 'pin':
@@ -78,6 +79,20 @@ function hostileValues (domain) {
       return ['', '/etc/passwd', '/nonexistent/run', '/dev/zero']
     case 'flag':
       return ['yes', '', '0']
+    case 'objective':
+      return [
+        ...common,
+        '0',
+        'p99',
+        'p99<=10',
+        'p100<=10ms',
+        'p0<=1ms',
+        'p99<=0ms',
+        'p99<=10parsecs',
+        'p99<=10ms,',
+        'p99>=10ms',
+        '/etc/passwd'
+      ]
   }
 }
 

@@ -126,6 +126,11 @@ function validValues (spec) {
     // Given, the option says what it names (`--paired`: paired); `--no-verify` turns its field off.
     case 'flag':
       return [[true, !flagName(spec).startsWith('--no-')]]
+    case 'objective':
+      return [
+        ['p99<=10ms', 'p99<=10ms'],
+        [' p99.9 <= 0.5s , p50<=2000us ', 'p50<=2ms,p99.9<=500ms']
+      ]
   }
 }
 
@@ -137,41 +142,32 @@ function validValues (spec) {
 function refusedValue (spec) {
   const domain = spec.parse.domain
   switch (domain.kind) {
-    case 'whole':
-      return { value: String(domain.max + 1), says: `a whole number from ${domain.min} to ${domain.max}` }
-    case 'wholeList':
-      return {
-        value: `${domain.min},${domain.max + 1}`,
-        says: `a whole number from ${domain.min} to ${domain.max}, or a comma-separated list of them`
-      }
-    case 'seconds':
-      return { value: String(domain.max + 1), says: `to ${domain.max}` }
-    case 'positive':
-      return { value: domain.minExclusive ? String(domain.min) : String(domain.max + 1), says: `at most ${domain.max}` }
-    case 'percentage':
-      return domain.maxExclusive
-        ? { value: `${domain.max}%`, says: `a percentage above ${domain.min} and below ${domain.max}` }
-        : { value: `${domain.max + 1}%`, says: `a percentage from ${domain.min} to ${domain.max}` }
-    case 'oneOf':
-      return { value: 'nope', says: `one of ${domain.allowed.join(', ')}` }
-    case 'subset':
-      return { value: `${domain.allowed[0]},nope`, says: `one or more of ${domain.allowed.join(', ')}` }
-    case 'names':
-      return { value: ',,', says: 'a comma-separated list of at least one name' }
-    case 'pin':
-      return { value: 'sut=0', says: 'both `sut=` and `gen=` are needed' }
-    case 'hostList':
-      return { value: 'local,local', says: 'a list that names each host once (`local` is there twice)' }
-    case 'host':
-      return { value: 'http://host', says: 'must name a host: `local` (this machine) or `ssh://[user@]host[:port][/absolute/dir]` such as' }
-    case 'shard':
-      return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
-    case 'outputDirectory':
-      return { value: '', says: 'a directory path' }
-    case 'inputDirectory':
-      return { value: '/nonexistent/run', says: 'an existing directory' }
-    case 'flag':
-      return { value: 'yes', says: 'given without a value' }
+    case 'whole': return { value: String(domain.max + 1), says: `a whole number from ${domain.min} to ${domain.max}` }
+    case 'wholeList': return {
+      value: `${domain.min},${domain.max + 1}`,
+      says: `a whole number from ${domain.min} to ${domain.max}, or a comma-separated ` +
+        'list of them'
+    }
+    case 'seconds': return { value: String(domain.max + 1), says: `to ${domain.max}` }
+    case 'positive': return { value: domain.minExclusive ? String(domain.min) : String(domain.max + 1), says: `at most ${domain.max}` }
+    case 'percentage': return domain.maxExclusive
+      ? { value: `${domain.max}%`, says: `a percentage above ${domain.min} and below ${domain.max}` }
+      : { value: `${domain.max + 1}%`, says: `a percentage from ${domain.min} to ${domain.max}` }
+    case 'oneOf': return { value: 'nope', says: `one of ${domain.allowed.join(', ')}` }
+    case 'subset': return { value: `${domain.allowed[0]},nope`, says: `one or more of ${domain.allowed.join(', ')}` }
+    case 'names': return { value: ',,', says: 'a comma-separated list of at least one name' }
+    case 'pin': return { value: 'sut=0', says: 'both `sut=` and `gen=` are needed' }
+    case 'hostList': return { value: 'local,local', says: 'a list that names each host once (`local` is there twice)' }
+    case 'host': return {
+      value: 'http://host',
+      says: 'must name a host: `local` (this machine) or ' +
+      '`ssh://[user@]host[:port][/absolute/dir]` such as'
+    }
+    case 'shard': return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
+    case 'outputDirectory': return { value: '', says: 'a directory path' }
+    case 'inputDirectory': return { value: '/nonexistent/run', says: 'an existing directory' }
+    case 'flag': return { value: 'yes', says: 'given without a value' }
+    case 'objective': return { value: 'p101<=10ms', says: 'names percentile 101, out of range (above 0 and below 100)' }
   }
 }
 
@@ -229,17 +225,15 @@ describe('option parsing', () => {
     })
   })
 
-  it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))(
-    '%s: turns every kind of valid value into its typed field',
-    (_, command, spec) => {
-      for (const [raw, typed] of validValues(spec)) {
-        expect(
-          parseOptions(command, { [flagName(spec)]: /** @type {string | true} */ (raw) }).values[spec.field],
-          `${flagName(spec)} ${JSON.stringify(raw)}`
-        ).toEqual(typed)
-      }
+  it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: turns every kind of valid value into its ' +
+    'typed field', (_, command, spec) => {
+    for (const [raw, typed] of validValues(spec)) {
+      expect(
+        parseOptions(command, { [flagName(spec)]: /** @type {string | true} */ (raw) }).values[spec.field],
+        `${flagName(spec)} ${JSON.stringify(raw)}`
+      ).toEqual(typed)
     }
-  )
+  })
 
   it.each(EVERY_OPTION.map((entry) => [optionTitle(entry), ...entry]))('%s: refuses a value outside what it allows, ' +
     'naming the option, the value and what is allowed', (_, command, spec) => {
@@ -306,11 +300,9 @@ describe('the CLI on bad input', () => {
     expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate` for `dyno run`/)
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
-    expect(unknownCommand.stderr).toContain(
-      'DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
-        'valid: run, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, bisect, ' +
-          'site, host, list'
-    )
+    expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
+      'valid: run, capacity, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, ' +
+        'bisect, site, host, list')
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {

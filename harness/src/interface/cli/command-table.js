@@ -3,6 +3,7 @@
 // this list; help and docs/cli.md are written from it.
 import { BISECT_COMMAND } from '../commands/bisect-command.js'
 import { CALIBRATE_COMMAND } from '../commands/calibrate-command.js'
+import { CAPACITY_COMMAND } from '../commands/capacity-command.js'
 import { COMPARE_COMMAND } from '../commands/compare-command.js'
 import { COMPARE_COMMITS_COMMAND } from '../commands/compare-commits-command.js'
 import { COMPARE_VERSIONS_COMMAND } from '../commands/compare-versions-command.js'
@@ -18,8 +19,21 @@ import { parseOptions as parseOptionsOf } from './parse-command-line.js'
 
 /** @type {readonly import('./command.js').Command[]} */
 export const COMMANDS = Object.freeze([
-  RUN_COMMAND, VERIFY_COMMAND, CALIBRATE_COMMAND, REPORT_COMMAND, COMPARE_COMMAND, COMPARE_COMMITS_COMMAND, COMPARE_VERSIONS_COMMAND,
-  MERGE_COMMAND, TIMELINE_COMMAND, TIMELINE_ADD_COMMAND, BISECT_COMMAND, SITE_COMMAND, HOST_COMMAND, LIST_COMMAND
+  RUN_COMMAND,
+  CAPACITY_COMMAND,
+  VERIFY_COMMAND,
+  CALIBRATE_COMMAND,
+  REPORT_COMMAND,
+  COMPARE_COMMAND,
+  COMPARE_COMMITS_COMMAND,
+  COMPARE_VERSIONS_COMMAND,
+  MERGE_COMMAND,
+  TIMELINE_COMMAND,
+  TIMELINE_ADD_COMMAND,
+  BISECT_COMMAND,
+  SITE_COMMAND,
+  HOST_COMMAND,
+  LIST_COMMAND
 ])
 
 /** The options of each command, by its name. */

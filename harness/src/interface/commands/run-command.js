@@ -62,8 +62,9 @@ export async function runBenchmarks (options, io, signal, planFields) {
   // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a measure
   // that sends its own requests, which records the engine `auto` prefers) is judged before anything starts.
   const given = options.engine === 'auto' ? null : engineNamed(options.engine)
+  const unchosen = measure.engineUnlessNamed ? engineNamed(measure.engineUnlessNamed) : AUTO_CANDIDATES[0]
   const settingsInput = /** @type {import('../../measures/load-settings.js').SettingsInput} */ (options)
-  const early = given || !measure.loadedByEngine ? measure.settings(settingsInput, given ?? AUTO_CANDIDATES[0]) : null
+  const early = given || !measure.loadedByEngine ? measure.settings(settingsInput, given ?? unchosen) : null
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
   const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
   // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
@@ -103,7 +104,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
         log: (line) => progress.log(line)
       })
   if (signal.aborted) throw interrupted()
-  const engine = chosen?.engine ?? AUTO_CANDIDATES[0]
+  const engine = chosen?.engine ?? given ?? unchosen
   const engineChoice = chosen?.choice ?? null
   // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
   const load = early?.engine === engine.name ? early : measure.settings(settingsInput, engine)
@@ -167,8 +168,11 @@ export async function runBenchmarks (options, io, signal, planFields) {
     }
   )
   progress.done()
-  io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
-  if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
+  if (measure.terminalTable) io.stdout.write(measure.terminalTable(outcome.records) + '\n')
+  else {
+    io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
+    if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
+  }
   io.stdout.write(`${formatTimeSpent(outcome.records, performance.now() - startedAt)}\n`)
   io.stdout.write(`results: ${outcome.runDir}\n`)
   for (const path of writeReports([outcome.runDir])) io.stdout.write(`report: ${path}\n`)

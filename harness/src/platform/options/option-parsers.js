@@ -12,7 +12,7 @@ import { checkWritableDirectory, inputKind } from '../util/checked-paths.js'
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean,
  *   maxExclusive?: boolean }
  *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] }
- *   | { kind: 'names' | 'outputDirectory' | 'inputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' }} OptionDomain
+ *   | { kind: 'names' | 'outputDirectory' | 'inputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' | 'objective' }} OptionDomain
  * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
  */
 

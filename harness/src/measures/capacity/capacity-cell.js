@@ -1,0 +1,115 @@
+// @ts-check
+// A capacity cell: the closed-loop ceiling first (a short closed-loop phase at the cell's connections), then open-model steps at fixed
+// offered rates, searched (rate-search.js) for the highest rate the SUT holds within the objective. Every step goes into the record the
+// moment it is measured, so an interruption keeps all of them; every response is checked, as under any load.
+import { timedStage } from '../cell-context.js'
+import { failed, invalid, ok } from '../../records/outcome.js'
+import { describeExit } from '../../subjects/sut-process/start-sut.js'
+import { underLoadProblems } from '../../judging/under-load-check.js'
+import { formatInteger } from '../../platform/text/format.js'
+import { roundTo } from '../../platform/util/numbers.js'
+import { judgeStep, takenByOthersPct } from './capacity-step.js'
+import { capacitySettingsOf } from './capacity-settings.js'
+import { loadPhase } from './load-phase.js'
+import { searchCapacity } from './rate-search.js'
+
+/**
+ * @typedef {import('../../records/outcome.js').Outcome} Outcome
+ * @typedef {import('../../load/load-plan.js').PhaseSummary} PhaseSummary
+ *
+ * @typedef {object} CapacityCeiling the closed-loop phase before the steps
+ * @property {number} requestsPerSec @property {{ p50: number, p99: number } | null} latencyMs
+ * @property {number} errors @property {number} timeouts
+ * @property {number | null} sutCpuPct @property {number | null} generatorCpuPct @property {boolean} generatorBound
+ *
+ * @typedef {object} CapacityFigures what a capacity cell records (`capacity` of its result)
+ * @property {string} objective as normalized (`p99<=10ms`)
+ * @property {CapacityCeiling | null} ceiling null: not measured
+ * @property {import('./capacity-step.js').CapacityStep[]} steps in the order they were measured
+ * @property {number | null} capacityPerSec the highest offered rate held; 0: not even the lowest step; null: not known (interrupted)
+ * @property {import('./rate-search.js').SearchResult['limitedBy'] | null} limitedBy
+ * @property {string | null} limit what stopped it going higher, in words
+ * @property {import('../../platform/resources/interference-sampler.js').InterferenceReport | null} interference the most disturbed of its
+ *   phases (the ceiling's or a step's): what other processes took of the cpus, as the cell's disturbance is judged; null: not read
+ */
+
+/**
+ * @param {import('../cell-context.js').RunContext} context @param {import('../cell-context.js').Cell} cell
+ * @param {import('../../subjects/sut-process/start-sut.js').RunningSut} running
+ * @param {import('../../records/result-record.js').ResultRecord} record @param {import('../cell-context.js').SutProbes} probes
+ * @returns {Promise<Outcome>}
+ */
+export async function capacityCell (context, cell, running, record, probes) {
+  const { objective, minRatePerSec, maxRatePerSec, stepSec } = capacitySettingsOf(context.load)
+  /** @type {CapacityFigures} */
+  const figures = {
+    objective: objective.text, ceiling: null, steps: [], capacityPerSec: null, limitedBy: null, limit: null, interference: null
+  }
+  /** Keeps the phase most disturbed by other processes: the cell's disturbance is judged on it. @param {PhaseSummary | null} summary */
+  const noteInterference = (summary) => {
+    const report = summary?.interference ?? null
+    if (report && (takenByOthersPct(report) ?? 0) >= (takenByOthersPct(figures.interference) ?? -1)) figures.interference = report
+  }
+  Object.assign(record, { capacity: figures })
+  /** @type {string[]} */
+  const wrongAnswers = []
+  const judgeAnswers = (/** @type {string} */ name, /** @type {PhaseSummary | null} */ summary) => {
+    const problem = underLoadProblems({ measure: summary }, cell.scenario.expect.status)
+    if (problem) wrongAnswers.push(`${name}: ${problem}`)
+  }
+  const stopped = await timedStage(record, 'load', async () => {
+    const ceiling = await loadPhase(context, cell, running, probes, {
+      warmupSec: context.load.warmupSec, durationSec: context.load.durationSec, ratePerSec: null, label: 'closed-loop ceiling'
+    })
+    figures.ceiling = ceiling.summary && ceilingFigures(ceiling.summary)
+    noteInterference(ceiling.summary)
+    judgeAnswers('the closed-loop ceiling', ceiling.summary)
+    if (ceiling.cutShort || !figures.ceiling || wrongAnswers.length > 0) return true
+    const top = maxRatePerSec ?? figures.ceiling.requestsPerSec
+    const result = await searchCapacity({
+      minRatePerSec,
+      topPerSec: top,
+      topIs: maxRatePerSec === null ? 'the closed-loop ceiling' : '--max-rate',
+      measureStep: async (offeredPerSec) => {
+        const { summary, cutShort } = await loadPhase(context, cell, running, probes, {
+          warmupSec: stepSec / 2, durationSec: stepSec, ratePerSec: offeredPerSec, label: `${formatInteger(offeredPerSec)} req/s offered`
+        })
+        const step = judgeStep(offeredPerSec, summary, { objective, cutShort })
+        figures.steps.push(step)
+        noteInterference(summary)
+        judgeAnswers(`the step at ${formatInteger(offeredPerSec)} req/s`, summary)
+        return wrongAnswers.length > 0 ? { ...step, cutShort: true } : step
+      }
+    })
+    Object.assign(figures, result)
+    return false
+  })
+  if (running.hasExited()) {
+    const exit = await running.exited
+    return failed(`the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`,
+      'DYNO_ERR_SUT_EXITED')
+  }
+  if (context.signal.aborted) {
+    return failed(`interrupted by ${String(context.signal.reason)} after ${figures.steps.length} steps; the steps measured are kept`,
+      'DYNO_ERR_INTERRUPTED')
+  }
+  if (wrongAnswers.length > 0) {
+    Object.assign(figures, { capacityPerSec: null, limitedBy: null, limit: null })
+    return invalid(wrongAnswers.join('; '), 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  }
+  if (stopped) return failed('the closed-loop ceiling measured nothing', 'DYNO_ERR_LOAD_GENERATOR')
+  return ok()
+}
+
+/** @param {PhaseSummary} summary @returns {CapacityCeiling} */
+function ceilingFigures (summary) {
+  return {
+    requestsPerSec: roundTo(summary.requestsPerSec.mean, 1),
+    latencyMs: summary.latencyMs ? { p50: summary.latencyMs.p50, p99: summary.latencyMs.p99 } : null,
+    errors: summary.errors,
+    timeouts: summary.timeouts,
+    sutCpuPct: summary.resources?.targets.sut?.cpuPctMean ?? null,
+    generatorCpuPct: summary.generatorCpuPct ?? null,
+    generatorBound: summary.generatorBound ?? false
+  }
+}

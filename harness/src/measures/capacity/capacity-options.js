@@ -1,0 +1,61 @@
+// @ts-check
+// The options of the capacity measure: the latency objective, the lowest offered rate and the most that is searched, and how long each
+// open-model step is measured. `dyno run --measure capacity`, `dyno capacity` and every command that runs a measure take them.
+import { invalidOption, positiveNumber, seconds, withDomain } from '../../platform/options/option-parsers.js'
+import { DEFAULT_OBJECTIVE_TEXT, OBJECTIVE_ALLOWED, parseObjective } from './objective.js'
+
+/** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
+
+/** The lowest offered rate when none is given: a rate every SUT here holds, so that capacity 0 says something. */
+export const DEFAULT_MIN_RATE_PER_SEC = 100
+
+/** The measured seconds of each open-model step when none is given. */
+export const DEFAULT_STEP_SEC = 1
+
+/** `--slo`: the objective as typed, checked here and kept as its normalized text (`p50<=2ms,p99<=10ms`). */
+export const objectiveText = withDomain((/** @type {unknown} */ raw, /** @type {string} */ flag) => {
+  const parsed = parseObjective(String(raw))
+  if ('problem' in parsed) throw invalidOption(flag, raw, `${OBJECTIVE_ALLOWED} (${parsed.problem})`)
+  return parsed.objective.text
+}, { kind: 'objective' })
+
+/** @type {OptionSpec} */
+export const SLO_OPTION = {
+  field: 'objective',
+  flag: '--slo <terms>',
+  description: 'With --measure capacity: the latency objective a held rate meets, timed from each intended send time: terms ' +
+    '`p<percentile><=<bound><unit>`, comma-separated (`p50<=2ms,p99<=10ms`)',
+  parse: objectiveText,
+  default: DEFAULT_OBJECTIVE_TEXT
+}
+
+/** @type {OptionSpec} */
+export const MIN_RATE_OPTION = {
+  field: 'minRatePerSec',
+  flag: '--min-rate <n>',
+  description: 'With --measure capacity: the lowest offered rate (req/s); a SUT that cannot hold it has capacity 0, with the reason',
+  parse: positiveNumber({ max: 1_000_000 }),
+  default: DEFAULT_MIN_RATE_PER_SEC
+}
+
+/** @type {OptionSpec} */
+export const MAX_RATE_OPTION = {
+  field: 'maxRatePerSec',
+  flag: '--max-rate <n>',
+  description: 'With --measure capacity: the highest offered rate searched (req/s); at least --min-rate',
+  parse: positiveNumber({ max: 1_000_000 }),
+  default: null,
+  defaultText: "each cell's closed-loop ceiling"
+}
+
+/** @type {OptionSpec} */
+export const STEP_OPTION = {
+  field: 'stepSec',
+  flag: '--step <s>',
+  description: 'With --measure capacity: the measured seconds of each open-model step (each after a warm-up of half as long at its rate)',
+  parse: seconds({ min: 0.2, max: 60 }),
+  default: DEFAULT_STEP_SEC
+}
+
+/** Every option of the measure, in help order. */
+export const CAPACITY_OPTIONS = Object.freeze([SLO_OPTION, MIN_RATE_OPTION, MAX_RATE_OPTION, STEP_OPTION])

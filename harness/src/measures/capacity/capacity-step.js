@@ -1,0 +1,116 @@
+// @ts-check
+// One open-model step of a capacity search, as a result records it: what was offered and what came back, the latency percentiles timed
+// from each intended send time, failures, the SUT's and the generator's cpu, and how far the generator lagged its own schedule. A step is
+// held when the achieved rate is at least 99 % of the offered one (the requests still in flight at its end, within the objective's
+// largest bound, not counted against it), every term of the objective holds and no request failed; a step where the generator fell
+// behind its schedule measured the generator, not the SUT: it is marked and never held.
+import { formatInteger, formatMs } from '../../platform/text/format.js'
+import { roundTo } from '../../platform/util/numbers.js'
+import { judgeObjective } from './objective.js'
+
+/** The share of the offered rate a held step achieves. */
+export const HELD_ACHIEVED_SHARE = 0.99
+
+/** The share of the offered rate the generator must have sent on schedule for the step to be the SUT's. */
+export const GENERATOR_SENT_SHARE = 0.99
+
+/**
+ * The most the generator may lag its schedule, as a share of the tightest bound of the objective: latency is timed from the intended
+ * send time, so a generator later than this would put its own delay into the figure the objective judges.
+ */
+export const GENERATOR_LAG_SHARE_OF_BOUND = 0.5
+
+/**
+ * @typedef {object} CapacityStep
+ * @property {number} offeredPerSec the fixed rate the generator was asked to send at
+ * @property {number} achievedPerSec responses per second over the measured phase
+ * @property {number | null} sentPerSec requests the schedule released per second (null: the engine does not say)
+ * @property {number | null} maxSendLagMs the most the generator lagged its own schedule
+ * @property {{ p50: number, p90: number, p99: number, p99_9: number } | null} latencyMs from each intended send time; null: no response
+ * @property {{ percentile: number, maxMs: number, latencyMs: number | null, held: boolean }[]} objective each term, judged exactly
+ * @property {number} requests @property {number} errors @property {number} timeouts
+ * @property {number} failed responses of the wrong status or body
+ * @property {number | null} sutCpuPct in % of one core @property {number | null} generatorCpuPct in % of one core
+ * @property {number | null} othersCpuPct the most other processes (and the hypervisor) took of the SUT's or the generator's cpus, in %;
+ *   null: not read
+ * @property {boolean} generatorBehind the generator fell behind its schedule or its cpu set the pace: the step is the generator's
+ * @property {boolean} cutShort interrupted, or the SUT exited: not judged
+ * @property {boolean} held
+ * @property {string | null} reason why it was not held; null when it was
+ */
+
+/**
+ * @param {number} offeredPerSec
+ * @param {import('../../load/load-plan.js').PhaseSummary | null} summary the step's measured phase
+ * @param {{ objective: import('./objective.js').Objective, cutShort: boolean }} context
+ * @returns {CapacityStep}
+ */
+export function judgeStep (offeredPerSec, summary, { objective, cutShort }) {
+  const latency = summary?.latencyMs ?? null
+  const achievedPerSec = summary ? roundTo(summary.requestsPerSec.mean, 1) : 0
+  const terms = summary
+    ? judgeObjective(objective, summary.latencyHistogramUs)
+    : objective.terms.map((term) => ({ ...term, latencyMs: null, held: false }))
+  const failed = summary ? summary.unexpectedStatus + summary.mismatches : 0
+  const tightestMs = Math.min(...objective.terms.map((term) => term.maxMs))
+  const sentPerSec = summary?.rate ? roundTo(summary.rate.achievedSendPerSec, 1) : null
+  const maxSendLagMs = summary?.rate ? summary.rate.maxSendLagMs : null
+  const behind = [
+    sentPerSec !== null && sentPerSec < GENERATOR_SENT_SHARE * offeredPerSec
+      ? `the generator sent ${formatInteger(sentPerSec)} req/s of ${formatInteger(offeredPerSec)} on schedule`
+      : null,
+    maxSendLagMs !== null && maxSendLagMs > GENERATOR_LAG_SHARE_OF_BOUND * tightestMs
+      ? `the generator lagged its schedule by up to ${formatMs(maxSendLagMs)} ms (more than ${GENERATOR_LAG_SHARE_OF_BOUND * 100} % of ` +
+        `the objective's ${formatMs(tightestMs)} ms)`
+      : null,
+    summary?.generatorBound ? `the generator's cpu set the pace (${summary.generatorCpuPct ?? '-'} % of a core)` : null
+  ].filter((text) => text !== null)
+  // The requests still in flight when the step ends are not answered within it: at most those sent in the objective's largest bound
+  // before its end (the rest were answered within it, or the objective failed), and one more for the rounding of the schedule.
+  const largestMs = Math.max(...objective.terms.map((term) => term.maxMs))
+  const inFlightAllowance = offeredPerSec * largestMs / 1000 + 1
+  const shortOfOffered = summary !== null &&
+    summary.requests < HELD_ACHIEVED_SHARE * offeredPerSec * summary.durationSec - inFlightAllowance
+  const reasons = [
+    cutShort ? 'cut short (interrupted, or the SUT exited)' : null,
+    !summary ? 'nothing was measured' : null,
+    ...behind,
+    shortOfOffered
+      ? `achieved ${formatInteger(achievedPerSec)} req/s, below ${HELD_ACHIEVED_SHARE * 100} % of ${formatInteger(offeredPerSec)}`
+      : null,
+    summary && summary.errors + summary.timeouts > 0 ? `${summary.errors} errors and ${summary.timeouts} timeouts` : null,
+    failed > 0 ? `${failed} responses of the wrong status or body` : null,
+    ...terms.filter((term) => summary && !term.held).map((term) =>
+      `p${term.percentile} ${term.latencyMs === null ? 'not measured' : `${formatMs(term.latencyMs)} ms`} > ${formatMs(term.maxMs)} ms`)
+  ].filter((text) => text !== null)
+  return {
+    offeredPerSec: roundTo(offeredPerSec, 1),
+    achievedPerSec,
+    sentPerSec,
+    maxSendLagMs,
+    latencyMs: latency ? { p50: latency.p50, p90: latency.p90, p99: latency.p99, p99_9: latency.p99_9 } : null,
+    objective: terms,
+    requests: summary?.requests ?? 0,
+    errors: summary?.errors ?? 0,
+    timeouts: summary?.timeouts ?? 0,
+    failed,
+    sutCpuPct: summary?.resources?.targets.sut?.cpuPctMean ?? null,
+    generatorCpuPct: summary?.generatorCpuPct ?? null,
+    othersCpuPct: takenByOthersPct(summary?.interference ?? null),
+    generatorBehind: behind.length > 0,
+    cutShort,
+    held: reasons.length === 0,
+    reason: reasons.length === 0 ? null : reasons.join('; ')
+  }
+}
+
+/**
+ * The most other processes and the hypervisor took of any of the phase's cpu sets (the SUT's, the generator's), in %.
+ * @param {import('../../platform/resources/interference-sampler.js').InterferenceReport | null} report
+ * @returns {number | null} null: not read
+ */
+export function takenByOthersPct (report) {
+  if (!report) return null
+  const shares = Object.values(report.roles).map((share) => share.othersPct + share.stealPct)
+  return shares.length === 0 ? null : roundTo(Math.max(...shares), 1)
+}

@@ -1,0 +1,103 @@
+// @ts-check
+// A run's capacities, per scenario: each SUT's launches (each cell a fresh launch of the SUT, rounds interleaved across SUTs), their
+// figure (the geometric mean of the launches' capacities) with its 95% interval and rank group, as the wall-clock tables have them
+// (judging/stats/rank-groups.js). A launch that held not even the lowest step has capacity 0: it has no logarithm, so a SUT with any such
+// launch is ranked after every SUT without one, and says how many.
+import { rankGroups } from '../../judging/stats/rank-groups.js'
+import { rankText } from '../../records/rank-text.js'
+import { formatInteger } from '../../platform/text/format.js'
+
+/**
+ * @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord
+ * @typedef {object} CapacityRow one SUT on one scenario
+ * @property {string} sut @property {string} scenario
+ * @property {number[]} launches each ok launch's capacity (req/s), in run order
+ * @property {number} notOk launches that did not end ok
+ * @property {number} disturbed ok launches other processes disturbed (judging/disturbance.js), measured again where the budget allowed
+ * @property {number | null} center geometric mean of the launches (0 when any launch held nothing; null: no ok launch)
+ * @property {[number, number] | null} interval95 null: one launch per SUT, or not ranked
+ * @property {{ best: number, worst: number, of: number } | null} rank among the SUTs of the scenario whose every launch held a rate
+ * @property {number | null} ceilingPerSec the closed-loop ceilings' geometric mean
+ * @property {string} limit what stopped the last launch going higher, or why it was not ok
+ * @property {string} objective
+ * @property {ResultRecord[]} records the SUT's results on the scenario, in run order
+ */
+
+/** @param {number[]} values each > 0 @returns {number} */
+const geometricMean = (values) => Math.exp(values.reduce((sum, value) => sum + Math.log(value), 0) / values.length)
+
+/**
+ * @param {ResultRecord[]} records a run's
+ * @returns {Map<string, CapacityRow[]>} per scenario, its rows, highest capacity first
+ */
+export function capacityTable (records) {
+  /** @type {Map<string, Map<string, ResultRecord[]>>} */
+  const byScenario = new Map()
+  for (const record of records) {
+    const suts = byScenario.get(record.scenario.name) ?? new Map()
+    suts.set(record.sut.label, [...(suts.get(record.sut.label) ?? []), record])
+    byScenario.set(record.scenario.name, suts)
+  }
+  /** @type {Map<string, CapacityRow[]>} */
+  const tables = new Map()
+  for (const [scenario, suts] of byScenario) {
+    const rows = [...suts].map(([sut, group]) => rowOf(sut, scenario, group))
+    const ranked = rows.filter((row) => row.launches.length > 0 && row.launches.every((rate) => rate > 0))
+    if (ranked.length > 0) {
+      const ranking = rankGroups(ranked.map((row) => row.launches))
+      ranked.forEach((row, at) => {
+        row.center = ranking.cells[at].center
+        row.interval95 = ranking.cells[at].interval95
+        row.rank = ranking.cells[at].rank
+      })
+    }
+    tables.set(scenario, rows.sort((a, b) => (b.center ?? -1) - (a.center ?? -1)))
+  }
+  return tables
+}
+
+/** @param {string} sut @param {string} scenario @param {ResultRecord[]} group @returns {CapacityRow} */
+function rowOf (sut, scenario, group) {
+  const ok = group.filter((record) => record.status === 'ok' && typeof record.capacity?.capacityPerSec === 'number')
+  const launches = ok.map((record) => /** @type {number} */ (record.capacity?.capacityPerSec))
+  const ceilings = ok.map((record) => record.capacity?.ceiling?.requestsPerSec ?? 0).filter((rate) => rate > 0)
+  const last = group[group.length - 1]
+  const zero = launches.filter((rate) => rate === 0).length
+  return {
+    sut,
+    scenario,
+    launches,
+    notOk: group.length - ok.length,
+    disturbed: ok.filter((record) => record.interference?.disturbed).length,
+    center: launches.length === 0 ? null : zero > 0 ? 0 : null,
+    interval95: null,
+    rank: null,
+    ceilingPerSec: ceilings.length > 0 ? geometricMean(ceilings) : null,
+    limit: last.status === 'ok' ? last.capacity?.limit ?? '-' : `${last.status}: ${(last.reason ?? '').split('\n')[0]}`,
+    objective: last.capacity?.objective ?? last.load.capacity?.objective ?? '-',
+    records: group
+  }
+}
+
+/** The columns of a capacity table, and those that hold figures (aligned right). */
+export const CAPACITY_COLUMNS = Object.freeze(['framework', 'capacity req/s', '95% interval', 'rank', 'launches', 'closed-loop req/s',
+  'capacity / closed loop', 'what stopped it'])
+export const CAPACITY_FIGURE_COLUMNS = Object.freeze([1, 2, 3, 4, 5, 6])
+
+/**
+ * A row's cells, as the terminal and report.md write them.
+ * @param {CapacityRow} row @returns {string[]}
+ */
+export function capacityCells (row) {
+  const zero = row.launches.filter((rate) => rate === 0).length
+  return [
+    row.sut,
+    row.center === null ? '-' : formatInteger(row.center),
+    row.interval95 ? `${formatInteger(row.interval95[0])}–${formatInteger(row.interval95[1])}` : '-',
+    row.rank ? rankText(row.rank) : zero > 0 ? `after all (${zero} launch${zero === 1 ? '' : 'es'} held nothing)` : '-',
+    `${row.launches.length}${row.disturbed > 0 ? ` (${row.disturbed} disturbed)` : ''}${row.notOk > 0 ? ` (+${row.notOk} not ok)` : ''}`,
+    row.ceilingPerSec === null ? '-' : formatInteger(row.ceilingPerSec),
+    row.center !== null && row.ceilingPerSec ? `${Math.round(row.center / row.ceilingPerSec * 100)} %` : '-',
+    row.limit
+  ]
+}

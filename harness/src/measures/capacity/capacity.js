@@ -1,0 +1,74 @@
+// @ts-check
+// The capacity measure: the highest rate a SUT holds within a latency objective. Each cell measures the closed-loop ceiling, then
+// open-model steps at fixed offered rates (latency timed from each intended send time), searched for the highest rate whose achieved
+// rate is at least 99 % of the offered one, the objective holds and no request failed (capacity-cell.js). Each cell is a fresh launch of
+// the SUT; the rounds interleave the SUTs, and the launches give each capacity its interval and rank group (capacity-table.js).
+import { formatInteger } from '../../platform/text/format.js'
+import { wallClockMachine } from '../wall-clock/wall-clock-machine.js'
+import { CAPACITY_COMPARISON } from './capacity-comparison.js'
+import { CAPACITY_OPTIONS } from './capacity-options.js'
+import { CAPACITY_REPORT, formatCapacityTable } from './capacity-report.js'
+import { capacityCell } from './capacity-cell.js'
+import { capacitySettings } from './capacity-settings.js'
+import { MAX_BISECTION_STEPS, SWEEP_FRACTIONS } from './rate-search.js'
+
+/** The launches of each SUT when no --repeats is given: enough for an interval and rank groups. */
+export const DEFAULT_LAUNCHES = 3
+
+/** Seconds a step spends besides its load: the engine's start and report, the samplers. 2026-11-27 here: about 0.2 s. */
+const STEP_OVERHEAD_SEC = 0.2
+
+/** Seconds a cell spends besides its load: the SUT's start (each cell launches it anew), verification, writing the result. */
+const CELL_OVERHEAD_SEC = 1
+
+/** @type {import('../measure.js').Measure} */
+export const capacity = Object.freeze({
+  name: 'capacity',
+  help: 'capacity (the highest offered rate held within a latency objective, open model)',
+  unit: 'req/s held within the latency objective',
+  options: CAPACITY_OPTIONS,
+  defaultRepeats: () => DEFAULT_LAUNCHES,
+  // The engine is the one `--engine` names, else the native engine: it keeps a fixed schedule from one thread per cpu and reports how far
+  // it lagged it. Each step judges whether the generator kept its schedule, so no calibration is run to choose one.
+  loadedByEngine: false,
+  engineUnlessNamed: 'native',
+  settings: capacitySettings,
+  describeRun: ({ load }) => `capacity within ${load.capacity?.objective ?? '-'}: ` +
+    `closed-loop ceiling ${load.warmupSec} + ${load.durationSec} s, ` +
+    `then open-model steps of ${(load.capacity?.stepSec ?? 0) / 2} + ${load.capacity?.stepSec ?? '-'} s from ` +
+    `${formatInteger(load.capacity?.minRatePerSec ?? null)} req/s, ${load.engine}`,
+  resultFigures: (record) => {
+    const figures = record.capacity
+    if (!figures) return ''
+    const capacityText = figures.capacityPerSec === null ? 'capacity not found' : `capacity ${formatInteger(figures.capacityPerSec)} req/s`
+    return `  ${capacityText} within ${figures.objective} (closed loop ${formatInteger(figures.ceiling?.requestsPerSec ?? null)} req/s, ` +
+      `${figures.steps.length} steps${figures.limit ? `; ${figures.limit}` : ''})`
+  },
+  regressionGate: { preference: 5, when: 'asked for (`--measure capacity`)', unavailableHere: () => 'capacity is measured when asked for' },
+  comparisonDefaults: { rounds: () => DEFAULT_LAUNCHES, scenarios: () => ['json'] },
+  comparedBy: () => 'capacity within the objective',
+  besideOtherWork: false,
+  // Load runs one cell at a time: two would share the cpus and measure each other.
+  cellsAtOnce: () => 1,
+  // Each cell is a launch of its own: the launches are what the interval is over.
+  sutPerCell: true,
+  looksBeforeMeasuring: true,
+  runNotes: () => [],
+  measureCell: capacityCell,
+  expectedCellSec: (scenario, load) => {
+    const capacityOf = /** @type {{ stepSec?: number }} */ (load.capacity ?? {})
+    const stepSec = Number(capacityOf.stepSec ?? load.stepSec ?? 1)
+    const steps = 1 + SWEEP_FRACTIONS.length + MAX_BISECTION_STEPS
+    return CELL_OVERHEAD_SEC + Number(load.warmupSec) + Number(load.durationSec) + steps * (1.5 * stepSec + STEP_OVERHEAD_SEC)
+  },
+  checkConsistency: () => null,
+  merging: {
+    machine: (runs) => wallClockMachine(runs[0]),
+    acrossMachines: /** @type {const} */ ('when-allowed'),
+    differing: 'the parts were measured on machines that differ, so their capacities are not one machine\'s'
+  },
+  comparison: CAPACITY_COMPARISON,
+  report: CAPACITY_REPORT,
+  interferenceOf: (record) => record.capacity?.interference ?? null,
+  terminalTable: formatCapacityTable
+})

@@ -1,0 +1,71 @@
+// @ts-check
+// The search for the highest offered rate a SUT holds: the lowest step first (a SUT that cannot hold it has capacity 0, with the reason);
+// then a coarse sweep up to the top (the closed-loop ceiling, or --max-rate), stopping at the first step not held; then bisection between
+// the last step held and the first one not held, until they are within RESOLUTION of each other. A step the generator could not keep to
+// its schedule counts as not held: the capacity found is then the generator's limit, and says so.
+
+/** The fractions of the top the coarse sweep offers, in order. */
+export const SWEEP_FRACTIONS = Object.freeze([0.25, 0.5, 0.75, 0.9, 1])
+
+/** Bisection stops when the step not held is within this share above the step held. */
+export const RESOLUTION = 0.04
+
+/** The most bisection steps a search takes, whatever the resolution reached. */
+export const MAX_BISECTION_STEPS = 5
+
+/**
+ * @typedef {{ held: boolean, generatorBehind: boolean, cutShort: boolean, reason: string | null }} StepVerdict
+ * @typedef {object} SearchResult
+ * @property {number | null} capacityPerSec the highest offered rate held; 0: not even the lowest step; null: interrupted before it was
+ *   known
+ * @property {'objective' | 'top' | 'generator' | 'interrupted'} limitedBy what stopped it going higher: a step the SUT did not hold, the
+ *   top of the search, a step the generator could not keep to, the run's interruption
+ * @property {string} limit in words: the reason of the step that was not held, or the top
+ */
+
+/**
+ * @param {{ minRatePerSec: number, topPerSec: number, topIs: string, measureStep: (offeredPerSec: number) => Promise<StepVerdict> }} search
+ *   topIs: what the top is, in words (`the closed-loop ceiling`, `--max-rate`)
+ * @returns {Promise<SearchResult>}
+ */
+export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, measureStep }) {
+  if (topPerSec < minRatePerSec) {
+    const limit = `${topIs} (${Math.round(topPerSec)} req/s) is below the lowest step (${minRatePerSec} req/s)`
+    return { capacityPerSec: 0, limitedBy: 'top', limit }
+  }
+  const lowest = await measureStep(minRatePerSec)
+  if (lowest.cutShort) return { capacityPerSec: null, limitedBy: 'interrupted', limit: 'interrupted at the lowest step' }
+  if (!lowest.held) {
+    const limitedBy = lowest.generatorBehind ? 'generator' : 'objective'
+    return { capacityPerSec: 0, limitedBy, limit: `at ${minRatePerSec} req/s: ${lowest.reason}` }
+  }
+  let held = minRatePerSec
+  /** @type {{ rate: number, verdict: StepVerdict } | null} */
+  let notHeld = null
+  for (const rate of SWEEP_FRACTIONS.map((fraction) => Math.round(fraction * topPerSec)).filter((rate) => rate > minRatePerSec)) {
+    const verdict = await measureStep(rate)
+    if (verdict.cutShort) return interrupted(rate, held)
+    if (!verdict.held) {
+      notHeld = { rate, verdict }
+      break
+    }
+    held = rate
+  }
+  if (!notHeld) return { capacityPerSec: held, limitedBy: 'top', limit: `held up to ${topIs}` }
+  for (let step = 0; step < MAX_BISECTION_STEPS && notHeld.rate > held * (1 + RESOLUTION); step++) {
+    const rate = Math.round((held + notHeld.rate) / 2)
+    const verdict = await measureStep(rate)
+    if (verdict.cutShort) return interrupted(rate, held)
+    if (verdict.held) held = rate
+    else notHeld = { rate, verdict }
+  }
+  return {
+    capacityPerSec: held,
+    limitedBy: notHeld.verdict.generatorBehind ? 'generator' : 'objective',
+    limit: `at ${notHeld.rate} req/s: ${notHeld.verdict.reason}`
+  }
+}
+
+/** @param {number} rate @param {number} held @returns {SearchResult} */
+const interrupted = (rate, held) =>
+  ({ capacityPerSec: null, limitedBy: 'interrupted', limit: `interrupted at ${rate} req/s, ${held} req/s held before` })

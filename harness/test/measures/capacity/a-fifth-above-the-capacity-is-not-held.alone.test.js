@@ -1,0 +1,44 @@
+// @ts-check
+// What a capacity means, checked on real processes: a SUT whose every answer costs a fixed amount of cpu (the cpu-work fixture, about
+// 0.5 ms a request) gets a capacity above 0, and a fresh launch of it offered 20 % more than that capacity does not hold it: its p99
+// exceeds the objective or it drops requests (achieved below 99 % of offered, or failures), and not because the generator fell behind.
+// It judges measured figures: run it alone on a quiet machine (`flock -x /work/machine.lock`).
+import { afterAll, describe, expect, it } from 'vitest'
+import { capacity } from '../../../src/measures/capacity/capacity.js'
+import { fixtureSut } from '../../support/fixture-suts.js'
+import { trackRuns } from '../../support/leftover-processes.js'
+import { runInTempDir } from '../../support/run-fixture.js'
+
+const runs = trackRuns()
+const OBJECTIVE = 'p99<=10ms'
+
+/** @param {{ minRatePerSec: number, maxRatePerSec: number | null }} rates */
+const capacityRun = (rates) => runInTempDir({
+  runs,
+  suts: [fixtureSut('cpu-work')],
+  scenarios: ['json'],
+  connections: 50,
+  measure: capacity,
+  load: { engine: 'native', warmupSec: 0.5, durationSec: 1, capacity: { objective: OBJECTIVE, stepSec: 0.5, ...rates } }
+})
+
+describe('a capacity', () => {
+  it('is found, and 20 % more is not held: p99 above the objective or requests dropped', async () => {
+    const found = await capacityRun({ minRatePerSec: 100, maxRatePerSec: null })
+    const [record] = found.written
+    expect(record.status, record.reason).toBe('ok')
+    const capacityPerSec = record.capacity.capacityPerSec
+    expect(capacityPerSec, record.capacity.limit).toBeGreaterThan(0)
+    const above = Math.round(capacityPerSec * 1.2)
+    const again = await capacityRun({ minRatePerSec: above, maxRatePerSec: above })
+    const [step] = again.written[0].capacity.steps
+    expect(step.offeredPerSec).toBe(above)
+    expect(step.held, JSON.stringify(step)).toBe(false)
+    expect(step.generatorBehind, step.reason).toBe(false)
+    const p99Over = step.latencyMs.p99 > 10
+    const dropped = step.achievedPerSec < 0.99 * step.offeredPerSec || step.errors + step.timeouts + step.failed > 0
+    expect(p99Over || dropped, JSON.stringify(step)).toBe(true)
+  }, 120_000)
+
+  afterAll(() => runs.expectNoneLeft(expect))
+})

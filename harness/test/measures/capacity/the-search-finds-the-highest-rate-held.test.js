@@ -1,0 +1,82 @@
+// @ts-check
+// The search for a capacity: the lowest step first, a coarse sweep up to the top, then bisection between the last step held and the first
+// one not held. Driven here by a SUT model whose limit is known (a step is held below it), so each path of the search is seen whole: the
+// rates it offered in order, the capacity it found and what it says stopped it.
+import { describe, expect, it } from 'vitest'
+import { RESOLUTION, searchCapacity } from '../../../src/measures/capacity/rate-search.js'
+
+/**
+ * A SUT that holds every rate up to `limit`; `generatorFrom`: from this rate on, the generator cannot keep its schedule.
+ * @param {{ limit: number, generatorFrom?: number, interruptAt?: number }} model
+ */
+function modelSut ({ limit, generatorFrom = Infinity, interruptAt = Infinity }) {
+  /** @type {number[]} */
+  const offered = []
+  const measureStep = async (/** @type {number} */ rate) => {
+    offered.push(rate)
+    const generatorBehind = rate >= generatorFrom
+    const cutShort = rate >= interruptAt
+    const held = !generatorBehind && !cutShort && rate <= limit
+    const reason = held ? null : generatorBehind ? 'the generator lagged' : `p99 12 ms > 10 ms at ${rate}`
+    return { held, generatorBehind, cutShort, reason }
+  }
+  return { offered, measureStep }
+}
+
+/**
+ * The search over a model SUT, from 100 req/s to a top of 10,000 (the closed-loop ceiling) unless told otherwise.
+ * @param {ReturnType<typeof modelSut>} sut @param {{ minRatePerSec?: number, topPerSec?: number, topIs?: string }} [overrides]
+ */
+const search = (sut, overrides = {}) =>
+  searchCapacity({ minRatePerSec: 100, topPerSec: 10_000, topIs: 'the closed-loop ceiling', measureStep: sut.measureStep, ...overrides })
+
+describe('the capacity search', () => {
+  it('sweeps up to the first step not held, then bisects to within its resolution', async () => {
+    const sut = modelSut({ limit: 6200 })
+    const result = await search(sut)
+    expect(sut.offered.slice(0, 4)).toEqual([100, 2500, 5000, 7500])
+    // Bisection: between 5000 (held) and 7500 (not held), halving until the two are within RESOLUTION.
+    expect(sut.offered.slice(4)).toEqual([6250, 5625, 5938, 6094])
+    expect(result.capacityPerSec).toBe(6094)
+    expect(result.limitedBy).toBe('objective')
+    expect(result.limit).toBe('at 6250 req/s: p99 12 ms > 10 ms at 6250')
+    expect(6250 / 6094).toBeLessThanOrEqual(1 + RESOLUTION)
+  })
+
+  it('gives capacity 0 with the reason when not even the lowest step is held', async () => {
+    const sut = modelSut({ limit: 50 })
+    const result = await search(sut)
+    expect(sut.offered).toEqual([100])
+    expect(result).toEqual({ capacityPerSec: 0, limitedBy: 'objective', limit: 'at 100 req/s: p99 12 ms > 10 ms at 100' })
+  })
+
+  it('gives capacity 0 when the top is below the lowest step, measuring nothing', async () => {
+    const sut = modelSut({ limit: 1000 })
+    const result = await search(sut, { minRatePerSec: 500, topPerSec: 320 })
+    expect(sut.offered).toEqual([])
+    expect(result.capacityPerSec).toBe(0)
+    expect(result.limit).toBe('the closed-loop ceiling (320 req/s) is below the lowest step (500 req/s)')
+  })
+
+  it('stops at the top when every step is held', async () => {
+    const sut = modelSut({ limit: 1e9 })
+    const result = await search(sut, { topPerSec: 4000, topIs: '--max-rate' })
+    expect(sut.offered).toEqual([100, 1000, 2000, 3000, 3600, 4000])
+    expect(result).toEqual({ capacityPerSec: 4000, limitedBy: 'top', limit: 'held up to --max-rate' })
+  })
+
+  it('never counts a step the generator fell behind on as held, and says the generator stopped it', async () => {
+    const sut = modelSut({ limit: 9000, generatorFrom: 7000 })
+    const result = await search(sut)
+    expect(result.capacityPerSec).toBeLessThan(7000)
+    expect(result.limitedBy).toBe('generator')
+    expect(result.limit).toContain('the generator lagged')
+  })
+
+  it('knows no capacity when interrupted, and says what was held before', async () => {
+    const sut = modelSut({ limit: 6200, interruptAt: 7000 })
+    const result = await search(sut)
+    expect(sut.offered).toEqual([100, 2500, 5000, 7500])
+    expect(result).toEqual({ capacityPerSec: null, limitedBy: 'interrupted', limit: 'interrupted at 7500 req/s, 5000 req/s held before' })
+  })
+})
