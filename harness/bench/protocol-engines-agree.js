@@ -24,14 +24,11 @@ import { SCENARIOS } from '@dyno/scenarios'
 import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { engineConfig, findNativeEngine, nativePhaseSummary } from '../src/load/engines/native/native-engine.js'
 import { findWrk } from '../src/load/engines/wrk/wrk-phase.js'
-import { PACKAGES_DIR } from '../src/platform/paths.js'
-import { runEnv } from '../src/platform/env/run-env.js'
 import { findExecutable } from '../src/platform/util/find-executable.js'
-import { createRunId } from '../src/records/run-id.js'
 import { protocolEnv } from '../src/subjects/sut-process/protocol-env.js'
-import { startSut } from '../src/subjects/sut-process/start-sut.js'
-import { loadSut } from '../src/subjects/suts/discover-suts.js'
 import { makeRunCertificate } from '../src/subjects/tls/run-certificate.js'
+import { benchSuts } from './support/bench-counts.js'
+import { onFreshLaunch } from './support/fresh-launch.js'
 import { goBuilt } from './support/go-tools.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 
@@ -78,7 +75,8 @@ function scenarioNamed (name) {
 }
 
 /**
- * @typedef {{ perSec: number, p50Ms: number, p99Ms: number, cpuUsPerResponse: number, negotiated: string }} ToolRun
+ * @typedef {{ perSec: number, p50Ms: number, p99Ms: number, cpuUsPerResponse: number, negotiated: string }} ToolResult
+ * @typedef {ToolResult & import('./support/fresh-launch.js').LaunchedRun} ToolRun
  * @typedef {{ stdout: string, cpuSec: number }} Timed
  */
 
@@ -111,7 +109,7 @@ function timed (command, input) {
 /**
  * The native engine's binary given the config the harness gives it (engineConfig), one thread on the generator cpu.
  * @param {import('../src/load/engines/native/native-protocols.js').NativePlan} plan
- * @returns {Promise<ToolRun>}
+ * @returns {Promise<ToolResult>}
  */
 async function runNative (plan) {
   const { stdout, cpuSec } = await timed([nativePath], JSON.stringify(engineConfig(plan, 1)))
@@ -142,7 +140,7 @@ function percentiles (latenciesMs) {
 
 /**
  * h2load at the same connections and streams, its warm-up its own (--warm-up-time), every request's latency from its log file.
- * @param {string} url @returns {Promise<ToolRun>}
+ * @param {string} url @returns {Promise<ToolResult>}
  */
 async function runH2load (url) {
   const h2load = findExecutable('h2load')
@@ -175,7 +173,7 @@ async function runH2load (url) {
 
 /**
  * Bare wrk over https: a warm-up run, then the measured one with --latency for its percentiles; it checks no body.
- * @param {string} url @returns {Promise<ToolRun>}
+ * @param {string} url @returns {Promise<ToolResult>}
  */
 async function runWrkHttps (url) {
   const wrk = findWrk()
@@ -204,7 +202,7 @@ async function runWrkHttps (url) {
 
 /**
  * The Go client on gorilla/websocket, one message in flight per connection.
- * @param {string} url @param {string} message @returns {Promise<ToolRun>}
+ * @param {string} url @param {string} message @returns {Promise<ToolResult>}
  */
 async function runGoWebSocket (url, message) {
   const client = goBuilt({ sourceDir: join(import.meta.dirname, 'support', 'ws-echo-client'), binary: 'ws-echo-client' })
@@ -224,19 +222,15 @@ async function runGoWebSocket (url, message) {
 
 /**
  * A fresh launch of the SUT on its cpu serving the scenario's protocol, for one run.
- * @template T
  * @param {string} name @param {import('@dyno/scenarios').Scenario} scenario
  * @param {import('../src/subjects/tls/run-certificate.js').RunCertificate} certificate
- * @param {(port: number) => Promise<T>} run @returns {Promise<T>}
+ * @param {(port: number) => Promise<ToolResult>} run @returns {Promise<ToolRun>}
  */
-async function onFreshLaunch (name, scenario, certificate, run) {
-  const env = { ...runEnv(createRunId()), ...protocolEnv(scenario, certificate) }
-  const running = await startSut(loadSut(join(PACKAGES_DIR, name)), { readyTimeoutSec: 15, stopGraceSec: 5, env, cpus: [sutCpu] })
-  try {
-    return await run(running.port)
-  } finally {
-    await running.stop(5000)
-  }
+async function launched (name, scenario, certificate, run) {
+  const [sut] = await benchSuts([name])
+  const where = { sutCpu, generatorCpu: Number(generatorCpu), env: protocolEnv(scenario, certificate) }
+  const { result, ...launch } = await onFreshLaunch(sut, where, run)
+  return { ...result, ...launch }
 }
 
 /**
@@ -245,8 +239,8 @@ async function onFreshLaunch (name, scenario, certificate, run) {
  * @property {string} scenario
  * @property {string} other the other tool, as the table names it
  * @property {string} settings what both ran with
- * @property {(port: number) => Promise<ToolRun>} native
- * @property {(port: number) => Promise<ToolRun>} tool
+ * @property {(port: number) => Promise<ToolResult>} native
+ * @property {(port: number) => Promise<ToolResult>} tool
  */
 
 /**
@@ -302,7 +296,8 @@ const integer = (/** @type {number} */ value) => Math.round(value).toLocaleStrin
 const ms = (/** @type {number} */ value) => value < 10 ? value.toFixed(2) : value.toFixed(1)
 const describe = (/** @type {ToolRun} */ run) =>
   `${integer(run.perSec)}/s, p50 ${ms(run.p50Ms)} ms, p99 ${ms(run.p99Ms)} ms, ${run.cpuUsPerResponse.toFixed(2)} µs CPU each ` +
-  `(${run.negotiated})`
+  `(${run.negotiated}); ${run.maxConnections} connections at most; others took ${Math.round(run.othersOnSutCpuPct)} % of the SUT's cpu, ` +
+  `${Math.round(run.othersOnToolCpuPct)} % of the tool's`
 
 const certificate = await makeRunCertificate()
 /** @type {{ comparison: Comparison, sut: string, h2Picks: string, native: ToolRun[], tool: ToolRun[] }[]} */
@@ -318,7 +313,7 @@ try {
       // The fastest h2 SUT here, by the native engine: one run each.
       const picks = []
       for (const candidate of String(values['h2-candidates']).split(',')) {
-        const run = await onFreshLaunch(candidate, scenario, certificate, comparison.native)
+        const run = await launched(candidate, scenario, certificate, comparison.native)
         console.log(`h2 candidate ${candidate}: ${describe(run)}`)
         picks.push({ candidate, perSec: run.perSec })
       }
@@ -330,7 +325,7 @@ try {
     const runs = { native: [], tool: [] }
     for (let pair = 1; pair <= pairs; pair++) {
       for (const side of /** @type {const} */ (['native', 'tool'])) {
-        const run = await onFreshLaunch(sut, scenario, certificate, comparison[side])
+        const run = await launched(sut, scenario, certificate, comparison[side])
         runs[side].push(run)
         console.log(`${comparison.scenario} on ${sut} pair ${pair} ${side === 'native' ? 'native' : comparison.other}: ${describe(run)}`)
       }
@@ -359,6 +354,7 @@ const summaries = results.map(({ comparison, sut, h2Picks, native: nativeRuns, t
     toolP99: med(tool, 'p99Ms'),
     nativeCpu: med(nativeRuns, 'cpuUsPerResponse'),
     toolCpu: med(tool, 'cpuUsPerResponse'),
+    othersPct: Math.max(...[...nativeRuns, ...tool].map((run) => Math.max(run.othersOnSutCpuPct, run.othersOnToolCpuPct))),
     nativeNegotiated: nativeRuns[0].negotiated,
     toolNegotiated: tool[0].negotiated
   }
@@ -378,15 +374,17 @@ if (!values['no-block'] && summaries.length > 0) {
         (h2 ? `The h2 SUT is the fastest of the candidates by the native engine, one run each (${h2.h2Picks} req/s). ` : '') +
         'h2load (nghttp2-client; counts statuses, checks no body, does not verify the certificate; its latency per request from ' +
         '`--log-file`), wrk over https (OpenSSL; checks nothing, does not verify), and a Go client on gorilla/websocket (compares every ' +
-        'echo). CPU: the tool\'s user + system time per response (per message), warm-up included. Medians; ratio native / other.',
+        'echo). CPU: the tool\'s user + system time per response (per message), warm-up included. Medians; ratio native / other. ' +
+        'Others: the most any other program took of the SUT\'s or the tool\'s cpu in any run (the interference sampler of every dyno ' +
+        'cell): figures beside a high share were measured on a busy machine.',
       '',
       '| scenario | SUT | other tool | settings | native /s | other /s | native / other (pairs) | p50 ms native / other | ' +
-        'p99 ms native / other | CPU per response native / other | negotiated (native) |',
-      '|---|---|---|---|---:|---:|---|---:|---:|---:|---|',
+        'p99 ms native / other | CPU per response native / other | negotiated (native) | others |',
+      '|---|---|---|---|---:|---:|---|---:|---:|---:|---|---:|',
       ...summaries.map((row) => `| ${row.comparison.scenario} | ${row.sut} | ${row.comparison.other} | ${row.comparison.settings} | ` +
         `${integer(row.nativePerSec)} | ${integer(row.toolPerSec)} | **${row.ratio.toFixed(3)}** (${row.ratios}) | ` +
         `${ms(row.nativeP50)} / ${ms(row.toolP50)} | ${ms(row.nativeP99)} / ${ms(row.toolP99)} | ` +
-        `${row.nativeCpu.toFixed(2)} / ${row.toolCpu.toFixed(2)} µs | ${row.nativeNegotiated} |`)
+        `${row.nativeCpu.toFixed(2)} / ${row.toolCpu.toFixed(2)} µs | ${row.nativeNegotiated} | ${Math.round(row.othersPct)} % |`)
     ]
   })
 }
