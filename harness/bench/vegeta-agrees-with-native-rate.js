@@ -205,7 +205,7 @@ async function measureSut (name) {
   console.log(`${name}: native closed-loop ceiling ${integer(ceiling)} req/s (${connections} connections)`)
   const rows = []
   for (const share of shares) {
-    const ratePerSec = Math.max(100, Math.round(ceiling * share / 100) * 100)
+    const ratePerSec = twoDigits(ceiling * share)
     /** @type {RateRows} */
     const row = { sut: name, ceiling, share, ratePerSec, native: [], vegeta: [] }
     for (let pair = 1; pair <= pairs; pair++) {
@@ -225,6 +225,11 @@ async function measureSut (name) {
 }
 
 const integer = (/** @type {number} */ value) => Math.round(value).toLocaleString('en-US')
+/** A rate rounded to two significant digits (1,828 → 1,800; 43 → 43), never below 1/s: distinct shares stay distinct rates. */
+const twoDigits = (/** @type {number} */ value) => {
+  const step = 10 ** Math.max(0, Math.floor(Math.log10(value)) - 1)
+  return Math.max(1, Math.round(value / step) * step)
+}
 const pct = (/** @type {number} */ value) => `${Math.round(value)} %`
 const ms = (/** @type {number} */ value) => value < 10 ? value.toFixed(2) : value.toFixed(1)
 const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (a / b).toFixed(2)
