@@ -1,0 +1,47 @@
+// @ts-check
+// The requests an autocannon client has in flight, as they change: what the windows need for their time in flight (Little's law,
+// exactly). autocannon 9 says when a request is sent ('request') and answered ('response'), but not when a connection's
+// requests are lost: a connection the server ended, or that failed, is opened again with the requests of the old one still in
+// the client's queue of pipelined requests (a later response then takes the oldest of them). So this follows the client
+// itself, through the hook autocannon gives every client before it connects (`setupClient`): each request queued is one more
+// in flight, each response one fewer, and a connection (re)opened or a queue cleared (a timeout, the end) leaves none of the
+// old ones in flight.
+
+/**
+ * @typedef {object} AutocannonClient the part of autocannon 9's client (lib/httpClient.js) this follows
+ * @property {() => void} _connect opens the connection and queues `pipelining` requests on it
+ * @property {{ insertRequest: (request: unknown) => void, terminateRequest: () => unknown, clear: () => void }} pipelinedRequests
+ */
+
+/**
+ * @param {AutocannonClient} client
+ * @param {(delta: number) => void} changed called with each change of the client's number of requests in flight
+ */
+export function trackRequestsInFlight (client, changed) {
+  let inFlight = 0
+  const set = (/** @type {number} */ count) => {
+    if (count !== inFlight) changed(count - inFlight)
+    inFlight = count
+  }
+  const queue = client.pipelinedRequests
+  const insert = queue.insertRequest.bind(queue)
+  const terminate = queue.terminateRequest.bind(queue)
+  const clear = queue.clear.bind(queue)
+  const connect = client._connect.bind(client)
+  queue.insertRequest = (request) => {
+    insert(request)
+    set(inFlight + 1)
+  }
+  queue.terminateRequest = () => {
+    set(Math.max(0, inFlight - 1))
+    return terminate()
+  }
+  queue.clear = () => {
+    set(0)
+    clear()
+  }
+  client._connect = () => {
+    set(0)
+    connect()
+  }
+}
