@@ -25,6 +25,10 @@ function runPhase (plan, phase) {
   return new Promise((resolve, reject) => {
     const histogram = createLatencyHistogram()
     const windows = createWindowRecorder(plan.windowMs, { timeInFlight: true })
+    /** @type {import('../../timeseries.js').WindowPart[] | null} */
+    let windowParts = null
+    // The windows end when autocannon ends its clients, not when it reports (its last tick and its result come later).
+    const endWindows = () => (windowParts ??= windows.finish())
     /** @type {number[]} responses in each second, from autocannon's ticks */
     const perSecond = []
     const instance = autocannon({
@@ -37,11 +41,11 @@ function runPhase (plan, phase) {
       duration: phase.durationSec,
       verifyBody: bodyVerifier(plan.expectedBody),
       // Every client, before it connects: its requests in flight, for the windows' time in flight.
-      setupClient: (/** @type {any} */ client) => trackRequestsInFlight(client, windows.inFlightChanged)
+      setupClient: (/** @type {any} */ client) => trackRequestsInFlight(client, windows.inFlightChanged, endWindows)
     }, (error, result) => {
       current = null
       if (error) return reject(error)
-      resolve(countsOf(result, { histogram, perSecond, windows: windows.finish() }))
+      resolve(countsOf(result, { histogram, perSecond, windows: endWindows() }))
     })
     current = instance
     let elapsedSec = 0
