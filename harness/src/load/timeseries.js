@@ -37,8 +37,9 @@ export function createWindowRecorder (windowMs, { timeInFlight = false } = {}) {
   const histogram = createLatencyHistogram()
   /** @type {WindowPart[]} */
   const parts = []
-  const origin = performance.now()
+  let origin = performance.now()
   let windowStart = origin
+  let begun = false
   let requests = 0
   let errors = 0
   let inFlight = 0
@@ -69,7 +70,7 @@ export function createWindowRecorder (windowMs, { timeInFlight = false } = {}) {
     inFlightMs = 0
     windowStart = now
   }
-  const timer = setInterval(close, windowMs)
+  let timer = setInterval(close, windowMs)
 
   return {
     /** @param {number} latencyMs */
@@ -78,6 +79,22 @@ export function createWindowRecorder (windowMs, { timeInFlight = false } = {}) {
       recordLatencyMs(histogram, latencyMs)
     },
     error () { errors += 1 },
+    /**
+     * The load starts now (an engine whose own start takes time, autocannon building its clients): the windows start again
+     * from here, once; nothing may have been recorded before.
+     */
+    begin () {
+      if (begun) return
+      begun = true
+      const now = performance.now()
+      origin = now
+      windowStart = now
+      inFlightSince = now
+      inFlightMs = 0
+      parts.length = 0
+      clearInterval(timer)
+      timer = setInterval(close, windowMs)
+    },
     /** The number of requests in flight changed by `delta`, now. @param {number} delta */
     inFlightChanged (delta) {
       accrue(performance.now())

@@ -40,8 +40,10 @@ function runPhase (plan, phase) {
       pipelining: plan.pipelining,
       duration: phase.durationSec,
       verifyBody: bodyVerifier(plan.expectedBody),
-      // Every client, before it connects: its requests in flight, for the windows' time in flight.
-      setupClient: (/** @type {any} */ client) => trackRequestsInFlight(client, windows.inFlightChanged, endWindows)
+      // Every client, before it connects: its requests in flight, for the windows' time in flight; the windows start with the
+      // first connection open.
+      setupClient: (/** @type {any} */ client) =>
+        trackRequestsInFlight(client, windows.inFlightChanged, { opened: windows.begin, ending: endWindows })
     }, (error, result) => {
       current = null
       if (error) return reject(error)

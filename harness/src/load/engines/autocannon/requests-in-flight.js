@@ -20,9 +20,11 @@
 /**
  * @param {AutocannonClient} client
  * @param {(delta: number) => void} changed called with each change of the client's number of requests in flight
- * @param {() => void} ending called when the client is ended, before its requests are dropped: the load stops there
+ * @param {{ opened: () => void, ending: () => void }} edges opened: a connection of the client opened (the first one of
+ *   any client is where the load starts: autocannon builds all its clients before any I/O, a quarter of a second for 100);
+ *   ending: the client is ended, before its requests are dropped (the load stops there)
  */
-export function trackRequestsInFlight (client, changed, ending) {
+export function trackRequestsInFlight (client, changed, { opened, ending }) {
   let inFlight = 0
   /** Requests queued while the connection is still connecting. */
   let waiting = 0
@@ -57,6 +59,7 @@ export function trackRequestsInFlight (client, changed, ending) {
     const conn = client.conn
     conn.once('connect', () => {
       if (client.conn !== conn) return
+      opened()
       set(inFlight + waiting)
       waiting = 0
     })
