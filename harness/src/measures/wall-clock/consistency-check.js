@@ -5,13 +5,15 @@
 // autocannon), that mean is measured exactly: the time in flight over the windows' duration. A result far below it had
 // connections not carrying requests (stuck connecting in a full listen backlog, refused, or closed); one far above it counted
 // time no request was in flight. An engine that does not report it (wrk) is held to the mean latency of the completed requests,
-// which leaves out the time of the requests still in flight at the phase's end: the check then flags only what those requests
-// cannot explain (see docs/measuring.md, "Consistency checks"). Percentiles must be ordered, and errors must stay a small share.
+// which leaves out the time of the requests still in flight at the phase's end: those can make up any shortfall, so only a mean
+// above the law is flagged (docs/measuring.md, "Does a result agree with itself?"). Percentiles must be ordered, and errors must
+// stay a small share.
 
 /**
- * How far the mean number in flight may sit from connections × pipelining, as a share of it. Measured with the time in flight
- * (docs/measuring.md, "Consistency checks"): a closed-loop client spends a little time between a response and the next
- * request, in which that connection carries none.
+ * How far the mean number in flight may sit from connections × pipelining, as a share of it: a closed-loop client spends a little
+ * time between a response and the next request, in which that connection carries none, and connecting. A default fibonacci
+ * run of four Node SUTs by autocannon on 2026-11-27 (8 cells, a busy machine) sat at 0.973 to 0.992 of it, where the completed
+ * requests' mean had sat at 0.087 to 0.646 of Little's law.
  */
 export const LITTLES_LAW_TOLERANCE = 0.05
 
