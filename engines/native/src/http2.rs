@@ -9,9 +9,10 @@
 //! slot), flow control in our hands, and the body as the frames brought it.
 
 use crate::check::body_matches;
-use crate::config::{HttpRequest, Protocol};
-use crate::load::{connect, session_ended, ConnectionState, Ended, ThreadContext};
-use crate::tls::Handshake;
+use crate::connection::{
+    connect, secure, session_ended, ConnectionState, Ended, Secured, ThreadContext,
+};
+use crate::http2_request::H2Request;
 use bytes::Bytes;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use h2::client::SendRequest;
@@ -30,56 +31,6 @@ const FIRST_BYTES: usize = 64;
 /// A SETTINGS frame: what every HTTP/2 server sends first (RFC 9113 §3.4); its type is the fourth byte of the header.
 const SETTINGS_FRAME: u8 = 0x4;
 
-/// The request every stream sends, built once: pseudo-headers from the method and the URI, then the headers, then
-/// the body (in one DATA frame).
-pub struct H2Request {
-    method: http::Method,
-    uri: http::Uri,
-    headers: http::HeaderMap,
-    body: Bytes,
-}
-
-impl H2Request {
-    pub fn new(http: &HttpRequest, protocol: Protocol) -> Result<Self, String> {
-        let scheme = if protocol == Protocol::H2 {
-            "https"
-        } else {
-            "http"
-        };
-        let uri = http::Uri::builder()
-            .scheme(scheme)
-            .authority(http.authority.as_str())
-            .path_and_query(http.path.as_str())
-            .build()
-            .map_err(|error| format!("http: the request's URI cannot be made: {error}"))?;
-        let method = http::Method::from_bytes(http.method.as_bytes())
-            .map_err(|error| format!("http.method: {error}"))?;
-        let mut headers = http::HeaderMap::with_capacity(http.headers.len());
-        for (name, value) in &http.headers {
-            let name = http::HeaderName::from_bytes(name.as_bytes())
-                .map_err(|error| format!("http.headers: `{name}`: {error}"))?;
-            let value = http::HeaderValue::from_str(value)
-                .map_err(|error| format!("http.headers: the value of `{name}`: {error}"))?;
-            headers.append(name, value);
-        }
-        Ok(H2Request {
-            method,
-            uri,
-            headers,
-            body: Bytes::from(http.body.clone().unwrap_or_default()),
-        })
-    }
-
-    fn request(&self) -> http::Request<()> {
-        let mut request = http::Request::new(());
-        *request.method_mut() = self.method.clone();
-        *request.uri_mut() = self.uri.clone();
-        *request.version_mut() = http::Version::HTTP_2;
-        *request.headers_mut() = self.headers.clone();
-        request
-    }
-}
-
 /// One HTTP/2 connection, opened again whenever the server closes it or it fails, until the thread stops it or the
 /// run cannot go on (TLS refused, or a server that does not speak HTTP/2).
 pub async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) {
@@ -89,10 +40,10 @@ pub async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) 
         };
         let ended = match &context.target.tls {
             None => session(&context, &state, tcp).await,
-            Some(tls) => match tls.handshake(&context, tcp).await {
-                Handshake::Ready(stream) => session(&context, &state, stream).await,
-                Handshake::Retry => continue,
-                Handshake::Fatal => return,
+            Some(tls) => match secure(&context, tls, tcp).await {
+                Secured::Ready(stream) => session(&context, &state, stream).await,
+                Secured::Retry => continue,
+                Secured::Fatal => return,
             },
         };
         match ended {
@@ -374,7 +325,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for Counted<'_, S> {
 mod tests {
     use super::*;
     use crate::config::BodyExpectation;
-    use crate::load::{test_context, Target};
+    use crate::config::{HttpRequest, Protocol};
+    use crate::connection::test_context;
+    use crate::target::Target;
 
     /// A thread's context whose connections send `GET /` over h2c with `streams` streams each, expecting "hello".
     fn context(streams: usize) -> ThreadContext {

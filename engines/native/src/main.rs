@@ -7,21 +7,30 @@
 
 mod check;
 mod config;
+mod connection;
+mod http1;
 mod http2;
+mod http2_request;
 mod load;
+mod phase;
 mod response;
 mod stats;
+mod target;
 mod tls;
 mod websocket;
+mod websocket_frames;
+mod websocket_target;
 
 use config::Config;
-use load::{run_thread, PhaseShared, Target};
+use load::run_thread;
+use phase::PhaseShared;
 use serde_json::json;
 use stats::{encode, millis, round3, PhaseReport, RateReport, ThreadStats, WindowMerger};
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
+use target::Target;
 
 /// How often the main thread looks at signals, progress and windows.
 const POLL: Duration = Duration::from_millis(50);

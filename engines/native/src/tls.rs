@@ -1,8 +1,8 @@
 //! TLS 1.3 for protocols tls (HTTP/1.1) and h2 (ALPN `h2`): rustls on ring, trusting only the certificate dyno made
-//! for the run (or the CA that signed it), never skipping verification, and saying what was negotiated.
+//! for the run (or the CA that signed it), never skipping verification, and saying what was negotiated or, in words
+//! that say what to fix, why TLS refused. What a connection then does (count an error, fail the run) is connection.rs's.
 
 use crate::config::{Config, Protocol};
-use crate::load::{ThreadContext, RECONNECT_PAUSE};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::{verify_server_name, WebPkiServerVerifier};
 use rustls::crypto::CryptoProvider;
@@ -37,11 +37,12 @@ pub struct TlsTarget {
 
 /// How a TLS handshake went.
 pub enum Handshake<S> {
-    Ready(S),
-    /// The connection failed before TLS said anything (counted as an error): connect again.
-    Retry,
-    /// TLS refused (a certificate not trusted, h2 not negotiated): the phase fails with the reason.
-    Fatal,
+    /// TLS is up, speaking what the run asked for: the stream, and what was negotiated as the report names it.
+    Ready(S, &'static str),
+    /// The connection failed before TLS said anything: a connection error, connect again.
+    Lost,
+    /// TLS refused (a certificate not trusted, h2 not negotiated): the run cannot go on, for this reason.
+    Refused(String),
 }
 
 impl TlsTarget {
@@ -85,47 +86,26 @@ impl TlsTarget {
     }
 
     /// The TLS handshake on a new connection, and the protocol negotiated checked against the one asked for.
-    pub async fn handshake(
-        &self,
-        context: &ThreadContext,
-        tcp: TcpStream,
-    ) -> Handshake<TlsStream<TcpStream>> {
+    pub async fn handshake(&self, tcp: TcpStream) -> Handshake<TlsStream<TcpStream>> {
         match self.connector.connect(self.server_name.clone(), tcp).await {
             Ok(stream) => {
                 let alpn = stream.get_ref().1.alpn_protocol();
                 match (self.protocol, alpn) {
-                    (Protocol::H2, Some(ALPN_H2)) => {
-                        context.negotiated("h2 over TLSv1.3");
-                        Handshake::Ready(stream)
-                    }
-                    (Protocol::H2, other) => {
-                        context.shared.fail(format!(
-                            "protocol h2: the server at {} negotiated {} over TLSv1.3, not h2: it does not serve HTTP/2 over TLS",
-                            self.address,
-                            alpn_name(other)
-                        ));
-                        Handshake::Fatal
-                    }
-                    _ => {
-                        context.negotiated("http/1.1 over TLSv1.3");
-                        Handshake::Ready(stream)
-                    }
+                    (Protocol::H2, Some(ALPN_H2)) => Handshake::Ready(stream, "h2 over TLSv1.3"),
+                    (Protocol::H2, other) => Handshake::Refused(format!(
+                        "protocol h2: the server at {} negotiated {} over TLSv1.3, not h2: it does not serve HTTP/2 over TLS",
+                        self.address,
+                        alpn_name(other)
+                    )),
+                    _ => Handshake::Ready(stream, "http/1.1 over TLSv1.3"),
                 }
             }
             Err(error) => match error
                 .get_ref()
                 .and_then(|inner| inner.downcast_ref::<rustls::Error>())
             {
-                Some(refused) => {
-                    let reason = self.refusal(refused).await;
-                    context.shared.fail(reason);
-                    Handshake::Fatal
-                }
-                None => {
-                    context.stats.borrow_mut().error(1);
-                    tokio::time::sleep(RECONNECT_PAUSE).await;
-                    Handshake::Retry
-                }
+                Some(refused) => Handshake::Refused(self.refusal(refused).await),
+                None => Handshake::Lost,
             },
         }
     }

@@ -21,40 +21,56 @@ import { roundTo } from '../platform/util/numbers.js'
  * @property {number} requests
  * @property {number} errors
  * @property {string | null} histogramUs the window's µs histogram, compressed base64; null when no response completed
- * @property {number} [inFlightUs] the time its requests spent in flight inside the window, in µs (engines that know it)
+ * @property {number} [inFlightUs] the time its requests spent in flight inside the window, in µs (engines that know it: native,
+ *   autocannon's closed loop)
  */
 
 /**
  * Cuts a phase into windows of `windowMs` and keeps, per window, the responses, their µs histogram (reset
- * every window) and the errors.
+ * every window) and the errors; with `timeInFlight`, also the time requests spent in flight inside each window, from the
+ * changes of the number in flight the engine reports (`inFlightChanged`): the integral of that number over the window, which is
+ * each request's time in flight clipped to the window, summed, completed or not.
  * @param {number} windowMs
+ * @param {{ timeInFlight?: boolean }} [options]
  */
-export function createWindowRecorder (windowMs) {
+export function createWindowRecorder (windowMs, { timeInFlight = false } = {}) {
   const histogram = createLatencyHistogram()
   /** @type {WindowPart[]} */
   const parts = []
-  const origin = performance.now()
+  let origin = performance.now()
   let windowStart = origin
+  let begun = false
   let requests = 0
   let errors = 0
+  let inFlight = 0
+  let inFlightSince = origin
+  let inFlightMs = 0
 
+  /** Adds the time in flight up to `now` to the window's. @param {number} now */
+  const accrue = (now) => {
+    inFlightMs += inFlight * (now - inFlightSince)
+    inFlightSince = now
+  }
   const close = () => {
     const now = performance.now()
     const durationMs = now - windowStart
     if (durationMs <= 0) return
+    accrue(now)
     parts.push({
       startMs: roundTo(windowStart - origin, 3),
       durationMs: roundTo(durationMs, 3),
       requests,
       errors,
-      histogramUs: requests === 0 ? null : encodeHistogram(histogram)
+      histogramUs: requests === 0 ? null : encodeHistogram(histogram),
+      ...(timeInFlight ? { inFlightUs: Math.round(inFlightMs * 1000) } : {})
     })
     histogram.reset()
     requests = 0
     errors = 0
+    inFlightMs = 0
     windowStart = now
   }
-  const timer = setInterval(close, windowMs)
+  let timer = setInterval(close, windowMs)
 
   return {
     /** @param {number} latencyMs */
@@ -63,6 +79,27 @@ export function createWindowRecorder (windowMs) {
       recordLatencyMs(histogram, latencyMs)
     },
     error () { errors += 1 },
+    /**
+     * The load starts now (an engine whose own start takes time, autocannon building its clients): the windows start again
+     * from here, once; nothing may have been recorded before.
+     */
+    begin () {
+      if (begun) return
+      begun = true
+      const now = performance.now()
+      origin = now
+      windowStart = now
+      inFlightSince = now
+      inFlightMs = 0
+      parts.length = 0
+      clearInterval(timer)
+      timer = setInterval(close, windowMs)
+    },
+    /** The number of requests in flight changed by `delta`, now. @param {number} delta */
+    inFlightChanged (delta) {
+      accrue(performance.now())
+      inFlight += delta
+    },
     /** @returns {WindowPart[]} every window, the last one (shorter) included */
     finish () {
       clearInterval(timer)

@@ -7,6 +7,7 @@ import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
 import { rateCounts } from './rate-phase.js'
 import { createWindowRecorder } from '../../timeseries.js'
+import { trackRequestsInFlight } from './requests-in-flight.js'
 
 /** @type {{ stop: () => void } | null} */
 let current = null
@@ -23,7 +24,11 @@ const send = (message) => new Promise((resolve) => process.send?.(message, resol
 function runPhase (plan, phase) {
   return new Promise((resolve, reject) => {
     const histogram = createLatencyHistogram()
-    const windows = createWindowRecorder(plan.windowMs)
+    const windows = createWindowRecorder(plan.windowMs, { timeInFlight: true })
+    /** @type {import('../../timeseries.js').WindowPart[] | null} */
+    let windowParts = null
+    // The windows end when autocannon ends its clients, not when it reports (its last tick and its result come later).
+    const endWindows = () => (windowParts ??= windows.finish())
     /** @type {number[]} responses in each second, from autocannon's ticks */
     const perSecond = []
     const instance = autocannon({
@@ -34,11 +39,15 @@ function runPhase (plan, phase) {
       connections: plan.connections,
       pipelining: plan.pipelining,
       duration: phase.durationSec,
-      verifyBody: bodyVerifier(plan.expectedBody)
+      verifyBody: bodyVerifier(plan.expectedBody),
+      // Every client, before it connects: its requests in flight, for the windows' time in flight; the windows start with the
+      // first connection open.
+      setupClient: (/** @type {any} */ client) =>
+        trackRequestsInFlight(client, windows.inFlightChanged, { opened: windows.begin, ending: endWindows })
     }, (error, result) => {
       current = null
       if (error) return reject(error)
-      resolve(countsOf(result, { histogram, perSecond, windows: windows.finish() }))
+      resolve(countsOf(result, { histogram, perSecond, windows: endWindows() }))
     })
     current = instance
     let elapsedSec = 0

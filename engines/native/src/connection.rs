@@ -1,0 +1,211 @@
+//! What every protocol's connections stand on: the thread's context they share (the target, the counts, the open
+//! model's schedule), what each connection has in flight, and the steps every protocol takes the same way (connecting,
+//! the TLS handshake's outcome, reading, a session's end).
+
+use crate::config::BodyExpectation;
+use crate::phase::PhaseShared;
+use crate::stats::ThreadStats;
+use crate::target::Target;
+use crate::tls::{Handshake, TlsTarget};
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::net::TcpStream;
+use tokio::sync::{Notify, Semaphore};
+use tokio_rustls::client::TlsStream;
+
+/// How long a connection waits before connecting again after a refused connect.
+pub const RECONNECT_PAUSE: Duration = Duration::from_millis(10);
+/// What a connection reads at a time; it grows for a response larger than this.
+pub const READ_BUFFER: usize = 64 * 1024;
+
+/// What the connections of one thread share.
+pub struct ThreadContext {
+    pub target: Arc<Target>,
+    pub pipelining: usize,
+    /// h2, h2c: streams per connection; ws: messages in flight per connection.
+    pub streams: usize,
+    pub expected_body: BodyExpectation,
+    pub keep_body: bool,
+    pub stats: RefCell<ThreadStats>,
+    pub shared: Arc<PhaseShared>,
+    pub index: usize,
+    /// Open model: the intended send times not yet sent, and the signals that there are some.
+    pub schedule: Option<Schedule>,
+    /// Bytes read under a protocol layer that does not count its own (HTTP/2's frames), added to the counts at the end.
+    pub received: Cell<u64>,
+    /// ws: the phase is over; every connection closes with code 1000.
+    pub closing: Cell<bool>,
+    pub closing_signal: Notify,
+}
+
+impl ThreadContext {
+    /// One more response (or message) for the progress line and the per-second rate.
+    pub fn count_responses(&self, count: u64) {
+        self.shared.responses[self.index].fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// What a connection of this thread spoke once established.
+    pub fn negotiated(&self, protocol: &'static str) {
+        self.stats.borrow_mut().negotiated.insert(protocol);
+    }
+}
+
+/// Open model: the intended send times released and not yet sent.
+pub struct Schedule {
+    pub queue: RefCell<VecDeque<Instant>>,
+    /// HTTP/1.1: wakes the connections waiting for a request to send.
+    pub ready: Notify,
+    /// HTTP/2: one permit per queued time, so that each wakes one waiting stream (a Notify would wake them all).
+    pub permits: Semaphore,
+    pub interval: Duration,
+    pub next: Cell<u32>,
+}
+
+/// What a connection has in flight, for the watchdog (timeouts) and the windows (time in flight).
+#[derive(Default)]
+pub struct ConnectionState {
+    /// HTTP/1.1 and WebSocket: when each request in flight was sent (or meant to be sent, in the open model), in the
+    /// order the answers come.
+    pub sent: RefCell<VecDeque<Instant>>,
+    /// HTTP/2: the same, one slot per stream.
+    pub slots: RefCell<Vec<Option<Instant>>>,
+}
+
+impl ConnectionState {
+    /// When its oldest request in flight was sent.
+    pub fn oldest(&self) -> Option<Instant> {
+        let front = self.sent.borrow().front().copied();
+        let slots = self.slots.borrow();
+        slots.iter().flatten().copied().chain(front).min()
+    }
+
+    pub fn for_each_in_flight(&self, mut each: impl FnMut(Instant)) {
+        self.sent.borrow().iter().copied().for_each(&mut each);
+        self.slots.borrow().iter().flatten().copied().for_each(each);
+    }
+
+    /// Forgets what is in flight, handing each send time to `each`; returns how many there were.
+    pub fn drain(&self, mut each: impl FnMut(Instant)) -> usize {
+        let mut count = 0;
+        for sent in self.sent.borrow_mut().drain(..) {
+            each(sent);
+            count += 1;
+        }
+        for slot in self.slots.borrow_mut().iter_mut() {
+            if let Some(sent) = slot.take() {
+                each(sent);
+                count += 1;
+            }
+        }
+        count
+    }
+}
+
+#[derive(PartialEq, Debug, Clone, Copy)]
+pub enum Ended {
+    /// The server closed the connection after a response, as it may.
+    Closed,
+    /// Reading or writing failed, or the server sent what is not HTTP.
+    Failed,
+}
+
+/// A TCP connection to the SUT, or None (counted as an error, after a pause) when it cannot be made.
+pub async fn connect(context: &ThreadContext) -> Option<TcpStream> {
+    match TcpStream::connect(context.target.address).await {
+        Ok(stream) => {
+            let _ = stream.set_nodelay(true);
+            Some(stream)
+        }
+        Err(_) => {
+            context.stats.borrow_mut().error(1);
+            tokio::time::sleep(RECONNECT_PAUSE).await;
+            None
+        }
+    }
+}
+
+/// A connection's session ended: what it had in flight ends now; if it failed, each is an error (at least one).
+pub fn session_ended(context: &ThreadContext, state: &ConnectionState, ended: Ended) {
+    let now = Instant::now();
+    let mut stats = context.stats.borrow_mut();
+    let in_flight = state.drain(|sent| stats.in_flight_until(sent, now));
+    if ended == Ended::Failed {
+        stats.error(in_flight.max(1) as u64);
+    }
+}
+
+/// How a connection's TLS handshake went, for the connection.
+pub enum Secured<S> {
+    Ready(S),
+    /// The connection failed before TLS said anything (counted as an error, after a pause): connect again.
+    Retry,
+    /// TLS refused: the phase fails with the reason (the first connection to find it says it).
+    Fatal,
+}
+
+/// The TLS handshake on a new connection, what it negotiated noted.
+pub async fn secure(
+    context: &ThreadContext,
+    tls: &TlsTarget,
+    tcp: TcpStream,
+) -> Secured<TlsStream<TcpStream>> {
+    match tls.handshake(tcp).await {
+        Handshake::Ready(stream, negotiated) => {
+            context.negotiated(negotiated);
+            Secured::Ready(stream)
+        }
+        Handshake::Lost => {
+            context.stats.borrow_mut().error(1);
+            tokio::time::sleep(RECONNECT_PAUSE).await;
+            Secured::Retry
+        }
+        Handshake::Refused(reason) => {
+            context.shared.fail(reason);
+            Secured::Fatal
+        }
+    }
+}
+
+/// Reads what has arrived after the `filled` bytes kept from before; None when the connection ended or failed.
+pub async fn read_more<S: AsyncRead + Unpin>(
+    stream: &mut S,
+    buffer: &mut Vec<u8>,
+    filled: &mut usize,
+) -> Option<usize> {
+    if *filled == buffer.len() {
+        buffer.resize(buffer.len() * 2, 0);
+    }
+    match stream.read(&mut buffer[*filled..]).await {
+        Ok(0) | Err(_) => None,
+        Ok(read) => Some(read),
+    }
+}
+
+/// A thread's context for unit tests: one thread, a phase of a second starting now, closed loop.
+#[cfg(test)]
+pub fn test_context(
+    target: Target,
+    expected_body: BodyExpectation,
+    pipelining: usize,
+    streams: usize,
+) -> ThreadContext {
+    let start = Instant::now();
+    ThreadContext {
+        target: Arc::new(target),
+        pipelining,
+        streams,
+        keep_body: crate::check::needs_body(&expected_body),
+        expected_body,
+        stats: RefCell::new(ThreadStats::new(start)),
+        shared: Arc::new(PhaseShared::new(start, Duration::from_secs(1), 1)),
+        index: 0,
+        schedule: None,
+        received: Cell::new(0),
+        closing: Cell::new(false),
+        closing_signal: Notify::new(),
+    }
+}
