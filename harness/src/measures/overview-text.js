@@ -44,6 +44,7 @@ export function overviewMarkdown (overview) {
       `${row.cells.map((cell) => markdownCell(overviewCellText(cell))).join(' | ')} |`),
     '',
     [overview.groups, overview.order, ...marks.map((mark) => `${mark.mark} ${mark.meaning}.`),
-      ...(hasUnmeasured(overview) ? [`${UNMEASURED_NOTE}.`] : [])].join(' ')
+      ...(hasUnmeasured(overview) ? [`${UNMEASURED_NOTE}.`] : [])].join(' '),
+    ...overview.caveats.flatMap((caveat) => ['', `**${caveat}.**`])
   ]
 }

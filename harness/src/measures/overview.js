@@ -28,6 +28,7 @@
  * @property {OverviewMark[]} marks every mark a cell may carry
  * @property {string} order how the rows are ordered, in a sentence
  * @property {string} groups what a rank group is and how it was made, or why there is none, in a sentence
+ * @property {string[]} caveats what the run cannot tell, a line each, said under the table wherever it is shown (none: nothing to say)
  */
 
 /**

@@ -45,6 +45,7 @@ describe.skipIf(absent)(`report.html's overview in chromium${skipNote(absent)}`,
         drawn: /** @type {any} */ (globalThis).dynoOverviewsDrawn,
         canvas: Boolean(canvas && canvas.width > 0 && canvas.height > 0),
         tops: { overview: top('#overview-0'), heatmap: top('#heatmap-0'), warnings: top('#warnings'), scenario: top('section[id^="scenario-"]') },
+        caveat: globalThis.document.querySelector('#overview-0 p.caveat')?.textContent ?? null,
         head: [...globalThis.document.querySelectorAll('table.overview thead th')].map((cell) => cell.textContent),
         rows: [...globalThis.document.querySelectorAll('table.overview tbody tr')]
           .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent)),
@@ -73,6 +74,7 @@ describe.skipIf(absent)(`report.html's overview in chromium${skipNote(absent)}`,
       cells: overview.rows.flatMap((row) => row.cells.filter(Boolean)).length
     }])
     // The table: every cell as the overview writes it, coloured on its column's scale.
+    expect(seen.caveat).toMatch(/^noise: rounds spread ±[\d.]+ % .*15 % needs --repeats \d+/)
     expect(seen.head).toEqual(['framework', 'version', ...overview.columns])
     expect(seen.rows).toEqual(overview.rows.map((row) => [row.framework, row.version, ...row.cells.map(overviewCellText)]))
     expect(seen.backgrounds.every((background) => /^(rgb|hsl)/.test(background))).toBe(true)

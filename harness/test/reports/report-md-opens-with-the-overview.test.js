@@ -44,6 +44,7 @@ it('opens with the overview, then the warnings by cause, the scenarios, and ever
   const legend = lines[at('## Overview') + 5 + overview.rows.length]
   expect(legend).toContain('the rank group, (2–4): the data places it anywhere from 2nd to 4th in its column')
   expect(legend).toContain('! disturbed')
+  expect(lines[at('## Overview') + 7 + overview.rows.length]).toMatch(/^\*\*noise: rounds spread ±[\d.]+ % .*15 % needs `--repeats \d+`/)
 
   // The warnings: each cause's line with its count, the results it stands for under it.
   const warnings = lines.slice(at('## Warnings') + 2, at('## plaintext') - 1)

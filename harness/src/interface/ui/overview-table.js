@@ -99,5 +99,6 @@ export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = fals
     ...(colour ? ['colour: each column\'s scale, green its best, red its worst'] : []),
     ...(left.length > 0 ? [`not shown (${width} columns): ${left.join(', ')}; a wider terminal or report.md shows them`] : [])
   ]
-  return [...lines, '', ...legend.flatMap((line) => wrap(line, width, '  '))].join('\n')
+  const caveats = overview.caveats.map((caveat) => caveat.replace(/`/g, ''))
+  return [...lines, '', ...legend.flatMap((line) => wrap(line, width, '  ')), ...caveats.flatMap((line) => wrap(line, width, '  '))].join('\n')
 }

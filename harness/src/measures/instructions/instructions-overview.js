@@ -36,6 +36,7 @@ export function instructionsOverview (run) {
     marks: [],
     order: `Frameworks ${BEST_FIRST_ORDER.replace('best figures', 'fewest')}.`,
     groups: 'Instructions per request over every counted window, one count per cell: no rank groups (the spread of its windows is in ' +
-      'each scenario\'s table).'
+      'each scenario\'s table).',
+    caveats: []
   }
 }

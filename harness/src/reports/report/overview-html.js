@@ -16,7 +16,7 @@ export const shadeColour = (shade) => shade === null ? '#f0f0f0' : `hsl(${Math.r
  */
 export function overviewSection (overview, index, heading) {
   const marks = usedMarks(overview)
-  const legend = [overview.groups, overview.order, ...marks.map((mark) => `${mark.mark} ${mark.meaning}.`),
+  const legend = [overview.groups.replace(/`/g, ''), overview.order, ...marks.map((mark) => `${mark.mark} ${mark.meaning}.`),
     ...(hasUnmeasured(overview) ? [`${UNMEASURED_NOTE.replace(/`/g, '')}.`] : []),
     'Each column is coloured on its own scale, green its best figure, red its worst.']
   return `<section id="overview-${index}" class="overview">
@@ -27,6 +27,7 @@ ${overview.rows.map((row) => `<tr><th>${escapeHtml(row.framework)}</th><td>${esc
     `<td class="figure" style="background: ${shadeColour(cell?.shade ?? null)}">${escapeHtml(overviewCellText(cell))}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table>
 <p class="note">${escapeHtml(legend.join(' '))}</p>
+${overview.caveats.map((caveat) => `<p class="caveat">${escapeHtml(caveat.replace(/`/g, ''))}.</p>`).join('\n')}
 <div class="heatmap" id="heatmap-${index}" data-overview="${index}"></div>
 </section>`
 }

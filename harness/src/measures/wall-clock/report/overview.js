@@ -7,6 +7,7 @@ import { GENERATOR_BOUND_RULE } from '../../../platform/resources/resource-defau
 import { RANK_FDR } from '../../../judging/stats/rank-groups.js'
 import { rankGroupText } from '../../../records/rank-text.js'
 import { BEST_FIRST_ORDER, bestFirst, columnShades } from '../../overview.js'
+import { noiseBudgetLine } from './noise-budget.js'
 import { reportRows } from './report-rows.js'
 
 /** @type {readonly import('../../overview.js').OverviewMark[]} */
@@ -71,6 +72,7 @@ export function wallClockOverview (run) {
       ? 'Req/s: the geometric mean of the rounds; beside it the rank group, (2–4): the data places it anywhere from 2nd to 4th in its ' +
         `column (95% intervals on ln req/s, Welch t tests, Benjamini–Hochberg at a ${RANK_FDR * 100}% false discovery rate; ` +
         'docs/measuring.md, "Orders with their uncertainty").'
-      : 'Req/s of one round per cell: no rank groups (give `--repeats 2` or more for them).'
+      : 'Req/s of one round per cell: no rank groups (give `--repeats 2` or more for them).',
+    caveats: [noiseBudgetLine(run)].filter((line) => line !== null)
   }
 }
