@@ -43,7 +43,11 @@ const cut = (text, width) => text.length <= width ? text : `${text.slice(0, Math
  */
 function wrap (text, width, indent) {
   const lines = ['']
-  for (const word of text.split(' ')) {
+  // A unit stays with its figure (`15 %`).
+  const words = text.split(' ').reduce((kept, word) => word === '%' && kept.length > 0
+    ? [...kept.slice(0, -1), `${kept[kept.length - 1]} %`]
+    : [...kept, word], /** @type {string[]} */ ([]))
+  for (const word of words) {
     const line = lines[lines.length - 1]
     if (line.length > 0 && line.length + 1 + word.length > width) lines.push(`${indent}${word}`)
     else lines[lines.length - 1] = line.length === 0 ? word : `${line} ${word}`

@@ -11,7 +11,11 @@ export function warningLines (groups, { width, verbose }) {
   if (groups.length === 0) return []
   const fit = (/** @type {string} */ line, /** @type {string} */ indent) => {
     const lines = ['']
-    for (const word of line.split(' ')) {
+    // A unit stays with its figure (`10 %`).
+    const words = line.split(' ').reduce((kept, word) => word === '%' && kept.length > 0
+      ? [...kept.slice(0, -1), `${kept[kept.length - 1]} %`]
+      : [...kept, word], /** @type {string[]} */ ([]))
+    for (const word of words) {
       const last = lines[lines.length - 1]
       if (last.trim().length > 0 && last.length + 1 + word.length > width) lines.push(`${indent}  ${word}`)
       else lines[lines.length - 1] = last.length === 0 ? `${indent}${word}` : `${last} ${word}`

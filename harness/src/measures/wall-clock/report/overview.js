@@ -15,7 +15,8 @@ export const WALL_CLOCK_MARKS = Object.freeze([
   { mark: '†', meaning: `generator-bound (${GENERATOR_BOUND_RULE}): it measures the load generator more than the framework` },
   { mark: '‡', meaning: 'the limit of this machine: the native engine, the fastest here, was generator-bound' },
   { mark: '!', meaning: 'disturbed: other processes took a share of the cpus while every round it rests on was measured' },
-  { mark: '?', meaning: 'a result disagrees with itself (a consistency check failed; report.md names it)' }
+  { mark: '?', meaning: 'a result disagrees with itself (a consistency check failed; report.md names it)' },
+  { mark: '✗', meaning: 'a round was not ok (the warnings say why): the figure rests on the others' }
 ])
 
 /**
@@ -29,7 +30,8 @@ function marksOf (row) {
     bound.length > 0 && !bound.some(atMachineLimit) ? '†' : null,
     bound.some(atMachineLimit) ? '‡' : null,
     (row.aggregate?.disturbedRuns ?? 0) > 0 ? '!' : null,
-    row.records.some((record) => record.consistency?.passed === false) ? '?' : null
+    row.records.some((record) => record.consistency?.passed === false) ? '?' : null,
+    row.aggregate && row.aggregate.excluded > 0 ? '✗' : null
   ].filter((mark) => mark !== null)
 }
 
