@@ -60,7 +60,8 @@ export function columnShades (values, better) {
 export function bestFirst (rows, better) {
   const columns = rows[0]?.cells.length ?? 0
   const best = Array.from({ length: columns }, (_, column) => {
-    const values = /** @type {number[]} */ (rows.map((row) => row.cells[column]?.value ?? null).filter((value) => value !== null && value > 0))
+    const values = /** @type {number[]} */ (rows.map((row) => row.cells[column]?.value ?? null)
+      .filter((value) => value !== null && value > 0))
     return values.length === 0 ? null : better === 'higher' ? Math.max(...values) : Math.min(...values)
   })
   const score = (/** @type {OverviewRow} */ row) => {

@@ -35,7 +35,11 @@ function groupBy (records, key, describe, detail, sweep) {
   const groups = new Map()
   for (const record of records) groups.set(key(record), [...(groups.get(key(record)) ?? []), record])
   return [...groups.values()].sort((a, b) => b.length - a.length)
-    .map((group) => ({ ...describe(group), count: group.length, details: group.map((record) => `${cellName(record, sweep)}: ${detail(record)}`) }))
+    .map((group) => ({
+      ...describe(group),
+      count: group.length,
+      details: group.map((record) => `${cellName(record, sweep)}: ${detail(record)}`)
+    }))
 }
 
 /**
@@ -81,7 +85,8 @@ export function warningGroups (records) {
           cause: 'measured again',
           count: remeasured.length,
           line: `measured again: ${counted(remeasured.length, 'cell')} disturbed at first, ${cleanAgain} clean the next time`,
-          details: remeasured.map((record) => `${cellName(record, sweep)}: ${counted(record.interference?.earlierAttempts.length ?? 0, 'earlier attempt')}` +
+          details: remeasured.map((record) => `${cellName(record, sweep)}: ` +
+            `${counted(record.interference?.earlierAttempts.length ?? 0, 'earlier attempt')}` +
             `${record.interference?.disturbed ? ', still disturbed' : ', clean'}`)
         }]),
     ...(bound.length === 0
@@ -97,7 +102,8 @@ export function warningGroups (records) {
       : [{
           cause: 'limit of this machine',
           count: atLimit.length,
-          line: `limit of this machine: ${counted(atLimit.length, 'result')} where the native engine, the fastest here, was generator-bound`,
+          line: `limit of this machine: ${counted(atLimit.length, 'result')} where the native engine, the fastest here, ` +
+            'was generator-bound',
           details: atLimit.map((record) => `${cellName(record, sweep)}: the SUT may be faster than this machine can show`)
         }])
   ]

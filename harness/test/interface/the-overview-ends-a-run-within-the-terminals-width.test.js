@@ -38,7 +38,8 @@ describe('the overview on a committed run', () => {
       const framework = row.split(/\s+/)[0]
       const aggregate = run.aggregates.find((entry) => entry.sut === framework && entry.scenario === 'plaintext')
       if (!aggregate) throw new Error(`${framework} has no plaintext aggregate`)
-      expect(row.slice(framework.length).trim()).toMatch(new RegExp(`^${compactFigure(aggregate.requestsPerSec.center).replace('.', '\\.')}` +
+      const figure = compactFigure(aggregate.requestsPerSec.center).replace('.', '\\.')
+      expect(row.slice(framework.length).trim()).toMatch(new RegExp(`^${figure}` +
         ` ${aggregate.rank?.best}(–${aggregate.rank?.worst})?[!?†‡]*\\s`))
     }
     // Each abbreviation and mark the table uses is explained once, and only those it uses.
@@ -48,7 +49,8 @@ describe('the overview on a committed run', () => {
     expect(text).not.toContain('† generator-bound')
     expect(text).not.toContain('not shown')
     // Its rounds spread too much to separate 15 %: it says so, with the rounds that would.
-    expect(text.replace(/\n\s+/g, ' ')).toMatch(/noise: rounds spread ±[\d.]+ % \(\w+\), so 2 rounds tell apart only ≥ \d+ %; 15 % needs --repeats \d+/)
+    expect(text.replace(/\n\s+/g, ' '))
+      .toMatch(/noise: rounds spread ±[\d.]+ % \(\w+\), so 2 rounds tell apart only ≥ \d+ %; 15 % needs --repeats \d+/)
   })
 
   it('shows more columns on a wider terminal, and names those a narrower one leaves out', () => {
@@ -75,7 +77,8 @@ describe('the overview on a committed run', () => {
     const disturbed = run.records.filter((record) => record.interference?.disturbed).length
     const inconsistent = run.records.filter((record) => record.consistency?.passed === false).length
     expect(groups.find((group) => group.cause === 'disturbed')?.count).toBe(disturbed)
-    expect(groups.filter((group) => group.line.includes('consistency check')).reduce((sum, group) => sum + group.count, 0)).toBe(inconsistent)
+    const failing = groups.filter((group) => group.line.includes('consistency check'))
+    expect(failing.reduce((sum, group) => sum + group.count, 0)).toBe(inconsistent)
     const short = warningLines(groups, { width: 80, verbose: false })
     for (const line of short) expect(line.length, line).toBeLessThanOrEqual(80)
     expect(short.join(' ')).toContain(`disturbed: ${disturbed} results measured while other processes took more than 10 %`)
@@ -99,7 +102,8 @@ it('ends `dyno run` with the overview; --verbose adds the table of every round b
   expect(header).toBeGreaterThan(round)
   expect(lines[header + 1]).toMatch(/^node-http\s+\S+\s+\S+$/)
   // Not a terminal: 80 columns, every line of the overview within them.
-  for (const line of lines.slice(header, lines.findIndex((line) => line.startsWith('time: ')))) expect(line.length, line).toBeLessThanOrEqual(80)
+  const end = lines.findIndex((line) => line.startsWith('time: '))
+  for (const line of lines.slice(header, end)) expect(line.length, line).toBeLessThanOrEqual(80)
   // Not a terminal either on stderr: a plain line per result, as CI logs keep them.
   expect(result.stderr).toMatch(/ok {6}node-http × plaintext/)
 }, 60_000)

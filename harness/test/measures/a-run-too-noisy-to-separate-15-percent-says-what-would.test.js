@@ -28,6 +28,7 @@ it('names the noisiest scenario, what its rounds separate, and the fewest rounds
   const needed = Number(/--repeats (\d+)/.exec(line ?? '')?.[1])
   expect(separable(0.08, needed)).toBeLessThanOrEqual(Math.log(1.15))
   expect(separable(0.08, needed - 1)).toBeGreaterThan(Math.log(1.15))
+  const separates = Math.round((Math.exp(separable(0.08, 2)) - 1) * 100)
   expect(line).toContain(`noise: rounds spread ±${((Math.exp(0.08) - 1) * 100).toFixed(1)} % (json), so 2 rounds tell apart only ` +
-    `≥ ${Math.round((Math.exp(separable(0.08, 2)) - 1) * 100)} %; 15 % needs \`--repeats ${needed}\` (~${Math.ceil(10 * needed / 2)} min)`)
+    `≥ ${separates} %; 15 % needs \`--repeats ${needed}\` (~${Math.ceil(10 * needed / 2)} min)`)
 })

@@ -44,12 +44,15 @@ describe.skipIf(absent)(`report.html's overview in chromium${skipNote(absent)}`,
       return {
         drawn: /** @type {any} */ (globalThis).dynoOverviewsDrawn,
         canvas: Boolean(canvas && canvas.width > 0 && canvas.height > 0),
-        tops: { overview: top('#overview-0'), heatmap: top('#heatmap-0'), warnings: top('#warnings'), scenario: top('section[id^="scenario-"]') },
+        tops: {
+          overview: top('#overview-0'), heatmap: top('#heatmap-0'), warnings: top('#warnings'), scenario: top('section[id^="scenario-"]')
+        },
         caveat: globalThis.document.querySelector('#overview-0 p.caveat')?.textContent ?? null,
         head: [...globalThis.document.querySelectorAll('table.overview thead th')].map((cell) => cell.textContent),
         rows: [...globalThis.document.querySelectorAll('table.overview tbody tr')]
           .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent)),
-        backgrounds: [...globalThis.document.querySelectorAll('table.overview tbody td.figure')].map((cell) => /** @type {any} */ (cell).style.background),
+        backgrounds: [...globalThis.document.querySelectorAll('table.overview tbody td.figure')]
+          .map((cell) => /** @type {any} */ (cell).style.background),
         warnings: [...globalThis.document.querySelectorAll('#warnings details')].map((group) => ({
           summary: group.querySelector('summary')?.textContent ?? '',
           open: group.hasAttribute('open'),
@@ -61,7 +64,7 @@ describe.skipIf(absent)(`report.html's overview in chromium${skipNote(absent)}`,
     expect(problems).toEqual([])
     // The overview first, its heat map under it, then the warnings, and only then the first scenario.
     const { overview: overviewTop, heatmap, warnings, scenario } = seen.tops
-    if (overviewTop === null || heatmap === null || warnings === null || scenario === null) throw new Error(`missing: ${JSON.stringify(seen.tops)}`)
+    if ([overviewTop, heatmap, warnings, scenario].includes(null)) throw new Error(`missing: ${JSON.stringify(seen.tops)}`)
     expect(overviewTop).toBeLessThan(heatmap)
     expect(heatmap).toBeLessThan(warnings)
     expect(warnings).toBeLessThan(scenario)

@@ -8,7 +8,9 @@ import { LOAD_HOSTS, PIN, SUT_CPUS, SUT_HOST } from '../options/host-options.js'
 import {
   CONNECTIONS, DURATION, ENGINE, MEASURE, PIPELINING, PROFILE, RATE, RUNTIME_EVENTS, WARMUP, WINDOW
 } from '../options/load-options.js'
-import { CACHE_DIR, CENSUS_ARGS, DISTURBED_ABOVE, OUT, PG_POOL_SIZE, QUIET_CHECK, READY_TIMEOUT, VERBOSE } from '../options/output-options.js'
+import {
+  CACHE_DIR, CENSUS_ARGS, DISTURBED_ABOVE, OUT, PG_POOL_SIZE, QUIET_CHECK, READY_TIMEOUT, VERBOSE
+} from '../options/output-options.js'
 import { FRESH_SUT, NO_VERIFY, PLAN_ONLY, REPEATS, SEED, SHARD } from '../options/plan-options.js'
 import { FRAMEWORKS_WITH_VARIANTS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
 

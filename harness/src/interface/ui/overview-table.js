@@ -65,7 +65,8 @@ export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = fals
   const nameWidth = Math.min(NAME_WIDTH_MAX, Math.max('framework'.length, ...overview.rows.map((row) => row.framework.length)))
   const texts = overview.rows.map((row) => row.cells.map(cellText))
   // As wide as its widest cell, and as its name up to HEADER_WIDTH (a longer name is cut, and explained under the table).
-  const columnWidths = overview.columns.map((name, column) => Math.max(Math.min(name.length, HEADER_WIDTH), ...texts.map((cells) => cells[column].length)))
+  const columnWidths = overview.columns.map((name, column) =>
+    Math.max(Math.min(name.length, HEADER_WIDTH), ...texts.map((cells) => cells[column].length)))
   // As many columns as fit, in the contract's order.
   const shown = []
   let used = nameWidth
@@ -82,7 +83,8 @@ export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = fals
     abbreviations.push(`${cut(name, columnWidths[column])} ${name}`)
     return cut(name, columnWidths[column])
   })
-  const paint = (/** @type {string} */ text, /** @type {number | null | undefined} */ shade) => !colour || shade === null || shade === undefined
+  /** @param {string} text @param {number | null | undefined} shade */
+  const paint = (text, shade) => !colour || shade === null || shade === undefined
     ? text
     : `${SCALE_COLOURS[Math.min(SCALE_COLOURS.length - 1, Math.floor(shade * SCALE_COLOURS.length))]}${text}${RESET}`
   const lines = [
@@ -104,5 +106,5 @@ export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = fals
     ...(left.length > 0 ? [`not shown (${width} columns): ${left.join(', ')}; a wider terminal or report.md shows them`] : [])
   ]
   const caveats = overview.caveats.map((caveat) => caveat.replace(/`/g, ''))
-  return [...lines, '', ...legend.flatMap((line) => wrap(line, width, '  ')), ...caveats.flatMap((line) => wrap(line, width, '  '))].join('\n')
+  return [...lines, '', ...[...legend, ...caveats].flatMap((line) => wrap(line, width, '  '))].join('\n')
 }

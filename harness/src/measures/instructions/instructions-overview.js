@@ -7,7 +7,9 @@ import { BEST_FIRST_ORDER, bestFirst, columnShades } from '../overview.js'
 import { contractPlace } from '../../records/scenario-order.js'
 
 /** @param {import('../../records/result-record.js').ResultRecord} record @returns {number | null} */
-const perRequest = (record) => record.status === 'ok' && record.instructions?.windows.length ? record.instructions.instructionsPerRequest : null
+const perRequest = (record) => record.status === 'ok' && record.instructions?.windows.length
+  ? record.instructions.instructionsPerRequest
+  : null
 
 /**
  * @param {import('../../records/read-run.js').RunData} run

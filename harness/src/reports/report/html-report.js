@@ -38,9 +38,12 @@ export function htmlReport (runs) {
     windowLabel: body.windowLabel,
     overviews: overviews.map((entry) => /** @type {import('../../measures/overview.js').Overview} */ (entry.overview))
   }
-  const opening = overviews.map((entry, index) => overviewSection(/** @type {import('../../measures/overview.js').Overview} */ (entry.overview),
-    index, runs.length > 1 ? `Overview: ${entry.label}` : 'Overview')).join('\n')
-  const warnings = warningsSection(runs.map((run, index) => ({ label: runs.length > 1 ? labels[index] : null, groups: warningGroups(run.records) })))
+  const opening = model.overviews.map((overview, index) => overviewSection(overview, index,
+    runs.length > 1 ? `Overview: ${overviews[index].label}` : 'Overview')).join('\n')
+  const warnings = warningsSection(runs.map((run, index) => ({
+    label: runs.length > 1 ? labels[index] : null,
+    groups: warningGroups(run.records)
+  })))
   return `<!doctype html>
 <html lang="en">
 <head>

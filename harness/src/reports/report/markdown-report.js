@@ -21,7 +21,8 @@ export function markdownReport (run) {
   if (overview) lines.push('## Overview', '', ...(mixed ? [`> ${mixed}`, ''] : []), ...overviewMarkdown(overview), '')
   const warnings = warningGroups(run.records)
   if (warnings.length > 0) {
-    lines.push('## Warnings', '', ...warnings.flatMap((group) => [`- ${group.line}`, ...group.details.map((detail) => `  - ${detail}`)]), '')
+    const listed = warnings.flatMap((group) => [`- ${group.line}`, ...group.details.map((detail) => `  - ${detail}`)])
+    lines.push('## Warnings', '', ...listed, '')
   }
   lines.push(...measure.report.markdownBody(run, { mixed }))
   lines.push('## Environment', '', ...environmentLines(run), '')

@@ -24,7 +24,8 @@ export function overviewSection (overview, index, heading) {
 <table class="overview"><thead><tr><th>framework</th><th>version</th>${overview.columns.map((column) =>
     `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead><tbody>
 ${overview.rows.map((row) => `<tr><th>${escapeHtml(row.framework)}</th><td>${escapeHtml(row.version)}</td>${row.cells.map((cell) =>
-    `<td class="figure" style="background: ${shadeColour(cell?.shade ?? null)}">${escapeHtml(overviewCellText(cell))}</td>`).join('')}</tr>`).join('\n')}
+    `<td class="figure" style="background: ${shadeColour(cell?.shade ?? null)}">${escapeHtml(overviewCellText(cell))}</td>`)
+    .join('')}</tr>`).join('\n')}
 </tbody></table>
 <p class="note">${escapeHtml(legend.join(' '))}</p>
 ${overview.caveats.map((caveat) => `<p class="caveat">${escapeHtml(caveat.replace(/`/g, ''))}.</p>`).join('\n')}
@@ -38,7 +39,8 @@ ${overview.caveats.map((caveat) => `<p class="caveat">${escapeHtml(caveat.replac
  * @returns {string}
  */
 export function warningsSection (runs) {
-  const groups = runs.flatMap(({ label, groups: own }) => own.map((group) => ({ ...group, line: label ? `${label}: ${group.line}` : group.line })))
+  const groups = runs.flatMap(({ label, groups: own }) =>
+    own.map((group) => ({ ...group, line: label ? `${label}: ${group.line}` : group.line })))
   return `<section id="warnings">
 <h2>Warnings</h2>
 ${groups.length === 0

@@ -41,6 +41,8 @@ export function noiseBudgetLine (run) {
   const spreadPct = ((Math.exp(noise.pooledSdLog) - 1) * 100).toFixed(1)
   const separatesPct = Math.round((Math.exp(separableLog(noise, rounds)) - 1) * 100)
   const repeats = needed >= MAX_ROUNDS_TO_SEPARATE ? `more than ${MAX_ROUNDS_TO_SEPARATE} rounds` : `\`--repeats ${needed}\``
-  return `noise: rounds spread ±${spreadPct} % (${noisiest.scenario}), so ${rounds} round${rounds === 1 ? '' : 's'} tell apart only ≥ ${separatesPct} %; ` +
-    `15 % needs ${repeats}${minutes === null ? '' : ` (~${minutes} min)`} or a quieter machine (\`--duration\` narrows only a round's own spread)`
+  const time = minutes === null ? '' : ` (~${minutes} min)`
+  return `noise: rounds spread ±${spreadPct} % (${noisiest.scenario}), so ${rounds} round${rounds === 1 ? '' : 's'} ` +
+    `tell apart only ≥ ${separatesPct} %; 15 % needs ${repeats}${time} or a quieter machine ` +
+    '(`--duration` narrows only a round\'s own spread)'
 }

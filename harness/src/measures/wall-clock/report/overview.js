@@ -45,7 +45,10 @@ export function wallClockOverview (run) {
   const sweep = new Set(run.records.map((record) => record.load.connections)).size > 1
   /** @type {{ label: string, rows: import('./report-rows.js').ReportRow[] }[]} */
   const columns = [...perScenario].flatMap(([scenario, rows]) => [...new Set(rows.map((row) => row.connections))]
-    .map((connections) => ({ label: sweep ? `${scenario} @${connections}` : scenario, rows: rows.filter((row) => row.connections === connections) })))
+    .map((connections) => ({
+      label: sweep ? `${scenario} @${connections}` : scenario,
+      rows: rows.filter((row) => row.connections === connections)
+    })))
   /** @type {Map<string, import('../../overview.js').OverviewRow>} */
   const frameworks = new Map()
   columns.forEach((column, at) => {

@@ -77,6 +77,10 @@ function markdownBody (run, { mixed }) {
   return [...lines, ...roundLines(run)]
 }
 
+/** @param {import('../../../records/result-record.js').ResultRecord} record @returns {string} its status, disturbed, inconsistent */
+const roundStatus = (record) => [record.status, record.interference?.disturbed ? 'disturbed' : null,
+  record.consistency?.passed === false ? 'inconsistent' : null].filter(Boolean).join(', ')
+
 /**
  * Every round of the run as it was measured, in the order it ran: `dyno run --verbose` prints the same table.
  * @param {import('../../../records/read-run.js').RunData} run
@@ -93,8 +97,7 @@ function roundLines (run) {
       `${sweep ? ` ${record.load.connections} |` : ''} ${record.repeat.index}/${record.repeat.of} |` +
       ` ${formatInteger(record.summary?.requestsPerSec.mean)} | ${formatMs(record.summary?.latencyMs?.p50)} |` +
       ` ${formatMs(record.summary?.latencyMs?.p99)} | ${formatInteger(record.summary ? record.summary.errors : null)} |` +
-      ` ${formatInteger(record.summary ? record.summary.non2xx : null)} | ${cell([record.status, record.interference?.disturbed ? 'disturbed' : null,
-        record.consistency?.passed === false ? 'inconsistent' : null].filter(Boolean).join(', '))} |`),
+      ` ${formatInteger(record.summary ? record.summary.non2xx : null)} | ${cell(roundStatus(record))} |`),
     ''
   ]
 }
