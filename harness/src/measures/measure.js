@@ -66,6 +66,8 @@
  *   table); absent: the summary table of req/s and latency, and with repeats the table of their rounds
  *
  * @typedef {object} MeasureReport its part of report.md and report.html, between a report's title and its environment
+ * @property {(run: RunData) => import('./overview.js').Overview | null} overview the run at a glance, frameworks × scenarios, which
+ *   opens report.md and report.html and ends `dyno run`'s output (null: the measure has none)
  * @property {(run: RunData, context: { mixed: string | null }) => string[]} markdownBody report.md's lines of the run (mixed: what a run
  *   merged from machines that differ says over every table)
  * @property {(run: RunData) => string} loadLine how the run was loaded, for the environment's `load:` line

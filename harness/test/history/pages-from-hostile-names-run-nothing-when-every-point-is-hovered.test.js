@@ -145,7 +145,7 @@ describe.skipIf(absent)(`pages from hostile names in chromium${skipNote(absent)}
     expect(hovered).toBeGreaterThanOrEqual(3 * 3 * 5 + 3 * 5)
   }, 180_000)
 
-  it('runs nothing in report.html when every item of every chart shows its tooltip', async () => {
+  it('runs nothing in report.html when every item of every chart and of the overview\'s heat map shows its tooltip', async () => {
     const dir = copyOfRun(FOUR_REPEATS)
     const index = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'))
     for (const entry of index.results) {
@@ -160,7 +160,8 @@ describe.skipIf(absent)(`pages from hostile names in chromium${skipNote(absent)}
     await page.waitForFunction(() => /** @type {any} */ (globalThis).dynoRenderedCharts !== undefined, null, { timeout: 20_000 })
     const shown = await page.evaluate(async () => {
       let items = 0
-      for (const element of globalThis.document.querySelectorAll('[data-chart]')) {
+      // The scenarios' charts and the overview's heat map.
+      for (const element of globalThis.document.querySelectorAll('[data-chart], [data-overview]')) {
         const instance = /** @type {any} */ (globalThis).echarts.getInstanceByDom(element)
         if (!instance) continue
         element.scrollIntoView()

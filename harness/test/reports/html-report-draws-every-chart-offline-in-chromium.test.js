@@ -106,17 +106,22 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
         drawn: Boolean(canvas && canvas.width > 0 && canvas.height > 0)
       }
     }))
-    const problemRows = await page.$$eval('#problems tbody tr', (rows) => rows.map((row) => row.textContent ?? ''))
+    // The warnings, a folded line per cause: its summary, whether it is open, and the results below it.
+    const warnings = await page.$$eval('#warnings details', (groups) => groups.map((group) => ({
+      summary: group.querySelector('summary')?.textContent ?? '',
+      open: group.hasAttribute('open'),
+      results: [...group.querySelectorAll('li')].map((item) => item.textContent ?? '')
+    })))
     mkdirSync(SCREENSHOT_DIR, { recursive: true })
     await page.screenshot({ path: join(SCREENSHOT_DIR, screenshot), fullPage: true })
     await page.close()
-    return { charts, problems, problemRows }
+    return { charts, problems, warnings }
   }
 
   it('draws every chart of a sweep with repeats, one series per measured SUT, offline and without errors', async () => {
     const paths = writeReports([sweep.runDir])
     expect(paths).toEqual([join(sweep.runDir, 'report.md'), join(sweep.runDir, 'report.html')])
-    const { charts, problems, problemRows } = await openReport(paths[1], 'report-sweep.png')
+    const { charts, problems, warnings } = await openReport(paths[1], 'report-sweep.png')
     expect(problems).toEqual([])
 
     const measured = [...new Set(sweep.written.filter((record) => record.status === 'ok').map((record) => record.sut.label))].sort()
@@ -143,17 +148,14 @@ describe.skipIf(absent)(`report.html in chromium${skipNote(absent)}`, () => {
       expect(sorted(byKind[kind].series), kind).toEqual(measured)
     }
 
-    // The runs that are not ok, with their reasons: the invalid fixture at both levels and repeats, and the skipped one.
-    expect(
-      problemRows.filter(
-        (row) => row.includes('fixture-wrong-body') && row.includes('invalid') && row.includes('DYNO_ERR_RESPONSE_MISMATCH')
-      )
-    ).toHaveLength(4)
-    expect(
-      problemRows.filter(
-        (row) => row.includes('fixture-skipped-here') && row.includes('skipped') && row.includes('needs a machine this is not')
-      )
-    ).toHaveLength(4)
+    // The runs that are not ok, a folded line per cause with its count, their reasons below it: the invalid fixture at both levels and
+    // repeats, and the skipped one.
+    const invalid = warnings.find((group) => group.summary.startsWith('invalid: 4 results (DYNO_ERR_RESPONSE_MISMATCH)'))
+    expect(invalid?.results.filter((row) => row.startsWith('fixture-wrong-body × json'))).toHaveLength(4)
+    const skipped = warnings.find((group) => group.summary.startsWith('skipped: 4 results'))
+    expect(skipped?.results.filter((row) => row.startsWith('fixture-skipped-here × json') && row.includes('needs a machine this is not')))
+      .toHaveLength(4)
+    expect(warnings.every((group) => !group.open)).toBe(true)
     const markdown = readFileSync(paths[0], 'utf8')
     expect(markdown).toMatch(/\| fixture-skipped-here \|.*skipped \(run 1\): fixture: needs a machine this is not/)
     // report.md: the rank group first, the figure with its interval, and the spread between rounds under the table.

@@ -9,7 +9,9 @@ import { LOAD_HOSTS, PIN, SUT_CPUS, SUT_HOST } from '../options/host-options.js'
 import {
   CONNECTIONS, DURATION, ENGINE, MEASURE, PIPELINING, PROFILE, RATE, RUNTIME_EVENTS, WARMUP, WINDOW
 } from '../options/load-options.js'
-import { CACHE_DIR, CENSUS_ARGS, DISTURBED_ABOVE, OUT, PG_POOL_SIZE, QUIET_CHECK, READY_TIMEOUT } from '../options/output-options.js'
+import {
+  CACHE_DIR, CENSUS_ARGS, DISTURBED_ABOVE, OUT, PG_POOL_SIZE, QUIET_CHECK, READY_TIMEOUT, VERBOSE
+} from '../options/output-options.js'
 import { FRESH_SUT, NO_VERIFY, PLAN_ONLY, REPEATS, SEED, SHARD } from '../options/plan-options.js'
 import { FRAMEWORKS_WITH_VARIANTS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
 
@@ -54,7 +56,8 @@ export const RUN_OPTIONS = Object.freeze([
   PG_POOL_SIZE,
   WINDOW,
   RUNTIME_EVENTS,
-  NO_VERIFY
+  NO_VERIFY,
+  VERBOSE
 ])
 
 /** The measures a comparison may default to, most preferred first. */

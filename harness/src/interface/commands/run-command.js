@@ -15,6 +15,10 @@ import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../../subjects/suts/select.js'
 import { formatAggregateTable } from '../ui/aggregate-table.js'
+import { DEFAULT_WIDTH, formatOverview } from '../ui/overview-table.js'
+import { warningLines } from '../ui/warning-lines.js'
+import { warningGroups } from '../../measures/warning-groups.js'
+import { readRun } from '../../records/read-run.js'
 import { createProgress } from '../ui/progress.js'
 import { formatSummaryTable } from '../ui/summary-table.js'
 import { formatTimeSpent } from '../ui/time-spent.js'
@@ -33,7 +37,7 @@ import { RUN_OPTIONS } from '../cli/option-table.js'
  *   null, pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus: number, repeats: number,
  *   shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck: 'on' | 'off',
  *   censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec: number,
- *   pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean }} RunFields
+ *   pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean }} RunFields
  */
 
 /**
@@ -140,19 +144,15 @@ export async function runBenchmarks (options, io, signal, planFields) {
       },
       planOptions: planOptionsOf(options, planFields),
       signal
-    },
-    {
-      onStart: ({ runDir, total, planCells }) =>
-        progress.log(
-          `dyno: ${total} runs` +
-            `${options.shard ? ` (part ${options.shard.index}/${options.shard.count} of a plan of ${planCells})` : ''}` +
-            ` (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
-            `${options.runtimes.length > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ` +
-              `${scenarios.length} scenarios` +
-            `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +
-            `${options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''}; ` +
-            `${measure.describeRun({ load, profile: options.profile, engineReason: engineChoice?.reason ?? null })}), results in ${runDir}`
-        ),
+    }, {
+      onStart: ({ runDir, total, planCells }) => progress.log(`dyno: ${total} runs` +
+      `${options.shard ? ` (part ${options.shard.index}/${options.shard.count} of a plan of ${planCells})` : ''}` +
+      ` (${suts.length} SUT${suts.length === 1 ? '' : 's'}` +
+      `${options.runtimes.length > 1 ? ` (${selected.length} × runtimes ${options.runtimes.join(', ')})` : ''} × ` +
+        `${scenarios.length} scenarios` +
+      `${options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''}` +
+      `${options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''}; ` +
+      `${measure.describeRun({ load, profile: options.profile, engineReason: engineChoice?.reason ?? null })}), results in ${runDir}`),
       onServices: ({ available, unavailable }) => {
         if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)
         for (const [name, reason] of Object.entries(unavailable)) {
@@ -161,21 +161,24 @@ export async function runBenchmarks (options, io, signal, planFields) {
       },
       onProgress: (event) => progress.update(event),
       onNote: (line) => progress.log(`dyno: ${line}`),
-      onResult: (record, file) =>
-        progress.log(
-          `  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}` + measure.resultFigures(record) + `  → ${file}`
-        )
-    }
-  )
+      // On a terminal the live line says what runs; a line per result only with --verbose, or where there is no live line (CI, pipes).
+      onResult: (record, file) => {
+        if (!options.verbose && io.stderr.isTTY) return
+        const figures = measure.resultFigures(record)
+        progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}${figures}  → ${file}`)
+      }
+    })
   progress.done()
   if (measure.terminalTable) io.stdout.write(measure.terminalTable(outcome.records) + '\n')
-  else {
+  else if (options.verbose) {
     io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
     if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
   }
+  const reports = writeReports([outcome.runDir])
+  io.stdout.write(`${endOfRun(readRun(outcome.runDir), measure, io, options.verbose).join('\n')}\n`)
   io.stdout.write(`${formatTimeSpent(outcome.records, performance.now() - startedAt)}\n`)
   io.stdout.write(`results: ${outcome.runDir}\n`)
-  for (const path of writeReports([outcome.runDir])) io.stdout.write(`report: ${path}\n`)
+  for (const path of reports) io.stdout.write(`report: ${path}\n`)
   if (outcome.interrupted) {
     const error = new DynoError(
       'DYNO_ERR_INTERRUPTED',
@@ -188,6 +191,24 @@ export async function runBenchmarks (options, io, signal, planFields) {
     exitCode: outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0,
     runDir: outcome.runDir
   }
+}
+
+/**
+ * What a run ends with: its overview as wide as the terminal is (80 columns when it does not say), then its warnings, a line per cause.
+ * @param {import('../../records/read-run.js').RunData} run @param {import('../../measures/measure.js').Measure} measure
+ * @param {import('../cli/io.js').Io} io @param {boolean} verbose
+ * @returns {string[]}
+ */
+function endOfRun (run, measure, io, verbose) {
+  const terminal = /** @type {NodeJS.WriteStream} */ (io.stdout)
+  const width = terminal.isTTY && terminal.columns > 0 ? terminal.columns : DEFAULT_WIDTH
+  const overview = measure.report.overview(run)
+  const warnings = warningLines(warningGroups(run.records), { width, verbose })
+  return [
+    ...(overview ? ['', formatOverview(overview, { width, colour: terminal.isTTY === true && !process.env.NO_COLOR })] : []),
+    ...(warnings.length > 0 ? ['', ...warnings] : []),
+    ''
+  ]
 }
 
 /**

@@ -2,7 +2,7 @@
 // What watches a run and where it writes: the look at the machine before it, the share of cpus others may take, the results and the cache,
 // and how long a SUT may take to start.
 import { DEFAULTS } from '../../platform/defaults.js'
-import { oneOf, outputDirectory, percentage, seconds, wholeNumber } from '../../platform/options/option-parsers.js'
+import { flag, oneOf, outputDirectory, percentage, seconds, wholeNumber } from '../../platform/options/option-parsers.js'
 import { DISTURBED_SHARE_PCT } from '../../judging/disturbance.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
@@ -39,6 +39,18 @@ export const DISTURBED_ABOVE = {
     'generator\'s cpus while it was measured: it is measured again (bounded), and marked if it is still disturbed',
   parse: percentage({ min: 0, max: 100, exclusive: true }),
   default: DISTURBED_SHARE_PCT
+}
+
+/** @type {OptionSpec} */
+export const VERBOSE = {
+  field: 'verbose',
+  partOfPlan: false,
+  flag: '--verbose',
+  description: 'Print everything report.md holds too: a line per result as it is written, the table of every round, each scenario\'s ' +
+    'rank table with its notes, and every result behind each warning (without it: the one live line while running, then the overview ' +
+    'and one line per warning)',
+  parse: flag,
+  default: false
 }
 
 /** @type {OptionSpec} */

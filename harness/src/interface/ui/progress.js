@@ -31,7 +31,10 @@ export function createProgress (stream, load) {
           : event.stage
       if (live) {
         const elapsedSec = (Date.now() - startedAt) / 1000
-        live(`${head}  ${stage}   (elapsed ${formatClock(elapsedSec)} of ~${formatClock(event.total * perRunSec)})`)
+        // One line: cut to the terminal's width, so that it never wraps into two.
+        const line = `${head}  ${stage}   (elapsed ${formatClock(elapsedSec)} of ~${formatClock(event.total * perRunSec)})`
+        const width = /** @type {{ columns?: number }} */ (stream).columns ?? 0
+        live(width > 1 && line.length > width - 1 ? `${line.slice(0, width - 2)}…` : line)
         return
       }
       const plain = event.stage === 'load' ? `${head}  ${event.phase}` : `${head}  ${stage}`

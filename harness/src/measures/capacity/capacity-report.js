@@ -105,6 +105,8 @@ ${rows.map((row) => `<tr>${capacityCells(row).map((value) => `<td>${escapeHtml(v
 
 /** @type {import('../measure.js').MeasureReport} */
 export const CAPACITY_REPORT = Object.freeze({
+  // Its answer at a glance is the capacity table, which the terminal prints and report.md opens its body with.
+  overview: () => null,
   markdownBody,
   loadLine: (run) => {
     const first = run.records[0]

@@ -7,6 +7,7 @@ import { cpuBaselineOf, describeCpuBaseline, NO_CPU_BASELINE } from '../../recor
 import { formatInteger } from '../../platform/text/format.js'
 import { escapeHtml } from '../../platform/text/html-text.js'
 import { markdownCell } from '../../platform/text/markdown-cell.js'
+import { instructionsOverview } from './instructions-overview.js'
 
 const COUNT_COLUMNS = ['framework', 'version', 'instructions/req', 'program/req', 'allocated B/req', 'windows (min–max)', '× fewest',
   'responses checked', 'status']
@@ -68,6 +69,7 @@ function countSettingsLine (run) {
 
 /** @type {import('../measure.js').MeasureReport} */
 export const INSTRUCTIONS_REPORT = Object.freeze({
+  overview: instructionsOverview,
   markdownBody: (run) => {
     const lines = [`Instructions per request, counted under ${countSettingsLine(run)}.`, '']
     for (const [scenario, rows] of countRows(run)) {

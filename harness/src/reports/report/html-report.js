@@ -6,11 +6,15 @@ import { createRequire } from 'node:module'
 import { measureOfRun } from '../../measures/index.js'
 import { escapeHtml } from '../../platform/text/html-text.js'
 import { reportModel } from './report-model.js'
+import { overviewSection, warningsSection } from './overview-html.js'
+import { warningGroups } from '../../measures/warning-groups.js'
+import { runLabels } from '../../records/run-labels.js'
 
 const require = createRequire(import.meta.url)
 const ECHARTS_FILE = require.resolve('echarts/dist/echarts.min.js')
 const ECHARTS_VERSION = require('echarts/package.json').version
 const STYLE_FILE = new URL('./html/report.css', import.meta.url)
+const OVERVIEW_CLIENT_FILE = new URL('./html/overview-client.js', import.meta.url)
 
 /** Inlined script text must not close its own element. @param {string} source */
 const inlineScript = (source) => source.replace(/<\/script/gi, '<\\/script')
@@ -24,7 +28,22 @@ export function htmlReport (runs) {
   const base = reportModel(runs, [])
   const mixed = base.mixedMachines ? `<p class="mixed">${escapeHtml(base.mixedMachines)}</p>` : ''
   const body = measure.report.html(runs, { mixed })
-  const model = { ...base, scenarios: body.scenarios, windowLabel: body.windowLabel }
+  const labels = runLabels(runs)
+  // Each run's overview (a measure may have none), and its warnings grouped by cause.
+  const overviews = runs.map((run, index) => ({ label: labels[index], overview: measureOfRun(run).report.overview(run) }))
+    .filter((entry) => entry.overview !== null)
+  const model = {
+    ...base,
+    scenarios: body.scenarios,
+    windowLabel: body.windowLabel,
+    overviews: overviews.map((entry) => /** @type {import('../../measures/overview.js').Overview} */ (entry.overview))
+  }
+  const opening = model.overviews.map((overview, index) => overviewSection(overview, index,
+    runs.length > 1 ? `Overview: ${overviews[index].label}` : 'Overview')).join('\n')
+  const warnings = warningsSection(runs.map((run, index) => ({
+    label: runs.length > 1 ? labels[index] : null,
+    groups: warningGroups(run.records)
+  })))
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -38,14 +57,14 @@ export function htmlReport (runs) {
 ${mixed}
 <p class="note">Written by dyno from the result files of ${runs.map((run) => `<code>${escapeHtml(run.dir)}</code>`).join(', ')}. ` +
     `Charts: ECharts ${escapeHtml(ECHARTS_VERSION)}, inlined.</p>
+${opening}
+${warnings}
 <h2>Environment</h2>
 ${environmentTable(model.runs)}
-<h2>Failed, invalid and skipped runs, and results that disagree with themselves</h2>
-${problemTable(model.problems)}
 ${body.sections}
 <script id="dyno-model" type="application/json">${JSON.stringify(model).replace(/</g, '\\u003c')}</script>
 <script>${inlineScript(readFileSync(ECHARTS_FILE, 'utf8'))}</script>
-${body.scripts.map((file) => `<script>${inlineScript(readFileSync(file, 'utf8'))}</script>\n`).join('')}</body>
+${[OVERVIEW_CLIENT_FILE, ...body.scripts].map((file) => `<script>${inlineScript(readFileSync(file, 'utf8'))}</script>\n`).join('')}</body>
 </html>
 `
 }
@@ -84,23 +103,4 @@ function environmentTable (runs) {
   return `<table><thead><tr><th></th>${runs.map((run) => `<th>${escapeHtml(run.label)}</th>`).join('')}</tr></thead><tbody>
 ${rows.map(([name, value]) => `<tr><th>${escapeHtml(name)}</th>${cellsOf(value)}</tr>`).join('\n')}
 </tbody></table>`
-}
-
-/** @param {import('./report-model.js').ReportModel['problems']} problems */
-function problemTable (problems) {
-  if (problems.length === 0) return '<p>None: every run was ok.</p>'
-  return (
-    '<table id="problems"><thead><tr><th>run</th><th>SUT</th><th>scenario</th><th>conns</th>' +
-    `<th>repeat</th><th>status</th><th>code</th><th>reason</th></tr></thead><tbody>
-${problems
-  .map(
-    (problem) =>
-      `<tr><td>${escapeHtml(problem.run)}</td><td>${escapeHtml(problem.sut)}</td><td>${escapeHtml(problem.scenario)}</td>` +
-      `<td>${problem.connections}</td><td>${escapeHtml(problem.repeat)}</td>` +
-      `<td class="status-${escapeHtml(problem.status)}">${escapeHtml(problem.status)}</td><td>${escapeHtml(problem.errorCode ?? '')}</td>` +
-      `<td class="reason">${escapeHtml(problem.reason)}</td></tr>`
-  )
-  .join('\n')}
-</tbody></table>`
-  )
 }

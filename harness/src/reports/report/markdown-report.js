@@ -2,10 +2,13 @@
 import { describeHosts } from './hosts-summary.js'
 import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { measureOfRun } from '../../measures/index.js'
+import { overviewMarkdown } from '../../measures/overview-text.js'
+import { warningGroups } from '../../measures/warning-groups.js'
 import { inertMarkdown } from '../../platform/util/inert-markdown.js'
 
 /**
- * The run as markdown: its title, what its measure writes of it (the wall clock's tables per scenario fastest first, with rank groups and
+ * The run as markdown: its title, its overview (frameworks × scenarios), its warnings grouped by cause (each result under its line),
+ * what its measure writes of it (the wall clock's tables per scenario fastest first, with rank groups and
  * intervals; the counts of instructions), then the environment. Every figure comes from the result files.
  * @param {import('../../records/read-run.js').RunData} run
  * @returns {string}
@@ -13,7 +16,15 @@ import { inertMarkdown } from '../../platform/util/inert-markdown.js'
 export function markdownReport (run) {
   const mixed = mixedMachinesNote(run.index)
   const lines = [`# dyno run ${run.index.runId}`, '', ...(mixed ? [`> ${mixed}`, ''] : [])]
-  lines.push(...measureOfRun(run).report.markdownBody(run, { mixed }))
+  const measure = measureOfRun(run)
+  const overview = measure.report.overview(run)
+  if (overview) lines.push('## Overview', '', ...(mixed ? [`> ${mixed}`, ''] : []), ...overviewMarkdown(overview), '')
+  const warnings = warningGroups(run.records)
+  if (warnings.length > 0) {
+    const listed = warnings.flatMap((group) => [`- ${group.line}`, ...group.details.map((detail) => `  - ${detail}`)])
+    lines.push('## Warnings', '', ...listed, '')
+  }
+  lines.push(...measure.report.markdownBody(run, { mixed }))
   lines.push('## Environment', '', ...environmentLines(run), '')
   return inertMarkdown(lines.join('\n'))
 }

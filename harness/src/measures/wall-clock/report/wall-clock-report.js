@@ -9,56 +9,14 @@ import { formatInteger, formatMs } from '../../../platform/text/format.js'
 import { escapeHtml } from '../../../platform/text/html-text.js'
 import { markdownCell as cell } from '../../../platform/text/markdown-cell.js'
 import { intervalText, rankNotes, rankText } from '../../../records/rank-text.js'
-import { contractPlace } from '../../../records/scenario-order.js'
+import { reportRows } from './report-rows.js'
 import { scenarioChartsOf } from './scenario-charts.js'
+import { wallClockOverview } from './overview.js'
 import { WARMUP_COLUMNS, WARMUP_FIGURE_COLUMNS, warmupCells, warmupClassification } from './warmup-classification-model.js'
 
 const CLIENT_FILE = new URL('./html/report-client.js', import.meta.url)
 
-/**
- * @typedef {object} ReportRow one SUT at one connection level in one scenario
- * @property {string} sut
- * @property {string} version
- * @property {number} connections
- * @property {import('../../../records/aggregate-runs.js').Aggregate | null} aggregate null when no run was ok
- * @property {import('../../../records/result-record.js').ResultRecord[]} records
- */
-
-/**
- * Groups a run's records by scenario, then by (SUT, connections), with their aggregate; each scenario's rows by connection
- * level, fastest first (by the figure of each cell, the geometric mean of its runs), the cells never measured last.
- * @param {import('../../../records/read-run.js').RunData} run
- * @returns {Map<string, ReportRow[]>}
- */
-export function reportRows (run) {
-  /** @type {Map<string, ReportRow[]>} */
-  const scenarios = new Map()
-  for (const record of run.records) {
-    const rows = scenarios.get(record.scenario.name) ?? []
-    scenarios.set(record.scenario.name, rows)
-    let row = rows.find((candidate) => candidate.sut === record.sut.label && candidate.connections === record.load.connections)
-    if (!row) {
-      const aggregate = run.aggregates.find((entry) =>
-        entry.sut === record.sut.label && entry.scenario === record.scenario.name && entry.connections === record.load.connections)
-      row = {
-        sut: record.sut.label,
-        version: record.sut.frameworkVersion ?? '-',
-        connections: record.load.connections,
-        aggregate: aggregate && aggregate.runs > 0 ? aggregate : null,
-        records: []
-      }
-      rows.push(row)
-    }
-    row.records.push(record)
-  }
-  for (const rows of scenarios.values()) {
-    rows.sort((a, b) => a.connections - b.connections ||
-      (b.aggregate?.requestsPerSec.center ?? -1) - (a.aggregate?.requestsPerSec.center ?? -1) ||
-      (a.aggregate?.rank?.best ?? 0) - (b.aggregate?.rank?.best ?? 0))
-  }
-  // In the contract's order, whatever order shuffled rounds measured them in.
-  return new Map([...scenarios].sort(([a], [b]) => contractPlace(a) - contractPlace(b)))
-}
+/** @typedef {import('./report-rows.js').ReportRow} ReportRow */
 
 /** @param {ReportRow} row */
 function flags (row) {
@@ -116,7 +74,32 @@ function markdownBody (run, { mixed }) {
     lines.push('', ...(notes.length > 0 ? [...notes.map((note) => `- ${note}`), ''] : []))
     lines.push(...warmupLines(warmups.get(scenario) ?? null, false))
   }
-  return lines
+  return [...lines, ...roundLines(run)]
+}
+
+/** @param {import('../../../records/result-record.js').ResultRecord} record @returns {string} its status, disturbed, inconsistent */
+const roundStatus = (record) => [record.status, record.interference?.disturbed ? 'disturbed' : null,
+  record.consistency?.passed === false ? 'inconsistent' : null].filter(Boolean).join(', ')
+
+/**
+ * Every round of the run as it was measured, in the order it ran: `dyno run --verbose` prints the same table.
+ * @param {import('../../../records/read-run.js').RunData} run
+ * @returns {string[]}
+ */
+function roundLines (run) {
+  const sweep = new Set(run.records.map((record) => record.load.connections)).size > 1
+  return [
+    '## Every round', '',
+    'In the order the rounds ran; req/s and latency of each round alone (the tables above combine the rounds of each cell).', '',
+    `| framework | scenario |${sweep ? ' conns |' : ''} round | req/s | p50 ms | p99 ms | errors | non-2xx | status |`,
+    `|---|---|${sweep ? '---:|' : ''}---:|---:|---:|---:|---:|---:|---|`,
+    ...run.records.map((record) => `| ${cell(record.sut.label ?? record.sut.name)} | ${cell(record.scenario.name)} |` +
+      `${sweep ? ` ${record.load.connections} |` : ''} ${record.repeat.index}/${record.repeat.of} |` +
+      ` ${formatInteger(record.summary?.requestsPerSec.mean)} | ${formatMs(record.summary?.latencyMs?.p50)} |` +
+      ` ${formatMs(record.summary?.latencyMs?.p99)} | ${formatInteger(record.summary ? record.summary.errors : null)} |` +
+      ` ${formatInteger(record.summary ? record.summary.non2xx : null)} | ${cell(roundStatus(record))} |`),
+    ''
+  ]
 }
 
 /**
@@ -253,6 +236,7 @@ ${
 
 /** @type {import('../../measure.js').MeasureReport} */
 export const WALL_CLOCK_REPORT = Object.freeze({
+  overview: (run) => wallClockOverview(run),
   markdownBody,
   loadLine: (run) => {
     const { options } = run.index
