@@ -2,7 +2,9 @@
 // Whether a wall-clock result agrees with itself. In a closed loop every connection keeps `pipelining` requests in flight, so by
 // Little's law the mean latency is (connections × pipelining) / throughput: a result whose mean is far below that had fewer
 // requests in flight than the table says (connections stuck in a listen backlog, refused, or stalled), and one far above it
-// counted time no request was in flight. Percentiles must be ordered, and errors must stay a small share of the requests.
+// counted time no request was in flight. Percentiles must be ordered, and errors must stay a small share of the requests. Over HTTP/2 a
+// connection keeps `streams` requests in flight instead, and a WebSocket `streams` messages.
+import { exchangeOf, inFlightPerConnection } from '../../records/result-protocol.js'
 
 /**
  * How far the measured mean latency may sit from Little's law's, as a share of it. The default `pnpm bench` of 2026-11-26 here:
@@ -30,23 +32,27 @@ export function checkConsistency (record) {
   const { latencyMs, requestsPerSec } = summary
   /** @type {ConsistencyCheck[]} */
   const checks = []
-  const inFlight = record.load.connections * record.load.pipelining
+  const perConnection = inFlightPerConnection(record)
+  const inFlight = record.load.connections * perConnection.count
+  const exchange = exchangeOf(record) === 'msg' ? 'messages' : 'requests'
   if (record.load.ratePerSec === null && requestsPerSec.mean > 0) {
     const expectedMs = inFlight / requestsPerSec.mean * 1000
     const ratio = latencyMs.mean / expectedMs
     checks.push({
       name: 'littles-law',
       passed: Math.abs(ratio - 1) <= LITTLES_LAW_TOLERANCE,
-      detail: `mean latency ${round(latencyMs.mean)} ms against ${round(expectedMs)} ms from (connections × pipelining) / req/s = ` +
+      detail: `mean latency ${round(latencyMs.mean)} ms against ${round(expectedMs)} ms ` +
+        `from (connections × ${perConnection.setBy}) / ${exchangeOf(record)}/s = ` +
         `${inFlight} / ${round(requestsPerSec.mean)}: ${round(ratio)} of it (allowed ${1 - LITTLES_LAW_TOLERANCE} to ${1 + LITTLES_LAW_TOLERANCE})`
     })
     const carrying = requestsPerSec.mean * latencyMs.mean / 1000
     checks.push({
       name: 'connections-in-flight',
       passed: carrying >= inFlight * (1 - LITTLES_LAW_TOLERANCE),
-      detail: `${round(carrying)} requests were in flight on average (req/s × mean latency) of the ${inFlight} that ${record.load.connections} ` +
-        `connections × ${record.load.pipelining} pipelining keep${carrying < inFlight * (1 - LITTLES_LAW_TOLERANCE)
-          ? ': the others were not carrying requests (held in a listen backlog, refused, or stalled)'
+      detail: `${round(carrying)} ${exchange} were in flight on average (${exchangeOf(record)}/s × mean latency) of the ${inFlight} that ` +
+        `${record.load.connections} connections × ${perConnection.count} ${perConnection.setBy} keep` +
+        `${carrying < inFlight * (1 - LITTLES_LAW_TOLERANCE)
+          ? `: the others were not carrying ${exchange} (held in a listen backlog, refused, or stalled)`
           : ''}`
     })
   }

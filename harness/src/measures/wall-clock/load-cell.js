@@ -43,7 +43,9 @@ export async function loadCell (context, cell, running, record, probes) {
       return failedWith(error)
     }
   }
-  const plan = scenarioLoadPlan({ address: running.address, remoteHost: !context.sutHost.sharesNetwork, port: running.port, scenario, connections, ...load })
+  const plan = scenarioLoadPlan({
+    address: running.address, remoteHost: !context.sutHost.sharesNetwork, port: running.port, scenario, connections, ...load, trust: context.certificate ?? null
+  })
   const sampling = samplePhases({
     phases: plan.phases.map((phase) => phase.name),
     sutPgid: running.pid,

@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs'
 import { cpus, release, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { AUTO_CANDIDATES } from '../../load/engines/index.js'
+import { AUTO_CANDIDATES, speaksAll } from '../../load/engines/index.js'
+import { DynoError } from '../../platform/errors.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { sealHolds, sealOf } from '../../platform/util/cache-seal.js'
@@ -126,7 +127,7 @@ function levelProblem (level, names) {
 /**
  * The engine of a run, chosen once: the one given, or with `auto` the one the calibration of this machine chooses among the
  * candidates that run here, measuring the levels it does not hold yet (and storing them).
- * @param {{ given: import('../../load/engines/engine.js').Engine | null, connections: number[],
+ * @param {{ given: import('../../load/engines/engine.js').Engine | null, scenarios: readonly { name: string, protocol: string }[], connections: number[],
  *   pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan,
  *   cacheDir: string, readyTimeoutSec: number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
  *   log: (line: string) => void }} settings given: the engine `--engine` named; null: `auto`; engineOptions: the values of the engines' own
@@ -147,19 +148,33 @@ export async function chooseEngine ({ given, ...settings }) {
 export const givenChoice = (engine, reason) => ({ engine: engine.name, by: 'given', reason, calibrationFile: null, levels: {} })
 
 /**
- * `--engine auto`: the choice among the candidates that run here.
- * @param {{ connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec: number,
+ * `--engine auto`: the choice among the candidates that run here and speak the protocol of every scenario of the run (one engine per run).
+ * @param {{ scenarios: readonly { name: string, protocol: string }[], connections: number[],
+ *   pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec: number,
  *   engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
  *   log: (line: string) => void }} settings
  * @returns {Promise<{ engine: import('../../load/engines/engine.js').Engine, choice: EngineChoice }>}
  */
-async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutSec, engineOptions, signal, log }) {
+async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, readyTimeoutSec, engineOptions, signal, log }) {
   const none = { calibrationFile: null, levels: {} }
-  const here = AUTO_CANDIDATES.filter((engine) => engine.availability().ok)
+  const protocols = [...new Set(scenarios.map((scenario) => scenario.protocol))]
+  const speaking = AUTO_CANDIDATES.filter((engine) => speaksAll(engine, scenarios))
+  const here = speaking.filter((engine) => engine.availability().ok)
+  if (here.length === 0) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--engine auto\`: no engine here speaks ${protocols.join(', ')} (the protocols of ` +
+      `${scenarios.map((scenario) => scenario.name).join(', ')}): ` +
+      (speaking.length === 0
+        ? 'none of the engines auto chooses among does'
+        : speaking.map((engine) => { const found = engine.availability(); return `${engine.name}: ${found.ok ? '' : found.reason}` }).join('; ')))
+  }
   if (here.length === 1) {
-    const missing = AUTO_CANDIDATES.filter((engine) => !here.includes(engine))
-      .map((engine) => { const found = engine.availability(); return `${engine.name}: ${found.ok ? '' : found.reason}` })
-    return { engine: here[0], choice: { engine: here[0].name, by: 'only engine', reason: `the only engine here (${missing.join('; ')})`, ...none } }
+    const others = AUTO_CANDIDATES.filter((engine) => !here.includes(engine)).map((engine) => {
+      const found = engine.availability()
+      const why = !speaking.includes(engine) ? `speaks ${engine.protocols.join(', ')}, not ${protocols.join(', ')}` : found.ok ? '' : found.reason
+      return `${engine.name}: ${why}`
+    })
+    const only = speaking.length < AUTO_CANDIDATES.length ? `the only engine here that speaks ${protocols.join(', ')}` : 'the only engine here'
+    return { engine: here[0], choice: { engine: here[0].name, by: 'only engine', reason: `${only} (${others.join('; ')})`, ...none } }
   }
   const file = join(cacheDir, CALIBRATION_FILE)
   const key = machineKey(pinning, here)
