@@ -2,6 +2,7 @@
 import { atMachineLimit } from '../../load/engines/index.js'
 import { GENERATOR_BOUND_RULE } from '../../platform/resources/resource-defaults.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
+import { roundTo } from '../../platform/util/numbers.js'
 import { createTable } from '../../platform/text/table.js'
 import { exchangeOf, protocolText } from '../../records/result-protocol.js'
 
@@ -16,15 +17,18 @@ export function engineNote (record) {
 }
 
 /**
- * A count's figures in the table: all instructions per request, the program's (V8's collector's counted apart) and the bytes
- * allocated per request; `-` where a count has none (not counted, or a runtime without the split).
+ * A count's figures in the table: all instructions per request, the program's (V8's collector's counted apart), the bytes
+ * allocated and the system calls per request (writes, reads, polling, other); `-` where a count has none (not counted, a runtime
+ * without the split, no strace).
  * @param {import('../../measures/instructions/counts/count-instructions.js').InstructionCount | null | undefined} count
  * @returns {string[]}
  */
 function countCells (count) {
-  if (!count?.windows.length) return ['-', '-', '-']
+  if (!count?.windows.length) return ['-', '-', '-', '-']
+  const calls = count.syscalls?.perRequest
   return [formatInteger(count.instructionsPerRequest), formatInteger(count.programInstructionsPerRequest ?? null),
-    formatInteger(count.allocation?.bytesPerRequest ?? null)]
+    formatInteger(count.allocation?.bytesPerRequest ?? null),
+    calls ? `${roundTo(calls.writes, 2)} / ${roundTo(calls.reads, 2)} / ${roundTo(calls.polling, 2)} / ${roundTo(calls.other, 2)}` : '-']
 }
 
 /**
@@ -37,7 +41,7 @@ function countCells (count) {
  */
 export function formatSummaryTable (records, { showConnections = false } = {}) {
   const counted = records.some((record) => record.instructions)
-  const COUNT_HEAD = ['instructions/req', 'program/req', 'allocated B/req']
+  const COUNT_HEAD = ['instructions/req', 'program/req', 'allocated B/req', 'syscalls/req write/read/poll/other']
   const protocols = records.some((record) => record.scenario.protocol !== undefined && record.scenario.protocol !== 'http1')
   // A WebSocket row counts messages and their latency: the heads say so (`msg/s`; with requests beside them, `req/s | msg/s`).
   const exchanges = ['req', 'msg'].filter((exchange) => records.some((record) => exchangeOf(record) === exchange))

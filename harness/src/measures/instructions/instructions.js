@@ -12,6 +12,10 @@ import { countMachine } from './count-machine.js'
 import { INSTRUCTIONS_COMPARISON } from './instructions-comparison.js'
 import { INSTRUCTIONS_OPTIONS } from './instructions-options.js'
 import { INSTRUCTIONS_REPORT } from './instructions-report.js'
+import { exchangeOf } from '../../records/result-protocol.js'
+
+/** @param {import('./counts/count-syscalls.js').SyscallFigures} calls @returns {string} */
+const syscallText = (calls) => `${calls.writes} writes, ${calls.reads} reads, ${calls.polling} polling, ${calls.other} other`
 
 /**
  * A count: the SUT's start under valgrind, then every request at callgrind's pace. Measured here on 2026-11-26: a count of 700 requests
@@ -44,7 +48,10 @@ export const instructions = Object.freeze({
   describeRun: ({ load }) => `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ` +
     `${load.countWindowRequests} each, ${load.countJobs} at once`,
   resultFigures: (record) => (record.instructions?.windows.length
-    ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request`
+    ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per ${exchangeOf(record) === 'msg' ? 'message' : 'request'}` +
+      (record.instructions.syscalls
+        ? `, system calls per ${exchangeOf(record) === 'msg' ? 'message' : 'request'}: ${syscallText(record.instructions.syscalls.perRequest)}`
+        : '')
     : '') +
     (record.instructions?.cachedFrom ? ` (the identical count of run ${record.instructions.cachedFrom.runId}, reused)` : ''),
   // A comparison is a regression gate: it counts instructions, which a busy or drifting machine does not blur, wherever valgrind can.
