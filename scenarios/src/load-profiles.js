@@ -12,12 +12,13 @@
  * @property {boolean} runtimeEvents whether each SUT's runtime reports what it did in every window (collections, compilations,
  *   deoptimisations): off where its cost would blur short cells, on where warm-up is what is studied
  * @property {string} [engine] the load generator the profile needs; absent: `auto`
+ * @property {number} [streams] streams (HTTP/2) or messages (WebSocket) in flight per connection; absent: 1
  */
 
 /** The scenarios that need no data service. */
 const NO_SERVICE_SCENARIOS = ['plaintext', 'json', 'params', 'post', 'fibonacci', 'error', 'validation', 'not-found']
 
-/** @type {Readonly<Record<'quick' | 'standard' | 'paper' | 'ci' | 'sustained', Readonly<LoadProfile>>>} */
+/** @type {Readonly<Record<'quick' | 'standard' | 'paper' | 'ci' | 'sustained' | 'protocols', Readonly<LoadProfile>>>} */
 export const LOAD_PROFILES = Object.freeze({
   // Two rounds of 1 s rather than one of 2 s: most of what moves a cell between two runs is the launch of its SUT (docs/measuring.md,
   // "Orders with their uncertainty"), which only a second launch can show; the two give every figure an interval and every
@@ -79,6 +80,22 @@ export const LOAD_PROFILES = Object.freeze({
     // A client without a JIT: autocannon runs in Node and warms up too, and its own first seconds would be read as the SUT's (go-gin
     // × json: 11,963 req/s in the first 250 ms window, then 57,000 and more, autocannon at 92% of its cpus).
     engine: 'native'
+  }),
+  // The protocols services speak besides HTTP/1.1 in cleartext, each scenario a table of its own with rank groups: two rounds, each a
+  // fresh launch of the SUT in the protocol (a SUT that cannot serve one through its framework is skipped, with the reason). One
+  // stream per connection, as the HTTP/1.1 scenarios keep one request in flight: `--streams` measures multiplexing.
+  protocols: Object.freeze({
+    summary: 'HTTP/1.1 over TLS, HTTP/2 over TLS and in cleartext, and WebSocket echo (tls-json, h2-json, h2c-json, ws-echo): 2 shuffled ' +
+      'rounds of 5 s after 2 s of warm-up, on the native engine (the one that speaks them all)',
+    scenarios: ['tls-json', 'h2-json', 'h2c-json', 'ws-echo'],
+    connections: [100],
+    pipelining: 1,
+    durationSec: 5,
+    warmupSec: 2,
+    repeats: 2,
+    runtimeEvents: false,
+    engine: 'native',
+    streams: 1
   })
 })
 

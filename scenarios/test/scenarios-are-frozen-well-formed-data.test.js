@@ -114,10 +114,13 @@ describe('the scenario catalogue', () => {
     for (const scenario of SCENARIOS.filter((candidate) => candidate.name !== 'ws-echo')) expect(scenario.websocket).toBeUndefined()
   })
 
-  it('keeps the protocol scenarios out of the default profile (its ten minutes) and of every profile that lists its scenarios', () => {
+  it('keeps the protocol scenarios out of the default profile (its ten minutes) and every other that lists its scenarios, and in ' +
+    '`protocols`', () => {
     const protocolScenarios = SCENARIOS.filter((scenario) => scenario.protocol !== 'http1').map((scenario) => scenario.name)
-    for (const profile of Object.values(LOAD_PROFILES)) {
-      for (const name of profile.scenarios ?? []) expect(protocolScenarios).not.toContain(name)
+    for (const [name, profile] of Object.entries(LOAD_PROFILES).filter(([name]) => name !== 'protocols')) {
+      for (const scenario of profile.scenarios ?? []) expect(protocolScenarios, `profile ${name}`).not.toContain(scenario)
     }
+    expect(LOAD_PROFILES.protocols.scenarios).toEqual(protocolScenarios)
+    expect(LOAD_PROFILES.standard.scenarios).toBeNull()
   })
 })

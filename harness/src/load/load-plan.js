@@ -1,4 +1,6 @@
 // @ts-check
+import { PROTOCOLS } from '@dyno/scenarios'
+
 /**
  * What the load generator process is asked to do: plain data, sent over IPC.
  * @typedef {object} LoadPlan
@@ -15,6 +17,13 @@
  * @property {number} windowMs the width of the timeseries windows
  * @property {number | null} ratePerSec open model: requests per second on a fixed schedule, latency from each intended send time; null:
  *   closed loop
+ * @property {string} [protocol] the scenario's protocol (the scenarios' `PROTOCOLS`): http1 (absent: the same), tls, h2, h2c or ws; an
+ *   engine is handed only plans of the protocols it declares (engine.js: `protocols`)
+ * @property {number} [streams] h2, h2c: concurrent streams per connection; ws: messages in flight per connection (absent: 1)
+ * @property {{ caFile: string, serverName: string } | null} [tls] tls, h2: the PEM of the certificate made for the run, which the engine
+ *   trusts, and the name it is valid for (SNI)
+ * @property {{ message: { text: string } | { binaryBase64: string } } | null} [websocket] ws: the message every connection sends and
+ *   expects echoed (the path and Host come from the URL)
  *
  * @typedef {object} PhaseSummary what one phase measured
  * @property {number} requests completed responses
@@ -46,20 +55,25 @@
  *   the cpus of the SUT and the generator during the phase; null: /proc/stat could not be read
  * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut
  *   it
+ * @property {string} [protocolNegotiated] what the engine's connections spoke, as negotiated (`h2 over TLSv1.3`); engines that report it
  */
 
 /**
  * The load plan of a scenario against a SUT at `address` (127.0.0.1 unless it runs on another host): the scenario's request and
- * expectation, a warmup phase when warmupSec > 0, then the measured phase.
+ * expectation in its protocol, a warmup phase when warmupSec > 0, then the measured phase. A protocol other than HTTP/1.1 in
+ * cleartext adds what it needs: the certificate to trust (TLS), the streams per connection (HTTP/2, WebSocket), the message to echo.
  * @param {{ address?: string, remoteHost?: boolean, port: number, scenario: import('@dyno/scenarios').Scenario, connections: number,
- *   pipelining: number, warmupSec: number, durationSec: number, windowMs: number, ratePerSec?: number | null }} settings
+ *   pipelining: number, warmupSec: number, durationSec: number, windowMs: number, ratePerSec?: number | null, streams?: number,
+ *   trust?: { caFile: string, serverName: string } | null }} settings trust: the run's certificate (subjects/tls/run-certificate.js)
  * @returns {LoadPlan}
  */
 export function scenarioLoadPlan ({
-  address = '127.0.0.1', remoteHost = false, port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null
+  address = '127.0.0.1', remoteHost = false, port, scenario, connections, pipelining, warmupSec, durationSec, windowMs, ratePerSec = null,
+  streams = 1, trust = null
 }) {
+  const protocol = PROTOCOLS[scenario.protocol]
   return {
-    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}${scenario.request.path}`,
+    url: `${protocol.tls ? 'https' : 'http'}://${address.includes(':') ? `[${address}]` : address}:${port}${scenario.request.path}`,
     remoteHost,
     method: scenario.request.method,
     headers: scenario.request.headers ?? {},
@@ -73,6 +87,24 @@ export function scenarioLoadPlan ({
     expectedStatus: scenario.expect.status,
     expectedBody: scenario.expect.body,
     windowMs,
-    ratePerSec
+    ratePerSec,
+    ...protocolPlan(scenario, { streams, trust })
+  }
+}
+
+/**
+ * What a plan adds for a scenario's protocol; nothing for HTTP/1.1 in cleartext, whose plans stay as every engine always read them.
+ * @param {import('@dyno/scenarios').Scenario} scenario
+ * @param {{ streams: number, trust: { caFile: string, serverName: string } | null }} settings
+ * @returns {Partial<Pick<LoadPlan, 'protocol' | 'streams' | 'tls' | 'websocket'>>}
+ */
+function protocolPlan (scenario, { streams, trust }) {
+  if (scenario.protocol === 'http1') return {}
+  const protocol = PROTOCOLS[scenario.protocol]
+  return {
+    protocol: scenario.protocol,
+    ...(protocol.streams ? { streams } : {}),
+    ...(protocol.tls ? { tls: trust && { caFile: trust.caFile, serverName: trust.serverName } } : {}),
+    ...(scenario.websocket ? { websocket: { message: { text: scenario.websocket.text } } } : {})
   }
 }

@@ -9,6 +9,7 @@ import { DynoError } from '../platform/errors.js'
  * @property {string} measure @property {string} profile @property {number[]} connections @property {number} pipelining
  * @property {number} durationSec @property {number} warmupSec @property {number} windowMs @property {number | null} ratePerSec
  * @property {'on' | 'off'} runtimeEvents
+ * @property {number} streams h2, h2c: concurrent streams per connection; ws: messages in flight per connection
  * @property {number} [countWarmupRequests] @property {number} [countWindowRequests] @property {number} [countWindows]
  * @property {number} [countJobs]
  */
@@ -18,10 +19,11 @@ import { DynoError } from '../platform/errors.js'
  * @param {SettingsInput} options @param {import('../load/engines/engine.js').Engine} engine
  */
 export function commonSettings (options, engine) {
-  const { pipelining, durationSec, warmupSec, windowMs, ratePerSec, runtimeEvents, measure } = options
+  const { pipelining, streams, durationSec, warmupSec, windowMs, ratePerSec, runtimeEvents, measure } = options
   // The engine's own settings are recorded beside the run's, where a result has always kept them.
   return {
     pipelining,
+    streams,
     durationSec,
     warmupSec,
     windowMs,

@@ -5,6 +5,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @typedef {import('./outcome.js').RunStatus} RunStatus
  * @typedef {object} LoadSettings the load of a run, the same for every cell (the connections are the cell's)
  * @property {number} pipelining
+ * @property {number} streams h2, h2c: concurrent streams per connection; ws: messages in flight per connection (`--streams`); the cells of
+ *   the other protocols keep one request in flight per connection, or `pipelining`
  * @property {number} durationSec
  * @property {number} warmupSec
  * @property {number} windowMs
@@ -29,7 +31,9 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number,
  *   variant: import('../subjects/variants/variant-subjects.js').Variant | null }} sut label: the name (a variant's: `express@4.21.2`), with
  *   the runtime when a run sets runtimes side by side
- * @property {{ name: string, method: string, path: string }} scenario
+ * @property {{ name: string, method: string, path: string, protocol?: string }} scenario protocol: the one it is spoken in (the
+ *   scenarios' `PROTOCOLS`: http1, tls, h2, h2c, ws; absent in results of earlier versions: http1); what the connections negotiated is
+ *   each phase's `protocolNegotiated`, where the engine says
  * @property {Omit<LoadSettings, 'engine'> & { connections: number, engine: import('../load/engines/engine.js').RecordedEngine,
  *   engineVersion: string, pinning: PinPlan }} load
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
@@ -99,7 +103,7 @@ export function createResultRecord ({ runId, env, load, engine, pinning }, { sut
       workers: sut.workers,
       variant: sut.variant ?? null
     },
-    scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path },
+    scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path, protocol: scenario.protocol },
     load: { ...load, connections, ...engine.recordedAs(load.ratePerSec), pinning },
     repeat,
     status: 'failed',

@@ -110,7 +110,11 @@ async function measureOn (context, cell, running, record, probes) {
 async function verified (context, { scenario, onProgress }, running, record) {
   onProgress?.({ stage: 'verifying' })
   record.verification = await timedStage(record, 'verify', () =>
-    verifyScenario({ host: running.address, port: running.port, timeoutMs: context.requestTimeoutSec * 1000 }, scenario))
+    verifyScenario(
+      { host: running.address, port: running.port, timeoutMs: context.requestTimeoutSec * 1000, trust: context.certificate ?? null },
+      scenario
+    )
+  )
   if (record.verification.passed) return null
   return invalid(`DYNO_ERR_RESPONSE_MISMATCH: ${describeFailedChecks(record.verification)}`, 'DYNO_ERR_RESPONSE_MISMATCH')
 }

@@ -9,6 +9,8 @@ import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../judgi
 import { writeJsonAtomic } from '../records/write-json-atomic.js'
 import { thisMachine } from '../platform/hosts/host-kinds.js'
 import { startServices } from '../subjects/services/service-manager.js'
+import { makeRunCertificate } from '../subjects/tls/run-certificate.js'
+import { PROTOCOLS } from '@dyno/scenarios'
 import { plannedEntry, planParts, planRecord } from './plan/plan-parts.js'
 import { createRunId } from '../records/run-id.js'
 import { runEnv } from '../platform/env/run-env.js'
@@ -119,7 +121,12 @@ export async function runSuite (suite, hooks = {}) {
     suite.scenarios.flatMap((scenario) => scenario.services ?? []),
     { mark: runEnv(runId), host: sutHost }
   )
+  // The run's certificate, made once when a cell of the plan is served over TLS: its key in a directory only this run's user enters,
+  // removed when the run ends (subjects/tls/run-certificate.js); the SUTs get its paths, verification and the engine trust it.
+  /** @type {import('../subjects/tls/run-certificate.js').RunCertificate | null} */
+  let certificate = null
   try {
+    if (plan.some((planned) => PROTOCOLS[planned.scenario.protocol].tls)) certificate = await makeRunCertificate()
     env.services = services.describe()
     if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
     writeJsonAtomic(indexPath, index)
@@ -146,6 +153,7 @@ export async function runSuite (suite, hooks = {}) {
       services,
       ci: env.ci,
       countCacheDir: suite.countCacheDir,
+      certificate,
       censusArgs: suite.censusArgs === 'on',
       note: (line) => hooks.onNote?.(line),
       signal: suite.signal
@@ -251,6 +259,7 @@ export async function runSuite (suite, hooks = {}) {
       await session?.end()
     }
   } finally {
+    certificate?.dispose()
     await services.stopAll()
   }
   const records = [...kept].sort((a, b) => a[0] - b[0]).map(([, record]) => record)

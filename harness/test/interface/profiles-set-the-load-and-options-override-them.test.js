@@ -42,9 +42,8 @@ it('gives compare-commits its own profile, and by instructions one round on the 
 })
 
 it('rejects an unknown profile and bad sweep levels, naming what is allowed', () => {
-  expect(() => parseOptions('run', { '--profile': 'fast' })).toThrowError(
-    '`--profile` must be one of quick, standard, paper, ci, sustained, got `fast`'
-  )
+  expect(() => parseOptions('run', { '--profile': 'fast' }))
+    .toThrowError('`--profile` must be one of quick, standard, paper, ci, sustained, protocols, got `fast`')
   expect(() => parseOptions('run', { '--connections': '10,abc' }))
     .toThrowError('`--connections` must be a whole number from 1 to 10000, or a comma-separated list of them, got `10,abc`')
   expect(() => parseOptions('run', { '--repeats': '0' })).toThrowError(/`--repeats` must be a whole number from 1 to 1000, got `0`/)

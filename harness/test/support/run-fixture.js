@@ -27,6 +27,7 @@ export const scenarioNamed = (name) => {
 export function shortLoad (overrides = {}) {
   return {
     pipelining: 1,
+    streams: 1,
     durationSec: 1,
     warmupSec: 0,
     windowMs: 250,

@@ -7,7 +7,7 @@ import { ENGINES } from '../../load/engines/index.js'
 import { MEASURES } from '../../measures/index.js'
 import { LOAD_HOSTS, PIN, SUT_CPUS, SUT_HOST } from '../options/host-options.js'
 import {
-  CONNECTIONS, DURATION, ENGINE, MEASURE, PIPELINING, PROFILE, RATE, RUNTIME_EVENTS, WARMUP, WINDOW
+  CONNECTIONS, DURATION, ENGINE, MEASURE, PIPELINING, PROFILE, RATE, RUNTIME_EVENTS, STREAMS, WARMUP, WINDOW
 } from '../options/load-options.js'
 import {
   CACHE_DIR, CENSUS_ARGS, DISTURBED_ABOVE, OUT, PG_POOL_SIZE, QUIET_CHECK, READY_TIMEOUT, VERBOSE
@@ -33,6 +33,7 @@ export const RUN_OPTIONS = Object.freeze([
   DURATION,
   WARMUP,
   PIPELINING,
+  STREAMS,
   RATE,
   ENGINE,
   ...ENGINE_OPTIONS,

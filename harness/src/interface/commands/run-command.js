@@ -3,7 +3,7 @@ import { planDeciding } from '../../suite/plan/split-plan.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../../platform/errors.js'
 import { connectHost } from '../../platform/hosts/host-kinds.js'
-import { AUTO_CANDIDATES, ENGINES, engineNamed } from '../../load/engines/index.js'
+import { AUTO_CANDIDATES, ENGINES, engineNamed, protocolProblem } from '../../load/engines/index.js'
 import { currentMachine, resolvePinning, resolveSplitPinning } from '../../platform/pinning/resolve-pinning.js'
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../../platform/paths.js'
@@ -32,12 +32,12 @@ import { RUN_OPTIONS } from '../cli/option-table.js'
  * @typedef {import('../../platform/options/option-spec.js').OptionValues & RunFields} RunValues
  * @typedef {{
  *   frameworks: string[], scenarios: string[], runtimes: string[], workers: number, profile: string, connections: number[], durationSec:
- *   number, warmupSec: number, pipelining: number, ratePerSec: number | null, engine: string, measure: string, countCache?: boolean,
- *   sutHost: import('../../platform/hosts/host.js').HostTarget | null, loadHosts: import('../../platform/hosts/host.js').HostTarget[] |
- *   null, pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus: number, repeats: number,
- *   shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck: 'on' | 'off',
- *   censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec: number,
- *   pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean }} RunFields
+ *   number, warmupSec: number, pipelining: number, streams: number, ratePerSec: number | null, engine: string, measure: string,
+ *   countCache?: boolean, sutHost: import('../../platform/hosts/host.js').HostTarget | null, loadHosts:
+ *   import('../../platform/hosts/host.js').HostTarget[] | null, pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus:
+ *   number, repeats: number, shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck:
+ *   'on' | 'off', censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec:
+ *   number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean }} RunFields
  */
 
 /**
@@ -67,6 +67,10 @@ export async function runBenchmarks (options, io, signal, planFields) {
   // that sends its own requests, which records the engine `auto` prefers) is judged before anything starts.
   const given = options.engine === 'auto' ? null : engineNamed(options.engine)
   const unchosen = measure.engineUnlessNamed ? engineNamed(measure.engineUnlessNamed) : AUTO_CANDIDATES[0]
+  const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
+  // A scenario in a protocol the named engine does not speak stops the run here, naming both.
+  const unspoken = given && measure.loadedByEngine ? protocolProblem(given, scenarios) : null
+  if (unspoken) throw new DynoError('DYNO_ERR_INVALID_OPTION', unspoken)
   const settingsInput = /** @type {import('../../measures/load-settings.js').SettingsInput} */ (options)
   const early = given || !measure.loadedByEngine ? measure.settings(settingsInput, given ?? unchosen) : null
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
@@ -76,7 +80,6 @@ export async function runBenchmarks (options, io, signal, planFields) {
     ? resolveSplitPinning(options.pin, sutHost.machine, currentMachine(), { sutCpus: options.sutCpus, sutHostName: sutHost.name })
     : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
   const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, given, options, pinning, sutHost) : null
-  const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
   const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
   // Variants of a framework are resolved (all of them, before anything is installed), then installed into their cached copies.
   const selected = await selectWithVariants(discoverSuts(), options.frameworks, {
@@ -99,6 +102,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
       ? { engine: given, choice: givenChoice(given, `\`--engine ${given.name}\` on ${loadHosts.length} load hosts`) }
       : await chooseEngine({
         given,
+        scenarios,
         connections: options.connections,
         pinning,
         cacheDir: resolve(REPO_ROOT, options.cacheDir),
@@ -172,7 +176,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
   if (measure.terminalTable) io.stdout.write(measure.terminalTable(outcome.records) + '\n')
   else if (options.verbose) {
     io.stdout.write(formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }) + '\n')
-    if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates) + '\n')
+    if (options.repeats > 1) io.stdout.write(formatAggregateTable(outcome.aggregates, outcome.records) + '\n')
   }
   const reports = writeReports([outcome.runDir])
   io.stdout.write(`${endOfRun(readRun(outcome.runDir), measure, io, options.verbose).join('\n')}\n`)

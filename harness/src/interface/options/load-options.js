@@ -59,6 +59,21 @@ export const PIPELINING = {
   defaultText: "the profile's"
 }
 
+/** The most streams any engine keeps in flight on one connection; each engine says its own (`maxStreams`), checked before a run. */
+const MOST_STREAMS = Math.max(...ENGINES.map((engine) => engine.maxStreams))
+
+/** @type {OptionSpec} */
+export const STREAMS = {
+  field: 'streams',
+  flag: '--streams <n>',
+  description: 'HTTP/2 (h2-json, h2c-json): concurrent streams per connection; WebSocket (ws-echo): messages in flight per connection; ' +
+    `up to the engine's most (${ENGINES.map((engine) => `${engine.name} ${engine.maxStreams}`).join(', ')}); the other scenarios keep ` +
+    'one request in flight per connection, or --pipelining',
+  parse: wholeNumber({ min: 1, max: MOST_STREAMS }),
+  derive: (values) => profileOf(values).streams ?? 1,
+  defaultText: "the profile's, else 1"
+}
+
 /** @type {OptionSpec} */
 export const RATE = {
   field: 'ratePerSec',

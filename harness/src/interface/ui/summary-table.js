@@ -2,7 +2,9 @@
 import { atMachineLimit } from '../../load/engines/index.js'
 import { GENERATOR_BOUND_RULE } from '../../platform/resources/resource-defaults.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
+import { roundTo } from '../../platform/util/numbers.js'
 import { createTable } from '../../platform/text/table.js'
+import { exchangeOf, protocolText } from '../../records/result-protocol.js'
 
 /**
  * What a record's status says about its engine: the fastest engine here at its limit (‡: this machine's limit), or another
@@ -15,32 +17,51 @@ export function engineNote (record) {
 }
 
 /**
- * A count's figures in the table: all instructions per request, the program's (V8's collector's counted apart) and the bytes
- * allocated per request; `-` where a count has none (not counted, or a runtime without the split).
+ * A count's figures in the table: all instructions per request, the program's (V8's collector's counted apart), the bytes
+ * allocated and the system calls per request (writes, reads, polling, other); `-` where a count has none (not counted, a runtime
+ * without the split, no strace).
  * @param {import('../../measures/instructions/counts/count-instructions.js').InstructionCount | null | undefined} count
  * @returns {string[]}
  */
 function countCells (count) {
-  if (!count?.windows.length) return ['-', '-', '-']
+  if (!count?.windows.length) return ['-', '-', '-', '-']
+  const calls = count.syscalls?.perRequest
   return [formatInteger(count.instructionsPerRequest), formatInteger(count.programInstructionsPerRequest ?? null),
-    formatInteger(count.allocation?.bytesPerRequest ?? null)]
+    formatInteger(count.allocation?.bytesPerRequest ?? null),
+    calls ? `${roundTo(calls.writes, 2)} / ${roundTo(calls.reads, 2)} / ${roundTo(calls.polling, 2)} / ${roundTo(calls.other, 2)}` : '-']
 }
 
 /**
  * The table printed at the end of a run: one row per (SUT, scenario), then the reason of every run
- * that is not ok.
+ * that is not ok. A run with scenarios in other protocols than HTTP/1.1 in cleartext shows what each row's connections spoke, and a
+ * WebSocket row counts messages (msg/s, latency per message).
  * @param {import('../../records/result-record.js').ResultRecord[]} records
  * @param {{ showConnections?: boolean }} [options] a sweep shows the connections of each row
  * @returns {string}
  */
 export function formatSummaryTable (records, { showConnections = false } = {}) {
   const counted = records.some((record) => record.instructions)
-  const COUNT_HEAD = ['instructions/req', 'program/req', 'allocated B/req']
+  const COUNT_HEAD = ['instructions/req', 'program/req', 'allocated B/req', 'syscalls/req write/read/poll/other']
+  const protocols = records.some((record) => record.scenario.protocol !== undefined && record.scenario.protocol !== 'http1')
+  // A WebSocket row counts messages and their latency: the heads say so (`msg/s`; with requests beside them, `req/s | msg/s`).
+  const exchanges = ['req', 'msg'].filter((exchange) => records.some((record) => exchangeOf(record) === exchange))
+  const rate = exchanges.length === 0 ? 'req/s' : exchanges.map((exchange) => `${exchange}/s`).join(' | ')
+  const perMessage = exchanges.includes('msg') ? (exchanges.length === 1 ? '/msg' : '/req | msg') : ''
   const head = [
-    'framework', 'version', 'scenario', ...(showConnections ? ['conns'] : []), ...(counted ? COUNT_HEAD : []),
-    'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx', 'status'
+    'framework',
+    'version',
+    'scenario',
+    ...(protocols ? ['protocol'] : []),
+    ...(showConnections ? ['conns'] : []),
+    ...(counted ? COUNT_HEAD : []),
+    rate,
+    `p50 ms${perMessage}`,
+    `p99 ms${perMessage}`,
+    'errors',
+    'non-2xx',
+    'status'
   ]
-  const numeric = ['conns', ...COUNT_HEAD, 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx']
+  const numeric = ['conns', ...COUNT_HEAD, rate, `p50 ms${perMessage}`, `p99 ms${perMessage}`, 'errors', 'non-2xx']
   const table = createTable(head, { alignRight: head.flatMap((name, index) => numeric.includes(name) ? [index] : []) })
   for (const record of records) {
     const summary = record.summary
@@ -48,6 +69,7 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
       record.sut.label,
       record.sut.frameworkVersion ?? '-',
       record.scenario.name,
+      ...(protocols ? [protocolText(record)] : []),
       ...(showConnections ? [String(record.load.connections)] : []),
       ...(counted ? countCells(record.instructions) : []),
       formatInteger(summary?.requestsPerSec.mean),

@@ -19,6 +19,7 @@
  * @property {number} durationSec
  * @property {number} warmupSec
  * @property {number | null} ratePerSec null: closed loop
+ * @property {number} [streams] streams (HTTP/2) or messages (WebSocket) in flight per connection (`--streams`); absent: 1
  * @property {EngineSettings} settings its own
  *
  * @typedef {object} EngineHooks what a started engine is told
@@ -59,8 +60,10 @@
  * @property {number | null} autoPreference whether `--engine auto` may choose it, and before which others (lower first: the first
  *   candidate that keeps up with the fastest SUT here is chosen, engine-choice/engine-choice.js); null: only when named
  * @property {string} description one line for `--engine`'s help: what it is and what it can do
- * @property {string[]} [protocols] the protocols it speaks, as a load plan names them (`http1`, `tls`, `h2`, `h2c`, `ws`); absent:
- *   HTTP/1.1 in cleartext only
+ * @property {string[]} protocols the protocols it speaks, as a load plan and a scenario name them (`http1`, `tls`, `h2`, `h2c`, `ws`):
+ *   a run of a scenario in another is refused before it starts, and `--engine auto` chooses among those that speak the run's
+ * @property {number} maxStreams the most streams (HTTP/2) or messages (WebSocket) it keeps in flight on one connection (`--streams`); 1:
+ *   one at a time
  * @property {() => EngineAvailability} availability asked before a run starts (and for the version a result records)
  * @property {import('../../platform/options/option-spec.js').OptionSpec[]} options the options of its own (`--wrk-threads`), which every
  *   command that runs an engine takes

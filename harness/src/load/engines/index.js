@@ -54,5 +54,36 @@ export function engineProblem (engine, load) {
     const others = ENGINES.filter((other) => other !== engine && other.availability().ok).map((other) => other.name)
     return `\`--engine ${engine.name}\`: ${found.reason}; allowed engines here: ${others.join(', ')}`
   }
+  const streams = load.streams ?? 1
+  if (streams > engine.maxStreams) {
+    const able = ENGINES.filter((other) => other.maxStreams >= streams).map((other) => `${other.name} (up to ${other.maxStreams})`)
+    return `\`--streams ${streams}\`: ${engine.name} keeps ${engine.maxStreams === 1
+? 'one request'
+: 'at most ' +
+      `${engine.maxStreams}`} in flight ` +
+      `per connection; engines that keep ${streams}: ${able.join(', ') || 'none'}`
+  }
   return engine.refusal(load)
+}
+
+/**
+ * Whether the engine speaks every protocol the scenarios are spoken in.
+ * @param {import('./engine.js').Engine} engine @param {readonly { protocol: string }[]} scenarios
+ */
+export const speaksAll = (engine, scenarios) => scenarios.every((scenario) => engine.protocols.includes(scenario.protocol))
+
+/**
+ * Why the engine cannot load these scenarios: those in a protocol it does not speak, each named with its protocol, and the engines
+ * that speak them; null: it speaks them all.
+ * @param {import('./engine.js').Engine} engine @param {readonly { name: string, protocol: string }[]} scenarios
+ * @returns {string | null}
+ */
+export function protocolProblem (engine, scenarios) {
+  const unspoken = scenarios.filter((scenario) => !engine.protocols.includes(scenario.protocol))
+  if (unspoken.length === 0) return null
+  const speakers = ENGINES.filter((other) => speaksAll(other, unspoken)).map((other) => `\`--engine ${other.name}\``)
+  return `\`--engine ${engine.name}\` speaks ${engine.protocols.join(', ')}; it cannot load ` +
+    `${unspoken.map((scenario) => `${scenario.name} (protocol ${scenario.protocol})`).join(', ')}: ` +
+    `${speakers.length > 0 ? `give ${speakers.join(' or ')}, ` : ''}or leave ${unspoken.length === 1 ? 'it' : 'them'} out of ` +
+      '`--scenarios`'
 }

@@ -54,6 +54,7 @@ export async function countCell (context, cell, record) {
       ...count,
       readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
       signal,
+      trust: context.certificate ?? null,
       // Unpinned: what a count counts does not depend on the cpu it runs on, and counts made at once (--count-jobs, or both sides
       // of compare-commits, each making one at a time) must not be held to the same one.
       cpus: null
@@ -74,7 +75,8 @@ export async function countCell (context, cell, record) {
         env: sutEnv(context, cell),
         ...count,
         readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
-        signal
+        signal,
+        trust: context.certificate ?? null
       })
     } catch (error) {
       if (!isDynoError(error)) throw error

@@ -12,6 +12,10 @@ import { countMachine } from './count-machine.js'
 import { INSTRUCTIONS_COMPARISON } from './instructions-comparison.js'
 import { INSTRUCTIONS_OPTIONS } from './instructions-options.js'
 import { INSTRUCTIONS_REPORT } from './instructions-report.js'
+import { exchangeOf } from '../../records/result-protocol.js'
+
+/** @param {import('./counts/count-syscalls.js').SyscallFigures} calls @returns {string} */
+const syscallText = (calls) => `${calls.writes} writes, ${calls.reads} reads, ${calls.polling} polling, ${calls.other} other`
 
 /**
  * A count: the SUT's start under valgrind, then every request at callgrind's pace. Measured here on 2026-11-26: a count of 700 requests
@@ -24,9 +28,8 @@ const COUNT_PLAINTEXT_MS_PER_REQUEST = 2.5
 /** @type {import('../measure.js').Measure} */
 export const instructions = Object.freeze({
   name: 'instructions',
-  help:
-    "instructions (instructions per request under valgrind's callgrind: --count-warmup requests uncounted, then --count-windows " +
-      'windows of ' +
+  help: 'instructions (instructions per request under valgrind\'s callgrind: --count-warmup requests uncounted, then --count-windows ' +
+    'windows of ' +
     '--count-requests requests, each counted; for regressions on noisy machines)',
   unit: 'instructions per request',
   // A count is the same count in every round: one round of counts, whatever the profile's wall-clock rounds.
@@ -43,20 +46,24 @@ export const instructions = Object.freeze({
     const { countWarmupRequests, countWindowRequests, countWindows, countJobs } = options
     return { ...commonSettings(options, engine), runtimeEvents: false, countWarmupRequests, countWindowRequests, countWindows, countJobs }
   },
-  describeRun: ({ load }) =>
-    `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ` +
+  describeRun: ({ load }) => `instructions counted: ${load.countWarmupRequests} uncounted requests + ${load.countWindows} × ` +
     `${load.countWindowRequests} each, ${load.countJobs} at once`,
-  resultFigures: (record) =>
-    (record.instructions?.windows.length ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per request` : '') +
+  resultFigures: (record) => (record.instructions?.windows.length
+    ? `  ${formatInteger(record.instructions.instructionsPerRequest)} instructions per ` +
+      `${exchangeOf(record) === 'msg' ? 'message' : 'request'}` +
+      (record.instructions.syscalls
+        ? `, system calls per ${exchangeOf(record) === 'msg' ? 'message' : 'request'}: ` +
+          `${syscallText(record.instructions.syscalls.perRequest)}`
+        : '')
+    : '') +
     (record.instructions?.cachedFrom ? ` (the identical count of run ${record.instructions.cachedFrom.runId}, reused)` : ''),
   // A comparison is a regression gate: it counts instructions, which a busy or drifting machine does not blur, wherever valgrind can.
   regressionGate: {
     preference: 0,
     when: 'valgrind and vgdb are on PATH',
-    unavailableHere: () =>
-      findCallgrind()
-        ? null
-        : 'valgrind is not installed here: comparing by wall clock; apt-get install valgrind to compare instruction counts'
+    unavailableHere: () => findCallgrind()
+      ? null
+      : 'valgrind is not installed here: comparing by wall clock; apt-get install valgrind to compare instruction counts'
   },
   // One count a side is enough: its counted windows are compared pair by pair. The framework's own path (routing, parsing, serialising):
   // fibonacci is about a million instructions of shared work per request, a count of it takes minutes and says little of the framework.
@@ -67,7 +74,8 @@ export const instructions = Object.freeze({
   cellsAtOnce: (load) => {
     const jobs = Number(load.countJobs)
     if (!(Number.isInteger(jobs) && jobs >= 1)) {
-      throw new Error(`a count's load settings need countJobs (a whole number ≥ 1), got ${load.countJobs}`)
+      throw new Error('a count\'s load settings need countJobs (a whole number ≥ 1), got ' +
+      `${load.countJobs}`)
     }
     return jobs
   },
@@ -86,7 +94,7 @@ export const instructions = Object.freeze({
   expectedCellSec: (scenario, load) => {
     const count = (/** @type {string} */ field) => Number(load[field] ?? 0)
     const requests = count('countWarmupRequests') + count('countWindows') * count('countWindowRequests')
-    return COUNT_START_SEC + (requests * COUNT_PLAINTEXT_MS_PER_REQUEST * scenario.countWeight) / 1000
+    return COUNT_START_SEC + requests * COUNT_PLAINTEXT_MS_PER_REQUEST * scenario.countWeight / 1000
   },
   checkConsistency: () => null,
   // A count does not depend on the machine's speed: counts of other machines merge when what a count depends on matches.

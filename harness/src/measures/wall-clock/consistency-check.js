@@ -7,7 +7,9 @@
 // time no request was in flight. An engine that does not report it (wrk) is held to the mean latency of the completed requests,
 // which leaves out the time of the requests still in flight at the phase's end: those can make up any shortfall, so only a mean
 // above the law is flagged (docs/measuring.md, "Does a result agree with itself?"). Percentiles must be ordered, and errors must
-// stay a small share.
+// stay a small share. Over HTTP/2 a connection keeps `streams` requests in flight instead of `pipelining`, and over a WebSocket
+// `streams` messages.
+import { exchangeOf, inFlightPerConnection } from '../../records/result-protocol.js'
 
 /**
  * How far the mean number in flight may sit from connections × pipelining, as a share of it: a closed-loop client spends a little
@@ -21,6 +23,9 @@ export const LITTLES_LAW_TOLERANCE = 0.05
 export const ERROR_SHARE_LIMIT = 0.01
 
 /**
+ * @typedef {{ count: number, setBy: string, connections: number, rate: string, what: string }} Exchange what each connection keeps
+ *   in flight (`count` of them, set by `setBy`: pipelining or streams), and what is exchanged (`what`: requests or messages; `rate`:
+ *   req/s or msg/s)
  * @typedef {import('../../records/result-record.js').ConsistencyCheck} ConsistencyCheck
  * @typedef {import('../../records/result-record.js').Consistency} Consistency
  */
@@ -35,12 +40,20 @@ export function checkConsistency (record) {
   const { latencyMs, requestsPerSec } = summary
   /** @type {ConsistencyCheck[]} */
   const checks = []
-  const inFlight = record.load.connections * record.load.pipelining
+  const perConnection = inFlightPerConnection(record)
+  const inFlight = record.load.connections * perConnection.count
+  /** @type {Exchange} */
+  const exchange = {
+    ...perConnection,
+    connections: record.load.connections,
+    rate: `${exchangeOf(record)}/s`,
+    what: exchangeOf(record) === 'msg' ? 'messages' : 'requests'
+  }
   if (record.load.ratePerSec === null && requestsPerSec.mean > 0) {
     const measured = meanInFlight(summary.timeseries)
     checks.push(...(measured === null
-      ? completedRequestChecks(record, inFlight)
-      : timeInFlightChecks(measured, inFlight, record.load)))
+      ? completedRequestChecks(record, inFlight, exchange)
+      : timeInFlightChecks(measured, inFlight, exchange)))
   }
   const ordered = latencyMs.p50 <= latencyMs.p99 && latencyMs.p99 <= latencyMs.max && latencyMs.mean <= latencyMs.max
   checks.push({
@@ -77,25 +90,26 @@ function meanInFlight (windows) {
 /**
  * Little's law, exactly: the mean number in flight measured from the time in flight, against connections × pipelining.
  * @param {{ requests: number, inFlightMs: number, durationMs: number }} measured
- * @param {number} inFlight connections × pipelining
- * @param {{ connections: number, pipelining: number }} load
+ * @param {number} inFlight connections × pipelining (or streams)
+ * @param {Exchange} exchange
  * @returns {ConsistencyCheck[]}
  */
-function timeInFlightChecks (measured, inFlight, load) {
+function timeInFlightChecks (measured, inFlight, exchange) {
   const ratio = measured.requests / inFlight
   const carrying = measured.requests >= inFlight * (1 - LITTLES_LAW_TOLERANCE)
   return [{
     name: 'littles-law',
     passed: Math.abs(ratio - 1) <= LITTLES_LAW_TOLERANCE,
     detail: `${round(measured.inFlightMs)} ms of time in flight in ${round(measured.durationMs)} ms of windows: ` +
-      `${round(measured.requests)} requests in flight on average against ${inFlight} = connections × pipelining: ${round(ratio)} of it ` +
+      `${round(measured.requests)} ${exchange.what} in flight on average against ${inFlight} = connections × ${exchange.setBy}: ` +
+      `${round(ratio)} of it ` +
       `(allowed ${1 - LITTLES_LAW_TOLERANCE} to ${1 + LITTLES_LAW_TOLERANCE})`
   }, {
     name: 'connections-in-flight',
     passed: carrying,
-    detail: `${round(measured.requests)} requests were in flight on average (time in flight ÷ duration) of the ${inFlight} that ` +
-      `${load.connections} connections × ${load.pipelining} pipelining keep` +
-      (carrying ? '' : ': the others were not carrying requests (stuck connecting in a full listen backlog, refused, or closed)')
+    detail: `${round(measured.requests)} ${exchange.what} were in flight on average (time in flight ÷ duration) of the ${inFlight} ` +
+      `that ${exchange.connections} connections × ${exchange.count} ${exchange.setBy} keep` +
+      (carrying ? '' : `: the others were not carrying ${exchange.what} (stuck connecting in a full listen backlog, refused, or closed)`)
   }]
 }
 
@@ -105,10 +119,11 @@ function timeInFlightChecks (measured, inFlight, load) {
  * the whole phase: those can make up any shortfall, so a mean below the law cannot tell idle connections from a heavy tail and
  * is not flagged (nor is the requests in flight judged). A mean above the law counted time no request was in flight: flagged.
  * @param {import('../../records/result-record.js').ResultRecord} record
- * @param {number} inFlight connections × pipelining
+ * @param {number} inFlight connections × pipelining (or streams)
+ * @param {Exchange} exchange
  * @returns {ConsistencyCheck[]}
  */
-function completedRequestChecks (record, inFlight) {
+function completedRequestChecks (record, inFlight, exchange) {
   const { requestsPerSec } = /** @type {NonNullable<typeof record.summary>} */ (record.summary)
   const latencyMs = /** @type {NonNullable<NonNullable<typeof record.summary>['latencyMs']>} */ (record.summary?.latencyMs)
   const expectedMs = inFlight / requestsPerSec.mean * 1000
@@ -116,7 +131,8 @@ function completedRequestChecks (record, inFlight) {
   return [{
     name: 'littles-law',
     passed: ratio <= 1 + LITTLES_LAW_TOLERANCE,
-    detail: `mean latency ${round(latencyMs.mean)} ms against ${round(expectedMs)} ms from (connections × pipelining) / req/s = ` +
+    detail: `mean latency ${round(latencyMs.mean)} ms against ${round(expectedMs)} ms from (connections × ${exchange.setBy}) / ` +
+      `${exchange.rate} = ` +
       `${inFlight} / ${round(requestsPerSec.mean)}: ${round(ratio)} of it (allowed up to ${1 + LITTLES_LAW_TOLERANCE}; below it not ` +
       'judged: the engine does not time the requests still in flight at the end, which a heavy tail and idle connections both leave)'
   }]

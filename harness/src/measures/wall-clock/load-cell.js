@@ -49,7 +49,8 @@ export async function loadCell (context, cell, running, record, probes) {
     port: running.port,
     scenario,
     connections,
-    ...load
+    ...load,
+    trust: context.certificate ?? null
   })
   const sampling = samplePhases({
     phases: plan.phases.map((phase) => phase.name),
@@ -116,10 +117,9 @@ export async function loadCell (context, cell, running, record, probes) {
       'DYNO_ERR_SUT_EXITED')
   }
   if (signal.aborted) {
-    return failed(
-      `interrupted by ${String(signal.reason)} during ${record.summary ? 'measurement' : 'warmup'}; the partial figures are kept`,
-      'DYNO_ERR_INTERRUPTED'
-    )
+    return failed(`interrupted by ${String(signal.reason)} during ${record.summary ? 'measurement' : 'warmup'}; the partial ` +
+      'figures are kept',
+    'DYNO_ERR_INTERRUPTED')
   }
   const problems = underLoadProblems(outcome.phases, scenario.expect.status)
   if (problems) return invalid(problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
@@ -129,13 +129,10 @@ export async function loadCell (context, cell, running, record, probes) {
     pipelining: load.pipelining
   })
   if (record.serverCheck.withinBounds) return ok()
-  return invalid(
-    `DYNO_ERR_QUERY_RATIO: ${counter.service} counted ${record.serverCheck.queries} queries ` +
-      `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the ` +
-        'contract): ' +
-      "the SUT does not do the scenario's work on every request",
-    'DYNO_ERR_QUERY_RATIO'
-  )
+  return invalid(`DYNO_ERR_QUERY_RATIO: ${counter.service} counted ${record.serverCheck.queries} queries ` +
+    `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the ` +
+      'contract): ' +
+    'the SUT does not do the scenario\'s work on every request', 'DYNO_ERR_QUERY_RATIO')
 }
 
 /**

@@ -3,6 +3,7 @@
 // generator's resources sampled per phase, every response checked; each result is checked against itself. The default of `dyno run`.
 import { MIN_SERIES_LENGTH } from '../../judging/series-classification.js'
 import { engineProblem } from '../../load/engines/index.js'
+import { exchangeOf, protocolText } from '../../records/result-protocol.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { commonSettings, invalidSetting } from '../load-settings.js'
 import { checkConsistency } from './consistency-check.js'
@@ -26,8 +27,15 @@ export const wallClock = Object.freeze({
   defaultRepeats: (profile) => profile.repeats,
   loadedByEngine: true,
   settings: (options, engine) => {
-    const { connections, durationSec, warmupSec, ratePerSec, windowMs } = options
-    const problem = engineProblem(engine, { connections, durationSec, warmupSec, ratePerSec, settings: engine.settingsOf(options) })
+    const { connections, durationSec, warmupSec, ratePerSec, windowMs, streams } = options
+    const problem = engineProblem(engine, {
+      connections,
+      durationSec,
+      warmupSec,
+      ratePerSec,
+      streams,
+      settings: engine.settingsOf(options)
+    })
     if (problem) throw invalidSetting(problem)
     const seriesWindows = Math.floor((warmupSec + durationSec) * 1000 / windowMs)
     if (options.profile === 'sustained' && seriesWindows < MIN_SERIES_LENGTH) {
@@ -43,7 +51,8 @@ export const wallClock = Object.freeze({
   describeRun: ({ load, profile, engineReason }) =>
     `profile ${profile}, ${load.warmupSec} s warmup + ${load.durationSec} s each, ${load.engine} (${engineReason})`,
   resultFigures: (record) => record.summary
-    ? `  ${formatInteger(record.summary.requestsPerSec.mean)} req/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms`
+    ? `  ${formatInteger(record.summary.requestsPerSec.mean)} ${exchangeOf(record)}/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` +
+      `${exchangeOf(record) === 'msg' ? ' per message' : ''}${record.summary.protocolNegotiated ? ` (${protocolText(record)})` : ''}`
     : '',
   regressionGate: { preference: 1, when: 'always', unavailableHere: () => null },
   comparisonDefaults: { rounds: (profile) => profile.repeats, scenarios: () => null },

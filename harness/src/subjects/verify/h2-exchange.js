@@ -116,7 +116,7 @@ async function overHttp2 (authority, options, { timeoutMs }, scenario, connectio
 }
 
 /** @param {http2.ClientHttp2Session} session @param {number} timeoutMs @returns {Promise<void>} */
-function connected (session, timeoutMs) {
+export function connected (session, timeoutMs) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no HTTP/2 session within ${timeoutMs} ms`)), timeoutMs)
     const settle = (/** @type {Error | null} */ error) => {
@@ -141,7 +141,7 @@ function connected (session, timeoutMs) {
  * @param {number} timeoutMs
  * @returns {Promise<{ status: number, headers: Record<string, string | string[] | undefined>, body: string }>}
  */
-function sendOnStream (session, request, timeoutMs) {
+export function sendOnStream (session, request, timeoutMs) {
   return new Promise((resolve, reject) => {
     const stream = session.request(
       { ':method': request.method, ':path': request.path, ...request.headers },

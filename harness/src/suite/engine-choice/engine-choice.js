@@ -10,7 +10,8 @@
 import { readFileSync } from 'node:fs'
 import { cpus, release, totalmem } from 'node:os'
 import { join } from 'node:path'
-import { AUTO_CANDIDATES } from '../../load/engines/index.js'
+import { AUTO_CANDIDATES, speaksAll } from '../../load/engines/index.js'
+import { DynoError } from '../../platform/errors.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { sealHolds, sealOf } from '../../platform/util/cache-seal.js'
@@ -94,7 +95,8 @@ function readCalibration (file, cacheDir, key) {
   if (differs.length > 0 || typeof stored.levels !== 'object' || stored.levels === null) {
     return {
       levels: {},
-      note: `the engine calibration ${file} was measured with another ${differs.join(', ') || 'format'}: ignored, measured again`
+      note: `the engine calibration ${file} was measured with another ${differs.join(', ') || 'format'}: ignored, ` +
+      'measured again'
     }
   }
   // Each level's figures are read as they must be; a level that lacks one is measured again, named in the note.
@@ -104,10 +106,10 @@ function readCalibration (file, cacheDir, key) {
     .map(([name, level]) => `level ${name.slice(0, 20)}: ${levelProblem(level, names)}`)
   return {
     levels,
-    note:
-      dropped.length > 0
-        ? `the engine calibration ${file} holds levels dyno cannot read (${dropped.slice(0, 3).join('; ')}): those measured again`
-        : null
+    note: dropped.length > 0
+      ? `the engine calibration ${file} holds levels dyno cannot read (${dropped.slice(0, 3).join('; ')}): those ` +
+      'measured again'
+      : null
   }
 }
 
@@ -137,8 +139,8 @@ function levelProblem (level, names) {
 /**
  * The engine of a run, chosen once: the one given, or with `auto` the one the calibration of this machine chooses among the
  * candidates that run here, measuring the levels it does not hold yet (and storing them).
- * @param {{ given: import('../../load/engines/engine.js').Engine | null, connections: number[],
- *   pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan,
+ * @param {{ given: import('../../load/engines/engine.js').Engine | null, scenarios: readonly { name: string, protocol: string }[],
+ *   connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan,
  *   cacheDir: string, readyTimeoutSec: number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal:
  *   AbortSignal, log: (line: string) => void }} settings given: the engine `--engine` named; null: `auto`; engineOptions: the values of the
  *   engines' own options
@@ -158,22 +160,42 @@ export async function chooseEngine ({ given, ...settings }) {
 export const givenChoice = (engine, reason) => ({ engine: engine.name, by: 'given', reason, calibrationFile: null, levels: {} })
 
 /**
- * `--engine auto`: the choice among the candidates that run here.
- * @param {{ connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec:
- *   number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
+ * `--engine auto`: the choice among the candidates that run here and speak the protocol of every scenario of the run (one engine per run).
+ * @param {{ scenarios: readonly { name: string, protocol: string }[], connections: number[],
+ *   pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec: number,
+ *   engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
  *   log: (line: string) => void }} settings
  * @returns {Promise<{ engine: import('../../load/engines/engine.js').Engine, choice: EngineChoice }>}
  */
-async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutSec, engineOptions, signal, log }) {
+async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, readyTimeoutSec, engineOptions, signal, log }) {
   const none = { calibrationFile: null, levels: {} }
-  const here = AUTO_CANDIDATES.filter((engine) => engine.availability().ok)
+  const protocols = [...new Set(scenarios.map((scenario) => scenario.protocol))]
+  const speaking = AUTO_CANDIDATES.filter((engine) => speaksAll(engine, scenarios))
+  const here = speaking.filter((engine) => engine.availability().ok)
+  if (here.length === 0) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `\`--engine auto\`: no engine here speaks ${protocols.join(', ')} (the protocols of ` +
+      `${scenarios.map((scenario) => scenario.name).join(', ')}): ` +
+      (speaking.length === 0
+        ? 'none of the engines auto chooses among does'
+        : speaking.map((engine) => {
+          const found = engine.availability(); return `${engine.name}: ` +
+          `${found.ok ? '' : found.reason}`
+        }).join('; ')))
+  }
   if (here.length === 1) {
-    const missing = AUTO_CANDIDATES.filter((engine) => !here.includes(engine))
-      .map((engine) => { const found = engine.availability(); return `${engine.name}: ${found.ok ? '' : found.reason}` })
-    return {
-      engine: here[0],
-      choice: { engine: here[0].name, by: 'only engine', reason: `the only engine here (${missing.join('; ')})`, ...none }
-    }
+    const others = AUTO_CANDIDATES.filter((engine) => !here.includes(engine)).map((engine) => {
+      const found = engine.availability()
+      const why = !speaking.includes(engine)
+        ? `speaks ${engine.protocols.join(', ')}, not ` +
+        `${protocols.join(', ')}`
+        : found.ok ? '' : found.reason
+      return `${engine.name}: ${why}`
+    })
+    const only = speaking.length < AUTO_CANDIDATES.length
+      ? `the only engine here that speaks ${protocols.join(', ')}`
+      : 'the only ' +
+      'engine here'
+    return { engine: here[0], choice: { engine: here[0].name, by: 'only engine', reason: `${only} (${others.join('; ')})`, ...none } }
   }
   const file = join(cacheDir, CALIBRATION_FILE)
   const key = machineKey(pinning, here)
@@ -206,11 +228,10 @@ async function calibratedChoice ({ connections, pinning, cacheDir, readyTimeoutS
   const then = chosen
     ? `${engine.name} measures every cell`
     : `the fastest here, ${engine.name}, measures every cell, and a cell it cannot keep up with shows the limit of this machine`
-  const reason =
-    passedOver.length === 0
-      ? `${engine.name} keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`
-      : `${passedOver.map((other) => other.name).join(' and ')} ${passedOver.length === 1 ? 'is' : 'are'} the bottleneck against ` +
-        `${ceiling} ` +
+  const reason = passedOver.length === 0
+    ? `${engine.name} keeps up with ${ceiling} here (${connections.map(figures).join('; ')})`
+    : `${passedOver.map((other) => other.name).join(' and ')} ${passedOver.length === 1 ? 'is' : 'are'} the bottleneck against ` +
+      `${ceiling} ` +
         `here (${boundLevels.map(figures).join('; ')}): ${then}`
   return { engine, choice: { engine: engine.name, by: 'calibration', reason, calibrationFile: file, levels } }
 }

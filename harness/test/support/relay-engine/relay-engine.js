@@ -14,6 +14,8 @@ export const relayEngine = {
   recordedNames: ['relay'],
   fastestHere: false,
   autoPreference: null,
+  protocols: ['http1'],
+  maxStreams: 1,
   description: 'relay (a test engine: autocannon under another name)',
   availability: () => ({ ok: true, version: '0.0.1-test' }),
   options: [],

@@ -137,6 +137,8 @@ export const autocannonEngine = {
   recordedNames: ['autocannon', 'undici-rate'],
   fastestHere: false,
   autoPreference: 1,
+  protocols: ['http1'],
+  maxStreams: 1,
   description: 'autocannon (Node: one process per generator cpu, closed loop, or the open-model schedule of --rate through undici)',
   availability: () => ({ ok: true, version: VERSIONS.autocannon }),
   options: [],

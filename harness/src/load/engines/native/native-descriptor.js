@@ -3,7 +3,7 @@
 // also spreads its load over several hosts (`--load-hosts`).
 import { oneThreadPerCpu } from '../engine.js'
 import { findNativeEngine, startNativeLoad } from './native-engine.js'
-import { NATIVE_PROTOCOLS } from './native-protocols.js'
+import { MAX_STREAMS, NATIVE_PROTOCOLS } from './native-protocols.js'
 import { startNativeOnHosts } from './native-on-hosts.js'
 
 /** @type {import('../engine.js').Engine} */
@@ -14,6 +14,7 @@ export const nativeEngine = {
   autoPreference: 2,
   description: 'native (Rust, built by pnpm install: one thread per generator cpu, closed loop or --rate, every response checked, windows)',
   protocols: Object.keys(NATIVE_PROTOCOLS),
+  maxStreams: MAX_STREAMS,
   availability () {
     const found = findNativeEngine()
     return found.ok ? { ok: true, version: found.version } : found

@@ -26,6 +26,9 @@ import { headerLines } from '../../request-headers.js'
  *   no non-2xx answer); null: each response's own
  */
 
+/** The most streams (h2) or messages (ws) one connection keeps in flight: the engine's own bound (engines/native/src/config.rs). */
+export const MAX_STREAMS = 10_000
+
 /** HTTP/2 forbids these (RFC 9113 §8.2.2); the authority is a pseudo-header, and the body's length is computed. */
 const HTTP2_COMPUTED = ['content-length', 'host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade']
 

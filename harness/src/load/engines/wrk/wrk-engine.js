@@ -70,7 +70,7 @@ function checkPlan (plan, threads, timeoutSec) {
   if (plan.ratePerSec !== undefined && plan.ratePerSec !== null) {
     throw invalid('wrk keeps every connection busy (closed loop): it cannot send at a fixed rate; use the autocannon engine\'s rate mode')
   }
-  if (!/^http:\/\//.test(plan.url)) throw invalid(`wrk: dyno sends plain HTTP, got the URL \`${plan.url}\``)
+  if (!/^https?:\/\//.test(plan.url)) throw invalid(`wrk: dyno sends HTTP/1.1, in cleartext or over TLS, got the URL \`${plan.url}\``)
   for (const phase of plan.phases) {
     if (!Number.isInteger(phase.durationSec) || phase.durationSec < 1) {
       throw invalid(`wrk runs whole seconds: the ${phase.name} phase must last a whole number of seconds ≥ 1, got \`${phase.durationSec}\``)
@@ -163,6 +163,10 @@ export const wrkEngine = {
   recordedNames: ['wrk'],
   fastestHere: false,
   autoPreference: null,
+  // Debian's wrk is built with OpenSSL: an https URL is HTTP/1.1 over TLS (TLS 1.3 here, no ALPN offered; it does not check the
+  // certificate, which verification did with the run's own before load).
+  protocols: ['http1', 'tls'],
+  maxStreams: 1,
   description: 'wrk (C; needs wrk on PATH: whole seconds, closed loop, its threads dividing the connections; no timeseries)',
   availability () {
     if (!availability) {

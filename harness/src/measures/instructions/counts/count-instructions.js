@@ -5,7 +5,6 @@
 // dump: a dump zeroes the counters for the next window). The same keep-alive connection(s) carry every request,
 // warm-up included: new connections after a long warm-up set V8 compiling again for thousands of requests. Every
 // response is checked as under any load.
-import http from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,7 +13,7 @@ import { pairsNeeded } from '../../../judging/stats/wilcoxon-signed-rank.js'
 import { DynoError } from '../../../platform/errors.js'
 import { startSut } from '../../../subjects/sut-process/start-sut.js'
 import { controlAll, dumpFiles, findCallgrind, readNewDumps, underCallgrind } from './callgrind.js'
-import { sendRequests } from './send-requests.js'
+import { requestSender } from './send-requests.js'
 import { maskedCpuFlags, withCpuBaseline } from './cpu-baseline.js'
 import { allocationEnv, makeAllocationDir, readAllocation } from './allocation-readings.js'
 import { roundTo } from '../../../platform/util/numbers.js'
@@ -123,12 +122,24 @@ const NO_COLLECTOR_DATA = 'the collector is counted apart only for V8 (Node); th
 /**
  * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env:
  *   Record<string, string>, warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number,
- *   signal?: AbortSignal, cpus?: number[] | null, settings?: CountSettings }} plan settings: the runtime settings of the count (default:
- *   countSettingsFor(sut), the runtime's own and the cpu baseline)
+ *   signal?: AbortSignal, cpus?: number[] | null, settings?: CountSettings, trust?: { caFile: string, serverName: string } | null }} plan
+ *   settings: the runtime settings of the count (default: countSettingsFor(sut), the runtime's own and the cpu baseline); trust: the run's
+ *   certificate, which the requests of a scenario over TLS trust
  * @returns {Promise<InstructionCount>}
  */
 export async function countInstructions ({
-  sut, scenario, env, warmupRequests, windowRequests, windows, concurrency, readyTimeoutSec, signal, cpus = null, settings: given
+  sut,
+  scenario,
+  env,
+  warmupRequests,
+  windowRequests,
+  windows,
+  concurrency,
+  readyTimeoutSec,
+  signal,
+  cpus = null,
+  settings: given,
+  trust = null
 }) {
   const callgrind = findCallgrind()
   if (!callgrind) {
@@ -141,10 +152,12 @@ export async function countInstructions ({
   const outDir = mkdtempSync(join(tmpdir(), 'dyno-callgrind-'))
   // Allocation is read from inside the SUT, by a preload that runtimes honouring NODE_OPTIONS=--import take (allocation-preload.js).
   const allocationDir = sut.launch.eventLoopProbe ? makeAllocationDir(outDir) : null
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
   const checks = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
+  /** @type {{ sender: import('./send-requests.js').RequestSender | null }} opened at the first send, once the SUT's port is known */
+  const client = { sender: null }
   const send = async (/** @type {number} */ count) => {
-    const sent = await sendRequests({ port: running.port, scenario, count, concurrency, timeoutMs: 60_000, agent })
+    client.sender ??= requestSender({ port: running.port, scenario, concurrency, timeoutMs: 60_000, trust })
+    const sent = await client.sender.send(count)
     for (const key of /** @type {const} */ (['responses', 'mismatches', 'unexpectedStatus', 'errors'])) checks[key] += sent[key]
   }
   const sutEnv = {
@@ -168,7 +181,8 @@ export async function countInstructions ({
         const { code, signal: exitSignal } = await running.exited
         throw new DynoError(
           'DYNO_ERR_SUT_EXITED',
-          `SUT ${sut.name} exited while its instructions were counted (exit ${code ?? exitSignal}); ` +
+          `SUT ${sut.name} exited while its instructions were counted (exit ` +
+            `${code ?? exitSignal}); ` +
             `last stderr lines:\n${running.stderr.format()}`
         )
       }
@@ -240,7 +254,7 @@ export async function countInstructions ({
       checks
     }
   } finally {
-    agent.destroy()
+    client.sender?.close()
     await running.stop(60_000)
     rmSync(outDir, { recursive: true, force: true })
   }

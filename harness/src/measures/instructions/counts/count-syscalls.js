@@ -8,14 +8,13 @@
 // under load, with the count's runtime settings. /proc/<pid>/io gives exact read and write counts too, but not sendto, sendmsg,
 // recvfrom or recvmsg (socket calls outside the VFS), nor polling: strace -c -f counts every call by name.
 import { execFileSync, spawn } from 'node:child_process'
-import http from 'node:http'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DynoError } from '../../../platform/errors.js'
 import { startSut } from '../../../subjects/sut-process/start-sut.js'
 import { findExecutable } from '../../../platform/util/find-executable.js'
-import { sendRequests } from './send-requests.js'
+import { requestSender } from './send-requests.js'
 
 /** Each class of system call, and the calls in it; a call in none is `other`. */
 export const SYSCALL_CLASSES = Object.freeze({
@@ -51,20 +50,12 @@ export const STRACE_MISSING = 'system calls per request are not counted: strace 
 /**
  * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env:
  *   Record<string, string>, warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number,
- *   signal?: AbortSignal, settings: import('./count-instructions.js').CountSettings }} plan
+ *   signal?: AbortSignal, settings: import('./count-instructions.js').CountSettings, trust?: { caFile: string, serverName: string } | null
+ *   }} plan trust: the run's certificate, which the requests of a scenario over TLS trust
  * @returns {Promise<SyscallCount>}
  */
 export async function countSyscalls ({
-  sut,
-  scenario,
-  env,
-  warmupRequests,
-  windowRequests,
-  windows,
-  concurrency,
-  readyTimeoutSec,
-  signal,
-  settings
+  sut, scenario, env, warmupRequests, windowRequests, windows, concurrency, readyTimeoutSec, signal, settings, trust = null
 }) {
   const strace = findStrace()
   if (!strace) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', STRACE_MISSING)
@@ -72,11 +63,10 @@ export async function countSyscalls ({
   const node = sut.runtime.kind === 'node'
   const launch = { ...sut.launch, args: [...(node ? settings.nodeFlags : []), ...sut.launch.args], eventLoopProbe: false }
   const running = await startSut({ ...sut, launch }, { readyTimeoutSec, stopGraceSec: 10, env: { ...env, ...settings.env }, signal })
-  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+  const sender = requestSender({ port: running.port, scenario, concurrency, timeoutMs: 60_000, trust })
   const outDir = mkdtempSync(join(tmpdir(), 'dyno-strace-'))
   try {
-    const send = (/** @type {number} */ count) =>
-      sendRequests({ port: running.port, scenario, count, concurrency, timeoutMs: 60_000, agent })
+    const send = (/** @type {number} */ count) => sender.send(count)
     await send(warmupRequests)
     /** @type {SyscallWindow[]} */
     const counted = []
@@ -97,7 +87,7 @@ export async function countSyscalls ({
       compared: DETERMINISTIC_CLASSES
     }
   } finally {
-    agent.destroy()
+    sender.close()
     await running.stop(10_000)
     rmSync(outDir, { recursive: true, force: true })
   }
@@ -123,11 +113,13 @@ async function whileTraced (strace, pid, outFile, work) {
       const deadline = Date.now() + 10_000
       const check = () => {
         if (tracer.exitCode !== null) {
-          return reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', `strace could not attach to ${pid}: ${said.trim()}`))
+          return reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', `strace could not attach to ${pid}: ` +
+          `${said.trim()}`))
         }
         if (pids.every(everyThreadTraced)) return resolve(undefined)
         if (Date.now() > deadline) {
-          return reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', `strace did not attach to every thread of ${pid} in 10 s`))
+          return reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', 'strace did not attach to every thread of ' +
+          `${pid} in 10 s`))
         }
         setImmediate(check)
       }

@@ -1,46 +1,172 @@
 // @ts-check
 // A fixed number of requests, not a duration: the instruction count of a SUT is taken over a known number of
-// responses, at low concurrency, each checked as under any load.
+// responses, at low concurrency, each checked as under any load. They are sent in the scenario's protocol, each of the
+// `concurrency` lanes one connection kept open across the sends of a count: HTTP/1.1 in cleartext or over TLS (node:http and
+// node:https with keep-alive), HTTP/2 over TLS or in cleartext (one node:http2 session per lane, one stream at a time), or WebSocket
+// (one connection per lane, a message and its echo at a time: a WebSocket count is per message). Over TLS the run's certificate is
+// trusted, as verification trusts it.
 import http from 'node:http'
+import http2 from 'node:http2'
+import https from 'node:https'
+import { DynoError } from '../../../platform/errors.js'
 import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
+import { connected, sendOnStream } from '../../../subjects/verify/h2-exchange.js'
+import { clientTls } from '../../../subjects/verify/http1-exchange.js'
 import { sendProbe } from '../../../subjects/verify/http-probe.js'
+import { openWebSocket } from '../../../subjects/verify/websocket-client.js'
 
 /**
  * @typedef {object} RequestCounts
- * @property {number} responses
- * @property {number} mismatches responses whose body did not match the scenario
+ * @property {number} responses responses (WebSocket: echoes)
+ * @property {number} mismatches responses whose body did not match the scenario (an echo that differs from the message)
  * @property {number} unexpectedStatus responses whose status was not the scenario's
  * @property {number} errors requests that got no response
+ *
+ * @typedef {{ status: number, body: string }} Answer
+ * @typedef {object} Lane one connection, one exchange at a time
+ * @property {() => Promise<Answer>} exchange the scenario's request (or message), and its answer
+ * @property {() => void} close
+ *
+ * @typedef {object} Transport how the requests of one protocol are sent: lanes opened as they are first needed, kept until close
+ * @property {() => Lane} lane
+ * @property {() => void} close
+ *
+ * @typedef {{ port: number, scenario: import('@dyno/scenarios').Scenario, concurrency: number, timeoutMs: number,
+ *   trust: { caFile: string, serverName: string } | null }} ClientSettings
+ *
+ * @typedef {object} RequestSender
+ * @property {(count: number) => Promise<RequestCounts>} send `count` requests over the lanes, each lane waiting for its answer
+ * @property {() => void} close closes every lane's connection
  */
 
+const HOST = '127.0.0.1'
+/** The status an exchange of a WebSocket count answers with when a text message came back. */
+const ECHOED = 200
+
+/** @type {Record<string, (settings: ClientSettings) => Transport>} the transport of each protocol of the contract */
+const TRANSPORTS = {
+  http1: (settings) => http1Transport(settings, new http.Agent({ keepAlive: true, maxSockets: settings.concurrency })),
+  tls: (settings) => http1Transport(settings,
+    new https.Agent({ keepAlive: true, maxSockets: settings.concurrency, ...trusted(settings), ALPNProtocols: ['http/1.1'] })),
+  h2: (settings) => http2Transport(settings, `https://${HOST}:${settings.port}`, trusted(settings)),
+  h2c: (settings) => http2Transport(settings, `http://${HOST}:${settings.port}`, {}),
+  ws: webSocketTransport
+}
+
 /**
- * Sends `count` requests of the scenario over `concurrency` keep-alive connections, each waiting for its answer.
- * @param {{ port: number, scenario: import('@dyno/scenarios').Scenario, count: number, concurrency: number, timeoutMs: number,
- *   agent?: http.Agent }} plan agent: keep-alive connections to reuse (and leave open), so successive calls share them
- * @returns {Promise<RequestCounts>}
+ * Opens the sender of a count: the same connections serve every `send` until `close`.
+ * @param {ClientSettings} settings
+ * @returns {RequestSender}
  */
-export async function sendRequests ({ port, scenario, count, concurrency, timeoutMs, agent: given }) {
-  const agent = given ?? new http.Agent({ keepAlive: true, maxSockets: concurrency })
-  const verify = bodyVerifier(scenario.expect.body)
-  const counts = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
-  let next = 0
-  const worker = async () => {
-    while (next < count) {
-      next += 1
-      try {
-        const response = await sendProbe({ host: '127.0.0.1', port, agent, timeoutMs }, scenario.request)
-        counts.responses += 1
-        if (response.status !== scenario.expect.status) counts.unexpectedStatus += 1
-        if (verify && !verify(response.body)) counts.mismatches += 1
-      } catch {
-        counts.errors += 1
+export function requestSender (settings) {
+  const transport = TRANSPORTS[settings.scenario.protocol](settings)
+  const { scenario } = settings
+  // A WebSocket echo is checked against the message sent; its "status" is that a text message came back (webSocketTransport).
+  const verify = scenario.websocket ? (/** @type {string} */ body) => body === scenario.websocket?.text : bodyVerifier(scenario.expect.body)
+  const expectedStatus = scenario.websocket ? ECHOED : scenario.expect.status
+  /** @type {Lane[]} */
+  const lanes = []
+  return {
+    async send (count) {
+      while (lanes.length < Math.min(settings.concurrency, count)) lanes.push(transport.lane())
+      const counts = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
+      let next = 0
+      const worker = async (/** @type {Lane} */ lane) => {
+        while (next < count) {
+          next += 1
+          try {
+            const answer = await lane.exchange()
+            counts.responses += 1
+            if (answer.status !== expectedStatus) counts.unexpectedStatus += 1
+            if (verify && !verify(answer.body)) counts.mismatches += 1
+          } catch {
+            counts.errors += 1
+          }
+        }
       }
+      await Promise.all(lanes.slice(0, Math.min(settings.concurrency, count)).map(worker))
+      return counts
+    },
+    close () {
+      for (const lane of lanes) lane.close()
+      transport.close()
     }
   }
-  try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker))
-  } finally {
-    if (!given) agent.destroy()
+}
+
+/** @param {ClientSettings} settings */
+function trusted (settings) {
+  const tls = clientTls({ host: HOST, port: settings.port, timeoutMs: settings.timeoutMs, trust: settings.trust })
+  if (!tls) {
+    throw new DynoError('DYNO_ERR_TLS_CERTIFICATE', `${settings.scenario.name} is counted over TLS, and the count was given no ` +
+    'certificate to trust')
   }
-  return counts
+  return tls
+}
+
+/** @param {ClientSettings} settings @param {http.Agent} agent @returns {Transport} */
+function http1Transport ({ port, scenario, timeoutMs }, agent) {
+  return {
+    lane: () => ({ exchange: () => sendProbe({ host: HOST, port, agent, timeoutMs }, scenario.request), close: () => {} }),
+    close: () => agent.destroy()
+  }
+}
+
+/** @param {ClientSettings} settings @param {string} authority @param {http2.SecureClientSessionOptions} options @returns {Transport} */
+function http2Transport ({ scenario, timeoutMs }, authority, options) {
+  return {
+    lane () {
+      /** @type {Promise<http2.ClientHttp2Session> | null} */
+      let session = null
+      const open = async () => {
+        const opened = http2.connect(authority, options)
+        opened.on('error', () => {})
+        await connected(opened, timeoutMs)
+        return opened
+      }
+      return {
+        async exchange () {
+          session ??= open()
+          return sendOnStream(await session, scenario.request, timeoutMs)
+        },
+        close: () => { session?.then((opened) => opened.destroy(), () => {}) }
+      }
+    },
+    close: () => {}
+  }
+}
+
+/**
+ * WebSocket: each lane one connection, upgraded once; an exchange is the scenario's text message and its echo, whose status is ECHOED
+ * when a text message came back (a message has no status of its own) and whose body is what came back.
+ * @param {ClientSettings} settings @returns {Transport}
+ */
+function webSocketTransport ({ port, scenario, timeoutMs }) {
+  const exchange = /** @type {import('@dyno/scenarios').WebSocketExchange} */ (scenario.websocket)
+  return {
+    lane () {
+      /** @type {Promise<import('../../../subjects/verify/websocket-client.js').WebSocketConnection> | null} */
+      let socket = null
+      const open = async () => {
+        const opened = await openWebSocket({ host: HOST, port, path: exchange.path, headers: scenario.request.headers, timeoutMs })
+        if (opened.status !== 101) {
+          opened.destroy()
+          throw new Error(`the WebSocket upgrade was answered ${opened.status}`)
+        }
+        return opened
+      }
+      return {
+        async exchange () {
+          socket ??= open()
+          const opened = await socket
+          opened.send('text', Buffer.from(exchange.text))
+          const message = await opened.next(timeoutMs)
+          const body = message.data.toString('utf8')
+          return { status: message.kind === 'text' ? ECHOED : 0, body }
+        },
+        close: () => { socket?.then((opened) => opened.destroy(), () => {}) }
+      }
+    },
+    close: () => {}
+  }
 }

@@ -3,6 +3,7 @@
 // the factor against the slowest, p50 and p99 from the merged histograms, errors, flags) with the spread between rounds and the neighbours
 // the data cannot tell apart; the charts of report.html (scenario-charts.js, drawn by html/report-client.js); and each scenario's warm-up,
 // classified. Every figure comes from the result files.
+import { exchangeOf, protocolText } from '../../../records/result-protocol.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { atMachineLimit } from '../../../load/engines/index.js'
 import { formatInteger, formatMs } from '../../../platform/text/format.js'
@@ -52,9 +53,17 @@ function markdownBody (run, { mixed }) {
   for (const [scenario, rows] of reportRows(run)) {
     const levels = [...new Set(rows.map((row) => row.connections))]
     const sweep = levels.length > 1
-    lines.push(`## ${scenario}`, '', ...(mixed ? [`> ${mixed}`, ''] : []))
-    lines.push(`| rank | framework | version |${sweep ? ' conns |' : ''} req/s |${repeated ? ' 95% interval |' : ''}` +
-      ' × slowest | p50 ms | p99 ms | errors | flags |')
+    // A scenario in another protocol says what its connections spoke; a WebSocket's figures are per message.
+    const results = run.records.filter((record) => record.scenario.name === scenario)
+    const spoken = results.find((record) => record.summary?.protocolNegotiated) ?? results[0]
+    const protocolLine = spoken?.scenario.protocol && spoken.scenario.protocol !== 'http1'
+      ? ['Protocol: ' +
+      `${cell(protocolText(spoken))}.`, '']
+      : []
+    const per = spoken && exchangeOf(spoken) === 'msg' ? { rate: 'msg/s', latency: ' ms/msg' } : { rate: 'req/s', latency: ' ms' }
+    lines.push(`## ${scenario}`, '', ...(mixed ? [`> ${mixed}`, ''] : []), ...protocolLine)
+    lines.push(`| rank | framework | version |${sweep ? ' conns |' : ''} ${per.rate} |${repeated ? ' 95% interval |' : ''}` +
+      ` × slowest | p50${per.latency} | p99${per.latency} | errors | flags |`)
     lines.push(`|---:|---|---|${sweep ? '---:|' : ''}---:|${repeated ? '---:|' : ''}---:|---:|---:|---:|---|`)
     for (const row of rows) {
       const slowest = Math.min(...rows
