@@ -9,7 +9,8 @@ import { DynoError } from '../platform/errors.js'
  * @property {string} measure @property {string} profile @property {number[]} connections @property {number} pipelining
  * @property {number} durationSec @property {number} warmupSec @property {number} windowMs @property {number | null} ratePerSec
  * @property {'on' | 'off'} runtimeEvents
- * @property {number} [countWarmupRequests] @property {number} [countWindowRequests] @property {number} [countWindows]
+ * @property {number} [countWarmupRequests] @property {number} [countWarmupBoundRequests]
+ * @property {number} [countWindowRequests] @property {number} [countWindows]
  * @property {number} [countJobs]
  */
 

@@ -16,7 +16,9 @@ import { runBenchmarks } from './run-command.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { oneOf } from '../../platform/options/option-parsers.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../../subjects/runtimes/runtime-targets.js'
-import { COUNT_REQUESTS_OPTION, COUNT_WARMUP_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION } from '../../measures/instructions/instructions-options.js'
+import {
+  COUNT_REQUESTS_OPTION, COUNT_WARMUP_BOUND_OPTION, COUNT_WARMUP_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION
+} from '../../measures/instructions/instructions-options.js'
 import { parseOptions } from '../cli/parse-command-line.js'
 import { RUN_OPTIONS } from '../cli/option-table.js'
 import { THRESHOLD } from '../options/compare-options.js'
@@ -123,7 +125,8 @@ export const BISECT_COMMAND = {
       parse: oneOf(RUNTIME_NAMES),
       default: DEFAULT_RUNTIME
     },
-    COUNT_WARMUP_OPTION, COUNT_REQUESTS_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION, OUT, CACHE_DIR, READY_TIMEOUT
+    COUNT_WARMUP_OPTION, COUNT_WARMUP_BOUND_OPTION, COUNT_REQUESTS_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION, OUT, CACHE_DIR,
+    READY_TIMEOUT
   ],
   run: ({ positionals: [sut, checkout, good, bad], options }, io, signal) =>
     bisectCommand({ sut, checkout, good, bad }, options, io, signal, (typed) => parseOptions(RUN_OPTIONS, typed))
