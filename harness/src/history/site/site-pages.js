@@ -60,6 +60,9 @@ ${body}
 `
 }
 
+/** Every chart's value axis starts at zero (site-client.js): a step's size is read from the steps table, not from the slope. */
+const AXIS_NOTE = 'the axis starts at zero; a step\'s size and interval are in the steps table'
+
 /** @param {import('./site-model.js').SiteChart} chart @returns {string} the chart, and its figures as a table for keyboards and readers */
 function chartBlock (chart) {
   const ats = chart.axis === 'category' ? chart.categories : [...new Set(chart.series.flatMap((series) => series.points.map((point) => point.at)))]
@@ -76,7 +79,7 @@ function chartBlock (chart) {
   return `<figure>
 <div class="chart" data-chart-id="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(`${chart.title} (${chart.unit}); the table below ` +
     'holds the same figures')}"></div>
-<figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)})</figcaption>
+<figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)}; ${AXIS_NOTE})</figcaption>
 <details><summary>The figures of this chart</summary><div class="scroll"><table>${head}${rows.join('\n')}</table></div></details>
 </figure>`
 }
