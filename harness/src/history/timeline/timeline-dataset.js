@@ -18,7 +18,7 @@ export const DATASET_FILE = 'dataset.json'
 export const RECORDS_DIR = 'records'
 /** The layout of the directory and of its records; a directory of another layout is refused, never rewritten. */
 export const DATASET_LAYOUT = Object.freeze({ layout: 'dyno-timeline', layoutVersion: 1 })
-const RECORD_FILE = /^[0-9a-f]{24}\.json$/
+export const RECORD_FILE = /^[0-9a-f]{24}\.json$/
 /** A data directory is read back from anywhere (a CI artifact): its files are bounded far above what dyno writes (a record is 2 KB). */
 const MAX_LAYOUT_BYTES = 64 * 1024
 const MAX_RECORD_BYTES = 1024 * 1024

@@ -12,14 +12,14 @@ import { MERGE_COMMAND } from '../commands/merge-command.js'
 import { REPORT_COMMAND } from '../commands/report-command.js'
 import { RUN_COMMAND } from '../commands/run-command.js'
 import { SITE_COMMAND } from '../commands/site-command.js'
-import { TIMELINE_ADD_COMMAND, TIMELINE_COMMAND } from '../commands/timeline-command.js'
+import { TIMELINE_ADD_COMMAND, TIMELINE_CHECK_COMMAND, TIMELINE_COMMAND } from '../commands/timeline-command.js'
 import { VERIFY_COMMAND } from '../commands/verify-command.js'
 import { parseOptions as parseOptionsOf } from './parse-command-line.js'
 
 /** @type {readonly import('./command.js').Command[]} */
 export const COMMANDS = Object.freeze([
   RUN_COMMAND, VERIFY_COMMAND, CALIBRATE_COMMAND, REPORT_COMMAND, COMPARE_COMMAND, COMPARE_COMMITS_COMMAND, COMPARE_VERSIONS_COMMAND,
-  MERGE_COMMAND, TIMELINE_COMMAND, TIMELINE_ADD_COMMAND, BISECT_COMMAND, SITE_COMMAND, HOST_COMMAND, LIST_COMMAND
+  MERGE_COMMAND, TIMELINE_COMMAND, TIMELINE_ADD_COMMAND, TIMELINE_CHECK_COMMAND, BISECT_COMMAND, SITE_COMMAND, HOST_COMMAND, LIST_COMMAND
 ])
 
 /** The options of each command, by its name. */
