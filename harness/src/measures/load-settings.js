@@ -10,7 +10,8 @@ import { DynoError } from '../platform/errors.js'
  * @property {number} durationSec @property {number} warmupSec @property {number} windowMs @property {number | null} ratePerSec
  * @property {'on' | 'off'} runtimeEvents
  * @property {number} streams h2, h2c: concurrent streams per connection; ws: messages in flight per connection
- * @property {number} [countWarmupRequests] @property {number} [countWindowRequests] @property {number} [countWindows]
+ * @property {number} [countWarmupRequests] @property {number} [countWarmupBoundRequests]
+ * @property {number} [countWindowRequests] @property {number} [countWindows]
  * @property {number} [countJobs]
  */
 

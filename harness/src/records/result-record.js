@@ -15,6 +15,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @property {boolean} runtimeEvents whether each SUT's runtime events were collected (`--runtime-events`)
  * @property {string} measure the name of the measure (measures/index.js): `wall-clock`, `instructions`
  * @property {number} [countWarmupRequests] instructions only
+ * @property {number} [countWarmupBoundRequests] instructions only: the most requests answered before the counted windows (absent: a
+ *   count from before, of a fixed warm-up)
  * @property {number} [countWindowRequests] instructions only
  * @property {number} [countWindows] instructions only
  * @property {number} [countJobs] instructions only: counts made at once

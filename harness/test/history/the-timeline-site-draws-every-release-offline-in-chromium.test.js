@@ -59,12 +59,19 @@ describe.skipIf(absent)(`the timeline site in chromium${skipNote(absent)}`, () =
         series: option.series.map((/** @type {any} */ series) => ({
           name: series.name, points: series.data.length, marks: series.markPoint.data.map((/** @type {any} */ mark) => mark.coord[0])
         })),
-        drawn: (element.querySelector('canvas')?.width ?? 0) > 0
+        drawn: (element.querySelector('canvas')?.width ?? 0) > 0,
+        // The value axis as drawn: its lowest and highest figure.
+        yExtent: /** @type {any} */ (globalThis).echarts.getInstanceByDom(element).getModel().getComponent('yAxis').axis.scale.getExtent(),
+        caption: element.parentElement?.querySelector('figcaption')?.textContent ?? ''
       }
     }))
     expect(charts.map((chart) => chart.id)).toEqual(['express|json|program', 'express|json|syscalls', 'express|json|allocation'])
     for (const chart of charts) {
       expect(chart.drawn).toBe(true)
+      // Every axis starts at zero, and says so: a few percent is not drawn as a cliff, and the steps table gives the size.
+      expect(chart.yExtent[0], chart.id).toBe(0)
+      expect(chart.yExtent[1], chart.id).toBeGreaterThan(0)
+      expect(chart.caption, chart.id).toMatch(/the axis starts at zero/)
       expect(chart.categories).toEqual(['4.20.0', '4.21.2', '4.22.3', '5.0.1', '5.1.0'])
       expect(chart.series.map((series) => `${series.name} ${series.points}`)).toEqual(['node@20 5', 'node@22 5', 'node@24 5'])
     }
@@ -80,6 +87,16 @@ describe.skipIf(absent)(`the timeline site in chromium${skipNote(absent)}`, () =
     const links = await page.$$eval('details a', (anchors) => anchors.map((anchor) => anchor.getAttribute('href')))
     expect(links.length).toBe(3 * 3 * 5)
     for (const link of links) expect(existsSync(join(site, String(link)))).toBe(true)
+    await page.close()
+  })
+
+  it('starts the axis of every framework by publish date at zero too', async () => {
+    const { page, problems } = await open(pageOf('runtime', 'node@22'), { width: 1400, height: 1000 }, 'timeline-site-node22.png')
+    expect(problems).toEqual([])
+    const extents = await page.evaluate(() => [...globalThis.document.querySelectorAll('[data-chart-id]')].map((element) =>
+      /** @type {any} */ (globalThis).echarts.getInstanceByDom(element).getModel().getComponent('yAxis').axis.scale.getExtent()))
+    expect(extents.length).toBeGreaterThan(0)
+    for (const extent of extents) expect(extent[0]).toBe(0)
     await page.close()
   })
 

@@ -13,12 +13,12 @@ const escapeHtml = (text) => String(text ?? '').replace(/[&<>"']/g, (char) => `&
 const figure = (value) => value === null ? '-' : value.toLocaleString('en-US', { maximumFractionDigits: 3 })
 
 /** How every figure of the site was made, on every page. */
-const METHOD =
-  "Every figure is a count, not a timing: the SUT answers the scenario under valgrind's callgrind, its warm-up uncounted, then " +
-  "counted window by window; program instructions are those that were not V8's collector's, and system calls are counted by strace on " +
+const METHOD = 'Every figure is a count, not a timing: the SUT answers the scenario under valgrind\'s callgrind, its warm-up ' +
+  'uncounted, then ' +
+  'counted window by window; program instructions are those that were not V8\'s collector\'s, and system calls are counted by strace on ' +
   'the same requests. A count does not depend on the speed of the machine. A line holds the counts made with one set of counting ' +
-  "settings by one version of dyno's counting code; counts made otherwise are a line of their own. A step is a change between " +
-  "neighbouring releases whose 95% interval (Hodges–Lehmann, over the windows) excludes no change and whose size passes the pair's own " +
+  'settings by one version of dyno\'s counting code; counts made otherwise are a line of their own. A step is a change between ' +
+  'neighbouring releases whose 95% interval (Hodges–Lehmann, over the windows) excludes no change and whose size passes the pair\'s own ' +
   'window-to-window spread (at least 0.5%). Each point links its raw record.'
 
 /**
@@ -61,37 +61,30 @@ ${body}
 `
 }
 
+/** Every chart's value axis starts at zero (site-client.js): a step's size is read from the steps table, not from the slope. */
+const AXIS_NOTE = 'the axis starts at zero; a step\'s size and interval are in the steps table'
+
 /** @param {import('./site-model.js').SiteChart} chart @returns {string} the chart, and its figures as a table for keyboards and readers */
 function chartBlock (chart) {
   const ats =
     chart.axis === 'category' ? chart.categories : [...new Set(chart.series.flatMap((series) => series.points.map((point) => point.at)))]
-  const rows =
-    chart.axis === 'category'
-      ? ats.map(
-        (at) =>
-            `<tr><th scope="row">${escapeHtml(at)}</th>${chart.series
-              .map((series) => {
-                const point = series.points.find((candidate) => candidate.at === at)
-                return `<td>${point ? `<a href="records/${point.recordId}.json">${figure(point.value)}</a>` : '-'}</td>`
-              })
-              .join('')}</tr>`
-      )
-      : chart.series.flatMap((series) =>
-        series.points.map(
-          (point) =>
-              `<tr><th scope="row">${escapeHtml(series.name)} ${escapeHtml(point.at)}` +
-              `</th><td>${escapeHtml(point.publishedAt?.slice(0, 10))}</td><td><a ` +
-                `href="records/${point.recordId}.json">${figure(point.value)}</a></td></tr>`
-        )
-      )
+  const rows = chart.axis === 'category'
+    ? ats.map((at) => `<tr><th scope="row">${escapeHtml(at)}</th>${chart.series.map((series) => {
+      const point = series.points.find((candidate) => candidate.at === at)
+      return `<td>${point ? `<a href="records/${point.recordId}.json">${figure(point.value)}</a>` : '-'}</td>`
+    }).join('')}</tr>`)
+    : chart.series.flatMap((series) => series.points.map((point) => '<tr><th ' +
+      `scope="row">${escapeHtml(series.name)} ${escapeHtml(point.at)}` +
+      `</th><td>${escapeHtml(point.publishedAt?.slice(0, 10))}</td><td><a ` +
+        `href="records/${point.recordId}.json">${figure(point.value)}</a></td></tr>`))
   const head = chart.axis === 'category'
     ? `<tr><th scope="col">release</th>${chart.series.map((series) => `<th scope="col">${escapeHtml(series.name)}</th>`).join('')}</tr>`
     : '<tr><th scope="col">release</th><th scope="col">published</th><th scope="col">figure</th></tr>'
   return `<figure>
-<div class="chart" data-chart-id="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(
-    `${chart.title} (${chart.unit}); the table below ` + 'holds the same figures'
-  )}"></div>
-<figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)})</figcaption>
+<div class="chart" data-chart-id="${escapeHtml(chart.id)}" role="img" aria-label="${escapeHtml(`${chart.title} (${chart.unit}); the ` +
+  'table below ' +
+    'holds the same figures')}"></div>
+<figcaption>${escapeHtml(chart.title)} (${escapeHtml(chart.unit)}; ${AXIS_NOTE})</figcaption>
 <details><summary>The figures of this chart</summary><div class="scroll"><table>${head}${rows.join('\n')}</table></div></details>
 </figure>`
 }
@@ -99,19 +92,12 @@ function chartBlock (chart) {
 /** @param {{ series: string, from: string, to: string, changePct: number, intervalPct: [number, number], thresholdPct: number }[]} steps */
 function stepTable (steps) {
   if (steps.length === 0) return '<p>No step: no neighbouring pair of counts on these lines differs beyond its own spread.</p>'
-  return (
-    '<div class="scroll"><table><tr><th scope="col">line</th><th scope="col">from</th><th scope="col">to</th><th scope="col">change</th>' +
+  return '<div class="scroll"><table><tr><th scope="col">line</th><th scope="col">from</th><th scope="col">to</th><th ' +
+    'scope="col">change</th>' +
     '<th scope="col">95% interval</th><th scope="col">threshold</th></tr>' +
-    steps
-      .map(
-        (step) =>
-          `<tr><td>${escapeHtml(step.series)}</td><td>${escapeHtml(step.from)}</td><td>${escapeHtml(step.to)}</td>` +
-          `<td>${step.changePct > 0 ? '+' : ''}${step.changePct}%</td><td>${step.intervalPct[0]}% to ${step.intervalPct[1]}%</td>` +
-          `<td>±${step.thresholdPct}%</td></tr>`
-      )
-      .join('\n') +
-    '</table></div>'
-  )
+    steps.map((step) => `<tr><td>${escapeHtml(step.series)}</td><td>${escapeHtml(step.from)}</td><td>${escapeHtml(step.to)}</td>` +
+      `<td>${step.changePct > 0 ? '+' : ''}${step.changePct}%</td><td>${step.intervalPct[0]}% to ${step.intervalPct[1]}%</td>` +
+      `<td>±${step.thresholdPct}%</td></tr>`).join('\n') + '</table></div>'
 }
 
 /**
@@ -122,48 +108,27 @@ export function sitePages (model, context) {
   const pages = []
   for (const framework of model.frameworks) {
     const charts = framework.scenarios.flatMap((scenario) => scenario.charts)
-    const body = framework.scenarios
-      .map(
-        (scenario) => `<section><h2>${escapeHtml(scenario.name)}</h2>
+    const body = framework.scenarios.map((scenario) => `<section><h2>${escapeHtml(scenario.name)}</h2>
 <div class="charts">${scenario.charts.map(chartBlock).join('\n')}</div>
 <h3>Steps along its releases</h3>${stepTable(scenario.steps)}
-<h3>Counts whose windows had not settled</h3>${
-          scenario.unsettled.length === 0
-            ? "<p>None: every count's windows lie within 10% of their median.</p>"
-            : "<p>A window of each lies more than 10% from the median of its windows: the first ones still holding the runtime's " +
-              'compilation, ' +
-              'or one holding work the others do not (a collection). The figure is what this sequence of requests cost, not ' +
-                'what a steady ' +
-              'request costs, and a change between two of them is called only beyond their own wide spread. Drawn hollow.</p>' +
-              '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">line</th><th scope="col">program instructions ' +
-              'per request, ' +
-              'window by window</th></tr>' +
-              scenario.unsettled
-                .map(
-                  (row) =>
-                    `<tr><td><a href="records/${row.recordId}.json">${escapeHtml(row.release)}</a>` +
-                    `</td><td>${escapeHtml(row.series)}</td><td>${row.windows.map(figure).join(', ')}</td></tr>`
-                )
-                .join('\n') +
-              '</table></div>'
-        }
-<h3>Releases not counted</h3>${
-          scenario.notCounted.length === 0
-            ? '<p>None: every release of these lines was counted.</p>'
-            : '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">line</th><th scope="col">status</th><th ' +
-              'scope="col">reason</th></tr>' +
-              scenario.notCounted
-                .map(
-                  (row) =>
-                    `<tr><td><a href="records/${row.recordId}.json">${escapeHtml(row.release)}</a></td>` +
-                    `<td>${escapeHtml(row.series)}</td><td>${escapeHtml(row.status)}</td><td ` +
-                      `class="reason">${escapeHtml(row.reason)}</td></tr>`
-                )
-                .join('\n') +
-              '</table></div>'
-        }</section>`
-      )
-      .join('\n')
+<h3>Counts whose windows had not settled</h3>${scenario.unsettled.length === 0
+      ? '<p>None: every count\'s windows lie within 10% of their median.</p>'
+      : '<p>A window of each lies more than 10% from the median of its windows: the first ones still holding the runtime\'s compilation, ' +
+        'or one holding work the others do not (a collection). The figure is what this sequence of requests cost, not what a steady ' +
+        'request costs, and a change between two of them is called only beyond their own wide spread. Drawn hollow.</p>' +
+        '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">line</th><th scope="col">program instructions ' +
+          'per request, ' +
+        'window by window</th></tr>' + scenario.unsettled.map((row) => '<tr><td><a ' +
+          `href="records/${row.recordId}.json">${escapeHtml(row.release)}</a>` +
+          `</td><td>${escapeHtml(row.series)}</td><td>${row.windows.map(figure).join(', ')}</td></tr>`).join('\n') + '</table></div>'}
+<h3>Releases not counted</h3>${scenario.notCounted.length === 0
+      ? '<p>None: every release of these lines was counted.</p>'
+      : '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">line</th><th scope="col">status</th><th ' +
+        'scope="col">reason</th></tr>' +
+        scenario.notCounted.map((row) => `<tr><td><a href="records/${row.recordId}.json">${escapeHtml(row.release)}</a></td>` +
+          `<td>${escapeHtml(row.series)}</td><td>${escapeHtml(row.status)}</td><td ` +
+            `class="reason">${escapeHtml(row.reason)}</td></tr>`).join('\n') +
+        '</table></div>'}</section>`).join('\n')
     pages.push({ file: framework.page, html: page({ title: framework.name, body, charts, model, ...context }) })
   }
   for (const runtime of model.runtimes) {
@@ -187,8 +152,9 @@ export function sitePages (model, context) {
           .join(', ')}</li>`
     )
     .join('\n')}</ul>
-<h2>Runtimes</h2><ul>${model.runtimes.map((runtime) => '<li><a ' +
-  `href="${runtime.page}">${escapeHtml(runtime.name)}</a></li>`).join('\n')}</ul>
+<h2>Runtimes</h2><ul>${model.runtimes
+    .map((runtime) => '<li><a ' + `href="${runtime.page}">${escapeHtml(runtime.name)}</a></li>`)
+    .join('\n')}</ul>
 <h2>Steps along Node releases, for one release of a framework</h2>${
     model.nodeSteps.length === 0
       ? '<p>No release was counted on two Node releases.</p>'
@@ -206,7 +172,7 @@ export function sitePages (model, context) {
                   .map(
                     (step) =>
                       `${escapeHtml(step.from)} → ${escapeHtml(step.to)}: ${step.changePct > 0 ? '+' : ''}${step.changePct}% ` +
-                        `(${step.intervalPct[0]}% to ` +
+                      `(${step.intervalPct[0]}% to ` +
                       `${step.intervalPct[1]}%)`
                   )
                   .join('<br>') || 'none'
@@ -217,7 +183,14 @@ export function sitePages (model, context) {
   }`
   pages.push({
     file: 'index.html',
-    html: page({ title: 'Frameworks across their releases', body: overview, charts: [], model, ...context })
+    html: page({
+      title: 'Frameworks across ' +
+    'their releases',
+      body: overview,
+      charts: [],
+      model,
+      ...context
+    })
   })
   return pages
 }

@@ -6,6 +6,8 @@
 import semver from 'semver'
 import { median } from 'simple-statistics'
 import { countStep } from '../../judging/stats/count-step.js'
+import { FIXED_WARMUP_RULE } from '../../measures/instructions/counts/count-settle.js'
+import { DynoError } from '../../platform/errors.js'
 
 /**
  * @typedef {import('./timeline-dataset.js').TimelineRecord} TimelineRecord
@@ -75,6 +77,15 @@ function linesOf (records, along, lineOf, pointOf) {
   }
   return [...byLine.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([id, members]) => {
     const [framework, second, scenario, countingId] = JSON.parse(id)
+    // A line is one counting rule: records of two warm-up rules under one counting id (a record edited, or made by a dyno that hashed
+    // the rule out) are two lines' counts, and drawing them as one would call the change of rule a step.
+    const rules = [...new Set(members.map((record) => record.key.counting.warmupRule ?? FIXED_WARMUP_RULE))]
+    if (rules.length > 1) {
+      const example = rules.map((rule) => members.find((record) => (record.key.counting.warmupRule ?? FIXED_WARMUP_RULE) === rule)?.id)
+      throw new DynoError('DYNO_ERR_DATASET', `the records of ${framework} ${second} ${scenario} under counting ${countingId} were ` +
+        `counted under the warm-up rules ${rules.join(' and ')} (records ${example.join(', ')}): they are not drawn as one line; ` +
+        'nothing was written')
+    }
     // One point per release: a count where there is one (a failure of the same key beside it is history, not the line).
     const counted = members.filter((record) => record.measures?.programPerWindow.some((value) => value !== null && value > 0))
     const points = [...new Map(counted.map((record) => [pointOf(record), record])).entries()]
@@ -107,8 +118,13 @@ function stepBetween (before, after) {
   return steps ? [{ from: before.at, to: after.at, ...step }] : []
 }
 
-/** @param {TimelineRecord} record a counted one @returns {boolean} */
+/**
+ * Whether a count settled: its own verdict where its warm-up rule gave one (count-settle.js), and for every count, every window within
+ * SETTLED_WITHIN of their median.
+ * @param {TimelineRecord} record a counted one @returns {boolean}
+ */
 function settledCount (record) {
+  if (record.measures?.warmup?.settled === false) return false
   const windows = /** @type {number[]} */ (record.measures?.programPerWindow.filter((value) => value !== null && value > 0) ?? [])
   const middle = median(windows)
   return windows.every((value) => Math.abs(value - middle) <= SETTLED_WITHIN * middle)

@@ -18,14 +18,16 @@ export const DATASET_FILE = 'dataset.json'
 export const RECORDS_DIR = 'records'
 /** The layout of the directory and of its records; a directory of another layout is refused, never rewritten. */
 export const DATASET_LAYOUT = Object.freeze({ layout: 'dyno-timeline', layoutVersion: 1 })
-const RECORD_FILE = /^[0-9a-f]{24}\.json$/
+export const RECORD_FILE = /^[0-9a-f]{24}\.json$/
 /** A data directory is read back from anywhere (a CI artifact): its files are bounded far above what dyno writes (a record is 2 KB). */
 const MAX_LAYOUT_BYTES = 64 * 1024
 const MAX_RECORD_BYTES = 1024 * 1024
 
 /**
  * @typedef {object} CountingSettings what a count was made with: records of other settings are never drawn on one line
- * @property {number} warmupRequests
+ * @property {number} warmupRequests uncounted before the first window
+ * @property {string} [warmupRule] count-settle.js's WARMUP_RULE; absent: the fixed rule of counts from before
+ * @property {number} [warmupBoundRequests] with warmupRule: the most requests answered before the counted windows
  * @property {number} windowRequests
  * @property {number} windows
  * @property {number} concurrency
@@ -44,7 +46,9 @@ const MAX_RECORD_BYTES = 1024 * 1024
  * @property {string | null} errorCode
  * @property {{ instructionsPerRequest: number, programInstructionsPerRequest: number | null, programPerWindow: (number | null)[],
  *   syscallsPerRequest: { writes: number, reads: number, polling: number, other: number } | null, allocatedBytesPerRequest: number | null,
- *   collectorInstructionsPerRequest: number | null } | null} measures null: not counted
+ *   collectorInstructionsPerRequest: number | null,
+ *   warmup?: { usedRequests: number, settled: boolean, reason?: string, probeWindows: number[] } } | null} measures
+ *   null: not counted; warmup: how the warm-up of a count of the settling rule ended
  * @property {{ runId: string, measuredAt: string | null, resultFile: string, cachedFrom: string | null }} source the run it came from
  * @property {{ cpu: string, kernel: string, node: string, dyno: string, commit: string | null }} env
  */
@@ -114,6 +118,11 @@ export function recordProblem (record) {
   if (record?.recordVersion !== 1) return `recordVersion is ${JSON.stringify(record?.recordVersion)}, not 1`
   const problem = schemaProblem('timeline-record', record)
   if (problem) return problem
+  const { id: countingId, ...counting } = record.key.counting
+  if (countingIdOf(counting) !== countingId) {
+    return `key.counting.id is ${countingId}, not the hash of the counting settings beside it: a record's line is named by what it ` +
+      'was counted with'
+  }
   if (semver.valid(record.key.release) !== record.key.release) {
     return `key.release is ${JSON.stringify(record.key.release).slice(0, 80)}; allowed: a version as semver writes it (4.21.2)`
   }
@@ -144,6 +153,12 @@ export function appendToDataset (dir, held, records) {
   }
   return { appended, alreadyHeld }
 }
+
+/**
+ * The id of a record's counting settings: the line it is drawn on.
+ * @param {Omit<CountingSettings, 'id'>} settings in the order a record holds them
+ */
+export const countingIdOf = (settings) => createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 12)
 
 /**
  * A record's id: the hash of its key, and of whether it measured (a release that failed once and counts later gets a record of

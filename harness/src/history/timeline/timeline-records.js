@@ -4,10 +4,10 @@
 // framework, or on a checkout, are not releases and are left out.
 import { measureOf } from '../../measures/index.js'
 import { instructions } from '../../measures/instructions/instructions.js'
-import { createHash } from 'node:crypto'
 import { countSettingsFor } from '../../measures/instructions/counts/count-instructions.js'
 import { countingCodeHash } from '../../measures/instructions/counts/counting-code.js'
-import { idOf } from './timeline-dataset.js'
+import { WARMUP_RULE } from '../../measures/instructions/counts/count-settle.js'
+import { countingIdOf, idOf } from './timeline-dataset.js'
 
 /**
  * @typedef {import('./timeline-dataset.js').TimelineRecord} TimelineRecord
@@ -70,15 +70,20 @@ export function timelineRecordsOf (run, publishedAt) {
  */
 function countingOf (result) {
   const count = result.instructions
+  // A count of the settling rule names its rule and bound (its line: never the counts of the fixed rule); a count from before has
+  // neither, as the records made of it before.
+  const bound = count ? count.warmup?.boundRequests : result.load.countWarmupBoundRequests
+  const rule = count ? count.warmup?.rule : bound === undefined ? undefined : WARMUP_RULE
   const settings = {
-    warmupRequests: count?.warmupRequests ?? Number(result.load.countWarmupRequests),
+    warmupRequests: count ? count.warmup?.minimumRequests ?? count.warmupRequests : Number(result.load.countWarmupRequests),
+    ...(rule === undefined ? {} : { warmupRule: rule, warmupBoundRequests: Number(bound) }),
     windowRequests: count?.windowRequests ?? Number(result.load.countWindowRequests),
     windows: Number(result.load.countWindows),
     concurrency: count?.concurrency ?? 1,
     runtimeSettings: count?.settings ?? countSettingsFor({ runtime: { kind: result.sut.runtimeKind } }),
     countingCode: count ? count.countingCode ?? 'unknown' : countingCodeHash()
   }
-  return { ...settings, id: createHash('sha256').update(JSON.stringify(settings)).digest('hex').slice(0, 12) }
+  return { ...settings, id: countingIdOf(settings) }
 }
 
 /**
@@ -92,6 +97,16 @@ function measuresOf (count) {
     programPerWindow: count.windows.map((window) => window.programInstructionsPerRequest ?? window.instructionsPerRequest),
     syscallsPerRequest: count.syscalls ? { ...count.syscalls.perRequest } : null,
     allocatedBytesPerRequest: count.allocation?.bytesPerRequest ?? null,
-    collectorInstructionsPerRequest: count.collector?.instructionsPerRequest ?? null
+    collectorInstructionsPerRequest: count.collector?.instructionsPerRequest ?? null,
+    ...(count.warmup
+      ? {
+          warmup: {
+            usedRequests: count.warmup.usedRequests,
+            settled: count.warmup.settled,
+            ...(count.warmup.reason ? { reason: count.warmup.reason.slice(0, 1000) } : {}),
+            probeWindows: count.warmup.probeWindows.map((window) => window.programInstructionsPerRequest)
+          }
+        }
+      : {})
   }
 }

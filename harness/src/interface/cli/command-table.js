@@ -13,7 +13,7 @@ import { MERGE_COMMAND } from '../commands/merge-command.js'
 import { REPORT_COMMAND } from '../commands/report-command.js'
 import { RUN_COMMAND } from '../commands/run-command.js'
 import { SITE_COMMAND } from '../commands/site-command.js'
-import { TIMELINE_ADD_COMMAND, TIMELINE_COMMAND } from '../commands/timeline-command.js'
+import { TIMELINE_ADD_COMMAND, TIMELINE_CHECK_COMMAND, TIMELINE_COMMAND } from '../commands/timeline-command.js'
 import { VERIFY_COMMAND } from '../commands/verify-command.js'
 import { parseOptions as parseOptionsOf } from './parse-command-line.js'
 
@@ -30,6 +30,7 @@ export const COMMANDS = Object.freeze([
   MERGE_COMMAND,
   TIMELINE_COMMAND,
   TIMELINE_ADD_COMMAND,
+  TIMELINE_CHECK_COMMAND,
   BISECT_COMMAND,
   SITE_COMMAND,
   HOST_COMMAND,

@@ -17,10 +17,7 @@ import { SCENARIOS } from '@dyno/scenarios'
 import { oneOf } from '../../platform/options/option-parsers.js'
 import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../../subjects/runtimes/runtime-targets.js'
 import {
-  COUNT_REQUESTS_OPTION,
-  COUNT_WARMUP_OPTION,
-  COUNT_WINDOWS_OPTION,
-  NO_COUNT_CACHE_OPTION
+  COUNT_REQUESTS_OPTION, COUNT_WARMUP_BOUND_OPTION, COUNT_WARMUP_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION
 } from '../../measures/instructions/instructions-options.js'
 import { parseOptions } from '../cli/parse-command-line.js'
 import { RUN_OPTIONS } from '../cli/option-table.js'
@@ -47,12 +44,8 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
   const options = parsed.values
   const sut = discoverSuts().find((candidate) => candidate.name === sutName)
   if (!sut) {
-    throw new DynoError(
-      'DYNO_ERR_UNKNOWN_FRAMEWORK',
-      `\`${sutName}\` is not a SUT; valid: ${discoverSuts()
-        .map((one) => one.name)
-        .join(', ')}`
-    )
+    throw new DynoError('DYNO_ERR_UNKNOWN_FRAMEWORK', `\`${sutName}\` is not a SUT; valid: ` +
+    `${discoverSuts().map((one) => one.name).join(', ')}`)
   }
   const dir = resolve(process.env.INIT_CWD || process.cwd(), checkout)
   checkedPathManifest(`${sutName}@path:${checkout}`, sut.framework, checkout, dir)
@@ -80,7 +73,8 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
     })
     const outcome = await runBenchmarks(runOptions.values, { stdout: io.stderr, stderr: io.stderr }, signal, runOptions.planFields)
     if (signal.aborted) {
-      throw new DynoError('DYNO_ERR_INTERRUPTED', `interrupted while counting ${entry}; what was counted is in ${outcome.runDir}`)
+      throw new DynoError('DYNO_ERR_INTERRUPTED', `interrupted while counting ${entry}; what was counted is in ` +
+      `${outcome.runDir}`)
     }
     return outcome
   }
@@ -91,11 +85,9 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
     const judge = async (/** @type {string} */ commit) => {
       const counted = await countCommit({ commit, worktrees, sut: sutName, count })
       const verdict = countStep(base.windows, counted.windows, { givenPercent: options.thresholdPercent })
-      io.stdout.write(
-        `${commit.slice(0, 12)}  ${verdict.changePct > 0 ? '+' : ''}${verdict.changePct}% (${verdict.intervalPct[0]}% to ` +
-          `${verdict.intervalPct[1]}%, threshold ±${verdict.thresholdPct}%)  ${verdict.steps ? 'steps' : 'no step'}  ` +
-            `${await subject(commit)}\n`
-      )
+      io.stdout.write(`${commit.slice(0, 12)}  ${verdict.changePct > 0 ? '+' : ''}${verdict.changePct}% (${verdict.intervalPct[0]}% to ` +
+        `${verdict.intervalPct[1]}%, threshold ±${verdict.thresholdPct}%)  ${verdict.steps ? 'steps' : 'no step'}  ` +
+          `${await subject(commit)}\n`)
       return verdict
     }
     const last = await judge(to.commit)
@@ -106,12 +98,10 @@ export async function bisectCommand ({ sut: sutName, checkout, good, bad }, pars
     const { first, tested } = await firstStep(commits.slice(0, -1).concat(to.commit), async (commit) =>
       commit === to.commit ? last : judge(commit))
     const verdict = [...tested, { ...last, commit: to.commit }].find((one) => one.commit === first)
-    io.stdout.write(
-      `first step: ${first} ${await subject(first)}: ${verdict && verdict.changePct > 0 ? '+' : ''}${verdict?.changePct}% ` +
-        `(${verdict?.intervalPct[0]}% to ${verdict?.intervalPct[1]}%) program instructions per request against ` +
-          `${from.commit.slice(0, 12)}, ` +
-        `${tested.length + 2} commits counted\n`
-    )
+    io.stdout.write(`first step: ${first} ${await subject(first)}: ${verdict && verdict.changePct > 0 ? '+' : ''}${verdict?.changePct}% ` +
+      `(${verdict?.intervalPct[0]}% to ${verdict?.intervalPct[1]}%) program instructions per request against ` +
+        `${from.commit.slice(0, 12)}, ` +
+      `${tested.length + 2} commits counted\n`)
     return 0
   } finally {
     const problems = await worktrees.removeAll()
@@ -144,7 +134,8 @@ export const BISECT_COMMAND = {
       parse: oneOf(RUNTIME_NAMES),
       default: DEFAULT_RUNTIME
     },
-    COUNT_WARMUP_OPTION, COUNT_REQUESTS_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION, OUT, CACHE_DIR, READY_TIMEOUT
+    COUNT_WARMUP_OPTION, COUNT_WARMUP_BOUND_OPTION, COUNT_REQUESTS_OPTION, COUNT_WINDOWS_OPTION, NO_COUNT_CACHE_OPTION, OUT, CACHE_DIR,
+    READY_TIMEOUT
   ],
   run: ({ positionals: [sut, checkout, good, bad], options }, io, signal) =>
     bisectCommand({ sut, checkout, good, bad }, options, io, signal, (typed) => parseOptions(RUN_OPTIONS, typed))

@@ -9,6 +9,7 @@ import { npmPackageProblem, registryReleases } from '../../history/timeline/regi
 import { chooseReleases } from '../../history/timeline/release-rules.js'
 import { appendToDataset, openDataset, recordProblem } from '../../history/timeline/timeline-dataset.js'
 import { timelineRecordsOf } from '../../history/timeline/timeline-records.js'
+import { checkAppendedRecords } from '../../history/timeline/appended-records.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
 import { runBenchmarks, runCommand } from './run-command.js'
 import { oneOf, wholeNumber } from '../../platform/options/option-parsers.js'
@@ -236,4 +237,34 @@ export const TIMELINE_ADD_COMMAND = {
     'data directory',
   options: [],
   run: ({ positionals: [dataDir, ...runDirs] }, io, signal) => timelineAddCommand(dataDir, runDirs, io, signal)
+}
+
+/** A base the check compares with: a commit's name or hash as git takes it, never an option. */
+const GIT_REF = /^[A-Za-z0-9_][A-Za-z0-9._/~^-]{0,199}$/
+
+/**
+ * `dyno timeline-check DATA BASE`: a change to a data directory kept in the repository (a fork's pull request with the counts it made)
+ * holds only records added since BASE, and the directory reads back whole (appended-records.js).
+ * @param {string} dataDir @param {string} baseRef @param {import('../cli/io.js').Io} io
+ * @returns {number}
+ */
+export function timelineCheckCommand (dataDir, baseRef, io) {
+  if (!GIT_REF.test(baseRef)) {
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', '<base> must be a commit (a hash, a branch or a tag, as git names it), got ' +
+      `\`${baseRef.slice(0, 80)}\``)
+  }
+  const { added, records } = checkAppendedRecords({ repoDir: REPO_ROOT, dataDir: resolve(REPO_ROOT, dataDir), baseRef })
+  io.stdout.write(`timeline-check: ${added.length} record${added.length === 1 ? '' : 's'} added since ${baseRef}, nothing else changed; ` +
+    `${records} records read back\n`)
+  return 0
+}
+
+/** @type {import('../cli/command.js').Command} */
+export const TIMELINE_CHECK_COMMAND = {
+  name: 'timeline-check',
+  args: ['<dataDir>', '<base>'],
+  summary: 'Check a change to a data directory kept in the repository (a pull request from a fork): since the commit <base> it only adds ' +
+    'record files under its records/, and every record reads back as `dyno timeline` reads one (schema, ids, regular files)',
+  options: [],
+  run: ({ positionals: [dataDir, baseRef] }, io) => Promise.resolve(timelineCheckCommand(dataDir, baseRef, io))
 }

@@ -8,6 +8,7 @@ import {
   countInstructions, countSettingsFor, INSTRUCTION_COUNT_DEFAULTS, INSTRUCTION_COUNT_READY_TIMEOUT_SEC
 } from './counts/count-instructions.js'
 import { encodeCountSpec } from './counts/count-on-host.js'
+import { WARMUP_RULE } from './counts/count-settle.js'
 import { countSyscalls, findStrace, STRACE_MISSING } from './counts/count-syscalls.js'
 import { runNodeScript } from '../../platform/hosts/run-node-script.js'
 import { failed, failedWith, invalid, ok, skipped } from '../../records/outcome.js'
@@ -30,6 +31,9 @@ export async function countCell (context, cell, record) {
   const { load, signal, countCacheDir } = context
   const count = {
     warmupRequests: /** @type {number} */ (load.countWarmupRequests),
+    warmupBoundRequests: Number(load.countWarmupBoundRequests ?? load.countWarmupRequests),
+    // Named in the cache key: a count of another warm-up rule is never reused for this one.
+    warmupRule: WARMUP_RULE,
     windowRequests: /** @type {number} */ (load.countWindowRequests),
     windows: /** @type {number} */ (load.countWindows),
     concurrency: INSTRUCTION_COUNT_DEFAULTS.concurrency,
@@ -74,6 +78,8 @@ export async function countCell (context, cell, record) {
         scenario: cell.scenario,
         env: sutEnv(context, cell),
         ...count,
+        // The same sequence of requests as the instructions' counted windows: as many before them as that count answered.
+        warmupRequests: instructions.warmupRequests,
         readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
         signal,
         trust: context.certificate ?? null
@@ -101,7 +107,7 @@ export async function countCell (context, cell, record) {
  * A count on the SUT's own host (`--sut-host`): made there by count-on-host.js, its requests from that host's loopback, never cached
  * here (the host's runtime is not this machine's).
  * @param {RunContext} context @param {Cell} cell @param {ResultRecord} record
- * @param {{ warmupRequests: number, windowRequests: number, windows: number, concurrency: number }} count
+ * @param {{ warmupRequests: number, warmupBoundRequests: number, windowRequests: number, windows: number, concurrency: number }} count
  * @returns {Promise<Outcome>}
  */
 async function countedOnHost (context, cell, record, count) {

@@ -18,6 +18,17 @@ export const COUNT_WARMUP_OPTION = {
 }
 
 /** @type {OptionSpec} */
+export const COUNT_WARMUP_BOUND_OPTION = {
+  field: 'countWarmupBoundRequests',
+  flag: '--count-warmup-bound <n>',
+  description: 'With --measure instructions: after --count-warmup, windows are counted until the last --count-windows of them agree ' +
+    'and V8 compiles nothing in them; this bounds the requests answered before the counted windows (a count that reaches it is ' +
+    'marked not settled); at most --count-warmup: a fixed warm-up',
+  parse: wholeNumber({ min: 0, max: 1_000_000 }),
+  default: INSTRUCTION_COUNT_DEFAULTS.warmupBoundRequests
+}
+
+/** @type {OptionSpec} */
 export const COUNT_REQUESTS_OPTION = {
   field: 'countWindowRequests',
   flag: '--count-requests <n>',
@@ -59,5 +70,5 @@ export const NO_COUNT_CACHE_OPTION = {
 }
 
 /** Every option of the measure, in help order. */
-export const INSTRUCTIONS_OPTIONS = Object.freeze([COUNT_WARMUP_OPTION, COUNT_REQUESTS_OPTION, COUNT_WINDOWS_OPTION, COUNT_JOBS_OPTION,
-  NO_COUNT_CACHE_OPTION])
+export const INSTRUCTIONS_OPTIONS = Object.freeze([COUNT_WARMUP_OPTION, COUNT_WARMUP_BOUND_OPTION, COUNT_REQUESTS_OPTION,
+  COUNT_WINDOWS_OPTION, COUNT_JOBS_OPTION, NO_COUNT_CACHE_OPTION])

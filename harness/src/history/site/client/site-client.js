@@ -37,7 +37,9 @@
       xAxis: byCategory
         ? { type: 'category', data: chart.categories, axisLabel: { rotate: 45 }, name: 'release', nameLocation: 'middle', nameGap: 44 }
         : { type: 'time', name: 'published', nameLocation: 'middle', nameGap: 30 },
-      yAxis: { type: 'value', scale: true, name: chart.unit },
+      // From zero, whatever the figures: an axis that starts near the data makes a change of a few percent look like a cliff (the
+      // system calls of express spanned 2.13 to 2.28 calls). The size of a change is the step table's, with its interval.
+      yAxis: { type: 'value', min: 0, name: chart.unit },
       series: chart.series.map((series) => ({
         name: series.name,
         type: 'line',

@@ -10,6 +10,7 @@ import { DynoError } from '../../../platform/errors.js'
 import { findExecutable } from '../../../platform/util/find-executable.js'
 import { parseCallgrindDump } from './callgrind-profile.js'
 import { splitCollector } from './collector-split.js'
+import { splitCompiler } from './compiler-split.js'
 
 const run = promisify(execFile)
 
@@ -83,6 +84,7 @@ export async function controlAll ({ vgdb, outDir, env }, command) {
  * @property {number} instructions summed over the processes
  * @property {number} files one per process
  * @property {import('./collector-split.js').CollectorSplit} split the collector's instructions and the program's, summed
+ * @property {import('./compiler-split.js').CompilerSplit} compiler V8's compilers' instructions and the functions (de)optimised, summed
  */
 
 /**
@@ -95,10 +97,13 @@ export function readNewDumps (outDir, before) {
   let files = 0
   const collections = { scavenge: 0, markCompact: 0, minorMarkCompact: 0, incrementalMarkingStarted: 0 }
   const split = { collectorInstructions: 0, readingInstructions: 0, programInstructions: 0, collections }
+  const compiler = { compilerInstructions: 0, optimisations: 0, deoptimisations: 0 }
   for (const name of readdirSync(outDir).filter((entry) => entry.startsWith('callgrind.out.') && !before.has(entry))) {
     const profile = parseCallgrindDump(readFileSync(join(outDir, name), 'utf8'))
     if (!profile.instructions && profile.arcs.length === 0) continue
     const own = splitCollector(profile)
+    const compiled = splitCompiler(profile)
+    for (const field of /** @type {(keyof typeof compiler)[]} */ (Object.keys(compiler))) compiler[field] += compiled[field]
     instructions += profile.instructions
     files += 1
     split.collectorInstructions += own.collectorInstructions
@@ -108,7 +113,7 @@ export function readNewDumps (outDir, before) {
       split.collections[kind] += own.collections[kind]
     }
   }
-  return { instructions, files, split }
+  return { instructions, files, split, compiler }
 }
 
 /** @param {string} outDir @returns {Set<string>} */

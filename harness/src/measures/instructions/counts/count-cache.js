@@ -51,7 +51,8 @@ function valgrindVersionOf (valgrind) {
 /**
  * What a count depends on, each part hashed, and the key of the whole.
  * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, valgrind:
- *   string, count: { warmupRequests: number, windowRequests: number, windows: number, concurrency: number,
+ *   string, count: { warmupRequests: number, warmupBoundRequests?: number, warmupRule?: string, windowRequests: number, windows: number,
+ *     concurrency: number,
  *     settings: import('./count-instructions.js').CountSettings } }} what
  * @returns {{ key: string, inputs: Record<string, string> }}
  */

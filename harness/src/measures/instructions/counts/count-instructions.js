@@ -18,6 +18,7 @@ import { maskedCpuFlags, withCpuBaseline } from './cpu-baseline.js'
 import { allocationEnv, makeAllocationDir, readAllocation } from './allocation-readings.js'
 import { roundTo } from '../../../platform/util/numbers.js'
 import { countingCodeHash } from './counting-code.js'
+import { settleStop, WARMUP_RULE } from './count-settle.js'
 
 /**
  * @typedef {{ nodeFlags: string[], env: Record<string, string>, cpuBaseline?: string }} CountSettings runtime settings of a count: flags
@@ -54,10 +55,12 @@ export const INSTRUCTION_COUNT_READY_TIMEOUT_SEC = 120
  * change from being called (fastify 7/10); with eight such a window may be among the three smallest and the change is still
  * seen (fastify 10/10). Twelve windows of 500 were tried too (docs/measuring.md): windows that short vary more with the
  * scavenges in them. concurrency: one request at a time, so that every launch meets the same sequence of requests; over
- * four connections koa's launches fell into two levels 1% apart (docs/measuring.md).
+ * four connections koa's launches fell into two levels 1% apart (docs/measuring.md). warmupBoundRequests: after the uncounted warm-up,
+ * windows are counted until the last ones settle (count-settle.js), and at most this many requests are answered before the counted
+ * windows: express on node@24 settles near request 20,000 (docs/timeline.md).
  */
 export const INSTRUCTION_COUNT_DEFAULTS = Object.freeze({
-  warmupRequests: 10_000, windowRequests: 750, windows: pairsNeeded(SIGNIFICANCE_ALPHA) + 2, concurrency: 1
+  warmupRequests: 10_000, warmupBoundRequests: 40_000, windowRequests: 750, windows: pairsNeeded(SIGNIFICANCE_ALPHA) + 2, concurrency: 1
 })
 
 /** @type {CountSettings} */
@@ -89,13 +92,27 @@ export function countSettingsFor (sut) {
  * @property {number | null} programInstructionsPerRequest the instructions that were not the collector's (null: no collector data)
  * @property {WindowCollector | null} collector null: the runtime is not V8 (the count's `collector` says why)
  * @property {number | null} allocatedBytesPerRequest bytes allocated on V8's heap (null: not measured, `allocation` says why)
+ * @property {{ instructionsPerRequest: number, optimisations: number, deoptimisations: number } | null} [compiler] what V8's
+ *   compilers did in the window (compiler-split.js; null: the runtime is not V8; none: a count of a dyno from before)
+ *
+ * @typedef {object} CountWarmup
+ * @property {string} rule count-settle.js's WARMUP_RULE
+ * @property {number} minimumRequests uncounted before the first window
+ * @property {number} boundRequests the most requests answered before the counted windows
+ * @property {number} usedRequests answered before the counted windows: the uncounted ones and the probe windows'
+ * @property {{ programInstructionsPerRequest: number, compilerInstructionsPerRequest: number | null }[]} probeWindows the windows counted
+ *   before the counted ones, in order, that had not settled
+ * @property {boolean} settled whether the counted windows settled (count-settle.js)
+ * @property {string} [reason] why not
  *
  * @typedef {object} InstructionCount
  * @property {'callgrind'} tool
  * @property {'toggle'} method counting switched on after the warm-up, each window zeroed and dumped
  * @property {import('./count-syscalls.js').SyscallCount | null} [syscalls] the system calls of the same request sequence, per window
  *   (null: strace is not installed here)
- * @property {number} warmupRequests
+ * @property {number} warmupRequests answered before the counted windows, probe windows included (`warmup.usedRequests`)
+ * @property {CountWarmup} [warmup] how the warm-up ended (none: a count of a dyno from before, whose warm-up was a fixed number of
+ *   requests)
  * @property {number} windowRequests
  * @property {number} concurrency
  * @property {CountedWindow[]} windows in the order they were counted
@@ -120,11 +137,14 @@ export function countSettingsFor (sut) {
 const NO_COLLECTOR_DATA = 'the collector is counted apart only for V8 (Node); this runtime\'s collector is in the program\'s instructions'
 
 /**
- * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario, env:
- *   Record<string, string>, warmupRequests: number, windowRequests: number, windows: number, concurrency: number, readyTimeoutSec: number,
- *   signal?: AbortSignal, cpus?: number[] | null, settings?: CountSettings, trust?: { caFile: string, serverName: string } | null }} plan
- *   settings: the runtime settings of the count (default: countSettingsFor(sut), the runtime's own and the cpu baseline); trust: the run's
- *   certificate, which the requests of a scenario over TLS trust
+ * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario,
+ *   env: Record<string, string>, warmupRequests: number, warmupBoundRequests?: number, windowRequests: number, windows: number,
+ *   concurrency: number, readyTimeoutSec: number, signal?: AbortSignal, cpus?: number[] | null, settings?: CountSettings,
+ *   trust?: { caFile: string, serverName: string } | null }} plan
+ *   warmupRequests: uncounted before the first window; warmupBoundRequests: the most requests answered before the counted windows,
+ *   probe windows included (count-settle.js; default: warmupRequests, no probe); settings: the runtime settings of the count
+ *   (default: countSettingsFor(sut), the runtime's own and the cpu baseline); trust: the run's certificate, which the requests of a
+ *   scenario over TLS trust
  * @returns {Promise<InstructionCount>}
  */
 export async function countInstructions ({
@@ -132,6 +152,7 @@ export async function countInstructions ({
   scenario,
   env,
   warmupRequests,
+  warmupBoundRequests = warmupRequests,
   windowRequests,
   windows,
   concurrency,
@@ -197,7 +218,16 @@ export async function countInstructions ({
     /** @type {CountedWindow[]} */
     const counts = []
     let processes = 0
-    for (let window = 0; window < windows && !signal?.aborted; window++) {
+    /** @type {import('./count-settle.js').SettleVerdict} */
+    let verdict = { settled: false, reason: 'interrupted before the windows settled' }
+    // Window after window until the last `windows` have settled or the bound is reached (count-settle.js): the windows before them
+    // are warm-up too, kept as the probe.
+    while (!signal?.aborted) {
+      const stop = settleStop({ counted: counts, windows, warmupRequests, windowRequests, boundRequests: warmupBoundRequests })
+      if (stop.done) {
+        verdict = stop.verdict
+        break
+      }
       await send(windowRequests)
       const before = dumpFiles(outDir)
       const reached = await controlRunning('dump')
@@ -227,13 +257,32 @@ export async function countInstructions ({
               collections
             }
           : null,
-        allocatedBytesPerRequest
+        allocatedBytesPerRequest,
+        compiler: node
+          ? {
+              instructionsPerRequest: Math.round(dumped.compiler.compilerInstructions / windowRequests),
+              optimisations: dumped.compiler.optimisations,
+              deoptimisations: dumped.compiler.deoptimisations
+            }
+          : null
       })
     }
+    const probe = counts.splice(0, Math.max(0, counts.length - windows))
     return {
       tool: 'callgrind',
       method: 'toggle',
-      warmupRequests,
+      warmupRequests: warmupRequests + probe.length * windowRequests,
+      warmup: {
+        rule: WARMUP_RULE,
+        minimumRequests: warmupRequests,
+        boundRequests: warmupBoundRequests,
+        usedRequests: warmupRequests + probe.length * windowRequests,
+        probeWindows: probe.map((window) => ({
+          programInstructionsPerRequest: window.programInstructionsPerRequest ?? window.instructionsPerRequest,
+          compilerInstructionsPerRequest: window.compiler?.instructionsPerRequest ?? null
+        })),
+        ...verdict
+      },
       windowRequests,
       concurrency,
       windows: counts,

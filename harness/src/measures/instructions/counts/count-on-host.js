@@ -15,7 +15,8 @@ import { countInstructions } from './count-instructions.js'
  * @property {string} sut a SUT's name
  * @property {string} scenario a scenario's name
  * @property {Record<string, string>} env
- * @property {number} warmupRequests @property {number} windowRequests @property {number} windows @property {number} concurrency
+ * @property {number} warmupRequests @property {number} [warmupBoundRequests]
+ * @property {number} windowRequests @property {number} windows @property {number} concurrency
  * @property {number} readyTimeoutSec
  */
 
