@@ -302,7 +302,7 @@ describe('the CLI on bad input', () => {
     expect(unknownCommand.code).toBe(2)
     expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
       'valid: run, capacity, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, ' +
-        'bisect, site, host, list')
+        'timeline-check, bisect, site, host, list')
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {

@@ -31,6 +31,7 @@ async () => {
       'tls-json,h2-json,h2c-json,ws-echo',
       '--engine',
       'native',
+      '--verbose',
       '--streams',
       '2',
       '--repeats',
