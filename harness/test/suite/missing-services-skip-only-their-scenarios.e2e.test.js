@@ -24,6 +24,7 @@ it.each([['', 'skipped', 0], ['true', 'failed', 1]])('with CI=%j, runs everythin
   const result = await runCli(
     [
       'run',
+      '--verbose',
       '--frameworks',
       'node-http',
       '--scenarios',
