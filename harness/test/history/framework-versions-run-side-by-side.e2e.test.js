@@ -83,7 +83,8 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
 
     const countOut = join(work, 'counts')
     const counted = await runCli(['run', '--frameworks', 'express@4.21.2,express@5.3.0', '--scenarios', 'json', '--measure', 'instructions',
-      '--count-warmup', '2000', '--count-requests', '200', '--cache-dir', cacheDir, '--out', countOut], { timeoutMs: 300_000 })
+      '--count-warmup', '2000', '--count-warmup-bound', '2000',
+      '--count-requests', '200', '--cache-dir', cacheDir, '--out', countOut], { timeoutMs: 300_000 })
     expect(counted.code, counted.stderr).toBe(0)
     // The copies made for the first run are used again.
     expect(counted.stderr).not.toMatch(/install express@/)

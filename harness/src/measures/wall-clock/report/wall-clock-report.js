@@ -83,7 +83,7 @@ function markdownBody (run, { mixed }) {
     lines.push('', ...(notes.length > 0 ? [...notes.map((note) => `- ${note}`), ''] : []))
     lines.push(...warmupLines(warmups.get(scenario) ?? null, false))
   }
-  return [...lines, ...roundLines(run)]
+  return [...lines, ...roundLines(run, mixed)]
 }
 
 /** @param {import('../../../records/result-record.js').ResultRecord} record @returns {string} its status, disturbed, inconsistent */
@@ -93,12 +93,13 @@ const roundStatus = (record) => [record.status, record.interference?.disturbed ?
 /**
  * Every round of the run as it was measured, in the order it ran: `dyno run --verbose` prints the same table.
  * @param {import('../../../records/read-run.js').RunData} run
+ * @param {string | null} mixed what a run merged from machines that differ says over every table
  * @returns {string[]}
  */
-function roundLines (run) {
+function roundLines (run, mixed) {
   const sweep = new Set(run.records.map((record) => record.load.connections)).size > 1
   return [
-    '## Every round', '',
+    '## Every round', '', ...(mixed ? [`> ${mixed}`, ''] : []),
     'In the order the rounds ran; req/s and latency of each round alone (the tables above combine the rounds of each cell).', '',
     `| framework | scenario |${sweep ? ' conns |' : ''} round | req/s | p50 ms | p99 ms | errors | non-2xx | status |`,
     `|---|---|${sweep ? '---:|' : ''}---:|---:|---:|---:|---:|---:|---|`,
