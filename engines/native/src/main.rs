@@ -213,6 +213,7 @@ fn run_phase(
                 totals.sent as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE),
             ),
             max_send_lag_ms: round3(millis(totals.max_send_lag)),
+            send_lag_histogram_us: encode(&totals.send_lag),
         }),
         protocol_negotiated: (!totals.negotiated.is_empty()).then(|| {
             totals

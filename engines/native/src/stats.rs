@@ -43,8 +43,9 @@ pub struct ThreadStats {
     pub timeouts: u64,
     pub mismatches: u64,
     pub statuses: Vec<u64>,
-    /// Open model: requests the schedule has released, and the most it lagged behind itself.
+    /// Open model: requests the schedule has released, how far behind itself it released each (µs), and the most.
     pub sent: u64,
+    pub send_lag: Histogram<u64>,
     pub max_send_lag: Duration,
     /// What the connections spoke once established (`http/1.1 over TLSv1.3`, …): one entry unless they differed.
     pub negotiated: BTreeSet<&'static str>,
@@ -68,6 +69,7 @@ impl ThreadStats {
             mismatches: 0,
             statuses: vec![0; STATUS_SLOTS],
             sent: 0,
+            send_lag: new_histogram(),
             max_send_lag: Duration::ZERO,
             negotiated: BTreeSet::new(),
         }
@@ -116,6 +118,9 @@ impl ThreadStats {
             *total += count;
         }
         self.sent += other.sent;
+        self.send_lag
+            .add(&other.send_lag)
+            .expect("histograms of the same bounds");
         self.max_send_lag = self.max_send_lag.max(other.max_send_lag);
         self.negotiated.extend(&other.negotiated);
     }
@@ -306,6 +311,9 @@ pub struct RateReport {
     pub target_per_sec: f64,
     pub achieved_send_per_sec: f64,
     pub max_send_lag_ms: f64,
+    /// How far behind its intended time each request was released (µs, 0 counted as 1), encoded as the latencies are:
+    /// the share of late sends, which the harness weighs against the latency objective's percentiles.
+    pub send_lag_histogram_us: String,
 }
 
 /// The histogram in the compressed V2 encoding every HdrHistogram reads (hdr-histogram-js included), base64.

@@ -39,8 +39,7 @@ import { PROTOCOLS } from '@dyno/scenarios'
  * @property {number} unexpectedStatus responses whose status was not the scenario's
  * @property {Record<string, number>} statusCounts
  * @property {boolean} stoppedEarly
- * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number }} [rate] open model only: how well the schedule was
- *   kept
+ * @property {import('./phase-counts.js').RateFigures} [rate] open model only: how well the schedule was kept
  * @property {import('../platform/resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator
  *   during the phase
  * @property {number | null} [requestsPerCpuSec]

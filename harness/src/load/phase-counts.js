@@ -2,7 +2,7 @@
 // What one generator process counted in one phase, in a form that crosses IPC (histograms encoded), and how
 // the counts of several processes driving the same SUT at once add up to one phase: exactly, histograms added,
 // counts and windows summed.
-import { createLatencyHistogram, decodeHistogram } from './latency-histogram.js'
+import { createLatencyHistogram, decodeHistogram, encodeHistogram } from './latency-histogram.js'
 import { windowsFromParts } from './timeseries.js'
 import { roundTo } from '../platform/util/numbers.js'
 
@@ -11,6 +11,8 @@ import { roundTo } from '../platform/util/numbers.js'
  * @property {number} targetPerSec the rate asked for
  * @property {number} achievedSendPerSec requests sent / the time it took to send them
  * @property {number} maxSendLagMs the most a send fell behind its intended time
+ * @property {string} [sendLagHistogramUs] how far behind its intended time each send was (µs, compressed base64); results written
+ *   before it was recorded lack it
  *
  * @typedef {object} PortableCounts
  * @property {number} requests
@@ -64,7 +66,19 @@ export function mergeCounts (list) {
       : {
           targetPerSec: rates.reduce((total, rate) => total + rate.targetPerSec, 0),
           achievedSendPerSec: roundTo(rates.reduce((total, rate) => total + rate.achievedSendPerSec, 0), 1),
-          maxSendLagMs: Math.max(...rates.map((rate) => rate.maxSendLagMs))
+          maxSendLagMs: Math.max(...rates.map((rate) => rate.maxSendLagMs)),
+          ...mergedSendLag(rates)
         }
   }
+}
+
+/**
+ * The send lags of processes sending one schedule between them, added; none when one of them did not record its lags.
+ * @param {RateFigures[]} rates @returns {{ sendLagHistogramUs?: string }}
+ */
+function mergedSendLag (rates) {
+  if (!rates.every((rate) => rate.sendLagHistogramUs !== undefined)) return {}
+  const histogram = createLatencyHistogram()
+  for (const rate of rates) histogram.add(decodeHistogram(/** @type {string} */ (rate.sendLagHistogramUs)))
+  return { sendLagHistogramUs: encodeHistogram(histogram) }
 }

@@ -70,6 +70,7 @@ export async function capacityCell (context, cell, running, record, probes) {
       minRatePerSec,
       topPerSec: top,
       topIs: maxRatePerSec === null ? 'the closed-loop ceiling' : '--max-rate',
+      beyondTop: maxRatePerSec === null,
       measureStep: async (offeredPerSec) => {
         const { summary, cutShort } = await loadPhase(context, cell, running, probes, {
           warmupSec: stepSec / 2, durationSec: stepSec, ratePerSec: offeredPerSec, label: `${formatInteger(offeredPerSec)} req/s offered`

@@ -10,7 +10,7 @@ import { CAPACITY_OPTIONS } from './capacity-options.js'
 import { CAPACITY_REPORT, formatCapacityTable } from './capacity-report.js'
 import { capacityCell } from './capacity-cell.js'
 import { capacitySettings } from './capacity-settings.js'
-import { MAX_BISECTION_STEPS, SWEEP_FRACTIONS } from './rate-search.js'
+import { ABOVE_TOP_FRACTIONS, MAX_BISECTION_STEPS, SWEEP_FRACTIONS } from './rate-search.js'
 
 /** The launches of each SUT when no --repeats is given: enough for an interval and rank groups. */
 export const DEFAULT_LAUNCHES = 3
@@ -58,7 +58,7 @@ export const capacity = Object.freeze({
   expectedCellSec: (scenario, load) => {
     const capacityOf = /** @type {{ stepSec?: number }} */ (load.capacity ?? {})
     const stepSec = Number(capacityOf.stepSec ?? load.stepSec ?? 1)
-    const steps = 1 + SWEEP_FRACTIONS.length + MAX_BISECTION_STEPS
+    const steps = 1 + SWEEP_FRACTIONS.length + ABOVE_TOP_FRACTIONS.length + MAX_BISECTION_STEPS
     return CELL_OVERHEAD_SEC + Number(load.warmupSec) + Number(load.durationSec) + steps * (1.5 * stepSec + STEP_OVERHEAD_SEC)
   },
   checkConsistency: () => null,

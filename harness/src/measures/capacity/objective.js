@@ -67,14 +67,25 @@ function termProblem (term) {
 export const termText = (term) => `p${term.percentile}<=${roundTo(term.maxMs, 3)}ms`
 
 /**
- * Each term's latency in a step, from its exact histogram.
+ * Each term's latency in a step, from its exact histogram, and how late the generator sent at that term's percentile.
  * @param {Objective} objective @param {string} latencyHistogramUs the step's, compressed
- * @returns {{ percentile: number, maxMs: number, latencyMs: number | null, held: boolean }[]} latencyMs null: no response to time
+ * @param {string | undefined} sendLagHistogramUs how far behind its schedule each request was sent; undefined: not recorded
+ * @returns {ObjectiveVerdict[]}
+ *
+ * @typedef {object} ObjectiveVerdict
+ * @property {number} percentile @property {number} maxMs
+ * @property {number | null} latencyMs null: no response to time
+ * @property {boolean} held
+ * @property {number | null} sendLagMs the generator's send lag at the same percentile (a share of sends that late or later as large
+ *   as the share of latencies the term allows above its bound); null: not recorded
  */
-export function judgeObjective (objective, latencyHistogramUs) {
+export function judgeObjective (objective, latencyHistogramUs, sendLagHistogramUs) {
   const histogram = decodeHistogram(latencyHistogramUs)
+  const lags = sendLagHistogramUs === undefined ? null : decodeHistogram(sendLagHistogramUs)
+  const at = (/** @type {import('hdr-histogram-js').Histogram | null} */ of, /** @type {number} */ percentile) =>
+    of && of.totalCount > 0 ? roundTo(of.getValueAtPercentile(percentile) / 1000, 3) : null
   return objective.terms.map((term) => {
-    const latencyMs = histogram.totalCount > 0 ? roundTo(histogram.getValueAtPercentile(term.percentile) / 1000, 3) : null
-    return { ...term, latencyMs, held: latencyMs !== null && latencyMs <= term.maxMs }
+    const latencyMs = at(histogram, term.percentile)
+    return { ...term, latencyMs, held: latencyMs !== null && latencyMs <= term.maxMs, sendLagMs: at(lags, term.percentile) }
   })
 }

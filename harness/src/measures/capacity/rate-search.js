@@ -2,10 +2,15 @@
 // The search for the highest offered rate a SUT holds: the lowest step first (a SUT that cannot hold it has capacity 0, with the reason);
 // then a coarse sweep up to the top (the closed-loop ceiling, or --max-rate), stopping at the first step not held; then bisection between
 // the last step held and the first one not held, until they are within RESOLUTION of each other. A step the generator could not keep to
-// its schedule counts as not held: the capacity found is then the generator's limit, and says so.
+// its schedule counts as not held: the capacity found is then the generator's limit, and says so. A closed-loop ceiling is a figure of
+// its own short phase, measured first on a SUT still warming up: when every step up to it is held, the sweep goes on above it (up to
+// twice it), for an open-model step may hold more than that phase answered.
 
 /** The fractions of the top the coarse sweep offers, in order. */
 export const SWEEP_FRACTIONS = Object.freeze([0.25, 0.5, 0.75, 0.9, 1])
+
+/** The fractions of the top offered next when every sweep step was held and the top may be passed (the closed-loop ceiling). */
+export const ABOVE_TOP_FRACTIONS = Object.freeze([1.25, 1.5, 2])
 
 /** Bisection stops when the step not held is within this share above the step held. */
 export const RESOLUTION = 0.04
@@ -24,11 +29,12 @@ export const MAX_BISECTION_STEPS = 5
  */
 
 /**
- * @param {{ minRatePerSec: number, topPerSec: number, topIs: string, measureStep: (offeredPerSec: number) => Promise<StepVerdict> }} search
- *   topIs: what the top is, in words (`the closed-loop ceiling`, `--max-rate`)
+ * @param {{ minRatePerSec: number, topPerSec: number, topIs: string, beyondTop: boolean,
+ *   measureStep: (offeredPerSec: number) => Promise<StepVerdict> }} search topIs: what the top is, in words (`the closed-loop ceiling`,
+ *   `--max-rate`); beyondTop: the top is an estimate the search may pass (ABOVE_TOP_FRACTIONS), not a bound it was given
  * @returns {Promise<SearchResult>}
  */
-export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, measureStep }) {
+export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, beyondTop, measureStep }) {
   if (topPerSec < minRatePerSec) {
     const limit = `${topIs} (${Math.round(topPerSec)} req/s) is below the lowest step (${minRatePerSec} req/s)`
     return { capacityPerSec: 0, limitedBy: 'top', limit }
@@ -42,7 +48,8 @@ export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, measure
   let held = minRatePerSec
   /** @type {{ rate: number, verdict: StepVerdict } | null} */
   let notHeld = null
-  for (const rate of SWEEP_FRACTIONS.map((fraction) => Math.round(fraction * topPerSec)).filter((rate) => rate > minRatePerSec)) {
+  const fractions = beyondTop ? [...SWEEP_FRACTIONS, ...ABOVE_TOP_FRACTIONS] : SWEEP_FRACTIONS
+  for (const rate of fractions.map((fraction) => Math.round(fraction * topPerSec)).filter((rate) => rate > minRatePerSec)) {
     const verdict = await measureStep(rate)
     if (verdict.cutShort) return interrupted(rate, held)
     if (!verdict.held) {
@@ -51,7 +58,10 @@ export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, measure
     }
     held = rate
   }
-  if (!notHeld) return { capacityPerSec: held, limitedBy: 'top', limit: `held up to ${topIs}` }
+  if (!notHeld) {
+    const limit = beyondTop ? `held up to ${ABOVE_TOP_FRACTIONS.at(-1)} × ${topIs}` : `held up to ${topIs}`
+    return { capacityPerSec: held, limitedBy: 'top', limit }
+  }
   for (let step = 0; step < MAX_BISECTION_STEPS && notHeld.rate > held * (1 + RESOLUTION); step++) {
     const rate = Math.round((held + notHeld.rate) / 2)
     const verdict = await measureStep(rate)

@@ -25,10 +25,12 @@ function modelSut ({ limit, generatorFrom = Infinity, interruptAt = Infinity }) 
 
 /**
  * The search over a model SUT, from 100 req/s to a top of 10,000 (the closed-loop ceiling) unless told otherwise.
- * @param {ReturnType<typeof modelSut>} sut @param {{ minRatePerSec?: number, topPerSec?: number, topIs?: string }} [overrides]
+ * @param {ReturnType<typeof modelSut>} sut
+ * @param {{ minRatePerSec?: number, topPerSec?: number, topIs?: string, beyondTop?: boolean }} [overrides]
  */
-const search = (sut, overrides = {}) =>
-  searchCapacity({ minRatePerSec: 100, topPerSec: 10_000, topIs: 'the closed-loop ceiling', measureStep: sut.measureStep, ...overrides })
+const search = (sut, overrides = {}) => searchCapacity({
+  minRatePerSec: 100, topPerSec: 10_000, topIs: 'the closed-loop ceiling', beyondTop: true, measureStep: sut.measureStep, ...overrides
+})
 
 describe('the capacity search', () => {
   it('sweeps up to the first step not held, then bisects to within its resolution', async () => {
@@ -60,9 +62,21 @@ describe('the capacity search', () => {
 
   it('stops at the top when every step is held', async () => {
     const sut = modelSut({ limit: 1e9 })
-    const result = await search(sut, { topPerSec: 4000, topIs: '--max-rate' })
+    const result = await search(sut, { topPerSec: 4000, topIs: '--max-rate', beyondTop: false })
     expect(sut.offered).toEqual([100, 1000, 2000, 3000, 3600, 4000])
     expect(result).toEqual({ capacityPerSec: 4000, limitedBy: 'top', limit: 'held up to --max-rate' })
+  })
+
+  it('goes on above a closed-loop ceiling every step held, up to twice it, and bisects where it stops holding', async () => {
+    const sut = modelSut({ limit: 5600 })
+    const result = await search(sut, { topPerSec: 4000 })
+    expect(sut.offered.slice(0, 8)).toEqual([100, 1000, 2000, 3000, 3600, 4000, 5000, 6000])
+    expect(result.capacityPerSec).toBeGreaterThanOrEqual(5600 / (1 + RESOLUTION))
+    expect(result.capacityPerSec).toBeLessThanOrEqual(5600)
+    expect(result.limitedBy).toBe('objective')
+    const unbounded = modelSut({ limit: 1e9 })
+    expect(await search(unbounded, { topPerSec: 4000 }))
+      .toEqual({ capacityPerSec: 8000, limitedBy: 'top', limit: 'held up to 2 × the closed-loop ceiling' })
   })
 
   it('never counts a step the generator fell behind on as held, and says the generator stopped it', async () => {

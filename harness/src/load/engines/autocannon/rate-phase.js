@@ -105,7 +105,8 @@ export async function rateCounts (plan, phase, { onProgress, isStopped = () => f
     rate: {
       targetPerSec: plan.ratePerSec,
       achievedSendPerSec: roundTo(schedule.sent / sendWindowSec, 1),
-      maxSendLagMs: roundTo(schedule.maxSendLagMs, 3)
+      maxSendLagMs: roundTo(schedule.maxSendLagMs, 3),
+      sendLagHistogramUs: encodeHistogram(schedule.sendLagUs)
     }
   }
 }

@@ -1,4 +1,6 @@
 // @ts-check
+import { createLatencyHistogram, recordLatencyMs } from '../../latency-histogram.js'
+
 /**
  * @typedef {object} ScheduleOutcome how well the generator kept the schedule
  * @property {number} startMs performance.now() at which request 0 was intended
@@ -6,6 +8,7 @@
  * @property {number} sent requests handed to `send` (all of them unless stopped early)
  * @property {number} lastSendMs performance.now() of the last send
  * @property {number} maxSendLagMs the most a send fell behind its intended time
+ * @property {import('hdr-histogram-js').Histogram} sendLagUs how far behind its intended time each send was, in µs
  * @property {boolean} stoppedEarly
  */
 
@@ -28,9 +31,10 @@ export function runSchedule ({ ratePerSec, durationSec, send, isStopped = () => 
   let sent = 0
   let lastSendMs = startMs
   let maxSendLagMs = 0
+  const sendLagUs = createLatencyHistogram()
 
   return new Promise((resolve) => {
-    const finish = (/** @type {boolean} */ stoppedEarly) => resolve({ startMs, scheduled, sent, lastSendMs, maxSendLagMs, stoppedEarly })
+    const finish = (/** @type {boolean} */ stoppedEarly) => resolve({ startMs, scheduled, sent, lastSendMs, maxSendLagMs, sendLagUs, stoppedEarly })
     const tick = () => {
       if (isStopped()) return finish(true)
       let nowMs = performance.now()
@@ -38,6 +42,7 @@ export function runSchedule ({ ratePerSec, durationSec, send, isStopped = () => 
         const intendedMs = startMs + sent * intervalMs
         if (intendedMs > nowMs) break
         if (nowMs - intendedMs > maxSendLagMs) maxSendLagMs = nowMs - intendedMs
+        recordLatencyMs(sendLagUs, nowMs - intendedMs)
         sent += 1
         send(intendedMs)
         lastSendMs = nowMs

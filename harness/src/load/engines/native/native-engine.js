@@ -104,7 +104,7 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
  * @property {number} timeouts @property {number} mismatches @property {Record<string, number>} statusCounts
  * @property {number[]} perSecond @property {string} latencyHistogramUs @property {NativeWindow[]} windows
  * @property {boolean} stoppedEarly
- * @property {{ targetPerSec: number, achievedSendPerSec: number, maxSendLagMs: number } | null} rate
+ * @property {import('../../phase-counts.js').RateFigures | null} rate
  * @property {string | null} [protocolNegotiated] what the connections spoke (`http/1.1 over TLSv1.3`, `h2 over TLSv1.3`, …); null when
  *   none was established
  *
