@@ -34,7 +34,8 @@ export function runSchedule ({ ratePerSec, durationSec, send, isStopped = () => 
   const sendLagUs = createLatencyHistogram()
 
   return new Promise((resolve) => {
-    const finish = (/** @type {boolean} */ stoppedEarly) => resolve({ startMs, scheduled, sent, lastSendMs, maxSendLagMs, sendLagUs, stoppedEarly })
+    const finish = (/** @type {boolean} */ stoppedEarly) =>
+      resolve({ startMs, scheduled, sent, lastSendMs, maxSendLagMs, sendLagUs, stoppedEarly })
     const tick = () => {
       if (isStopped()) return finish(true)
       let nowMs = performance.now()
