@@ -3,6 +3,7 @@
 //! thread's loop, the same for every protocol: the connections started (each its protocol's), the open model's
 //! schedule released, the windows closed with the time in flight, the response timeouts, the end of the phase.
 
+use crate::alarm::Alarm;
 use crate::check::needs_body;
 use crate::config::{Config, Protocol};
 use crate::connection::{ConnectionState, Schedule, ThreadContext};
@@ -159,12 +160,18 @@ fn close_window(
     stats.take_window(index, now)
 }
 
-/// Open model: queues each intended send time of this thread's share of the rate as it comes due. What the
-/// generator itself lags behind its schedule is measured here (a request waiting for a free connection is
-/// the server's doing and shows in its latency, which runs from the intended time).
+/// Open model: queues each intended send time of this thread's share of the rate as it comes due, woken by the
+/// alarm thread (alarm.rs: tokio's timer would wake a millisecond late). What the generator itself lags behind its
+/// schedule is measured here (a request waiting for a free connection is the server's doing and shows in its
+/// latency, which runs from the intended time).
 async fn schedule(context: Rc<ThreadContext>) {
-    while let Some(due) = release_due(&context, Instant::now()) {
-        tokio::time::sleep_until(due.into()).await;
+    let Some(schedule) = &context.schedule else {
+        return;
+    };
+    let (start, end) = (context.shared.start, context.shared.end);
+    let alarm = Alarm::start(start, schedule.interval, end, schedule.next.get());
+    while release_due(&context, Instant::now()).is_some() {
+        alarm.rung().await;
     }
 }
 

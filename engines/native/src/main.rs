@@ -5,6 +5,7 @@
 //! cannot go on (a certificate not trusted, HTTP/2 not negotiated, a WebSocket handshake refused) writes a `failed`
 //! line naming why instead of its report, and the engine exits with code 1.
 
+mod alarm;
 mod check;
 mod config;
 mod connection;

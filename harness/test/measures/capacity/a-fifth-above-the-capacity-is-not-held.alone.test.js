@@ -1,7 +1,9 @@
 // @ts-check
 // What a capacity means, checked on real processes: a SUT whose every answer costs a fixed amount of cpu (the cpu-work fixture, about
-// 0.5 ms a request) gets a capacity above 0, and a fresh launch of it offered 20 % more than that capacity does not hold it: its p99
+// 0.5 ms a request) gets a capacity above 0, and a fresh launch of it offered 20 % more than that capacity does not hold it: its p50
 // exceeds the objective or it drops requests (achieved below 99 % of offered, or failures), and not because the generator fell behind.
+// The objective is on the median: past saturation the queue grows and every percentile with it, while below it a p99 of 10 ms on this
+// virtual machine is decided by its jitter (steps at 30–78 % of the SUT's cpu came out at p99 4–10 ms), which puts the knee anywhere.
 // It judges measured figures: run it alone on a quiet machine (`flock -x /work/machine.lock`).
 import { afterAll, describe, expect, it } from 'vitest'
 import { capacity } from '../../../src/measures/capacity/capacity.js'
@@ -10,7 +12,7 @@ import { trackRuns } from '../../support/leftover-processes.js'
 import { runInTempDir } from '../../support/run-fixture.js'
 
 const runs = trackRuns()
-const OBJECTIVE = 'p99<=10ms'
+const OBJECTIVE = 'p50<=5ms'
 
 /** @param {{ minRatePerSec: number, maxRatePerSec: number | null }} rates */
 const capacityRun = (rates) => runInTempDir({
@@ -19,12 +21,12 @@ const capacityRun = (rates) => runInTempDir({
   scenarios: ['json'],
   connections: 50,
   measure: capacity,
-  load: { engine: 'native', warmupSec: 0.5, durationSec: 1, capacity: { objective: OBJECTIVE, stepSec: 0.5, ...rates } }
+  load: { engine: 'native', warmupSec: 0.5, durationSec: 1, capacity: { objective: OBJECTIVE, stepSec: 1, ...rates } }
 })
 
 describe('a capacity', () => {
-  it('is found, and 20 % more is not held: p99 above the objective or requests dropped', async () => {
-    const found = await capacityRun({ minRatePerSec: 100, maxRatePerSec: null })
+  it('is found, and 20 % more is not held: p50 above the objective or requests dropped', async () => {
+    const found = await capacityRun({ minRatePerSec: 300, maxRatePerSec: null })
     const [record] = found.written
     expect(record.status, record.reason).toBe('ok')
     const capacityPerSec = record.capacity.capacityPerSec
@@ -35,9 +37,9 @@ describe('a capacity', () => {
     expect(step.offeredPerSec).toBe(above)
     expect(step.held, JSON.stringify(step)).toBe(false)
     expect(step.generatorBehind, step.reason).toBe(false)
-    const p99Over = step.latencyMs.p99 > 10
+    const p50Over = step.latencyMs.p50 > 5
     const dropped = step.achievedPerSec < 0.99 * step.offeredPerSec || step.errors + step.timeouts + step.failed > 0
-    expect(p99Over || dropped, JSON.stringify(step)).toBe(true)
+    expect(p50Over || dropped, JSON.stringify(step)).toBe(true)
   }, 120_000)
 
   afterAll(() => runs.expectNoneLeft(expect))
