@@ -8,12 +8,24 @@
  * @typedef {import('../records/comparison-record.js').Comparison} Comparison
  * @typedef {import('../records/comparison-record.js').ComparisonRow} ComparisonRow
  * @typedef {import('../records/comparison-record.js').RowThreshold} RowThreshold
+ * @typedef {import('../records/comparison-record.js').MetricRow} MetricRow
  *
  * @typedef {object} MetricSpec one figure a comparison reads of every result
  * @property {(record: ResultRecord) => (number | null | undefined)[]} pick the record's values (one per run, or one per counted window)
  * @property {number} digits the digits its figures keep
  * @property {boolean} biggerIsBetter
  * @property {string} label how a sentence names it: `req/s`, `write system calls per request`
+ * @property {{ measure: string, scale: number }} [bmf] the Bencher measure the candidate's figures are written as (`throughput`,
+ *   `latency`, `instructions`, …) and the factor to that measure's unit; absent: not written in Bencher Metric Format
+ *
+ * @typedef {object} GabFormat one github-action-benchmark file of a measure's figures (the action reads one direction per file)
+ * @property {(row: ComparisonRow) => { figures: MetricRow | null | undefined, suffix: string }} entry the row's figures it holds and the
+ *   suffix of the entry's name (` p99`, ` program instructions`)
+ * @property {boolean} biggerIsBetter the action's `tool`: customBiggerIsBetter or customSmallerIsBetter
+ * @property {string} unit the entry's unit (`req/s`, `ms`)
+ * @property {number} scale from the metric's unit to `unit`
+ * @property {(value: number) => string} format how the baseline's figure is written in the entry's `extra`
+ * @property {string} holds what `--format`'s help says the file holds: `p99 ms`
  *
  * @typedef {{ head: string[], alignRight: number[], cells: (row: ComparisonRow) => string[] }} Columns a table: its header, the columns
  *   aligned right, and how a row fills it
@@ -42,7 +54,7 @@
  * @property {(settings: Comparison['settings']) => string} testText the test the summary names
  * @property {(comparison: Comparison) => Columns} columns the main table of the human formats
  * @property {(comparison: Comparison) => SecondaryTable[]} secondaryTables the tables under it
- * @property {Record<string, string>} gabFormats github-action-benchmark formats this measure writes: `--format` name → metric
+ * @property {Record<string, GabFormat>} gabFormats github-action-benchmark formats this measure writes, by `--format` name
  * @property {(record: ResultRecord) => { field: string, expected: string } | null} recordProblem what an ok result of this measure must
  *   hold for a comparison to read it
  * @property {(sides: { name: string, records: { record: ResultRecord, file: string }[] }[]) => void} checkSides refuses two sides it cannot

@@ -1,49 +1,9 @@
 // @ts-check
-import { Ajv } from 'ajv'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { FOUR_REPEATS, runWithFigures } from '../support/compare-inputs.js'
+import { validBmf, validGab } from '../support/compare-output-schemas.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
-
-// Bencher Metric Format, as its reference documents it (bencher.dev/docs/reference/bencher-metric-format):
-// benchmark name → measure (name or slug) → { value, lower_value?, upper_value? }.
-const BMF_SCHEMA = {
-  $id: 'https://bencher.dev/bmf.json',
-  $schema: 'http://json-schema.org/draft-07/schema',
-  type: 'object',
-  patternProperties: {
-    '.+': {
-      type: 'object',
-      patternProperties: {
-        '.+': {
-          type: 'object',
-          properties: { value: { type: 'number' }, lower_value: { type: 'number' }, upper_value: { type: 'number' } },
-          required: ['value']
-        }
-      }
-    }
-  }
-}
-// github-action-benchmark's custom tools (customBiggerIsBetter / customSmallerIsBetter) read an array
-// of its BenchmarkResult: { name, value, unit, range?, extra? } (src/extract.ts).
-const GAB_SCHEMA = {
-  type: 'array',
-  items: {
-    type: 'object',
-    required: ['name', 'value', 'unit'],
-    additionalProperties: false,
-    properties: {
-      name: { type: 'string' },
-      value: { type: 'number' },
-      unit: { type: 'string' },
-      range: { type: 'string' },
-      extra: { type: 'string' }
-    }
-  }
-}
-const ajv = new Ajv({ allErrors: true, strict: true })
-const validBmf = ajv.compile(BMF_SCHEMA)
-const validGab = ajv.compile(GAB_SCHEMA)
 
 // Known figures on real result files (copies of a committed run of 4 repeats): the candidate is
 // exactly 10% slower in req/s and 20% slower at p99, run by run, so the Hodges–Lehmann change is
@@ -192,7 +152,7 @@ describe('dyno compare verdicts and exit codes', () => {
   })
 
   it.each([
-    [['--format', 'xml'], /`--format` must be one of table, md, json, bmf, gab, gab-p99, gab-instructions, got `xml`/],
+    [['--format', 'xml'], /`--format` must be one of table, md, json, bmf, gab, gab-p99, gab-instructions, gab-capacity, got `xml`/],
     [['--threshold', 'five'], /`--threshold` must be a percentage from 0 to 100 \(e\.g\. 5 or 5%\), got `five`/],
     [['--fail-on', 'slowdown'], /`--fail-on` must be one or more of regression, not-comparable, comma-separated, got `slowdown`/]
   ])('rejects %j with exit 2', async (args, message) => {

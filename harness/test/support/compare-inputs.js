@@ -57,3 +57,32 @@ export function runWithFigures (fixture, { requestsPerSec, p99Ms, edit }) {
   }
   return copy
 }
+
+/** node-http on json, capacity within p99<=10ms, 10 connections, steps of 0.5 s, 4 launches (seed 7). */
+export const CAPACITY_FOUR_LAUNCHES = join(FIXTURES, 'node-http-json-capacity-4-launches')
+
+/**
+ * A copy of a committed capacity run whose launches carry the given capacities and closed-loop ceilings, launch by launch, so that a
+ * comparison of two copies has known answers. Every result file written still passes the result schema.
+ * @param {{ capacityPerSec: number[], ceilingPerSec: number[], objective?: string }} figures
+ * @returns {string} the copy
+ */
+export function capacityRunWithFigures ({ capacityPerSec, ceilingPerSec, objective }) {
+  const copy = copyOfRun(CAPACITY_FOUR_LAUNCHES)
+  const index = writtenIndex(copy)
+  for (const entry of index.results) {
+    const path = join(copy, entry.file)
+    const record = JSON.parse(readFileSync(path, 'utf8'))
+    const position = record.repeat.index - 1
+    record.capacity.capacityPerSec = capacityPerSec[position]
+    record.capacity.ceiling.requestsPerSec = ceilingPerSec[position]
+    if (objective) {
+      record.capacity.objective = objective
+      record.load.capacity.objective = objective
+    }
+    const errors = schemaErrors('result', record)
+    if (errors.length > 0) throw new Error(`${entry.file} of the capacity fixture no longer passes the result schema: ${errors.join('; ')}`)
+    writeFileSync(path, JSON.stringify(record, null, 2))
+  }
+  return copy
+}

@@ -31,7 +31,7 @@ export function compareRuns (baselinePaths, candidatePaths, { thresholdPercent, 
  * incomparable inputs throw a DynoError (exit 2).
  * @param {string} baseline
  * @param {string} candidate
- * @param {{ format: import('../../reports/compare/compare-defaults.js').COMPARE_FORMATS[number], thresholdPercent: number | null, paired:
+ * @param {{ format: string, thresholdPercent: number | null, paired:
  *   boolean, failOn: string[] }} options parsed (parse-command-line.js)
  * @param {import('../cli/io.js').Io} io
  * @returns {Promise<number>}

@@ -4,7 +4,8 @@
 import { MEASURES } from '../../measures/index.js'
 import { flag, oneOf, percentage, subsetOf } from '../../platform/options/option-parsers.js'
 import { pairsNeeded } from '../../judging/stats/wilcoxon-signed-rank.js'
-import { COMPARE_DEFAULTS, COMPARE_FORMATS, FAIL_ON_CONDITIONS } from '../../reports/compare/compare-defaults.js'
+import { COMPARE_DEFAULTS, FAIL_ON_CONDITIONS } from '../../reports/compare/compare-defaults.js'
+import { COMPARE_FORMATS, COMPARE_FORMATS_DESCRIPTION } from '../../reports/compare/formats/index.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
 
@@ -13,9 +14,7 @@ export const COMPARE_FORMAT = {
   field: 'format',
   partOfPlan: false,
   flag: '--format <name>',
-  description: 'Output: table (terminal), md (markdown), json, bmf (Bencher Metric Format), ' +
-    'gab (github-action-benchmark customBiggerIsBetter: req/s), gab-p99 (customSmallerIsBetter: p99 ms), ' +
-    'gab-instructions (customSmallerIsBetter: instructions per request)',
+  description: `Output: ${COMPARE_FORMATS_DESCRIPTION}`,
   parse: oneOf(COMPARE_FORMATS),
   default: COMPARE_DEFAULTS.format
 }

@@ -45,6 +45,7 @@
  * @typedef {object} HostShare what one load host did in a phase
  * @property {string} name
  * @property {number} connections
+ * @property {number} [ratePerSec] open model: its share of the offered rate (an equal one)
  * @property {number} threads
  * @property {number} requests
  * @property {number} errors

@@ -2,6 +2,7 @@
 // What a comparison of capacity results reads and writes: each launch's capacity (the verdict's; bigger is better) and its closed-loop
 // ceiling shown beside it, one threshold for every row, launches paired only when they were made in alternating rounds. Two sides
 // measured against different objectives are different experiments: their rows are not judged.
+import { formatInteger } from '../../platform/text/format.js'
 import { changeCell, pValueCell, rateCell, runsCell, verdictCell } from '../comparison-cells.js'
 
 /** @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord */
@@ -19,13 +20,16 @@ export const CAPACITY_COMPARISON = Object.freeze({
       pick: (/** @type {ResultRecord} */ record) => [record.capacity?.capacityPerSec],
       digits: 0,
       biggerIsBetter: true,
-      label: 'capacity req/s'
+      label: 'capacity req/s',
+      // Not one of Bencher's built-in measures: Bencher creates a measure of this name on the first report that carries it.
+      bmf: { measure: 'capacity', scale: 1 }
     },
     ceilingPerSec: {
       pick: (/** @type {ResultRecord} */ record) => [record.capacity?.ceiling?.requestsPerSec],
       digits: 0,
       biggerIsBetter: true,
-      label: 'closed-loop req/s'
+      label: 'closed-loop req/s',
+      bmf: { measure: 'throughput', scale: 1 }
     }
   },
   primary: 'capacityPerSec',
@@ -58,7 +62,16 @@ export const CAPACITY_COMPARISON = Object.freeze({
       rateCell(row.ceilingPerSec ?? null, 'candidate'), verdictCell(row)]
   }),
   secondaryTables: () => [],
-  gabFormats: {},
+  gabFormats: {
+    'gab-capacity': {
+      entry: (row) => ({ figures: row.capacityPerSec, suffix: ' capacity' }),
+      biggerIsBetter: true,
+      unit: 'req/s',
+      scale: 1,
+      format: formatInteger,
+      holds: 'capacity req/s'
+    }
+  },
   recordProblem: (record) => typeof record.capacity?.capacityPerSec === 'number'
     ? null
     : { field: 'capacity.capacityPerSec', expected: 'a number in an ok result' },

@@ -18,7 +18,9 @@ export const GENERATOR_SENT_SHARE = 0.99
  * The most the generator may lag its schedule at a term's percentile, as a share of the term's bound: latency is timed from the
  * intended send time, so if as many sends as the term lets exceed its bound were later than this, the generator's own delay could
  * decide the figure the term judges. One late wake-up of the generator (the kernel running something else on its cpu for a few ms)
- * delays the few requests due in it, far fewer than a percentile's share: it is recorded (maxSendLagMs), not held against the step.
+ * delays the few requests due in it, fewer than a percentile's share in a step of many requests: it is recorded (maxSendLagMs), not held
+ * against the step. In a step of fewer than 1 / (1 − percentile) requests (50 at 100 req/s for p99) the percentile is the worst send,
+ * and one late wake-up makes the step the generator's: the search measures such a step again (rate-search.js, GENERATOR_RETRIES).
  */
 export const GENERATOR_LAG_SHARE_OF_BOUND = 0.5
 

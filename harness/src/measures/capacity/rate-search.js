@@ -2,9 +2,10 @@
 // The search for the highest offered rate a SUT holds: the lowest step first (a SUT that cannot hold it has capacity 0, with the reason);
 // then a coarse sweep up to the top (the closed-loop ceiling, or --max-rate), stopping at the first step not held; then bisection between
 // the last step held and the first one not held, until they are within RESOLUTION of each other. A step the generator could not keep to
-// its schedule counts as not held: the capacity found is then the generator's limit, and says so. A closed-loop ceiling is a figure of
-// its own short phase, measured first on a SUT still warming up: when every step up to it is held, the sweep goes on above it (up to
-// twice it), for an open-model step may hold more than that phase answered.
+// its schedule says nothing of the SUT: it is measured again (at most GENERATOR_RETRIES times, as a disturbed cell is), and only when the
+// generator stays behind does it count as not held: the capacity found is then the generator's limit, and says so. A closed-loop
+// ceiling is a figure of its own short phase, measured first on a SUT still warming up: when every step up to it is held, the sweep goes
+// on above it (up to twice it), for an open-model step may hold more than that phase answered.
 
 /** The fractions of the top the coarse sweep offers, in order. */
 export const SWEEP_FRACTIONS = Object.freeze([0.25, 0.5, 0.75, 0.9, 1])
@@ -17,6 +18,12 @@ export const RESOLUTION = 0.04
 
 /** The most bisection steps a search takes, whatever the resolution reached. */
 export const MAX_BISECTION_STEPS = 5
+
+/**
+ * How many times a step the generator fell behind on is measured again before it counts as not held: one late wake-up of the
+ * generator's thread (a pause of the virtual machine) decides a short step's percentile, and says nothing of the SUT.
+ */
+export const GENERATOR_RETRIES = 2
 
 /**
  * @typedef {{ held: boolean, generatorBehind: boolean, cutShort: boolean, reason: string | null }} StepVerdict
@@ -34,7 +41,15 @@ export const MAX_BISECTION_STEPS = 5
  *   `--max-rate`); beyondTop: the top is an estimate the search may pass (ABOVE_TOP_FRACTIONS), not a bound it was given
  * @returns {Promise<SearchResult>}
  */
-export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, beyondTop, measureStep }) {
+export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, beyondTop, measureStep: measureOnce }) {
+  /** @param {number} rate @returns {Promise<StepVerdict>} the step's verdict, measured again while the generator fell behind */
+  const measureStep = async (rate) => {
+    let verdict = await measureOnce(rate)
+    for (let retry = 0; retry < GENERATOR_RETRIES && verdict.generatorBehind && !verdict.held && !verdict.cutShort; retry++) {
+      verdict = await measureOnce(rate)
+    }
+    return verdict
+  }
   if (topPerSec < minRatePerSec) {
     const limit = `${topIs} (${Math.round(topPerSec)} req/s) is below the lowest step (${minRatePerSec} req/s)`
     return { capacityPerSec: 0, limitedBy: 'top', limit }

@@ -5,6 +5,7 @@
 // sequence), each row's threshold is its own A/A spread, and counts pinned to different cpu baselines are refused.
 import { dirname } from 'node:path'
 import { DynoError } from '../../platform/errors.js'
+import { formatInteger } from '../../platform/text/format.js'
 import { INSTRUCTION_THRESHOLD_FLOOR_PCT } from '../../judging/stats/instruction-threshold.js'
 import { cpuBaselineOf, describeCpuBaseline } from '../../records/count-baseline.js'
 import { changeCell, pValueCell, primaryFigures, rateCell, thresholdCell, verdictCell, windowsCell } from '../comparison-cells.js'
@@ -182,13 +183,15 @@ export const INSTRUCTIONS_COMPARISON = Object.freeze({
       pick: perWindow((window) => window.instructionsPerRequest),
       digits: 0,
       biggerIsBetter: false,
-      label: 'instructions per request'
+      label: 'instructions per request',
+      bmf: { measure: 'instructions', scale: 1 }
     },
     programInstructionsPerRequest: {
       pick: perWindow((window) => window.programInstructionsPerRequest),
       digits: 0,
       biggerIsBetter: false,
-      label: 'program instructions per request'
+      label: 'program instructions per request',
+      bmf: { measure: 'program-instructions', scale: 1 }
     },
     collectorInstructionsPerRequest: {
       pick: perWindow((window) => window.collector?.instructionsPerRequest),
@@ -210,10 +213,23 @@ export const INSTRUCTIONS_COMPARISON = Object.freeze({
       pick: perWindow((window) => window.allocatedBytesPerRequest),
       digits: 1,
       biggerIsBetter: false,
-      label: 'bytes allocated per request'
+      label: 'bytes allocated per request',
+      bmf: { measure: 'allocated-bytes', scale: 1 }
     },
-    writesPerRequest: { pick: syscallsPerWindow('writes'), digits: 3, biggerIsBetter: false, label: 'write system calls per request' },
-    readsPerRequest: { pick: syscallsPerWindow('reads'), digits: 3, biggerIsBetter: false, label: 'read system calls per request' },
+    writesPerRequest: {
+      pick: syscallsPerWindow('writes'),
+      digits: 3,
+      biggerIsBetter: false,
+      label: 'write system calls per request',
+      bmf: { measure: 'write-syscalls', scale: 1 }
+    },
+    readsPerRequest: {
+      pick: syscallsPerWindow('reads'),
+      digits: 3,
+      biggerIsBetter: false,
+      label: 'read system calls per request',
+      bmf: { measure: 'read-syscalls', scale: 1 }
+    },
     pollingPerRequest: { pick: syscallsPerWindow('polling'), digits: 3, biggerIsBetter: false, label: 'polling system calls per request' },
     otherSyscallsPerRequest: { pick: syscallsPerWindow('other'), digits: 3, biggerIsBetter: false, label: 'other system calls per request' }
   },
@@ -260,7 +276,20 @@ export const INSTRUCTIONS_COMPARISON = Object.freeze({
       { columns: collectorColumns(comparison), note: COLLECTOR_NOTE },
       { columns: syscallColumns(comparison), note: SYSCALLS_NOTE }
     ].flatMap(({ columns, note }) => (columns ? [{ columns, note }] : [])),
-  gabFormats: { 'gab-instructions': 'instructionsPerRequest' },
+  gabFormats: {
+    // The verdict's figures: the program's instructions (a series of its own), or all of them where a count has no collector split.
+    'gab-instructions': {
+      entry: (row) => ({
+        figures: primaryFigures(row),
+        suffix: row.verdictMetric === 'programInstructionsPerRequest' ? ' program instructions' : ' instructions'
+      }),
+      biggerIsBetter: false,
+      unit: 'instructions/req',
+      scale: 1,
+      format: formatInteger,
+      holds: 'instructions per request'
+    }
+  },
   recordProblem: (record) => {
     const windows = record.instructions?.windows
     return Array.isArray(windows) && windows.length > 0 && windows.every((window) => window?.instructionsPerRequest > 0)

@@ -1,6 +1,7 @@
 // @ts-check
 // What a comparison of wall-clock results reads and writes: req/s (the verdict's) and p99 latency per run, one threshold for every row,
 // runs paired only when they were made in alternating rounds, and each side's warm-up and runtime events beside the verdict.
+import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { changeCell, p99Cell, pValueCell, rateCell, runsCell, verdictCell } from '../comparison-cells.js'
 
 /** @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord */
@@ -15,7 +16,8 @@ export const WALL_CLOCK_COMPARISON = Object.freeze({
       pick: (/** @type {ResultRecord} */ record) => [record.summary?.requestsPerSec.mean],
       digits: 1,
       biggerIsBetter: true,
-      label: 'req/s'
+      label: 'req/s',
+      bmf: { measure: 'throughput', scale: 1 }
     },
     p99Us: {
       pick: (/** @type {ResultRecord} */ record) => {
@@ -24,7 +26,9 @@ export const WALL_CLOCK_COMPARISON = Object.freeze({
       },
       digits: 0,
       biggerIsBetter: false,
-      label: 'p99'
+      label: 'p99',
+      // Bencher's built-in latency measure is in nanoseconds.
+      bmf: { measure: 'latency', scale: 1000 }
     }
   },
   primary: 'requestsPerSec',
@@ -79,7 +83,24 @@ export const WALL_CLOCK_COMPARISON = Object.freeze({
     ]
   }),
   secondaryTables: () => [],
-  gabFormats: { gab: 'requestsPerSec', 'gab-p99': 'p99Us' },
+  gabFormats: {
+    gab: {
+      entry: (row) => ({ figures: row.requestsPerSec, suffix: '' }),
+      biggerIsBetter: true,
+      unit: 'req/s',
+      scale: 1,
+      format: formatInteger,
+      holds: 'req/s'
+    },
+    'gab-p99': {
+      entry: (row) => ({ figures: row.p99Us, suffix: ' p99' }),
+      biggerIsBetter: false,
+      unit: 'ms',
+      scale: 1 / 1000,
+      format: formatMs,
+      holds: 'p99 ms'
+    }
+  },
   recordProblem: (record) =>
     typeof record.summary?.requestsPerSec?.mean === 'number'
       ? null

@@ -17,9 +17,6 @@ export const COMPARE_DEFAULTS = Object.freeze({
   format: 'table'
 })
 
-/** Output formats of `dyno compare --format`. */
-export const COMPARE_FORMATS = /** @type {const} */ (['table', 'md', 'json', 'bmf', 'gab', 'gab-p99', 'gab-instructions'])
-
 /** What `--fail-on` may name: a significant regression beyond the threshold, a row that could not be compared. */
 export const FAIL_ON_CONDITIONS = /** @type {const} */ (['regression', 'not-comparable'])
 

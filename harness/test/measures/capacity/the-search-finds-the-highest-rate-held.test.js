@@ -6,15 +6,17 @@ import { describe, expect, it } from 'vitest'
 import { RESOLUTION, searchCapacity } from '../../../src/measures/capacity/rate-search.js'
 
 /**
- * A SUT that holds every rate up to `limit`; `generatorFrom`: from this rate on, the generator cannot keep its schedule.
- * @param {{ limit: number, generatorFrom?: number, interruptAt?: number }} model
+ * A SUT that holds every rate up to `limit`; `generatorFrom`: from this rate on, the generator cannot keep its schedule;
+ * `generatorLateOnce`: the generator falls behind the first time each of these rates is offered, and keeps its schedule after.
+ * @param {{ limit: number, generatorFrom?: number, interruptAt?: number, generatorLateOnce?: number[] }} model
  */
-function modelSut ({ limit, generatorFrom = Infinity, interruptAt = Infinity }) {
+function modelSut ({ limit, generatorFrom = Infinity, interruptAt = Infinity, generatorLateOnce = [] }) {
   /** @type {number[]} */
   const offered = []
   const measureStep = async (/** @type {number} */ rate) => {
+    const lateOnce = generatorLateOnce.includes(rate) && !offered.includes(rate)
     offered.push(rate)
-    const generatorBehind = rate >= generatorFrom
+    const generatorBehind = rate >= generatorFrom || lateOnce
     const cutShort = rate >= interruptAt
     const held = !generatorBehind && !cutShort && rate <= limit
     const reason = held ? null : generatorBehind ? 'the generator lagged' : `p99 12 ms > 10 ms at ${rate}`
@@ -85,6 +87,17 @@ describe('the capacity search', () => {
     expect(result.capacityPerSec).toBeLessThan(7000)
     expect(result.limitedBy).toBe('generator')
     expect(result.limit).toContain('the generator lagged')
+    // Each step the generator stays behind on is measured three times (twice again) before it counts as not held.
+    expect(sut.offered.slice(0, 6)).toEqual([100, 2500, 5000, 7500, 7500, 7500])
+  })
+
+  it('measures a step again when the generator fell behind once, and judges the SUT by the step it kept to', async () => {
+    const sut = modelSut({ limit: 6200, generatorLateOnce: [100, 5000] })
+    const result = await search(sut)
+    expect(sut.offered.slice(0, 6)).toEqual([100, 100, 2500, 5000, 5000, 7500])
+    expect(result).toMatchObject({ capacityPerSec: expect.any(Number), limitedBy: 'objective' })
+    expect(result.capacityPerSec).toBeGreaterThan(6200 / (1 + RESOLUTION))
+    expect(result.capacityPerSec).toBeLessThanOrEqual(6200)
   })
 
   it('knows no capacity when interrupted, and says what was held before', async () => {

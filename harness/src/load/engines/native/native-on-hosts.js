@@ -1,6 +1,7 @@
 // @ts-check
 // Load from several hosts at once (`--load-hosts`, the native engine's `startOnHosts`): the engine on each, with its share of the
-// connections, every one of them starting its first phase at the same moment (a start time a few seconds ahead, the hosts' clocks
+// connections and, in the open model, an equal share of the offered rate (as the engine's threads and autocannon's processes share
+// theirs), every one of them starting its first phase at the same moment (a start time a few seconds ahead, the hosts' clocks
 // kept by NTP). Each phase's counts are merged exactly, as the engine merges its own threads (histograms added, window by window
 // too); the generator-bound guard is judged per host, from that host's engine's CPU, read where it runs.
 import { DynoError } from '../../../platform/errors.js'
@@ -24,6 +25,21 @@ const GRACE_MS = 15_000
  */
 export function connectionShares (connections, hosts) {
   return Array.from({ length: hosts }, (_, index) => Math.floor(connections / hosts) + (index < connections % hosts ? 1 : 0))
+}
+
+/**
+ * One host's part of the plan: its share of the connections and, in the open model, an equal share of the offered rate (the shares
+ * add up to the plan's rate, whose phases the hosts' counts merge into).
+ * @template {{ connections: number, ratePerSec: number | null }} Plan
+ * @param {Plan} plan @param {number[]} shares the connections of each host @param {number} index the host's
+ * @returns {Plan}
+ */
+export function hostPart (plan, shares, index) {
+  return {
+    ...plan,
+    connections: shares[index],
+    ratePerSec: plan.ratePerSec === null ? null : plan.ratePerSec / shares.length
+  }
 }
 
 /**
@@ -65,7 +81,7 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
           cwd: NATIVE_ENGINE_DIR,
           env: hooks.env ?? {},
           stdinText: JSON.stringify(
-            engineConfig({ ...plan, connections: shares[index] }, threads, { startAtUnixMs, windowHistograms: true })
+            engineConfig(hostPart(plan, shares, index), threads, { startAtUnixMs, windowHistograms: true })
           ),
           label: `the native engine on ${host.name}`
         })
@@ -147,7 +163,16 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
               : { generatorBound: false, generatorCpuPct: null }
             const figures = shareFigures.get(report.name) ?? []
             const errors = report.errors + report.timeouts
-            figures[index] = { name: host.name, connections: shares[index], threads, requests: report.requests, errors, ...bound }
+            const { ratePerSec } = hostPart(plan, shares, index)
+            figures[index] = {
+              name: host.name,
+              connections: shares[index],
+              ...(ratePerSec === null ? {} : { ratePerSec }),
+              threads,
+              requests: report.requests,
+              errors,
+              ...bound
+            }
             shareFigures.set(report.name, figures)
             const phase = reports.get(report.name) ?? []
             phase[index] = report
