@@ -50,3 +50,14 @@ export function protocolText (record) {
   const unit = protocol.exchange === 'message' ? `message${streams === 1 ? '' : 's'} in flight` : `stream${streams === 1 ? '' : 's'}`
   return `${spoken}, ${streams} ${unit}`
 }
+
+/**
+ * What a scenario's section says its connections spoke, from the first of its results whose engine reported it: nothing for HTTP/1.1
+ * in cleartext, which every other table assumes.
+ * @param {ProtocolFacts[]} records the scenario's results
+ * @returns {string | null} `h2 over TLSv1.3, 8 streams`; null for HTTP/1.1 in cleartext, or no result
+ */
+export function scenarioProtocolText (records) {
+  const spoken = records.find((record) => record.summary?.protocolNegotiated) ?? records[0]
+  return spoken?.scenario.protocol && spoken.scenario.protocol !== 'http1' ? protocolText(spoken) : null
+}

@@ -9,6 +9,7 @@ import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../judgi
 import { writeJsonAtomic } from '../records/write-json-atomic.js'
 import { thisMachine } from '../platform/hosts/host-kinds.js'
 import { startServices } from '../subjects/services/service-manager.js'
+import { certificateOnHost } from '../subjects/tls/certificate-on-host.js'
 import { makeRunCertificate } from '../subjects/tls/run-certificate.js'
 import { PROTOCOLS } from '@dyno/scenarios'
 import { plannedEntry, planParts, planRecord } from './plan/plan-parts.js'
@@ -125,8 +126,14 @@ export async function runSuite (suite, hooks = {}) {
   // removed when the run ends (subjects/tls/run-certificate.js); the SUTs get its paths, verification and the engine trust it.
   /** @type {import('../subjects/tls/run-certificate.js').RunCertificate | null} */
   let certificate = null
+  // Its files where the SUTs run: the same files on this machine, copies on a host of its own (removed with the certificate).
+  /** @type {import('../subjects/tls/certificate-on-host.js').CertificateOnHost | null} */
+  let onSutHost = null
   try {
-    if (plan.some((planned) => PROTOCOLS[planned.scenario.protocol].tls)) certificate = await makeRunCertificate()
+    if (plan.some((planned) => PROTOCOLS[planned.scenario.protocol].tls)) {
+      certificate = await makeRunCertificate()
+      onSutHost = await certificateOnHost({ certFile: certificate.certFile, keyFile: certificate.keyFile }, sutHost)
+    }
     env.services = services.describe()
     if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
     writeJsonAtomic(indexPath, index)
@@ -154,6 +161,9 @@ export async function runSuite (suite, hooks = {}) {
       ci: env.ci,
       countCacheDir: suite.countCacheDir,
       certificate,
+      certificateOnSutHost: onSutHost && certificate
+        ? { certFile: onSutHost.certFile, keyFile: /** @type {string} */ (onSutHost.keyFile), serverName: certificate.serverName }
+        : null,
       censusArgs: suite.censusArgs === 'on',
       note: (line) => hooks.onNote?.(line),
       signal: suite.signal
@@ -259,6 +269,7 @@ export async function runSuite (suite, hooks = {}) {
       await session?.end()
     }
   } finally {
+    await onSutHost?.remove()
     certificate?.dispose()
     await services.stopAll()
   }

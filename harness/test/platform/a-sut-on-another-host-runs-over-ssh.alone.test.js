@@ -227,8 +227,11 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
   )
 
   it('loads from two hosts at once, each with its share, their counts adding up to the merged total, the round trip ' +
-    'measured from each', async () => {
+    'measured from each, over TLS too with the run\'s certificate copied to each host and removed after', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-two-loads-'))
+    // The hosts' copies of the certificate go to their own temporary directory (/tmp: the namespaces share this filesystem).
+    const certificateCopies = () => readdirSync('/tmp').filter((name) => name.startsWith('dyno-tls-')).sort()
+    const copiesBefore = certificateCopies()
     const result = await runCli(
       runArgs(out, [
         '--load-hosts',
@@ -236,7 +239,7 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
         '--frameworks',
         'node-http',
         '--scenarios',
-        'json',
+        'json,tls-json',
         '--connections',
         '11',
         '--duration',
@@ -247,14 +250,18 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
       { env, timeoutMs: 120_000 }
     )
     expect(result.code, result.stderr).toBe(0)
-    const {
-      index,
-      records: [record]
-    } = readOnlyRun(out)
-    expect(schemaErrors('result', record)).toEqual([])
-    expect(record.status).toBe('ok')
+    const { index, records } = readOnlyRun(out)
+    expect(records.map((/** @type {any} */ record) => record.scenario.name).sort()).toEqual(['json', 'tls-json'])
     const names = [lab.hosts[1].url, lab.hosts[2].url].map((url) => url.replace(/\/$/, ''))
-    for (const phase of [record.warmup, record.summary]) {
+    for (const record of records) {
+      expect(schemaErrors('result', record)).toEqual([])
+      expect(record.status, record.reason).toBe('ok')
+      expect(record.links.map((/** @type {any} */ link) => link.from)).toEqual(names)
+    }
+    const tls = records.find((/** @type {any} */ record) => record.scenario.name === 'tls-json')
+    expect(tls.summary.protocolNegotiated).toBe('http/1.1 over TLSv1.3')
+    expect(certificateCopies()).toEqual(copiesBefore)
+    for (const phase of records.flatMap((/** @type {any} */ record) => [record.warmup, record.summary])) {
       expect(phase.loadHosts.map((/** @type {any} */ share) => [share.name, share.connections])).toEqual([
         [names[0], 6],
         [names[1], 5]
@@ -265,7 +272,6 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
         phase.requests
       )
     }
-    expect(record.links.map((/** @type {any} */ link) => link.from)).toEqual(names)
     expect(index.env.hosts.map((/** @type {any} */ host) => host.role)).toEqual(['sut', 'load', 'load'])
     expect(index.options.loadHosts.map((/** @type {any} */ host) => host.name)).toEqual(names)
     expect(await nothingLeft([index.runId])).toEqual({ onHost: [], ofRuns: [] })

@@ -85,6 +85,15 @@ async () => {
   expect(result.stdout).toMatch(/h2 over TLSv1\.3, 2 streams/)
   expect(result.stdout).toMatch(/websocket over http\/1\.1, 2 messages in flight/)
   expect(result.stdout).toMatch(/req\/s \| msg\/s/)
+  // report.md and report.html say it over each scenario's table and charts; plain HTTP/1.1 needs no such line.
+  const markdown = readFileSync(join(runDir, 'report.md'), 'utf8')
+  const html = readFileSync(join(runDir, 'report.html'), 'utf8')
+  for (const [name, spoken] of Object.entries(negotiated)) {
+    const streams = name === 'tls-json' ? '' : name === 'ws-echo' ? ', 2 messages in flight' : ', 2 streams'
+    expect(markdown).toContain(`Protocol: ${spoken}${streams}.`)
+    const inItsSection = `<section id="scenario-${name}">(?:(?!</section>)[\\s\\S])*`
+    expect(html).toMatch(new RegExp(`${inItsSection}<p class="protocol">Protocol: ${spoken}${streams}\\.</p>`))
+  }
   rmSync(out, { recursive: true, force: true })
 }, 120_000)
 

@@ -121,7 +121,11 @@ async function countedOnHost (context, cell, record, count) {
     scenario: cell.scenario.name,
     env: sutEnv(context, cell),
     ...count,
-    readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC)
+    readyTimeoutSec: Math.max(context.readyTimeoutSec, INSTRUCTION_COUNT_READY_TIMEOUT_SEC),
+    // Its requests come from that host, which trusts the certificate's copy there.
+    trust: context.certificateOnSutHost
+      ? { caFile: context.certificateOnSutHost.certFile, serverName: context.certificateOnSutHost.serverName }
+      : null
   })
   const { stdout, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/measures/instructions/counts/count-on-host.js', [],
     { label: `the count of ${cell.sut.name}`, signal: context.signal, stdinText: `${spec}\n` })

@@ -9,6 +9,7 @@ import { NATIVE_ENGINE_DIR } from '../../../platform/paths.js'
 import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
 import { generatorBound } from '../../../platform/resources/resource-figures.js'
 import { startResourceSampler } from '../../../platform/resources/resource-sampler.js'
+import { certificateOnHost } from '../../../subjects/tls/certificate-on-host.js'
 import { engineConfig, failedPhase, findNativeEngine, nativePortableCounts, readEngineMessages, withProtocol } from './native-engine.js'
 import { mergeCounts } from '../../phase-counts.js'
 import { phaseSummary } from '../../phase-summary.js'
@@ -65,11 +66,12 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
       )
     }
   }
-  const startAtUnixMs = Date.now() + START_LEAD_MS
   let stopping = false
   /** @type {import('../../../platform/hosts/host.js').HostProcess[]} */
   const started = []
-  const done = (async () => {
+  /** @param {import('../../../subjects/tls/certificate-on-host.js').CertificateOnHost[] | null} trusted */
+  const startAndFollow = async (trusted) => {
+    const startAtUnixMs = Date.now() + START_LEAD_MS
     for (const [index, { host, cpus, pin }] of loadHosts.entries()) {
       const threads = Math.max(1, Math.min(cpus.length, shares[index]))
       const onHost = host.launchOn(engine.path, [])
@@ -81,7 +83,14 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
           cwd: NATIVE_ENGINE_DIR,
           env: hooks.env ?? {},
           stdinText: JSON.stringify(
-            engineConfig(hostPart(plan, shares, index), threads, { startAtUnixMs, windowHistograms: true })
+            engineConfig(
+              {
+                ...hostPart(plan, shares, index),
+                ...(trusted && plan.tls ? { tls: { ...plan.tls, caFile: trusted[index].certFile } } : {})
+              },
+              threads,
+              { startAtUnixMs, windowHistograms: true }
+            )
           ),
           label: `the native engine on ${host.name}`
         })
@@ -89,6 +98,17 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
     }
     if (stopping) for (const engine of started) engine.stop(2000).catch(() => {})
     return followEngines(plan, loadHosts, started, { shares, startAtUnixMs, hooks })
+  }
+  const done = (async () => {
+    // Over TLS each engine trusts the run's certificate as its host has it (a copy on a host of its own), placed before the common
+    // start is set, so that placing it takes nothing from the lead the hosts' sessions have.
+    const caFile = plan.tls?.caFile
+    const trusted = caFile ? await Promise.all(loadHosts.map(({ host }) => certificateOnHost({ certFile: caFile }, host))) : null
+    try {
+      return await startAndFollow(trusted)
+    } finally {
+      await Promise.all((trusted ?? []).map((copy) => copy.remove()))
+    }
   })()
   return {
     get pids () { return [] },

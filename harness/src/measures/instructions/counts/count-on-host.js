@@ -18,6 +18,7 @@ import { countInstructions } from './count-instructions.js'
  * @property {number} warmupRequests @property {number} [warmupBoundRequests]
  * @property {number} windowRequests @property {number} windows @property {number} concurrency
  * @property {number} readyTimeoutSec
+ * @property {{ caFile: string, serverName: string } | null} [trust] over TLS: the run's certificate as that host has it
  */
 
 /** @param {CountOnHost} spec @returns {string} one shell-safe argument */

@@ -7,6 +7,7 @@ import { atMachineLimit } from '../../../load/engines/index.js'
 import { mergedLatencyDistributionMs } from '../../../records/merge-histograms.js'
 import { runLabels } from '../../../records/run-labels.js'
 import { rankGroupText } from '../../../records/rank-text.js'
+import { scenarioProtocolText } from '../../../records/result-protocol.js'
 import { contractPlace } from '../../../records/scenario-order.js'
 import { roundTo } from '../../../platform/util/numbers.js'
 
@@ -22,6 +23,7 @@ import { roundTo } from '../../../platform/util/numbers.js'
  * @typedef {object} ScenarioCharts
  * @property {string} scenario
  * @property {string} summary
+ * @property {string | null} protocol what its connections spoke (`h2 over TLSv1.3, 8 streams`); null for HTTP/1.1 in cleartext
  * @property {{ categories: string[], series: BarSeries[] }} throughput req/s per subject (the geometric mean of its runs), one
  *   series per run
  * @property {{ series: LineSeries[], warmupEndSec: number, stableAfter: { name: string, atSec: number }[] }} latencyOverTime p50 and p99
@@ -88,6 +90,7 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   return {
     scenario,
     summary,
+    protocol: scenarioProtocolText(entries.map((entry) => entry.record)),
     throughput: {
       categories: subjects,
       series: bars(

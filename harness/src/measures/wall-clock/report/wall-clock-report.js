@@ -3,7 +3,7 @@
 // the factor against the slowest, p50 and p99 from the merged histograms, errors, flags) with the spread between rounds and the neighbours
 // the data cannot tell apart; the charts of report.html (scenario-charts.js, drawn by html/report-client.js); and each scenario's warm-up,
 // classified. Every figure comes from the result files.
-import { exchangeOf, protocolText } from '../../../records/result-protocol.js'
+import { exchangeOf, scenarioProtocolText } from '../../../records/result-protocol.js'
 import { SCENARIOS } from '@dyno/scenarios'
 import { atMachineLimit } from '../../../load/engines/index.js'
 import { formatInteger, formatMs } from '../../../platform/text/format.js'
@@ -55,12 +55,9 @@ function markdownBody (run, { mixed }) {
     const sweep = levels.length > 1
     // A scenario in another protocol says what its connections spoke; a WebSocket's figures are per message.
     const results = run.records.filter((record) => record.scenario.name === scenario)
-    const spoken = results.find((record) => record.summary?.protocolNegotiated) ?? results[0]
-    const protocolLine = spoken?.scenario.protocol && spoken.scenario.protocol !== 'http1'
-      ? ['Protocol: ' +
-      `${cell(protocolText(spoken))}.`, '']
-      : []
-    const per = spoken && exchangeOf(spoken) === 'msg' ? { rate: 'msg/s', latency: ' ms/msg' } : { rate: 'req/s', latency: ' ms' }
+    const protocol = scenarioProtocolText(results)
+    const protocolLine = protocol ? [`Protocol: ${cell(protocol)}.`, ''] : []
+    const per = results[0] && exchangeOf(results[0]) === 'msg' ? { rate: 'msg/s', latency: ' ms/msg' } : { rate: 'req/s', latency: ' ms' }
     lines.push(`## ${scenario}`, '', ...(mixed ? [`> ${mixed}`, ''] : []), ...protocolLine)
     lines.push(`| rank | framework | version |${sweep ? ' conns |' : ''} ${per.rate} |${repeated ? ' 95% interval |' : ''}` +
       ` × slowest | p50${per.latency} | p99${per.latency} | errors | flags |`)
@@ -196,6 +193,7 @@ function scenarioSection (section, index, mixed) {
   return `<section id="scenario-${slug}">
 <h2>${escapeHtml(section.scenario)}</h2>
 ${mixed}<p class="summary">${escapeHtml(section.summary)}</p>
+${section.protocol ? `<p class="protocol">Protocol: ${escapeHtml(section.protocol)}.</p>\n` : ''}
 ${body}
 </section>`
 }
