@@ -37,7 +37,7 @@ export async function loadCell (context, cell, running, record, probes) {
   // A SUT across a network: the link's round trip is measured, to read its latency against.
   if (!context.sutHost.sharesNetwork) {
     try {
-      record.links = await timedStage(record, 'link', () => roundTrips(context, running))
+      record.links = await timedStage(record, 'link', () => roundTrips(context, running, cell.scenario))
     } catch (error) {
       if (!isDynoError(error)) throw error
       return failedWith(error)
@@ -137,10 +137,13 @@ export async function loadCell (context, cell, running, record, probes) {
 
 /**
  * The round trip from each load host (this machine, unless `--load-hosts` says otherwise) to the SUT on its host, one after another.
- * @param {RunContext} context @param {RunningSut} running @returns {Promise<import('../../platform/hosts/link-rtt.js').LinkRtt[]>}
+ * @param {RunContext} context @param {RunningSut} running @param {import('@dyno/scenarios').Scenario} scenario
+ * @returns {Promise<import('../../platform/hosts/link-rtt.js').LinkRtt[]>}
  */
-async function roundTrips (context, running) {
-  const target = { address: running.address, port: running.port, to: context.sutHost.name }
+async function roundTrips (context, running, scenario) {
+  // A port that speaks anything but HTTP/1.1 in cleartext is timed by its TCP set-up (link-rtt.js).
+  const method = /** @type {'http' | 'tcp'} */ (scenario.protocol === 'http1' ? 'http' : 'tcp')
+  const target = { address: running.address, port: running.port, to: context.sutHost.name, method }
   const links = []
   for (const { host } of context.loadHosts ?? []) links.push(await host.measureRtt(target))
   if (!context.loadHosts) links.push(await measureLinkRtt({ ...target, from: 'local' }))

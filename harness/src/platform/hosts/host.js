@@ -41,8 +41,9 @@
  *   runs it (its node, its checkout's paths)
  * @property {(count: number) => Promise<number[]>} freePorts TCP ports free on the host's listenAddress just now
  * @property {import('../pinning/resolve-pinning.js').Machine} machine what pinning on the host depends on
- * @property {(target: { address: string, port: number, to: string }) => Promise<import('./link-rtt.js').LinkRtt>} measureRtt the round trip
- *   from this host to a server (link-rtt.js), measured on this host
+ * @property {(target: { address: string, port: number, to: string, method: keyof typeof import('./link-rtt.js').RTT_METHODS }) =>
+ *   Promise<import('./link-rtt.js').LinkRtt>} measureRtt the round trip from this host to a server (link-rtt.js), measured on this
+ *   host: `http` where the server speaks HTTP/1.1 in cleartext, `tcp` elsewhere
  * @property {(name: string) => string | null} which where the host has an executable (a remote host: the few dyno asks about)
  * @property {HostDescription} description recorded in the results
  *

@@ -33,7 +33,7 @@ export const apartHostKind = {
     freePorts: async (count) => Promise.all(Array.from({ length: count }, () => freeLoopbackPort())),
     machine: currentMachine(),
     which: (name) => findExecutable(name),
-    measureRtt: ({ address, port, to }) => measureLinkRtt({ address, port, from: target.url, to }),
+    measureRtt: ({ address, port, to, method }) => measureLinkRtt({ address, port, from: target.url, to, method }),
     description: { name: target.url, role, address: '127.0.0.1', fingerprint: { hostname: `${hostname()} (${target.url})` } }
   }),
   prepare: null

@@ -31,7 +31,7 @@ export function localHost (role, fingerprint) {
     },
     machine: currentMachine(),
     which: (name) => findExecutable(name),
-    measureRtt: ({ address, port, to }) => measureLinkRtt({ address, port, from: 'local', to }),
+    measureRtt: ({ address, port, to, method }) => measureLinkRtt({ address, port, from: 'local', to, method }),
     description: { name: 'local', role, address: '127.0.0.1', fingerprint: { hostname: hostname(), ...fingerprint } }
   }
 }

@@ -4,5 +4,6 @@
 // JSON line.
 import { measureLinkRtt } from '../link-rtt.js'
 
-const [, , address, port, from, to] = process.argv
-process.stdout.write(`${JSON.stringify(await measureLinkRtt({ address, port: Number(port), from, to }))}\n`)
+const [, , address, port, from, to, method = 'http'] = process.argv
+if (method !== 'http' && method !== 'tcp') throw new Error(`measure-rtt: the method is http or tcp, got ${method}`)
+process.stdout.write(`${JSON.stringify(await measureLinkRtt({ address, port: Number(port), from, to, method }))}\n`)

@@ -158,8 +158,9 @@ export async function connectSshHost (target, role) {
       tasksetPath: facts.executables.taskset
     },
     which: (name) => facts.executables[name] ?? null,
-    measureRtt: async ({ address, port, to }) => {
-      const { code, stdout, stderr } = await runOverSsh(target, [facts.nodePath, RTT_SCRIPT, address, String(port), target.url, to])
+    measureRtt: async ({ address, port, to, method }) => {
+      const { code, stdout, stderr } =
+        await runOverSsh(target, [facts.nodePath, RTT_SCRIPT, address, String(port), target.url, to, method])
       if (code !== 0) {
         throw new DynoError('DYNO_ERR_HOST_LOST', `${target.url} could not measure its round trip to ${address}:${port}: ${stderr.trim()}`)
       }
