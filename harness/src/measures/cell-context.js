@@ -24,7 +24,8 @@ import { protocolEnv } from '../subjects/sut-process/protocol-env.js'
  * @property {import('../subjects/tls/run-certificate.js').RunCertificate | null} [certificate] the run's certificate, made once when a
  *   scenario of the run is served over TLS; absent: none was made. Its caFile is what a client on this machine trusts
  * @property {{ certFile: string, keyFile: string, serverName: string } | null} [certificateOnSutHost] the same certificate's files where
- *   the SUTs run (copies on a host of its own), which a SUT serves with and a count made there trusts; absent: none was made
+ *   the SUTs run (copies on a host of its own), which a SUT serves with and a count made there trusts; absent: the SUTs run here, on
+ *   `certificate`'s own files
  * @property {boolean} ci under CI a missing service fails the run instead of skipping it
  * @property {string | null} countCacheDir where counts are kept and reused (count-cache.js); null: every count is made anew
  * @property {boolean} censusArgs other processes are named by their (masked) arguments too (`--census-args on`)
@@ -57,7 +58,7 @@ export function sutEnv (context, { scenario }) {
     ...runEnv(context.runId),
     ...context.services.envFor(scenario.services ?? []),
     PG_POOL_SIZE: String(context.pgPoolSize),
-    ...protocolEnv(scenario, context.certificateOnSutHost ?? null)
+    ...protocolEnv(scenario, context.certificateOnSutHost ?? context.certificate ?? null)
   }
 }
 

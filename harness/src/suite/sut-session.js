@@ -95,7 +95,7 @@ export function createSutSession (context) {
               ...runEnv(context.runId),
               ...context.services.envFor(cell.sessionServices),
               PG_POOL_SIZE: String(context.pgPoolSize),
-              ...protocolEnv(cell.scenario, context.certificateOnSutHost ?? null),
+              ...protocolEnv(cell.scenario, context.certificateOnSutHost ?? context.certificate ?? null),
               ...runtimeEvents.env
             },
             cpus: context.pinning.sutCpus,
