@@ -8,8 +8,10 @@ import { join } from 'node:path'
 import { afterAll, it } from 'vitest'
 import { runCli } from '../support/run-cli.js'
 
-const out = mkdtempSync(join(tmpdir(), 'dyno-refused-'))
-afterAll(() => rmSync(out, { recursive: true, force: true }))
+// The cases run at once, each with an --out of its own: a run checks that it can write to --out (a file it removes at once), and
+// another case reading a shared one could see that file.
+const outs = /** @type {string[]} */ ([])
+afterAll(() => { for (const out of outs) rmSync(out, { recursive: true, force: true }) })
 
 it.concurrent.for(/** @type {[string[], string][]} */ ([
   [['--streams', '0'], '`--streams` must be a whole number from 1 to 10000, got `0`'],
@@ -23,6 +25,8 @@ it.concurrent.for(/** @type {[string[], string][]} */ ([
   [['--scenarios', 'json', '--engine', 'autocannon', '--streams', '4'],
     '`--streams 4`: autocannon keeps one request in flight per connection; engines that keep 4: native (up to 10000)']
 ]))('refuses %j: exit 2, DYNO_ERR_INVALID_OPTION naming it', async ([args, message], { expect }) => {
+  const out = mkdtempSync(join(tmpdir(), 'dyno-refused-'))
+  outs.push(out)
   const result = await runCli(['run', '--frameworks', 'node-http', '--out', out, ...args])
   expect(result.code, result.stderr).toBe(2)
   expect(readdirSync(out)).toEqual([])

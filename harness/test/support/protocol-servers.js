@@ -186,6 +186,8 @@ export async function startWebSocketEcho ({ wrongEvery, wrongAccept = false } = 
   const closeCodes = []
   const server = createHttpServer((request, response) => response.writeHead(404).end())
   server.on('upgrade', (request, /** @type {import('node:net').Socket} */ socket, head) => {
+    // A client may reset the connection after any answer (the engine does after a refused handshake): never an uncaught error here.
+    socket.on('error', () => {})
     const key = request.headers['sec-websocket-key']
     if (request.url !== '/ws' || typeof key !== 'string' || request.headers.upgrade?.toLowerCase() !== 'websocket') {
       socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
@@ -218,7 +220,6 @@ export async function startWebSocketEcho ({ wrongEvery, wrongAccept = false } = 
       }
       if (out.length > 0) socket.write(out.length === 1 ? out[0] : Buffer.concat(out))
     })
-    socket.on('error', () => {})
   })
   const open = new Set()
   return { port: await listen(server, open), served: () => served, closeCodes: () => [...closeCodes], close: closer(server, open) }
