@@ -146,6 +146,9 @@ describe('compare-commits', () => {
           'instructions',
           '--count-warmup',
           '200',
+          // A fixed warm-up (the bound equal to it): this is about where and when the counts run, not when they settle.
+          '--count-warmup-bound',
+          '200',
           '--count-requests',
           '40',
           '--count-windows',

@@ -99,7 +99,9 @@ it('Ctrl-C typed into a terminal running pnpm bench: the run under way is writte
 
 it('timeout around pnpm bench (SIGTERM to pnpm and dyno): the run under way is written, nothing is left', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-timeout-'))
-  const bench = start('timeout', ['-s', 'TERM', '6', 'pnpm', 'bench', ...BENCH_ARGS, '--out', out])
+  // Late enough that the run is under way even where pnpm and dyno take seconds to start (a busy machine: 6 s was too early there),
+  // early enough that its three cells of 8 s are not done.
+  const bench = start('timeout', ['-s', 'TERM', '15', 'pnpm', 'bench', ...BENCH_ARGS, '--out', out])
   const exit = await bench.exited
   expect(exit.code).toBe(124)
   expectInterruptedRun(await settledRun(out), 'SIGTERM')

@@ -194,5 +194,5 @@ describe('a hostile run directory', () => {
       expectRefused(await runCli(['merge', part, other, '--out', out]), says)
       expect(existsSync(out)).toBe(false)
     }
-  })
+  }, 180_000) // about 20 command lines, each loading the CLI: seconds apiece on a busy machine
 })
