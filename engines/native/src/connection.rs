@@ -1,6 +1,6 @@
 //! What every protocol's connections stand on: the thread's context they share (the target, the counts, the open
 //! model's schedule), what each connection has in flight, and the steps every protocol takes the same way (connecting,
-//! the TLS handshake's outcome, reading, a session's end).
+//! the TLS handshake's outcome, the first attempt's end reported to the phase's clock, reading, a session's end).
 
 use crate::config::BodyExpectation;
 use crate::phase::PhaseShared;
@@ -68,6 +68,8 @@ pub struct Schedule {
 /// What a connection has in flight, for the watchdog (timeouts) and the windows (time in flight).
 #[derive(Default)]
 pub struct ConnectionState {
+    /// Its first attempt of the phase to come up has ended and was reported (its task restarted by the watchdog keeps it).
+    pub arrived: Cell<bool>,
     /// HTTP/1.1 and WebSocket: when each request in flight was sent (or meant to be sent, in the open model), in the
     /// order the answers come.
     pub sent: RefCell<VecDeque<Instant>>,
@@ -113,8 +115,8 @@ pub enum Ended {
     Failed,
 }
 
-/// A TCP connection to the SUT, or None (counted as an error, after a pause) when it cannot be made.
-pub async fn connect(context: &ThreadContext) -> Option<TcpStream> {
+/// A TCP connection to the SUT, or None (counted as an error, after a pause, and arrived not up) when it cannot be made.
+pub async fn connect(context: &ThreadContext, state: &ConnectionState) -> Option<TcpStream> {
     match TcpStream::connect(context.target.address).await {
         Ok(stream) => {
             let _ = stream.set_nodelay(true);
@@ -123,8 +125,19 @@ pub async fn connect(context: &ThreadContext) -> Option<TcpStream> {
         Err(_) => {
             context.stats.borrow_mut().error(1);
             tokio::time::sleep(RECONNECT_PAUSE).await;
+            arrived(context, state, false).await;
             None
         }
+    }
+}
+
+/// A connection's attempt to come up (connected, and its TLS and protocol handshakes done) ended, `up` or not. The first
+/// of the phase is reported, since the phase's clock waits for every connection's (phase.rs), and the connection then
+/// waits for the clock to start before it sends a request or tries again; a reconnect goes straight on.
+pub async fn arrived(context: &ThreadContext, state: &ConnectionState, up: bool) {
+    if !state.arrived.replace(true) {
+        context.shared.arrived(up);
+        context.shared.started().await;
     }
 }
 
@@ -141,7 +154,8 @@ pub fn session_ended(context: &ThreadContext, state: &ConnectionState, ended: En
 /// How a connection's TLS handshake went, for the connection.
 pub enum Secured<S> {
     Ready(S),
-    /// The connection failed before TLS said anything (counted as an error, after a pause): connect again.
+    /// The connection failed before TLS said anything (counted as an error, after a pause, and arrived not up): connect
+    /// again.
     Retry,
     /// TLS refused: the phase fails with the reason (the first connection to find it says it).
     Fatal,
@@ -150,6 +164,7 @@ pub enum Secured<S> {
 /// The TLS handshake on a new connection, what it negotiated noted.
 pub async fn secure(
     context: &ThreadContext,
+    state: &ConnectionState,
     tls: &TlsTarget,
     tcp: TcpStream,
 ) -> Secured<TlsStream<TcpStream>> {
@@ -161,6 +176,7 @@ pub async fn secure(
         Handshake::Lost => {
             context.stats.borrow_mut().error(1);
             tokio::time::sleep(RECONNECT_PAUSE).await;
+            arrived(context, state, false).await;
             Secured::Retry
         }
         Handshake::Refused(reason) => {
@@ -185,7 +201,7 @@ pub async fn read_more<S: AsyncRead + Unpin>(
     }
 }
 
-/// A thread's context for unit tests: one thread, a phase of a second starting now, closed loop.
+/// A thread's context for unit tests: one thread, a phase of a second whose clock started now, closed loop.
 #[cfg(test)]
 pub fn test_context(
     target: Target,
@@ -193,7 +209,8 @@ pub fn test_context(
     pipelining: usize,
     streams: usize,
 ) -> ThreadContext {
-    let start = Instant::now();
+    let shared = PhaseShared::new(Duration::from_secs(1), 1);
+    let start = shared.start_clock().start;
     ThreadContext {
         target: Arc::new(target),
         pipelining,
@@ -201,7 +218,7 @@ pub fn test_context(
         keep_body: crate::check::needs_body(&expected_body),
         expected_body,
         stats: RefCell::new(ThreadStats::new(start)),
-        shared: Arc::new(PhaseShared::new(start, Duration::from_secs(1), 1)),
+        shared: Arc::new(shared),
         index: 0,
         schedule: None,
         received: Cell::new(0),

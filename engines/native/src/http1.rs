@@ -4,7 +4,7 @@
 
 use crate::check::body_matches;
 use crate::connection::{
-    connect, read_more, secure, session_ended, ConnectionState, Ended, Schedule, Secured,
+    arrived, connect, read_more, secure, session_ended, ConnectionState, Ended, Schedule, Secured,
     ThreadContext, READ_BUFFER,
 };
 use crate::response::{parse, Parsed};
@@ -19,16 +19,18 @@ pub async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) 
     let mut scratch = Vec::new();
     let batch: Vec<u8> = context.target.request.repeat(context.pipelining);
     loop {
-        let Some(stream) = connect(&context).await else {
+        let Some(stream) = connect(&context, &state).await else {
             continue;
         };
         let ended = match &context.target.tls {
             None => {
                 context.negotiated("http/1.1");
+                arrived(&context, &state, true).await;
                 http1_session(&context, &state, stream, &mut buffer, &mut scratch, &batch).await
             }
-            Some(tls) => match secure(&context, tls, stream).await {
+            Some(tls) => match secure(&context, &state, tls, stream).await {
                 Secured::Ready(stream) => {
+                    arrived(&context, &state, true).await;
                     http1_session(&context, &state, stream, &mut buffer, &mut scratch, &batch).await
                 }
                 Secured::Retry => continue,

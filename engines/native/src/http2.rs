@@ -10,7 +10,7 @@
 
 use crate::check::body_matches;
 use crate::connection::{
-    connect, secure, session_ended, ConnectionState, Ended, Secured, ThreadContext,
+    arrived, connect, secure, session_ended, ConnectionState, Ended, Secured, ThreadContext,
 };
 use crate::http2_request::H2Request;
 use bytes::Bytes;
@@ -35,12 +35,12 @@ const SETTINGS_FRAME: u8 = 0x4;
 /// run cannot go on (TLS refused, or a server that does not speak HTTP/2).
 pub async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) {
     loop {
-        let Some(tcp) = connect(&context).await else {
+        let Some(tcp) = connect(&context, &state).await else {
             continue;
         };
         let ended = match &context.target.tls {
             None => session(&context, &state, tcp).await,
-            Some(tls) => match secure(&context, tls, tcp).await {
+            Some(tls) => match secure(&context, &state, tls, tcp).await {
                 Secured::Ready(stream) => session(&context, &state, stream).await,
                 Secured::Retry => continue,
                 Secured::Fatal => return,
@@ -60,9 +60,9 @@ struct Received {
     answered: Cell<bool>,
 }
 
-/// One HTTP/2 session on an open connection: the handshake, then `streams` stream loops polled in this task (so that
-/// the watchdog, aborting the task, ends them all at once) beside the connection's own driver. None: the run cannot
-/// go on (the reason is given to the phase).
+/// One HTTP/2 session on an open connection: the handshake (the connection is up once it has sent its preface), then
+/// `streams` stream loops polled in this task (so that the watchdog, aborting the task, ends them all at once) beside the
+/// connection's own driver. None: the run cannot go on (the reason is given to the phase).
 async fn session<S: AsyncRead + AsyncWrite + Unpin>(
     context: &ThreadContext,
     state: &ConnectionState,
@@ -82,8 +82,12 @@ async fn session<S: AsyncRead + AsyncWrite + Unpin>(
         .await
     {
         Ok(pair) => pair,
-        Err(_) => return Some(Ended::Failed),
+        Err(_) => {
+            arrived(context, state, false).await;
+            return Some(Ended::Failed);
+        }
     };
+    arrived(context, state, true).await;
     {
         let mut slots = state.slots.borrow_mut();
         slots.clear();

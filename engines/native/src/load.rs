@@ -1,13 +1,14 @@
 //! One generator thread: its connections on a current-thread tokio runtime, in a closed loop (each response
 //! sends the next request) or on a fixed schedule (open model), every response checked and timed. Here is the
-//! thread's loop, the same for every protocol: the connections started (each its protocol's), the open model's
-//! schedule released, the windows closed with the time in flight, the response timeouts, the end of the phase.
+//! thread's loop, the same for every protocol: the connections started (each its protocol's), the wait for the
+//! phase's clock, which starts once every connection of every thread is up (phase.rs), then, from its start, the open
+//! model's schedule released, the windows closed with the time in flight, the response timeouts, the end of the phase.
 
 use crate::alarm::Alarm;
 use crate::check::needs_body;
 use crate::config::{Config, Protocol};
 use crate::connection::{ConnectionState, Schedule, ThreadContext};
-use crate::phase::PhaseShared;
+use crate::phase::{Clock, PhaseShared};
 use crate::stats::{latency_us, ThreadStats, WindowPart};
 use crate::target::Target;
 use std::cell::{Cell, RefCell};
@@ -48,7 +49,8 @@ pub fn run_thread(
         streams: config.streams(),
         expected_body: config.expect_body.clone(),
         keep_body: needs_body(&config.expect_body),
-        stats: RefCell::new(ThreadStats::new(shared.start)),
+        // Its first window begins when the phase's clock starts, set then.
+        stats: RefCell::new(ThreadStats::new(Instant::now())),
         shared,
         index,
         schedule: rate.map(|per_sec| Schedule {
@@ -74,18 +76,21 @@ pub fn run_thread(
             tokio::task::spawn_local(connection(context.clone(), state.clone()))
         };
         let mut tasks: Vec<JoinHandle<()>> = states.iter().map(start_connection).collect();
+        // Nothing is sent before the clock starts: until then no request is in flight, for the windows or the watchdog.
+        let clock = context.shared.started().await;
+        context.stats.borrow_mut().window_started = clock.start;
         let scheduler = context
             .schedule
             .is_some()
-            .then(|| tokio::task::spawn_local(schedule(context.clone())));
+            .then(|| tokio::task::spawn_local(schedule(context.clone(), clock)));
         let shared = &context.shared;
         let mut window_index = 0usize;
         loop {
             let now = Instant::now();
-            let window_end = shared.start + window * (window_index as u32 + 1);
-            let stopping = shared.stop.load(Ordering::Relaxed) || now >= shared.end;
+            let window_end = clock.start + window * (window_index as u32 + 1);
+            let stopping = shared.stop.load(Ordering::Relaxed) || now >= clock.end;
             if stopping || now >= window_end {
-                let _ = windows.send(close_window(&context, &states, window_index, now));
+                let _ = windows.send(close_window(&context, clock, &states, window_index, now));
                 window_index += 1;
             }
             if stopping {
@@ -105,8 +110,8 @@ pub fn run_thread(
                     *task = start_connection(state);
                 }
             }
-            let next = (shared.start + window * (window_index as u32 + 1))
-                .min(shared.end)
+            let next = (clock.start + window * (window_index as u32 + 1))
+                .min(clock.end)
                 .min(now + TICK);
             tokio::time::sleep_until(next.into()).await;
         }
@@ -141,12 +146,13 @@ pub fn run_thread(
 /// now released into it first) counts its time in flight up to now to this window.
 fn close_window(
     context: &ThreadContext,
+    clock: Clock,
     states: &[Rc<ConnectionState>],
     index: usize,
     now: Instant,
 ) -> WindowPart {
     if context.schedule.is_some() {
-        release_due(context, now);
+        release_due(context, clock, now);
     }
     let mut stats = context.stats.borrow_mut();
     for state in states {
@@ -164,22 +170,26 @@ fn close_window(
 /// alarm thread (alarm.rs: tokio's timer would wake a millisecond late). What the generator itself lags behind its
 /// schedule is measured here (a request waiting for a free connection is the server's doing and shows in its
 /// latency, which runs from the intended time).
-async fn schedule(context: Rc<ThreadContext>) {
+async fn schedule(context: Rc<ThreadContext>, clock: Clock) {
     let Some(schedule) = &context.schedule else {
         return;
     };
-    let (start, end) = (context.shared.start, context.shared.end);
-    let alarm = Alarm::start(start, schedule.interval, end, schedule.next.get());
-    while release_due(&context, Instant::now()).is_some() {
+    let alarm = Alarm::start(
+        clock.start,
+        schedule.interval,
+        clock.end,
+        schedule.next.get(),
+    );
+    while release_due(&context, clock, Instant::now()).is_some() {
         alarm.rung().await;
     }
 }
 
 /// Queues every intended send time due by `now` and wakes the connections; returns when the next one is due, or
 /// None once the phase's schedule is all released.
-fn release_due(context: &ThreadContext, now: Instant) -> Option<Instant> {
+fn release_due(context: &ThreadContext, clock: Clock, now: Instant) -> Option<Instant> {
     let schedule = context.schedule.as_ref()?;
-    let (start, end) = (context.shared.start, context.shared.end);
+    let Clock { start, end } = clock;
     let mut next = schedule.next.get();
     let mut due = start + schedule.interval * next;
     let mut released = 0;

@@ -1,6 +1,6 @@
-//! dyno-load: dyno's native load generator. Reads a config (JSON) on standard input, runs its phases in
-//! order (each on fresh connections, one thread per generator cpu), and writes JSON lines on standard
-//! output: `progress` once a second, a `phase` report when each phase ends, `done` at the end. SIGTERM or
+//! dyno-load: dyno's native load generator. Reads a config (JSON) on standard input, runs its phases in order (each
+//! on fresh connections, its clock started once they are up, one thread per generator cpu), and writes JSON lines on
+//! standard output: `progress` once a second, a `phase` report when each phase ends, `done` at the end. SIGTERM or
 //! SIGINT ends the phase under way early (still reported, `stoppedEarly`) and runs no further phase. A phase that
 //! cannot go on (a certificate not trusted, HTTP/2 not negotiated, a WebSocket handshake refused) writes a `failed`
 //! line naming why instead of its report, and the engine exits with code 1.
@@ -109,7 +109,7 @@ fn wait_until(at_unix_ms: u64) {
     std::thread::sleep(Duration::from_millis(at_unix_ms.saturating_sub(now_ms)));
 }
 
-/// Runs one phase on fresh connections; Err: why it could not go on.
+/// Runs one phase on fresh connections, its clock started once they are up; Err: why it could not go on.
 fn run_phase(
     config: &Arc<Config>,
     target: &Arc<Target>,
@@ -117,8 +117,8 @@ fn run_phase(
     duration: Duration,
     stop: &AtomicBool,
 ) -> Result<PhaseReport, String> {
-    let start = Instant::now();
-    let shared = Arc::new(PhaseShared::new(start, duration, config.threads));
+    let opened = Instant::now();
+    let shared = Arc::new(PhaseShared::new(duration, config.threads));
     let (window_sender, window_receiver) = mpsc::channel();
     let threads: Vec<_> = (0..config.threads)
         .map(|index| {
@@ -135,6 +135,14 @@ fn run_phase(
         })
         .collect();
     drop(window_sender);
+    // The clock waits for every connection to come up, at most the response timeout: one not up by then is as stuck as a
+    // request unanswered that long, and the phase goes on without it (it comes up, if it does, while the phase runs).
+    let (deadline, signalled) = (opened + config.timeout(), || stop.load(Ordering::Relaxed));
+    let arrivals = shared.await_arrivals(config.connections, deadline, POLL, signalled);
+    let clock = shared.start_clock();
+    let start = clock.start;
+    // dyno samples the SUT's and the generator's cpu over each phase: it moves the phase's window here, leaving the connecting out.
+    emit(&json!({ "type": "clock", "phase": name }));
 
     let mut merger = WindowMerger::new(
         config.threads,
@@ -151,7 +159,7 @@ fn run_phase(
         // at once when every thread has ended, their senders gone with them: a phase never waits out a poll after its end
         // (sleeping POLL at a time added 25 ms to every phase on average).
         let until_second = next_second.saturating_duration_since(Instant::now());
-        let wait = if next_second <= shared.end {
+        let wait = if next_second <= clock.end {
             POLL.min(until_second)
         } else {
             POLL
@@ -162,9 +170,9 @@ fn run_phase(
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         }
         if stop.load(Ordering::Relaxed) && !shared.stop.swap(true, Ordering::Relaxed) {
-            stopped_early = Instant::now() < shared.end;
+            stopped_early = Instant::now() < clock.end;
         }
-        if Instant::now() >= next_second && next_second <= shared.end {
+        if Instant::now() >= next_second && next_second <= clock.end {
             let total: u64 = shared
                 .responses
                 .iter()
@@ -179,7 +187,7 @@ fn run_phase(
             next_second += Duration::from_secs(1);
         }
     }
-    let ended = Instant::now().min(shared.end.max(start));
+    let ended = Instant::now().min(clock.end);
     let mut totals = ThreadStats::new(start);
     for thread in threads {
         totals.add(
@@ -208,6 +216,8 @@ fn run_phase(
         latency_histogram_us: encode(&totals.histogram),
         windows: merger.finish(),
         stopped_early,
+        connect_ms: round3(millis(start - opened)),
+        connections_up: arrivals.up,
         rate: config.rate_per_sec.map(|target| RateReport {
             target_per_sec: target,
             achieved_send_per_sec: round3(

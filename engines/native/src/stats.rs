@@ -31,7 +31,8 @@ pub struct ThreadStats {
     pub window: Histogram<u64>,
     pub window_requests: u64,
     pub window_errors: u64,
-    /// When the current window began for this thread: the phase's start, then each time it handed a window over.
+    /// When the current window began for this thread: the phase's start (once its clock starts), then each time it handed a
+    /// window over.
     pub window_started: Instant,
     /// The time requests spent in flight inside the current window so far (those that ended in it; the rest are added
     /// when it closes), and what a previous window's µs left over below 1 µs.
@@ -299,6 +300,12 @@ pub struct PhaseReport {
     pub latency_histogram_us: String,
     pub windows: Vec<Window>,
     pub stopped_early: bool,
+    /// How long the phase's connections took to come up (ms), before its clock started: the duration, the per-second counts
+    /// and the windows all run from then. The clock waits at most the response timeout for them.
+    pub connect_ms: f64,
+    /// How many connections were up when the clock started: fewer than the config's when the wait was cut short (its
+    /// bound, a stop, a failure) or a first connect failed.
+    pub connections_up: usize,
     pub rate: Option<RateReport>,
     /// What the connections spoke (`http/1.1`, `http/1.1 over TLSv1.3`, `h2 over TLSv1.3`, `h2c`, `websocket over
     /// http/1.1`), joined by `, ` should they have differed; null when no connection was established.

@@ -11,7 +11,7 @@
 
 use crate::config::MAX_MESSAGE_BYTES;
 use crate::connection::{
-    connect, read_more, session_ended, ConnectionState, Ended, ThreadContext, READ_BUFFER,
+    arrived, connect, read_more, session_ended, ConnectionState, Ended, ThreadContext, READ_BUFFER,
 };
 use crate::websocket_frames::{
     encode_frame, handshake_refusal, parse_frame, Frame, FrameHead, Masks, MAX_HEADERS, OP_CLOSE,
@@ -48,15 +48,19 @@ pub async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) 
     let mut out = Vec::new();
     let mut masks = Masks::seeded();
     while !context.closing.get() {
-        let Some(mut stream) = connect(&context).await else {
+        let Some(mut stream) = connect(&context, &state).await else {
             continue;
         };
         reader.filled = 0;
         reader.fragmented = None;
         match upgrade(&context, &mut stream, &mut reader).await {
-            Upgrade::Done => context.negotiated("websocket over http/1.1"),
+            Upgrade::Done => {
+                context.negotiated("websocket over http/1.1");
+                arrived(&context, &state, true).await;
+            }
             Upgrade::Lost => {
                 context.stats.borrow_mut().error(1);
+                arrived(&context, &state, false).await;
                 continue;
             }
             Upgrade::Refused(reason) => {

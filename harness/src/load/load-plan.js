@@ -55,6 +55,10 @@ import { PROTOCOLS } from '@dyno/scenarios'
  * @property {import('./timeseries.js').Window[] | null} timeseries the phase in windows of plan.windowMs; null when the engine cannot cut
  *   it
  * @property {string} [protocolNegotiated] what the engine's connections spoke, as negotiated (`h2 over TLSv1.3`); engines that report it
+ * @property {number} [connectMs] how long the phase's connections took to come up (connected, TLS and protocol handshakes done) before the
+ *   phase's clock started: durationSec, the rates and the windows run from then; engines that wait for them (native)
+ * @property {number} [connectionsUp] how many connections were up when the phase's clock started: fewer than the plan's when the wait
+ *   for them was cut short; engines that wait for them (native)
  */
 
 /**

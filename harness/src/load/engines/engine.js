@@ -27,6 +27,8 @@
  * @property {number[] | null} [cpus] pin the engine's processes to these cpus
  * @property {Record<string, string>} [env] added to the engine's environment (DYNO_RUN_ID)
  * @property {(phase: 'warmup' | 'measure') => void} [onPhase] a phase finished
+ * @property {(phase: 'warmup' | 'measure') => void} [onClock] the phase's clock started, its connections up (engines that wait for
+ *   them: native): what is sampled over the phase starts here
  * @property {(progress: { phase: string, elapsedSec: number, requestsPerSec: number | null }) => void} [onProgress] about once a second
  *
  * @typedef {object} LoadOutcome

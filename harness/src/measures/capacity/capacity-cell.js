@@ -1,7 +1,9 @@
 // @ts-check
 // A capacity cell: the closed-loop ceiling first (a short closed-loop phase at the cell's connections), then open-model steps at fixed
-// offered rates, searched (rate-search.js) for the highest rate the SUT holds within the objective. Every step goes into the record the
-// moment it is measured, so an interruption keeps all of them; every response is checked, as under any load.
+// offered rates, searched (rate-search.js) for the highest rate the SUT holds within the objective, then the connections sweep (closed
+// loops at each level asked for, connection-sweep.js). Every step and level goes into the record the moment it is measured, so an
+// interruption keeps all of them; every response is checked, as under any load. A SUT that exits during the sweep keeps its capacity: the
+// level it exited in says so.
 import { timedStage } from '../cell-context.js'
 import { failed, invalid, ok } from '../../records/outcome.js'
 import { describeExit } from '../../subjects/sut-process/start-sut.js'
@@ -10,6 +12,7 @@ import { formatInteger } from '../../platform/text/format.js'
 import { roundTo } from '../../platform/util/numbers.js'
 import { judgeStep, takenByOthersPct } from './capacity-step.js'
 import { capacitySettingsOf } from './capacity-settings.js'
+import { sweepConnections, sweepLevel } from './connection-sweep.js'
 import { loadPhase } from './load-phase.js'
 import { searchCapacity } from './rate-search.js'
 
@@ -30,7 +33,10 @@ import { searchCapacity } from './rate-search.js'
  * @property {import('./rate-search.js').SearchResult['limitedBy'] | null} limitedBy
  * @property {string | null} limit what stopped it going higher, in words
  * @property {import('../../platform/resources/interference-sampler.js').InterferenceReport | null} interference the most disturbed of its
- *   phases (the ceiling's or a step's): what other processes took of the cpus, as the cell's disturbance is judged; null: not read
+ *   phases (the ceiling's, a step's or a sweep level's): what other processes took of the cpus, as the cell's disturbance is judged;
+ *   null: not read
+ * @property {import('./connection-sweep.js').SweepLevel[]} [connectionSweep] the levels measured, in order; absent when none was asked for
+ * @property {string | null} [sweepStopped] why the sweep stopped before its last level (the SUT exited in it); null: it did not
  */
 
 /**
@@ -40,10 +46,17 @@ import { searchCapacity } from './rate-search.js'
  * @returns {Promise<Outcome>}
  */
 export async function capacityCell (context, cell, running, record, probes) {
-  const { objective, minRatePerSec, maxRatePerSec, stepSec } = capacitySettingsOf(context.load)
+  const { objective, minRatePerSec, maxRatePerSec, stepSec, sweepConnections: levels = [] } = capacitySettingsOf(context.load)
   /** @type {CapacityFigures} */
   const figures = {
-    objective: objective.text, ceiling: null, steps: [], capacityPerSec: null, limitedBy: null, limit: null, interference: null
+    objective: objective.text,
+    ceiling: null,
+    steps: [],
+    capacityPerSec: null,
+    limitedBy: null,
+    limit: null,
+    interference: null,
+    ...(levels.length > 0 ? { connectionSweep: [], sweepStopped: null } : {})
   }
   /** Keeps the phase most disturbed by other processes: the cell's disturbance is judged on it. @param {PhaseSummary | null} summary */
   const noteInterference = (summary) => {
@@ -57,6 +70,7 @@ export async function capacityCell (context, cell, running, record, probes) {
     const problem = underLoadProblems({ measure: summary }, cell.scenario.expect.status)
     if (problem) wrongAnswers.push(`${name}: ${problem}`)
   }
+  let sweepStarted = false
   const stopped = await timedStage(record, 'load', async () => {
     const ceiling = await loadPhase(context, cell, running, probes, {
       warmupSec: context.load.warmupSec, durationSec: context.load.durationSec, ratePerSec: null, label: 'closed-loop ceiling'
@@ -83,16 +97,34 @@ export async function capacityCell (context, cell, running, record, probes) {
       }
     })
     Object.assign(figures, result)
+    if (levels.length === 0 || result.limitedBy === 'interrupted' || wrongAnswers.length > 0 || context.signal.aborted) return false
+    sweepStarted = true
+    await sweepConnections(levels, async (connections) => {
+      const { summary, cutShort } = await loadPhase(context, cell, running, probes, {
+        warmupSec: stepSec / 2, durationSec: stepSec, ratePerSec: null, connections, label: `${formatInteger(connections)} connections`
+      })
+      noteInterference(summary)
+      return sweepLevel(connections, summary, cutShort)
+    }, (level) => figures.connectionSweep?.push(level))
     return false
   })
+  if (sweepStarted && running.hasExited() && !context.signal.aborted) {
+    const exit = await running.exited
+    const level = figures.connectionSweep?.at(-1)
+    figures.sweepStopped = `the SUT exited at ${formatInteger(level?.connections ?? null)} connections ` +
+      `(${describeExit(exit.code, exit.signal)}); last stderr line: ${running.stderr.format().split('\n').filter(Boolean).at(-1) ?? '-'}`
+    return ok()
+  }
   if (running.hasExited()) {
     const exit = await running.exited
     return failed(`the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`,
       'DYNO_ERR_SUT_EXITED')
   }
   if (context.signal.aborted) {
-    return failed(`interrupted by ${String(context.signal.reason)} after ${figures.steps.length} steps; the steps measured are kept`,
-      'DYNO_ERR_INTERRUPTED')
+    const levelsMeasured = figures.connectionSweep?.filter((level) => !level.cutShort).length ?? 0
+    const sweepText = sweepStarted ? ` and ${levelsMeasured} level${levelsMeasured === 1 ? '' : 's'} of the connections sweep` : ''
+    return failed(`interrupted by ${String(context.signal.reason)} after ${figures.steps.length} steps${sweepText}; the steps measured ` +
+      'are kept', 'DYNO_ERR_INTERRUPTED')
   }
   if (wrongAnswers.length > 0) {
     Object.assign(figures, { capacityPerSec: null, limitedBy: null, limit: null })

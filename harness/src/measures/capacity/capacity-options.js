@@ -1,7 +1,7 @@
 // @ts-check
 // The options of the capacity measure: the latency objective, the lowest offered rate and the most that is searched, and how long each
 // open-model step is measured. `dyno run --measure capacity`, `dyno capacity` and every command that runs a measure take them.
-import { invalidOption, positiveNumber, seconds, withDomain } from '../../platform/options/option-parsers.js'
+import { invalidOption, positiveNumber, seconds, wholeNumberList, withDomain } from '../../platform/options/option-parsers.js'
 import { DEFAULT_OBJECTIVE_TEXT, OBJECTIVE_ALLOWED, parseObjective } from './objective.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
@@ -57,5 +57,37 @@ export const STEP_OPTION = {
   default: DEFAULT_STEP_SEC
 }
 
+/**
+ * The closed-loop connection levels measured after the search when none are given: from a few clients to the thousands at which
+ * published comparisons of these frameworks see errors begin, each ten times the last.
+ */
+export const DEFAULT_SWEEP_CONNECTIONS = Object.freeze([10, 100, 1000, 10_000])
+
+/** The most connections a level may hold open, as `--connections` allows. */
+export const MAX_SWEEP_CONNECTIONS = 10_000
+
+const levels = wholeNumberList({ min: 1, max: MAX_SWEEP_CONNECTIONS })
+
+/** `--sweep-connections`: the levels, or `none` for no sweep. */
+export const sweepLevels = withDomain((/** @type {unknown} */ raw, /** @type {string} */ flag) => {
+  if (String(raw).trim() === 'none') return []
+  try {
+    return [...levels(raw, flag)].sort((a, b) => a - b)
+  } catch {
+    throw invalidOption(flag, raw, `a whole number from 1 to ${MAX_SWEEP_CONNECTIONS}, or a comma-separated list of them, or \`none\``)
+  }
+}, levels.domain)
+
+/** @type {OptionSpec} */
+export const SWEEP_CONNECTIONS_OPTION = {
+  field: 'sweepConnections',
+  flag: '--sweep-connections <list>',
+  description: 'With --measure capacity: closed-loop connection levels measured after the search (each for --step s after half as ' +
+    'long to warm), to show where errors, timeouts or refused connections begin and how p99 grows; `none`: no sweep',
+  parse: sweepLevels,
+  default: DEFAULT_SWEEP_CONNECTIONS,
+  defaultText: DEFAULT_SWEEP_CONNECTIONS.join(',')
+}
+
 /** Every option of the measure, in help order. */
-export const CAPACITY_OPTIONS = Object.freeze([SLO_OPTION, MIN_RATE_OPTION, MAX_RATE_OPTION, STEP_OPTION])
+export const CAPACITY_OPTIONS = Object.freeze([SLO_OPTION, MIN_RATE_OPTION, MAX_RATE_OPTION, STEP_OPTION, SWEEP_CONNECTIONS_OPTION])

@@ -1,12 +1,14 @@
 // @ts-check
 // The capacity measure's part of report.md, report.html and the terminal: per scenario the capacity table (highest first, with its 95%
 // interval over the launches and its rank group), and in report.html a chart per scenario of latency (p50 and p99, log scale) against the
-// offered rate, a line per SUT through its steps, the objective as a horizontal line and each SUT's capacity marked. Every figure comes
-// from the result files.
+// offered rate, a line per SUT through its steps, the objective as a horizontal line and each SUT's capacity marked; beside it the
+// connections sweep (p99 against connections, closed loop), which report.md and the terminal give as a table. Every figure comes from the
+// result files.
 import { escapeHtml } from '../../platform/text/html-text.js'
 import { markdownCell } from '../../platform/text/markdown-cell.js'
 import { formatInteger } from '../../platform/text/format.js'
 import { capacityCells, capacityTable, CAPACITY_COLUMNS, CAPACITY_FIGURE_COLUMNS } from './capacity-table.js'
+import { sweepRows, sweepTable } from './connection-sweep.js'
 
 const CLIENT_FILE = new URL('./html/capacity-client.js', import.meta.url)
 
@@ -16,8 +18,17 @@ const CLIENT_FILE = new URL('./html/capacity-client.js', import.meta.url)
  * @typedef {{ sut: string, launch: number, points: { offeredPerSec: number, p50: number | null, p99: number | null, held: boolean,
  *   generatorBehind: boolean }[], capacityPerSec: number | null }} CurveLaunch one launch's steps, by offered rate
  * @typedef {{ scenario: string, objective: { percentile: number, maxMs: number }[], launches: CurveLaunch[],
- *   capacities: { sut: string, capacityPerSec: number }[] }} CapacityChart
+ *   capacities: { sut: string, capacityPerSec: number }[], sweep: import('./connection-sweep.js').SweepRow[] }} CapacityChart
  */
+
+/** What a sweep table says under it, once per report. */
+const SWEEP_NOTE = 'Connections sweep: after the search, the same launch of each SUT in a closed loop at each number of connections; ' +
+  'p99 from each send, the median over the launches; "failed": errors (refused or reset connections, timeouts) and wrong answers, ' +
+  'summed over the launches; "gen": the generator\'s cpu set the pace there; failures from: the fewest connections at which any ' +
+  'launch failed a request or got no response at all.'
+
+/** @param {CapacityRow[]} rows a scenario's @returns {import('./connection-sweep.js').SweepRow[]} */
+const scenarioSweep = (rows) => sweepRows(rows.flatMap((row) => row.records))
 
 /** What a capacity table says under it, once per report. */
 const TABLE_NOTE = 'Capacity: the highest offered rate (open model, latency from each intended send time) at which the achieved rate ' +
@@ -37,8 +48,25 @@ function markdownBody (run, { mixed }) {
     lines.push(`| ${CAPACITY_COLUMNS.join(' | ')} |`,
       `|${CAPACITY_COLUMNS.map((_, index) => CAPACITY_FIGURE_COLUMNS.includes(index) ? '---:' : '---').join('|')}|`,
       ...rows.map((row) => `| ${capacityCells(row).map(markdownCell).join(' | ')} |`), '')
+    const sweep = scenarioSweep(rows)
+    if (sweep.length === 0) continue
+    const table = sweepTable(sweep)
+    lines.push(`Connections sweep, ${scenario}: ${SWEEP_NOTE.replace(/^Connections sweep: /, '')}`, '',
+      `| ${table.columns.join(' | ')} |`,
+      `|${table.columns.map((_, index) => table.figureColumns.includes(index) ? '---:' : '---').join('|')}|`,
+      ...table.cells.map((cells) => `| ${cells.map(markdownCell).join(' | ')} |`), '')
   }
   return lines
+}
+
+/** @param {string[]} columns @param {string[][]} cells @param {number[]} figureColumns @returns {string[]} lines, columns padded */
+function paddedLines (columns, cells, figureColumns) {
+  const table = [columns, ...cells]
+  const widths = columns.map((_, column) => Math.max(...table.map((row) => row[column].length)))
+  // The last column is left unpadded: it is prose.
+  return table.map((row) => row.map((value, column) => column === row.length - 1
+    ? value
+    : figureColumns.includes(column) ? value.padStart(widths[column]) : value.padEnd(widths[column])).join('  '))
 }
 
 /**
@@ -49,13 +77,13 @@ function markdownBody (run, { mixed }) {
 export function formatCapacityTable (records) {
   const blocks = []
   for (const [scenario, rows] of capacityTable(records)) {
-    const table = [CAPACITY_COLUMNS.slice(), ...rows.map(capacityCells)]
-    // The last column (what stopped it) is left unpadded: it is prose.
-    const widths = CAPACITY_COLUMNS.map((_, column) => Math.max(...table.map((row) => row[column].length)))
-    const text = table.map((row) => row.map((value, column) => column === row.length - 1
-      ? value
-      : CAPACITY_FIGURE_COLUMNS.includes(column) ? value.padStart(widths[column]) : value.padEnd(widths[column])).join('  '))
+    const text = paddedLines(CAPACITY_COLUMNS.slice(), rows.map(capacityCells), [...CAPACITY_FIGURE_COLUMNS])
     blocks.push(`capacity, ${scenario} (objective ${rows[0]?.objective ?? '-'}):\n${text.join('\n')}`)
+    const sweep = scenarioSweep(rows)
+    if (sweep.length === 0) continue
+    const table = sweepTable(sweep)
+    blocks.push(`connections sweep, ${scenario} (closed loop, p99 from each send, median over launches):\n` +
+      paddedLines(table.columns, table.cells, table.figureColumns).join('\n'))
   }
   return blocks.join('\n\n')
 }
@@ -85,7 +113,8 @@ export function capacityCharts (runs) {
         capacityPerSec: record.status === 'ok' ? record.capacity?.capacityPerSec ?? null : null
       }))),
       capacities: rows.filter((row) => row.center !== null)
-        .map((row) => ({ sut: row.sut, capacityPerSec: /** @type {number} */ (row.center) }))
+        .map((row) => ({ sut: row.sut, capacityPerSec: /** @type {number} */ (row.center) })),
+      sweep: scenarioSweep(rows)
     }
   })
 }
@@ -93,14 +122,27 @@ export function capacityCharts (runs) {
 /** @param {CapacityRow[]} rows @param {string} scenario @param {number} index @param {string} mixed */
 function htmlSection (rows, scenario, index, mixed) {
   const slug = scenario.replace(/[^a-z0-9-]/gi, '-')
+  const sweep = scenarioSweep(rows)
   return `<section id="capacity-${slug}">
 <h2>${escapeHtml(scenario)}: capacity within ${escapeHtml(rows[0]?.objective ?? '-')}</h2>
 ${mixed}<table class="capacity"><thead><tr>${CAPACITY_COLUMNS.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.map((row) => `<tr>${capacityCells(row).map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`).join('\n')}
 </tbody></table>
-<div class="charts"><div class="chart tall" id="chart-capacity-${slug}" data-capacity-chart="${index}"></div></div>
+<div class="charts"><div class="chart tall" id="chart-capacity-${slug}" data-capacity-chart="${index}"></div>${sweep.length > 0
+  ? `<div class="chart tall" id="chart-sweep-${slug}" data-sweep-chart="${index}"></div>`
+  : ''}</div>
+${sweep.length > 0 ? sweepHtmlTable(sweep) : ''}
 </section>`
+}
+
+/** @param {import('./connection-sweep.js').SweepRow[]} sweep @returns {string} */
+function sweepHtmlTable (sweep) {
+  const table = sweepTable(sweep)
+  return `<table class="capacity sweep"><thead><tr>${table.columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead>
+<tbody>
+${table.cells.map((cells) => `<tr>${cells.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`).join('\n')}
+</tbody></table>`
 }
 
 /** @type {import('../measure.js').MeasureReport} */
@@ -122,7 +164,8 @@ export const CAPACITY_REPORT = Object.freeze({
     const tables = [...capacityTable(runs.flatMap((run) => run.records))]
     const sections = `<p class="note">${escapeHtml(TABLE_NOTE)} Each chart: latency from the intended send time against the offered ` +
       'rate, p50 dashed and p99 solid, one line per launch; the objective as a horizontal line; a diamond at each SUT\'s capacity; ' +
-      'a triangle where the generator fell behind its schedule (not counted).</p>\n' +
+      'a triangle where the generator fell behind its schedule (not counted). Beside it, where a sweep was measured: p99 against ' +
+      `connections (both log scales), one line per SUT, a cross where requests failed. ${SWEEP_NOTE}</p>\n` +
       tables.map(([scenario, rows], index) => htmlSection(rows, scenario, index, mixed)).join('\n')
     return { scenarios: capacityCharts(runs), windowLabel: '-', sections, scripts: [CLIENT_FILE] }
   },

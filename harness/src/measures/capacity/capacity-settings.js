@@ -2,13 +2,24 @@
 // A capacity run's settings: the run's load (its closed-loop ceiling takes the warm-up, duration and connections of the run) and the
 // search's own, checked once against each other and against the engine before anything starts, each refusal naming the option.
 import { engineProblem } from '../../load/engines/index.js'
+import { openFilesLimit } from '../../platform/resources/open-files-limit.js'
+import { formatInteger } from '../../platform/text/format.js'
 import { commonSettings, invalidSetting } from '../load-settings.js'
 import { OBJECTIVE_ALLOWED, parseObjective } from './objective.js'
 
 /**
- * @typedef {{ objective: string, minRatePerSec: number, maxRatePerSec: number | null, stepSec: number }} CapacitySearchSettings as a
- *   result's `load.capacity` records them
+ * @typedef {{ objective: string, minRatePerSec: number, maxRatePerSec: number | null, stepSec: number, sweepConnections?: number[] }}
+ *   CapacitySearchSettings as a result's `load.capacity` records them (`sweepConnections` absent in results written before the sweep,
+ *   and in those of runs that asked for none)
  */
+
+/** @typedef {import('../../load/engines/engine.js').Engine} Engine */
+
+/**
+ * Files the SUT or the engine holds open besides its connections (its own files, the listening socket, the pipes to dyno), kept free of
+ * the limit when the highest level is checked against it.
+ */
+const FILES_BESIDES_CONNECTIONS = 256
 
 /**
  * @param {import('../load-settings.js').SettingsInput & Partial<CapacitySearchSettings>} options
@@ -34,9 +45,49 @@ export function capacitySettings (options, engine) {
   const settings = engine.settingsOf(options)
   const problem = engineProblem(engine, { connections, durationSec, warmupSec, ratePerSec: minRatePerSec, settings })
   if (problem) throw invalidSetting(`--measure capacity sends fixed offered rates: ${problem}`)
+  const sweepConnections = options.sweepConnections ?? []
+  checkSweepAgainstEngine(sweepConnections, engine, { durationSec, warmupSec, settings })
+  checkOpenFilesLimit(sweepConnections, openFilesLimit())
   /** @type {CapacitySearchSettings} */
-  const capacity = { objective: parsed.objective.text, minRatePerSec, maxRatePerSec, stepSec: Number(options.stepSec) }
+  const capacity = {
+    objective: parsed.objective.text,
+    minRatePerSec,
+    maxRatePerSec,
+    stepSec: Number(options.stepSec),
+    ...(sweepConnections.length > 0 ? { sweepConnections: [...sweepConnections] } : {})
+  }
   return { ...commonSettings(options, engine), capacity }
+}
+
+/**
+ * Each sweep level is a closed loop at its connections: the engine must run it.
+ * @param {number[]} levels @param {Engine} engine
+ * @param {{ durationSec: number, warmupSec: number, settings: ReturnType<Engine['settingsOf']> }} load
+ */
+function checkSweepAgainstEngine (levels, engine, { durationSec, warmupSec, settings }) {
+  for (const connections of levels) {
+    const problem = engineProblem(engine, { connections: [connections], durationSec, warmupSec, ratePerSec: null, settings })
+    if (problem) {
+      throw invalidSetting(`\`--sweep-connections ${levels.join(',')}\` at ${formatInteger(connections)} connections: ${problem}`)
+    }
+  }
+}
+
+/**
+ * The SUT and the engine each hold one socket per connection of the highest level: a limit below that would turn the sweep into a
+ * measure of the limit. Node raises its soft limit to the hard one as it starts (as Go's runtime does), so dyno, the engines it starts
+ * and every SUT hold up to the hard limit: that is the one checked, before anything starts, naming it.
+ * @param {number[]} levels @param {{ soft: number, hard: number } | null} limit this process's
+ */
+export function checkOpenFilesLimit (levels, limit) {
+  if (levels.length === 0 || limit === null) return
+  const highest = Math.max(...levels)
+  const needed = highest + FILES_BESIDES_CONNECTIONS
+  if (needed <= limit.hard) return
+  throw invalidSetting(`\`--sweep-connections\` reaches ${formatInteger(highest)} connections, but a process here may hold at most ` +
+    `${formatInteger(limit.hard)} open files (the hard limit, \`ulimit -Hn\`) and needs ${formatInteger(needed)} for them: raise the ` +
+    'hard limit (root, or /etc/security/limits.conf), or give levels up to ' +
+    `${formatInteger(Math.max(0, limit.hard - FILES_BESIDES_CONNECTIONS))}`)
 }
 
 /**

@@ -3,7 +3,7 @@
 // open-model steps at fixed offered rates (latency timed from each intended send time), searched for the highest rate whose achieved
 // rate is at least 99 % of the offered one, the objective holds and no request failed (capacity-cell.js). Each cell is a fresh launch of
 // the SUT; the rounds interleave the SUTs, and the launches give each capacity its interval and rank group (capacity-table.js).
-import { formatInteger } from '../../platform/text/format.js'
+import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { wallClockMachine } from '../wall-clock/wall-clock-machine.js'
 import { CAPACITY_COMPARISON } from './capacity-comparison.js'
 import { CAPACITY_OPTIONS } from './capacity-options.js'
@@ -21,6 +21,19 @@ const STEP_OVERHEAD_SEC = 0.2
 /** Seconds a cell spends besides its load: the SUT's start (each cell launches it anew), verification, writing the result. */
 const CELL_OVERHEAD_SEC = 1
 
+/**
+ * What a cell's sweep says on its progress line: the rate and p99 at each level, and what failed.
+ * @param {import('./capacity-cell.js').CapacityFigures} figures @returns {string}
+ */
+function sweepFigures (figures) {
+  const levels = (figures.connectionSweep ?? []).filter((level) => !level.cutShort)
+  if (levels.length === 0) return figures.sweepStopped ? `\n  sweep: ${figures.sweepStopped}` : ''
+  const text = levels.map((level) => `${formatInteger(level.connections)}: ${formatInteger(level.requestsPerSec)} req/s, ` +
+    `p99 ${level.latencyMs ? formatMs(level.latencyMs.p99) : '-'} ms` +
+    `${level.errors + level.failed > 0 ? ` (${formatInteger(level.errors + level.failed)} failed)` : ''}`)
+  return `\n  sweep ${text.join('; ')}${figures.sweepStopped ? `; ${figures.sweepStopped}` : ''}`
+}
+
 /** @type {import('../measure.js').Measure} */
 export const capacity = Object.freeze({
   name: 'capacity',
@@ -36,13 +49,17 @@ export const capacity = Object.freeze({
   describeRun: ({ load }) => `capacity within ${load.capacity?.objective ?? '-'}: ` +
     `closed-loop ceiling ${load.warmupSec} + ${load.durationSec} s, ` +
     `then open-model steps of ${(load.capacity?.stepSec ?? 0) / 2} + ${load.capacity?.stepSec ?? '-'} s from ` +
-    `${formatInteger(load.capacity?.minRatePerSec ?? null)} req/s, ${load.engine}`,
+    `${formatInteger(load.capacity?.minRatePerSec ?? null)} req/s` +
+    `${load.capacity?.sweepConnections
+      ? `, then closed loops at ${load.capacity.sweepConnections.map(formatInteger).join(', ')} connections`
+      : ''}` +
+    `, ${load.engine}`,
   resultFigures: (record) => {
     const figures = record.capacity
     if (!figures) return ''
     const capacityText = figures.capacityPerSec === null ? 'capacity not found' : `capacity ${formatInteger(figures.capacityPerSec)} req/s`
     return `  ${capacityText} within ${figures.objective} (closed loop ${formatInteger(figures.ceiling?.requestsPerSec ?? null)} req/s, ` +
-      `${figures.steps.length} steps${figures.limit ? `; ${figures.limit}` : ''})`
+      `${figures.steps.length} steps${figures.limit ? `; ${figures.limit}` : ''})${sweepFigures(figures)}`
   },
   regressionGate: { preference: 5, when: 'asked for (`--measure capacity`)', unavailableHere: () => 'capacity is measured when asked for' },
   comparisonDefaults: { rounds: () => DEFAULT_LAUNCHES, scenarios: () => ['json'] },
@@ -56,10 +73,11 @@ export const capacity = Object.freeze({
   runNotes: () => [],
   measureCell: capacityCell,
   expectedCellSec: (scenario, load) => {
-    const capacityOf = /** @type {{ stepSec?: number }} */ (load.capacity ?? {})
+    const capacityOf = /** @type {{ stepSec?: number, sweepConnections?: number[] }} */ (load.capacity ?? {})
     const stepSec = Number(capacityOf.stepSec ?? load.stepSec ?? 1)
     const steps = 1 + SWEEP_FRACTIONS.length + ABOVE_TOP_FRACTIONS.length + MAX_BISECTION_STEPS
-    return CELL_OVERHEAD_SEC + Number(load.warmupSec) + Number(load.durationSec) + steps * (1.5 * stepSec + STEP_OVERHEAD_SEC)
+    const levels = (capacityOf.sweepConnections ?? /** @type {number[] | undefined} */ (load.sweepConnections) ?? []).length
+    return CELL_OVERHEAD_SEC + Number(load.warmupSec) + Number(load.durationSec) + (steps + levels) * (1.5 * stepSec + STEP_OVERHEAD_SEC)
   },
   checkConsistency: () => null,
   merging: {

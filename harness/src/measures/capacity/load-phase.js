@@ -1,7 +1,7 @@
 // @ts-check
-// One load of a capacity cell from the run's engine: a short warm-up, then the measured phase, closed loop (the ceiling) or at a fixed
-// offered rate (a step), with the SUT's and the generator's cpu sampled over the measured phase. Stops at once when the run is
-// interrupted or the SUT exits; what the engine measured until then comes back, marked cut short.
+// One load of a capacity cell from the run's engine: a short warm-up, then the measured phase, closed loop (the ceiling, a level of the
+// connections sweep) or at a fixed offered rate (a step), with the SUT's and the generator's cpu sampled over the measured phase. Stops at
+// once when the run is interrupted or the SUT exits; what the engine measured until then comes back, marked cut short.
 import { scenarioLoadPlan } from '../../load/load-plan.js'
 import { runEnv } from '../../platform/env/run-env.js'
 import { attachPhaseResources, samplePhases } from '../wall-clock/phase-sampling.js'
@@ -15,20 +15,22 @@ import { attachPhaseResources, samplePhases } from '../wall-clock/phase-sampling
 
 /**
  * @param {RunContext} context @param {Cell} cell @param {RunningSut} running @param {import('../cell-context.js').SutProbes} probes
- * @param {{ warmupSec: number, durationSec: number, ratePerSec: number | null, label: string }} load label: what the progress line says
+ * @param {{ warmupSec: number, durationSec: number, ratePerSec: number | null, label: string, connections?: number }} load label: what
+ *   the progress line says; connections: the cell's unless given (a level of the sweep)
  * @returns {Promise<{ summary: PhaseSummary | null, cutShort: boolean }>} summary: the measured phase's (null: it did not get there)
  */
-export async function loadPhase (context, cell, running, probes, { warmupSec, durationSec, ratePerSec, label }) {
+export async function loadPhase (context, cell, running, probes, { warmupSec, durationSec, ratePerSec, label, connections }) {
   const { engine, pinning, signal } = context
   cell.onProgress?.({ stage: label })
   const settings = engine.settingsOf(context.load)
-  const threads = engine.threads(cell.connections, pinning.generatorCpus, settings)
+  const connectionsHeld = connections ?? cell.connections
+  const threads = engine.threads(connectionsHeld, pinning.generatorCpus, settings)
   const plan = scenarioLoadPlan({
     address: running.address,
     remoteHost: !context.sutHost.sharesNetwork,
     port: running.port,
     scenario: cell.scenario,
-    connections: cell.connections,
+    connections: connectionsHeld,
     pipelining: context.load.pipelining,
     warmupSec,
     durationSec,
@@ -49,7 +51,9 @@ export async function loadPhase (context, cell, running, probes, { warmupSec, du
     env: runEnv(context.runId),
     onProgress: (/** @type {{ phase: string, elapsedSec: number, requestsPerSec: number | null }} */ progress) =>
       cell.onProgress?.({ stage: `${label} ${progress.phase} ${progress.elapsedSec} s` }),
-    onPhase: () => setImmediate(() => sampling.phaseDone())
+    onPhase: () => setImmediate(() => sampling.phaseDone()),
+    // Deferred as onPhase is, so that a clock read with the report of the phase before it restarts the next phase's window.
+    onClock: () => setImmediate(() => sampling.clockStarted())
   }
   const started = context.loadHosts && engine.startOnHosts
     ? engine.startOnHosts(plan, context.loadHosts, hooks)

@@ -6,6 +6,7 @@
 // generator stays behind does it count as not held: the capacity found is then the generator's limit, and says so. A closed-loop
 // ceiling is a figure of its own short phase, measured first on a SUT still warming up: when every step up to it is held, the sweep goes
 // on above it (up to twice it), for an open-model step may hold more than that phase answered.
+import { formatInteger } from '../../platform/text/format.js'
 
 /** The fractions of the top the coarse sweep offers, in order. */
 export const SWEEP_FRACTIONS = Object.freeze([0.25, 0.5, 0.75, 0.9, 1])
@@ -51,14 +52,14 @@ export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, beyondT
     return verdict
   }
   if (topPerSec < minRatePerSec) {
-    const limit = `${topIs} (${Math.round(topPerSec)} req/s) is below the lowest step (${minRatePerSec} req/s)`
+    const limit = `${topIs} (${formatInteger(topPerSec)} req/s) is below the lowest step (${formatInteger(minRatePerSec)} req/s)`
     return { capacityPerSec: 0, limitedBy: 'top', limit }
   }
   const lowest = await measureStep(minRatePerSec)
   if (lowest.cutShort) return { capacityPerSec: null, limitedBy: 'interrupted', limit: 'interrupted at the lowest step' }
   if (!lowest.held) {
     const limitedBy = lowest.generatorBehind ? 'generator' : 'objective'
-    return { capacityPerSec: 0, limitedBy, limit: `at ${minRatePerSec} req/s: ${lowest.reason}` }
+    return { capacityPerSec: 0, limitedBy, limit: `at ${formatInteger(minRatePerSec)} req/s: ${lowest.reason}` }
   }
   let held = minRatePerSec
   /** @type {{ rate: number, verdict: StepVerdict } | null} */
@@ -87,10 +88,13 @@ export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, beyondT
   return {
     capacityPerSec: held,
     limitedBy: notHeld.verdict.generatorBehind ? 'generator' : 'objective',
-    limit: `at ${notHeld.rate} req/s: ${notHeld.verdict.reason}`
+    limit: `at ${formatInteger(notHeld.rate)} req/s: ${notHeld.verdict.reason}`
   }
 }
 
 /** @param {number} rate @param {number} held @returns {SearchResult} */
-const interrupted = (rate, held) =>
-  ({ capacityPerSec: null, limitedBy: 'interrupted', limit: `interrupted at ${rate} req/s, ${held} req/s held before` })
+const interrupted = (rate, held) => ({
+  capacityPerSec: null,
+  limitedBy: 'interrupted',
+  limit: `interrupted at ${formatInteger(rate)} req/s, ${formatInteger(held)} req/s held before`
+})

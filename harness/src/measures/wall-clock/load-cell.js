@@ -67,7 +67,9 @@ export async function loadCell (context, cell, running, record, probes) {
     onProgress: (/** @type {{ phase: string, elapsedSec: number, requestsPerSec: number | null }} */ progress) =>
       cell.onProgress?.({ stage: 'load', ...progress }),
     // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
-    onPhase: () => setImmediate(() => sampling.phaseDone())
+    onPhase: () => setImmediate(() => sampling.phaseDone()),
+    // Deferred as onPhase is, so that a clock read with the report of the phase before it restarts the next phase's window.
+    onClock: () => setImmediate(() => sampling.clockStarted())
   }
   // `--load-hosts` was refused before the run for an engine that cannot spread over hosts.
   const started = context.loadHosts && engine.startOnHosts

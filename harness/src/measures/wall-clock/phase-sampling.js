@@ -50,6 +50,16 @@ export function samplePhases ({ phases, sutPgid, generatorPids, sutReadGroup = n
       close()
       if (index < phases.length) start()
     },
+    /**
+     * the engine started the phase's clock once its connections were up: the phase's window starts again here, the connecting (its
+     * handshakes' cpu) left out as the engine leaves it out of the phase's requests and time
+     */
+    clockStarted () {
+      if (!samplers) return
+      samplers.resources.stop()
+      samplers.interference?.stop()
+      start()
+    },
     /** the load ended (or was cut short): the open window keeps what it sampled */
     finish () {
       close()

@@ -1,8 +1,9 @@
 // @ts-check
 // A capacity cell on a real SUT (node-http on port 0, the native engine, short steps): the closed-loop ceiling, then steps from the lowest
 // rate up, each recorded with what was offered and achieved, its percentiles, failures, cpu and the generator's lag; a capacity that is one
-// of the rates held; results valid against the schema, report.md and report.html with the capacity table. Interrupted as its second
-// step starts, the cell is written with the step measured before.
+// of the rates held; then the connections sweep, a closed loop at each level; results valid against the schema, report.md and report.html
+// with the capacity and sweep tables. Interrupted as its second step starts, the cell is written with the step measured before;
+// interrupted in the sweep, with its capacity and the levels measured before.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -18,7 +19,7 @@ const runs = trackRuns()
 const nodeHttp = () => loadSut(join(PACKAGES_DIR, 'node-http'))
 
 /** A short search: 0.2 s steps from 100 req/s up to at most 1,600 req/s, which node-http holds here unless the machine is swamped. */
-const SEARCH = { objective: 'p99<=50ms', minRatePerSec: 100, maxRatePerSec: 1600, stepSec: 0.2 }
+const SEARCH = { objective: 'p99<=50ms', minRatePerSec: 100, maxRatePerSec: 1600, stepSec: 0.2, sweepConnections: [5, 50] }
 
 describe('a capacity run', () => {
   it('measures the ceiling and the steps, finds a capacity among the rates held, and reports it', async () => {
@@ -62,11 +63,47 @@ describe('a capacity run', () => {
       // A machine too busy for even the lowest step: capacity 0, and the reason.
       expect(figures.limit).toMatch(/^at 100 req\/s: /)
     }
+    // The sweep: each level a closed loop at its connections, after the search, on the same launch.
+    expect(record.load.capacity.sweepConnections).toEqual([5, 50])
+    expect(figures.connectionSweep.map((/** @type {{ connections: number }} */ level) => level.connections)).toEqual([5, 50])
+    for (const level of figures.connectionSweep) {
+      expect(level).toMatchObject({ cutShort: false, failed: 0 })
+      expect(level.requests).toBeGreaterThan(0)
+      expect(level.requestsPerSec).toBeGreaterThan(0)
+      expect(level.latencyMs.p50).toBeLessThanOrEqual(level.latencyMs.p99)
+    }
+    expect(figures.sweepStopped).toBeNull()
+    expect(capacity.resultFigures(record)).toMatch(/\n {2}sweep 5: [\d,]+ req\/s, p99 [\d.]+ ms; 50: [\d,]+ req\/s, p99 [\d.]+ ms/)
     const [markdown, html] = writeReports([runDir]).map((path) => readFileSync(path, 'utf8'))
     expect(markdown).toContain('| framework | capacity req/s | 95% interval | rank | launches | closed-loop req/s |')
     expect(markdown).toMatch(/\| node-http \| [\d,]+ \|/)
+    expect(markdown).toContain('| framework | p99 at 5 | p99 at 50 | failures from |')
+    expect(markdown).toMatch(/\| node-http \| [\d.]+ ms \| [\d.]+ ms \| (none to 50|\d+ connections) \|/)
     expect(html).toContain('data-capacity-chart="0"')
-    expect(capacity.terminalTable?.(written)).toContain('capacity, json (objective p99<=50ms):')
+    expect(html).toContain('data-sweep-chart="0"')
+    const terminal = capacity.terminalTable?.(written)
+    expect(terminal).toContain('capacity, json (objective p99<=50ms):')
+    expect(terminal).toContain('connections sweep, json (closed loop, p99 from each send, median over launches):')
+  })
+
+  it('keeps the capacity and the levels measured when interrupted in the sweep', async () => {
+    const controller = new AbortController()
+    const { written } = await runInTempDir({
+      runs,
+      suts: [nodeHttp()],
+      scenarios: ['json'],
+      measure: capacity,
+      signal: controller.signal,
+      load: { engine: 'native', warmupSec: 0.2, durationSec: 0.5, capacity: { ...SEARCH, objective: 'p99<=2s', maxRatePerSec: 200 } },
+      hooks: { onProgress: (event) => { if (event.stage === '50 connections') controller.abort('SIGINT') } }
+    })
+    const [record] = written
+    expect(record.status).toBe('failed')
+    expect(record.reason).toMatch(/interrupted by SIGINT after \d+ steps and 1 level of the connections sweep; the steps measured are kept/)
+    expect(record.capacity.capacityPerSec).toBeGreaterThan(0)
+    expect(record.capacity.connectionSweep[0]).toMatchObject({ connections: 5, cutShort: false })
+    expect(record.capacity.connectionSweep.slice(1).every((/** @type {{ cutShort: boolean }} */ level) => level.cutShort)).toBe(true)
+    expect(schemaErrors('result', record)).toEqual([])
   })
 
   it('keeps every step measured when interrupted, in the result written', async () => {

@@ -1,7 +1,7 @@
 // @ts-check
 // Bad input to the capacity measure stops the command before anything starts: exit 2, a message naming the value given and what is
 // allowed, and no run directory written. Run through the CLI's own main, every command line in one process (support/cli-batch.js).
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 const BATCH = fileURLToPath(new URL('../../support/cli-batch.js', import.meta.url))
+const DYNO = fileURLToPath(new URL('../../../bin/dyno.js', import.meta.url))
 const scratch = mkdtempSync(join(tmpdir(), 'dyno-capacity-input-'))
 const out = join(scratch, 'results')
 
@@ -28,7 +29,10 @@ const CASES = /** @type {[string, string[], string][]} */ ([
     '`--max-rate 200` is below the lowest step `--min-rate 500`: the highest rate searched must be at least the lowest'],
   ['--rate together with capacity', ['--rate', '1000'],
     '`--rate 1000` with `--measure capacity`: capacity searches the offered rates itself; give --min-rate and --max-rate'],
-  ['another measure', ['--measure', 'wall-clock'], '`--measure` must be one of capacity, got `wall-clock`']
+  ['another measure', ['--measure', 'wall-clock'], '`--measure` must be one of capacity, got `wall-clock`'],
+  ['a sweep level above 10,000 connections', ['--sweep-connections', '10,20000'],
+    '`--sweep-connections` must be a whole number from 1 to 10000, or a comma-separated list of them, or `none`, got `10,20000`'],
+  ['a sweep level that is no number', ['--sweep-connections', '10,many'], 'or `none`, got `10,many`']
 ])
 const RUN_WITH_RATE = ['run', '--measure', 'capacity', '--frameworks', 'node-http', '--rate', '5000', '--out', out]
 
@@ -46,6 +50,17 @@ describe('dyno capacity refuses bad input', () => {
     expect(answer.code, answer.stderr).toBe(2)
     expect(answer.stderr).toContain('DYNO_ERR_INVALID_OPTION')
     expect(answer.stderr).toContain(says)
+    expect(existsSync(out)).toBe(false)
+  })
+
+  it('refuses a sweep beyond the open-files limit the SUTs and the engine would inherit, naming the limit and how to raise it', () => {
+    // The shell lowers its hard limit, as a user's login may have it (Node raises its soft limit to the hard one itself), and runs dyno.
+    const answer = spawnSync('bash', ['-c', 'ulimit -n 1024 && exec "$0" "$@"', process.execPath, DYNO, 'capacity', '--frameworks',
+      'node-http', '--sweep-connections', '10,100,2000', '--out', out], { encoding: 'utf8', timeout: 60_000 })
+    expect(answer.status, answer.stderr).toBe(2)
+    expect(answer.stderr).toContain('`--sweep-connections` reaches 2,000 connections, but a process here may hold at most 1,024 open ' +
+      'files (the hard limit, `ulimit -Hn`) and needs 2,256 for them')
+    expect(answer.stderr).toContain('or give levels up to 768')
     expect(existsSync(out)).toBe(false)
   })
 

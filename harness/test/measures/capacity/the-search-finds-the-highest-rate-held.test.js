@@ -43,7 +43,7 @@ describe('the capacity search', () => {
     expect(sut.offered.slice(4)).toEqual([6250, 5625, 5938, 6094])
     expect(result.capacityPerSec).toBe(6094)
     expect(result.limitedBy).toBe('objective')
-    expect(result.limit).toBe('at 6250 req/s: p99 12 ms > 10 ms at 6250')
+    expect(result.limit).toBe('at 6,250 req/s: p99 12 ms > 10 ms at 6250')
     expect(6250 / 6094).toBeLessThanOrEqual(1 + RESOLUTION)
   })
 
@@ -104,6 +104,6 @@ describe('the capacity search', () => {
     const sut = modelSut({ limit: 6200, interruptAt: 7000 })
     const result = await search(sut)
     expect(sut.offered).toEqual([100, 2500, 5000, 7500])
-    expect(result).toEqual({ capacityPerSec: null, limitedBy: 'interrupted', limit: 'interrupted at 7500 req/s, 5000 req/s held before' })
+    expect(result).toEqual({ capacityPerSec: null, limitedBy: 'interrupted', limit: 'interrupted at 7,500 req/s, 5,000 req/s held before' })
   })
 })

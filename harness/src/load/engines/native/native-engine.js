@@ -3,7 +3,8 @@
 // per generator cpu, every response's status counted and body checked as the contract says, one µs sample
 // per response, over HTTP/1.1 (in cleartext or TLS), HTTP/2 (h2, h2c) or WebSocket (native-protocols.js). One
 // process for the whole plan; each phase comes back as a JSON line and becomes the same PhaseSummary the other
-// engines give, through phaseSummary, with what the connections negotiated and each window's time in flight.
+// engines give, through phaseSummary, with what the connections negotiated, how long they took to come up before the
+// phase's clock started, and each window's time in flight.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DynoError } from '../../../platform/errors.js'
@@ -21,8 +22,17 @@ const BINARY = join(NATIVE_ENGINE_DIR, 'target', 'release', 'dyno-load')
 const MANIFEST = join(NATIVE_ENGINE_DIR, 'build', 'dyno-build.json')
 /** The engine stops within a tick of being told; this bounds the wait beyond the planned duration. */
 const GRACE_MS = 10_000
-/** A response slower than this is a timeout (as autocannon and wrk count them). */
+/** A response slower than this is a timeout (as autocannon and wrk count them); the engine also waits at most this long for a phase's
+ * connections to come up before it starts the phase's clock. */
 const TIMEOUT_MS = 10_000
+
+/**
+ * The longest the engine's phases may run: each its duration, after waiting up to TIMEOUT_MS for its connections to come up.
+ * @param {import('../../load-plan.js').LoadPlan} plan @returns {number}
+ */
+export function plannedEngineMs (plan) {
+  return plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000 + TIMEOUT_MS, 0)
+}
 
 /**
  * The built engine, or why there is none (with what to install).
@@ -107,6 +117,9 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
  * @property {import('../../phase-counts.js').RateFigures | null} rate
  * @property {string | null} [protocolNegotiated] what the connections spoke (`http/1.1 over TLSv1.3`, `h2 over TLSv1.3`, …); null when
  *   none was established
+ * @property {number} [connectMs] how long the phase's connections took to come up (connected, TLS and protocol handshakes done) before
+ *   the engine started the phase's clock, at most timeoutMs
+ * @property {number} [connectionsUp] how many of them were up when the clock started (fewer than the plan's: the wait was cut short)
  *
  * @typedef {import('../../load-plan.js').PhaseSummary & { protocolNegotiated?: string }} NativePhaseSummary
  */
@@ -157,7 +170,24 @@ export function nativePhaseSummary (report, plan) {
     },
     plan.expectedStatus
   )
-  return withProtocol(report.rate ? { ...summary, rate: report.rate } : summary, [report], plan)
+  return withConnects(withProtocol(report.rate ? { ...summary, rate: report.rate } : summary, [report], plan), [report])
+}
+
+/**
+ * A phase summary with how long the engines' connections took to come up before the phase's clock started (the longest of several
+ * engines', which each wait for their own) and how many were up then (added up); as it was when an engine did not say.
+ * @template {import('../../load-plan.js').PhaseSummary} S
+ * @param {S} summary @param {NativePhaseReport[]} reports the phase as each engine reported it
+ * @returns {S}
+ */
+export function withConnects (summary, reports) {
+  const said = reports.every((report) => Number.isFinite(report.connectMs) && Number.isInteger(report.connectionsUp))
+  if (!said || reports.length === 0) return summary
+  return {
+    ...summary,
+    connectMs: Math.max(...reports.map((report) => /** @type {number} */ (report.connectMs))),
+    connectionsUp: reports.reduce((sum, report) => sum + /** @type {number} */ (report.connectionsUp), 0)
+  }
 }
 
 /**
@@ -256,7 +286,7 @@ export function startNativeLoad (plan, hooks) {
   const stderr = new LineTail()
   child.stderr?.on('data', (chunk) => stderr.push(chunk))
   child.stdin?.end(JSON.stringify(config))
-  const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)
+  const plannedMs = plannedEngineMs(plan)
 
   const done = new Promise((resolve, reject) => {
     /** @type {{ phases: Partial<Record<'warmup' | 'measure', import('../../load-plan.js').PhaseSummary>> }} */
@@ -272,6 +302,7 @@ export function startNativeLoad (plan, hooks) {
       `the native engine did not finish within ${Math.round((plannedMs + GRACE_MS) / 1000)} s`)), plannedMs + GRACE_MS)
     readEngineMessages(/** @type {import('node:stream').Readable} */ (child.stdout), (message) => {
       if (message.type === 'progress') hooks.onProgress?.(message)
+      else if (message.type === 'clock') hooks.onClock?.(message.phase)
       else if (message.type === 'phase') {
         outcome.phases[/** @type {'warmup' | 'measure'} */ (message.report.name)] = nativePhaseSummary(message.report, plan)
         hooks.onPhase?.(message.report.name)

@@ -10,7 +10,9 @@ import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
 import { generatorBound } from '../../../platform/resources/resource-figures.js'
 import { startResourceSampler } from '../../../platform/resources/resource-sampler.js'
 import { certificateOnHost } from '../../../subjects/tls/certificate-on-host.js'
-import { engineConfig, failedPhase, findNativeEngine, nativePortableCounts, readEngineMessages, withProtocol } from './native-engine.js'
+import {
+  engineConfig, failedPhase, findNativeEngine, nativePortableCounts, plannedEngineMs, readEngineMessages, withConnects, withProtocol
+} from './native-engine.js'
 import { mergeCounts } from '../../phase-counts.js'
 import { phaseSummary } from '../../phase-summary.js'
 
@@ -129,7 +131,7 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
  * @returns {Promise<import('../engine.js').LoadOutcome>}
  */
 function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks }) {
-  const plannedMs = plan.phases.reduce((sum, phase) => sum + phase.durationSec * 1000, 0)
+  const plannedMs = plannedEngineMs(plan)
   /** @type {import('../engine.js').LoadOutcome} */
   const outcome = { phases: {} }
   /** @type {Map<string, import('./native-engine.js').NativePhaseReport[]>} */
@@ -199,7 +201,7 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
             reports.set(report.name, phase)
             if (phase.filter(Boolean).length === engines.length) {
               const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
-              const summary = withProtocol(phaseSummary(counts, plan.expectedStatus), phase, plan)
+              const summary = withConnects(withProtocol(phaseSummary(counts, plan.expectedStatus), phase, plan), phase)
               outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: figures }
               hooks.onPhase?.(report.name)
             }

@@ -1,7 +1,8 @@
 /* global document, window, echarts */
 // Draws report.html's capacity charts from the model embedded in the page (#dyno-model): per scenario, latency from the intended send
 // time (p50 dashed, p99 solid, log scale) against the offered rate, a line per launch of each SUT, the objective as horizontal lines and
-// each SUT's capacity as a diamond on the objective. Runs in the browser from file://, against the ECharts build inlined before it; it
+// each SUT's capacity as a diamond on the objective; beside it the connections sweep: p99 against connections (both log scales), a line per
+// SUT through the medians of its launches, a cross where requests failed. Runs in the browser from file://, against the ECharts build inlined before it; it
 // only draws: every figure is in the model.
 (function drawCapacity () {
   const model = JSON.parse(document.getElementById('dyno-model').textContent)
@@ -69,6 +70,59 @@
       yAxis: { type: 'log', logBase: 10, name: 'ms from the intended send: p50 dashed, p99 solid', nameLocation: 'middle', nameGap: 44 },
       series: [...lines, ...capacities, objective]
     }
+  }
+
+  function sweepOption (section) {
+    const suts = [...new Set(section.launches.map((launch) => launch.sut))]
+    const color = (sut) => PALETTE[Math.max(0, suts.indexOf(sut)) % PALETTE.length]
+    const series = section.sweep.map((row) => ({
+      name: row.sut,
+      type: 'line',
+      id: `${row.sut} sweep`,
+      color: color(row.sut),
+      lineStyle: { width: 2 },
+      data: row.levels.filter((level) => level.p99Ms !== null && level.p99Ms > 0).map((level) => ({
+        value: [level.connections, level.p99Ms, level.requestsPerSec, level.failures],
+        symbol: level.failures > 0 ? 'path://M0,0L10,10M10,0L0,10' : 'circle',
+        symbolSize: level.failures > 0 ? 14 : 6,
+        itemStyle: level.failures > 0 ? { borderColor: '#d62728', borderWidth: 2 } : undefined
+      }))
+    }))
+    return {
+      animation: false,
+      title: {
+        text: `${section.scenario}: p99 against connections, closed loop${model.mixedMachines ? ' (mixed machines)' : ''}`,
+        left: 0,
+        textStyle: { fontSize: 14 }
+      },
+      tooltip: {
+        trigger: 'item',
+        formatter: (item) => `${item.seriesName} at ${format(item.value[0])} connections<br>p99 ${format(item.value[1])} ms, ` +
+          `${format(item.value[2])} req/s${item.value[3] > 0 ? `<br>${format(item.value[3])} requests failed` : ''}`
+      },
+      legend: { type: 'scroll', top: 24, left: 0, right: 0, data: section.sweep.map((row) => row.sut) },
+      grid: { top: 76, left: 64, right: 64, bottom: 48, containLabel: true },
+      toolbox: { feature: { saveAsImage: { title: 'PNG' } } },
+      xAxis: { type: 'log', logBase: 10, name: 'connections', nameLocation: 'middle', nameGap: 28 },
+      yAxis: { type: 'log', logBase: 10, name: 'p99 ms from each send (median of launches)', nameLocation: 'middle', nameGap: 44 },
+      series
+    }
+  }
+
+  for (const element of document.querySelectorAll('[data-sweep-chart]')) {
+    const section = model.scenarios[Number(element.dataset.sweepChart)]
+    const chart = echarts.init(element, null, { renderer: 'canvas' })
+    const option = sweepOption(section)
+    chart.setOption(option)
+    rendered.push({
+      id: element.id,
+      chart: 'sweep',
+      scenario: section.scenario,
+      series: option.series.length,
+      levels: Math.max(0, ...section.sweep.map((row) => row.levels.length)),
+      failing: section.sweep.filter((row) => row.failuresFrom !== null).length
+    })
+    window.addEventListener('resize', () => chart.resize())
   }
 
   for (const element of document.querySelectorAll('[data-capacity-chart]')) {
