@@ -1,7 +1,8 @@
 // @ts-check
 // report.html of a real capacity run (two SUTs, two launches each, short steps), opened from file:// in Debian's chromium: the capacity
 // table, and per scenario one chart of latency against offered rate on a log axis: a p50 and a p99 line per launch of each SUT, the
-// objective as a horizontal line at its bound, a diamond at each SUT's capacity; nothing fetched, no console error, a screenshot kept.
+// objective as a horizontal line at its bound, a diamond at each SUT's capacity; beside it the connections sweep, p99 against connections
+// (log scales), a line per SUT through each level; nothing fetched, no console error, a screenshot kept.
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -37,7 +38,7 @@ describe.skipIf(absent)(`the capacity chart in chromium${skipNote(absent)}`, () 
         engine: 'native',
         warmupSec: 0.2,
         durationSec: 0.5,
-        capacity: { objective: 'p50<=5ms,p99<=50ms', minRatePerSec: 100, maxRatePerSec: 1200, stepSec: 0.2 }
+        capacity: { objective: 'p50<=5ms,p99<=50ms', minRatePerSec: 100, maxRatePerSec: 1200, stepSec: 0.2, sweepConnections: [4, 40] }
       }
     })
     browser = await launchChromium()
@@ -70,7 +71,21 @@ describe.skipIf(absent)(`the capacity chart in chromium${skipNote(absent)}`, () 
         canvas: Boolean(element?.querySelector('canvas'))
       }
     })
-    const table = await page.locator('table.capacity').innerText()
+    const sweep = await page.evaluate(() => {
+      const element = globalThis.document.querySelector('[data-sweep-chart]')
+      const option = /** @type {any} */ (globalThis).echarts.getInstanceByDom(element).getOption()
+      return {
+        id: element?.id,
+        axes: [option.xAxis[0].type, option.yAxis[0].type],
+        series: option.series.map((/** @type {any} */ series) => ({
+          id: series.id,
+          connections: series.data.map((/** @type {any} */ point) => point.value[0])
+        })),
+        canvas: Boolean(element?.querySelector('canvas'))
+      }
+    })
+    const table = await page.locator('table.capacity').first().innerText()
+    const sweepTable = await page.locator('table.sweep').innerText()
     mkdirSync(SCREENSHOT_DIR, { recursive: true })
     await page.screenshot({ path: join(SCREENSHOT_DIR, 'capacity-report.png'), fullPage: true })
     await page.close()
@@ -96,5 +111,11 @@ describe.skipIf(absent)(`the capacity chart in chromium${skipNote(absent)}`, () 
     }
     expect(table).toContain('capacity req/s')
     for (const { sut } of run.written) expect(table).toContain(sut.label)
+    // The sweep beside it: a line per SUT through both levels (the medians of its launches), on log scales, and its table.
+    expect(sweep).toMatchObject({ id: 'chart-sweep-json', axes: ['log', 'log'], canvas: true })
+    expect(sweep.series).toEqual([...new Set(run.written.map((record) => record.sut.label))]
+      .map((sut) => ({ id: `${sut} sweep`, connections: [4, 40] })))
+    expect(sweepTable).toContain('failures from')
+    for (const { sut } of run.written) expect(sweepTable).toContain(sut.label)
   })
 })
