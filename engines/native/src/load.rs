@@ -190,10 +190,11 @@ async fn schedule(context: Rc<ThreadContext>, clock: Clock) {
 fn release_due(context: &ThreadContext, clock: Clock, now: Instant) -> Option<Instant> {
     let schedule = context.schedule.as_ref()?;
     let Clock { start, end } = clock;
+    let total = sends_in(end - start, schedule.interval);
     let mut next = schedule.next.get();
     let mut due = start + schedule.interval * next;
     let mut released = 0;
-    while due <= now && due < end {
+    while due <= now && next < total {
         schedule.queue.borrow_mut().push_back(due);
         let mut stats = context.stats.borrow_mut();
         stats.sent += 1;
@@ -212,7 +213,14 @@ fn release_due(context: &ThreadContext, clock: Clock, now: Instant) -> Option<In
             schedule.permits.add_permits(released);
         }
     }
-    (due < end).then_some(due)
+    (next < total).then_some(due)
+}
+
+/// How many sends a phase of `duration` holds at one every `interval`: the rate × the duration, rounded. The interval is whole
+/// nanoseconds, a little short of 1 ÷ rate (3,333,333 ns at 300/s), so "every time before the end" would give one send more than
+/// the rate asks for (601 in 2 s at 300/s), whose answer lands at the phase's very end or not at all.
+fn sends_in(duration: Duration, interval: Duration) -> u32 {
+    (duration.as_secs_f64() / interval.as_secs_f64()).round() as u32
 }
 
 /// One connection of the thread's protocol, opened again whenever the server closes it or it fails, until the thread
@@ -222,5 +230,19 @@ async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) {
         Protocol::Http1 | Protocol::Tls => crate::http1::connection(context, state).await,
         Protocol::H2 | Protocol::H2c => crate::http2::connection(context, state).await,
         Protocol::Ws => crate::websocket::connection(context, state).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sends_in;
+    use std::time::Duration;
+
+    #[test]
+    fn a_phase_holds_the_rate_times_its_duration_in_sends() {
+        let every = |per_sec: f64| Duration::from_secs_f64(1.0 / per_sec);
+        assert_eq!(sends_in(Duration::from_secs(2), every(300.0)), 600);
+        assert_eq!(sends_in(Duration::from_millis(1400), every(7.0)), 10);
+        assert_eq!(sends_in(Duration::from_secs(1), every(100_000.0)), 100_000);
     }
 }
