@@ -72,7 +72,7 @@ const levels = wholeNumberList({ min: 1, max: MAX_SWEEP_CONNECTIONS })
 export const sweepLevels = withDomain((/** @type {unknown} */ raw, /** @type {string} */ flag) => {
   if (String(raw).trim() === 'none') return []
   try {
-    return [...levels(raw, flag)].sort((a, b) => a - b)
+    return levels(raw, flag)
   } catch {
     throw invalidOption(flag, raw, `a whole number from 1 to ${MAX_SWEEP_CONNECTIONS}, or a comma-separated list of them, or \`none\``)
   }

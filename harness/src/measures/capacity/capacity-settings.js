@@ -45,7 +45,8 @@ export function capacitySettings (options, engine) {
   const settings = engine.settingsOf(options)
   const problem = engineProblem(engine, { connections, durationSec, warmupSec, ratePerSec: minRatePerSec, settings })
   if (problem) throw invalidSetting(`--measure capacity sends fixed offered rates: ${problem}`)
-  const sweepConnections = options.sweepConnections ?? []
+  // Measured from the fewest connections up, whatever the order given: each level loads the SUT more than the last.
+  const sweepConnections = [...(options.sweepConnections ?? [])].sort((a, b) => a - b)
   checkSweepAgainstEngine(sweepConnections, engine, { durationSec, warmupSec, settings })
   checkOpenFilesLimit(sweepConnections, openFilesLimit())
   /** @type {CapacitySearchSettings} */
