@@ -123,8 +123,9 @@ export async function capacityCell (context, cell, running, record, probes) {
   if (context.signal.aborted) {
     const levelsMeasured = figures.connectionSweep?.filter((level) => !level.cutShort).length ?? 0
     const sweepText = sweepStarted ? ` and ${levelsMeasured} level${levelsMeasured === 1 ? '' : 's'} of the connections sweep` : ''
-    return failed(`interrupted by ${String(context.signal.reason)} after ${figures.steps.length} steps${sweepText}; the steps measured ` +
-      'are kept', 'DYNO_ERR_INTERRUPTED')
+    const stepsText = `${figures.steps.length} step${figures.steps.length === 1 ? '' : 's'}`
+    return failed(`interrupted by ${String(context.signal.reason)} after ${stepsText}${sweepText}; the steps measured are kept`,
+      'DYNO_ERR_INTERRUPTED')
   }
   if (wrongAnswers.length > 0) {
     Object.assign(figures, { capacityPerSec: null, limitedBy: null, limit: null })
