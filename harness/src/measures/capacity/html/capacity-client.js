@@ -109,36 +109,28 @@
     }
   }
 
-  for (const element of document.querySelectorAll('[data-sweep-chart]')) {
-    const section = model.scenarios[Number(element.dataset.sweepChart)]
-    const chart = echarts.init(element, null, { renderer: 'canvas' })
-    const option = sweepOption(section)
-    chart.setOption(option)
-    rendered.push({
-      id: element.id,
-      chart: 'sweep',
-      scenario: section.scenario,
-      series: option.series.length,
-      levels: Math.max(0, ...section.sweep.map((row) => row.levels.length)),
-      failing: section.sweep.filter((row) => row.failuresFrom !== null).length
-    })
-    window.addEventListener('resize', () => chart.resize())
+  /**
+   * Draws every element marked `data-<kind>-chart` with its scenario's option and records what was drawn, for the tests.
+   * @param {string} kind @param {(section: object) => object} optionOf @param {(section: object) => object} figuresOf
+   */
+  function drawAll (kind, optionOf, figuresOf) {
+    for (const element of document.querySelectorAll(`[data-${kind}-chart]`)) {
+      const section = model.scenarios[Number(element.getAttribute(`data-${kind}-chart`))]
+      const chart = echarts.init(element, null, { renderer: 'canvas' })
+      const option = optionOf(section)
+      chart.setOption(option)
+      rendered.push({ id: element.id, chart: kind, scenario: section.scenario, series: option.series.length, ...figuresOf(section) })
+      window.addEventListener('resize', () => chart.resize())
+    }
   }
 
-  for (const element of document.querySelectorAll('[data-capacity-chart]')) {
-    const section = model.scenarios[Number(element.dataset.capacityChart)]
-    const chart = echarts.init(element, null, { renderer: 'canvas' })
-    const option = chartOption(section)
-    chart.setOption(option)
-    rendered.push({
-      id: element.id,
-      chart: 'capacity',
-      scenario: section.scenario,
-      series: option.series.length,
-      capacities: section.capacities.length,
-      objectiveLines: section.objective.length
-    })
-    window.addEventListener('resize', () => chart.resize())
-  }
+  drawAll('sweep', sweepOption, (section) => ({
+    levels: Math.max(0, ...section.sweep.map((row) => row.levels.length)),
+    failing: section.sweep.filter((row) => row.failuresFrom !== null).length
+  }))
+  drawAll('capacity', chartOption, (section) => ({
+    capacities: section.capacities.length,
+    objectiveLines: section.objective.length
+  }))
   window.dynoRenderedCharts = rendered
 })()
