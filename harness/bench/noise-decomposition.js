@@ -1,11 +1,11 @@
 // @ts-check
 // Where the spread of a default run's figures comes from on this machine: blocks of time (the minute a cell runs in), fresh launches of
 // the SUT within a block, and 1-second rounds within a launch, measured as a balanced nested design and split into variance components
-// by Kalibera and Jones' method (support/variance-components.js). Each block runs every SUT's launches interleaved (A B C A B C …), each
-// launch on a fresh SUT with a warm-up before its rounds, every response checked by the native engine. It prints, per SUT and pooled,
-// the sd of ln req/s at each level; how much of the minute's drift is common to every SUT (and so cancels in the ratios an interleaved
-// run compares); and, for the default plan's budget per cell, the launches and rounds that make a cell narrowest beside the default
-// profile's, with the ratio each can tell apart.
+// by Kalibera and Jones' method (src/judging/stats/variance-components.js). Each block runs every SUT's launches interleaved
+// (A B C A B C …), each launch on a fresh SUT with a warm-up before its rounds, every response checked by the native engine. It prints,
+// per SUT and pooled, the sd of ln req/s at each level; how much of the minute's drift is common to every SUT (and so cancels in the
+// ratios an interleaved run compares); and, for the default plan's budget per cell, the launches and rounds that make a cell narrowest
+// beside the default profile's, with the ratio each can tell apart.
 //
 //   node harness/bench/noise-decomposition.js [--suts node-http,fastify,express] [--scenario json] [--blocks 4] [--launches 3]
 //     [--rounds 5] [--warmup 1] [--connections 100] [--budget 600] [--cells 192] [--sut-cpu 0] [--generator-cpu 1] [--no-block]
@@ -20,7 +20,7 @@ import { createRunId } from '../src/records/run-id.js'
 import { benchSuts, scenarioNamed } from './support/bench-counts.js'
 import { onFreshLaunch } from './support/fresh-launch.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
-import { bestPlan, cellVariance, separableRatio, varianceComponents } from './support/variance-components.js'
+import { bestPlan, cellVariance, separableRatio, varianceComponents } from '../src/judging/stats/variance-components.js'
 
 const { values } = parseArgs({
   options: {

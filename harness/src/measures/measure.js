@@ -45,6 +45,8 @@
  * @property {(load: LoadSettings) => number} cellsAtOnce how many cells run at once: load shares the machine, so one
  * @property {boolean} sutPerCell whether each cell starts a SUT of its own (cells measured at once); else consecutive cells of a SUT share
  *   one process, unless `--fresh-sut`
+ * @property {boolean} roundsSizedByNoise whether a profile with a time budget sizes its rounds per cell from the machine's measured spread
+ *   (suite/noise-calibration): a figure that spreads between launches; a count does not
  * @property {boolean} looksBeforeMeasuring whether the machine is looked at for other programs before the first cell
  * @property {(run: { sutHostSharesProcesses: boolean }) => string[]} runNotes lines for the user before the first cell
  * @property {(context: RunContext, cell: Cell, running: RunningSut, record: ResultRecord, probes: SutProbes) => Promise<Outcome>}

@@ -47,6 +47,8 @@ import { mapLimit } from '../platform/util/map-limit.js'
  * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
  * @property {import('../platform/hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
  * @property {import('../load/engines/engine.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
+ * @property {import('./noise-calibration/size-repeats.js').NoisePlan | null} [noisePlan] how the rounds were sized from the machine's
+ *   spread (the default profile, its rounds not given); absent: as given or the profile's
  * @property {'on' | 'off'} quietCheck look at the machine before measuring (quiet-check.js)
  * @property {'on' | 'off'} censusArgs name other processes by their (masked) arguments too, not only by pid, name and user
  * @property {number} disturbedAbovePct the share of the SUT's or the generator's cpus others may take before a cell is disturbed
@@ -109,6 +111,7 @@ export async function runSuite (suite, hooks = {}) {
     aggregatesFile: /** @type {string | null} */ (null),
     /** @type {import('./quiet-check.js').QuietCheck | null} */
     quietCheck: null,
+    noisePlan: suite.noisePlan ?? null,
     remeasured: { disturbedAbovePct: suite.disturbedAbovePct, cells: 0, limit: 0, stillDisturbed: 0 }
   }
   const indexPath = join(runDir, 'run.json')

@@ -1,9 +1,9 @@
 // @ts-check
-// The noise decomposition's arithmetic (bench/support/variance-components.js), on designs whose components are known exactly: each
+// The noise decomposition's arithmetic (src/judging/stats/variance-components.js), on designs whose components are known exactly: each
 // level's variance recovered from the mean squares without the level below it, an estimate below zero read as nothing, the launches
 // and rounds that make a cell narrowest within a budget, and the ratio two such cells can be told apart at.
 import { describe, expect, it } from 'vitest'
-import { bestPlan, cellVariance, separableRatio, varianceComponents } from '../../bench/support/variance-components.js'
+import { bestPlan, cellVariance, separableRatio, varianceComponents } from '../../src/judging/stats/variance-components.js'
 
 /**
  * A 2 × 2 × 2 design: blocks at ±block, launches at ±launch within each block, rounds at ±round within each launch.

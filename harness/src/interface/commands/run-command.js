@@ -1,6 +1,6 @@
 // @ts-check
 import { planDeciding } from '../../suite/plan/split-plan.js'
-import { SCENARIOS } from '@dyno/scenarios'
+import { LOAD_PROFILES, SCENARIOS } from '@dyno/scenarios'
 import { DynoError } from '../../platform/errors.js'
 import { connectHost } from '../../platform/hosts/host-kinds.js'
 import { AUTO_CANDIDATES, ENGINES, engineNamed, protocolProblem } from '../../load/engines/index.js'
@@ -8,6 +8,8 @@ import { currentMachine, resolvePinning, resolveSplitPinning } from '../../platf
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { chooseEngine, givenChoice } from '../../suite/engine-choice/engine-choice.js'
+import { noiseCalibration } from '../../suite/noise-calibration/noise-calibration.js'
+import { sizeRepeats } from '../../suite/noise-calibration/size-repeats.js'
 import { measureNamed } from '../../measures/index.js'
 import { plannedEntry, planParts, planRecord } from '../../suite/plan/plan-parts.js'
 import { runSuite } from '../../suite/run-suite.js'
@@ -37,7 +39,9 @@ import { RUN_OPTIONS } from '../cli/option-table.js'
  *   import('../../platform/hosts/host.js').HostTarget[] | null, pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus:
  *   number, repeats: number, shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck:
  *   'on' | 'off', censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec:
- *   number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean }} RunFields
+ *   number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean, sizeRepeats?: boolean }}
+ *   RunFields sizeRepeats: the rounds were not given (none of `--repeats`, `--duration`, `--warmup`): a profile with a time budget sizes
+ *   them from the machine's spread
  */
 
 /**
@@ -56,30 +60,31 @@ export async function runCommand (options, io, signal, planFields) {
 
 /**
  * What `dyno run` does, for the commands built on it (compare-versions): the run directory, with the exit code `dyno run` would give.
- * @param {RunValues} options @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
+ * @param {RunValues} values @param {import('../cli/io.js').Io} io @param {AbortSignal} signal
  * @param {Set<string>} planFields
  * @returns {Promise<{ exitCode: number, runDir: string }>}
  */
-export async function runBenchmarks (options, io, signal, planFields) {
+export async function runBenchmarks (values, io, signal, planFields) {
+  let options = values
   const startedAt = performance.now()
   const measure = measureNamed(options.measure)
   // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a measure
   // that sends its own requests, which records the engine `auto` prefers) is judged before anything starts.
-  const given = options.engine === 'auto' ? null : engineNamed(options.engine)
+  const named = options.engine === 'auto' ? null : engineNamed(options.engine)
   const unchosen = measure.engineUnlessNamed ? engineNamed(measure.engineUnlessNamed) : AUTO_CANDIDATES[0]
   const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
   // A scenario in a protocol the named engine does not speak stops the run here, naming both.
-  const unspoken = given && measure.loadedByEngine ? protocolProblem(given, scenarios) : null
+  const unspoken = named && measure.loadedByEngine ? protocolProblem(named, scenarios) : null
   if (unspoken) throw new DynoError('DYNO_ERR_INVALID_OPTION', unspoken)
   const settingsInput = /** @type {import('../../measures/load-settings.js').SettingsInput} */ (options)
-  const early = given || !measure.loadedByEngine ? measure.settings(settingsInput, given ?? unchosen) : null
+  const early = named || !measure.loadedByEngine ? measure.settings(settingsInput, named ?? unchosen) : null
   // A SUT host is asked first: one that cannot be used stops the run before anything starts.
   const sutHost = options.sutHost ? await connectSutHost(options.sutHost, options) : null
   // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
   const pinning = sutHost && !sutHost.sharesProcesses
     ? resolveSplitPinning(options.pin, sutHost.machine, currentMachine(), { sutCpus: options.sutCpus, sutHostName: sutHost.name })
     : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
-  const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, given, options, pinning, sutHost) : null
+  const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, named, options, pinning, sutHost) : null
   const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
   // Variants of a framework are resolved (all of them, before anything is installed), then installed into their cached copies.
   const selected = await selectWithVariants(discoverSuts(), options.frameworks, {
@@ -98,10 +103,10 @@ export async function runBenchmarks (options, io, signal, planFields) {
   // connectLoadHosts refused `--load-hosts` without an engine named that spreads over hosts.
   const chosen = !measure.loadedByEngine
     ? null
-    : loadHosts && given
-      ? { engine: given, choice: givenChoice(given, `\`--engine ${given.name}\` on ${loadHosts.length} load hosts`) }
+    : loadHosts && named
+      ? { engine: named, choice: givenChoice(named, `\`--engine ${named.name}\` on ${loadHosts.length} load hosts`) }
       : await chooseEngine({
-        given,
+        given: named,
         scenarios,
         connections: options.connections,
         pinning,
@@ -112,10 +117,29 @@ export async function runBenchmarks (options, io, signal, planFields) {
         log: (line) => progress.log(line)
       })
   if (signal.aborted) throw interrupted()
-  const engine = chosen?.engine ?? given ?? unchosen
+  const engine = chosen?.engine ?? named ?? unchosen
   const engineChoice = chosen?.choice ?? null
+  const profile = LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (options.profile)]
   // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
   const load = early?.engine === engine.name ? early : measure.settings(settingsInput, engine)
+  // The default profile's rounds, sized from the machine's spread within its time budget, when the options did not set them.
+  const noisePlan = options.sizeRepeats && measure.roundsSizedByNoise && profile.budgetSec && !options.shard
+    ? await repeatsFromNoise({
+      engine,
+      options,
+      budgetSec: profile.budgetSec,
+      profile,
+      scenarios,
+      suts,
+      load,
+      measure,
+      pinning,
+      signal,
+      log: (line) => progress.log(line)
+    })
+    : null
+  if (signal.aborted) throw interrupted()
+  if (noisePlan) options = { ...options, repeats: noisePlan.repeats }
   const outcome = await runSuite(
     {
       suts,
@@ -132,6 +156,7 @@ export async function runBenchmarks (options, io, signal, planFields) {
       pgPoolSize: options.pgPoolSize,
       pinning,
       engineChoice,
+      noisePlan,
       countCacheDir: options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
       freshSut: options.freshSut,
       shard: options.shard,
@@ -195,6 +220,46 @@ export async function runBenchmarks (options, io, signal, planFields) {
     exitCode: outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0,
     runDir: outcome.runDir
   }
+}
+
+/**
+ * The rounds of a profile with a time budget, from the machine's spread (measured once per machine and kept beside the engine
+ * calibration): the plan, which run.json records, and its line before the run when the budget cannot pay for what the spread needs.
+ * @param {{ engine: import('../../load/engines/engine.js').Engine, options: RunValues, budgetSec: number, profile:
+ *   import('@dyno/scenarios').LoadProfile, scenarios: import('@dyno/scenarios').Scenario[], suts: unknown[], load:
+ *   import('../../records/result-record.js').LoadSettings, measure: import('../../measures/measure.js').Measure, pinning:
+ *   import('../../platform/pinning/resolve-pinning.js').PinPlan, signal: AbortSignal, log: (line: string) => void }} context
+ * @returns {Promise<import('../../suite/noise-calibration/size-repeats.js').NoisePlan | null>} null: the spread could not be measured (the
+ *   profile's rounds, with a line saying why)
+ */
+async function repeatsFromNoise ({ engine, options, budgetSec, profile, scenarios, suts, load, measure, pinning, signal, log }) {
+  const { calibration, file, reason } = await noiseCalibration({
+    engine,
+    engineOptions: options,
+    connections: options.connections[0],
+    warmupSec: options.warmupSec,
+    roundSec: options.durationSec,
+    pinning,
+    cacheDir: resolve(REPO_ROOT, options.cacheDir),
+    readyTimeoutSec: options.readyTimeoutSec,
+    signal,
+    log
+  })
+  if (!calibration) {
+    if (!signal.aborted) log(`dyno: the machine's spread could not be measured (${reason}): the profile's ${options.repeats} rounds`)
+    return null
+  }
+  const profileScenarios = profile.scenarios?.length ?? SCENARIOS.length
+  const plan = sizeRepeats(calibration, {
+    budgetSec,
+    defaultCells: discoverSuts().length * profileScenarios * profile.connections.length,
+    cells: suts.length * scenarios.length * options.connections.length,
+    cellSec: measure.expectedCellSec(scenarios[0], load),
+    scenariosPerLaunch: options.freshSut ? 1 : scenarios.length,
+    calibrationFile: file
+  })
+  if (plan.line) log(`dyno: ${plan.line}`)
+  return plan
 }
 
 /**
@@ -328,5 +393,8 @@ export const RUN_COMMAND = {
   args: [],
   summary: 'Benchmark the selected SUTs on the selected scenarios and write one result file per run',
   options: RUN_OPTIONS,
-  run: ({ options }, io, signal) => runCommand(/** @type {RunValues} */ (options.values), io, signal, options.planFields)
+  run: ({ options }, io, signal) => runCommand(/** @type {RunValues} */ ({
+    ...options.values,
+    sizeRepeats: !['repeats', 'durationSec', 'warmupSec'].some((field) => options.given.has(field))
+  }), io, signal, options.planFields)
 }

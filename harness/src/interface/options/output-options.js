@@ -69,8 +69,9 @@ export const CACHE_DIR = {
   partOfPlan: false,
   flag: '--cache-dir <dir>',
   description:
-    'Where dyno keeps what it measured once and reuses while it holds: the engine calibration of this machine, and instruction ' +
-    'counts (reused where the harness code of the count, SUT sources, lockfile, runtime, settings and scenario are the same)',
+    'Where dyno keeps what it measured once and reuses while it holds: the engine calibration of this machine, the spread of its ' +
+    'cells, and instruction counts (reused where the harness code of the count, SUT sources, lockfile, runtime, settings and scenario ' +
+    'are the same)',
   parse: outputDirectory,
   default: DEFAULTS.cacheDir,
   defaultText: '$DYNO_CACHE_DIR, else $XDG_CACHE_HOME/dyno or ~/.cache/dyno'

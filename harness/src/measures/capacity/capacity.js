@@ -69,6 +69,7 @@ export const capacity = Object.freeze({
   cellsAtOnce: () => 1,
   // Each cell is a launch of its own: the launches are what the interval is over.
   sutPerCell: true,
+  roundsSizedByNoise: false,
   looksBeforeMeasuring: true,
   runNotes: () => [],
   measureCell: capacityCell,

@@ -91,6 +91,7 @@ export const instructions = Object.freeze({
     return jobs
   },
   sutPerCell: true,
+  roundsSizedByNoise: false,
   looksBeforeMeasuring: false,
   // A count's SUT runs with the cpu baseline's GLIBC_TUNABLES after the user's (cpu-baseline.js): said once, before the first cell.
   runNotes: ({ sutHostSharesProcesses }) => {

@@ -61,6 +61,7 @@ export const wallClock = Object.freeze({
   // Load runs one cell at a time: two would share the cpus and measure each other.
   cellsAtOnce: () => 1,
   sutPerCell: false,
+  roundsSizedByNoise: true,
   looksBeforeMeasuring: true,
   runNotes: () => [],
   measureCell: loadCell,

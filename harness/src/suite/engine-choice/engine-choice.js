@@ -8,7 +8,6 @@
 // engine-calibration.js, and kept in the cache directory; it is measured again when the machine, Node, an engine, the pinning
 // or dyno changes, and a file from anywhere else is ignored with one line saying why.
 import { readFileSync } from 'node:fs'
-import { cpus, release, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { AUTO_CANDIDATES, speaksAll } from '../../load/engines/index.js'
 import { DynoError } from '../../platform/errors.js'
@@ -17,8 +16,8 @@ import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { sealHolds, sealOf } from '../../platform/util/cache-seal.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { calibrationRows } from './engine-calibration.js'
+import { keyDifferences, machineKey } from '../machine-key.js'
 
-const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version
 export const CALIBRATION_FILE = 'engine-calibration.json'
 /** The SUTs that set the ceiling of the field here, fastest first: the calibration measures against the first that runs. */
 const CEILING_SUTS = ['uwebsockets', 'node-net']
@@ -45,31 +44,8 @@ const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
  */
 
 /**
- * What a calibration holds for, and is measured again when any of it differs.
- * @param {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning @param {readonly
- *   import('../../load/engines/engine.js').Engine[]} engines
- */
-function machineKey (pinning, engines) {
-  const cpu = cpus()
-  return {
-    dyno: HARNESS_VERSION,
-    cpu: cpu[0]?.model.trim() ?? 'unknown',
-    cores: cpu.length,
-    memoryGiB: Math.round(totalmem() / 2 ** 30),
-    kernel: release(),
-    node: process.version,
-    engines: Object.fromEntries(engines.map((engine) => {
-      const found = engine.availability()
-      return [engine.name, found.ok ? found.version : null]
-    })),
-    sutCpus: pinning.sutCpus,
-    generatorCpus: pinning.generatorCpus
-  }
-}
-
-/**
  * Reads the stored calibration when it holds for this machine now; otherwise says in one line why it is not used.
- * @param {string} file @param {string} cacheDir its directory, whose seal it carries @param {ReturnType<typeof machineKey>} key
+ * @param {string} file @param {string} cacheDir its directory, whose seal it carries @param {import('../machine-key.js').MachineKey} key
  * @returns {{ levels: Record<string, LevelCalibration>, note: string | null }}
  */
 function readCalibration (file, cacheDir, key) {
@@ -89,9 +65,7 @@ function readCalibration (file, cacheDir, key) {
         'measured again'
     }
   }
-  const differs = Object.entries(key)
-    .filter(([name, value]) => JSON.stringify(stored?.key?.[name]) !== JSON.stringify(value))
-    .map(([name]) => name)
+  const differs = keyDifferences(stored?.key, key)
   if (differs.length > 0 || typeof stored.levels !== 'object' || stored.levels === null) {
     return {
       levels: {},

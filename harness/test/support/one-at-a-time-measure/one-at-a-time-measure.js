@@ -39,6 +39,7 @@ export const oneAtATime = Object.freeze({
   besideOtherWork: false,
   cellsAtOnce: () => 1,
   sutPerCell: false,
+  roundsSizedByNoise: false,
   looksBeforeMeasuring: false,
   runNotes: () => [`one request at a time, ${REQUESTS_PER_CELL} a cell`],
   measureCell: async (context, cell, running, record) => {

@@ -2,22 +2,8 @@
 // Whether a run's rounds can tell apart frameworks 15 % apart: from the spread between rounds its rank groups measured (the pooled
 // spread of ln req/s of the noisiest scenario), the smallest difference its rounds separate, and when that is more than 15 %, the
 // rounds per cell that would separate 15 % and about how long the run would take with them. One line for the terminal and the reports.
-import { RANK_FDR, MAX_ROUNDS_TO_SEPARATE } from '../../../judging/stats/rank-groups.js'
-import { studentTQuantile } from '../../../judging/stats/student-t.js'
-
-/** The difference a run should separate: frameworks 15 % apart. */
-export const SEPARATE_SHARE = 0.15
-
-/**
- * The smallest ln-difference two cells of `rounds` rounds each separate, each with the scenario's pooled variance (moderated as the rank
- * groups moderate it: `priorDf` degrees of freedom borrowed), at the rank groups' most lenient level (their false discovery rate): a
- * lower bound of what the groups separate.
- * @param {import('../../../judging/stats/rank-groups.js').Noise} noise @param {number} rounds
- */
-function separableLog (noise, rounds) {
-  const df = 2 * (noise.nu0 + rounds - 1)
-  return studentTQuantile(1 - RANK_FDR / 2, df) * noise.pooledSdLog * Math.sqrt(2 / rounds)
-}
+import { MAX_ROUNDS_TO_SEPARATE } from '../../../judging/stats/rank-groups.js'
+import { roundsToSeparate, SEPARATE_SHARE, separableLog } from '../../../judging/stats/separable-difference.js'
 
 /**
  * @param {import('../../../records/read-run.js').RunData} run
@@ -29,17 +15,16 @@ export function noiseBudgetLine (run) {
   const noise = noisiest?.noise
   if (!noisiest || !noise) return null
   const rounds = Math.max(...run.records.map((record) => record.repeat.of))
-  const target = Math.log(1 + SEPARATE_SHARE)
-  if (separableLog(noise, rounds) <= target) return null
-  let needed = rounds
-  while (needed < MAX_ROUNDS_TO_SEPARATE && separableLog(noise, needed) > target) needed += 1
+  const separates = separableLog(noise.pooledSdLog, rounds, noise.nu0)
+  if (separates <= Math.log(1 + SEPARATE_SHARE)) return null
+  const needed = roundsToSeparate(noise.pooledSdLog, SEPARATE_SHARE, { nu0: noise.nu0, from: rounds }) ?? MAX_ROUNDS_TO_SEPARATE
   const started = Date.parse(run.index.startedAt)
   const finished = Date.parse(run.index.finishedAt)
   const minutes = Number.isFinite(started) && Number.isFinite(finished) && finished > started
     ? Math.ceil((finished - started) / 60_000 * needed / rounds)
     : null
   const spreadPct = ((Math.exp(noise.pooledSdLog) - 1) * 100).toFixed(1)
-  const separatesPct = Math.round((Math.exp(separableLog(noise, rounds)) - 1) * 100)
+  const separatesPct = Math.round((Math.exp(separates) - 1) * 100)
   const repeats = needed >= MAX_ROUNDS_TO_SEPARATE ? `more than ${MAX_ROUNDS_TO_SEPARATE} rounds` : `\`--repeats ${needed}\``
   const time = minutes === null ? '' : ` (~${minutes} min)`
   return `noise: rounds spread ±${spreadPct} % (${noisiest.scenario}), so ${rounds} round${rounds === 1 ? '' : 's'} ` +

@@ -78,6 +78,7 @@ export function wallClockOverview (run) {
         `column (95% intervals on ln req/s, Welch t tests, Benjamini–Hochberg at a ${RANK_FDR * 100}% false discovery rate; ` +
         'docs/measuring.md, "Orders with their uncertainty").'
       : 'Req/s of one round per cell: no rank groups (give `--repeats 2` or more for them).',
-    caveats: [noiseBudgetLine(run)].filter((line) => line !== null)
+    // What the machine's spread said before the run (the default profile's rounds sized from it), then what the run's own rounds say.
+    caveats: [run.index.noisePlan?.line ?? null, noiseBudgetLine(run)].filter((line) => line !== null)
   }
 }

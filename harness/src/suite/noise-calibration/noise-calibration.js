@@ -1,0 +1,258 @@
+// @ts-check
+// How much a cell's figure spreads on this machine: fresh launches of a few SUTs on the json scenario, interleaved (A B C A B C …), each
+// measured as a round of a cell is (the same warm-up, then one round of the same length), with the run's engine and pinning; every
+// response checked. The spread is the pooled variance of ln req/s between the launches of each SUT: the launch's part and the round's
+// together, as a run's rounds meet them (harness/bench/noise-decomposition.js splits them, at length). Rounds after the first of a launch
+// would read a SUT further warmed than any cell (express's second second runs at twice its first, after 0.4 s of warm-up), so each launch
+// gives one. Each launch's cost besides its load is timed too. It is measured once per machine and kept in the cache directory beside
+// the engine calibration, sealed as dyno writes it: a file edited by hand, from another cache, or measured with another machine, Node,
+// engine, pinning or load is not used, and measured again with one line saying why. A launch that other programs disturbed is measured
+// again, as a cell is; one still disturbed is kept, and counted in what is stored.
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { mean, shuffle } from 'simple-statistics'
+import { SCENARIOS } from '@dyno/scenarios'
+import { DEFAULTS } from '../../platform/defaults.js'
+import { isDynoError } from '../../platform/errors.js'
+import { runEnv } from '../../platform/env/run-env.js'
+import { sealHolds, sealOf } from '../../platform/util/cache-seal.js'
+import { makeDirectory } from '../../platform/util/checked-paths.js'
+import { startInterferenceSampler } from '../../platform/resources/interference-sampler.js'
+import { judgeDisturbance, REMEASURES_PER_CELL } from '../../judging/disturbance.js'
+import { scenarioLoadPlan } from '../../load/load-plan.js'
+import { writeJsonAtomic } from '../../records/write-json-atomic.js'
+import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { refusalReason } from '../../subjects/sut-process/refusal.js'
+import { startSut } from '../../subjects/sut-process/start-sut.js'
+import { keyDifferences, machineKey } from '../machine-key.js'
+
+export const NOISE_CALIBRATION_FILE = 'noise-calibration.json'
+/** Three SUTs of different weights (the bare core server, a fast framework, a slow one), so that the spread is not one SUT's. */
+const CALIBRATION_SUTS = ['node-http', 'fastify', 'express']
+const CALIBRATION_SCENARIO = 'json'
+/** Fresh launches of each SUT: about 30 s on the default load, once per machine; 12 degrees of freedom over three SUTs. */
+export const CALIBRATION_LAUNCHES = 5
+
+/**
+ * @typedef {object} NoiseCalibration what is stored, and what a run records of it
+ * @property {string} measuredAt
+ * @property {{ scenario: string, connections: number, warmupSec: number, roundSec: number, engine: string }} load how it was measured
+ * @property {number} variance of ln req/s between one SUT's launches, each one round after its warm-up, pooled over the SUTs
+ * @property {number} df its degrees of freedom
+ * @property {number} launchOverheadSec what a launch cost besides its warm-up and rounds (the SUT's start and stop, the engine's)
+ * @property {string[]} suts the SUTs measured
+ * @property {Record<string, number[]>} requestsPerSec each SUT's launches' req/s, as measured (what the variance comes from, kept to be
+ *   read)
+ * @property {number} disturbedLaunches launches kept although other programs disturbed them (after being measured again)
+ *
+ * @typedef {object} NoiseSettings
+ * @property {import('../../load/engines/engine.js').Engine} engine the run's
+ * @property {import('../../platform/options/option-spec.js').OptionValues} engineOptions
+ * @property {number} connections
+ * @property {number} warmupSec
+ * @property {number} roundSec a cell's measured seconds
+ * @property {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @property {string} cacheDir
+ * @property {number} readyTimeoutSec
+ * @property {AbortSignal} signal
+ * @property {(line: string) => void} log
+ */
+
+/**
+ * The stored calibration when it holds for this machine and load, else measured now (and stored).
+ * @param {NoiseSettings} settings
+ * @returns {Promise<{ calibration: NoiseCalibration | null, file: string, reason: string | null }>} calibration null: it could not be
+ *   measured (interrupted, no SUT of it runs here, a SUT answered wrongly), reason says why
+ */
+export async function noiseCalibration (settings) {
+  const { cacheDir, engine, connections, warmupSec, roundSec, pinning, log } = settings
+  const file = join(cacheDir, NOISE_CALIBRATION_FILE)
+  const load = { scenario: CALIBRATION_SCENARIO, connections, warmupSec, roundSec, engine: engine.name }
+  const key = { ...machineKey(pinning, [engine]), load }
+  const { calibration, note } = readNoiseCalibration(file, cacheDir, key)
+  if (calibration) return { calibration, file, reason: null }
+  if (note) log(`dyno: ${note}`)
+  const seconds = Math.round(CALIBRATION_SUTS.length * CALIBRATION_LAUNCHES * (warmupSec + roundSec + 0.5))
+  log(`dyno: measuring how much a cell's figure spreads on this machine (once per machine, about ${seconds} s, kept in ${file})…`)
+  const measured = await measureNoise(settings, load)
+  if ('reason' in measured) return { calibration: null, file, reason: measured.reason }
+  makeDirectory(cacheDir)
+  writeJsonAtomic(file, { key, calibration: measured, seal: sealOf(cacheDir, { key, calibration: measured }) })
+  return { calibration: measured, file, reason: null }
+}
+
+/**
+ * @param {string} file @param {string} cacheDir @param {Record<string, unknown>} key
+ * @returns {{ calibration: NoiseCalibration | null, note: string | null }} note: why a file that is there is not used
+ */
+function readNoiseCalibration (file, cacheDir, key) {
+  let stored
+  try {
+    stored = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code
+    if (code === 'ENOENT') return { calibration: null, note: null }
+    return { calibration: null, note: `the noise calibration ${file} is not readable JSON (${code ?? 'corrupt'}): ignored, measured again` }
+  }
+  const { seal, ...content } = stored && typeof stored === 'object' ? stored : {}
+  if (!sealHolds(cacheDir, content, seal)) {
+    return {
+      calibration: null,
+      note: `the noise calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ignored, ` +
+        'measured again'
+    }
+  }
+  const differs = keyDifferences(content.key, key)
+  if (differs.length > 0) {
+    return {
+      calibration: null,
+      note: `the noise calibration ${file} was measured with another ${differs.join(', ')}: ignored, measured again`
+    }
+  }
+  const problem = calibrationProblem(content.calibration)
+  if (problem) return { calibration: null, note: `the noise calibration ${file} cannot be read (${problem}): ignored, measured again` }
+  return { calibration: content.calibration, note: null }
+}
+
+/** @param {unknown} value @returns {string | null} what is wrong with a stored calibration's figures */
+function calibrationProblem (value) {
+  if (!value || typeof value !== 'object') return 'calibration is not an object'
+  const { variance, df, launchOverheadSec, measuredAt, disturbedLaunches } = /** @type {Record<string, unknown>} */ (value)
+  const figure = (/** @type {unknown} */ number) => typeof number === 'number' && Number.isFinite(number) && number >= 0
+  if (typeof measuredAt !== 'string' || Number.isNaN(Date.parse(measuredAt))) return 'measuredAt is not a date'
+  if (!figure(variance)) return 'variance is not a variance'
+  if (!Number.isInteger(df) || Number(df) < 1) return 'df is not a count'
+  if (!figure(launchOverheadSec)) return 'launchOverheadSec is not a number of seconds'
+  if (!Number.isInteger(disturbedLaunches) || Number(disturbedLaunches) < 0) return 'disturbedLaunches is not a count'
+  return null
+}
+
+/**
+ * @param {NoiseSettings} settings @param {NoiseCalibration['load']} load
+ * @returns {Promise<NoiseCalibration | { reason: string }>}
+ */
+async function measureNoise (settings, load) {
+  const { signal } = settings
+  const scenario = SCENARIOS.find((candidate) => candidate.name === CALIBRATION_SCENARIO)
+  if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
+  const env = runEnv(`noise-${randomBytes(3).toString('hex')}`)
+  const suts = discoverSuts().filter((sut) => CALIBRATION_SUTS.includes(sut.name))
+  /** @type {Map<string, number[]>} each SUT's launches' ln req/s */
+  const data = new Map()
+  /** @type {number[]} */
+  const overheadsSec = []
+  const refused = new Set()
+  let disturbedLaunches = 0
+  for (let launch = 0; launch < CALIBRATION_LAUNCHES; launch++) {
+    for (const sut of shuffle(suts.filter((candidate) => !refused.has(candidate.name)))) {
+      for (let attempt = 0; attempt <= REMEASURES_PER_CELL; attempt++) {
+        if (signal.aborted) return { reason: `interrupted by ${String(signal.reason)}` }
+        const startedMs = performance.now()
+        const measured = await launchOnce(sut, scenario, settings, env)
+        const overheadSec = (performance.now() - startedMs) / 1000 - settings.warmupSec - settings.roundSec
+        if ('refused' in measured) {
+          refused.add(sut.name)
+          break
+        }
+        if ('reason' in measured) return measured
+        if (measured.disturbed && attempt < REMEASURES_PER_CELL) continue
+        if (measured.disturbed) disturbedLaunches += 1
+        data.set(sut.name, [...(data.get(sut.name) ?? []), measured.lnRate])
+        overheadsSec.push(Math.max(0, overheadSec))
+        break
+      }
+    }
+  }
+  const measuredSuts = [...data.keys()]
+  if (measuredSuts.length === 0) return { reason: `none of ${CALIBRATION_SUTS.join(', ')} runs here` }
+  // Each SUT's squared deviations from its own mean, pooled: the SUTs differ in speed, not (by assumption) in spread.
+  const launches = measuredSuts.map((name) => data.get(name) ?? [])
+  const df = launches.reduce((sum, values) => sum + values.length - 1, 0)
+  const squares = launches.reduce((sum, values) => sum + values.reduce((inner, value) => inner + (value - mean(values)) ** 2, 0), 0)
+  return {
+    measuredAt: new Date().toISOString(),
+    load,
+    variance: squares / df,
+    df,
+    launchOverheadSec: Math.round(mean(overheadsSec) * 1000) / 1000,
+    suts: measuredSuts,
+    requestsPerSec: Object.fromEntries(measuredSuts.map((name) =>
+      [name, (data.get(name) ?? []).map((lnRate) => Math.round(Math.exp(lnRate)))])),
+    disturbedLaunches
+  }
+}
+
+/**
+ * One fresh launch: started on the SUT's cpus, warmed up, one round measured, stopped.
+ * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut @param {import('@dyno/scenarios').Scenario} scenario
+ * @param {NoiseSettings} settings @param {Record<string, string>} env
+ * @returns {Promise<{ lnRate: number, disturbed: boolean } | { refused: true } | { reason: string }>}
+ */
+async function launchOnce (sut, scenario, settings, env) {
+  const { engine, pinning, signal, connections, warmupSec, roundSec } = settings
+  let running
+  try {
+    running = await startSut(sut, {
+      readyTimeoutSec: settings.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env, signal, cpus: pinning.sutCpus
+    })
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return { reason: `${sut.name} did not start: ${error.code}: ${error.message}` }
+  }
+  try {
+    if (refusalReason(running.ready)) return { refused: true }
+    const plan = scenarioLoadPlan({
+      port: running.port,
+      scenario,
+      connections,
+      pipelining: 1,
+      warmupSec,
+      durationSec: roundSec,
+      windowMs: roundSec * 1000
+    })
+    const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(settings.engineOptions))
+    /** @type {ReturnType<typeof startInterferenceSampler>} */
+    let sampler = null
+    const load = engine.start(plan, {
+      threads,
+      cpus: pinning.generatorCpus,
+      env,
+      onPhase: (phase) => {
+        if (phase === 'warmup') {
+          sampler = startInterferenceSampler({
+            sutCpus: pinning.sutCpus,
+            generatorCpus: pinning.generatorCpus,
+            sutHere: true,
+            sutPgid: running.pid,
+            generatorPids: () => load.pids
+          }, { censusArgs: false })
+        }
+      }
+    })
+    const stop = () => load.stop()
+    signal.addEventListener('abort', stop, { once: true })
+    let outcome
+    try {
+      outcome = await load.done
+    } finally {
+      signal.removeEventListener('abort', stop)
+    }
+    const report = /** @type {ReturnType<typeof startInterferenceSampler>} */ (sampler)?.stop() ?? null
+    const measured = outcome.phases.measure
+    if (signal.aborted) return { reason: `interrupted by ${String(signal.reason)}` }
+    if (!measured || !(measured.requests > 0)) return { reason: `${engine.name} measured no requests of ${sut.name}` }
+    const wrong = measured.errors + measured.unexpectedStatus + measured.mismatches
+    if (wrong > 0) return { reason: `${sut.name} × ${scenario.name}: ${wrong} errors or wrong answers, not a calibration` }
+    return {
+      lnRate: Math.log(measured.requestsPerSec.mean),
+      disturbed: judgeDisturbance(report)?.disturbed ?? false
+    }
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    if (error.code === 'DYNO_ERR_INTERRUPTED') return { reason: `interrupted by ${String(signal.reason)}` }
+    return { reason: `${sut.name}: ${error.code}: ${error.message}` }
+  } finally {
+    await running.stop(DEFAULTS.stopGraceSec * 1000)
+  }
+}

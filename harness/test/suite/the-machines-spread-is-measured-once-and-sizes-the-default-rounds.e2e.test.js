@@ -1,0 +1,121 @@
+// @ts-check
+// The default profile sizes its rounds per cell from the machine's spread: measured the first time (fresh launches of node-http,
+// fastify and express, each a round of a cell), kept sealed in the cache directory beside the engine calibration, reused while it holds,
+// and measured again, with one line saying why, when the file was edited by hand. run.json records the plan it gave; a run that sets its
+// rounds (`--repeats`, `--duration`, `--warmup`) is not sized; Ctrl-C during the measuring stops before any cell and stores nothing.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { CALIBRATION_LAUNCHES, NOISE_CALIBRATION_FILE } from '../../src/suite/noise-calibration/noise-calibration.js'
+import { trackRuns } from '../support/leftover-processes.js'
+import { missing, skipNote } from '../support/needs.js'
+import { schemaErrors } from '../support/result-schemas.js'
+import { runCli } from '../support/run-cli.js'
+import { writtenRun } from '../support/written-run.js'
+
+const runs = trackRuns()
+const absent = missing('native')
+const cacheDir = mkdtempSync(join(tmpdir(), 'dyno-noise-cache-'))
+const out = mkdtempSync(join(tmpdir(), 'dyno-noise-'))
+const file = join(cacheDir, NOISE_CALIBRATION_FILE)
+const MEASURING = /dyno: measuring how much a cell's figure spreads on this machine/
+
+/** @param {string[]} extra @returns {Promise<{ stderr: string, stdout: string, index: any, records: any[], runDir: string }>} */
+async function run (extra = []) {
+  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json', '--engine', 'native', '--out', out,
+    '--cache-dir', cacheDir, ...extra], { timeoutMs: 180_000 })
+  expect(result.code, result.stderr).toBe(0)
+  const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
+  const { index, records } = writtenRun(runDir)
+  runs.add(index.runId)
+  return { stderr: result.stderr, stdout: result.stdout, index, records, runDir }
+}
+
+/** Processes a calibration started (marked `DYNO_RUN_ID=noise-…`) that are still alive. */
+function calibrationProcesses () {
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid).filter((pid) => {
+    try {
+      const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0]
+      return state !== 'Z' && readFileSync(`/proc/${pid}/environ`, 'utf8').includes('DYNO_RUN_ID=noise-')
+    } catch {
+      return false
+    }
+  })
+}
+
+describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
+  afterAll(() => runs.expectNoneLeft(expect))
+
+  it('are sized from the spread measured the first time, kept, and reused', async () => {
+    const first = await run()
+    expect(first.stderr).toMatch(MEASURING)
+    expect(schemaErrors('run-index', first.index)).toEqual([])
+    const stored = JSON.parse(readFileSync(file, 'utf8'))
+    expect(stored.seal).toMatch(/^[0-9a-f]{64}$/)
+    expect(stored.key).toMatchObject({ node: process.version, load: { scenario: 'json', warmupSec: 0.4, roundSec: 1, engine: 'native' } })
+    // Every SUT of the calibration, each launch a figure measured (no SUT of the three refuses to run here).
+    expect(Object.keys(stored.calibration.requestsPerSec).sort()).toEqual(['express', 'fastify', 'node-http'])
+    for (const rates of Object.values(stored.calibration.requestsPerSec)) {
+      expect(rates).toHaveLength(CALIBRATION_LAUNCHES)
+      for (const rate of rates) expect(rate).toBeGreaterThan(0)
+    }
+    expect(stored.calibration.df).toBe(3 * (CALIBRATION_LAUNCHES - 1))
+    const plan = first.index.noisePlan
+    expect(plan).toMatchObject({ calibrationFile: file, measuredAt: stored.calibration.measuredAt, budgetSec: 600 })
+    expect(plan.sdLog).toBeCloseTo(Math.sqrt(stored.calibration.variance), 3)
+    // The run has the rounds the plan gave, every one measured, and says what the plan says where the budget falls short.
+    expect(first.index.options.repeats).toBe(plan.repeats)
+    expect(first.records).toHaveLength(plan.repeats)
+    if (plan.line) {
+      expect(first.stderr.replace(/\s+/g, ' ')).toContain(plan.line)
+      expect(readFileSync(join(first.runDir, 'report.md'), 'utf8').replace(/\s+/g, ' ')).toContain(plan.line)
+    }
+
+    const second = await run()
+    expect(second.stderr).not.toMatch(MEASURING)
+    expect(second.index.noisePlan).toEqual(plan)
+  }, 400_000)
+
+  it('measures the spread again when its file was edited by hand, saying why', async () => {
+    const stored = JSON.parse(readFileSync(file, 'utf8'))
+    stored.calibration.variance = 0
+    writeFileSync(file, JSON.stringify(stored))
+    const again = await run()
+    expect(again.stderr).toContain(`the noise calibration ${file} was not written by dyno with this cache directory (its seal does not ` +
+      'hold): ignored, measured again')
+    expect(again.stderr).toMatch(MEASURING)
+    expect(JSON.parse(readFileSync(file, 'utf8')).calibration.variance).toBeGreaterThan(0)
+  }, 400_000)
+
+  it('leaves rounds set by the options as they are, without measuring', async () => {
+    const given = await run(['--repeats', '3'])
+    expect(given.stderr).not.toMatch(MEASURING)
+    expect(given.index.noisePlan).toBeNull()
+    expect(given.records).toHaveLength(3)
+    const shorter = await run(['--duration', '0.5', '--warmup', '0.2'])
+    expect(shorter.index.noisePlan).toBeNull()
+    expect(shorter.records).toHaveLength(2)
+  }, 400_000)
+
+  it('on Ctrl-C while measuring the spread stops before any cell, stores nothing, and leaves no process', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'dyno-noise-cache-'))
+    let interrupted = false
+    const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json', '--engine', 'native', '--out', out,
+      '--cache-dir', fresh], {
+      timeoutMs: 120_000,
+      onStderr: (stderr, child) => {
+        if (!interrupted && MEASURING.test(stderr)) {
+          interrupted = true
+          setTimeout(() => child.kill('SIGINT'), 3000)
+        }
+      }
+    })
+    expect(interrupted).toBe(true)
+    expect(result.code).toBe(130)
+    expect(result.stderr).toContain('DYNO_ERR_INTERRUPTED')
+    expect(result.stderr).toContain('nothing was measured')
+    expect(existsSync(join(fresh, NOISE_CALIBRATION_FILE))).toBe(false)
+    expect(calibrationProcesses()).toEqual([])
+  }, 200_000)
+})
