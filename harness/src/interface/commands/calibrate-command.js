@@ -94,7 +94,8 @@ export function formatCalibration (rows) {
     const { summary } = row
     table.push([row.sut, row.connections, row.label, formatInteger(summary?.requestsPerSec.mean), row.generatorSharePct ?? '-',
       row.generatorBound === null ? '-' : row.generatorBound ? 'yes' : 'no',
-      formatMs(summary?.latencyMs?.p50), formatMs(summary?.latencyMs?.p99), summary ? summary.errors : '-', row.error ?? ''])
+      formatMs(summary?.latencyMs?.p50), formatMs(summary?.latencyMs?.p99), summary ? summary.errors : '-',
+      [row.error, row.disturbed && `disturbed, after measuring again: ${row.disturbed}`].filter(Boolean).join('; ')])
   }
   const engines = ENGINES.map((engine) => {
     const found = engine.availability()

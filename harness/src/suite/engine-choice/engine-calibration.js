@@ -3,7 +3,9 @@
 // behind the engine a run chooses (engine-choice.js). On a fresh SUT per connection level, every engine installed here,
 // in every way it is calibrated, drives the plaintext scenario with the run's pinning (the SUT on its cpus, the engine on
 // the generator's); each measurement says how much of its cpus the engine used and whether it, not the SUT, set the
-// pace (the generator-bound rule of every run).
+// pace (the generator-bound rule of every run), and what other programs took of the SUT's and the engine's cpus meanwhile. A level
+// that other programs disturbed is measured again on a fresh SUT, as a cell is (a calibration measured beside a test suite once had
+// uwebsockets at 20,000 req/s, and chose the engine of every later run from it); one still disturbed says so in its rows.
 import { randomBytes } from 'node:crypto'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../../platform/defaults.js'
@@ -12,6 +14,8 @@ import { ENGINES } from '../../load/engines/index.js'
 import { scenarioLoadPlan } from '../../load/load-plan.js'
 import { phaseResourceFigures } from '../../platform/resources/resource-figures.js'
 import { startResourceSampler } from '../../platform/resources/resource-sampler.js'
+import { startInterferenceSampler } from '../../platform/resources/interference-sampler.js'
+import { judgeDisturbance, REMEASURES_PER_CELL } from '../../judging/disturbance.js'
 import { startSut } from '../../subjects/sut-process/start-sut.js'
 import { refusalReason } from '../../subjects/sut-process/refusal.js'
 import { runEnv } from '../../platform/env/run-env.js'
@@ -28,6 +32,8 @@ const CALIBRATION_SCENARIO = 'plaintext'
  * @property {number | null} generatorSharePct the share of its generator cpus the engine used while measuring (100: it was the limit)
  * @property {boolean | null} generatorBound whether the engine set the pace (the rule of every run)
  * @property {string | null} error why the engine gave no figures
+ * @property {string | null} disturbed what other programs took of the cpus while it measured, when more than a cell may lose; null:
+ *   the cpus were the SUT's and the engine's
  *
  * @typedef {object} CalibrationPlan
  * @property {import('../../subjects/suts/resolve-subjects.js').Subject[]} suts
@@ -49,7 +55,7 @@ const CALIBRATION_SCENARIO = 'plaintext'
  * @returns {Promise<CalibrationRow[]>} in the order measured; a SUT that refuses to run here (a uWS fallback) has no rows
  */
 export async function calibrationRows (plan) {
-  const { pinning, signal } = plan
+  const { signal } = plan
   const scenario = SCENARIOS.find((candidate) => candidate.name === CALIBRATION_SCENARIO)
   if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
   const mark = runEnv(plan.runId ?? `calibrate-${randomBytes(3).toString('hex')}`)
@@ -59,48 +65,78 @@ export async function calibrationRows (plan) {
   const rows = []
   for (const sut of plan.suts) {
     for (const connections of plan.connections) {
-      if (signal?.aborted) return rows
-      // A fresh SUT per level, warmed up again by each engine: no engine inherits another's JIT state unfairly.
-      const failed = (/** @type {string} */ error) => calibrations.map(({ engine, label }) => ({
-        sut: sut.name, connections, engine: engine.name, label, summary: null, generatorSharePct: null, generatorBound: null, error
-      }))
-      let running
-      try {
-        running = await startSut(sut, {
-          readyTimeoutSec: plan.readyTimeoutSec,
-          stopGraceSec: DEFAULTS.stopGraceSec,
-          env: mark,
-          signal,
-          cpus: pinning.sutCpus
-        })
-      } catch (error) {
-        if (!isDynoError(error)) throw error
-        if (error.code === 'DYNO_ERR_INTERRUPTED') return rows
-        rows.push(...failed(`${error.code}: ${error.message}`))
-        continue
-      }
-      try {
-        if (refusalReason(running.ready)) continue
-        const loadPlan = scenarioLoadPlan({
-          port: running.port, scenario, connections, pipelining: 1, warmupSec: plan.warmupSec, durationSec: plan.durationSec, windowMs: 1000
-        })
-        for (const { engine, label, start } of calibrations) {
-          if (signal?.aborted || running.hasExited()) break
-          const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(plan.engineOptions))
-          const measured = await measureWith((onPhase) => start(loadPlan, { env: mark, cpus: pinning.generatorCpus, threads, onPhase }), {
-            signal,
-            warmupSec: plan.warmupSec,
-            sutPgid: running.pid,
-            generatorCores: pinning.generatorCpus?.length ?? 1,
-            threads,
-            sutCores: pinning.sutCpus?.length ?? null
-          })
-          rows.push({ sut: sut.name, connections, engine: engine.name, label, ...measured })
+      for (let attempt = 0; attempt <= REMEASURES_PER_CELL; attempt++) {
+        if (signal?.aborted) return rows
+        const level = await measureLevel(sut, connections, { plan, scenario, calibrations, mark })
+        if (level === 'interrupted') return rows
+        const again = attempt < REMEASURES_PER_CELL && level.some((row) => row.disturbed !== null) && !signal?.aborted
+        if (!again) {
+          rows.push(...level)
+          break
         }
-      } finally {
-        await running.stop(DEFAULTS.stopGraceSec * 1000)
       }
     }
+  }
+  return rows
+}
+
+/**
+ * One connection level on a fresh SUT, warmed up again by each engine: no engine inherits another's JIT state unfairly.
+ * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut @param {number} connections
+ * @param {{ plan: CalibrationPlan, scenario: import('@dyno/scenarios').Scenario, calibrations: ({ engine:
+ *   import('../../load/engines/engine.js').Engine } & import('../../load/engines/engine.js').Engine['calibrations'][number])[], mark:
+ *   Record<string, string> }} context
+ * @returns {Promise<CalibrationRow[] | 'interrupted'>} no rows: the SUT refuses to run here
+ */
+async function measureLevel (sut, connections, { plan, scenario, calibrations, mark }) {
+  const { pinning, signal } = plan
+  /** @type {CalibrationRow[]} */
+  const rows = []
+  let running
+  try {
+    running = await startSut(sut, {
+      readyTimeoutSec: plan.readyTimeoutSec,
+      stopGraceSec: DEFAULTS.stopGraceSec,
+      env: mark,
+      signal,
+      cpus: pinning.sutCpus
+    })
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    if (error.code === 'DYNO_ERR_INTERRUPTED') return 'interrupted'
+    return calibrations.map(({ engine, label }) => ({
+      sut: sut.name,
+      connections,
+      engine: engine.name,
+      label,
+      summary: null,
+      generatorSharePct: null,
+      generatorBound: null,
+      error: `${error.code}: ${error.message}`,
+      disturbed: null
+    }))
+  }
+  try {
+    if (refusalReason(running.ready)) return []
+    const loadPlan = scenarioLoadPlan({
+      port: running.port, scenario, connections, pipelining: 1, warmupSec: plan.warmupSec, durationSec: plan.durationSec, windowMs: 1000
+    })
+    for (const { engine, label, start } of calibrations) {
+      if (signal?.aborted || running.hasExited()) break
+      const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(plan.engineOptions))
+      const measured = await measureWith((onPhase) => start(loadPlan, { env: mark, cpus: pinning.generatorCpus, threads, onPhase }), {
+        signal,
+        warmupSec: plan.warmupSec,
+        sutPgid: running.pid,
+        generatorCores: pinning.generatorCpus?.length ?? 1,
+        threads,
+        sutCores: pinning.sutCpus?.length ?? null,
+        pinning
+      })
+      rows.push({ sut: sut.name, connections, engine: engine.name, label, ...measured })
+    }
+  } finally {
+    await running.stop(DEFAULTS.stopGraceSec * 1000)
   }
   return rows
 }
@@ -109,14 +145,23 @@ export async function calibrationRows (plan) {
  * Runs one engine and samples its processes' CPU and the SUT's over the measured phase.
  * @param {(onPhase: (phase: 'warmup' | 'measure') => void) => import('../../load/engines/engine.js').LoadRun} start
  * @param {{ signal: AbortSignal | undefined, warmupSec: number, sutPgid: number, generatorCores: number, threads: number, sutCores: number
- *   | null }} context
- * @returns {Promise<Pick<CalibrationRow, 'summary' | 'generatorSharePct' | 'generatorBound' | 'error'>>}
+ *   | null, pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan }} context
+ * @returns {Promise<Pick<CalibrationRow, 'summary' | 'generatorSharePct' | 'generatorBound' | 'error' | 'disturbed'>>}
  */
-async function measureWith (start, { signal, warmupSec, sutPgid, generatorCores, threads, sutCores }) {
+async function measureWith (start, { signal, warmupSec, sutPgid, generatorCores, threads, sutCores, pinning }) {
   /** @type {ReturnType<typeof startResourceSampler> | null} */
   let sampler = null
+  /** @type {ReturnType<typeof startInterferenceSampler>} */
+  let others = null
   const sample = () => {
     if (load.pids.length > 0) sampler = startResourceSampler({ targets: { sut: { pgid: sutPgid }, generator: { pids: load.pids } } })
+    others = startInterferenceSampler({
+      sutCpus: pinning.sutCpus,
+      generatorCpus: pinning.generatorCpus,
+      sutHere: true,
+      sutPgid,
+      generatorPids: () => load.pids
+    }, { censusArgs: false })
   }
   // The measured phase only; wrk starts it as a new process right after reporting the warm-up.
   const load = start((phase) => { if (phase === 'warmup') setImmediate(sample) })
@@ -126,8 +171,13 @@ async function measureWith (start, { signal, warmupSec, sutPgid, generatorCores,
   try {
     const outcome = await load.done
     const report = sampler ? /** @type {ReturnType<typeof startResourceSampler>} */ (sampler).stop() : null
+    const disturbance = judgeDisturbance(/** @type {ReturnType<typeof startInterferenceSampler>} */ (others)?.stop() ?? null)
+    others = null
+    const disturbed = disturbance?.disturbed ? disturbance.detail : null
     const summary = outcome.phases.measure ?? null
-    if (!summary) return { summary, generatorSharePct: null, generatorBound: null, error: 'no measurement (stopped during warmup)' }
+    if (!summary) {
+      return { summary, generatorSharePct: null, generatorBound: null, error: 'no measurement (stopped during warmup)', disturbed }
+    }
     const figures = report
       ? phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads: threads, sutCores })
       : null
@@ -137,12 +187,15 @@ async function measureWith (start, { signal, warmupSec, sutPgid, generatorCores,
       summary,
       generatorSharePct: figures?.generatorCpuPct == null ? null : Math.round(figures.generatorCpuPct / allotment * 10) / 10,
       generatorBound: figures?.generatorBound ?? null,
-      error: wrong > 0 ? `${wrong} wrong answers: not a calibration` : null
+      error: wrong > 0 ? `${wrong} wrong answers: not a calibration` : null,
+      disturbed
     }
   } catch (error) {
     if (!isDynoError(error)) throw error
-    return { summary: null, generatorSharePct: null, generatorBound: null, error: `${error.code}: ${error.message}` }
+    return { summary: null, generatorSharePct: null, generatorBound: null, error: `${error.code}: ${error.message}`, disturbed: null }
   } finally {
     signal?.removeEventListener('abort', stop)
+    const stillSampling = /** @type {ReturnType<typeof startInterferenceSampler>} */ (others)
+    stillSampling?.stop()
   }
 }

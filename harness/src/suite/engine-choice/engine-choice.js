@@ -29,6 +29,8 @@ const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
  * @property {number | null} requestsPerSec
  * @property {number | null} generatorSharePct
  * @property {boolean | null} generatorBound
+ * @property {string | null} [disturbed] what other programs took of the cpus while it was measured (after it was measured again), when
+ *   more than a cell may lose; absent in calibrations written before it was judged
  *
  * @typedef {object} LevelCalibration
  * @property {string} measuredAt
@@ -106,6 +108,8 @@ function levelProblem (level, names) {
       value === null || (typeof value === 'number' && Number.isFinite(value) && value >= 0)
     if (!numberOrNull(requestsPerSec) || !numberOrNull(generatorSharePct)) return `engines.${name}'s figures are not numbers`
     if (generatorBound !== null && typeof generatorBound !== 'boolean') return `engines.${name}.generatorBound is not true, false or null`
+    const { disturbed } = /** @type {Record<string, unknown>} */ (figures)
+    if (disturbed !== undefined && disturbed !== null && typeof disturbed !== 'string') return `engines.${name}.disturbed is not a text`
   }
   return null
 }
@@ -207,7 +211,10 @@ async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, re
     : `${passedOver.map((other) => other.name).join(' and ')} ${passedOver.length === 1 ? 'is' : 'are'} the bottleneck against ` +
       `${ceiling} ` +
         `here (${boundLevels.map(figures).join('; ')}): ${then}`
-  return { engine, choice: { engine: engine.name, by: 'calibration', reason, calibrationFile: file, levels } }
+  const disturbed = connections.flatMap((level) => Object.values(levels[String(level)]?.engines ?? {})
+    .map((measured) => measured.disturbed).filter((detail) => typeof detail === 'string'))
+  const caveat = disturbed.length > 0 ? `; measured while other programs took its cpus, after measuring again (${disturbed[0]})` : ''
+  return { engine, choice: { engine: engine.name, by: 'calibration', reason: reason + caveat, calibrationFile: file, levels } }
 }
 
 /**
@@ -227,7 +234,8 @@ async function calibrate (connections, engines, context) {
       return {
         requestsPerSec: row?.summary ? Math.round(row.summary.requestsPerSec.mean) : null,
         generatorSharePct: row?.generatorSharePct ?? null,
-        generatorBound: row?.error ? null : row?.generatorBound ?? null
+        generatorBound: row?.error ? null : row?.generatorBound ?? null,
+        disturbed: row?.disturbed ?? null
       }
     }
     const measuredAt = new Date().toISOString()
