@@ -28,8 +28,9 @@ export const LOAD_PROFILES = Object.freeze({
   // within 10 minutes here (with 0.5 s the run took 611 s). The 10 minutes are its budget: where the machine's spread needs more rounds
   // to tell apart 15 % and the budget pays for them (a fast machine), it gets them; where it cannot, the run says so before it starts.
   quick: Object.freeze({
-    summary: 'the default of `pnpm bench`: every SUT on the scenarios that need no service, in 2 shuffled rounds, each a fresh launch ' +
-      'of the SUT (0.4 s warm-up, 1 s measured per cell)',
+    summary: 'the default of `pnpm bench`: every SUT on the scenarios that need no service within 10 minutes, in shuffled rounds, ' +
+      'each a fresh launch of the SUT (0.4 s warm-up, 1 s measured per cell): 2, or as many as this machine\'s measured spread needs to ' +
+      'tell apart 15 % where the 10 minutes pay for them',
     scenarios: NO_SERVICE_SCENARIOS,
     connections: [100],
     pipelining: 1,
