@@ -8,8 +8,7 @@ import { currentMachine, resolvePinning, resolveSplitPinning } from '../../platf
 import { join, resolve } from 'node:path'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { chooseEngine, givenChoice } from '../../suite/engine-choice/engine-choice.js'
-import { noiseCalibration } from '../../suite/noise-calibration/noise-calibration.js'
-import { sizeRepeats } from '../../suite/noise-calibration/size-repeats.js'
+import { noisePlanOf } from '../../suite/noise-calibration/noise-plan.js'
 import { measureNamed } from '../../measures/index.js'
 import { plannedEntry, planParts, planRecord } from '../../suite/plan/plan-parts.js'
 import { runSuite } from '../../suite/run-suite.js'
@@ -124,16 +123,21 @@ export async function runBenchmarks (values, io, signal, planFields) {
   const load = early?.engine === engine.name ? early : measure.settings(settingsInput, engine)
   // The default profile's rounds, sized from the machine's spread within its time budget, when the options did not set them.
   const noisePlan = options.sizeRepeats && measure.roundsSizedByNoise && profile.budgetSec && !options.shard
-    ? await repeatsFromNoise({
+    ? await noisePlanOf({
       engine,
-      options,
+      engineOptions: options,
+      connections: options.connections[0],
       budgetSec: profile.budgetSec,
       profile,
       scenarios,
-      suts,
+      cells: suts.length * scenarios.length * options.connections.length,
       load,
       measure,
       pinning,
+      freshSut: options.freshSut,
+      cacheDir: resolve(REPO_ROOT, options.cacheDir),
+      readyTimeoutSec: options.readyTimeoutSec,
+      profileRepeats: options.repeats,
       signal,
       log: (line) => progress.log(line)
     })
@@ -220,46 +224,6 @@ export async function runBenchmarks (values, io, signal, planFields) {
     exitCode: outcome.records.some((record) => record.status === 'failed' || record.status === 'invalid') ? 1 : 0,
     runDir: outcome.runDir
   }
-}
-
-/**
- * The rounds of a profile with a time budget, from the machine's spread (measured once per machine and kept beside the engine
- * calibration): the plan, which run.json records, and its line before the run when the budget cannot pay for what the spread needs.
- * @param {{ engine: import('../../load/engines/engine.js').Engine, options: RunValues, budgetSec: number, profile:
- *   import('@dyno/scenarios').LoadProfile, scenarios: import('@dyno/scenarios').Scenario[], suts: unknown[], load:
- *   import('../../records/result-record.js').LoadSettings, measure: import('../../measures/measure.js').Measure, pinning:
- *   import('../../platform/pinning/resolve-pinning.js').PinPlan, signal: AbortSignal, log: (line: string) => void }} context
- * @returns {Promise<import('../../suite/noise-calibration/size-repeats.js').NoisePlan | null>} null: the spread could not be measured (the
- *   profile's rounds, with a line saying why)
- */
-async function repeatsFromNoise ({ engine, options, budgetSec, profile, scenarios, suts, load, measure, pinning, signal, log }) {
-  const { calibration, file, reason } = await noiseCalibration({
-    engine,
-    engineOptions: options,
-    connections: options.connections[0],
-    warmupSec: options.warmupSec,
-    roundSec: options.durationSec,
-    pinning,
-    cacheDir: resolve(REPO_ROOT, options.cacheDir),
-    readyTimeoutSec: options.readyTimeoutSec,
-    signal,
-    log
-  })
-  if (!calibration) {
-    if (!signal.aborted) log(`dyno: the machine's spread could not be measured (${reason}): the profile's ${options.repeats} rounds`)
-    return null
-  }
-  const profileScenarios = profile.scenarios?.length ?? SCENARIOS.length
-  const plan = sizeRepeats(calibration, {
-    budgetSec,
-    defaultCells: discoverSuts().length * profileScenarios * profile.connections.length,
-    cells: suts.length * scenarios.length * options.connections.length,
-    cellSec: measure.expectedCellSec(scenarios[0], load),
-    scenariosPerLaunch: options.freshSut ? 1 : scenarios.length,
-    calibrationFile: file
-  })
-  if (plan.line) log(`dyno: ${plan.line}`)
-  return plan
 }
 
 /**
