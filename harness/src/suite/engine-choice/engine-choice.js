@@ -7,16 +7,16 @@
 // engine where it would be the bottleneck. What decides is measured once per machine, by the calibration of
 // engine-calibration.js, and kept in the cache directory; it is measured again when the machine, Node, an engine, the pinning
 // or dyno changes, and a file from anywhere else is ignored with one line saying why.
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { AUTO_CANDIDATES, speaksAll } from '../../load/engines/index.js'
 import { DynoError } from '../../platform/errors.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
-import { sealHolds, sealOf } from '../../platform/util/cache-seal.js'
+import { sealOf } from '../../platform/util/cache-seal.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { calibrationRows } from './engine-calibration.js'
-import { keyDifferences, machineKey } from '../machine-key.js'
+import { machineKey } from '../machine-key.js'
+import { readStoredCalibration } from '../stored-calibration.js'
 
 export const CALIBRATION_FILE = 'engine-calibration.json'
 /** The SUTs that set the ceiling of the field here, fastest first: the calibration measures against the first that runs. */
@@ -51,29 +51,10 @@ const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
  * @returns {{ levels: Record<string, LevelCalibration>, note: string | null }}
  */
 function readCalibration (file, cacheDir, key) {
-  let stored
-  try {
-    stored = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    const code = /** @type {NodeJS.ErrnoException} */ (error).code
-    if (code === 'ENOENT') return { levels: {}, note: null }
-    return { levels: {}, note: `the engine calibration ${file} is not readable JSON (${code ?? 'corrupt'}): ignored, measured again` }
-  }
-  const { seal, ...content } = stored ?? {}
-  if (!sealHolds(cacheDir, content, seal)) {
-    return {
-      levels: {},
-      note: `the engine calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ignored, ` +
-        'measured again'
-    }
-  }
-  const differs = keyDifferences(stored?.key, key)
-  if (differs.length > 0 || typeof stored.levels !== 'object' || stored.levels === null) {
-    return {
-      levels: {},
-      note: `the engine calibration ${file} was measured with another ${differs.join(', ') || 'format'}: ignored, ` +
-      'measured again'
-    }
+  const { content: stored, note } = readStoredCalibration(file, cacheDir, { what: 'the engine calibration', key })
+  if (!stored) return { levels: {}, note }
+  if (typeof stored.levels !== 'object' || stored.levels === null) {
+    return { levels: {}, note: `the engine calibration ${file} was measured with another format: ignored, measured again` }
   }
   // Each level's figures are read as they must be; a level that lacks one is measured again, named in the note.
   const names = Object.keys(key.engines)

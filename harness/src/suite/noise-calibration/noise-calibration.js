@@ -9,14 +9,13 @@
 // engine, pinning or load is not used, and measured again with one line saying why. A launch that other programs disturbed is measured
 // again, as a cell is; one still disturbed is kept, and counted in what is stored.
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { mean, shuffle } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../../platform/defaults.js'
 import { isDynoError } from '../../platform/errors.js'
 import { runEnv } from '../../platform/env/run-env.js'
-import { sealHolds, sealOf } from '../../platform/util/cache-seal.js'
+import { sealOf } from '../../platform/util/cache-seal.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { startInterferenceSampler } from '../../platform/resources/interference-sampler.js'
 import { judgeDisturbance, REMEASURES_PER_CELL } from '../../judging/disturbance.js'
@@ -25,7 +24,8 @@ import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { refusalReason } from '../../subjects/sut-process/refusal.js'
 import { startSut } from '../../subjects/sut-process/start-sut.js'
-import { keyDifferences, machineKey } from '../machine-key.js'
+import { machineKey } from '../machine-key.js'
+import { readStoredCalibration } from '../stored-calibration.js'
 
 export const NOISE_CALIBRATION_FILE = 'noise-calibration.json'
 /** Three SUTs of different weights (the bare core server, a fast framework, a slow one), so that the spread is not one SUT's. */
@@ -87,29 +87,8 @@ export async function noiseCalibration (settings) {
  * @returns {{ calibration: NoiseCalibration | null, note: string | null }} note: why a file that is there is not used
  */
 function readNoiseCalibration (file, cacheDir, key) {
-  let stored
-  try {
-    stored = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    const code = /** @type {NodeJS.ErrnoException} */ (error).code
-    if (code === 'ENOENT') return { calibration: null, note: null }
-    return { calibration: null, note: `the noise calibration ${file} is not readable JSON (${code ?? 'corrupt'}): ignored, measured again` }
-  }
-  const { seal, ...content } = stored && typeof stored === 'object' ? stored : {}
-  if (!sealHolds(cacheDir, content, seal)) {
-    return {
-      calibration: null,
-      note: `the noise calibration ${file} was not written by dyno with this cache directory (its seal does not hold): ignored, ` +
-        'measured again'
-    }
-  }
-  const differs = keyDifferences(content.key, key)
-  if (differs.length > 0) {
-    return {
-      calibration: null,
-      note: `the noise calibration ${file} was measured with another ${differs.join(', ')}: ignored, measured again`
-    }
-  }
+  const { content, note } = readStoredCalibration(file, cacheDir, { what: 'the noise calibration', key })
+  if (!content) return { calibration: null, note }
   const problem = calibrationProblem(content.calibration)
   if (problem) return { calibration: null, note: `the noise calibration ${file} cannot be read (${problem}): ignored, measured again` }
   return { calibration: content.calibration, note: null }
