@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import semver from 'semver'
 import { DynoError } from '../../platform/errors.js'
+import { createRegistryFacts, RegistryQuestionError } from './registry-facts.js'
 
 const run = promisify(execFile)
 
@@ -26,30 +27,15 @@ const unknownVersion = (entry, message) => new DynoError('DYNO_ERR_UNKNOWN_VERSI
 
 /**
  * @param {string} entry as typed, for messages @param {string} framework the npm package @param {string} spec version, range or tag
- * @param {{ signal?: AbortSignal }} [options]
+ * @param {{ registry?: import('./registry-facts.js').RegistryFacts, signal?: AbortSignal }} [options] registry: shared by the
+ *   variants of one command, so that each framework is asked once
  * @returns {Promise<ResolvedVariant>}
  */
-export async function resolveNpmVariant (entry, framework, spec, { signal } = {}) {
-  let facts
-  try {
-    const { stdout } = await run('npm', ['view', '--json', '--', framework, 'versions', 'dist-tags'], {
-      timeout: 60_000,
-      signal,
-      maxBuffer: 64 * 2 ** 20
-    })
-    facts = JSON.parse(stdout)
-  } catch (error) {
-    const said = /** @type {{ stdout?: string, message: string }} */ (error)
-    throw unknownVersion(
-      entry,
-      `the registry could not be asked for ${framework}'s versions (npm view): ${firstLine(said.stdout) || said.message}`
-    )
-  }
-  /** @type {string[]} */
-  const versions = [].concat(facts.versions ?? [])
-  // The registry's own dist-tags only: `constructor` or `toString` is a spec like any other, not a property every object has.
-  /** @type {Record<string, string>} */
-  const tags = Object.fromEntries(Object.entries(facts?.['dist-tags'] ?? {}).filter(([, tagged]) => typeof tagged === 'string'))
+export async function resolveNpmVariant (entry, framework, spec, { signal, registry = createRegistryFacts({ signal }) } = {}) {
+  const { versions, tags } = await asked(
+    () => registry.versionsOf(framework),
+    (said) => unknownVersion(entry, `the registry could not be asked for ${framework}'s versions (npm view): ${said}`)
+  )
   const tagged = Object.hasOwn(tags, spec) ? tags[spec] : null
   const version = semver.valid(spec) ? (versions.includes(spec) ? spec : null) : tagged ?? semver.maxSatisfying(versions, spec)
   if (!version) {
@@ -64,18 +50,25 @@ export async function resolveNpmVariant (entry, framework, spec, { signal } = {}
           .join(', ')}; the newest of the last majors: ${newest.join(', ')})`
     )
   }
-  let integrity
+  const integrity = await asked(
+    () => registry.integrityOf(framework, version),
+    (said) => unknownVersion(entry, `the registry could not be asked for ${framework}@${version}'s integrity (npm view): ${said}`)
+  )
+  return { kind: 'npm', spec, version, integrity }
+}
+
+/**
+ * @template T
+ * @param {() => Promise<T>} ask @param {(said: string) => Error} failure
+ * @returns {Promise<T>}
+ */
+async function asked (ask, failure) {
   try {
-    const { stdout } = await run('npm', ['view', '--json', '--', `${framework}@${version}`, 'dist.integrity'], { timeout: 60_000, signal })
-    integrity = JSON.parse(stdout || 'null')
+    return await ask()
   } catch (error) {
-    const said = /** @type {{ stdout?: string, message: string }} */ (error)
-    throw unknownVersion(
-      entry,
-      `the registry could not be asked for ${framework}@${version}'s integrity (npm view): ${firstLine(said.stdout) || said.message}`
-    )
+    if (error instanceof RegistryQuestionError) throw failure(error.message)
+    throw error
   }
-  return { kind: 'npm', spec, version, integrity: typeof integrity === 'string' ? integrity : null }
 }
 
 /**
@@ -122,13 +115,4 @@ export function checkedPathManifest (entry, framework, path, dir) {
     throw unknownVersion(entry, `${dir} holds \`${manifest.name}\`, not ${framework}; allowed: ${allowed} (from \`${path}\`)`)
   }
   return manifest
-}
-
-/** @param {string | undefined} text */
-function firstLine (text) {
-  try {
-    return JSON.parse(text ?? '').error?.summary ?? ''
-  } catch {
-    return (text ?? '').split('\n')[0]
-  }
 }

@@ -6,6 +6,7 @@ import { isDynoError } from '../../platform/errors.js'
 import { loadSut } from '../suts/discover-suts.js'
 import { selectSuts } from '../suts/select.js'
 import { parseFrameworkEntry, variantLabel } from './framework-entry.js'
+import { createRegistryFacts } from './registry-facts.js'
 import { resolveNpmVariant, resolvePathVariant } from './resolve-variant.js'
 import { installVariant } from './variant-workspace.js'
 
@@ -31,11 +32,12 @@ export async function selectWithVariants (catalogue, entries, { cacheDir, instal
   const suts = selectSuts(catalogue, [...new Set(parsed.map((entry) => entry.name))])
   const sutOf = (/** @type {string} */ name) =>
     /** @type {import('../suts/discover-suts.js').SutDescriptor} */ (suts.find((sut) => sut.name === name))
+  const registry = createRegistryFacts({ signal })
   const resolved = await Promise.all(parsed.map(async (entry) => {
     if (!entry.spec) return null
     const sut = sutOf(entry.name)
     const variant = entry.spec.kind === 'npm'
-      ? await resolveNpmVariant(entry.text, sut.framework, entry.spec.text, { signal })
+      ? await resolveNpmVariant(entry.text, sut.framework, entry.spec.text, { signal, registry })
       : await resolvePathVariant(entry.text, sut.framework, entry.spec.path, variantPathBase())
     return { ...variant, entry: entry.text, label: variantLabel(entry.name, variant) }
   }))
