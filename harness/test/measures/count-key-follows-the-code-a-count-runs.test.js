@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { moduleGraphHash } from '../../src/measures/instructions/counts/counting-code.js'
+import { countingModules, moduleGraphHash } from '../../src/measures/instructions/counts/counting-code.js'
 
 /** @type {string[]} */
 const made = []
@@ -22,9 +22,14 @@ function moduleTree () {
     a: join(root, 'lib', 'a.js'),
     b: join(root, 'util', 'b.js'),
     c: join(root, 'lib', 'c.js'),
-    report: join(root, 'report.js')
+    report: join(root, 'report.js'),
+    typed: join(root, 'typed.js'),
+    old: join(root, 'old.js')
   }
-  writeFileSync(files.entry, "import { a } from './lib/a.js'\nexport const entry = a\n")
+  writeFileSync(files.entry, "import { a } from './lib/a.js'\n/** @param {import('./typed.js').T} t */\n" +
+    "export const entry = (t) => a(t) // was import('./old.js')\n")
+  writeFileSync(files.typed, '/** @typedef {number} T */\nexport {}\n')
+  writeFileSync(files.old, 'export const old = 1\n')
   writeFileSync(files.a, "import { b } from '../util/b.js'\nimport 'node:fs'\nexport const a = () => b + import('./c.js')\n")
   writeFileSync(files.b, 'export const b = 1\n')
   writeFileSync(files.c, 'export const c = 2\n')
@@ -50,6 +55,30 @@ describe('the harness part of a count key', () => {
     writeFileSync(files.report, "import { a } from './lib/a.js'\nexport const report = () => a() * 2\n")
     writeFileSync(join(root, 'unrelated.js'), 'export const unrelated = true\n')
     expect(moduleGraphHash([files.entry], root)).toBe(before)
+  })
+
+  it('does not follow an import written in a comment: a JSDoc type runs nothing', () => {
+    const { root, files } = moduleTree()
+    const before = moduleGraphHash([files.entry], root)
+    writeFileSync(files.typed, '/** @typedef {string} T */\nexport {}\n')
+    writeFileSync(files.old, 'export const old = 2\n')
+    expect(moduleGraphHash([files.entry], root)).toBe(before)
+  })
+
+  it('leaves out a module named as left out, and what only it imports', () => {
+    const { root, files } = moduleTree()
+    const before = moduleGraphHash([files.entry], root, [files.b])
+    writeFileSync(files.b, 'export const b = 5\n')
+    expect(moduleGraphHash([files.entry], root, [files.b])).toBe(before)
+    expect(moduleGraphHash([files.entry], root)).not.toBe(before)
+  })
+
+  it("of dyno's counts holds the count, the SUT's start and the checks of answers, not the hosts, the registry or the catalogue", () => {
+    const modules = countingModules()
+    for (const module of ['count-instructions.js', 'count-settle.js', 'send-requests.js', 'start-sut.js', 'check-response.js']) {
+      expect(modules.some((path) => path.endsWith(`/${module}`)), module).toBe(true)
+    }
+    expect(modules.filter((path) => /hosts\/ssh|hosts\/remote|subjects\/variants|platform\/errors\.js/.test(path))).toEqual([])
   })
 
   it('is the same for the same modules in another checkout', () => {

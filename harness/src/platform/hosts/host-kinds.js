@@ -3,7 +3,7 @@
 // Everything that parses, connects or prepares a host goes through this list; adding a kind is a folder and a line below.
 import { DynoError } from '../errors.js'
 import { localHostKind } from './local/local-kind.js'
-import { localHost, spawnLocalGroup } from './local/local-host.js'
+import { localHost } from './local/local-host.js'
 import { sshHostKind } from './ssh/ssh-kind.js'
 
 /** @type {readonly import('./host.js').HostKind[]} */
@@ -50,9 +50,6 @@ export const connectHost = (target, role, kinds = HOST_KINDS) => kindOf(target, 
  * @returns {import('./host.js').Host}
  */
 export const thisMachine = (role, fingerprint) => localHost(role, fingerprint)
-
-/** Starts a process group on this machine: what a service or a SUT does when the run names no host for it. */
-export const spawnHere = spawnLocalGroup
 
 /**
  * How a host a result names is said in a sentence.

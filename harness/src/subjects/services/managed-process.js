@@ -1,6 +1,6 @@
 // @ts-check
 import { DynoError } from '../../platform/errors.js'
-import { spawnHere } from '../../platform/hosts/host-kinds.js'
+import { spawnLocalGroup } from '../../platform/hosts/local/local-host.js'
 import { LineTail } from '../../platform/process/line-tail.js'
 
 /**
@@ -28,7 +28,7 @@ export async function startManagedProcess ({
   /** @type {import('../../platform/hosts/host.js').HostProcess} */
   let child
   try {
-    child = await (host?.spawnGroup ?? spawnHere)({
+    child = await (host?.spawnGroup ?? spawnLocalGroup)({
       command,
       args,
       cwd,

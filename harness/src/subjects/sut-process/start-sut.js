@@ -1,7 +1,7 @@
 // @ts-check
 import { DynoError, isDynoError } from '../../platform/errors.js'
 import { LineTail } from '../../platform/process/line-tail.js'
-import { spawnHere } from '../../platform/hosts/host-kinds.js'
+import { spawnLocalGroup } from '../../platform/hosts/local/local-host.js'
 import { pinnedSpawnArgs } from '../../platform/process/pinned-spawn.js'
 import { eventLoopEnv } from '../../platform/resources/event-loop-samples.js'
 
@@ -97,7 +97,7 @@ export async function startSut (
   /** @type {import('../../platform/hosts/host.js').HostProcess} */
   let child
   try {
-    child = await (host?.spawnGroup ?? spawnHere)({
+    child = await (host?.spawnGroup ?? spawnLocalGroup)({
       command,
       args,
       cwd: sut.dir,

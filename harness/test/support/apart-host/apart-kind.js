@@ -8,7 +8,7 @@ import { currentMachine } from '../../../src/platform/pinning/resolve-pinning.js
 import { findExecutable } from '../../../src/platform/util/find-executable.js'
 import { freeLoopbackPort } from '../../../src/platform/hosts/free-port.js'
 import { measureLinkRtt } from '../../../src/platform/hosts/link-rtt.js'
-import { spawnHere } from '../../../src/platform/hosts/host-kinds.js'
+import { spawnLocalGroup } from '../../../src/platform/hosts/local/local-host.js'
 
 /** @type {import('../../../src/platform/hosts/host.js').HostKind} */
 export const apartHostKind = {
@@ -28,7 +28,7 @@ export const apartHostKind = {
     address: '127.0.0.1',
     listenAddress: '127.0.0.1',
     addressOfThisMachine: '127.0.0.1',
-    spawnGroup: spawnHere,
+    spawnGroup: spawnLocalGroup,
     launchOn: (command, args) => ({ command, args }),
     freePorts: async (count) => Promise.all(Array.from({ length: count }, () => freeLoopbackPort())),
     machine: currentMachine(),

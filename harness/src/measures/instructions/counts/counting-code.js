@@ -11,6 +11,12 @@ import { HARNESS_DIR } from '../../../platform/paths.js'
 /** A module's imports of other modules of the harness by a relative path: static, bare (side effects only) and dynamic. */
 const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g
 /**
+ * Comments, left out before imports are looked for: a JSDoc type (`{import('../suts/resolve-subjects.js').Subject}`) runs nothing,
+ * and following it took the SSH hosts, the registry's questions and the variants' installer into the counting code, so that a
+ * change to any of them made every count anew and split a timeline's lines.
+ */
+const COMMENTS = /\/\*[\s\S]*?\*\/|(?<![:'"`\\])\/\/[^\n]*/g
+/**
  * Where a count's harness code starts: the count itself, the environment a run gives its SUT, and the allocation preload, which
  * runs inside the counted SUT, loaded by its URL, not imported.
  */
@@ -18,24 +24,43 @@ const COUNT_ENTRY_MODULES = ['./count-instructions.js', '../../../platform/env/r
   .map((module) => fileURLToPath(new URL(module, import.meta.url)))
 
 /**
- * The hash of some modules and every module they import by a relative path, directly or not, each by its path relative to
- * `root` and its content.
- * @param {string[]} entries absolute paths @param {string} root
- * @returns {string}
+ * The error catalogue: its codes and messages say why a count failed, and a count that failed is not a count. Adding a code to
+ * it is an everyday change that must not make every count anew.
  */
-export function moduleGraphHash (entries, root) {
+const MESSAGES_ONLY = [fileURLToPath(new URL('../../../platform/errors.js', import.meta.url))]
+
+/**
+ * Some modules and every module they import by a relative path, directly or not (imports in comments, JSDoc types among them,
+ * left out), sorted; a module in `leftOut` is neither listed nor followed.
+ * @param {string[]} entries absolute paths @param {string[]} [leftOut] absolute paths
+ * @returns {string[]} absolute paths
+ */
+export function moduleGraph (entries, leftOut = []) {
   const seen = new Set()
   const pending = [...entries]
   while (pending.length > 0) {
     const file = /** @type {string} */ (pending.pop())
-    if (seen.has(file)) continue
+    if (seen.has(file) || leftOut.includes(file)) continue
     seen.add(file)
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(RELATIVE_IMPORT)) pending.push(resolve(dirname(file), specifier))
+    const code = readFileSync(file, 'utf8').replace(COMMENTS, '')
+    for (const [, specifier] of code.matchAll(RELATIVE_IMPORT)) pending.push(resolve(dirname(file), specifier))
   }
+  return [...seen].sort()
+}
+
+/**
+ * The hash of a module graph (above), each module by its path relative to `root` and its content.
+ * @param {string[]} entries absolute paths @param {string} root @param {string[]} [leftOut] absolute paths
+ * @returns {string}
+ */
+export function moduleGraphHash (entries, root, leftOut = []) {
   const hash = createHash('sha256')
-  for (const file of [...seen].sort()) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0')
+  for (const file of moduleGraph(entries, leftOut)) hash.update(`${relative(root, file)}\0`).update(readFileSync(file)).update('\0')
   return hash.digest('hex')
 }
+
+/** The modules a count runs, relative to the harness: what its hash covers. */
+export const countingModules = () => moduleGraph(COUNT_ENTRY_MODULES, MESSAGES_ONLY).map((file) => relative(HARNESS_DIR, file))
 
 /** @type {string | undefined} */
 let countingCodeDigest
@@ -44,4 +69,4 @@ let countingCodeDigest
  * The hash of the harness code a count runs. A change to the reports, the load engines or the CLI leaves it as it is, so a
  * commit that touches only those counts nothing again.
  */
-export const countingCodeHash = () => (countingCodeDigest ??= moduleGraphHash(COUNT_ENTRY_MODULES, HARNESS_DIR))
+export const countingCodeHash = () => (countingCodeDigest ??= moduleGraphHash(COUNT_ENTRY_MODULES, HARNESS_DIR, MESSAGES_ONLY))
