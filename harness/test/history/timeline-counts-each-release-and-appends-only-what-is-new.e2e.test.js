@@ -80,18 +80,35 @@ describe.skipIf(absent)(`dyno timeline${skipNote(absent)}`, () => {
   it('counts only the release it does not hold yet, and appends only its record', async () => {
     const before = filesOf(data)
     const contentBefore = before.map((file) => file.endsWith('.json') ? readFileSync(join(data, file), 'utf8') : null)
-    const result = await timeline([data, '--frameworks', 'express@>=5.1.0 <=5.3.0'])
+    const result = await timeline([data, '--frameworks', 'express@>=5.1.0 <=5.3.0,express@2.5.11'])
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stdout).toContain(`timeline: 1 record appended to ${data} (2 already held;`)
+    expect(result.stderr).toContain('express@>=5.1.0 <=5.3.0: 2 of them counted on every runtime and scenario with these settings, ' +
+      `held in ${data} and not counted again: 5.2.1, 5.3.0`)
+    // A release held only as a failure is tried again: it may count now.
+    expect(result.stdout).toContain(`timeline: 1 record appended to ${data} (1 already held;`)
     const { records } = newestRun()
-    expect(records.map((record) => `${record.sut.label} ${record.instructions.cachedFrom ? 'reused' : 'counted'}`))
-      .toEqual(['express@5.1.0 counted', 'express@5.2.1 reused', 'express@5.3.0 reused'])
+    expect(records.map((record) => `${record.sut.label} ${record.status}`)).toEqual(['express@5.1.0 ok', 'express@2.5.11 failed'])
     const after = filesOf(data)
     expect(after.filter((file) => !before.includes(file))).toHaveLength(1)
     // Nothing held was rewritten.
     for (const [position, file] of before.entries()) {
       if (contentBefore[position] !== null) expect(readFileSync(join(data, file), 'utf8'), file).toBe(contentBefore[position])
     }
+  }, 600_000)
+
+  it('counts nothing and makes no run when the data directory holds every release asked for', async () => {
+    const runsBefore = readdirSync(join(work, 'runs'))
+    const result = await timeline([data, '--frameworks', 'express@>=5.1.0 <=5.3.0'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toContain(`timeline: nothing to count: ${data} holds every release asked for, on every runtime and scenario`)
+    expect(readdirSync(join(work, 'runs'))).toEqual(runsBefore)
+    // Other settings are another line: the same releases are counted again for it.
+    const otherWindows = COUNT.map((arg, position) => (COUNT[position - 1] === '--count-windows' ? '4' : arg))
+    const plan = await runCli(['timeline', data, '--frameworks', 'express@>=5.1.0 <=5.3.0', ...otherWindows, '--plan'], {
+      timeoutMs: 120_000
+    })
+    expect(plan.code, plan.stderr).toBe(0)
+    expect(JSON.parse(plan.stdout).cells).toBe(3)
   }, 600_000)
 
   it('appends a run made elsewhere, record for record, with timeline-add', async () => {

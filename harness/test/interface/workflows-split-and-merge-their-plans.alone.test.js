@@ -139,15 +139,17 @@ describe('the workflows split their work over a matrix and merge it', () => {
     expect(readdirSync(join(merged, 'head'))).toHaveLength(4)
   }, 600_000)
 
-  it('site.yml: the releases counted in parts, merged, appended to the data the last run kept, and written as a site', async () => {
+  it('site.yml: the releases counted in parts, merged, appended to the dataset, the new ones handed over, written as a site', async () => {
     const env = {
       FRAMEWORKS: 'express@>=5.1.0 <=5.3.0',
       RUNTIMES: 'node',
       SCENARIOS: 'json',
       COUNT: '2',
+      // The parts start from no dataset: the repository's own holds counts of other settings.
+      DATA: join(work, 'no-dataset'),
       DYNO_CACHE_DIR: join(work, 'site-cache'),
       // Small counts: what is tested is the workflow's steps, not the figures.
-      DYNO_TIMELINE_ARGS: '--count-warmup 200 --count-windows 3 --count-requests 50'
+      DYNO_TIMELINE_ARGS: '--count-warmup 200 --count-warmup-bound 200 --count-windows 3 --count-requests 50'
     }
     const uploaded = []
     for (const part of ['1', '2']) {
@@ -156,7 +158,7 @@ describe('the workflows split their work over a matrix and merge it', () => {
       expect(result.code, result.stderr).toBe(0)
       uploaded.push(out)
     }
-    // The data the last run kept: one release already held, which the publication must not write again.
+    // The repository's dataset: one release already held, which the publication must not write again.
     const data = join(work, 'timeline-data')
     const held = join(uploaded[0], 'data')
     cpSync(held, data, { recursive: true })
@@ -168,12 +170,17 @@ describe('the workflows split their work over a matrix and merge it', () => {
       DATA: data,
       SITE: site,
       MERGED: join(work, 'timeline-merged'),
+      NEW_RECORDS: join(work, 'timeline-new-records'),
       GITHUB_STEP_SUMMARY: summary
     })
     expect(publish.code, publish.stderr).toBe(0)
     expect(publish.stdout).toContain(`${heldFiles.length} already held`)
     expect(readdirSync(join(data, 'records')).sort()).toEqual(expect.arrayContaining(heldFiles))
     expect(readdirSync(join(data, 'records'))).toHaveLength(3)
+    // What the propose job offers the repository: the records appended, and not the one held.
+    const handedOver = readdirSync(join(work, 'timeline-new-records')).sort()
+    expect(handedOver).toEqual(readdirSync(join(data, 'records')).filter((name) => !heldFiles.includes(name)).sort())
+    expect(handedOver).toHaveLength(3 - heldFiles.length)
     expect(existsSync(join(site, 'index.html'))).toBe(true)
     expect(readFileSync(summary, 'utf8')).toContain('Timeline: 3 records')
   }, 600_000)

@@ -11,8 +11,8 @@
 // - a directory of 10,000 junk files is refused as a run, exit 2.
 // What had to be fixed is proven each in a file named after it: a site and report.html from hostile names run nothing when every
 // point is hovered (pages-from-hostile-names-run-nothing-when-every-point-is-hovered); hostile timeline data and runs are refused
-// before anything is written (hostile-timeline-data-is-refused-before-anything-is-written); site.yml restores only its own runs'
-// data (the-timeline-data-is-restored-only-from-the-default-branchs-own-runs); what a SUT writes is read as data
+// before anything is written (hostile-timeline-data-is-refused-before-anything-is-written); site.yml offers the repository only
+// the records it added (a-sites-new-records-are-proposed-as-a-pull-request-that-adds-records-only); what a SUT writes is read as data
 // (what-a-sut-writes-beside-itself-is-read-as-data); other processes are named without their arguments
 // (other-processes-are-named-without-their-arguments, and other-processes-arguments-are-written-nowhere beside a real run).
 import { execFileSync } from 'node:child_process'

@@ -70,18 +70,40 @@ export function timelineRecordsOf (run, publishedAt) {
  */
 function countingOf (result) {
   const count = result.instructions
+  if (!count) return plannedCounting(result.load, result.sut.runtimeKind)
   // A count of the settling rule names its rule and bound (its line: never the counts of the fixed rule); a count from before has
   // neither, as the records made of it before.
-  const bound = count ? count.warmup?.boundRequests : result.load.countWarmupBoundRequests
-  const rule = count ? count.warmup?.rule : bound === undefined ? undefined : WARMUP_RULE
+  const bound = count.warmup?.boundRequests
+  const rule = count.warmup?.rule
   const settings = {
-    warmupRequests: count ? count.warmup?.minimumRequests ?? count.warmupRequests : Number(result.load.countWarmupRequests),
+    warmupRequests: count.warmup?.minimumRequests ?? count.warmupRequests,
     ...(rule === undefined ? {} : { warmupRule: rule, warmupBoundRequests: Number(bound) }),
-    windowRequests: count?.windowRequests ?? Number(result.load.countWindowRequests),
+    windowRequests: count.windowRequests ?? Number(result.load.countWindowRequests),
     windows: Number(result.load.countWindows),
-    concurrency: count?.concurrency ?? 1,
-    runtimeSettings: count?.settings ?? countSettingsFor({ runtime: { kind: result.sut.runtimeKind } }),
-    countingCode: count ? count.countingCode ?? 'unknown' : countingCodeHash()
+    concurrency: count.concurrency ?? 1,
+    runtimeSettings: count.settings ?? countSettingsFor({ runtime: { kind: result.sut.runtimeKind } }),
+    countingCode: count.countingCode ?? 'unknown'
+  }
+  return { ...settings, id: countingIdOf(settings) }
+}
+
+/**
+ * The counting settings a count made now with these load settings records: what a release not counted is kept under, and what
+ * a timeline looks for before it counts a release again.
+ * @param {{ countWarmupRequests?: number, countWarmupBoundRequests?: number, countWindowRequests?: number, countWindows?: number }}
+ *   load @param {string} runtimeKind
+ * @returns {CountingSettings}
+ */
+export function plannedCounting (load, runtimeKind) {
+  const bound = load.countWarmupBoundRequests
+  const settings = {
+    warmupRequests: Number(load.countWarmupRequests),
+    ...(bound === undefined ? {} : { warmupRule: WARMUP_RULE, warmupBoundRequests: Number(bound) }),
+    windowRequests: Number(load.countWindowRequests),
+    windows: Number(load.countWindows),
+    concurrency: 1,
+    runtimeSettings: countSettingsFor({ runtime: { kind: runtimeKind } }),
+    countingCode: countingCodeHash()
   }
   return { ...settings, id: countingIdOf(settings) }
 }

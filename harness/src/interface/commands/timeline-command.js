@@ -10,6 +10,8 @@ import { chooseReleases } from '../../history/timeline/release-rules.js'
 import { appendToDataset, openDataset, recordProblem } from '../../history/timeline/timeline-dataset.js'
 import { timelineRecordsOf } from '../../history/timeline/timeline-records.js'
 import { checkAppendedRecords } from '../../history/timeline/appended-records.js'
+import { withoutHeldReleases } from '../../history/timeline/held-releases.js'
+import { countLoadOf } from '../../measures/instructions/instructions.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
 import { runBenchmarks, runCommand } from './run-command.js'
 import { oneOf, wholeNumber } from '../../platform/options/option-parsers.js'
@@ -54,20 +56,37 @@ export async function timelineCommand (dataDir, parsed, io, signal, parseRunOpti
       )
     }
   }
-  const releases = await chosenReleases(options, signal)
-  for (const { entry, chosen } of releases) {
-    io.stderr.write(`dyno timeline: ${entry}: ${chosen.length} release${chosen.length === 1 ? '' : 's'} (${options.releases}` +
-      `${options.latestMajors ? `, the newest ${options.latestMajors} major${options.latestMajors === 1 ? '' : 's'}` : ''}): ` +
-      `${chosen.map((release) => release.version).join(', ')}\n`)
-  }
   const forwarded = Object.fromEntries(Object.entries(parsed.typed).filter(([flag]) => !OWN_FLAGS.has(flag)))
-  const run = parseRunOptions({
+  const runOptions = (/** @type {string[]} */ frameworks) => parseRunOptions({
     ...forwarded,
     '--measure': 'instructions',
-    '--frameworks': releases.flatMap(({ name, chosen }) => chosen.map((release) => `${name}@${release.version}`)).join(','),
+    '--frameworks': frameworks.join(','),
     '--runtime': options.runtimes.join(','),
     '--scenarios': options.scenarios.join(',')
   })
+  // The settings every count of this run is made with, and so the key its record would be held under.
+  const load = countLoadOf(runOptions(options.frameworks.map((/** @type {string} */ text) => parseFrameworkEntry(text).name)).values)
+  const runtimes = options.runtimes.map((/** @type {string} */ name) => {
+    const { target } = resolveRuntimeTarget(name)
+    return { name, kind: String(target?.kind), version: String(target?.version) }
+  })
+  const releases = withoutHeldReleases(await chosenReleases(options, signal), held, { runtimes, scenarios: options.scenarios, load })
+  for (const { entry, chosen, alreadyHeld } of releases) {
+    const all = chosen.length + alreadyHeld.length
+    io.stderr.write(`dyno timeline: ${entry}: ${all} release${all === 1 ? '' : 's'} (${options.releases}` +
+      `${options.latestMajors ? `, the newest ${options.latestMajors} major${options.latestMajors === 1 ? '' : 's'}` : ''}): ` +
+      `${[...alreadyHeld, ...chosen].map((release) => release.version).join(', ')}\n`)
+    if (alreadyHeld.length > 0) {
+      io.stderr.write(`dyno timeline: ${entry}: ${alreadyHeld.length} of them counted on every runtime and scenario with these ` +
+        `settings, held in ${dir} and not counted again: ${alreadyHeld.map((release) => release.version).join(', ')}\n`)
+    }
+  }
+  const toCount = releases.flatMap(({ name, chosen }) => chosen.map((release) => `${name}@${release.version}`))
+  if (toCount.length === 0) {
+    io.stdout.write(`timeline: nothing to count: ${dir} holds every release asked for, on every runtime and scenario\n`)
+    return 0
+  }
+  const run = runOptions(toCount)
   if (options.planOnly) return runCommand(run.values, io, signal, run.planFields)
   const outcome = await runBenchmarks(run.values, io, signal, run.planFields)
   const published = new Map(

@@ -25,6 +25,18 @@ const syscallText = (calls) => `${calls.writes} writes, ${calls.reads} reads, ${
 const COUNT_START_SEC = 9
 const COUNT_PLAINTEXT_MS_PER_REQUEST = 2.5
 
+/**
+ * What each count of a run is told: its uncounted warm-up, the bound of its settling and its windows. A bound below the
+ * uncounted warm-up is that warm-up: no probe windows.
+ * @param {{ countWarmupRequests?: number, countWarmupBoundRequests?: number, countWindowRequests?: number, countWindows?: number }}
+ *   options as parsed
+ */
+export function countLoadOf (options) {
+  const { countWarmupRequests, countWindowRequests, countWindows } = options
+  const countWarmupBoundRequests = Math.max(Number(options.countWarmupBoundRequests ?? countWarmupRequests), Number(countWarmupRequests))
+  return { countWarmupRequests, countWarmupBoundRequests, countWindowRequests, countWindows }
+}
+
 /** @type {import('../measure.js').Measure} */
 export const instructions = Object.freeze({
   name: 'instructions',
@@ -43,17 +55,11 @@ export const instructions = Object.freeze({
     if (options.ratePerSec !== null) {
       throw invalidSetting('`--measure instructions` counts a fixed number of requests: give either `--rate` or `--measure instructions`')
     }
-    const { countWarmupRequests, countWindowRequests, countWindows, countJobs } = options
-    // A bound below the uncounted warm-up is that warm-up: no probe windows.
-    const countWarmupBoundRequests = Math.max(Number(options.countWarmupBoundRequests ?? countWarmupRequests), Number(countWarmupRequests))
     return {
       ...commonSettings(options, engine),
       runtimeEvents: false,
-      countWarmupRequests,
-      countWarmupBoundRequests,
-      countWindowRequests,
-      countWindows,
-      countJobs
+      ...countLoadOf(options),
+      countJobs: options.countJobs
     }
   },
   describeRun: ({ load }) => `instructions counted: ${load.countWarmupRequests} uncounted requests, windows until the last ` +

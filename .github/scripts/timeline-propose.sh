@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The records a run of site.yml appended (NEW_RECORDS: the publish job's artifact, made by this run) proposed to the repository's
+# data directory DATA as a pull request to BASE_BRANCH that adds those files and nothing else. Nothing here runs what the
+# records hold: their names and kinds are checked (records/<24 hex digits>.json, each a regular file, none already held with
+# other content), then git and gh do the rest. Needs GH_TOKEN with contents: write and pull-requests: write.
+set -euo pipefail
+
+: "${NEW_RECORDS:?}" "${DATA:?}" "${BASE_BRANCH:?}" "${GITHUB_RUN_ID:?}"
+refuse() {
+  echo "::error::$1: nothing is proposed"
+  exit 1
+}
+shopt -s nullglob dotglob
+offered=("$NEW_RECORDS"/*)
+adding=()
+for path in "${offered[@]}"; do
+  name="${path##*/}"
+  [[ "$name" =~ ^[0-9a-f]{24}\.json$ ]] || refuse "$name is not a record's name (records/<24 hex digits>.json)"
+  [[ -f "$path" && ! -L "$path" ]] || refuse "$name is not a regular file"
+  if [[ -e "$DATA/records/$name" || -L "$DATA/records/$name" ]]; then
+    cmp -s -- "$path" "$DATA/records/$name" || refuse "$name is held already with other content (a record is never rewritten)"
+    continue
+  fi
+  adding+=("$name")
+done
+if (( ${#adding[@]} == 0 )); then
+  echo "no record new to $DATA: nothing to propose"
+  exit 0
+fi
+
+branch="timeline/records-$GITHUB_RUN_ID"
+git switch --quiet -c "$branch"
+mkdir -p "$DATA/records"
+for name in "${adding[@]}"; do cp -- "$NEW_RECORDS/$name" "$DATA/records/$name"; done
+git add -- "${adding[@]/#/$DATA/records/}"
+# What is committed is exactly the records added: no other path, no change to one held.
+unexpected="$(git diff --cached --name-status | grep -v -E "^A[[:space:]]+${DATA//./\\.}/records/[0-9a-f]{24}\.json$" || true)"
+[[ -z "$unexpected" ]] || refuse "the commit would hold more than records added: $unexpected"
+git -c user.name='github-actions[bot]' -c user.email='41898282+github-actions[bot]@users.noreply.github.com' \
+  commit --quiet -m "timeline: ${#adding[@]} records counted by site.yml run $GITHUB_RUN_ID"
+git push --quiet origin "$branch"
+gh pr create --base "$BASE_BRANCH" --head "$branch" --title "timeline: ${#adding[@]} records from site.yml run $GITHUB_RUN_ID" \
+  --body "Records counted by run $GITHUB_RUN_ID of site.yml and appended to \`$DATA\`: ${#adding[@]} files added under \`$DATA/records/\`, nothing else. The run checked each as a record read back (\`dyno timeline-add\`). A pull request opened with a workflow's token starts no workflow: close and reopen it to run ci.yml, whose \`dataset\` job checks them again (\`dyno timeline-check\`)."
+echo "proposed ${#adding[@]} records on $branch"
