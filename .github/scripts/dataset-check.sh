@@ -10,6 +10,9 @@ if git diff --quiet "$BASE" HEAD -- "$DATA"; then
   echo "no change to $DATA since $BASE"
   exit 0
 fi
-if ! command -v pnpm >/dev/null 2>&1; then npm install --global pnpm@10.34.8; fi
-pnpm install --frozen-lockfile --ignore-scripts
+if [[ ! -d node_modules ]]; then
+  if ! command -v pnpm >/dev/null 2>&1; then npm install --global pnpm@10.34.8; fi
+  # What reading records back needs is JavaScript: no install script runs (the native engine, the SUTs' native modules).
+  pnpm install --frozen-lockfile --ignore-scripts
+fi
 node harness/bin/dyno.js timeline-check "$DATA" "$BASE"

@@ -8,7 +8,7 @@
 //   pnpm bench --frameworks express@4.22.3,express@5.3.0,fastify@5.12.8 --runtime node@22,node@24 --scenarios json,params --repeats 10
 //   node harness/bench/node-line-change.js data/timeline RUN_DIR [--from node@22] [--to node@24] [--write]
 //   (--write: put the table into docs/timeline.md, replacing its block)
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { openDataset } from '../src/history/timeline/timeline-dataset.js'
 import { countStep } from '../src/judging/stats/count-step.js'
@@ -43,7 +43,7 @@ const span = (interval) => (interval ? `${pct(interval[0])} … ${pct(interval[1
  *   from: number, to: number } | { unsettled: string } }>}
  */
 function countChanges () {
-  const records = [...openDataset(join(REPO_ROOT, dataDir)).values()].filter((record) => record.status === 'ok' && record.measures)
+  const records = [...openDataset(resolve(dataDir)).values()].filter((record) => record.status === 'ok' && record.measures)
   /** @type {Map<string, Map<string, typeof records[number]>>} */
   const byCell = new Map()
   for (const record of records) {
@@ -79,7 +79,7 @@ function countChanges () {
  * @returns {Map<string, { ratio: number, interval: [number, number] | null, rounds: number, fromRate: number, toRate: number }>}
  */
 function wallClockChanges () {
-  const run = readRun(join(REPO_ROOT, runDir))
+  const run = readRun(resolve(runDir))
   /** @type {Map<string, Map<string, Map<number, number>>>} cell → runtime → repeat → req/s */
   const rounds = new Map()
   for (const record of run.records) {
@@ -123,8 +123,9 @@ const lines = [
   `${from} → ${to}, by settled counts (program instructions per request, Hodges–Lehmann over the windows, 95 % interval) and by ` +
     `wall clock (req/s, paired rounds of fresh launches interleaved in one run, ${runDir.split('/').pop()}):`,
   '',
-  `| release | scenario | counts ${from} → ${to} | change by counts | req/s ${from} → ${to} (median) | change in req/s | agree? |`,
-  '|---|---|---:|---:|---:|---:|---|'
+  `| release | scenario | counts ${from} → ${to} | change by counts | req/s if it followed the counts | req/s ${from} → ${to} (median) | ` +
+    'change in req/s | agree? |',
+  '|---|---|---:|---:|---:|---:|---:|---|'
 ]
 let agreeing = 0
 let judged = 0
@@ -135,7 +136,7 @@ for (const cell of cells) {
   const rates = `${Math.round(wall.fromRate).toLocaleString('en-US')} → ${Math.round(wall.toRate).toLocaleString('en-US')}`
   if (!count.counts || 'unsettled' in count.counts) {
     const why = count.counts && 'unsettled' in count.counts ? `not settled on ${count.counts.unsettled}` : 'not counted'
-    lines.push(`| ${count.release} | ${count.scenario} | ${why} | – | ${rates} | ${wallText} | – |`)
+    lines.push(`| ${count.release} | ${count.scenario} | ${why} | – | – | ${rates} | ${wallText} | – |`)
     continue
   }
   const { step } = count.counts
@@ -155,7 +156,9 @@ for (const cell of cells) {
   const signed = (/** @type {number} */ value) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`
   const countText = `${signed(step.changePct)} % (${step.intervalPct.map(signed).join(' … ')} %${step.steps ? '' : ', no step'})`
   const counts = `${Math.round(count.counts.from / 1000)}k → ${Math.round(count.counts.to / 1000)}k`
-  lines.push(`| ${count.release} | ${count.scenario} | ${counts} | ${countText} | ${rates} | ${wallText} | ${verdict} |`)
+  // A request that costs (1 + c) times the instructions, on a cpu that is the bottleneck, is served 1 / (1 + c) times as often.
+  const implied = `${signed((1 / (1 + step.changePct / 100) - 1) * 100)} %`
+  lines.push(`| ${count.release} | ${count.scenario} | ${counts} | ${countText} | ${implied} | ${rates} | ${wallText} | ${verdict} |`)
 }
 lines.push('', `Of the ${judged} release × scenario cells where both ways show a change, ${agreeing} agree in direction.`)
 process.stdout.write(`${lines.join('\n')}\n`)

@@ -5,7 +5,7 @@
 // request read from callgrind's per-function data, the functions put in groups by what they are, and the groups and functions
 // whose cost moved most listed. V8's generated code has no symbols under callgrind (its addresses are `0x…`): it is one group.
 //
-//   node harness/bench/node-line-profile.js --sut express@4.22.3 [--runtimes node@22,node@24] [--scenario json]
+//   node harness/bench/node-line-profile.js --sut express@4.22.3,fastify@5.12.8 [--runtimes node@22,node@24] [--scenario json]
 //     [--warmup 30000] [--requests 2000] [--top 12] [--write]
 //   (--write: put the tables into docs/timeline.md, replacing its block)
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -131,17 +131,6 @@ async function profile (subject) {
   }
 }
 
-const [sut] = await selectWithVariants(discoverSuts(), [values.sut], { cacheDir: DEFAULTS.cacheDir })
-if (sut.installFailure) throw new Error(sut.installFailure)
-const subjects = await resolveSubjects([sut], { runtimes, workers: 1 })
-/** @type {Array<Array<Map<string, number>>>} */
-const profiles = []
-for (const subject of subjects) {
-  process.stderr.write(`${values.sut} on ${subject.runtime.name} (${subject.runtime.version}): ${warmupRequests} requests, then two ` +
-    `windows of ${windowRequests}, under callgrind…\n`)
-  profiles.push(await profile(subject))
-}
-
 const total = (/** @type {Map<string, number>} */ window) => [...window.values()].reduce((sum, value) => sum + value, 0)
 /** @param {Map<string, number>} window @returns {Map<string, number>} */
 const byGroup = (window) => {
@@ -149,31 +138,6 @@ const byGroup = (window) => {
   for (const [name, value] of window) groups.set(groupOf(name), (groups.get(groupOf(name)) ?? 0) + value)
   return groups
 }
-const k = (/** @type {number} */ value) => `${(value / 1000).toFixed(1)}k`
-const signedK = (/** @type {number} */ value) => `${value >= 0 ? '+' : '−'}${k(Math.abs(value))}`
-const [before, after] = profiles.map((windows) => windows[1])
-const lines = [
-  `${values.sut} × ${values.scenario}, ${runtimes[0]} → ${runtimes[1]}: instructions per request after ${warmupRequests} uncounted ` +
-    `requests, in two windows of ${windowRequests} (the settings of a count; the second window is the one compared):`,
-  '',
-  ...profiles.map((windows, index) => `- ${runtimes[index]}: ${k(total(windows[0]))} in the first window, ${k(total(windows[1]))} in ` +
-    `the second${Math.abs(total(windows[1]) / total(windows[0]) - 1) > 0.02 ? ' (more than 2 % apart: not settled)' : ''}`),
-  '',
-  `| group of functions | ${runtimes[0]} | ${runtimes[1]} | change |`,
-  '|---|---:|---:|---:|'
-]
-const groupsBefore = byGroup(before)
-const groupsAfter = byGroup(after)
-const moved = (/** @type {string} */ name) => Math.abs((groupsAfter.get(name) ?? 0) - (groupsBefore.get(name) ?? 0))
-const groupNames = [...new Set([...groupsBefore.keys(), ...groupsAfter.keys()])].sort((a, b) => moved(b) - moved(a))
-for (const name of groupNames) {
-  const from = groupsBefore.get(name) ?? 0
-  const to = groupsAfter.get(name) ?? 0
-  lines.push(`| ${name} | ${k(from)} | ${k(to)} | ${signedK(to - from)} |`)
-}
-lines.push(`| all | ${k(total(before))} | ${k(total(after))} | ${signedK(total(after) - total(before))} |`, '',
-  `The ${top} functions whose own instructions per request moved most (V8's generated code summed as one):`, '',
-  `| function | group | ${runtimes[0]} | ${runtimes[1]} | change |`, '|---|---|---:|---:|---:|')
 /** @param {Map<string, number>} window @returns {Map<string, number>} the generated code's addresses as one entry */
 const named = (window) => {
   const merged = new Map()
@@ -183,16 +147,63 @@ const named = (window) => {
   }
   return merged
 }
-const namedBefore = named(before)
-const namedAfter = named(after)
-const functions = [...new Set([...namedBefore.keys(), ...namedAfter.keys()])]
-  .map((name) => ({ name, from: namedBefore.get(name) ?? 0, to: namedAfter.get(name) ?? 0 }))
-  .sort((a, b) => Math.abs(b.to - b.from) - Math.abs(a.to - a.from))
-  .slice(0, top)
-for (const { name, from, to } of functions) {
-  const shown = name.length > 70 ? `${name.slice(0, 67)}…` : name
-  const group = name === '(generated code)' ? GROUPS[0][0] : groupOf(name)
-  lines.push(`| \`${shown.replaceAll('|', '\\|')}\` | ${group} | ${k(from)} | ${k(to)} | ${signedK(to - from)} |`)
+const k = (/** @type {number} */ value) => `${(value / 1000).toFixed(1)}k`
+const signedK = (/** @type {number} */ value) => `${value >= 0 ? '+' : '−'}${k(Math.abs(value))}`
+
+/**
+ * One SUT's tables: the groups of functions, then the functions that moved most.
+ * @param {string} label @param {Array<Array<Map<string, number>>>} profiles per runtime, its two windows
+ * @returns {string[]}
+ */
+function report (label, profiles) {
+  const [before, after] = profiles.map((windows) => windows[1])
+  const lines = [
+    `**${label} × ${values.scenario}**, ${runtimes[0]} → ${runtimes[1]}: instructions per request after ${warmupRequests} uncounted ` +
+      `requests, in two windows of ${windowRequests} (the settings of a count; the second window is the one compared):`,
+    '',
+    ...profiles.map((windows, index) => `- ${runtimes[index]}: ${k(total(windows[0]))} in the first window, ${k(total(windows[1]))} ` +
+      `in the second${Math.abs(total(windows[1]) / total(windows[0]) - 1) > 0.02 ? ' (more than 2 % apart: not settled)' : ''}`),
+    '',
+    `| group of functions | ${runtimes[0]} | ${runtimes[1]} | change |`,
+    '|---|---:|---:|---:|'
+  ]
+  const groupsBefore = byGroup(before)
+  const groupsAfter = byGroup(after)
+  const moved = (/** @type {string} */ name) => Math.abs((groupsAfter.get(name) ?? 0) - (groupsBefore.get(name) ?? 0))
+  for (const name of [...new Set([...groupsBefore.keys(), ...groupsAfter.keys()])].sort((a, b) => moved(b) - moved(a))) {
+    const from = groupsBefore.get(name) ?? 0
+    const to = groupsAfter.get(name) ?? 0
+    lines.push(`| ${name} | ${k(from)} | ${k(to)} | ${signedK(to - from)} |`)
+  }
+  lines.push(`| all | ${k(total(before))} | ${k(total(after))} | ${signedK(total(after) - total(before))} |`, '',
+    `The ${top} functions whose own instructions per request moved most (V8's generated code summed as one):`, '',
+    `| function | group | ${runtimes[0]} | ${runtimes[1]} | change |`, '|---|---|---:|---:|---:|')
+  const namedBefore = named(before)
+  const namedAfter = named(after)
+  const functions = [...new Set([...namedBefore.keys(), ...namedAfter.keys()])]
+    .map((name) => ({ name, from: namedBefore.get(name) ?? 0, to: namedAfter.get(name) ?? 0 }))
+    .sort((a, b) => Math.abs(b.to - b.from) - Math.abs(a.to - a.from))
+    .slice(0, top)
+  for (const { name, from, to } of functions) {
+    const shown = name.length > 70 ? `${name.slice(0, 67)}…` : name
+    const group = name === '(generated code)' ? GROUPS[0][0] : groupOf(name)
+    lines.push(`| \`${shown.replaceAll('|', '\\|')}\` | ${group} | ${k(from)} | ${k(to)} | ${signedK(to - from)} |`)
+  }
+  return lines
+}
+
+const lines = []
+for (const entry of values.sut.split(',')) {
+  const [sut] = await selectWithVariants(discoverSuts(), [entry], { cacheDir: DEFAULTS.cacheDir })
+  if (sut.installFailure) throw new Error(sut.installFailure)
+  /** @type {Array<Array<Map<string, number>>>} */
+  const profiles = []
+  for (const subject of await resolveSubjects([sut], { runtimes, workers: 1 })) {
+    process.stderr.write(`${entry} on ${subject.runtime.name} (${subject.runtime.version}): ${warmupRequests} requests, then two ` +
+      `windows of ${windowRequests}, under callgrind…\n`)
+    profiles.push(await profile(subject))
+  }
+  lines.push(...(lines.length > 0 ? [''] : []), ...report(entry, profiles))
 }
 process.stdout.write(`${lines.join('\n')}\n`)
 if (values.write) {

@@ -201,8 +201,8 @@ export const TIMELINE_COMMAND = {
   args: ['<dataDir>'],
   summary:
     'Count every release of a framework in a range (`--frameworks express@>=4.18`, thinned by --releases) on each --runtime and ' +
-    'scenario, and append the counts to a data directory that keeps every record it was given (docs/timeline.md); counts already ' +
-    'made are reused from the count cache, records already held are not written again',
+    'scenario, and append the counts to a data directory that keeps every record it was given (docs/timeline.md); a release the ' +
+    'directory holds on every runtime and scenario is not counted again, other counts made before are reused from the count cache',
   // A timeline counts (`--measure instructions` is what it is), the releases of each framework chosen by range and rule, on each runtime
   // and scenario; the count's options, the plan's split and where things go are `dyno run`'s own.
   options: [
