@@ -80,9 +80,13 @@ describe.skipIf(absent)(`the timeline site in chromium${skipNote(absent)}`, () =
     expect(charts[0].series.map((series) => series.marks)).toEqual([['5.0.1'], ['5.0.1'], []])
     const tables = await page.$$eval('section table', (elements) => elements.map((element) => element.textContent ?? ''))
     expect(tables[3]).toMatch(/node@22\s*4\.22\.3\s*5\.0\.1\s*\+/)
+    // Each release along the Node releases it was counted on, with its steps: express's own rows of the overview's table.
+    expect(tables[4]).toMatch(/express@4\.22\.3\s*json\s*Node 20\.20\.2: [\d,]+\s*Node 22\.23\.3: [\d,]+\s*Node 24\.21\.0/)
+    expect(tables[4]).toMatch(/22\.23\.3 → 24\.21\.0: -\d/)
+    expect(tables[4].match(/express@/g)).toHaveLength(5)
     // node@24's counts, listed with their windows as not settled.
-    expect(tables[4]).toMatch(/4\.20\.0\s*node@24/)
-    expect(tables[4].match(/node@24/g)).toHaveLength(5)
+    expect(tables[5]).toMatch(/4\.20\.0\s*node@24/)
+    expect(tables[5].match(/node@24/g)).toHaveLength(5)
     // Every figure of a chart's table links its record, which the site holds.
     const links = await page.$$eval('details a', (anchors) => anchors.map((anchor) => anchor.getAttribute('href')))
     expect(links.length).toBe(3 * 3 * 5)

@@ -101,6 +101,25 @@ function stepTable (steps) {
 }
 
 /**
+ * Each release's figures on the Node releases it was counted on, and the steps between them.
+ * @param {SiteModel['nodeSteps']} lines
+ * @returns {string}
+ */
+function nodeStepTable (lines) {
+  if (lines.length === 0) return '<p>No release was counted on two Node releases.</p>'
+  return '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">scenario</th><th scope="col">program ' +
+    'instructions per request, by Node</th><th scope="col">steps</th></tr>' +
+    lines.map((line) => `<tr><td>${escapeHtml(line.framework)}@${escapeHtml(line.release)}</td><td>${escapeHtml(line.scenario)}</td>` +
+      `<td>${line.points
+        .map((point) => `<a href="records/${point.recordId}.json">Node ${escapeHtml(point.at)}: ${figure(point.value)}</a>`)
+        .join('<br>')}</td><td>${line.steps
+        .map((step) => `${escapeHtml(step.from)} → ${escapeHtml(step.to)}: ${step.changePct > 0 ? '+' : ''}${step.changePct}% ` +
+          `(${step.intervalPct[0]}% to ${step.intervalPct[1]}%)`)
+        .join('<br>') || 'none'}</td></tr>`).join('\n') +
+    '</table></div>'
+}
+
+/**
  * @param {SiteModel} model @param {{ suite: boolean, generatedAt: string }} context
  * @returns {{ file: string, html: string }[]}
  */
@@ -111,6 +130,8 @@ export function sitePages (model, context) {
     const body = framework.scenarios.map((scenario) => `<section><h2>${escapeHtml(scenario.name)}</h2>
 <div class="charts">${scenario.charts.map(chartBlock).join('\n')}</div>
 <h3>Steps along its releases</h3>${stepTable(scenario.steps)}
+<h3>Steps along Node releases, release by release</h3>${nodeStepTable(model.nodeSteps.filter((line) =>
+      line.framework === framework.name && line.scenario === scenario.name))}
 <h3>Counts whose windows had not settled</h3>${scenario.unsettled.length === 0
       ? '<p>None: every count\'s windows lie within 10% of their median.</p>'
       : '<p>A window of each lies more than 10% from the median of its windows: the first ones still holding the runtime\'s compilation, ' +
@@ -155,32 +176,8 @@ export function sitePages (model, context) {
 <h2>Runtimes</h2><ul>${model.runtimes
     .map((runtime) => '<li><a ' + `href="${runtime.page}">${escapeHtml(runtime.name)}</a></li>`)
     .join('\n')}</ul>
-<h2>Steps along Node releases, for one release of a framework</h2>${
-    model.nodeSteps.length === 0
-      ? '<p>No release was counted on two Node releases.</p>'
-      : '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">scenario</th><th scope="col">program instructions ' +
-        'per request, ' +
-        'by Node</th><th scope="col">steps</th></tr>' +
-        model.nodeSteps
-          .map(
-            (line) =>
-              `<tr><td>${escapeHtml(line.framework)}@${escapeHtml(line.release)}` +
-              `</td><td>${escapeHtml(line.scenario)}</td><td>${line.points
-                .map((point) => `<a href="records/${point.recordId}.json">Node ` + `${escapeHtml(point.at)}: ${figure(point.value)}</a>`)
-                .join('<br>')}</td><td>${
-                line.steps
-                  .map(
-                    (step) =>
-                      `${escapeHtml(step.from)} → ${escapeHtml(step.to)}: ${step.changePct > 0 ? '+' : ''}${step.changePct}% ` +
-                      `(${step.intervalPct[0]}% to ` +
-                      `${step.intervalPct[1]}%)`
-                  )
-                  .join('<br>') || 'none'
-              }</td></tr>`
-          )
-          .join('\n') +
-        '</table></div>'
-  }`
+<h2>Steps along Node releases, for one release of a framework</h2>${nodeStepTable(model.nodeSteps)}`
+
   pages.push({
     file: 'index.html',
     html: page({

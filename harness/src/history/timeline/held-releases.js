@@ -16,7 +16,8 @@ import { plannedCounting } from './timeline-records.js'
  * Each entry's releases split into those still to count and those the data directory holds on every runtime and scenario.
  * @param {ChosenReleases[]} releases @param {Map<string, unknown>} held the data directory's records, by id
  * @param {{ runtimes: CountedRuntime[], scenarios: string[], load: Parameters<typeof plannedCounting>[0] }} plan
- * @returns {Array<ChosenReleases & { alreadyHeld: ChosenReleases['chosen'] }>}
+ * @returns {Array<ChosenReleases & { alreadyHeld: ChosenReleases['chosen'], listed: ChosenReleases['chosen'] }>} chosen: those to
+ *   count; listed: every release of the entry, in its order
  */
 export function withoutHeldReleases (releases, held, { runtimes, scenarios, load }) {
   return releases.map((entry) => {
@@ -33,6 +34,11 @@ export function withoutHeldReleases (releases, held, { runtimes, scenarios, load
       }
       return held.has(idOf(key, 'ok'))
     }))
-    return { ...entry, chosen: entry.chosen.filter((release) => !isHeld(release)), alreadyHeld: entry.chosen.filter(isHeld) }
+    return {
+      ...entry,
+      chosen: entry.chosen.filter((release) => !isHeld(release)),
+      alreadyHeld: entry.chosen.filter(isHeld),
+      listed: entry.chosen
+    }
   })
 }

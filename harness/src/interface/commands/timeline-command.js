@@ -71,11 +71,10 @@ export async function timelineCommand (dataDir, parsed, io, signal, parseRunOpti
     return { name, kind: String(target?.kind), version: String(target?.version) }
   })
   const releases = withoutHeldReleases(await chosenReleases(options, signal), held, { runtimes, scenarios: options.scenarios, load })
-  for (const { entry, chosen, alreadyHeld } of releases) {
-    const all = chosen.length + alreadyHeld.length
-    io.stderr.write(`dyno timeline: ${entry}: ${all} release${all === 1 ? '' : 's'} (${options.releases}` +
+  for (const { entry, alreadyHeld, listed } of releases) {
+    io.stderr.write(`dyno timeline: ${entry}: ${listed.length} release${listed.length === 1 ? '' : 's'} (${options.releases}` +
       `${options.latestMajors ? `, the newest ${options.latestMajors} major${options.latestMajors === 1 ? '' : 's'}` : ''}): ` +
-      `${[...alreadyHeld, ...chosen].map((release) => release.version).join(', ')}\n`)
+      `${listed.map((release) => release.version).join(', ')}\n`)
     if (alreadyHeld.length > 0) {
       io.stderr.write(`dyno timeline: ${entry}: ${alreadyHeld.length} of them counted on every runtime and scenario with these ` +
         `settings, held in ${dir} and not counted again: ${alreadyHeld.map((release) => release.version).join(', ')}\n`)
