@@ -97,4 +97,13 @@ describe('steps along Node releases', () => {
       for (const step of line.steps) expect(Math.abs(step.changePct)).toBeGreaterThan(step.thresholdPct)
     }
   })
+
+  it('lists the releases in version order, 5.10.0 after 5.9.0, not as text sorts them', () => {
+    const renamed = { '4.20.0': '5.9.0', '4.21.2': '5.10.0', '4.22.3': '5.11.0', '5.0.1': '5.2.0', '5.1.0': '5.1.0' }
+    const records = fixtureRecords().map((record) => ({
+      ...record, key: { ...record.key, release: renamed[/** @type {keyof typeof renamed} */ (record.key.release)] }
+    }))
+    const lines = timelineLines(records).filter((line) => line.along === 'node')
+    expect(lines.map((line) => line.key.release)).toEqual(['5.1.0', '5.2.0', '5.9.0', '5.10.0', '5.11.0'])
+  })
 })

@@ -64,6 +64,20 @@ export function timelineLines (records) {
 }
 
 /**
+ * Two lines' ids in order, part by part: releases in version order (4.9.12 before 4.10.8), anything else as text.
+ * @param {string} a @param {string} b @returns {number}
+ */
+function compareLineIds (a, b) {
+  const [partsA, partsB] = [JSON.parse(a), JSON.parse(b)]
+  for (let index = 0; index < partsA.length; index++) {
+    const [partA, partB] = [String(partsA[index]), String(partsB[index])]
+    const order = semver.valid(partA) && semver.valid(partB) ? semver.compare(partA, partB) : partA.localeCompare(partB)
+    if (order !== 0) return order
+  }
+  return 0
+}
+
+/**
  * @param {TimelineRecord[]} records @param {'releases' | 'node'} along
  * @param {(record: TimelineRecord) => string[]} lineOf @param {(record: TimelineRecord) => string} pointOf a semver
  * @returns {Line[]}
@@ -75,7 +89,7 @@ function linesOf (records, along, lineOf, pointOf) {
     const id = JSON.stringify(lineOf(record))
     byLine.set(id, [...(byLine.get(id) ?? []), record])
   }
-  return [...byLine.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([id, members]) => {
+  return [...byLine.entries()].sort(([a], [b]) => compareLineIds(a, b)).map(([id, members]) => {
     const [framework, second, scenario, countingId] = JSON.parse(id)
     // A line is one counting rule: records of two warm-up rules under one counting id (a record edited, or made by a dyno that hashed
     // the rule out) are two lines' counts, and drawing them as one would call the change of rule a step.
