@@ -45,6 +45,8 @@ import { protocolEnv } from '../subjects/sut-process/protocol-env.js'
  * @property {string[]} sessionServices the services whose variables the SUT gets, should it be started for this cell: those of every
  *   cell the same process is to serve
  * @property {boolean} keepSut the next cell is the same SUT's: its process stays up for it, if this cell ends ok
+ * @property {import('@dyno/scenarios').Scenario[]} launchScenarios the scenarios of every cell a launch of the SUT for this cell is to
+ *   serve, distinct, in the order they come: those a fresh launch is warmed over (the measure's `warmLaunch`)
  * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
  */
 

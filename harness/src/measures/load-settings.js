@@ -7,7 +7,8 @@ import { DynoError } from '../platform/errors.js'
 /**
  * @typedef {object} SettingsInput the options a run's settings are shaped from, as `dyno run` parsed them
  * @property {string} measure @property {string} profile @property {number[]} connections @property {number} pipelining
- * @property {number} durationSec @property {number} warmupSec @property {number} windowMs @property {number | null} ratePerSec
+ * @property {number} durationSec @property {number} warmupSec @property {number} launchWarmupSec
+ * @property {number} windowMs @property {number | null} ratePerSec
  * @property {'on' | 'off'} runtimeEvents
  * @property {number} streams h2, h2c: concurrent streams per connection; ws: messages in flight per connection
  * @property {number} [countWarmupRequests] @property {number} [countWarmupBoundRequests]
@@ -38,3 +39,11 @@ export function commonSettings (options, engine) {
 
 /** @param {string} message @returns {DynoError} */
 export const invalidSetting = (message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
+
+/**
+ * How long a cell is loaded, in words: its warm-up and measured seconds, after the warm-up of its launch on each route when there is one.
+ * @param {{ launchWarmupSec?: number, warmupSec: number, durationSec: number }} load a run's settings, or a profile
+ * @returns {string} `0.2 s per route per launch, then 0.15 s warm-up + 1 s per cell`
+ */
+export const loadTimesText = ({ launchWarmupSec = 0, warmupSec, durationSec }) =>
+  `${launchWarmupSec > 0 ? `${launchWarmupSec} s per route per launch, then ` : ''}${warmupSec} s warm-up + ${durationSec} s per cell`

@@ -51,6 +51,10 @@
  * @property {(run: { sutHostSharesProcesses: boolean }) => string[]} runNotes lines for the user before the first cell
  * @property {(context: RunContext, cell: Cell, running: RunningSut, record: ResultRecord, probes: SutProbes) => Promise<Outcome>}
  *   measureCell measures a verified cell on its running SUT and fills the record with what it measured
+ * @property {(context: import('./wall-clock/launch-warmup.js').WarmingContext, scenarios: Scenario[], connections: number,
+ *   running: RunningSut) =>
+ *   Promise<import('./wall-clock/launch-warmup.js').LaunchWarmup | null>} warmLaunch warms a fresh launch over the routes of the cells
+ *   it is to serve, before the first is measured; null: nothing to warm (each cell warms its own launch, or none was asked)
  * @property {(scenario: Scenario, load: import('../platform/options/option-values.js').PlanValues) => number} expectedCellSec how long one
  *   cell is expected to take, from the plan alone (the run's settings, or the options they are made from)
  * @property {(record: ResultRecord) => import('../records/result-record.js').Consistency | null} checkConsistency whether a result agrees

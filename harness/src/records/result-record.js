@@ -9,6 +9,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  *   the other protocols keep one request in flight per connection, or `pipelining`
  * @property {number} durationSec
  * @property {number} warmupSec
+ * @property {number} [launchWarmupSec] wall clock only: seconds of load on each route of a launch before its first cell is measured
+ *   (launch-warmup.js; absent in results of earlier versions: none)
  * @property {number} windowMs
  * @property {number | null} ratePerSec null: closed loop
  * @property {import('../load/engines/engine.js').EngineName} engine
@@ -63,8 +65,10 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @property {import('../platform/hosts/link-rtt.js').LinkRtt[]} [links] a SUT on another host: the round trip from each load host to it,
  *   measured before load
  * @property {{ pid: number | null, ready: object | null, exit: { code: number | null, signal: string | null } | null, forcedKill: boolean,
- *   stderrTail: string[], servedBefore?: number, host?: string }} sutProcess host: where it ran (`local`, or an ssh:// URL); servedBefore:
- *   the cells this SUT process served before this one (0: started for it); exit: null while the process stays up for the next cell
+ *   stderrTail: string[], servedBefore?: number, host?: string,
+ *   launchWarmup?: import('../measures/wall-clock/launch-warmup.js').LaunchWarmup | null }} sutProcess host: where it ran (`local`, or an
+ *   ssh:// URL); servedBefore: the cells this SUT process served before this one (0: started for it); exit: null while the process stays
+ *   up for the next cell; launchWarmup: how the process was warmed over its routes before its first cell (null: it was not)
  * @property {Partial<Record<Stage, number>>} stagesMs where the run's time went: each stage it went through, in ms
  *
  * @typedef {{ name: 'littles-law' | 'connections-in-flight' | 'percentile-order' | 'errors', passed: boolean, detail: string }}
@@ -72,7 +76,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  * @typedef {{ passed: boolean, failed: string[], checks: ConsistencyCheck[] }} Consistency whether a result agrees with itself, as its
  *   measure checks it
  *
- * @typedef {'start' | 'verify' | 'link' | 'load' | 'count' | 'stop'} Stage start: until the SUT's ready line; link: the round trip to a
+ * @typedef {'start' | 'launchWarmup' | 'verify' | 'link' | 'load' | 'count' | 'stop'} Stage start: until the SUT's ready line;
+ *   launchWarmup: the launch warmed over its routes (launch-warmup.js); link: the round trip to a
  *   SUT on another host; load: the engine's phases, from its start to its report; count: a count under callgrind, its own start and stop
  *   included; stop: until the SUT's group is gone
  */

@@ -112,12 +112,22 @@ export async function runSuite (suite, hooks = {}) {
     /** @type {import('./quiet-check.js').QuietCheck | null} */
     quietCheck: null,
     noisePlan: suite.noisePlan ?? null,
-    remeasured: { disturbedAbovePct: suite.disturbedAbovePct, cells: 0, limit: 0, stillDisturbed: 0 }
+    remeasured: {
+      disturbedAbovePct: suite.disturbedAbovePct,
+      cells: 0,
+      limit: 0,
+      stillDisturbed: 0,
+      /** @type {number | undefined} */
+      leftForTime: undefined
+    }
   }
   const indexPath = join(runDir, 'run.json')
   writeJsonAtomic(indexPath, index)
   hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
 
+  // A plan with a time budget (the default profile's rounds sized from the machine's spread) measures disturbed cells again only while
+  // the budget lasts: past it, they are kept and marked.
+  const deadlineMs = suite.noisePlan ? performance.now() + suite.noisePlan.budgetSec * 1000 : Infinity
   const positionOf = new Map(plan.map((planned, position) => [planned.file, position]))
   /** @type {Map<number, import('../records/result-record.js').ResultRecord>} the record kept of each cell, by its place in the plan */
   const kept = new Map()
@@ -245,14 +255,26 @@ export async function runSuite (suite, hooks = {}) {
       })
       // Disturbed cells are measured again once the plan is done, so that a disturbance that passed (a build beside the run) has
       // passed; a pass at a time, a bounded number of passes and cells (judging/disturbance.js). Each is a launch of its own.
+      /** @type {number} how long a re-measurement took, the longest so far: a launch of its own, warmed over its group's routes */
+      let remeasureSec = suite.measure.expectedCellSec(plan[0]?.scenario, suite.load)
       for (let pass = 1; pass <= REMEASURES_PER_CELL; pass++) {
         const disturbed = [...kept].filter(([, record]) => record.status === 'ok' && record.interference?.disturbed &&
           record.interference.earlierAttempts.length === pass - 1).sort((a, b) => a[0] - b[0])
-        for (const [position, previous] of disturbed) {
-          if (suite.signal.aborted || !budget.take()) break
+        for (const [at, [position, previous]] of disturbed.entries()) {
+          if (suite.signal.aborted) break
+          if (performance.now() + remeasureSec * 1000 > deadlineMs) {
+            const left = disturbed.length - at
+            index.remeasured.leftForTime = (index.remeasured.leftForTime ?? 0) + left
+            hooks.onNote?.(`${left} disturbed cell${left === 1 ? '' : 's'} not measured again: the plan's ` +
+              `${Math.round(suite.noisePlan?.budgetSec ?? 0)} s are spent; kept, marked disturbed`)
+            break
+          }
+          if (!budget.take()) break
+          const remeasureStartedMs = performance.now()
           const was = /** @type {import('../judging/disturbance.js').InterferenceVerdict} */ (previous.interference)
           hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name} was disturbed (${was.detail}): measuring it again`)
           const record = await measureOnce(cellAt(position, { keepSut: false }))
+          remeasureSec = Math.max(remeasureSec, (performance.now() - remeasureStartedMs) / 1000)
           if (pass === 1) index.remeasured.cells += 1
           // A measurement that did not end ok (interrupted, a SUT that crashed this time) does not replace one that did: the disturbed
           // figure stays, marked, and what happened is said.
@@ -289,10 +311,12 @@ export async function runSuite (suite, hooks = {}) {
 /**
  * Which cells share a SUT process: consecutive cells of the same SUT in the same round (one round of a run takes a SUT's scenarios one
  * after another; the next round launches it anew), unless every cell is to have its own. Each cell learns whether the process stays
- * up after it, and the services whose variables the process needs for all the cells it serves.
+ * up after it, the services whose variables the process needs for all the cells it serves, and the scenarios a launch for it is warmed
+ * over: those of the group's cells the SUT can serve, as they come (a cell measured again in a launch of its own is warmed as its group
+ * was, so that it measures what the cell it replaces measured).
  * @param {import('./plan/plan-runs.js').PlannedRun[]} plan
  * @param {{ reuse: boolean }} policy
- * @returns {{ keepSut: boolean, sessionServices: string[] }[]}
+ * @returns {{ keepSut: boolean, sessionServices: string[], launchScenarios: import('@dyno/scenarios').Scenario[] }[]}
  */
 function sessionGroups (plan, { reuse }) {
   const groups = []
@@ -301,8 +325,13 @@ function sessionGroups (plan, { reuse }) {
       plan[at].repeat === plan[start].repeat
     let end = start + 1
     while (sameSut(end)) end++
-    const services = [...new Set(plan.slice(start, end).flatMap((entry) => entry.scenario.services ?? []))]
-    for (let position = start; position < end; position++) groups.push({ keepSut: position < end - 1, sessionServices: services })
+    const cells = plan.slice(start, end)
+    const services = [...new Set(cells.flatMap((entry) => entry.scenario.services ?? []))]
+    const launchScenarios = [...new Map(cells.filter((entry) => !entry.sut.unsupportedScenarios[entry.scenario.name])
+      .map((entry) => [entry.scenario.name, entry.scenario])).values()]
+    for (let position = start; position < end; position++) {
+      groups.push({ keepSut: position < end - 1, sessionServices: services, launchScenarios })
+    }
     start = end
   }
   return groups

@@ -3,7 +3,10 @@
 // pay the SUT's start and stop: most of a short cell's time outside its load. A session starts the SUT for the first cell of its
 // run of scenarios and stops it after the last; it starts it again after a cell that did not end ok (a crash, wrong answers, a
 // service that died), so that nothing a failure left behind reaches the next cell, and for a cell whose scenario is served in another
-// protocol (PROTOCOL is read at start). `--fresh-sut` asks for one process per cell.
+// protocol (PROTOCOL is read at start). `--fresh-sut` asks for one process per cell. A fresh launch is warmed over the routes of every
+// cell it is to serve before the first is measured, as the run's measure does it (`warmLaunch`); a launch that exits while it is warmed
+// is started again, unwarmed, for its cell, and the route it exited on is not warmed again in the run: the cell that measures that route
+// finds out what it does.
 import { randomUUID } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -11,10 +14,11 @@ import { join } from 'node:path'
 import { isDynoError } from '../platform/errors.js'
 import { failed, failedWith } from '../records/outcome.js'
 import { timedStage } from '../measures/cell-context.js'
-import { startSut } from '../subjects/sut-process/start-sut.js'
+import { describeExit, startSut } from '../subjects/sut-process/start-sut.js'
 import { protocolEnv, servedProtocolOf } from '../subjects/sut-process/protocol-env.js'
 import { runEnv } from '../platform/env/run-env.js'
 import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-recording.js'
+import { refusalReason } from '../subjects/sut-process/refusal.js'
 
 /**
  * @typedef {import('../records/outcome.js').Outcome} Outcome
@@ -22,12 +26,18 @@ import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-re
  * @typedef {import('../subjects/sut-process/start-sut.js').RunningSut} RunningSut
  *
  * @typedef {import('../measures/cell-context.js').SutProbes} SutProbes
+ * @typedef {import('../measures/wall-clock/launch-warmup.js').LaunchWarmup} LaunchWarmup
  *
  * @typedef {object} SutSession
  * @property {(cell: import('../measures/cell-context.js').Cell, record: ResultRecord, use: (running: RunningSut, probes: SutProbes) =>
  *   Promise<Outcome>) => Promise<Outcome>} serve runs `use` on the session's SUT, started for this cell if none runs; the record keeps the
  *   SUT's pid, ready line, how many cells it served before, and, once it ends, its exit and last stderr lines
  * @property {() => Promise<void>} end stops the SUT of the session, if one runs (the suite ended, or was interrupted)
+ *
+ * @typedef {object} LiveSut the session's SUT process
+ * @property {string} sut @property {string} protocol @property {RunningSut} running @property {SutProbes} probes
+ * @property {number} served the cells it served
+ * @property {import('../measures/wall-clock/launch-warmup.js').LaunchWarmup | null} launchWarmup how it was warmed before its first cell
  */
 
 /**
@@ -35,8 +45,10 @@ import { recordRuntimeEvents } from '../subjects/runtime-events/runtime-event-re
  * @returns {SutSession}
  */
 export function createSutSession (context) {
-  /** @type {{ sut: string, protocol: string, running: RunningSut, probes: SutProbes, served: number } | null} */
+  /** @type {LiveSut | null} */
   let current = null
+  /** @type {Set<string>} the routes a launch exited on while it was warmed: not warmed again in this run */
+  const unwarmable = new Set()
 
   /**
    * @param {ResultRecord | null} record the record of the cell the SUT ends in, which keeps how it ended @returns {Promise<Outcome | null>}
@@ -68,60 +80,101 @@ export function createSutSession (context) {
     return outcome
   }
 
+  /**
+   * Starts the SUT for `cell` and, when `warm`, warms it over the routes of the cells it is to serve (those a launch did not exit on).
+   * @param {import('../measures/cell-context.js').Cell} cell @param {ResultRecord} record @param {{ warm: boolean }} how
+   * @returns {Promise<{ failure: Outcome } | { live: LiveSut, exitedWarming: LaunchWarmup | null }>} exitedWarming: the warm-up of a
+   *   launch that exited during it (stopped, its exit in the warm-up's problem); null: it is up
+   */
+  const launch = async (cell, record, { warm }) => {
+    cell.onProgress?.({ stage: 'starting' })
+    const runtimeEvents = recordRuntimeEvents({
+      runtimeKind: cell.sut.runtime?.kind ?? cell.sut.runtimeKind,
+      enabled: context.load.runtimeEvents,
+      windowMs: context.load.windowMs,
+      host: context.sutHost
+    })
+    /** @type {SutProbes} */
+    const probes = {
+      eventLoopFile: join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`),
+      eventLoopIntervalMs: runtimeEvents.eventLoopIntervalMs ?? undefined,
+      runtimeEvents
+    }
+    try {
+      runtimeEvents.launched(Date.now())
+      const running = await timedStage(record, 'start', () => startSut(cell.sut, {
+        readyTimeoutSec: context.readyTimeoutSec,
+        stopGraceSec: context.stopGraceSec,
+        signal: context.signal,
+        env: {
+          ...runEnv(context.runId),
+          ...context.services.envFor(cell.sessionServices),
+          PG_POOL_SIZE: String(context.pgPoolSize),
+          ...protocolEnv(cell.scenario, context.certificateOnSutHost ?? context.certificate ?? null),
+          ...runtimeEvents.env
+        },
+        cpus: context.pinning.sutCpus,
+        // The event-loop probe writes a file beside the SUT: read here only when the SUT runs here.
+        eventLoopFile: context.sutHost.sharesFilesystem ? probes.eventLoopFile : null,
+        eventLoopIntervalMs: probes.eventLoopIntervalMs,
+        host: context.sutHost,
+        runtimeArgs: runtimeEvents.args,
+        onStderr: runtimeEvents.onStderr
+      }))
+      runtimeEvents.started({ pid: running.pid, sharesProcesses: context.sutHost.sharesProcesses, workers: cell.sut.workers })
+      current = { sut: cell.sut.label, protocol: servedProtocolOf(cell.scenario), running, probes, served: 0, launchWarmup: null }
+    } catch (error) {
+      rmSync(probes.eventLoopFile, { force: true })
+      runtimeEvents.close()
+      if (!isDynoError(error)) throw error
+      record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
+      return { failure: failedWith(error) }
+    }
+    const launched = current
+    if (!warm || refusalReason(launched.running.ready)) return { live: launched, exitedWarming: null }
+    const routes = cell.launchScenarios.filter((scenario) => !unwarmable.has(scenario.name) && !context.services.missingFor(scenario))
+    if (routes.length === 0) return { live: launched, exitedWarming: null }
+    cell.onProgress?.({ stage: 'warming the launch' })
+    const warmed = await timedStage(record, 'launchWarmup', () =>
+      context.measure.warmLaunch(context, routes, cell.connections, launched.running))
+    launched.launchWarmup = warmed
+    if (!warmed || !launched.running.hasExited()) return { live: launched, exitedWarming: null }
+    const exit = await launched.running.exited
+    unwarmable.add(warmed.routes.at(-1)?.scenario ?? routes[0].name)
+    await stop(null)
+    return {
+      live: launched,
+      exitedWarming: {
+        ...warmed,
+        problem: `${warmed.problem ?? 'the SUT exited while it was warmed'} (${describeExit(exit.code, exit.signal)}): started again, ` +
+          'unwarmed, for this cell'
+      }
+    }
+  }
+
   return {
     async serve (cell, record, use) {
       if (current && (current.sut !== cell.sut.label || current.protocol !== servedProtocolOf(cell.scenario))) await stop(null)
-      if (!current) {
-        cell.onProgress?.({ stage: 'starting' })
-        const runtimeEvents = recordRuntimeEvents({
-          runtimeKind: cell.sut.runtime?.kind ?? cell.sut.runtimeKind,
-          enabled: context.load.runtimeEvents,
-          windowMs: context.load.windowMs,
-          host: context.sutHost
-        })
-        /** @type {SutProbes} */
-        const probes = {
-          eventLoopFile: join(tmpdir(), `dyno-event-loop-${randomUUID()}.jsonl`),
-          eventLoopIntervalMs: runtimeEvents.eventLoopIntervalMs ?? undefined,
-          runtimeEvents
-        }
-        try {
-          runtimeEvents.launched(Date.now())
-          const running = await timedStage(record, 'start', () => startSut(cell.sut, {
-            readyTimeoutSec: context.readyTimeoutSec,
-            stopGraceSec: context.stopGraceSec,
-            signal: context.signal,
-            env: {
-              ...runEnv(context.runId),
-              ...context.services.envFor(cell.sessionServices),
-              PG_POOL_SIZE: String(context.pgPoolSize),
-              ...protocolEnv(cell.scenario, context.certificateOnSutHost ?? context.certificate ?? null),
-              ...runtimeEvents.env
-            },
-            cpus: context.pinning.sutCpus,
-            // The event-loop probe writes a file beside the SUT: read here only when the SUT runs here.
-            eventLoopFile: context.sutHost.sharesFilesystem ? probes.eventLoopFile : null,
-            eventLoopIntervalMs: probes.eventLoopIntervalMs,
-            host: context.sutHost,
-            runtimeArgs: runtimeEvents.args,
-            onStderr: runtimeEvents.onStderr
-          }))
-          runtimeEvents.started({ pid: running.pid, sharesProcesses: context.sutHost.sharesProcesses, workers: cell.sut.workers })
-          current = { sut: cell.sut.label, protocol: servedProtocolOf(cell.scenario), running, probes, served: 0 }
-        } catch (error) {
-          rmSync(probes.eventLoopFile, { force: true })
-          runtimeEvents.close()
-          if (!isDynoError(error)) throw error
-          record.sutProcess.stderrTail = /** @type {string[]} */ (error.details.stderrTail ?? [])
-          return failedWith(error)
+      let live = current
+      if (!live) {
+        const launched = await launch(cell, record, { warm: true })
+        if ('failure' in launched) return launched.failure
+        live = launched.live
+        // A launch that exited while it was warmed: started again, unwarmed, for this cell; what the first one said is kept.
+        if (launched.exitedWarming) {
+          const again = await launch(cell, record, { warm: false })
+          if ('failure' in again) return again.failure
+          live = again.live
+          live.launchWarmup = launched.exitedWarming
         }
       }
-      const { running, probes } = current
+      const { running, probes } = live
       record.sutProcess.pid = running.pid
       record.sutProcess.host = context.sutHost.name
       record.sutProcess.ready = running.ready
-      record.sutProcess.servedBefore = current.served
-      current.served += 1
+      record.sutProcess.servedBefore = live.served
+      if (live.launchWarmup) record.sutProcess.launchWarmup = live.launchWarmup
+      live.served += 1
       let outcome
       /** @type {Outcome | null} */
       let stopFailure = null

@@ -258,6 +258,7 @@ describe('option parsing', () => {
     [{ '--duration': '0' }, /`--duration` must be a number of seconds above 0 .* got `0`/],
     [{ '--duration': '-3' }, /`--duration` .* got `-3`/],
     [{ '--warmup': 'soon' }, /`--warmup` .* got `soon`/],
+    [{ '--launch-warmup': '-1' }, /`--launch-warmup` must be .* got `-1`/],
     [{ '--pipelining': '101' }, /`--pipelining` must be a whole number from 1 to 100, got `101`/],
     [{ '--ready-timeout': 'x' }, /`--ready-timeout` .* got `x`/],
     [{ '--frameworks': ',,' }, /`--frameworks` must be a comma-separated list of at least one name/],
@@ -310,6 +311,13 @@ describe('the CLI on bad input', () => {
     expect(fractional.code).toBe(2)
     expect(fractional.stderr).toMatch(
       /DYNO_ERR_INVALID_OPTION: (`--duration` must be whole seconds with `--engine wrk`, got `1.5`|`--engine wrk` needs wrk on PATH)/
+    )
+    const launchWarmup = await runCli([
+      'run', '--engine', 'wrk', '--duration', '1', '--warmup', '1', '--launch-warmup', '0.5', '--out', out
+    ])
+    expect(launchWarmup.code).toBe(2)
+    expect(launchWarmup.stderr).toMatch(
+      /DYNO_ERR_INVALID_OPTION: (`--launch-warmup` must be whole seconds with `--engine wrk`, got `0.5`|`--engine wrk` needs wrk on PATH)/
     )
     const engine = await runCli(['run', '--engine', 'ab', '--out', out])
     expect(engine.stderr).toContain('DYNO_ERR_INVALID_OPTION: `--engine` must be one of auto, autocannon, wrk, native, got `ab`')

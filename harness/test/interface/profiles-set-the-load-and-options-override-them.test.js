@@ -10,7 +10,8 @@ it('runs the quick profile when none is named: every no-service scenario, short 
     scenarios: LOAD_PROFILES.quick.scenarios,
     connections: [100],
     durationSec: 1,
-    warmupSec: 0.4,
+    warmupSec: 0.15,
+    launchWarmupSec: 0.2,
     repeats: 2
   })
   expect(values.scenarios).not.toContain('redis')
@@ -28,6 +29,9 @@ it('takes a named profile, and explicit options over it', () => {
   expect(values).toMatchObject({ scenarios: ['json'], repeats: 3, durationSec: 2, warmupSec: 3, connections: [10, 100], seed: 9 })
   expect(given).toEqual(new Set(['profile', 'repeats', 'durationSec', 'scenarios', 'connections', 'seed']))
   expect(parseOptions('run', { '--profile': 'standard' }).values.scenarios).toEqual(SCENARIOS.map((scenario) => scenario.name))
+  // The sustained profile studies warm-up from a launch's first request: nothing warms its launches.
+  expect(parseOptions('run', { '--profile': 'sustained' }).values).toMatchObject({ warmupSec: 0, launchWarmupSec: 0 })
+  expect(parseOptions('run', { '--launch-warmup': '0' }).given).toEqual(new Set(['launchWarmupSec']))
 })
 
 it('gives compare-commits its own profile, and by instructions one round on the framework\'s own path', () => {

@@ -43,6 +43,7 @@ it('starts the SUT again for a cell of another protocol, and keeps it for the ce
         connections: 1,
         repeat: { index: 1, of: 1 },
         sessionServices: [],
+        launchScenarios: [],
         keepSut: index < order.length - 1
       })
       const record = /** @type {import('../../src/records/result-record.js').ResultRecord} */ (/** @type {unknown} */ ({

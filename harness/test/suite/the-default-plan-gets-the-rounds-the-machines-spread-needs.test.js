@@ -41,7 +41,7 @@ describe('the rounds of the default plan', () => {
     expect(plan).toMatchObject({ repeats: 2, affordable: 2, needed })
     expect(plan.separatesPct).toBe(Math.round((Math.exp(separableLog(0.19, 2)) - 1) * 100))
     expect(plan.line).toBe(
-      "noise: this machine's spread (sd 0.19 of ln req/s between fresh launches, each 0.4 s of warm-up + 1 s, measured 2026-11-28) " +
+      "noise: this machine's spread (sd 0.19 of ln req/s between fresh launches, each 0.4 s warm-up + 1 s per cell, measured 2026-11-28) " +
       `needs ${needed} rounds per cell to tell apart 15 %; the default plan's 10 minutes pay for 2, which tell apart ≥ ` +
       `${plan.separatesPct} %: \`--repeats ${needed}\` would (~${Math.round(192 * needed * 1.5 / 60)} min), or a quieter machine`
     )
@@ -62,6 +62,14 @@ describe('the rounds of the default plan', () => {
     const few = sizeRepeats(calibration(0.19), { ...DEFAULT_PLAN, cells: 2 })
     expect(few.repeats).toBe(2)
     expect(few.line).toContain(`~${Math.max(1, Math.round(2 * /** @type {number} */ (few.needed) * 1.5 / 60))} min`)
+  })
+
+  it('names the warm-up of the calibration\'s launches over their routes', () => {
+    const warmed = calibration(0.19)
+    warmed.load = { ...warmed.load, warmupSec: 0.15, launchWarmupSec: 0.2, launchScenarios: ['plaintext', 'json'] }
+    expect(sizeRepeats(warmed, DEFAULT_PLAN).line).toContain(
+      'between fresh launches, each 0.2 s per route per launch, then 0.15 s warm-up + 1 s per cell, measured 2026-11-28'
+    )
   })
 
   it('a spread no number of rounds separates says so', () => {

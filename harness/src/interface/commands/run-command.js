@@ -33,14 +33,14 @@ import { RUN_OPTIONS } from '../cli/option-table.js'
  * @typedef {import('../../platform/options/option-spec.js').OptionValues & RunFields} RunValues
  * @typedef {{
  *   frameworks: string[], scenarios: string[], runtimes: string[], workers: number, profile: string, connections: number[], durationSec:
- *   number, warmupSec: number, pipelining: number, streams: number, ratePerSec: number | null, engine: string, measure: string,
- *   countCache?: boolean, sutHost: import('../../platform/hosts/host.js').HostTarget | null, loadHosts:
+ *   number, warmupSec: number, launchWarmupSec: number, pipelining: number, streams: number, ratePerSec: number | null, engine: string,
+ *   measure: string, countCache?: boolean, sutHost: import('../../platform/hosts/host.js').HostTarget | null, loadHosts:
  *   import('../../platform/hosts/host.js').HostTarget[] | null, pin: import('../../platform/pinning/parse-pin.js').PinRequest, sutCpus:
  *   number, repeats: number, shard: import('../../suite/plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck:
  *   'on' | 'off', censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec:
  *   number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean, sizeRepeats?: boolean }}
- *   RunFields sizeRepeats: the rounds were not given (none of `--repeats`, `--duration`, `--warmup`): a profile with a time budget sizes
- *   them from the machine's spread
+ *   RunFields sizeRepeats: the rounds were not given (none of `--repeats`, `--duration`, `--warmup`, `--launch-warmup`): a profile with a
+ *   time budget sizes them from the machine's spread
  */
 
 /**
@@ -84,7 +84,9 @@ export async function runBenchmarks (values, io, signal, planFields) {
     ? resolveSplitPinning(options.pin, sutHost.machine, currentMachine(), { sutCpus: options.sutCpus, sutHostName: sutHost.name })
     : resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
   const loadHosts = options.loadHosts ? await connectLoadHosts(options.loadHosts, named, options, pinning, sutHost) : null
-  const progress = createProgress(io.stderr, { warmupSec: options.warmupSec, durationSec: options.durationSec })
+  const progress = createProgress(io.stderr, {
+    warmupSec: options.warmupSec, durationSec: options.durationSec, launchWarmupSec: options.launchWarmupSec
+  })
   // Variants of a framework are resolved (all of them, before anything is installed), then installed into their cached copies.
   const selected = await selectWithVariants(discoverSuts(), options.frameworks, {
     cacheDir: resolve(REPO_ROOT, options.cacheDir),
@@ -359,6 +361,6 @@ export const RUN_COMMAND = {
   options: RUN_OPTIONS,
   run: ({ options }, io, signal) => runCommand(/** @type {RunValues} */ ({
     ...options.values,
-    sizeRepeats: !['repeats', 'durationSec', 'warmupSec'].some((field) => options.given.has(field))
+    sizeRepeats: !['repeats', 'durationSec', 'warmupSec', 'launchWarmupSec'].some((field) => options.given.has(field))
   }), io, signal, options.planFields)
 }

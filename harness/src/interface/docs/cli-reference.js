@@ -4,6 +4,7 @@
 import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { COMMANDS } from '../cli/command-table.js'
 import { defaultText } from '../../platform/options/option-spec.js'
+import { loadTimesText } from '../../measures/load-settings.js'
 
 /** @param {string} text a table cell: no pipes, no line breaks */
 const cell = (text) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -27,11 +28,11 @@ function optionTable (specs) {
 
 function profileTable () {
   return [
-    '| profile | scenarios | connections | pipelining | warmup + duration | repeats | for |',
+    '| profile | scenarios | connections | pipelining | warm-up and duration | repeats | for |',
     '|---|---|---|---|---|---|---|',
     ...Object.entries(LOAD_PROFILES).map(([name, profile]) =>
       `| \`${name}\`${name === DEFAULT_PROFILE ? ' (default)' : ''} | ${profile.scenarios ? profile.scenarios.join(', ') : 'all'} | ` +
-      `${profile.connections.join(', ')} | ${profile.pipelining} | ${profile.warmupSec} s + ${profile.durationSec} s | ` +
+      `${profile.connections.join(', ')} | ${profile.pipelining} | ${loadTimesText(profile)} | ` +
       `${profile.repeats} | ${cell(profile.summary)} |`)
   ]
 }

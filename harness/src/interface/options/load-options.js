@@ -50,6 +50,17 @@ export const WARMUP = {
 }
 
 /** @type {OptionSpec} */
+export const LAUNCH_WARMUP = {
+  field: 'launchWarmupSec',
+  flag: '--launch-warmup <sec>',
+  description: 'Wall clock: seconds of load on each route a launch of a SUT serves, one route after another, before the first of its ' +
+    'cells is measured, so that no cell pays for warming the framework for the cells after it; 0: none',
+  parse: seconds({ min: 0, max: 600 }),
+  derive: (values) => profileOf(values).launchWarmupSec,
+  defaultText: "the profile's"
+}
+
+/** @type {OptionSpec} */
 export const PIPELINING = {
   field: 'pipelining',
   flag: '--pipelining <n>',

@@ -9,11 +9,12 @@ const RUN_OVERHEAD_SEC = 1
  * Shows what the harness is doing: on a terminal one live line (which SUT and scenario, elapsed and
  * total time, live req/s); elsewhere (CI, pipes) one plain line per stage, without repetition.
  * @param {NodeJS.WritableStream & { isTTY?: boolean }} stream
- * @param {{ warmupSec: number, durationSec: number }} load
+ * @param {{ warmupSec: number, durationSec: number, launchWarmupSec?: number }} load launchWarmupSec: a launch's on each route (one per
+ *   cell)
  */
 export function createProgress (stream, load) {
   const live = stream.isTTY ? createLogUpdate(stream) : null
-  const perRunSec = load.warmupSec + load.durationSec + RUN_OVERHEAD_SEC
+  const perRunSec = (load.launchWarmupSec ?? 0) + load.warmupSec + load.durationSec + RUN_OVERHEAD_SEC
   const startedAt = Date.now()
   /** @type {number | null} when the first run started: the pace of the runs done since then estimates the rest */
   let firstRunAt = null

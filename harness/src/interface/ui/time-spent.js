@@ -3,7 +3,7 @@
 // spent outside them (building, services, the engine's choice, writing).
 
 /** @type {import('../../records/result-record.js').Stage[]} */
-const STAGES = ['start', 'verify', 'load', 'count', 'stop']
+const STAGES = ['start', 'launchWarmup', 'verify', 'load', 'count', 'stop']
 
 /**
  * @param {import('../../records/result-record.js').ResultRecord[]} records

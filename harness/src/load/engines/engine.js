@@ -18,6 +18,7 @@
  * @property {number[]} connections every level of the run
  * @property {number} durationSec
  * @property {number} warmupSec
+ * @property {number} [launchWarmupSec] wall clock: the load on each route of a launch before its first cell (absent: none)
  * @property {number | null} ratePerSec null: closed loop
  * @property {number} [streams] streams (HTTP/2) or messages (WebSocket) in flight per connection (`--streams`); absent: 1
  * @property {EngineSettings} settings its own

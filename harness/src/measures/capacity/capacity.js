@@ -72,6 +72,8 @@ export const capacity = Object.freeze({
   roundsSizedByNoise: false,
   looksBeforeMeasuring: true,
   runNotes: () => [],
+  // Nothing to warm: each step of a search is a launch of its own, warmed by its own load.
+  warmLaunch: async () => null,
   measureCell: capacityCell,
   expectedCellSec: (scenario, load) => {
     const capacityOf = /** @type {{ stepSec?: number, sweepConnections?: number[] }} */ (load.capacity ?? {})

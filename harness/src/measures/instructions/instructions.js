@@ -104,6 +104,8 @@ export const instructions = Object.freeze({
     const note = sutHostSharesProcesses ? inheritedTunablesNote(process.env.GLIBC_TUNABLES) : null
     return note ? [note] : []
   },
+  // Nothing to warm: each count is a launch of its own, with its own uncounted warm-up.
+  warmLaunch: async () => null,
   measureCell: async (context, cell, running, record) => {
     // The count starts the SUT anew under callgrind: the verified one is stopped first, so it holds no cpu of the count.
     await timedStage(record, 'stop', () => running.stop(context.stopGraceSec * 1000))

@@ -5,9 +5,10 @@ import { MIN_SERIES_LENGTH } from '../../judging/series-classification.js'
 import { engineProblem } from '../../load/engines/index.js'
 import { exchangeOf, protocolText } from '../../records/result-protocol.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
-import { commonSettings, invalidSetting } from '../load-settings.js'
+import { commonSettings, invalidSetting, loadTimesText } from '../load-settings.js'
 import { checkConsistency } from './consistency-check.js'
 import { loadCell } from './load-cell.js'
+import { warmLaunch } from './launch-warmup.js'
 import { WALL_CLOCK_COMPARISON } from './wall-clock-comparison.js'
 import { wallClockMachine } from './wall-clock-machine.js'
 import { WALL_CLOCK_REPORT } from './report/wall-clock-report.js'
@@ -27,11 +28,12 @@ export const wallClock = Object.freeze({
   defaultRepeats: (profile) => profile.repeats,
   loadedByEngine: true,
   settings: (options, engine) => {
-    const { connections, durationSec, warmupSec, ratePerSec, windowMs, streams } = options
+    const { connections, durationSec, warmupSec, launchWarmupSec, ratePerSec, windowMs, streams } = options
     const problem = engineProblem(engine, {
       connections,
       durationSec,
       warmupSec,
+      launchWarmupSec,
       ratePerSec,
       streams,
       settings: engine.settingsOf(options)
@@ -46,10 +48,10 @@ export const wallClock = Object.freeze({
           `give ${seriesWindows}`
       )
     }
-    return commonSettings(options, engine)
+    return { ...commonSettings(options, engine), launchWarmupSec }
   },
   describeRun: ({ load, profile, engineReason }) =>
-    `profile ${profile}, ${load.warmupSec} s warmup + ${load.durationSec} s each, ${load.engine} (${engineReason})`,
+    `profile ${profile}, ${loadTimesText(load)}, ${load.engine} (${engineReason})`,
   resultFigures: (record) => record.summary
     ? `  ${formatInteger(record.summary.requestsPerSec.mean)} ${exchangeOf(record)}/s, p99 ${formatMs(record.summary.latencyMs?.p99)} ms` +
       `${exchangeOf(record) === 'msg' ? ' per message' : ''}${record.summary.protocolNegotiated ? ` (${protocolText(record)})` : ''}`
@@ -65,7 +67,9 @@ export const wallClock = Object.freeze({
   looksBeforeMeasuring: true,
   runNotes: () => [],
   measureCell: loadCell,
-  expectedCellSec: (scenario, load) => load.warmupSec + load.durationSec + WALL_CLOCK_OVERHEAD_SEC,
+  warmLaunch,
+  // A launch warms each of its routes once, and serves a cell on each: a cell's share of it is one route's.
+  expectedCellSec: (scenario, load) => Number(load.launchWarmupSec ?? 0) + load.warmupSec + load.durationSec + WALL_CLOCK_OVERHEAD_SEC,
   checkConsistency,
   merging: {
     machine: (runs) => wallClockMachine(runs[0]),

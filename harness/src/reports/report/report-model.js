@@ -5,6 +5,7 @@
 import { describeHosts } from './hosts-summary.js'
 import { mergedPartsLine, mixedMachinesNote } from './merged-run.js'
 import { runLabels } from '../../records/run-labels.js'
+import { loadTimesText } from '../../measures/load-settings.js'
 
 /**
  * @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord
@@ -82,7 +83,7 @@ function describeRun (run, label) {
     engine: first ? `${first.load.engine} ${first.load.engineVersion}` : null,
     load: first
       ? `connections ${[...new Set(run.records.map((record) => record.load.connections))].sort((a, b) => a - b).join(', ')}, ` +
-        `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s, ${first.repeat.of} repeat${first.repeat.of > 1 ? 's' : ''}` +
+        `${loadTimesText(first.load)}, ${first.repeat.of} repeat${first.repeat.of > 1 ? 's' : ''}` +
         `${first.load.ratePerSec ? `, open model ${first.load.ratePerSec} req/s` : ''}` +
         `${run.index.options?.profile ? `, profile ${run.index.options.profile}` : ''}`
       : '-',

@@ -1,13 +1,14 @@
 // @ts-check
 // How much a cell's figure spreads on this machine: fresh launches of a few SUTs on the json scenario, interleaved (A B C A B C …), each
-// measured as a round of a cell is (the same warm-up, then one round of the same length), with the run's engine and pinning; every
-// response checked. The spread is the pooled variance of ln req/s between the launches of each SUT: the launch's part and the round's
-// together, as a run's rounds meet them (harness/bench/noise-decomposition.js splits them, at length). Rounds after the first of a launch
-// would read a SUT further warmed than any cell (express's second second runs at twice its first, after 0.4 s of warm-up), so each launch
-// gives one. Each launch's cost besides its load is timed too. It is measured once per machine and kept in the cache directory beside
-// the engine calibration, sealed as dyno writes it: a file edited by hand, from another cache, or measured with another machine, Node,
-// engine, pinning or load is not used, and measured again with one line saying why. A launch that other programs disturbed is measured
-// again, as a cell is; one still disturbed is kept, and counted in what is stored.
+// measured as a round of a cell is (the same warm-up, then one round of the same length), with the run's engine and pinning; every response
+// checked. The spread is the pooled variance of ln req/s between the launches of each SUT: the launch's part and the round's together, as a
+// run's rounds meet them (harness/bench/noise-decomposition.js splits them, at length). Rounds after the first of a launch would read a SUT
+// further warmed than any cell (express's second second runs at twice its first, after 0.4 s of warm-up), so each launch gives one; and
+// each launch is first warmed over the routes of the default plan, as a run's launch is (launch-warmup.js), so that the round reads what a
+// run's first cell of a launch reads. Each launch's cost besides its load is timed too. It is measured once per machine and kept in the
+// cache directory beside the engine calibration, sealed as dyno writes it: a file edited by hand, from another cache, or measured with
+// another machine, Node, engine, pinning or load is not used, and measured again with one line saying why. A launch that other programs
+// disturbed is measured again, as a cell is; one still disturbed is kept, and counted in what is stored.
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { mean, shuffle } from 'simple-statistics'
@@ -37,7 +38,9 @@ export const CALIBRATION_LAUNCHES = 5
 /**
  * @typedef {object} NoiseCalibration what is stored, and what a run records of it
  * @property {string} measuredAt
- * @property {{ scenario: string, connections: number, warmupSec: number, roundSec: number, engine: string }} load how it was measured
+ * @property {{ scenario: string, connections: number, warmupSec: number, roundSec: number, engine: string, launchWarmupSec?: number,
+ *   launchScenarios?: string[] }} load how it was measured: launchWarmupSec over each of launchScenarios first (absent: a calibration
+ *   of an earlier version, whose launches were not warmed)
  * @property {number} variance of ln req/s between one SUT's launches, each one round after its warm-up, pooled over the SUTs
  * @property {number} df its degrees of freedom
  * @property {number} launchOverheadSec what a launch cost besides its warm-up and rounds (the SUT's start and stop, the engine's)
@@ -52,6 +55,9 @@ export const CALIBRATION_LAUNCHES = 5
  * @property {number} connections
  * @property {number} warmupSec
  * @property {number} roundSec a cell's measured seconds
+ * @property {import('../../measures/measure.js').Measure} measure the run's, which warms each launch as the run's launches are
+ * @property {import('../../records/result-record.js').LoadSettings} runLoad the run's load settings, which the warm-up of a launch reads
+ * @property {string[]} launchScenarios the scenarios each launch is warmed over, those of the default plan
  * @property {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
  * @property {string} cacheDir
  * @property {number} readyTimeoutSec
@@ -66,14 +72,16 @@ export const CALIBRATION_LAUNCHES = 5
  *   measured (interrupted, no SUT of it runs here, a SUT answered wrongly), reason says why
  */
 export async function noiseCalibration (settings) {
-  const { cacheDir, engine, connections, warmupSec, roundSec, pinning, log } = settings
+  const { cacheDir, engine, connections, warmupSec, roundSec, pinning, log, runLoad, launchScenarios } = settings
   const file = join(cacheDir, NOISE_CALIBRATION_FILE)
-  const load = { scenario: CALIBRATION_SCENARIO, connections, warmupSec, roundSec, engine: engine.name }
+  const launchWarmupSec = Number(runLoad.launchWarmupSec ?? 0)
+  const load = { scenario: CALIBRATION_SCENARIO, connections, warmupSec, roundSec, engine: engine.name, launchWarmupSec, launchScenarios }
   const key = { ...machineKey(pinning, [engine]), load }
   const { calibration, note } = readNoiseCalibration(file, cacheDir, key)
   if (calibration) return { calibration, file, reason: null }
   if (note) log(`dyno: ${note}`)
-  const seconds = Math.round(CALIBRATION_SUTS.length * CALIBRATION_LAUNCHES * (warmupSec + roundSec + 0.5))
+  const launchSec = launchWarmupSec * launchScenarios.length + warmupSec + roundSec + 0.5
+  const seconds = Math.round(CALIBRATION_SUTS.length * CALIBRATION_LAUNCHES * launchSec)
   log(`dyno: measuring how much a cell's figure spreads on this machine (once per machine, about ${seconds} s, kept in ${file})…`)
   const measured = await measureNoise(settings, load)
   if ('reason' in measured) return { calibration: null, file, reason: measured.reason }
@@ -129,7 +137,7 @@ async function measureNoise (settings, load) {
         if (signal.aborted) return { reason: `interrupted by ${String(signal.reason)}` }
         const startedMs = performance.now()
         const measured = await launchOnce(sut, scenario, settings, env)
-        const overheadSec = (performance.now() - startedMs) / 1000 - settings.warmupSec - settings.roundSec
+        const elapsedSec = (performance.now() - startedMs) / 1000
         if ('refused' in measured) {
           refused.add(sut.name)
           break
@@ -138,7 +146,7 @@ async function measureNoise (settings, load) {
         if (measured.disturbed && attempt < REMEASURES_PER_CELL) continue
         if (measured.disturbed) disturbedLaunches += 1
         data.set(sut.name, [...(data.get(sut.name) ?? []), measured.lnRate])
-        overheadsSec.push(Math.max(0, overheadSec))
+        overheadsSec.push(Math.max(0, elapsedSec - measured.loadSec))
         break
       }
     }
@@ -166,7 +174,8 @@ async function measureNoise (settings, load) {
  * One fresh launch: started on the SUT's cpus, warmed up, one round measured, stopped.
  * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut @param {import('@dyno/scenarios').Scenario} scenario
  * @param {NoiseSettings} settings @param {Record<string, string>} env
- * @returns {Promise<{ lnRate: number, disturbed: boolean } | { refused: true } | { reason: string }>}
+ * @returns {Promise<{ lnRate: number, disturbed: boolean, loadSec: number } | { refused: true } | { reason: string }>} loadSec: the
+ *   launch's load, warm-up and round, as planned
  */
 async function launchOnce (sut, scenario, settings, env) {
   const { engine, pinning, signal, connections, warmupSec, roundSec } = settings
@@ -181,6 +190,20 @@ async function launchOnce (sut, scenario, settings, env) {
   }
   try {
     if (refusalReason(running.ready)) return { refused: true }
+    const routes = SCENARIOS.filter((candidate) => settings.launchScenarios.includes(candidate.name) &&
+      !sut.unsupportedScenarios[candidate.name])
+    const warmed = await settings.measure.warmLaunch({
+      load: settings.runLoad,
+      engine,
+      pinning,
+      signal,
+      runId: env.DYNO_RUN_ID ?? 'noise',
+      loadHosts: null,
+      certificate: null,
+      sutHost: { sharesNetwork: true }
+    }, routes, connections, running)
+    if (signal.aborted) return { reason: `interrupted by ${String(signal.reason)}` }
+    if (warmed?.problem) return { reason: `${sut.name} could not be warmed over its routes: ${warmed.problem}` }
     const plan = scenarioLoadPlan({
       port: running.port,
       scenario,
@@ -225,7 +248,8 @@ async function launchOnce (sut, scenario, settings, env) {
     if (wrong > 0) return { reason: `${sut.name} × ${scenario.name}: ${wrong} errors or wrong answers, not a calibration` }
     return {
       lnRate: Math.log(measured.requestsPerSec.mean),
-      disturbed: judgeDisturbance(report)?.disturbed ?? false
+      disturbed: judgeDisturbance(report)?.disturbed ?? false,
+      loadSec: (warmed ? warmed.durationSecEach * warmed.routes.length : 0) + warmupSec + roundSec
     }
   } catch (error) {
     if (!isDynoError(error)) throw error

@@ -40,6 +40,10 @@ export async function noisePlanOf (context) {
     connections: context.connections,
     warmupSec: load.warmupSec,
     roundSec: load.durationSec,
+    measure: context.measure,
+    runLoad: load,
+    launchScenarios: (profile.scenarios ?? SCENARIOS.map((scenario) => scenario.name)).filter((name) =>
+      !SCENARIOS.find((scenario) => scenario.name === name)?.services?.length),
     pinning: context.pinning,
     cacheDir: context.cacheDir,
     readyTimeoutSec: context.readyTimeoutSec,

@@ -5,6 +5,7 @@
 // `--repeats` that would and about how long it would take. Each round of a cell is a fresh launch, and the spread measured is a round's
 // between launches: so the plan's one choice is how many (docs/measuring.md, "Where the spread comes from", for why not longer rounds).
 import { roundsToSeparate, SEPARATE_SHARE, separableLog } from '../../judging/stats/separable-difference.js'
+import { loadTimesText } from '../../measures/load-settings.js'
 
 /** An interval, and so a rank group, needs two rounds. */
 const FEWEST_REPEATS = 2
@@ -38,8 +39,9 @@ export function sizeRepeats (calibration, { budgetSec, defaultCells, cells, cell
   const needed = roundsToSeparate(sdLog, SEPARATE_SHARE, { from: FEWEST_REPEATS })
   const repeats = needed === null ? affordable : Math.min(needed, affordable)
   const separatesPct = Math.round((Math.exp(separableLog(sdLog, repeats)) - 1) * 100)
-  const { warmupSec, roundSec: measuredSec } = calibration.load
-  const spread = `sd ${sdLog.toFixed(2)} of ln req/s between fresh launches, each ${warmupSec} s of warm-up + ${measuredSec} s`
+  const { warmupSec, roundSec: durationSec, launchWarmupSec } = calibration.load
+  const launches = loadTimesText({ launchWarmupSec, warmupSec, durationSec })
+  const spread = `sd ${sdLog.toFixed(2)} of ln req/s between fresh launches, each ${launches}`
   const minutes = (/** @type {number} */ rounds) => Math.max(1, Math.round(cells * rounds * roundSec / 60))
   const would = needed === null ? 'no number of rounds would' : `\`--repeats ${needed}\` would (~${minutes(needed)} min)`
   const line = needed !== null && needed <= affordable

@@ -42,6 +42,8 @@ export const oneAtATime = Object.freeze({
   roundsSizedByNoise: false,
   looksBeforeMeasuring: false,
   runNotes: () => [`one request at a time, ${REQUESTS_PER_CELL} a cell`],
+  // It sends its own requests, one at a time: nothing warms a launch before them.
+  warmLaunch: async () => null,
   measureCell: async (context, cell, running, record) => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
     const timesUs = []

@@ -181,7 +181,9 @@ export const wrkEngine = {
   settingsOf: (values) => ({ wrkThreads: /** @type {number} */ (values.wrkThreads ?? DEFAULT_WRK_THREADS) }),
   refusal (load) {
     if (load.ratePerSec !== null) return '`--rate` runs the open-model schedule, not wrk: give either `--rate` or `--engine wrk`'
-    for (const [flag, value] of /** @type {[string, number][]} */ ([['--duration', load.durationSec], ['--warmup', load.warmupSec]])) {
+    for (const [flag, value] of /** @type {[string, number][]} */ ([
+      ['--duration', load.durationSec], ['--warmup', load.warmupSec], ['--launch-warmup', load.launchWarmupSec ?? 0]
+    ])) {
       if (!Number.isInteger(value)) return `\`${flag}\` must be whole seconds with \`--engine wrk\`, got \`${value}\``
     }
     const threads = wrkThreadsOf(load.settings)

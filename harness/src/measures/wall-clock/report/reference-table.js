@@ -4,6 +4,7 @@
 import { inertMarkdown } from '../../../platform/util/inert-markdown.js'
 import { overviewMarkdown } from '../../overview-text.js'
 import { wallClockOverview } from './overview.js'
+import { loadTimesText } from '../../load-settings.js'
 
 export const REFERENCE_START = '<!-- dyno:reference:start (written by `pnpm readme:reference RUN_DIR`; do not edit by hand) -->'
 export const REFERENCE_END = '<!-- dyno:reference:end -->'
@@ -26,7 +27,7 @@ export function referenceTable (run) {
         first
           ? `measured by ${[...new Set(run.records.map((record) => `${record.load.engine} ${record.load.engineVersion}`))].join(' and ')}` +
             `${run.index.engineChoice?.by === 'calibration' ? ` (${run.index.engineChoice.reason})` : ''}, ${levels} connections, ` +
-            `${first.load.warmupSec} s warm-up + ${first.load.durationSec} s per cell, ` +
+            `${loadTimesText(first.load)}, ` +
             `${first.repeat.of} round${first.repeat.of > 1 ? 's, each a fresh launch of the SUT' : ''}`
           : 'no runs'
       }; ` +

@@ -14,6 +14,7 @@ import { reportRows } from './report-rows.js'
 import { scenarioChartsOf } from './scenario-charts.js'
 import { wallClockOverview } from './overview.js'
 import { WARMUP_COLUMNS, WARMUP_FIGURE_COLUMNS, warmupCells, warmupClassification } from './warmup-classification-model.js'
+import { loadTimesText } from '../../load-settings.js'
 
 const CLIENT_FILE = new URL('./html/report-client.js', import.meta.url)
 
@@ -251,8 +252,8 @@ export const WALL_CLOCK_REPORT = Object.freeze({
     const first = run.records[0]
     return (
       `${first ? `${first.load.engine} ${first.load.engineVersion}` : '-'}, profile ${options.profile ?? '-'}, ` +
-      `connections ${[].concat(options.connections ?? []).join(', ') || '-'}, ${options.warmupSec ?? '-'} s warmup + ` +
-        `${options.durationSec ?? '-'} s, ` +
+      `connections ${[].concat(options.connections ?? []).join(', ') || '-'}, ` +
+        `${first ? loadTimesText(first.load) : `${options.warmupSec ?? '-'} s warm-up + ${options.durationSec ?? '-'} s`}, ` +
       `${options.repeats ?? 1} repeat${(options.repeats ?? 1) > 1 ? 's' : ''}${options.ratePerSec
 ? ', open model at ' +
         `${options.ratePerSec} req/s`
