@@ -13,6 +13,7 @@
 import { parseArgs } from 'node:util'
 import { mean, shuffle } from 'simple-statistics'
 import { LOAD_PROFILES } from '@dyno/scenarios'
+import { loadTimesText } from '../src/measures/load-settings.js'
 import { startNativeLoad } from '../src/load/engines/native/native-engine.js'
 import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { runEnv } from '../src/platform/env/run-env.js'
@@ -127,7 +128,9 @@ const budgetPerCellSec = counts.budget / counts.cells
 const relativeComponents = { ...pooled, block: pooledRelativeBlock }
 const defaultPlan = { launches: DEFAULT.repeats, rounds: DEFAULT.durationSec }
 const defaultVariance = cellVariance(relativeComponents, defaultPlan)
-const best = bestPlan(relativeComponents, { budgetSec: budgetPerCellSec, launchSec: launchOverheadSec + DEFAULT.warmupSec, roundSec: 1 })
+// A cell's round costs a launch's start, its warm-up on the cell's route and its own warm-up besides its measured second.
+const cellWarmupSec = DEFAULT.launchWarmupSec + DEFAULT.warmupSec
+const best = bestPlan(relativeComponents, { budgetSec: budgetPerCellSec, launchSec: launchOverheadSec + cellWarmupSec, roundSec: 1 })
 
 const lines = [
   `${suts.map((sut) => sut.label).join(', ')} × ${scenario.name}, ${counts.connections} connections, the SUT on cpu ${where.sutCpu}, the ` +
@@ -146,7 +149,7 @@ const lines = [
   '',
   `A launch costs ${launchOverheadSec.toFixed(2)} s besides its warm-up and rounds (the SUT's start and stop, the engine's). The ` +
     `default plan spends ${counts.budget} s on ${counts.cells} cells: ${budgetPerCellSec.toFixed(2)} s each. Its profile ` +
-    `(${defaultPlan.launches} launches of ${DEFAULT.warmupSec} s warm-up + ${defaultPlan.rounds} s) gives a cell an sd of ` +
+    `(${defaultPlan.launches} launches of ${loadTimesText(DEFAULT)}) gives a cell an sd of ` +
     `${sd(defaultVariance)} and tells apart two cells ${percentApart(defaultVariance)} % apart (relative components, the SUTs ` +
     `interleaved). The narrowest plan for that budget: ${best.launches} launches of ${best.rounds} round${best.rounds === 1 ? '' : 's'} ` +
     `(${best.spentSec.toFixed(1)} s${best.spentSec > budgetPerCellSec ? ', over the budget: an interval needs 2 launches' : ''}), ` +

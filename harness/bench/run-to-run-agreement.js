@@ -128,7 +128,8 @@ if (values.write) {
   const text = readFileSync(MEASURING_DOC, 'utf8')
   const otherRow = (/** @type {string} */ line) =>
     line.startsWith('| ') && !line.startsWith(`| ${values.label} |`) && !line.startsWith('| runs |')
-  const otherNote = (/** @type {string} */ line) => /^\w+: runs `/.test(line) && !line.startsWith(`${values.label}: runs`)
+  // A label may hold spaces and commas (`sized, 2026-11-28`): a note is any line of the block that starts with a label and `: runs `.
+  const otherNote = (/** @type {string} */ line) => /^[^|*].*?: runs `/.test(line) && !line.startsWith(`${values.label}: runs`)
   const kept = text
     .slice(text.indexOf(start) + start.length, text.indexOf(end))
     .split('\n')
