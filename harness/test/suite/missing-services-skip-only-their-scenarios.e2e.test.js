@@ -33,6 +33,8 @@ it.each([['', 'skipped', 0], ['true', 'failed', 1]])('with CI=%j, runs everythin
       '0.5',
       '--warmup',
       '0',
+      '--launch-warmup',
+      '0',
       '--connections',
       '4',
       '--engine',

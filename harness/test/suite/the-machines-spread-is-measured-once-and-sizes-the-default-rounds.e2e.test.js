@@ -24,7 +24,7 @@ const MEASURING = /dyno: measuring how much a cell's figure spreads on this mach
 /** @param {string[]} extra @returns {Promise<{ stderr: string, stdout: string, index: any, records: any[], runDir: string }>} */
 async function run (extra = []) {
   const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json', '--engine', 'native', '--out', out,
-    '--cache-dir', cacheDir, ...extra], { timeoutMs: 180_000 })
+    '--cache-dir', cacheDir, ...extra], { timeoutMs: 420_000 })
   expect(result.code, result.stderr).toBe(0)
   const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
   const { index, records } = writtenRun(runDir)
@@ -53,7 +53,12 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
     expect(schemaErrors('run-index', first.index)).toEqual([])
     const stored = JSON.parse(readFileSync(file, 'utf8'))
     expect(stored.seal).toMatch(/^[0-9a-f]{64}$/)
-    expect(stored.key).toMatchObject({ node: process.version, load: { scenario: 'json', warmupSec: 0.4, roundSec: 1, engine: 'native' } })
+    // Each launch warmed over the default plan's eight routes first, as a run's launch is.
+    expect(stored.key).toMatchObject({
+      node: process.version,
+      load: { scenario: 'json', warmupSec: 0.15, launchWarmupSec: 0.2, roundSec: 1, engine: 'native' }
+    })
+    expect(stored.key.load.launchScenarios).toHaveLength(8)
     // Every SUT of the calibration, each launch a figure measured (no SUT of the three refuses to run here).
     expect(Object.keys(stored.calibration.requestsPerSec).sort()).toEqual(['express', 'fastify', 'node-http'])
     for (const rates of Object.values(stored.calibration.requestsPerSec)) {
@@ -75,7 +80,7 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
     const second = await run()
     expect(second.stderr).not.toMatch(MEASURING)
     expect(second.index.noisePlan).toEqual(plan)
-  }, 400_000)
+  }, 900_000)
 
   it('measures the spread again when its file was edited by hand, saying why', async () => {
     const stored = JSON.parse(readFileSync(file, 'utf8'))
@@ -86,7 +91,7 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
       'hold): ignored, measured again')
     expect(again.stderr).toMatch(MEASURING)
     expect(JSON.parse(readFileSync(file, 'utf8')).calibration.variance).toBeGreaterThan(0)
-  }, 400_000)
+  }, 500_000)
 
   it('leaves rounds set by the options as they are, without measuring', async () => {
     const given = await run(['--repeats', '3'])
