@@ -256,13 +256,14 @@ export async function runSuite (suite, hooks = {}) {
       // Disturbed cells are measured again once the plan is done, so that a disturbance that passed (a build beside the run) has
       // passed; a pass at a time, a bounded number of passes and cells (judging/disturbance.js). Each is a launch of its own.
       /** @type {number} how long a re-measurement took, the longest so far: a launch of its own, warmed over its group's routes */
-      let remeasureSec = suite.measure.expectedCellSec(plan[0]?.scenario, suite.load)
+      let remeasureSec = 0
       for (let pass = 1; pass <= REMEASURES_PER_CELL; pass++) {
         const disturbed = [...kept].filter(([, record]) => record.status === 'ok' && record.interference?.disturbed &&
           record.interference.earlierAttempts.length === pass - 1).sort((a, b) => a[0] - b[0])
         for (const [at, [position, previous]] of disturbed.entries()) {
           if (suite.signal.aborted) break
-          if (performance.now() + remeasureSec * 1000 > deadlineMs) {
+          const expectedSec = Math.max(remeasureSec, suite.measure.expectedCellSec(plan[position].scenario, suite.load))
+          if (performance.now() + expectedSec * 1000 > deadlineMs) {
             const left = disturbed.length - at
             index.remeasured.leftForTime = (index.remeasured.leftForTime ?? 0) + left
             hooks.onNote?.(`${left} disturbed cell${left === 1 ? '' : 's'} not measured again: the plan's ` +
