@@ -1,10 +1,17 @@
 import { defineConfig } from 'vitest/config'
+import { testReporters } from '../.ci/test-time-reporters.js'
 
 export default defineConfig({
+  // Where vitest keeps each file's last duration, which orders the next run's files longest first. `.ci/run` points it at a directory
+  // shared by clones (as pnpm's store and cargo's target are), so that a fresh clone starts its longest journeys first and the two
+  // workers end together, instead of one finishing a long file alone at the end.
+  ...(process.env.DYNO_VITEST_CACHE_DIR ? { cacheDir: process.env.DYNO_VITEST_CACHE_DIR } : {}),
   test: {
     testTimeout: 60_000,
+    reporters: testReporters('harness'),
     hookTimeout: 60_000,
     globalSetup: ['./test/support/scratch-tmpdir.js'],
+    setupFiles: ['./test/support/timeout-says-what-it-waited-for.js'],
     projects: [
       {
         extends: true,

@@ -49,11 +49,15 @@ function commitAll (dir, message) {
   return git(dir, ['rev-parse', 'HEAD'])
 }
 
-/** @param {string} dir */
-const worktreeCount = (dir) =>
+/** @param {string} dir @returns {string[]} */
+const worktreePaths = (dir) =>
   git(dir, ['worktree', 'list', '--porcelain'])
     .split('\n')
-    .filter((line) => line.startsWith('worktree ')).length
+    .filter((line) => line.startsWith('worktree '))
+    .map((line) => line.slice('worktree '.length))
+
+/** @param {string} dir */
+const worktreeCount = (dir) => worktreePaths(dir).length
 
 const noSignal = new AbortController().signal
 
@@ -211,12 +215,15 @@ describe('compare-commits', () => {
   }, 240_000)
 
   it('names a ref git cannot resolve and exits 2 before checking anything out', async () => {
-    // The checkout's own worktrees (a contributor's) are counted before: none is added.
-    const before = worktreeCount(REPO_ROOT)
-    const { code, stderr } = await runCli(['compare-commits', 'no-such-branch-dyno', 'HEAD', '--frameworks', 'node-http'])
+    // This checkout's worktrees are a contributor's, and another test file may be adding its own beside this one (the workflows'
+    // bench part): so the command gets a temporary directory of its own, and no worktree may appear in it, nor in git's list.
+    const itsTmp = temporaryDir('dyno-ref-tmp-')
+    const { code, stderr } = await runCli(['compare-commits', 'no-such-branch-dyno', 'HEAD', '--frameworks', 'node-http'],
+      { env: { ...process.env, TMPDIR: itsTmp } })
     expect(code).toBe(2)
     expect(stderr).toMatch(/DYNO_ERR_GIT_REF: BASE_REF `no-such-branch-dyno` is not a commit of the repository/)
-    expect(worktreeCount(REPO_ROOT)).toBe(before)
+    expect(readdirSync(itsTmp)).toEqual([])
+    expect(worktreePaths(REPO_ROOT).filter((path) => path.startsWith(itsTmp))).toEqual([])
   })
 
   it('rejects a bad run option at the boundary, naming it', async () => {

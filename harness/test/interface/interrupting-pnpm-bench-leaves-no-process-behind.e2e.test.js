@@ -99,9 +99,12 @@ it('Ctrl-C typed into a terminal running pnpm bench: the run under way is writte
 
 it('timeout around pnpm bench (SIGTERM to pnpm and dyno): the run under way is written, nothing is left', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-timeout-'))
-  // Late enough that the run is under way even where pnpm and dyno take seconds to start (a busy machine: 6 s was too early there),
-  // early enough that its three cells of 8 s are not done.
-  const bench = start('timeout', ['-s', 'TERM', '15', 'pnpm', 'bench', ...BENCH_ARGS, '--out', out])
+  // The limit runs out when the run is under way, whatever the machine's speed: GNU timeout treats a SIGALRM as its limit reached
+  // (the alarm it sets itself), so the test sends one once the second cell is seen. A limit in seconds fired before dyno had started
+  // on a busy machine (6 s), and would let all three cells finish on a fast one.
+  const bench = start('timeout', ['-s', 'TERM', '600', 'pnpm', 'bench', ...BENCH_ARGS, '--out', out])
+  await bench.waitFor(/\[2\/3\] node-http × json/)
+  bench.child.kill('SIGALRM')
   const exit = await bench.exited
   expect(exit.code).toBe(124)
   expectInterruptedRun(await settledRun(out), 'SIGTERM')
@@ -121,7 +124,10 @@ it('a second Ctrl-C cuts the wait for a SUT that ignores SIGTERM short, and stil
   await new Promise((resolve) => setTimeout(resolve, 500))
   const firstAt = Date.now()
   suite.child.kill('SIGINT')
-  // The SUT ignores the SIGTERM of the graceful stop; a second signal, later than a repeat of the first, ends the wait.
+  // The SUT ignores the SIGTERM of the graceful stop; a second signal, later than a repeat of the first, ends the wait. Later by the
+  // suite's clock too: it is sent a second after the suite said it took the first (a second after sending it was not, where the
+  // suite was descheduled and took both together, as one interruption delivered twice).
+  await suite.waitFor(/^interrupted SIGINT$/m)
   await new Promise((resolve) => setTimeout(resolve, 1000))
   suite.child.kill('SIGINT')
   const exit = await suite.exited

@@ -48,10 +48,12 @@ describe('load hosts in the open model', () => {
     if (!measure?.rate || !measure.loadHosts) throw new Error('the measured phase has no rate or no hosts')
     expect(measure.loadHosts.map(({ connections, ratePerSec }) => [connections, ratePerSec])).toEqual([[4, 300], [4, 300]])
     expect(measure.rate.targetPerSec).toBe(RATE_PER_SEC)
-    // 2 s at 600 req/s: 1,200 sends, each host's about half (the last of a host's in flight at the end may go uncounted).
-    expect(measure.requests).toBeGreaterThan(1_200 * 0.97)
+    // 2 s at 600 req/s: 1,200 sends, each host's about half. The answers still in flight when the phase ends go uncounted: a few on a
+    // quiet machine, up to 6 % where the SUT or a generator was descheduled for 60 ms at the end (the hypervisor here steals that).
+    expect(measure.requests).toBeGreaterThan(1_200 * 0.9)
     expect(measure.requests).toBeLessThanOrEqual(1_200)
-    for (const host of measure.loadHosts) expect(host.requests).toBeGreaterThan(600 * 0.97)
+    for (const host of measure.loadHosts) expect(host.requests).toBeGreaterThan(600 * 0.9)
+    expect(measure.loadHosts.reduce((sum, host) => sum + host.requests, 0)).toBe(measure.requests)
     expect(measure.rate.achievedSendPerSec).toBeGreaterThan(RATE_PER_SEC * 0.97)
     expect(measure.rate.achievedSendPerSec).toBeLessThan(RATE_PER_SEC * 1.03)
     expect(decodeHistogram(/** @type {string} */ (measure.rate.sendLagHistogramUs)).totalCount).toBeGreaterThanOrEqual(measure.requests)

@@ -82,7 +82,9 @@ describe('the consistency check of every wall-clock result', () => {
         expect(checkNamed(record, 'connections-in-flight').detail)
           .toMatch(/^[\d.]+ requests were in flight on average .* of the 8 that 8 connections × 1 pipelining keep: the others were not/)
         const summary = formatSummaryTable([record])
-        expect(summary).toMatch(/ok \(inconsistent: littles-law, connections-in-flight\)/)
+        // The checks it breaks, named in the cell's notes, whatever else the notes hold beside them: matched exactly, the cell failed 2
+        // of 3 census runs on a quiet machine and none beside a busy loop (docs/development.md, "What flips").
+        expect(summary, summary).toMatch(/ok \([^)\n]*inconsistent: [^)\n]*littles-law, connections-in-flight\b/)
         expect(summary).toMatch(/INCONSISTENT: 1 result disagrees with itself:\n {2}fixture-stalls-accept × json: littles-law: /)
         expect(markdownReport(readRun(runDir))).toMatch(/\*\*inconsistent\*\*: littles-law: .* connections-in-flight: /)
       })

@@ -66,8 +66,8 @@ describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent}
 
     const out = mkdtempSync(join(tmpdir(), 'dyno-redis-password-'))
     const url = `redis://:${PASSWORD}@127.0.0.1:${port}/?password=${PASSWORD}x`
-    const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'redis', '--duration', '0.5', '--warmup', '0.2',
-      '--repeats', '1', '--connections', '4', '--out', out], { env: { ...process.env, REDIS_URL: url } })
+    const result = await runCli(['run', '--disturbed-above', '99', '--frameworks', 'node-http', '--scenarios', 'redis', '--duration', '0.5',
+      '--warmup', '0.2', '--repeats', '1', '--connections', '4', '--out', out], { env: { ...process.env, REDIS_URL: url } })
     const [runId] = readdirSync(out)
     runs.add(runId)
     expect(result.code, result.stderr).toBe(0)
@@ -77,8 +77,8 @@ describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent}
     expect(result.stdout + result.stderr).not.toContain(PASSWORD)
     expect(JSON.stringify(index)).toContain(`redis://:***@127.0.0.1:${port}/?password=***`)
 
-    const wrong = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'redis', '--duration', '0.5', '--warmup', '0',
-      '--repeats', '1', '--out', out], { env: { ...process.env, REDIS_URL: `redis://:${PASSWORD}-wrong@127.0.0.1:${port}/` } })
+    const wrong = await runCli(['run', '--disturbed-above', '99', '--frameworks', 'node-http', '--scenarios', 'redis', '--duration', '0.5',
+      '--warmup', '0', '--repeats', '1', '--out', out], { env: { ...process.env, REDIS_URL: `redis://:${PASSWORD}-wrong@127.0.0.1:${port}/` } })
     for (const runDir of readdirSync(out)) runs.add(runDir)
     expect(wrong.stdout + wrong.stderr).not.toContain(PASSWORD)
     expect(wrong.stderr).toMatch(/cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1/)
@@ -143,8 +143,9 @@ describe.skipIf(postgresAbsent)(`the PostgreSQL dyno starts${postgresAbsent ? ` 
       const url = service.env.DATABASE_URL
       const secret = new URL(url).password
       const out = mkdtempSync(join(tmpdir(), 'dyno-pg-password-'))
-      const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'postgres', '--duration', '0.5', '--warmup', '0.2',
-        '--repeats', '1', '--connections', '4', '--out', out], { env: { ...process.env, DATABASE_URL: url } })
+      const result = await runCli(['run', '--disturbed-above', '99', '--frameworks', 'node-http', '--scenarios', 'postgres',
+        '--duration', '0.5', '--warmup', '0.2', '--repeats', '1', '--connections', '4', '--out', out],
+      { env: { ...process.env, DATABASE_URL: url } })
       for (const runDir of readdirSync(out)) runs.add(runDir)
       expect(result.code, result.stderr).toBe(0)
       for (const file of filesBelow(out)) expect(readFileSync(file, 'utf8'), file).not.toContain(secret)

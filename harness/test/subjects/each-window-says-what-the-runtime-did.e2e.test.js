@@ -104,7 +104,8 @@ describe('a runtime that cannot report', () => {
 
   it('refuses `--profile sustained` shorter than the classification\'s series, naming the minimum, before anything starts', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dyno-sustained-'))
-    const result = await runCli(['run', '--profile', 'sustained', '--frameworks', 'node-http', '--duration', '5', '--out', out])
+    const result = await runCli(['run', '--profile', 'sustained', '--frameworks', 'node-http', '--duration', '5', '--disturbed-above', '99',
+      '--out', out])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('DYNO_ERR_INVALID_OPTION')
     expect(result.stderr).toMatch(/needs at least 24 of them \(6 s of load\); warm-up 0 s and --duration 5 s give 20/)

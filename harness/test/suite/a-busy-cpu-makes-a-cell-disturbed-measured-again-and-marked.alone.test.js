@@ -21,8 +21,10 @@ import { runInTempDir } from '../support/run-fixture.js'
 
 const runs = trackRuns()
 const absent = missing('two cpus')
-/** @type {number[]} */
+/** @type {number[]} the loops running now */
 const hogs = []
+/** @type {number[]} every loop this file started */
+const startedHogs = []
 
 /**
  * A busy loop pinned to one cpu, that ends by itself after 60 s (and is killed after each test). It is started by a shell that
@@ -35,6 +37,7 @@ function startHog (cpu) {
     execFileSync('sh', ['-c', `taskset -c ${cpu} "$0" -e "$1" >/dev/null 2>&1 & echo $!`, process.execPath, loop], { encoding: 'utf8' })
   )
   hogs.push(pid)
+  startedHogs.push(pid)
   return pid
 }
 
@@ -75,9 +78,10 @@ describe.skipIf(absent)(`a busy cpu${skipNote(absent)}`, () => {
       // The loop takes about half of its cpu from whoever shares it.
       const share = record.summary.interference.roles[role]
       expect(share.othersPct).toBeGreaterThan(25)
-      expect(record.summary.interference.top[0]).toMatchObject({ pid, cpus: [cpu] })
-      // Named by its executable, never by its arguments (`--census-args` is off).
-      expect(record.summary.interference.top[0]).toMatchObject({ name: 'node', user: null })
+      // Named among what took the cpus (not necessarily first: another busy program may take as much), by its executable, never by
+      // its arguments (`--census-args` is off).
+      const loop = record.summary.interference.top.find((/** @type {{ pid: number }} */ entry) => entry.pid === pid)
+      expect(loop, JSON.stringify(record.summary.interference.top)).toMatchObject({ pid, cpus: [cpu], name: 'node', user: null })
       expect(JSON.stringify(record)).not.toContain('while (Date.now() < end)')
       // Measured again as often as a cell may be, every measurement disturbed; the last is kept, marked.
       expect(record.status).toBe('ok')
@@ -92,7 +96,8 @@ describe.skipIf(absent)(`a busy cpu${skipNote(absent)}`, () => {
       expect(table).toContain('ok (disturbed:')
       expect(table).toContain(`DISTURBED: 1 result was measured while other processes took more than ${DISTURBED_SHARE_PCT} %`)
       const run = readRun(runDir)
-      expect(markdownReport(run)).toContain(`**disturbed**: cpu ${cpu} (${name})`)
+      // Another program may be taking the other cpu too (then both are named, the SUT's first).
+      expect(markdownReport(run)).toMatch(new RegExp(`\\*\\*disturbed\\*\\*: [^\\n]*cpu ${cpu} \\(${name.replace(/[()']/g, '.')}\\)`))
       const model = reportModel([run], scenarioChartsOf([run]))
       expect(model.problems).toEqual([expect.objectContaining({ status: 'ok, disturbed', reason: expect.stringContaining(`pid ${pid} `) })])
       expect(/** @type {any} */ (model.scenarios[0]).throughput.series[0].flags?.[0]).toContain('disturbed')
@@ -146,15 +151,24 @@ describe.skipIf(absent)(`a busy cpu${skipNote(absent)}`, () => {
     }
   })
 
-  it('leaves a cell of a quiet machine clean, measured once', async () => {
+  it('with its loops gone, calls a cell disturbed exactly when what others took passes the threshold, naming none of them', async () => {
     const { written: [record], index } = await measureNodeHttp()
-    expect(record.interference).toMatchObject({ disturbed: false, detail: null, earlierAttempts: [] })
-    expect(record.interference.worstSharePct).toBeLessThan(DISTURBED_SHARE_PCT)
-    // The look before the run was made. Whether it found the machine quiet is the machine's affair (a CI runner's own short-lived
-    // processes can take 5 % of a cpu); what it must not find is a loop of this file's, all of which are gone.
+    // Whether the machine is quiet now is the machine's affair (a CI runner's own processes, the hypervisor's steal, a census's busy
+    // loops); the test asserts the rule the verdict follows, and that no loop of this file, all of which are gone, is named.
+    const { disturbed, worstSharePct, detail, earlierAttempts } = record.interference
+    expect(record.interference.thresholdPct).toBe(DISTURBED_SHARE_PCT)
+    // worstSharePct is rounded to a tenth: a share within it of the threshold could read either way.
+    if (Math.abs(worstSharePct - DISTURBED_SHARE_PCT) >= 0.1) expect(disturbed, detail).toBe(worstSharePct > DISTURBED_SHARE_PCT)
+    expect(detail === null).toBe(!disturbed)
+    // Measured again while disturbed, at most as often as a cell may be; still disturbed, after all of them.
+    expect(earlierAttempts.length).toBeLessThanOrEqual(REMEASURES_PER_CELL)
+    if (disturbed) expect(earlierAttempts).toHaveLength(REMEASURES_PER_CELL)
+    expect(index.remeasured.cells).toBe(earlierAttempts.length > 0 ? 1 : 0)
+    for (const said of [detail, ...earlierAttempts.map((/** @type {{ detail: string | null }} */ attempt) => attempt.detail)]) {
+      for (const pid of startedHogs) expect(said ?? '').not.toContain(`pid ${pid} `)
+    }
     expect(index.quietCheck).toMatchObject({ performed: true, thresholdPct: expect.any(Number) })
     expect(index.quietCheck.quiet).toBe(index.quietCheck.line === null)
-    expect(index.quietCheck.line ?? '').not.toContain('const end = Date.now()')
-    expect(index.remeasured).toMatchObject({ cells: 0, stillDisturbed: 0 })
+    for (const pid of startedHogs) expect(index.quietCheck.line ?? '').not.toContain(`pid ${pid} `)
   })
 })

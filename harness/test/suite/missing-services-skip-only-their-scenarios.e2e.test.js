@@ -25,6 +25,8 @@ it.each([['', 'skipped', 0], ['true', 'failed', 1]])('with CI=%j, runs everythin
     [
       'run',
       '--verbose',
+      '--disturbed-above',
+      '99',
       '--frameworks',
       'node-http',
       '--scenarios',

@@ -33,6 +33,7 @@ function writeSealed (file, { key, levels }) {
 /** @param {string[]} extra @returns {Promise<{ stderr: string, index: any, records: any[] }>} */
 async function run (extra = []) {
   const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json,plaintext', '--duration', '1', '--warmup', '0',
+    '--disturbed-above', '99',
     '--launch-warmup', '0', '--connections', '10', '--out', out, '--cache-dir', cacheDir, ...extra], { timeoutMs: 120_000 })
   expect(result.code, result.stderr).toBe(0)
   const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''

@@ -21,7 +21,7 @@ const ip = (args) => execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'
  * @property {string} address its address on the link
  * @property {string} hostSide the interface on this machine's side of the link
  * @property {string} url `ssh://root@address/dir` for dyno
- * @property {string} dir its own checkout directory
+ * @property {string} dir its checkout directory (the hosts' one, on the filesystem they share)
  * @property {(argv: string[]) => string} exec runs a command inside the namespace (not over ssh) and returns its output
  * @property {(delayMs: number) => void} delayLink netem delay on both ends of the link (0: none)
  * @property {(up: boolean) => void} setLink brings the link down (a dropped connection) or up
@@ -30,10 +30,11 @@ const ip = (args) => execFileSync('ip', args, { stdio: ['ignore', 'pipe', 'pipe'
  */
 
 /**
- * @param {{ tag: string, index: number, sshDir: string }} spec tag: a few letters that tell this test's hosts apart
+ * @param {{ tag: string, index: number, sshDir: string, dir: string }} spec tag: a few letters that tell this test's hosts apart;
+ *   dir: the host's checkout directory
  * @returns {Promise<NamespaceHost & { sshd: import('node:child_process').ChildProcess }>}
  */
-async function createHost ({ tag, index, sshDir }) {
+async function createHost ({ tag, index, sshDir, dir }) {
   const namespace = `dyno-${tag}-${index}`
   const hostSide = `dy${tag}${index}h`
   const inside = `dy${tag}${index}n`
@@ -73,7 +74,6 @@ async function createHost ({ tag, index, sshDir }) {
     if (Date.now() > deadline || sshd.exitCode !== null) throw new Error(`sshd in ${namespace} did not start: ${sshdLog}`)
     await delay(50)
   }
-  const dir = join(sshDir, `checkout-${index}`)
   return {
     namespace,
     address,
@@ -113,7 +113,9 @@ function accepts (host, port) {
 }
 
 /**
- * Creates `count` hosts, and the ssh configuration dyno uses to reach them (DYNO_SSH_CONFIG).
+ * Creates `count` hosts, and the ssh configuration dyno uses to reach them (DYNO_SSH_CONFIG). The namespaces share this machine's
+ * filesystem, so the hosts share one checkout directory too: `dyno host prepare` on one host installs dyno for all of them (one
+ * install in minutes, not one per host on the same two cpus).
  * @param {{ tag: string, count: number }} spec
  */
 export async function createNamespaceHosts ({ tag, count }) {
@@ -156,7 +158,8 @@ export async function createNamespaceHosts ({ tag, count }) {
     rmSync(sshDir, { recursive: true, force: true })
   }
   try {
-    for (let index = 0; index < count; index++) hosts.push(await createHost({ tag, index, sshDir }))
+    const dir = join(sshDir, 'checkout')
+    for (let index = 0; index < count; index++) hosts.push(await createHost({ tag, index, sshDir, dir }))
   } catch (error) {
     await remove()
     throw error

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import { findCallgrind } from '../../src/measures/instructions/counts/callgrind.js'
-import { engineNamed } from '../../src/load/engines/index.js'
+import { ENGINES, engineNamed } from '../../src/load/engines/index.js'
 import { resolvePinning } from '../../src/platform/pinning/resolve-pinning.js'
 import { findPostgresBinaries } from '../../src/subjects/services/postgres-service.js'
 import { findExecutable } from '../../src/platform/util/find-executable.js'
@@ -100,6 +100,20 @@ export function missingEngine (engine) {
     throw new Error(`this test needs what is missing under CI=true: the ${engine.name} engine: ${found.reason}`)
   }
   return `the ${engine.name} engine: ${found.reason}`
+}
+
+/**
+ * Every requirement of the suite and every registered engine, each with why it is missing here (null: here), without throwing:
+ * what `.ci/run` checks before any test runs, so that a missing tool is named once, up front, instead of failing a test file minutes in.
+ * @returns {{ name: string, reason: string | null }[]}
+ */
+export function everyNeed () {
+  const requirements = Object.entries(REQUIREMENTS).map(([name, why]) => ({ name, reason: why() }))
+  const engines = ENGINES.map((engine) => {
+    const found = engine.availability()
+    return { name: `the ${engine.name} engine`, reason: found.ok ? null : found.reason }
+  })
+  return [...requirements, ...engines]
 }
 
 /** @param {string | null} reason what `missing` said @returns {string} for a describe's title: ` (skipped: why)`, or nothing */

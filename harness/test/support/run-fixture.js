@@ -8,6 +8,7 @@ import { resolvePinning } from '../../src/platform/pinning/resolve-pinning.js'
 import { parsePin } from '../../src/platform/pinning/parse-pin.js'
 import { machineCpus } from '../../src/platform/pinning/cpu-list.js'
 import { suiteOptions, TESTS_DISTURBED_ABOVE_PCT } from './suite-options.js'
+import { waitingFor } from './waiting-for.js'
 import { writtenRun } from './written-run.js'
 
 export { TESTS_DISTURBED_ABOVE_PCT }
@@ -76,7 +77,10 @@ export async function runInTempDir ({
   measure
 }) {
   const out = mkdtempSync(join(tmpdir(), 'dyno-test-'))
-  const outcome = await runSuite(
+  /** @type {string[]} */
+  const cells = []
+  const what = `a run of ${suts.map((sut) => sut.name).join(', ')} × ${scenarios.join(', ')} into ${out}`
+  const outcome = await waitingFor(what, (progress) => runSuite(
     suiteOptions({
       suts,
       scenarios: scenarios.map(scenarioNamed),
@@ -101,9 +105,14 @@ export async function runInTempDir ({
       onStart: (info) => {
         runs.add(info.runId)
         hooks.onStart?.(info)
+      },
+      onResult: (record, file) => {
+        cells.push(`${record.sut.name} × ${record.scenario.name} ${record.status}`)
+        progress(`${cells.length} cells written (${cells.join(', ')})`)
+        hooks.onResult?.(record, file)
       }
     }
-  )
+  ))
   const { index, records: written } = writtenRun(outcome.runDir)
   return { ...outcome, index, written }
 }

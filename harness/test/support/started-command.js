@@ -3,6 +3,7 @@
 // out) and a way to wait, bounded, for a line to appear.
 import { spawn } from 'node:child_process'
 import { REPO_ROOT } from '../../src/platform/paths.js'
+import { waitingFor } from './waiting-for.js'
 
 /**
  * Starts a command and collects what it prints (both streams, without terminal escapes).
@@ -27,19 +28,20 @@ export function start (command, args, { env = process.env } = {}) {
     /** @type {Promise<{ code: number | null, signal: string | null }>} */
     exited,
     /** @param {RegExp} pattern @param {number} [timeoutMs] */
-    waitFor: (pattern, timeoutMs = 30_000) => new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        waiters.delete(check)
-        reject(new Error(`${pattern} not seen within ${timeoutMs} ms:\n${seen.text}`))
-      }, timeoutMs)
-      const check = () => {
-        if (!pattern.test(seen.text)) return
-        waiters.delete(check)
-        clearTimeout(timer)
-        resolve(undefined)
-      }
-      waiters.add(check)
-      check()
-    })
+    waitFor: (pattern, timeoutMs = 30_000) => waitingFor(`${pattern} in what \`${[command, ...args].join(' ').slice(0, 160)}\` prints`,
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(check)
+          reject(new Error(`${pattern} not seen within ${timeoutMs} ms:\n${seen.text}`))
+        }, timeoutMs)
+        const check = () => {
+          if (!pattern.test(seen.text)) return
+          waiters.delete(check)
+          clearTimeout(timer)
+          resolve(undefined)
+        }
+        waiters.add(check)
+        check()
+      }))
   }
 }

@@ -112,9 +112,16 @@ export function startAutocannonLoad (plan, hooks) {
     }
   })
   plans.forEach((workerPlan, index) => workers[index].child.send({ type: 'start', plan: workerPlan }))
+  let stopping = false
   return {
     pids: workers.map(({ child }) => child.pid).filter((pid) => pid !== undefined),
-    stop: () => { for (const { child } of workers) if (child.connected) child.send({ type: 'stop' }) },
+    // Once, however often asked; a worker that ended meanwhile (its channel closing: EPIPE) needs no word, so the callback takes the
+    // error that would otherwise be thrown at the caller.
+    stop: () => {
+      if (stopping) return
+      stopping = true
+      for (const { child } of workers) if (child.connected) child.send({ type: 'stop' }, () => {})
+    },
     done
   }
 }

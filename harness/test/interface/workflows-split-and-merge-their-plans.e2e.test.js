@@ -1,5 +1,6 @@
 // @ts-check
-// Alone: the bench part makes git worktrees of this repository, which a test counting them must not see.
+// The bench part makes git worktrees of this repository; compare-commits-runs-both-commits-in-worktrees counts only its own, so this runs
+// beside the other journeys.
 // The shard-and-merge steps of suite.yml and bench.yml, run here as their jobs run them: the scripts their `run` steps call,
 // with the variables the workflow sets, each part into a directory of its own, the artifacts laid out as download-artifact lays
 // them (one directory per artifact), then the merge job's script. Only GitHub itself (the matrix, the artifact store) is left out.
