@@ -8,7 +8,7 @@
 //   node harness/bench/test-census.js --write
 import { execFileSync, spawn } from 'node:child_process'
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { availableParallelism, tmpdir } from 'node:os'
+import { availableParallelism, constants, tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { HARNESS_DIR, REPO_ROOT } from '../src/platform/paths.js'
@@ -28,10 +28,16 @@ const { values, positionals } = parseArgs({
   }
 })
 
+/** A bad argument: said in one line, naming it and what is allowed, and nothing run. @param {string} message @returns {never} */
+function refuse (message) {
+  process.stderr.write(`test-census: ${message}\n`)
+  process.exit(2)
+}
+
 /** @param {string} name @param {string} text @returns {number} */
 function wholeNumber (name, text) {
   const value = Number(text)
-  if (!/^\d+$/.test(text) || value < 1) throw new Error(`--${name} must be a whole number ≥ 1, got \`${text}\``)
+  if (!/^\d+$/.test(text) || value < 1) refuse(`--${name} must be a whole number ≥ 1, got \`${text}\``)
   return value
 }
 
@@ -39,15 +45,15 @@ const runs = wholeNumber('runs', values.runs)
 const timeoutSec = wholeNumber('timeout-sec', values['timeout-sec'])
 const conditions = values.beside.split(',')
 for (const condition of conditions) {
-  if (!CONDITIONS.includes(condition)) throw new Error(`--beside takes ${CONDITIONS.join(', ')}, got \`${condition}\``)
+  if (!CONDITIONS.includes(condition)) refuse(`--beside takes ${CONDITIONS.join(', ')}, got \`${condition}\``)
 }
 const files = positionals.map((file) => relative(HARNESS_DIR, resolve(file)))
 for (const file of files) {
   if (file.startsWith('..') || !file.endsWith('.test.js') || !existsSync(join(HARNESS_DIR, file))) {
-    throw new Error(`a test file of harness/test is wanted, got \`${file}\``)
+    refuse(`a test file of harness/test is wanted, got \`${file}\``)
   }
 }
-if (!values.write && files.length === 0) throw new Error('name the test files to run, or give --write')
+if (!values.write && files.length === 0) refuse('name the test files to run, or give --write')
 
 /**
  * A busy loop pinned to each cpu, each ending by itself after `boundSec` even if this script is killed.
@@ -70,6 +76,28 @@ function stopHogs (pids) {
   }
 }
 
+/** What runs now: the trial's process group (it runs detached, so that its SUTs go with it) and the busy loops. */
+const running = { trialGroup: /** @type {number | null | undefined} */ (null), hogs: /** @type {number[]} */ ([]) }
+
+/** @param {number | null | undefined} pid a process group's leader */
+function killGroup (pid) {
+  try {
+    if (pid) process.kill(-pid, 'SIGKILL')
+  } catch {
+    // ended already
+  }
+}
+
+// Ctrl-C (or a kill) ends the trial under way and the loops with the census: the trials already ended are in the data file.
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) {
+  process.on(signal, () => {
+    killGroup(running.trialGroup)
+    stopHogs(running.hogs)
+    process.stderr.write(`test-census: stopped by ${signal}; the trials that ended are in ${values.data}\n`)
+    process.exit(128 + constants.signals[signal])
+  })
+}
+
 /**
  * One `vitest run` of one file, bounded in time; its JSON report read back.
  * @param {string} file @returns {Promise<{ passed: boolean, sec: number, failures: string[] }>} failures: each failed test and the
@@ -82,10 +110,9 @@ async function trial (file) {
   const code = await new Promise((resolve) => {
     const child = spawn('pnpm', ['exec', 'vitest', 'run', file, '--reporter=json', `--outputFile=${report}`],
       { cwd: HARNESS_DIR, stdio: 'ignore', detached: true })
-    const timer = setTimeout(() => {
-      try { process.kill(-(/** @type {number} */ (child.pid)), 'SIGKILL') } catch {}
-    }, timeoutSec * 1000)
-    child.on('exit', (exitCode) => { clearTimeout(timer); resolve(exitCode) })
+    running.trialGroup = child.pid ?? null
+    const timer = setTimeout(() => killGroup(child.pid), timeoutSec * 1000)
+    child.on('exit', (exitCode) => { clearTimeout(timer); running.trialGroup = null; resolve(exitCode) })
   })
   const sec = Math.round((performance.now() - startedAt) / 100) / 10
   /** @type {string[]} */
@@ -115,12 +142,12 @@ if (files.length > 0) {
   for (let run = 1; run <= runs; run++) {
     for (const condition of conditions) {
       for (const file of files) {
-        const hogs = condition === 'hog' ? startHogs(timeoutSec + 5) : []
+        running.hogs = condition === 'hog' ? startHogs(timeoutSec + 5) : []
         let outcome
         try {
           outcome = await trial(file)
         } finally {
-          stopHogs(hogs)
+          stopHogs(running.hogs)
         }
         appendFileSync(values.data, `${JSON.stringify({ file, condition, commit, at: new Date().toISOString(), ...outcome })}\n`)
         process.stdout.write(`${run}/${runs} ${condition} ${file}: ${outcome.passed ? 'passed' : 'FAILED'} in ${outcome.sec} s` +
