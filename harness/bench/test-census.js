@@ -17,21 +17,42 @@ import { writeMeasuredBlock } from './support/measured-block.js'
 const CONDITIONS = ['alone', 'hog']
 const DEVELOPMENT_DOC = join(REPO_ROOT, 'docs', 'development.md')
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    runs: { type: 'string', default: '20' },
-    beside: { type: 'string', default: CONDITIONS.join(',') },
-    'timeout-sec': { type: 'string', default: '900' },
-    data: { type: 'string', default: join(REPO_ROOT, 'results', 'test-census.jsonl') },
-    write: { type: 'boolean', default: false }
-  }
-})
+const USAGE = 'usage: node harness/bench/test-census.js [--runs N] [--beside alone,hog] [--timeout-sec S] [--data FILE] <test file>...\n' +
+  '       node harness/bench/test-census.js --write [--data FILE]'
 
 /** A bad argument: said in one line, naming it and what is allowed, and nothing run. @param {string} message @returns {never} */
 function refuse (message) {
-  process.stderr.write(`test-census: ${message}\n`)
+  process.stderr.write(`test-census: ${message}\n${USAGE}\n`)
   process.exit(2)
+}
+
+/** @returns {ReturnType<typeof parseCensusArgs>} */
+function parsedArgs () {
+  try {
+    return parseCensusArgs()
+  } catch (error) {
+    return refuse(/** @type {Error} */ (error).message.split('.')[0])
+  }
+}
+
+function parseCensusArgs () {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      runs: { type: 'string', default: '20' },
+      beside: { type: 'string', default: CONDITIONS.join(',') },
+      'timeout-sec': { type: 'string', default: '900' },
+      data: { type: 'string', default: join(REPO_ROOT, 'results', 'test-census.jsonl') },
+      write: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false }
+    }
+  })
+}
+
+const { values, positionals } = parsedArgs()
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`)
+  process.exit(0)
 }
 
 /** @param {string} name @param {string} text @returns {number} */

@@ -3,6 +3,7 @@
 // the process guard: it ends with the session), its output collected.
 import { join } from 'node:path'
 import { REPO_ROOT } from '../paths.js'
+import { outputRead } from '../process/output-read.js'
 
 /**
  * @param {import('./host.js').Host} host
@@ -30,6 +31,7 @@ export async function runNodeScript (host, script, args, { label, env = {}, sign
   signal?.addEventListener('abort', stop, { once: true })
   try {
     const { code } = await child.exited
+    await outputRead([child.stdout, child.stderr])
     await child.stop(5000).catch(() => {})
     return { code, stdout, stderr, lost: child.lostReason() }
   } finally {

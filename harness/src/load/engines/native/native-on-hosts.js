@@ -6,6 +6,8 @@
 // too); the generator-bound guard is judged per host, from that host's engine's CPU, read where it runs.
 import { DynoError } from '../../../platform/errors.js'
 import { NATIVE_ENGINE_DIR } from '../../../platform/paths.js'
+import { LineTail } from '../../../platform/process/line-tail.js'
+import { outputRead } from '../../../platform/process/output-read.js'
 import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
 import { generatorBound } from '../../../platform/resources/resource-figures.js'
 import { startResourceSampler } from '../../../platform/resources/resource-sampler.js'
@@ -218,11 +220,18 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
             new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine on ${host.name} printed what is not JSON: ${line.slice(0, 200)}`)
           )
       )
-      engine.exited.then(() => {
+      const stderr = new LineTail()
+      engine.stderr.on('data', (chunk) => stderr.push(chunk))
+      // Judged once its last lines are read: its exit can come before its `done` has been.
+      engine.exited.then(async ({ code, signal }) => {
+        await outputRead([engine.stdout, engine.stderr])
         if (said) return
         const lost = engine.lostReason()
         settle(
-          new DynoError(lost ? 'DYNO_ERR_HOST_LOST' : 'DYNO_ERR_LOAD_GENERATOR', lost ?? `the native engine on ${host.name} exited early`)
+          new DynoError(
+            lost ? 'DYNO_ERR_HOST_LOST' : 'DYNO_ERR_LOAD_GENERATOR',
+            lost ?? `the native engine on ${host.name} exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`
+          )
         )
       })
     })
