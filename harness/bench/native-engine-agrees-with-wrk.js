@@ -74,7 +74,7 @@ function timed (command, input) {
     child.stderr?.on('data', (chunk) => { stderr += chunk })
     child.stdin?.end(input ?? '')
     const timer = setTimeout(() => child.kill('SIGKILL'), (warmupSec + durationSec + 30) * 1000)
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer)
       // `times` prints the shell's own user and system time, then its children's: `0m5.280s 0m0.860s`.
       const childLine = stderr.trim().split('\n').at(-1) ?? ''

@@ -96,7 +96,7 @@ function timed (command, input) {
     child.stderr?.on('data', (chunk) => { stderr += chunk })
     child.stdin?.end(input ?? '')
     const timer = setTimeout(() => child.kill('SIGKILL'), (warmupSec + durationSec + 60) * 1000)
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer)
       const childLine = stderr.trim().split('\n').at(-1) ?? ''
       const seconds = [...childLine.matchAll(/(\d+)m([\d.]+)s/g)].map((match) => Number(match[1]) * 60 + Number(match[2]))

@@ -112,7 +112,7 @@ function runVegetaCommand (args, input = '') {
     child.stderr.on('data', (chunk) => { stderr += chunk })
     child.stdin.end(input)
     const timer = setTimeout(() => child.kill('SIGKILL'), (warmupSec + durationSec + 60) * 1000)
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       clearTimeout(timer)
       if (code !== 0) return reject(new Error(`vegeta ${args.join(' ')} failed (${code}): ${stderr}`))
       resolve(stdout)

@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../../src/platform/paths.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { runCli } from '../support/run-cli.js'
+import { outputRead } from '../../src/platform/process/output-read.js'
 
 trackRuns()
 const absent = missing('registry', 'valgrind')
@@ -106,7 +107,11 @@ describe.skipIf(absent)(`a framework's checkout against its release${skipNote(ab
         child.kill('SIGKILL')
         reject(new Error(`the action's script did not finish; stderr:\n${err}`))
       }, 400_000)
-      child.on('exit', (exitCode) => { clearTimeout(timer); resolve({ code: exitCode, stdout: out, stderr: err }) })
+      child.on('exit', async (exitCode) => {
+        await outputRead([child.stdout, child.stderr])
+        clearTimeout(timer)
+        resolve({ code: exitCode, stdout: out, stderr: err })
+      })
     })
     expect(code, stderr).toBe(1)
     expect(stdout).toMatch(/^Baseline `fastify@path:fastify-unchanged` against candidate `fastify@path:fastify-slowed`/)

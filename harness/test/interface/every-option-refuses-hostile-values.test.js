@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { COMMAND_OPTIONS } from '../../src/interface/cli/command-table.js'
 import { flagName } from '../../src/platform/options/option-spec.js'
+import { outputRead } from '../../src/platform/process/output-read.js'
 
 const BATCH = fileURLToPath(new URL('../support/cli-batch.js', import.meta.url))
 /**
@@ -194,7 +195,8 @@ function runBatch (cases, limitMs) {
     child.stderr.on('data', (chunk) => { stderr += chunk; arm(limitMs) })
     // The limit is per command line: loading the CLI before the first one (seconds on a busy machine) is bounded apart.
     arm(LOAD_LIMIT_MS)
-    child.on('exit', (code) => {
+    child.on('exit', async (code) => {
+      await outputRead([child.stdout, child.stderr])
       clearTimeout(watchdog)
       if (code !== 0) return reject(new Error(`the batch exited ${code}:\n${stderr}`))
       resolve(stdout.trim().split('\n').map((line) => JSON.parse(line)))

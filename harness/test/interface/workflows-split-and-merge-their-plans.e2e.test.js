@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../src/platform/paths.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { writtenIndex } from '../support/written-run.js'
+import { outputRead } from '../../src/platform/process/output-read.js'
 
 const work = mkdtempSync(join(tmpdir(), 'dyno-workflows-'))
 
@@ -35,7 +36,8 @@ function step (script, env) {
       child.kill('SIGKILL')
       reject(new Error(`${script} did not finish within 5 minutes; stderr:\n${stderr}`))
     }, 300_000)
-    child.on('exit', (code) => {
+    child.on('exit', async (code) => {
+      await outputRead([child.stdout, child.stderr])
       clearTimeout(timer)
       resolve({ code, stdout, stderr })
     })

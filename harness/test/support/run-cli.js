@@ -1,6 +1,7 @@
 // @ts-check
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { outputRead } from '../../src/platform/process/output-read.js'
 import { waitingFor } from './waiting-for.js'
 
 const DYNO_BIN = fileURLToPath(new URL('../../bin/dyno.js', import.meta.url))
@@ -27,7 +28,9 @@ export function runCli (args, { timeoutMs = 60_000, env = process.env, onStderr 
       child.kill('SIGKILL')
       reject(new Error(`dyno ${args.join(' ')} did not finish within ${timeoutMs} ms; stderr:\n${stderr}`))
     }, timeoutMs)
-    child.on('exit', (code, signal) => {
+    // What it printed last may still be on its way when it exits.
+    child.on('exit', async (code, signal) => {
+      await outputRead([child.stdout, child.stderr])
       clearTimeout(timer)
       resolve({ code, signal, stdout, stderr })
     })

@@ -42,7 +42,7 @@ export function startCarrying (argv, { busy, cpu, uid, argv0 }) {
     const shell = spawn('sh', ['-c', '"$@" >/dev/null 2>&1 & echo $!', 'sh', ...words], { stdio: ['ignore', 'pipe', 'inherit'] })
     let out = ''
     shell.stdout.on('data', (chunk) => { out += chunk })
-    shell.on('exit', (code) => code === 0 ? resolve(Number(out.trim())) : reject(new Error(`could not start ${words.join(' ')}`)))
+    shell.on('close', (code) => code === 0 ? resolve(Number(out.trim())) : reject(new Error(`could not start ${words.join(' ')}`)))
   })
 }
 

@@ -3,6 +3,7 @@
 // out) and a way to wait, bounded, for a line to appear.
 import { spawn } from 'node:child_process'
 import { REPO_ROOT } from '../../src/platform/paths.js'
+import { outputRead } from '../../src/platform/process/output-read.js'
 import { waitingFor } from './waiting-for.js'
 
 /**
@@ -21,7 +22,9 @@ export function start (command, args, { env = process.env } = {}) {
   }
   child.stdout.on('data', collect)
   child.stderr.on('data', collect)
-  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
+  // Exited once what it printed last has been read too.
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) =>
+    outputRead([child.stdout, child.stderr]).then(() => resolve({ code, signal }))))
   return {
     child,
     seen,

@@ -145,10 +145,9 @@ export function siteModel (records) {
             series: own
               .filter((line) => line.key.scenario === scenario)
               .map((line) => ({
-                name: `${line.key.framework}${settingsOn(line.key.framework, runtime, scenario) > 1
-? ' (counting ' +
-                  `${line.key.countingId})`
-: ''}`,
+                name: settingsOn(line.key.framework, runtime, scenario) > 1
+                  ? `${line.key.framework} (counting ${line.key.countingId})`
+                  : line.key.framework,
                 points: line.points
                   .filter((point) => point.publishedAt)
                   .map((point) => ({

@@ -61,13 +61,10 @@ export async function calibrate (options, io, signal) {
   const rows = await calibrationRows({
     ...options, engineOptions: options.engineOptions ?? options, suts: selectSuts(discoverSuts(), options.frameworks), pinning, signal
   })
-  io.stdout.write(
-    'pinning: ' +
-      `${pinning.pinned
-? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}`
-: 'off ' +
-        `(${pinning.reason})`}\n`
-  )
+  const pinned = pinning.pinned
+    ? `SUT on cpu ${pinning.sutCpus?.join(',')}, generators on cpu ${pinning.generatorCpus?.join(',')}`
+    : `off (${pinning.reason})`
+  io.stdout.write(`pinning: ${pinned}\n`)
   io.stdout.write(formatCalibration(rows) + '\n')
   if (signal.aborted) {
     const error = new DynoError('DYNO_ERR_INTERRUPTED', 'calibration interrupted; the table shows what was measured')

@@ -76,10 +76,8 @@ function describeVariant (run, entry) {
   }
   return variant.kind === 'npm'
     ? `${variant.label}: ${variant.spec} from the registry, ${variant.integrity?.slice(0, 19) ?? 'no integrity'}…`
-    : `${variant.label}: ${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}${variant.dirty
-? ' with ' +
-      'uncommitted changes'
-: ''}`
+    : `${variant.label}: ${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}` +
+      (variant.dirty ? ' with uncommitted changes' : '')
 }
 
 /** @type {import('../cli/command.js').Command} */

@@ -107,10 +107,9 @@ export function formatSummaryTable (records, { showConnections = false } = {}) {
     inconsistent.length === 0
       ? []
       : [
-          `INCONSISTENT: ${inconsistent.length > 1
-? `${inconsistent.length} results disagree with themselves`
-: '1 result disagrees ' +
-            'with itself'}:`,
+          inconsistent.length > 1
+            ? `INCONSISTENT: ${inconsistent.length} results disagree with themselves:`
+            : 'INCONSISTENT: 1 result disagrees with itself:',
           ...inconsistent.map(
             (record) =>
               `  ${record.sut.label} × ${record.scenario.name}: ` +

@@ -57,10 +57,8 @@ export function engineProblem (engine, load) {
   const streams = load.streams ?? 1
   if (streams > engine.maxStreams) {
     const able = ENGINES.filter((other) => other.maxStreams >= streams).map((other) => `${other.name} (up to ${other.maxStreams})`)
-    return `\`--streams ${streams}\`: ${engine.name} keeps ${engine.maxStreams === 1
-? 'one request'
-: 'at most ' +
-      `${engine.maxStreams}`} in flight ` +
+    const kept = engine.maxStreams === 1 ? 'one request' : `at most ${engine.maxStreams}`
+    return `\`--streams ${streams}\`: ${engine.name} keeps ${kept} in flight ` +
       `per connection; engines that keep ${streams}: ${able.join(', ') || 'none'}`
   }
   return engine.refusal(load)

@@ -31,10 +31,9 @@ export function referenceTable (run) {
             `${first.repeat.of} round${first.repeat.of > 1 ? 's, each a fresh launch of the SUT' : ''}`
           : 'no runs'
       }; ` +
-      `${pinning?.pinned
-? `SUT on cpu ${pinning.sutCpus?.join(',')}, load generator on cpu ` +
-        `${pinning.generatorCpus?.join(',')}`
-: 'not pinned'}; ` +
+      (pinning?.pinned
+        ? `SUT on cpu ${pinning.sutCpus?.join(',')}, load generator on cpu ${pinning.generatorCpus?.join(',')}; `
+        : 'not pinned; ') +
       `commit ${String(env.git.commit ?? 'unknown').slice(0, 12)}.`,
     '',
     ...(overview ? overviewMarkdown(overview) : ['No results.']),

@@ -254,10 +254,8 @@ export const WALL_CLOCK_REPORT = Object.freeze({
       `${first ? `${first.load.engine} ${first.load.engineVersion}` : '-'}, profile ${options.profile ?? '-'}, ` +
       `connections ${[].concat(options.connections ?? []).join(', ') || '-'}, ` +
         `${first ? loadTimesText(first.load) : `${options.warmupSec ?? '-'} s warm-up + ${options.durationSec ?? '-'} s`}, ` +
-      `${options.repeats ?? 1} repeat${(options.repeats ?? 1) > 1 ? 's' : ''}${options.ratePerSec
-? ', open model at ' +
-        `${options.ratePerSec} req/s`
-: ''}`
+      `${options.repeats ?? 1} repeat${(options.repeats ?? 1) > 1 ? 's' : ''}` +
+      (options.ratePerSec ? `, open model at ${options.ratePerSec} req/s` : '')
     )
   },
   html: (runs, { mixed }) => {
