@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { compareRuns } from '../src/interface/commands/compare-command.js'
+import { compareRuns } from '../src/reports/compare/compare-runs.js'
 import { REPO_ROOT } from '../src/platform/paths.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
 

@@ -3,7 +3,7 @@
 // uncounted, window by window, every response checked: a SUT doing 60% more work per request is counted as
 // doing more, and `dyno compare` calls two counts of the same code unchanged and the slower one regressed.
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { compareRuns } from '../../src/interface/commands/compare-command.js'
+import { compareRuns } from '../../src/reports/compare/compare-runs.js'
 import { COMPARE_DEFAULTS } from '../../src/reports/compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../../src/reports/compare/formats/index.js'
 import { markdownReport } from '../../src/reports/report/markdown-report.js'

@@ -3,7 +3,7 @@
 // almost no instructions. Counted with their system calls, the writes per request go from 1 to 2 and the comparison calls them
 // regressed; the same code counted twice is unchanged on every class it compares.
 import { afterEach, describe, expect, it } from 'vitest'
-import { compareRuns } from '../../src/interface/commands/compare-command.js'
+import { compareRuns } from '../../src/reports/compare/compare-runs.js'
 import { COMPARE_FORMATTERS } from '../../src/reports/compare/formats/index.js'
 import { fixtureSut } from '../support/fixture-suts.js'
 import { trackRuns } from '../support/leftover-processes.js'

@@ -4,7 +4,7 @@
 // 64 KiB array per request, its only difference: the allocation shows in bytes per request and in the collector's work,
 // hardly in the program's instructions, and a comparison calls it regressed on allocation, with its verdict on the program.
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { compareRuns } from '../../src/interface/commands/compare-command.js'
+import { compareRuns } from '../../src/reports/compare/compare-runs.js'
 import { COMPARE_FORMATTERS } from '../../src/reports/compare/formats/index.js'
 import { failingRows } from '../../src/reports/compare/build-comparison.js'
 import { fixtureSut } from '../support/fixture-suts.js'

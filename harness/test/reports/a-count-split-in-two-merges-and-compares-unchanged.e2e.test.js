@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compareRuns } from '../../src/interface/commands/compare-command.js'
+import { compareRuns } from '../../src/reports/compare/compare-runs.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { schemaErrors } from '../support/result-schemas.js'

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { compareRuns } from '../../src/interface/commands/compare-command.js'
+import { compareRuns } from '../../src/reports/compare/compare-runs.js'
 import { COMPARE_FORMATTERS } from '../../src/reports/compare/formats/index.js'
 import { markdownReport } from '../../src/reports/report/markdown-report.js'
 import { readRun } from '../../src/records/read-run.js'

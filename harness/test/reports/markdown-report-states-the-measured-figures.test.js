@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { writeReports } from '../../src/interface/commands/report-command.js'
+import { writeReports } from '../../src/reports/report/write-reports.js'
 import { PACKAGES_DIR } from '../../src/platform/paths.js'
 import { loadSut } from '../../src/subjects/suts/discover-suts.js'
 import { ONE_ROUND_NOTE } from '../../src/judging/stats/rank-groups.js'

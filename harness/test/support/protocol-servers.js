@@ -79,6 +79,8 @@ export function makeCertificate ({ signedByCa = false } = {}) {
  * @typedef {object} Answering what every request gets
  * @property {string} body the right body
  * @property {number} [wrongEvery] every n-th answer has a wrong body instead
+ * @property {number} [answerAfterMs] each answer this long after its request ended: a service time far beyond what a busy client
+ *   takes between an answer and its next request
  */
 
 /**
@@ -103,6 +105,9 @@ function closer (server, open) {
   })
 }
 
+/** @param {() => void} answer @param {number | undefined} afterMs */
+const answerLater = (answer, afterMs) => afterMs ? void setTimeout(answer, afterMs) : answer()
+
 /** @param {Answering} answering @returns {() => string} the body of the next answer */
 function bodies ({ body, wrongEvery }) {
   let count = 0
@@ -123,10 +128,10 @@ export async function startHttp1Server ({ cert, key, ...answering }) {
   /** @type {import('node:http').RequestListener} */
   const answer = (request, response) => {
     request.resume()
-    request.on('end', () => {
+    request.on('end', () => answerLater(() => {
       served += 1
       response.writeHead(200, { 'content-type': 'application/json' }).end(next())
-    })
+    }, answering.answerAfterMs))
   }
   const server = cert && key ? createHttpsServer({ cert, key, minVersion: 'TLSv1.3' }, answer) : createHttpServer(answer)
   const open = new Set()
@@ -153,7 +158,7 @@ export async function startHttp2Server ({ cert, key, holdUntil, ...answering }) 
     session.on('stream', (stream) => {
       stream.resume()
       stream.on('end', () => {
-        if (!holdUntil) return answer(stream)
+        if (!holdUntil) return answerLater(() => answer(stream), answering.answerAfterMs)
         held.push(stream)
         mostOpen[index] = Math.max(mostOpen[index], held.length)
         if (held.length === holdUntil) for (const waiting of held.splice(0)) answer(waiting)
@@ -177,10 +182,10 @@ export async function startHttp2Server ({ cert, key, holdUntil, ...answering }) 
 /**
  * A WebSocket echo at `/ws` (RFC 6455): a plain GET or another path is answered 404; `wrongAccept` answers the handshake with
  * an accept key that is not the key's; every `wrongEvery`-th message is echoed changed.
- * @param {{ wrongEvery?: number, wrongAccept?: boolean }} [options]
+ * @param {{ wrongEvery?: number, wrongAccept?: boolean, answerAfterMs?: number }} [options]
  * @returns {Promise<TestServer & { closeCodes: () => number[] }>} closeCodes: the code of each close frame a client sent
  */
-export async function startWebSocketEcho ({ wrongEvery, wrongAccept = false } = {}) {
+export async function startWebSocketEcho ({ wrongEvery, wrongAccept = false, answerAfterMs } = {}) {
   let served = 0
   /** @type {number[]} */
   const closeCodes = []
@@ -218,7 +223,9 @@ export async function startWebSocketEcho ({ wrongEvery, wrongAccept = false } = 
           return
         }
       }
-      if (out.length > 0) socket.write(out.length === 1 ? out[0] : Buffer.concat(out))
+      if (out.length === 0) return
+      const echo = out.length === 1 ? out[0] : Buffer.concat(out)
+      answerLater(() => { if (!socket.destroyed && !socket.writableEnded) socket.write(echo) }, answerAfterMs)
     })
   })
   const open = new Set()

@@ -7,7 +7,7 @@ import { oneOf } from '../../platform/options/option-parsers.js'
 import { MEASURE } from '../options/load-options.js'
 import { SCENARIOS_OPTION } from '../options/subject-options.js'
 import { RUN_OPTIONS } from '../cli/option-table.js'
-import { runCommand } from './run-command.js'
+import { runOrPlan } from '../runs/run-benchmarks.js'
 
 /** The scenario a capacity question is asked on unless `--scenarios` says otherwise: the contract's plain JSON answer. */
 export const CAPACITY_SCENARIOS = Object.freeze(['json'])
@@ -30,5 +30,5 @@ export const CAPACITY_COMMAND = {
     'latency objective of --slo with no request failed, after its closed-loop ceiling; over fresh launches, with intervals and rank groups',
   options: CAPACITY_OPTIONS,
   run: ({ options }, io, signal) =>
-    runCommand(/** @type {import('./run-command.js').RunValues} */ (options.values), io, signal, options.planFields)
+    runOrPlan(/** @type {import('../../suite/prepare-run.js').RunValues} */ (options.values), io, signal, options.planFields)
 }

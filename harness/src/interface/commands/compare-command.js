@@ -1,29 +1,8 @@
 // @ts-check
-import { buildComparison } from '../../reports/compare/build-comparison.js'
-import { COMPARE_DEFAULTS } from '../../reports/compare/compare-defaults.js'
+import { compareRuns } from '../../reports/compare/compare-runs.js'
 import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
 import { failureText } from '../../reports/compare/formats/cells.js'
-import { readCompareInputs } from '../../reports/compare/read-inputs.js'
 import { COMPARE_FORMAT, FAIL_ON, PAIRED, THRESHOLD } from '../options/compare-options.js'
-
-/**
- * Reads both sides and compares them (no output): for callers that want the figures, such as
- * `compare-commits`.
- * @param {string[]} baselinePaths run directories, directories of runs, run.json or result files
- * @param {string[]} candidatePaths
- * @param {{ thresholdPercent: number | null, paired: boolean }} settings thresholdPercent null: the default of what the sides measured
- *   (req/s: one fixed threshold; instruction counts: each row's own A/A spread); paired: the sides were run in alternating rounds,
- *   pair each cell's runs in the order they started
- * @returns {import('../../records/comparison-record.js').Comparison}
- */
-export function compareRuns (baselinePaths, candidatePaths, { thresholdPercent, paired }) {
-  const sides = readCompareInputs(baselinePaths, candidatePaths)
-  return buildComparison(sides, {
-    thresholdPercent,
-    alpha: COMPARE_DEFAULTS.alpha,
-    paired
-  })
-}
 
 /**
  * `dyno compare BASELINE CANDIDATE`: prints the comparison in the chosen format on stdout.

@@ -9,7 +9,7 @@ import { splitComparison } from '../../history/compare-commits/split-comparison.
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { createRunId } from '../../records/run-id.js'
-import { compareRuns } from './compare-command.js'
+import { compareRuns } from '../../reports/compare/compare-runs.js'
 import { flagName } from '../../platform/options/option-spec.js'
 import { RUN_OPTIONS } from '../cli/option-table.js'
 import { COMPARE_FORMAT, FAIL_ON, THRESHOLD } from '../options/compare-options.js'
@@ -21,7 +21,7 @@ import { instructions } from '../../measures/instructions/instructions.js'
 /**
  * The options of compare-commits: a round's `dyno run` options, how the comparison is shown and judged, and the counts' jobs.
  * @typedef {import('../../platform/options/option-spec.js').OptionValues
- *   & Omit<import('./run-command.js').RunFields, 'frameworks'>
+ *   & Omit<import('../../suite/prepare-run.js').RunFields, 'frameworks'>
  *   & { frameworks: string[] | null, format: string, failOn: string[],
  *   thresholdPercent: number, countJobs: number, countJobsGiven: boolean }} CompareCommitsValues
  */

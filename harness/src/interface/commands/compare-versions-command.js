@@ -8,7 +8,7 @@ import { variantSides } from '../../reports/compare/variant-sides.js'
 import { DynoError } from '../../platform/errors.js'
 import { readRun } from '../../records/read-run.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
-import { runBenchmarks } from './run-command.js'
+import { runBenchmarks } from '../runs/run-benchmarks.js'
 import { SEED } from '../options/plan-options.js'
 import { COMPARE_FORMAT, FAIL_ON, THRESHOLD } from '../options/compare-options.js'
 import { COMPARE_VERSIONS_RUN_OPTIONS } from '../options/comparison-options.js'
@@ -20,7 +20,7 @@ import { COMPARE_VERSIONS_RUN_OPTIONS } from '../options/comparison-options.js'
  * Exit code: 0; 1 when --fail-on holds; 2 for a bad variant or option; interrupted: see main.
  * @param {string} baseline @param {string} candidate framework entries, as `--frameworks` takes them
  * @param {import('../../platform/options/option-spec.js').OptionValues &
- *   Omit<import('./run-command.js').RunFields, 'frameworks' | 'shard' | 'planOnly'> & { format: string, failOn: string[],
+ *   Omit<import('../../suite/prepare-run.js').RunFields, 'frameworks' | 'shard' | 'planOnly'> & { format: string, failOn: string[],
  *   thresholdPercent: number }} options the parsed options of compare-versions (parse-command-line.js)
  * @param {import('../cli/io.js').Io} io
  * @param {AbortSignal} signal

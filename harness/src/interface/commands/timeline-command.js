@@ -13,7 +13,7 @@ import { checkAppendedRecords } from '../../history/timeline/appended-records.js
 import { withoutHeldReleases } from '../../history/timeline/held-releases.js'
 import { countLoadOf } from '../../measures/instructions/instructions.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
-import { runBenchmarks, runCommand } from './run-command.js'
+import { runBenchmarks, runOrPlan } from '../runs/run-benchmarks.js'
 import { oneOf, wholeNumber } from '../../platform/options/option-parsers.js'
 import { DEFAULT_RELEASE_RULE, RELEASE_RULES } from '../../history/timeline/release-rules.js'
 import { INSTRUCTIONS_OPTIONS } from '../../measures/instructions/instructions-options.js'
@@ -86,7 +86,7 @@ export async function timelineCommand (dataDir, parsed, io, signal, parseRunOpti
     return 0
   }
   const run = runOptions(toCount)
-  if (options.planOnly) return runCommand(run.values, io, signal, run.planFields)
+  if (options.planOnly) return runOrPlan(run.values, io, signal, run.planFields)
   const outcome = await runBenchmarks(run.values, io, signal, run.planFields)
   const published = new Map(
     releases.flatMap(({ framework, chosen }) => chosen.map((release) => [`${framework}@${release.version}`, release.publishedAt]))

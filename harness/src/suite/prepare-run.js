@@ -1,0 +1,225 @@
+// @ts-check
+// A run's setup, settled once from `dyno run`'s options before any cell: the measure, the hosts and where each process is pinned, the
+// subjects (variants installed, SUTs built), the engine (named, or chosen from this machine's calibration), the load settings and the
+// rounds sized from the machine's spread. Every command that runs benchmarks prepares through here; runSuite consumes what it gives.
+import { join, resolve } from 'node:path'
+import { SCENARIOS, LOAD_PROFILES } from '@dyno/scenarios'
+import { AUTO_CANDIDATES, engineNamed, protocolProblem } from '../load/engines/index.js'
+import { measureNamed } from '../measures/index.js'
+import { DynoError } from '../platform/errors.js'
+import { REPO_ROOT } from '../platform/paths.js'
+import { currentMachine, resolvePinning, resolveSplitPinning } from '../platform/pinning/resolve-pinning.js'
+import { discoverSuts } from '../subjects/suts/discover-suts.js'
+import { resolveSubjects } from '../subjects/suts/resolve-subjects.js'
+import { selectScenarios } from '../subjects/suts/select.js'
+import { selectWithVariants } from '../subjects/variants/variant-subjects.js'
+import { chooseEngine, givenChoice } from './engine-choice/engine-choice.js'
+import { noisePlanOf } from './noise-calibration/noise-plan.js'
+import { planDeciding } from './plan/split-plan.js'
+import { connectLoadHosts, connectSutHost } from './run-hosts.js'
+
+/**
+ * The values of `dyno run`'s options, every one given or defaulted (parse-command-line.js), with the engines' and the measures' own beside
+ * them (each reads its own: `settingsOf`, `settings`).
+ * @typedef {import('../platform/options/option-spec.js').OptionValues & RunFields} RunValues
+ * @typedef {{
+ *   frameworks: string[], scenarios: string[], runtimes: string[], workers: number, profile: string, connections: number[], durationSec:
+ *   number, warmupSec: number, launchWarmupSec: number, pipelining: number, streams: number, ratePerSec: number | null, engine: string,
+ *   measure: string, countCache?: boolean, sutHost: import('../platform/hosts/host.js').HostTarget | null, loadHosts:
+ *   import('../platform/hosts/host.js').HostTarget[] | null, pin: import('../platform/pinning/parse-pin.js').PinRequest, sutCpus:
+ *   number, repeats: number, shard: import('./plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck:
+ *   'on' | 'off', censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec:
+ *   number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean, sizeRepeats?: boolean }}
+ *   RunFields sizeRepeats: the rounds were not given (none of `--repeats`, `--duration`, `--warmup`, `--launch-warmup`): a profile with a
+ *   time budget sizes them from the machine's spread
+ *
+ * @typedef {object} RunSetup everything a run settled on before its first cell
+ * @property {RunValues} options as given, with the rounds the noise plan sized
+ * @property {import('../measures/measure.js').Measure} measure
+ * @property {import('../load/engines/engine.js').Engine} engine the run's engine: named, chosen, or the one a measure drives itself
+ * @property {import('./engine-choice/engine-choice.js').EngineChoice | null} engineChoice how it was chosen (null: the measure loads
+ *   its cells itself)
+ * @property {import('../records/result-record.js').LoadSettings} load
+ * @property {import('@dyno/scenarios').Scenario[]} scenarios
+ * @property {number} frameworkCount the frameworks and their variants selected, before each is put on its runtimes
+ * @property {import('../subjects/suts/resolve-subjects.js').Subject[]} suts each on its runtime, built
+ * @property {import('../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @property {import('../platform/hosts/host.js').Host | null} sutHost null: this machine
+ * @property {import('../load/engines/engine.js').LoadHost[] | null} loadHosts null: only this machine
+ * @property {import('./noise-calibration/size-repeats.js').NoisePlan | null} noisePlan
+ */
+
+/**
+ * @param {RunValues} values
+ * @param {{ signal: AbortSignal, log: (line: string) => void }} context log: a line for the user (installs, builds, the engine's and
+ *   the rounds' calibration)
+ * @returns {Promise<RunSetup>}
+ * @throws {DynoError} an option the run cannot honour (before anything starts), or DYNO_ERR_INTERRUPTED before the first cell
+ */
+export async function prepareRun (values, { signal, log }) {
+  const measure = measureNamed(values.measure)
+  const cacheDir = resolve(REPO_ROOT, values.cacheDir)
+  // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a measure
+  // that sends its own requests, which records the engine `auto` prefers) is judged before anything starts.
+  const named = values.engine === 'auto' ? null : engineNamed(values.engine)
+  const unchosen = measure.engineUnlessNamed ? engineNamed(measure.engineUnlessNamed) : AUTO_CANDIDATES[0]
+  const scenarios = selectScenarios([...SCENARIOS], values.scenarios)
+  const unspoken = named && measure.loadedByEngine ? protocolProblem(named, scenarios) : null
+  if (unspoken) throw new DynoError('DYNO_ERR_INVALID_OPTION', unspoken)
+  const settingsInput = /** @type {import('../measures/load-settings.js').SettingsInput} */ (values)
+  const early = named || !measure.loadedByEngine ? measure.settings(settingsInput, named ?? unchosen) : null
+  const { sutHost, pinning, loadHosts } = await placeRun(values, named)
+  const selected = await selectWithVariants(discoverSuts(), values.frameworks, {
+    cacheDir, signal, onLine: (entry, line) => log(`  install ${entry}: ${line}`)
+  })
+  const suts = await resolveSubjects(selected, {
+    runtimes: values.runtimes, workers: values.workers, onBuildLine: (name, line) => log(`  build ${name}: ${line}`)
+  })
+  stopIfInterrupted(signal)
+  const chosen = !measure.loadedByEngine
+    ? null
+    : loadHosts && named
+      ? { engine: named, choice: givenChoice(named, `\`--engine ${named.name}\` on ${loadHosts.length} load hosts`) }
+      : await chooseEngine({
+        given: named,
+        scenarios,
+        connections: values.connections,
+        pinning,
+        cacheDir,
+        readyTimeoutSec: values.readyTimeoutSec,
+        engineOptions: values,
+        signal,
+        log
+      })
+  stopIfInterrupted(signal)
+  const engine = chosen?.engine ?? named ?? unchosen
+  // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
+  const load = early?.engine === engine.name ? early : measure.settings(settingsInput, engine)
+  const noisePlan = await sizeRounds(values, { engine, measure, load, scenarios, cells: suts.length, pinning, signal, log })
+  stopIfInterrupted(signal)
+  return {
+    options: noisePlan ? { ...values, repeats: noisePlan.repeats } : values,
+    measure,
+    engine,
+    engineChoice: chosen?.choice ?? null,
+    load,
+    scenarios,
+    frameworkCount: selected.length,
+    suts,
+    pinning,
+    sutHost,
+    loadHosts,
+    noisePlan
+  }
+}
+
+/**
+ * Where the run's processes go: the SUT host (asked first: one that cannot be used stops the run before anything starts), the cpus of
+ * SUTs and generators, and the load hosts.
+ * @param {RunValues} values @param {import('../load/engines/engine.js').Engine | null} named
+ */
+async function placeRun (values, named) {
+  const sutHost = values.sutHost ? await connectSutHost(values.sutHost, values.runtimes) : null
+  // A SUT host that is another machine has cpus of its own: the SUT's are pinned there, and this machine's all go to the load.
+  const pinning = sutHost && !sutHost.sharesProcesses
+    ? resolveSplitPinning(values.pin, sutHost.machine, currentMachine(), { sutCpus: values.sutCpus, sutHostName: sutHost.name })
+    : resolvePinning(values.pin, undefined, { sutCpus: values.sutCpus })
+  const loadHosts = values.loadHosts
+    ? await connectLoadHosts(values.loadHosts, { given: named, engineOption: values.engine, pinning, sutHost })
+    : null
+  return { sutHost, pinning, loadHosts }
+}
+
+/**
+ * The default profile's rounds, sized from the machine's spread within its time budget, when the options did not set them.
+ * @param {RunValues} values
+ * @param {{ engine: import('../load/engines/engine.js').Engine, measure: import('../measures/measure.js').Measure,
+ *   load: import('../records/result-record.js').LoadSettings, scenarios: import('@dyno/scenarios').Scenario[], cells: number,
+ *   pinning: import('../platform/pinning/resolve-pinning.js').PinPlan, signal: AbortSignal, log: (line: string) => void }} run
+ *   cells: the SUTs, each to be measured on every scenario and connection level
+ * @returns {Promise<import('./noise-calibration/size-repeats.js').NoisePlan | null>}
+ */
+async function sizeRounds (values, { engine, measure, load, scenarios, cells, pinning, signal, log }) {
+  const profile = LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (values.profile)]
+  if (!values.sizeRepeats || !measure.roundsSizedByNoise || !profile.budgetSec || values.shard) return null
+  return noisePlanOf({
+    engine,
+    engineOptions: values,
+    connections: values.connections[0],
+    budgetSec: profile.budgetSec,
+    profile,
+    scenarios,
+    cells: cells * scenarios.length * values.connections.length,
+    load,
+    measure,
+    pinning,
+    freshSut: values.freshSut,
+    cacheDir: resolve(REPO_ROOT, values.cacheDir),
+    readyTimeoutSec: values.readyTimeoutSec,
+    profileRepeats: values.repeats,
+    signal,
+    log
+  })
+}
+
+/** @param {AbortSignal} signal */
+function stopIfInterrupted (signal) {
+  if (signal.aborted) {
+    throw new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
+  }
+}
+
+/**
+ * What runSuite is handed: the setup, with what run.json records of the options and the plan's identity.
+ * @param {RunSetup} setup @param {Set<string>} planFields @param {AbortSignal} signal
+ * @returns {import('./run-suite.js').SuiteOptions}
+ */
+export function suiteOptionsOf (setup, planFields, signal) {
+  const { options, measure, engine, engineChoice, load, scenarios, suts, pinning, sutHost, loadHosts, noisePlan } = setup
+  return {
+    suts,
+    scenarios,
+    load,
+    measure,
+    engine,
+    connections: options.connections,
+    repeats: options.repeats,
+    seed: options.seed,
+    out: options.out,
+    verify: options.verify,
+    readyTimeoutSec: options.readyTimeoutSec,
+    pgPoolSize: options.pgPoolSize,
+    pinning,
+    engineChoice,
+    noisePlan,
+    countCacheDir: options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
+    freshSut: options.freshSut,
+    shard: options.shard,
+    quietCheck: options.quietCheck,
+    censusArgs: options.censusArgs,
+    disturbedAbovePct: options.disturbedAbovePct,
+    sutHost,
+    loadHosts,
+    recorded: {
+      ...options,
+      sutHost: options.sutHost?.url ?? null,
+      loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
+      pinning
+    },
+    planOptions: planOptionsOf(options, planFields),
+    signal
+  }
+}
+
+/**
+ * The options that decide what a run's plan measures (its identity), with each host as the user named it: the same from `--plan` as
+ * from the run, on every machine of a matrix.
+ * @param {RunValues} options @param {Set<string>} planFields @returns {Record<string, unknown>}
+ */
+export function planOptionsOf (options, planFields) {
+  return planDeciding({
+    ...options,
+    sutHost: options.sutHost?.url ?? null,
+    loadHosts: options.loadHosts?.map((target) => target.url) ?? null
+  }, planFields)
+}
