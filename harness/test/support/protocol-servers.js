@@ -106,7 +106,10 @@ function closer (server, open) {
 }
 
 /** @param {() => void} answer @param {number | undefined} afterMs */
-const answerLater = (answer, afterMs) => afterMs ? void setTimeout(answer, afterMs) : answer()
+const answerLater = (answer, afterMs) => {
+  if (afterMs) setTimeout(answer, afterMs)
+  else answer()
+}
 
 /** @param {Answering} answering @returns {() => string} the body of the next answer */
 function bodies ({ body, wrongEvery }) {
