@@ -66,8 +66,10 @@
  * @property {import('./comparison-spec.js').ComparisonSpec} comparison what a comparison of two sides of this measure reads and writes
  * @property {MeasureReport} report its part of report.md and report.html
  * @property {(record: ResultRecord) => import('../platform/resources/interference-sampler.js').InterferenceReport | null} [interferenceOf]
- *   what other processes took of the cpus while the cell was measured, as its disturbance is judged (capacity: its most disturbed
- *   phase); absent: its measured phase's (`summary.interference`)
+ *   what other processes took of the cpus while the cell was measured, as its disturbance is judged (wall-clock: its measured phase's;
+ *   capacity: its most disturbed phase's); absent: nothing was sampled, the cell is not judged
+ * @property {(record: ResultRecord) => number} [requestsPerSecOf] a disturbed result's req/s, as the result measured again in its place
+ *   keeps it among its earlier attempts; absent: 0, the measure has no req/s of a cell
  * @property {(records: ResultRecord[]) => string} [terminalTable] what the terminal prints of a run at its end (capacity: its capacity
  *   table); absent: the summary table of req/s and latency, and with repeats the table of their rounds
  *

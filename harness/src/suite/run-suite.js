@@ -1,25 +1,22 @@
 // @ts-check
-import { AGGREGATES_FILE } from '../records/run-layout.js'
 import { join, resolve } from 'node:path'
+import { PROTOCOLS } from '@dyno/scenarios'
 import { DEFAULTS, SCHEMA_VERSION } from '../platform/defaults.js'
 import { environmentFingerprint } from '../platform/env/fingerprint.js'
-import { REPO_ROOT } from '../platform/paths.js'
-import { aggregateRuns } from '../records/aggregate-runs.js'
-import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../judging/disturbance.js'
-import { writeJsonAtomic } from '../records/write-json-atomic.js'
 import { thisMachine } from '../platform/hosts/host-kinds.js'
-import { startServices } from '../subjects/services/service-manager.js'
-import { certificateOnHost } from '../subjects/tls/certificate-on-host.js'
-import { makeRunCertificate } from '../subjects/tls/run-certificate.js'
-import { PROTOCOLS } from '@dyno/scenarios'
-import { plannedEntry, planParts, planRecord } from './plan/plan-parts.js'
-import { createRunId } from '../records/run-id.js'
-import { runEnv } from '../platform/env/run-env.js'
-import { runOne } from './run-one.js'
-import { createSutSession } from './sut-session.js'
-import { lookBeforeMeasuring } from './quiet-check.js'
+import { REPO_ROOT } from '../platform/paths.js'
 import { makeDirectory } from '../platform/util/checked-paths.js'
 import { mapLimit } from '../platform/util/map-limit.js'
+import { aggregateRuns } from '../records/aggregate-runs.js'
+import { createRunId } from '../records/run-id.js'
+import { AGGREGATES_FILE } from '../records/run-layout.js'
+import { writeJsonAtomic } from '../records/write-json-atomic.js'
+import { planParts, planRecord } from './plan/plan-parts.js'
+import { lookBeforeMeasuring } from './quiet-check.js'
+import { startRemeasuring } from './remeasure.js'
+import { openRunIndex } from './run-index.js'
+import { withRunResources } from './run-resources.js'
+import { runOne } from './run-one.js'
 
 /**
  * @typedef {object} SuiteOptions what `dyno run` settled on, once, from its options
@@ -66,9 +63,8 @@ import { mapLimit } from '../platform/util/map-limit.js'
  */
 
 /**
- * Runs every (SUT, scenario) pair in order, each on a fresh SUT process, and writes each result file
- * the moment its run ends, then the run index (run.json) after it, so nothing measured is lost to a
- * crash or a Ctrl-C later in the suite.
+ * Runs the cells of the plan in order, measures the disturbed ones again, and writes each result file the moment its run ends, then
+ * the run index (run.json) after it, so nothing measured is lost to a crash or a Ctrl-C later in the suite.
  * @param {SuiteOptions} suite
  * @param {SuiteHooks} [hooks]
  */
@@ -82,231 +78,141 @@ export async function runSuite (suite, hooks = {}) {
   const runId = createRunId()
   const runDir = join(resolve(REPO_ROOT, suite.out), runId)
   makeDirectory(runDir)
+  const { env, sutHost } = machinesOf(suite)
+  const shard = suite.shard ?? null
+  const parts = planParts({ ...suite, shard, settings: suite.load })
+  const plan = parts.mine.units
+  const index = openRunIndex(runDir, { runId, env, plan, planRecord: planRecord(parts, shard), suite })
+  hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
+  const remeasuring = startRemeasuring(suite, plan.length)
+  const tls = plan.some((planned) => PROTOCOLS[planned.scenario.protocol].tls)
+  await withRunResources({ runId, sutHost, scenarios: suite.scenarios, tls }, async (resources) => {
+    const described = resources.services.describe()
+    if (described.postgres) described.postgres.poolSize = suite.pgPoolSize
+    index.servicesStarted(described)
+    hooks.onServices?.({
+      available: [...resources.services.available.keys()],
+      unavailable: Object.fromEntries(resources.services.unavailable),
+      described
+    })
+    const context = runContext(suite, hooks, { runId, env, sutHost, resources })
+    await measurePlan(suite, hooks, { plan, index, context, resources, remeasuring })
+  })
+  const records = index.records()
+  const aggregates = aggregateRuns(records, { seed: suite.seed })
+  writeJsonAtomic(join(runDir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed: suite.seed, aggregates })
+  index.finish({ aggregatesFile: AGGREGATES_FILE, interrupted: suite.signal.aborted })
+  return { runId, runDir, records, aggregates, interrupted: suite.signal.aborted }
+}
+
+/**
+ * This machine's fingerprint and the host the SUTs run on; a run on other machines records each one's fingerprint beside this one's.
+ * @param {SuiteOptions} suite
+ */
+function machinesOf (suite) {
   const env = environmentFingerprint()
   const sutHost = suite.sutHost ?? thisMachine('sut', env)
-  // A run on other machines records each one's fingerprint beside this machine's.
   if (!sutHost.sharesProcesses) {
     env.hosts = [
       sutHost.description,
       ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [thisMachine('load', env).description])
     ]
   }
-  const shard = suite.shard ?? null
-  const parts = planParts({ ...suite, shard, settings: suite.load })
-  const plan = parts.mine.units
-  const index = {
-    schemaVersion: SCHEMA_VERSION,
-    runId,
-    startedAt: new Date().toISOString(),
-    finishedAt: /** @type {string | null} */ (null),
-    status: /** @type {'running' | 'complete' | 'interrupted'} */ ('running'),
-    options: suite.recorded,
-    engineChoice: suite.engineChoice,
-    seed: suite.seed,
-    env,
-    plan: planRecord(parts, shard),
-    planned: plan.map(plannedEntry),
-    results: /** @type {{ file: string, sut: string, runtime: string, scenario: string, connections: number, repeat: number, status: string,
-      reason: string | null }[]} */ ([]),
-    aggregatesFile: /** @type {string | null} */ (null),
-    /** @type {import('./quiet-check.js').QuietCheck | null} */
-    quietCheck: null,
-    noisePlan: suite.noisePlan ?? null,
-    remeasured: {
-      disturbedAbovePct: suite.disturbedAbovePct,
-      cells: 0,
-      limit: 0,
-      stillDisturbed: 0,
-      /** @type {number | undefined} */
-      leftForTime: undefined
-    }
-  }
-  const indexPath = join(runDir, 'run.json')
-  writeJsonAtomic(indexPath, index)
-  hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
+  return { env, sutHost }
+}
 
-  // A plan with a time budget (the default profile's rounds sized from the machine's spread) measures disturbed cells again only while
-  // the budget lasts: past it, they are kept and marked.
-  const deadlineMs = suite.noisePlan ? performance.now() + suite.noisePlan.budgetSec * 1000 : Infinity
-  const positionOf = new Map(plan.map((planned, position) => [planned.file, position]))
-  /** @type {Map<number, import('../records/result-record.js').ResultRecord>} the record kept of each cell, by its place in the plan */
-  const kept = new Map()
-  const services = await startServices(
-    suite.scenarios.flatMap((scenario) => scenario.services ?? []),
-    { mark: runEnv(runId), host: sutHost }
-  )
-  // The run's certificate, made once when a cell of the plan is served over TLS: its key in a directory only this run's user enters,
-  // removed when the run ends (subjects/tls/run-certificate.js); the SUTs get its paths, verification and the engine trust it.
-  /** @type {import('../subjects/tls/run-certificate.js').RunCertificate | null} */
-  let certificate = null
-  // Its files where the SUTs run: the same files on this machine, copies on a host of its own (removed with the certificate).
-  /** @type {import('../subjects/tls/certificate-on-host.js').CertificateOnHost | null} */
-  let onSutHost = null
-  try {
-    if (plan.some((planned) => PROTOCOLS[planned.scenario.protocol].tls)) {
-      certificate = await makeRunCertificate()
-      onSutHost = await certificateOnHost({ certFile: certificate.certFile, keyFile: certificate.keyFile }, sutHost)
-    }
-    env.services = services.describe()
-    if (env.services.postgres) env.services.postgres.poolSize = suite.pgPoolSize
-    writeJsonAtomic(indexPath, index)
-    hooks.onServices?.({
-      available: [...services.available.keys()],
-      unavailable: Object.fromEntries(services.unavailable),
-      described: env.services
-    })
-    /** @type {import('../measures/cell-context.js').RunContext} */
-    const context = {
-      runId,
-      env,
-      load: suite.load,
-      measure: suite.measure,
-      engine: suite.engine,
-      pinning: suite.pinning,
-      sutHost,
-      loadHosts: suite.loadHosts ?? null,
-      verify: suite.verify,
-      readyTimeoutSec: suite.readyTimeoutSec,
-      stopGraceSec: DEFAULTS.stopGraceSec,
-      requestTimeoutSec: DEFAULTS.requestTimeoutSec,
-      pgPoolSize: suite.pgPoolSize,
-      services,
-      ci: env.ci,
-      countCacheDir: suite.countCacheDir,
-      certificate,
-      certificateOnSutHost: onSutHost && certificate
-        ? { certFile: onSutHost.certFile, keyFile: /** @type {string} */ (onSutHost.keyFile), serverName: certificate.serverName }
-        : null,
-      censusArgs: suite.censusArgs === 'on',
-      note: (line) => hooks.onNote?.(line),
-      signal: suite.signal
-    }
-    // As many cells at once as the measure allows (load shares the machine: one), and one SUT process for a SUT's consecutive cells
-    // where the measure keeps it.
-    const { measure } = suite
-    const jobs = measure.cellsAtOnce(suite.load)
-    const groups = sessionGroups(plan, { reuse: !measure.sutPerCell && !suite.freshSut })
-    for (const note of measure.runNotes({ sutHostSharesProcesses: sutHost.sharesProcesses })) hooks.onNote?.(note)
-    const session = measure.sutPerCell ? null : createSutSession(context)
-    const budget = remeasureBudget(plan.length)
-    index.remeasured.limit = budget.limit
-    if (measure.looksBeforeMeasuring && plan.length > 0 && !suite.signal.aborted) {
-      index.quietCheck = await lookBeforeMeasuring(suite, sutHost)
-      if (index.quietCheck.line) hooks.onNote?.(index.quietCheck.line)
-      writeJsonAtomic(indexPath, index)
-    }
-    /**
-     * A cell of the plan, ready to run.
-     * @param {number} position @param {Partial<import('../measures/cell-context.js').Cell>} [overrides] @returns
-     *   {import('../measures/cell-context.js').Cell}
-     */
-    const cellAt = (position, overrides = {}) => {
-      const { sut, scenario, connections, repeat } = plan[position]
-      return {
-        sut,
-        scenario,
-        connections,
-        repeat: { index: repeat, of: suite.repeats },
-        ...groups[position],
-        onProgress: (event) => hooks.onProgress?.({
-          index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
-        }),
-        ...overrides
-      }
-    }
-    /** @param {import('../measures/cell-context.js').Cell} cell */
-    const measureOnce = async (cell) => {
-      const measured = await runOne(context, cell, session ?? createSutSession(context))
-      measured.consistency = measure.checkConsistency(measured)
-      const verdict = judgeDisturbance(measure.interferenceOf ? measure.interferenceOf(measured) : measured.summary?.interference,
-        suite.disturbedAbovePct)
-      measured.interference = verdict && { ...verdict, earlierAttempts: [] }
-      return measured
-    }
-    /** Writes a cell's record, at once (a re-measurement replaces the cell's file and its line in run.json). */
-    const keep = (/** @type {number} */ position, /** @type {import('../records/result-record.js').ResultRecord} */ record) => {
-      const { sut, scenario, connections, repeat, file } = plan[position]
-      writeJsonAtomic(join(runDir, file), record)
-      kept.set(position, record)
-      const entry = {
-        file,
-        sut: sut.label,
-        runtime: sut.runtime.name,
-        scenario: scenario.name,
-        connections,
-        repeat,
-        status: record.status,
-        reason: record.reason
-      }
-      // In the plan's order, whichever of `--count-jobs` counts ends first.
-      const at = index.results.findIndex((listed) => listed.file === file)
-      if (at !== -1) index.results[at] = entry
-      else {
-        const after = index.results.findIndex((listed) => (positionOf.get(listed.file) ?? 0) > position)
-        index.results.splice(after === -1 ? index.results.length : after, 0, entry)
-      }
-      index.remeasured.stillDisturbed = [...kept.values()].filter((one) => one.interference?.disturbed).length
-      writeJsonAtomic(indexPath, index)
-      hooks.onResult?.(record, file)
-    }
-    try {
-      await mapLimit([...plan.keys()], jobs, async (position) => {
-        if (!suite.signal.aborted) keep(position, await measureOnce(cellAt(position)))
-      })
-      // Disturbed cells are measured again once the plan is done, so that a disturbance that passed (a build beside the run) has
-      // passed; a pass at a time, a bounded number of passes and cells (judging/disturbance.js). Each is a launch of its own.
-      /** @type {number} how long a re-measurement took, the longest so far: a launch of its own, warmed over its group's routes */
-      let remeasureSec = 0
-      for (let pass = 1; pass <= REMEASURES_PER_CELL; pass++) {
-        const disturbed = [...kept].filter(([, record]) => record.status === 'ok' && record.interference?.disturbed &&
-          record.interference.earlierAttempts.length === pass - 1).sort((a, b) => a[0] - b[0])
-        for (const [at, [position, previous]] of disturbed.entries()) {
-          if (suite.signal.aborted) break
-          const expectedSec = Math.max(remeasureSec, suite.measure.expectedCellSec(plan[position].scenario, suite.load))
-          if (performance.now() + expectedSec * 1000 > deadlineMs) {
-            const left = disturbed.length - at
-            index.remeasured.leftForTime = (index.remeasured.leftForTime ?? 0) + left
-            hooks.onNote?.(`${left} disturbed cell${left === 1 ? '' : 's'} not measured again: the plan's ` +
-              `${Math.round(suite.noisePlan?.budgetSec ?? 0)} s are spent; kept, marked disturbed`)
-            break
-          }
-          if (!budget.take()) break
-          const remeasureStartedMs = performance.now()
-          const was = /** @type {import('../judging/disturbance.js').InterferenceVerdict} */ (previous.interference)
-          hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name} was disturbed (${was.detail}): measuring it again`)
-          const record = await measureOnce(cellAt(position, { keepSut: false }))
-          remeasureSec = Math.max(remeasureSec, (performance.now() - remeasureStartedMs) / 1000)
-          if (pass === 1) index.remeasured.cells += 1
-          // A measurement that did not end ok (interrupted, a SUT that crashed this time) does not replace one that did: the disturbed
-          // figure stays, marked, and what happened is said.
-          if (record.status !== 'ok' || !record.interference) {
-            hooks.onNote?.(`${previous.sut.label} × ${previous.scenario.name}: measured again, ${record.status}` +
-              `${record.reason ? ` (${record.reason.split('\n')[0]})` : ''}; the disturbed measurement is kept`)
-            continue
-          }
-          record.interference.earlierAttempts = [
-            ...was.earlierAttempts,
-            { requestsPerSec: previous.summary?.requestsPerSec.mean ?? 0, detail: was.detail }
-          ]
-          keep(position, record)
-        }
-      }
-    } finally {
-      await session?.end()
-    }
-  } finally {
-    await onSutHost?.remove()
-    certificate?.dispose()
-    await services.stopAll()
+/**
+ * What every cell of the run shares.
+ * @param {SuiteOptions} suite @param {SuiteHooks} hooks
+ * @param {{ runId: string, env: import('../records/result-record.js').ResultRecord['env'],
+ *   sutHost: import('../platform/hosts/host.js').Host, resources: import('./run-resources.js').RunResources }} run
+ * @returns {import('../measures/cell-context.js').RunContext}
+ */
+function runContext (suite, hooks, { runId, env, sutHost, resources }) {
+  return {
+    runId,
+    env,
+    load: suite.load,
+    measure: suite.measure,
+    engine: suite.engine,
+    pinning: suite.pinning,
+    sutHost,
+    loadHosts: suite.loadHosts ?? null,
+    verify: suite.verify,
+    readyTimeoutSec: suite.readyTimeoutSec,
+    stopGraceSec: DEFAULTS.stopGraceSec,
+    requestTimeoutSec: DEFAULTS.requestTimeoutSec,
+    pgPoolSize: suite.pgPoolSize,
+    services: resources.services,
+    ci: env.ci,
+    countCacheDir: suite.countCacheDir,
+    certificate: resources.certificate,
+    certificateOnSutHost: resources.certificateOnSutHost,
+    censusArgs: suite.censusArgs === 'on',
+    note: (line) => hooks.onNote?.(line),
+    signal: suite.signal
   }
-  const records = [...kept].sort((a, b) => a[0] - b[0]).map(([, record]) => record)
-  const aggregates = aggregateRuns(records, { seed: suite.seed })
-  writeJsonAtomic(join(runDir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed: suite.seed, aggregates })
-  index.aggregatesFile = AGGREGATES_FILE
-  index.status = suite.signal.aborted ? 'interrupted' : 'complete'
-  index.finishedAt = new Date().toISOString()
-  writeJsonAtomic(indexPath, index)
-  return { runId, runDir, records, aggregates, interrupted: suite.signal.aborted }
+}
+
+/**
+ * Measures the cells of the plan, then the disturbed ones again, keeping each record as it comes.
+ * @param {SuiteOptions} suite @param {SuiteHooks} hooks
+ * @param {{ plan: import('./plan/plan-runs.js').PlannedRun[], index: import('./run-index.js').RunIndex,
+ *   context: import('../measures/cell-context.js').RunContext, resources: import('./run-resources.js').RunResources,
+ *   remeasuring: import('./remeasure.js').Remeasuring }} run
+ */
+async function measurePlan (suite, hooks, { plan, index, context, resources, remeasuring }) {
+  // As many cells at once as the measure allows (load shares the machine: one), and one SUT process for a SUT's consecutive cells
+  // where the measure keeps it.
+  const { measure } = suite
+  const jobs = measure.cellsAtOnce(suite.load)
+  const groups = sessionGroups(plan, { reuse: !measure.sutPerCell && !suite.freshSut })
+  for (const note of measure.runNotes({ sutHostSharesProcesses: context.sutHost.sharesProcesses })) hooks.onNote?.(note)
+  const sessionOf = resources.sessions(context, { perCell: measure.sutPerCell })
+  index.remeasured.limit = remeasuring.limit
+  if (measure.looksBeforeMeasuring && plan.length > 0 && !suite.signal.aborted) {
+    const quietCheck = await lookBeforeMeasuring(suite, context.sutHost)
+    if (quietCheck.line) hooks.onNote?.(quietCheck.line)
+    index.lookedBefore(quietCheck)
+  }
+  /**
+   * A cell of the plan, measured and judged.
+   * @param {number} position @param {Partial<import('../measures/cell-context.js').Cell>} [overrides]
+   */
+  const measureAt = async (position, overrides = {}) => {
+    const { sut, scenario, connections, repeat } = plan[position]
+    /** @type {import('../measures/cell-context.js').Cell} */
+    const cell = {
+      sut,
+      scenario,
+      connections,
+      repeat: { index: repeat, of: suite.repeats },
+      ...groups[position],
+      onProgress: (event) => hooks.onProgress?.({
+        index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
+      }),
+      ...overrides
+    }
+    const measured = await runOne(context, cell, sessionOf())
+    measured.consistency = measure.checkConsistency(measured)
+    remeasuring.judge(measured)
+    return measured
+  }
+  const keep = (/** @type {number} */ position, /** @type {import('../records/result-record.js').ResultRecord} */ record) => {
+    index.keep(position, record)
+    hooks.onResult?.(record, plan[position].file)
+  }
+  await mapLimit([...plan.keys()], jobs, async (position) => {
+    if (!suite.signal.aborted) keep(position, await measureAt(position))
+  })
+  await remeasuring.remeasureDisturbed({
+    index,
+    plan,
+    // Each is a launch of its own.
+    measureAgain: (position) => measureAt(position, { keepSut: false }),
+    keep,
+    note: (line) => hooks.onNote?.(line)
+  })
 }
 
 /**

@@ -71,6 +71,8 @@ export const wallClock = Object.freeze({
   // A launch warms each of its routes once, and serves a cell on each: a cell's share of it is one route's.
   expectedCellSec: (scenario, load) => Number(load.launchWarmupSec ?? 0) + load.warmupSec + load.durationSec + WALL_CLOCK_OVERHEAD_SEC,
   checkConsistency,
+  interferenceOf: (record) => record.summary?.interference ?? null,
+  requestsPerSecOf: (record) => record.summary?.requestsPerSec.mean ?? 0,
   merging: {
     machine: (runs) => wallClockMachine(runs[0]),
     acrossMachines: /** @type {const} */ ('when-allowed'),
