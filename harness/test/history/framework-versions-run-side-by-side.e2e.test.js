@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../src/platform/paths.js'
+import { dynoRun, shortRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { schemaErrors } from '../support/result-schemas.js'
@@ -35,29 +36,7 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
     ).version
     const out = join(work, 'wall-clock')
     const result = await runCli(
-      [
-        'run',
-        '--frameworks',
-        'express@4.21.2,express@5.3.0',
-        '--scenarios',
-        SCENARIOS,
-        '--disturbed-above',
-        '99',
-        '--repeats',
-        '1',
-        '--duration',
-        '0.5',
-        '--warmup',
-        '0',
-        '--connections',
-        '10',
-        '--engine',
-        'autocannon',
-        '--cache-dir',
-        cacheDir,
-        '--out',
-        out
-      ],
+      shortRun({ frameworks: 'express@4.21.2,express@5.3.0', scenarios: SCENARIOS, engine: 'autocannon', cacheDir, out }),
       { timeoutMs: 300_000 }
     )
     expect(result.code, result.stderr).toBe(0)
@@ -84,9 +63,16 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
       .toBe(installedBefore)
 
     const countOut = join(work, 'counts')
-    const counted = await runCli(['run', '--frameworks', 'express@4.21.2,express@5.3.0', '--scenarios', 'json', '--measure', 'instructions',
-      '--count-warmup', '2000', '--count-warmup-bound', '2000',
-      '--count-requests', '200', '--cache-dir', cacheDir, '--out', countOut], { timeoutMs: 300_000 })
+    const counted = await runCli(dynoRun({
+      frameworks: 'express@4.21.2,express@5.3.0',
+      scenarios: 'json',
+      measure: 'instructions',
+      countWarmupRequests: 2000,
+      countWarmupBoundRequests: 2000,
+      countWindowRequests: 200,
+      cacheDir,
+      out: countOut
+    }), { timeoutMs: 300_000 })
     expect(counted.code, counted.stderr).toBe(0)
     // The copies made for the first run are used again.
     expect(counted.stderr).not.toMatch(/install express@/)
@@ -159,29 +145,7 @@ describe.skipIf(absent)(`framework variants${skipNote(absent)}`, () => {
     writeFileSync(join(broken, 'index.js'), 'module.exports = {}\n')
     const out = join(work, 'broken')
     const result = await runCli(
-      [
-        'run',
-        '--frameworks',
-        `fastify@path:${broken},node-http`,
-        '--scenarios',
-        'json',
-        '--disturbed-above',
-        '99',
-        '--repeats',
-        '1',
-        '--duration',
-        '0.5',
-        '--warmup',
-        '0',
-        '--connections',
-        '10',
-        '--engine',
-        'autocannon',
-        '--cache-dir',
-        cacheDir,
-        '--out',
-        out
-      ],
+      shortRun({ frameworks: `fastify@path:${broken},node-http`, scenarios: 'json', engine: 'autocannon', cacheDir, out }),
       { timeoutMs: 300_000 }
     )
     expect(result.code).toBe(1)

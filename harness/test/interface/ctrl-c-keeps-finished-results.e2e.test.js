@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
+import { shortRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
@@ -14,28 +15,9 @@ it('on SIGINT stops the SUT, writes the run under way as interrupted, keeps fini
   const out = mkdtempSync(join(tmpdir(), 'dyno-interrupt-'))
   let interrupted = false
   const result = await runCli(
-    [
-      // One round in plan order, no cell measured again for disturbance: the second cell is waited for by its place.
-      'run',
-      '--frameworks',
-      'node-http',
-      '--scenarios',
-      'plaintext,json,params',
-      '--repeats',
-      '1',
-      '--disturbed-above',
-      '99',
-      '--duration',
-      '8',
-      '--warmup',
-      '0',
-      '--connections',
-      '10',
-      '--engine',
-      'autocannon',
-      '--out',
-      out
-    ],
+    // A short run, one round in plan order and no cell measured again for disturbance, of cells long enough to interrupt: the second
+    // cell is waited for by its place.
+    shortRun({ frameworks: 'node-http', scenarios: 'plaintext,json,params', durationSec: 8, engine: 'autocannon', out }),
     {
       onStderr: (stderr, child) => {
         // Interrupt once the second run is measuring: the first is finished and written by then.

@@ -11,6 +11,7 @@ import { warningLines } from '../../src/interface/ui/warning-lines.js'
 import { measureOfRun } from '../../src/measures/index.js'
 import { warningGroups } from '../../src/measures/warning-groups.js'
 import { readRun } from '../../src/records/read-run.js'
+import { shortRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { runCli } from '../support/run-cli.js'
 
@@ -91,8 +92,7 @@ describe('the overview on a committed run', () => {
 
 it('ends `dyno run` with the overview; --verbose adds the table of every round before it', async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-overview-'))
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'plaintext,json', '--repeats', '1', '--duration', '0.5',
-    '--warmup', '0', '--connections', '10', '--out', out, '--verbose', '--quiet-check', 'off', '--disturbed-above', '99'])
+  const result = await runCli(shortRun({ frameworks: 'node-http', scenarios: 'plaintext,json', out, verbose: true, quietCheck: 'off' }))
   expect(result.code, result.stderr).toBe(0)
   runs.add(readdirSync(out)[0])
   const lines = result.stdout.split('\n')

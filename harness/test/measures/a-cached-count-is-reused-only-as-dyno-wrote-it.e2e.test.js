@@ -6,6 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { runCli } from '../support/run-cli.js'
@@ -19,25 +20,16 @@ const out = mkdtempSync(join(tmpdir(), 'dyno-count-cache-runs-'))
 /** @returns {Promise<{ stderr: string, record: any }>} the one count of node-http × json */
 async function count () {
   const result = await runCli(
-    [
-      'run',
-      '--frameworks',
-      'node-http',
-      '--scenarios',
-      'json',
-      '--measure',
-      'instructions',
-      '--count-warmup',
-      '300',
-      '--count-requests',
-      '100',
-      '--count-windows',
-      '3',
-      '--cache-dir',
+    dynoRun({
+      frameworks: 'node-http',
+      scenarios: 'json',
+      measure: 'instructions',
+      countWarmupRequests: 300,
+      countWindowRequests: 100,
+      countWindows: 3,
       cacheDir,
-      '--out',
       out
-    ],
+    }),
     { timeoutMs: 180_000 }
   )
   expect(result.code, result.stderr).toBe(0)

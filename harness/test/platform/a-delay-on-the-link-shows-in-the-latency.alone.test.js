@@ -8,6 +8,7 @@ import { mkdtempSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { createNamespaceHosts, netemMissing } from '../support/namespace-hosts.js'
 import { missing, skipNote } from '../support/needs.js'
@@ -46,9 +47,18 @@ describe.skipIf(absent)(`a delay on the link to a SUT's host${skipNote(absent)}`
       for (const side of ['none', 'delayed', 'delayed', 'none']) {
         lab.hosts[0].delayLink(side === 'delayed' ? DELAY_MS : 0)
         const out = mkdtempSync(join(tmpdir(), `dyno-link-delay-${side}-`))
-        const result = await runCli(['run', '--sut-host', lab.hosts[0].url, '--engine', 'native', '--repeats', '1',
-          '--disturbed-above', '99', '--frameworks', 'node-http', '--scenarios', 'json', '--connections', '1', '--duration', '2',
-          '--warmup', '1', '--out', out], { env, timeoutMs: 120_000 })
+        const result = await runCli(dynoRun({
+          sutHost: lab.hosts[0].url,
+          engine: 'native',
+          repeats: 1,
+          disturbedAbovePct: 99,
+          frameworks: 'node-http',
+          scenarios: 'json',
+          connections: 1,
+          durationSec: 2,
+          warmupSec: 1,
+          out
+        }), { env, timeoutMs: 120_000 })
         expect(result.code, result.stderr).toBe(0)
         const [runId] = readdirSync(out)
         runs.add(runId)

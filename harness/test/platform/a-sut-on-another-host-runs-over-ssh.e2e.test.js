@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHECKOUT_STAMP_FILE } from '../../src/platform/hosts/remote/checkout-stamp.js'
+import { dynoRun } from '../support/dyno-run.js'
 import { processesOfRuns, trackRuns } from '../support/leftover-processes.js'
 import { createNamespaceHosts } from '../support/namespace-hosts.js'
 import { missing, skipNote } from '../support/needs.js'
@@ -56,8 +57,8 @@ async function nothingLeft (runIds, timeoutMs = 15_000) {
 
 // One round, and no cell measured again for disturbance: the "hosts" are namespaces of this machine, so the SUT host's processes share
 // the generator's cpus, which on two machines they would not.
-const runArgs = (/** @type {string} */ out, /** @type {string[]} */ more) =>
-  ['run', '--sut-host', lab.hosts[0].url, '--engine', 'native', '--repeats', '1', '--disturbed-above', '99', '--out', out, ...more]
+const runArgs = (/** @type {string} */ out, /** @type {import('../support/dyno-run.js').RunFields} */ fields) =>
+  dynoRun({ sutHost: lab.hosts[0].url, engine: 'native', repeats: 1, disturbedAbovePct: 99, out, ...fields })
 
 describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, () => {
   beforeAll(async () => {
@@ -77,7 +78,7 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
 
   it('refuses, before starting anything, a host it cannot reach, one whose key is unknown, and one at another commit', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-refused-'))
-    const unreachable = await runCli(['run', '--sut-host', 'ssh://root@10.254.254.254', '--out', out, '--frameworks', 'node-http'],
+    const unreachable = await runCli(dynoRun({ sutHost: 'ssh://root@10.254.254.254', out, frameworks: 'node-http' }),
       { env: { ...env, DYNO_SSH_CONFIG: lab.sshConfig }, timeoutMs: 60_000 })
     expect(unreachable.code).toBe(2)
     expect(unreachable.stderr).toContain('DYNO_ERR_HOST_UNREACHABLE: cannot reach ssh://root@10.254.254.254 over SSH')
@@ -87,7 +88,7 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
       strangerConfig,
       readFileSync(lab.sshConfig, 'utf8').replace(/UserKnownHostsFile .*/, `UserKnownHostsFile ${join(lab.sshDir, 'none')}`)
     )
-    const unknownKey = await runCli(runArgs(out, ['--frameworks', 'node-http']), { env: { ...env, DYNO_SSH_CONFIG: strangerConfig } })
+    const unknownKey = await runCli(runArgs(out, { frameworks: 'node-http' }), { env: { ...env, DYNO_SSH_CONFIG: strangerConfig } })
     expect(unknownKey.code).toBe(2)
     expect(unknownKey.stderr).toMatch(/DYNO_ERR_HOST_UNREACHABLE: cannot reach .* over SSH: .*Host key verification failed/)
 
@@ -95,7 +96,7 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     const stamp = readFileSync(stampFile, 'utf8')
     writeFileSync(stampFile, JSON.stringify({ ...JSON.parse(stamp), commit: '0'.repeat(40) }))
     try {
-      const otherCommit = await runCli(runArgs(out, ['--frameworks', 'node-http']), { env })
+      const otherCommit = await runCli(runArgs(out, { frameworks: 'node-http' }), { env })
       expect(otherCommit.code).toBe(2)
       expect(otherCommit.stderr).toMatch(
         new RegExp(`DYNO_ERR_HOST_NOT_PREPARED: .* is at commit ${'0'.repeat(40)}, this checkout at [0-9a-f]{40}`)
@@ -112,16 +113,7 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-run-'))
     const bytesBefore = lab.hosts[0].linkBytes()
     const result = await runCli(
-      runArgs(out, [
-        '--frameworks',
-        'node-http,fastify',
-        '--scenarios',
-        'json,plaintext,redis,sqlite,postgres',
-        '--duration',
-        '2',
-        '--warmup',
-        '1'
-      ]),
+      runArgs(out, { frameworks: 'node-http,fastify', scenarios: 'json,plaintext,redis,sqlite,postgres', durationSec: 2, warmupSec: 1 }),
       { env, timeoutMs: 180_000 }
     )
     expect(result.code, result.stderr).toBe(0)
@@ -179,10 +171,11 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
   it('counts instructions on the host, where valgrind runs the SUT', async () => {
     const out = mkdtempSync(join(tmpdir(), 'dyno-hosts-count-'))
     // A fixed warm-up (the bound equal to it): this test is about where the count runs, not when a count settles.
-    const counting = ['--measure', 'instructions', '--count-warmup', '500', '--count-warmup-bound', '500', '--count-requests', '100',
-      '--count-windows', '4']
-    const result = await runCli(['run', '--sut-host', lab.hosts[0].url, '--out', out, '--frameworks', 'node-http', '--scenarios', 'json',
-      ...counting], { env, timeoutMs: 180_000 })
+    const counting = {
+      measure: 'instructions', countWarmupRequests: 500, countWarmupBoundRequests: 500, countWindowRequests: 100, countWindows: 4
+    }
+    const result = await runCli(dynoRun({ sutHost: lab.hosts[0].url, out, frameworks: 'node-http', scenarios: 'json', ...counting }),
+      { env, timeoutMs: 180_000 })
     expect(result.code, result.stderr).toBe(0)
     const { index, records: [record] } = readOnlyRun(out)
     expect(schemaErrors('result', record)).toEqual([])
@@ -201,20 +194,14 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     const certificateCopies = () => readdirSync('/tmp').filter((name) => name.startsWith('dyno-tls-')).sort()
     const copiesBefore = certificateCopies()
     const result = await runCli(
-      runArgs(out, [
-        '--load-hosts',
-        `${lab.hosts[1].url},${lab.hosts[2].url}`,
-        '--frameworks',
-        'node-http',
-        '--scenarios',
-        'json,tls-json',
-        '--connections',
-        '11',
-        '--duration',
-        '3',
-        '--warmup',
-        '1'
-      ]),
+      runArgs(out, {
+        loadHosts: `${lab.hosts[1].url},${lab.hosts[2].url}`,
+        frameworks: 'node-http',
+        scenarios: 'json,tls-json',
+        connections: 11,
+        durationSec: 3,
+        warmupSec: 1
+      }),
       { env, timeoutMs: 120_000 }
     )
     expect(result.code, result.stderr).toBe(0)
@@ -248,10 +235,10 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
   it('leaves nothing on either side after Ctrl-C in a terminal, kill -9 of dyno, or the link dropping, and keeps what ' +
     'was measured', async () => {
     const measuring = /\[1\/2\] node-http × \w+\s+measure/
-    const moreArgs = ['--frameworks', 'node-http', '--scenarios', 'json,plaintext', '--duration', '20', '--warmup', '1']
+    const moreFields = { frameworks: 'node-http', scenarios: 'json,plaintext', durationSec: 20, warmupSec: 1 }
 
     const ctrlCOut = mkdtempSync(join(tmpdir(), 'dyno-hosts-ctrl-c-'))
-    const command = ['stty cols 160 rows 50;', 'node', 'harness/bin/dyno.js', ...runArgs(ctrlCOut, moreArgs)].join(' ')
+    const command = ['stty cols 160 rows 50;', 'node', 'harness/bin/dyno.js', ...runArgs(ctrlCOut, moreFields)].join(' ')
     const typed = start('script', ['-qefc', command, '/dev/null'], { env })
     await typed.waitFor(measuring, 60_000)
     await delay(1000)
@@ -263,7 +250,7 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(await nothingLeft([ctrlC.index.runId])).toEqual({ onHost: [], ofRuns: [] })
 
     const killedOut = mkdtempSync(join(tmpdir(), 'dyno-hosts-kill-9-'))
-    const killed = start(process.execPath, ['harness/bin/dyno.js', ...runArgs(killedOut, moreArgs)], { env })
+    const killed = start(process.execPath, ['harness/bin/dyno.js', ...runArgs(killedOut, moreFields)], { env })
     await killed.waitFor(measuring, 60_000)
     killed.child.kill('SIGKILL')
     await killed.exited
@@ -274,7 +261,7 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     expect(await nothingLeft([killedRunId])).toEqual({ onHost: [], ofRuns: [] })
 
     const droppedOut = mkdtempSync(join(tmpdir(), 'dyno-hosts-dropped-'))
-    const dropped = start(process.execPath, ['harness/bin/dyno.js', ...runArgs(droppedOut, moreArgs)], { env })
+    const dropped = start(process.execPath, ['harness/bin/dyno.js', ...runArgs(droppedOut, moreFields)], { env })
     try {
       await dropped.waitFor(measuring, 60_000)
       lab.hosts[0].setLink(false)

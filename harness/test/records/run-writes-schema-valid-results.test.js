@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
@@ -14,25 +15,16 @@ it('writes one schema-valid result per scenario and a run index, warmup kept apa
   const out = mkdtempSync(join(tmpdir(), 'dyno-run-'))
   const scratch = mkdtempSync(join(tmpdir(), 'dyno-run-tmp-'))
   const result = await runCli(
-    [
-      'run',
-      '--frameworks',
-      'node-http',
-      '--scenarios',
-      'plaintext,json',
-      '--repeats',
-      '1',
-      '--duration',
-      '1',
-      '--warmup',
-      '0.5',
-      '--connections',
-      '10',
-      '--engine',
-      'autocannon',
-      '--out',
+    dynoRun({
+      frameworks: 'node-http',
+      scenarios: 'plaintext,json',
+      repeats: 1,
+      durationSec: 1,
+      warmupSec: 0.5,
+      connections: 10,
+      engine: 'autocannon',
       out
-    ],
+    }),
     { env: { ...process.env, TMPDIR: scratch } }
   )
   expect(readdirSync(scratch)).toEqual([]) // the SUT's event-loop files are gone once it has exited

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { compareRuns } from '../../src/reports/compare/compare-runs.js'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { schemaErrors } from '../support/result-schemas.js'
@@ -17,13 +18,21 @@ const runs = trackRuns()
 const absent = missing('valgrind')
 const work = mkdtempSync(join(tmpdir(), 'dyno-count-shards-'))
 // Eight counted windows: what the signed-rank test needs to call a row unchanged.
-const COUNT = ['--frameworks', 'node-http', '--scenarios', 'plaintext,json', '--measure', 'instructions', '--count-warmup', '3000',
-  '--count-requests', '300', '--count-windows', '8', '--no-count-cache', '--seed', '7']
+const COUNT = Object.freeze({
+  frameworks: 'node-http',
+  scenarios: 'plaintext,json',
+  measure: 'instructions',
+  countWarmupRequests: 3000,
+  countWindowRequests: 300,
+  countWindows: 8,
+  countCache: false,
+  seed: 7
+})
 
-/** @param {string[]} args @param {string} name @returns {Promise<string>} the run directory */
-async function count (args, name) {
+/** @param {import('../support/dyno-run.js').RunFields} fields @param {string} name @returns {Promise<string>} the run directory */
+async function count (fields, name) {
   const out = join(work, name)
-  const result = await runCli(['run', ...COUNT, ...args, '--out', out], { timeoutMs: 300_000 })
+  const result = await runCli(dynoRun({ ...COUNT, ...fields, out }), { timeoutMs: 300_000 })
   expect(result.code, result.stderr).toBe(0)
   const [runId] = readdirSync(out)
   runs.add(runId)
@@ -39,8 +48,8 @@ function editJson (path, change) {
 
 describe.skipIf(absent)(`instruction counts split in parts${skipNote(absent)}`, () => {
   it('merge into a run that compares A/A unchanged against the whole plan counted at once', async () => {
-    const whole = await count([], 'whole')
-    const parts = [await count(['--shard', '1/2'], 'part-1'), await count(['--shard', '2/2'], 'part-2')]
+    const whole = await count({}, 'whole')
+    const parts = [await count({ shard: '1/2' }, 'part-1'), await count({ shard: '2/2' }, 'part-2')]
     const merged = join(work, 'merged')
     const result = await runCli(['merge', ...parts, '--out', merged])
     expect(result.code, result.stderr).toBe(0)

@@ -8,39 +8,33 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { mergedLatencyMs } from '../../src/records/merge-histograms.js'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
 
 const runs = trackRuns()
-const PLAN = [
-  '--frameworks',
-  'node-http,fastify',
-  '--scenarios',
-  'plaintext,json,params',
-  '--repeats',
-  '2',
-  '--duration',
-  '0.5',
-  '--warmup',
-  '0',
-  '--connections',
-  '10',
-  '--engine',
-  'autocannon'
-]
+const PLAN = Object.freeze({
+  frameworks: 'node-http,fastify',
+  scenarios: 'plaintext,json,params',
+  repeats: 2,
+  durationSec: 0.5,
+  warmupSec: 0,
+  connections: 10,
+  engine: 'autocannon'
+})
 const work = mkdtempSync(join(tmpdir(), 'dyno-shards-'))
 
 /** @param {string} dir */
 const readJson = (dir) => JSON.parse(readFileSync(dir, 'utf8'))
 
 /**
- * Runs one part of `args` into a directory of its own and returns the run directory.
- * @param {string[]} args @param {string} name
+ * Runs one part of the run `fields` give into a directory of its own and returns the run directory.
+ * @param {import('../support/dyno-run.js').RunFields} fields @param {string} name
  */
-async function runPart (args, name) {
+async function runPart (fields, name) {
   const out = join(work, name)
-  const result = await runCli(['run', ...args, '--out', out], { timeoutMs: 120_000 })
+  const result = await runCli(dynoRun({ ...fields, out }), { timeoutMs: 120_000 })
   expect(result.stderr).not.toMatch(/unexpected error/)
   expect(result.code, result.stderr).toBe(0)
   const [runId] = readdirSync(out)
@@ -75,16 +69,17 @@ let wholePlan
 
 beforeAll(async () => {
   // The plan as `--plan` prints it before anything runs: every part, as each job will draw it.
-  const planned = await runCli(['run', ...PLAN, '--shard', '1/3', '--plan'])
+  const planned = await runCli(dynoRun({ ...PLAN, shard: '1/3', planOnly: true }))
   expect(planned.code, planned.stderr).toBe(0)
   wholePlan = JSON.parse(planned.stdout)
-  for (const index of [1, 2, 3]) parts.push(await runPart([...PLAN, '--shard', `${index}/3`], `part-${index}`))
+  for (const index of [1, 2, 3]) parts.push(await runPart({ ...PLAN, shard: `${index}/3` }, `part-${index}`))
 }, 300_000)
 
 describe('a plan split in three parts', () => {
   it('has an identity that follows what it measures, not where or how fast each part carries it out', async () => {
+    // Each option is given after the plan's own, as another machine's job would add it: `--duration` is given twice, the last one holding.
     const idOf = async (/** @type {string[]} */ extra) => {
-      const result = await runCli(['run', ...PLAN, '--shard', '1/3', '--plan', ...extra])
+      const result = await runCli(dynoRun({ ...PLAN, shard: '1/3', planOnly: true }, extra))
       expect(result.code, result.stderr).toBe(0)
       return JSON.parse(result.stdout).id
     }
@@ -190,18 +185,12 @@ describe('dyno merge refuses, names the directory, and writes nothing', () => {
   it('a directory that is not a run', () => refused([work], new RegExp(`${work} is not a dyno run directory`)))
 
   it('a run made without --shard', async () => {
-    const whole = await runPart(
-      ['--frameworks', 'node-http', '--scenarios', 'json', '--duration', '0.5', '--warmup', '0', '--connections', '10'],
-      'whole'
-    )
+    const whole = await runPart({ frameworks: 'node-http', scenarios: 'json', durationSec: 0.5, warmupSec: 0, connections: 10 }, 'whole')
     await refused([whole], new RegExp(`${whole} is not a part of a split plan`))
   })
 
   it('parts of different plans', async () => {
-    const other = await runPart(
-      [...PLAN.map((arg) => (arg === 'plaintext,json,params' ? 'plaintext,json' : arg)), '--shard', '3/3'],
-      'other-plan'
-    )
+    const other = await runPart({ ...PLAN, scenarios: 'plaintext,json', shard: '3/3' }, 'other-plan')
     await refused([parts[0], parts[1], other], /different plans/)
   })
 

@@ -14,6 +14,7 @@ import pg from 'pg'
 import { findPostgresBinaries, providePostgres } from '../../src/subjects/services/postgres-service.js'
 import { provideRedis } from '../../src/subjects/services/redis-service.js'
 import { findExecutable } from '../../src/platform/util/find-executable.js'
+import { dynoRun, shortRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { runCli } from '../support/run-cli.js'
 import { writtenIndex } from '../support/written-run.js'
@@ -66,8 +67,8 @@ describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent}
 
     const out = mkdtempSync(join(tmpdir(), 'dyno-redis-password-'))
     const url = `redis://:${PASSWORD}@127.0.0.1:${port}/?password=${PASSWORD}x`
-    const result = await runCli(['run', '--disturbed-above', '99', '--frameworks', 'node-http', '--scenarios', 'redis', '--duration', '0.5',
-      '--warmup', '0.2', '--repeats', '1', '--connections', '4', '--out', out], { env: { ...process.env, REDIS_URL: url } })
+    const result = await runCli(shortRun({ frameworks: 'node-http', scenarios: 'redis', warmupSec: 0.2, connections: 4, out }),
+      { env: { ...process.env, REDIS_URL: url } })
     const [runId] = readdirSync(out)
     runs.add(runId)
     expect(result.code, result.stderr).toBe(0)
@@ -77,8 +78,9 @@ describe.skipIf(absent)(`a password in REDIS_URL${absent ? ` (skipped: ${absent}
     expect(result.stdout + result.stderr).not.toContain(PASSWORD)
     expect(JSON.stringify(index)).toContain(`redis://:***@127.0.0.1:${port}/?password=***`)
 
-    const wrong = await runCli(['run', '--disturbed-above', '99', '--frameworks', 'node-http', '--scenarios', 'redis', '--duration', '0.5',
-      '--warmup', '0', '--repeats', '1', '--out', out], { env: { ...process.env, REDIS_URL: `redis://:${PASSWORD}-wrong@127.0.0.1:${port}/` } })
+    const wrong = await runCli(
+      dynoRun({ disturbedAbovePct: 99, frameworks: 'node-http', scenarios: 'redis', durationSec: 0.5, warmupSec: 0, repeats: 1, out }),
+      { env: { ...process.env, REDIS_URL: `redis://:${PASSWORD}-wrong@127.0.0.1:${port}/` } })
     for (const runDir of readdirSync(out)) runs.add(runDir)
     expect(wrong.stdout + wrong.stderr).not.toContain(PASSWORD)
     expect(wrong.stderr).toMatch(/cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1/)
@@ -143,9 +145,8 @@ describe.skipIf(postgresAbsent)(`the PostgreSQL dyno starts${postgresAbsent ? ` 
       const url = service.env.DATABASE_URL
       const secret = new URL(url).password
       const out = mkdtempSync(join(tmpdir(), 'dyno-pg-password-'))
-      const result = await runCli(['run', '--disturbed-above', '99', '--frameworks', 'node-http', '--scenarios', 'postgres',
-        '--duration', '0.5', '--warmup', '0.2', '--repeats', '1', '--connections', '4', '--out', out],
-      { env: { ...process.env, DATABASE_URL: url } })
+      const result = await runCli(shortRun({ frameworks: 'node-http', scenarios: 'postgres', warmupSec: 0.2, connections: 4, out }),
+        { env: { ...process.env, DATABASE_URL: url } })
       for (const runDir of readdirSync(out)) runs.add(runDir)
       expect(result.code, result.stderr).toBe(0)
       for (const file of filesBelow(out)) expect(readFileSync(file, 'utf8'), file).not.toContain(secret)

@@ -8,6 +8,7 @@ import { runEnv } from '../../src/platform/env/run-env.js'
 import { freeLoopbackPort } from '../../src/platform/hosts/free-port.js'
 import { startSut } from '../../src/subjects/sut-process/start-sut.js'
 import { loadSut } from '../../src/subjects/suts/discover-suts.js'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { runCli } from '../support/run-cli.js'
 import { writtenIndex } from '../support/written-run.js'
@@ -36,25 +37,16 @@ it('the harness given a DATABASE_URL nobody answers skips the postgres scenarios
   for (const ci of ['', 'true']) {
     const out = mkdtempSync(join(tmpdir(), 'dyno-wrong-url-'))
     const result = await runCli(
-      [
-        'run',
-        '--frameworks',
-        'node-http',
-        '--scenarios',
-        'json,postgres',
-        '--repeats',
-        '1',
-        '--duration',
-        '0.5',
-        '--warmup',
-        '0',
-        '--connections',
-        '4',
-        '--engine',
-        'autocannon',
-        '--out',
+      dynoRun({
+        frameworks: 'node-http',
+        scenarios: 'json,postgres',
+        repeats: 1,
+        durationSec: 0.5,
+        warmupSec: 0,
+        connections: 4,
+        engine: 'autocannon',
         out
-      ],
+      }),
       {
         env: { ...process.env, CI: ci, DATABASE_URL: `postgres://dyno@127.0.0.1:${deadPort}/postgres` }
       }

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { findNativeEngine } from '../../src/load/engines/native/native-engine.js'
+import { shortRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
@@ -23,32 +24,17 @@ async () => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-protocols-'))
   const scratch = mkdtempSync(join(tmpdir(), 'dyno-protocols-tmp-'))
   const result = await runCli(
-    [
-      'run',
-      '--frameworks',
-      'node-http',
-      '--scenarios',
-      'tls-json,h2-json,h2c-json,ws-echo',
-      '--engine',
-      'native',
-      '--verbose',
-      '--streams',
-      '2',
-      '--repeats',
-      '1',
-      '--duration',
-      '1',
-      '--warmup',
-      '0',
-      '--connections',
-      '4',
-      '--quiet-check',
-      'off',
-      '--disturbed-above',
-      '99',
-      '--out',
+    shortRun({
+      frameworks: 'node-http',
+      scenarios: 'tls-json,h2-json,h2c-json,ws-echo',
+      engine: 'native',
+      verbose: true,
+      streams: 2,
+      durationSec: 1,
+      connections: 4,
+      quietCheck: 'off',
       out
-    ],
+    }),
     { env: { ...process.env, TMPDIR: scratch }, timeoutMs: 100_000 }
   )
   // The certificate's directory (and the SUT's event-loop files) are gone once the run has ended.

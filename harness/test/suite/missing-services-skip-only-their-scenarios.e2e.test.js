@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { runCli } from '../support/run-cli.js'
 import { writtenIndex } from '../support/written-run.js'
@@ -22,28 +23,18 @@ it.each([['', 'skipped', 0], ['true', 'failed', 1]])('with CI=%j, runs everythin
   'and ends redis and postgres %s with how to get them', async (ci, status, exitCode) => {
   const out = mkdtempSync(join(tmpdir(), 'dyno-no-services-'))
   const result = await runCli(
-    [
-      'run',
-      '--verbose',
-      '--disturbed-above',
-      '99',
-      '--frameworks',
-      'node-http',
-      '--scenarios',
-      'json,redis,sqlite,postgres',
-      '--duration',
-      '0.5',
-      '--warmup',
-      '0',
-      '--launch-warmup',
-      '0',
-      '--connections',
-      '4',
-      '--engine',
-      'autocannon',
-      '--out',
+    dynoRun({
+      verbose: true,
+      disturbedAbovePct: 99,
+      frameworks: 'node-http',
+      scenarios: 'json,redis,sqlite,postgres',
+      durationSec: 0.5,
+      warmupSec: 0,
+      launchWarmupSec: 0,
+      connections: 4,
+      engine: 'autocannon',
       out
-    ],
+    }),
     {
       env: { ...bareEnv, CI: ci }
     }

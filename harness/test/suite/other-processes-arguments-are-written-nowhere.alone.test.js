@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, rmSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { dynoRun } from '../support/dyno-run.js'
 import { missing, skipNote } from '../support/needs.js'
 import { runCli } from '../support/run-cli.js'
 import { SECRET_FORMS, startCarrying, stopAll } from '../support/secret-command-lines.js'
@@ -32,34 +33,23 @@ async function startLoop () {
   return pid
 }
 
-/** @param {string[]} extra @param {string} name */
-async function runBeside (extra, name) {
+/** @param {import('../support/dyno-run.js').RunFields} fields @param {string} name */
+async function runBeside (fields, name) {
   const out = join(work, name)
   const result = await runCli(
-    [
-      'run',
-      '--frameworks',
-      'node-http',
-      '--scenarios',
-      'json',
-      '--duration',
-      '1',
-      '--warmup',
-      '0',
-      '--connections',
-      '10',
-      '--repeats',
-      '1',
-      '--engine',
-      'autocannon',
-      '--pin',
-      'sut=0,gen=1',
-      '--quiet-check',
-      'on',
-      '--out',
+    dynoRun({
+      frameworks: 'node-http',
+      scenarios: 'json',
+      durationSec: 1,
+      warmupSec: 0,
+      connections: 10,
+      repeats: 1,
+      engine: 'autocannon',
+      pin: 'sut=0,gen=1',
+      quietCheck: 'on',
       out,
-      ...extra
-    ],
+      ...fields
+    }),
     { timeoutMs: 180_000 }
   )
   expect(result.code, result.stderr).toBe(0)
@@ -86,7 +76,7 @@ function expectNoSecret ({ output, files }) {
 describe.skipIf(absent)(`other processes beside a run${skipNote(absent)}`, () => {
   it('are named by pid and executable, and no secret on their command lines is in any file or output of the run', async () => {
     const pid = await startLoop()
-    const run = await runBeside([], 'names-only')
+    const run = await runBeside({}, 'names-only')
     expectNoSecret(run)
     // The loop was seen: named before measuring and in the cell it disturbed, by what identifies it.
     const seen = [...run.index.quietCheck.report.top, ...run.record.summary.interference.top].filter((entry) => entry.pid === pid)
@@ -98,7 +88,7 @@ describe.skipIf(absent)(`other processes beside a run${skipNote(absent)}`, () =>
 
   it('are named by their masked arguments too with --census-args on, still without a secret', async () => {
     const pid = await startLoop()
-    const run = await runBeside(['--census-args', 'on'], 'with-arguments')
+    const run = await runBeside({ censusArgs: 'on' }, 'with-arguments')
     expectNoSecret(run)
     const named = [...run.index.quietCheck.report.top, ...run.record.summary.interference.top].filter((entry) => entry.pid === pid)
     expect(named.length).toBeGreaterThan(0)

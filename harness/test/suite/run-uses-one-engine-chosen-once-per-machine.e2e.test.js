@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { CALIBRATION_FILE } from '../../src/suite/engine-choice/engine-choice.js'
 import { AUTO_CANDIDATES } from '../../src/load/engines/index.js'
 import { sealOf } from '../../src/platform/util/cache-seal.js'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { schemaErrors } from '../support/result-schemas.js'
@@ -30,11 +31,20 @@ function writeSealed (file, { key, levels }) {
   writeFileSync(file, JSON.stringify({ key, levels, seal: sealOf(cacheDir, { key, levels }) }))
 }
 
-/** @param {string[]} extra @returns {Promise<{ stderr: string, index: any, records: any[] }>} */
-async function run (extra = []) {
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json,plaintext', '--duration', '1', '--warmup', '0',
-    '--disturbed-above', '99',
-    '--launch-warmup', '0', '--connections', '10', '--out', out, '--cache-dir', cacheDir, ...extra], { timeoutMs: 120_000 })
+/** @param {import('../support/dyno-run.js').RunFields} fields @returns {Promise<{ stderr: string, index: any, records: any[] }>} */
+async function run (fields = {}) {
+  const result = await runCli(dynoRun({
+    frameworks: 'node-http',
+    scenarios: 'json,plaintext',
+    durationSec: 1,
+    warmupSec: 0,
+    disturbedAbovePct: 99,
+    launchWarmupSec: 0,
+    connections: 10,
+    out,
+    cacheDir,
+    ...fields
+  }), { timeoutMs: 120_000 })
   expect(result.code, result.stderr).toBe(0)
   const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
   const { index, records } = writtenRun(runDir)
@@ -108,7 +118,7 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
   }, 360_000)
 
   it('takes an engine given by name as it is, without calibrating', async () => {
-    const given = await run(['--engine', 'autocannon'])
+    const given = await run({ engine: 'autocannon' })
     expect(given.stderr).not.toMatch(MEASURING)
     expect(given.index.engineChoice).toMatchObject({ engine: 'autocannon', by: 'given' })
     for (const record of given.records) expect(record.load.engine).toBe('autocannon')

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CALIBRATION_LAUNCHES, NOISE_CALIBRATION_FILE } from '../../src/suite/noise-calibration/noise-calibration.js'
+import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { schemaErrors } from '../support/result-schemas.js'
@@ -20,11 +21,15 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'dyno-noise-cache-'))
 const out = mkdtempSync(join(tmpdir(), 'dyno-noise-'))
 const file = join(cacheDir, NOISE_CALIBRATION_FILE)
 const MEASURING = /dyno: measuring how much a cell's figure spreads on this machine/
+/** A run that leaves its rounds to the default profile. */
+const DEFAULT_ROUNDS = Object.freeze({ frameworks: 'node-http', scenarios: 'json', engine: 'native', out })
 
-/** @param {string[]} extra @returns {Promise<{ stderr: string, stdout: string, index: any, records: any[], runDir: string }>} */
-async function run (extra = []) {
-  const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json', '--engine', 'native', '--out', out,
-    '--cache-dir', cacheDir, ...extra], { timeoutMs: 420_000 })
+/**
+ * @param {import('../support/dyno-run.js').RunFields} fields
+ * @returns {Promise<{ stderr: string, stdout: string, index: any, records: any[], runDir: string }>}
+ */
+async function run (fields = {}) {
+  const result = await runCli(dynoRun({ ...DEFAULT_ROUNDS, cacheDir, ...fields }), { timeoutMs: 420_000 })
   expect(result.code, result.stderr).toBe(0)
   const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
   const { index, records } = writtenRun(runDir)
@@ -94,11 +99,11 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
   }, 500_000)
 
   it('leaves rounds set by the options as they are, without measuring', async () => {
-    const given = await run(['--repeats', '3'])
+    const given = await run({ repeats: 3 })
     expect(given.stderr).not.toMatch(MEASURING)
     expect(given.index.noisePlan).toBeNull()
     expect(given.records).toHaveLength(3)
-    const shorter = await run(['--duration', '0.5', '--warmup', '0.2'])
+    const shorter = await run({ durationSec: 0.5, warmupSec: 0.2 })
     expect(shorter.index.noisePlan).toBeNull()
     expect(shorter.records).toHaveLength(2)
   }, 400_000)
@@ -106,8 +111,7 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
   it('on Ctrl-C while measuring the spread stops before any cell, stores nothing, and leaves no process', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'dyno-noise-cache-'))
     let interrupted = false
-    const result = await runCli(['run', '--frameworks', 'node-http', '--scenarios', 'json', '--engine', 'native', '--out', out,
-      '--cache-dir', fresh], {
+    const result = await runCli(dynoRun({ ...DEFAULT_ROUNDS, cacheDir: fresh }), {
       timeoutMs: 120_000,
       onStderr: (stderr, child) => {
         if (!interrupted && MEASURING.test(stderr)) {
