@@ -164,9 +164,9 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
   }, 30_000)
 
   it('in a closed loop, each window holds connections × streams of its duration in flight, for every protocol, threads added', async () => {
-    // Each answer 5 ms after its request: what the client takes between an answer and its next request (microseconds, more on a busy
-    // machine, and it is what leaves a connection empty) stays far below the time each request is in flight.
-    const answerAfterMs = 5
+    // Each answer 20 ms after its request: what the client takes between an answer and its next request (what leaves a stream empty:
+    // microseconds, a few tenths of a ms on a machine loaded six times over) stays far below the time each request is in flight.
+    const answerAfterMs = 20
     const servers = {
       http1: () => startHttp1Server({ body: BODY, answerAfterMs }),
       tls: () => startHttp1Server({ cert: certificate.cert, key: certificate.key, body: BODY, answerAfterMs }),
@@ -181,11 +181,17 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
         const windows = /** @type {import('../../src/load/timeseries.js').Window[]} */ (summary.timeseries)
         const share = (/** @type {typeof windows} */ some) => some.reduce((sum, window) => sum + (window.inFlightMs ?? NaN), 0) /
           (4 * streams * some.reduce((sum, window) => sum + window.durationMs, 0))
-        // The first window also holds the connects and TLS handshakes, when no request is in flight yet.
-        expect(share(windows.slice(1)), protocol).toBeGreaterThan(0.95)
+        // The first window also holds the connects and TLS handshakes, when no request is in flight yet. A healthy loop holds 0.95 and
+        // more even on a loaded machine; a stream left empty (one of two) would hold half.
+        expect(share(windows.slice(1)), protocol).toBeGreaterThan(0.75)
         for (const window of windows) expect(share([window]), `${protocol} at ${window.startMs} ms`).toBeLessThanOrEqual(1.005)
         // The whole phase too, connects included, on a machine that may be slow to make them.
         expect(share(windows), protocol).toBeGreaterThan(0.6)
+        // Little's law from the engine's own accounting, whatever the machine's speed: the time in flight is the requests' latencies
+        // summed, but for those still in flight at the end (at most connections × streams, none longer than the slowest).
+        const inFlightMs = windows.reduce((sum, window) => sum + (window.inFlightMs ?? NaN), 0)
+        const { mean, max } = /** @type {{ mean: number, max: number }} */ (summary.latencyMs)
+        expect(Math.abs(inFlightMs - summary.requests * mean), protocol).toBeLessThanOrEqual(4 * streams * max + 0.01 * inFlightMs)
       })
     }
   }, 60_000)
