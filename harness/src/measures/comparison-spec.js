@@ -1,7 +1,7 @@
 // @ts-check
-// What a comparison reads of a measure (reports/compare/build-comparison.js asks its sides' measure, never which measure it is): the
-// metrics a row carries and how each is read from a result, the one the verdict is on, those with verdicts of their own and those only
-// shown, how the values pair and what threshold a verdict needs, and how the human formats write its rows.
+// What a comparison reads of a measure (reports/compare/build-comparison.js and compare-cell.js ask their sides' measure, never which
+// measure it is): the metrics a row carries and how each is read from a result, the one the verdict is on, those with verdicts of their
+// own and those only shown, how the values pair and what threshold a verdict needs, and how the human formats write its rows.
 
 /**
  * @typedef {import('../records/result-record.js').ResultRecord} ResultRecord

@@ -42,26 +42,9 @@ import { instructions } from '../../measures/instructions/instructions.js'
 export async function compareCommitsCommand (baseRef, headRef, options, runArgs, io, signal, planFields) {
   const rounds = options.repeats
   const shard = options.shard
-  // A part's share is named SUT by SUT: without --frameworks, every SUT of this checkout.
-  const frameworks = options.frameworks ?? discoverSuts().map((sut) => sut.name)
-  const split = splitComparison({
-    frameworks,
-    scenarios: options.scenarios,
-    runtimes: options.runtimes,
-    connections: options.connections,
-    rounds,
-    count: shard?.count ?? 1,
-    settings: options,
-    measure: measureNamed(options.measure),
-    options: planDeciding({ ...options, frameworks }, planFields)
-  })
+  const split = comparisonSplit(options, planFields)
   if (options.planOnly) {
-    io.stdout.write(JSON.stringify({
-      id: split.id,
-      cells: split.cells,
-      expectedSec: split.expectedSec,
-      parts: split.parts.map((part, index) => ({ shard: `${index + 1}/${split.parts.length}`, ...part }))
-    }, null, 2) + '\n')
+    io.stdout.write(planText(split))
     return 0
   }
   const part = split.parts[(shard?.index ?? 1) - 1]
@@ -80,24 +63,11 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     countJobs: measure.besideOtherWork ? { total: options.countJobs, given: options.countJobsGiven } : null,
     frameworks: shard ? part.subsets.flatMap((subset) => subset.frameworks) : options.frameworks,
     subsets: shard ? part.subsets : null,
-    record: {
-      measure: options.measure,
-      options: { ...options, shard },
-      plan: {
-        id: split.id,
-        cells: split.cells,
-        expectedSec: split.expectedSec,
-        shard: shard ? { ...shard, cells: part.cells, expectedSec: part.expectedSec } : null
-      }
-    },
+    record: recordedPlan(options, split, part),
     rounds,
     resultsDir,
     signal,
-    onProgress: ({ stage, side, round, line }) => {
-      if (line === undefined) log(`  ${side ? `${side}: ` : ''}${stage}${round ? ` (round ${round} of ${rounds})` : ''}`)
-      else if (stage === 'running' && /^\s+(ok|invalid|failed|skipped)\s/.test(line)) log(`    ${side} r${round}: ${line.trim()}`)
-      else if (stage === 'cleanup problem') log(`  ${line}`)
-    }
+    onProgress: progressLogger(log, rounds)
   })
   if (part.cells === 0) {
     log(`dyno compare-commits: part ${shard?.index}/${shard?.count} has no cells (the plan has ${split.cells}); nothing to compare`)
@@ -108,22 +78,10 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     thresholdPercent: options.thresholdPercent,
     paired: true
   })
-  const totalSec = (performance.now() - started) / 1000
-  if (options.format === 'md') {
-    io.stdout.write(
-      `Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) ` +
-        `against head \`${outcome.head.commit.slice(0, 12)}\` ` +
-        `(${outcome.head.ref}: ${outcome.head.subject}), ${rounds} alternating round${rounds === 1 ? '' : 's'} on one machine, ` +
-          `${measured}; ` +
-        `${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s).\n\n`
-    )
-  }
+  const took = timeTaken(outcome, (performance.now() - started) / 1000)
+  if (options.format === 'md') io.stdout.write(markdownHeading(outcome, rounds, measured, took))
   io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
-  log(
-    `dyno compare-commits: done in ${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ` +
-      `${Math.round(outcome.runSec)} s); ` +
-      `results in ${resultsDir}`
-  )
+  log(`dyno compare-commits: done in ${took}; results in ${resultsDir}`)
   const failure = failureText(comparison, options.failOn)
   if (failure === null) return 0
   log(`dyno compare-commits: ${failure}`)
@@ -131,7 +89,92 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
 }
 
 /**
- * @param {import('../../history/compare-commits/split-comparison.js').ComparisonPart} part
+ * @typedef {import('../../history/compare-commits/split-comparison.js').ComparisonPlan} ComparisonPlan
+ * @typedef {import('../../history/compare-commits/split-comparison.js').ComparisonPart} ComparisonPart
+ * @typedef {Awaited<ReturnType<typeof compareCommits>>} CommitsOutcome
+ */
+
+/**
+ * The comparison's plan, split into as many parts as --shard says. A part's share is named SUT by SUT: without --frameworks, every SUT
+ * of this checkout.
+ * @param {CompareCommitsValues} options @param {Set<string>} planFields
+ * @returns {ComparisonPlan}
+ */
+function comparisonSplit (options, planFields) {
+  const frameworks = options.frameworks ?? discoverSuts().map((sut) => sut.name)
+  return splitComparison({
+    frameworks,
+    scenarios: options.scenarios,
+    runtimes: options.runtimes,
+    connections: options.connections,
+    rounds: options.repeats,
+    count: options.shard?.count ?? 1,
+    settings: options,
+    measure: measureNamed(options.measure),
+    options: planDeciding({ ...options, frameworks }, planFields)
+  })
+}
+
+/** @param {ComparisonPlan} split @returns {string} what --plan prints: the plan and each part's shard */
+function planText (split) {
+  return JSON.stringify({
+    id: split.id,
+    cells: split.cells,
+    expectedSec: split.expectedSec,
+    parts: split.parts.map((part, index) => ({ shard: `${index + 1}/${split.parts.length}`, ...part }))
+  }, null, 2) + '\n'
+}
+
+/**
+ * What compare-commits.json records of the plan besides the commits and the progress: the measure, the options, and this part's share.
+ * @param {CompareCommitsValues} options @param {ComparisonPlan} split @param {ComparisonPart} part
+ * @returns {Record<string, unknown>}
+ */
+function recordedPlan (options, split, part) {
+  const shard = options.shard
+  return {
+    measure: options.measure,
+    options: { ...options, shard },
+    plan: {
+      id: split.id,
+      cells: split.cells,
+      expectedSec: split.expectedSec,
+      shard: shard ? { ...shard, cells: part.cells, expectedSec: part.expectedSec } : null
+    }
+  }
+}
+
+/**
+ * The progress lines on stderr: each stage, each run's outcome line, and what could not be cleaned up.
+ * @param {(line: string) => void} log @param {number} rounds
+ * @returns {NonNullable<import('../../history/compare-commits/compare-commits.js').CompareCommitsPlan['onProgress']>}
+ */
+function progressLogger (log, rounds) {
+  return ({ stage, side, round, line }) => {
+    if (line === undefined) log(`  ${side ? `${side}: ` : ''}${stage}${round ? ` (round ${round} of ${rounds})` : ''}`)
+    else if (stage === 'running' && /^\s+(ok|invalid|failed|skipped)\s/.test(line)) log(`    ${side} r${round}: ${line.trim()}`)
+    else if (stage === 'cleanup problem') log(`  ${line}`)
+  }
+}
+
+/** @param {CommitsOutcome} outcome @param {number} totalSec @returns {string} `95 s (install 40 s, runs 50 s)` */
+const timeTaken = (outcome, totalSec) =>
+  `${Math.round(totalSec)} s (install ${Math.round(outcome.installSec)} s, runs ${Math.round(outcome.runSec)} s)`
+
+/**
+ * The paragraph above a comparison in markdown: both commits, the rounds, what was measured and the time it took.
+ * @param {CommitsOutcome} outcome @param {number} rounds @param {string} measured @param {string} took
+ * @returns {string}
+ */
+function markdownHeading (outcome, rounds, measured, took) {
+  return `Base \`${outcome.base.commit.slice(0, 12)}\` (${outcome.base.ref}: ${outcome.base.subject}) ` +
+    `against head \`${outcome.head.commit.slice(0, 12)}\` ` +
+    `(${outcome.head.ref}: ${outcome.head.subject}), ${rounds} alternating round${rounds === 1 ? '' : 's'} on one machine, ` +
+    `${measured}; ${took}.\n\n`
+}
+
+/**
+ * @param {ComparisonPart} part
  * @param {import('../../suite/plan/plan-parts.js').ShardSpec} shard @param {number} cells of the whole plan
  */
 function partLine (part, shard, cells) {

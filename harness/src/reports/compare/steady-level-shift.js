@@ -4,7 +4,7 @@
 // classification's (from its steady start to the end), or the measured phase's second half where a run has none. Neighbouring windows
 // are not independent, so the interval is narrower than a test across runs would give: it says that the levels differ beyond the
 // windows' own spread, which is the question that decides whether the runtime's events are worth setting side by side (with a shift
-// of at least the comparison's threshold, build-comparison.js), not a verdict.
+// of at least the comparison's threshold, compare-cell.js), not a verdict.
 import { hodgesLehmannRatio } from '../../judging/stats/hodges-lehmann.js'
 import { SIGNIFICANCE_ALPHA } from '../../judging/stats/significance.js'
 import { roundTo } from '../../platform/util/numbers.js'

@@ -66,13 +66,55 @@ export function scenarioChartsOf (runs, { scenarioSummaries = {} } = {}) {
  */
 function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
   const { levels, cells, subjects } = topLevelCells(entries)
-  const figureOf = (/** @type {Cell} */ cell) => cell.aggregate?.requestsPerSec.center ?? null
-  const bars = (
-    /** @type {(cell: Cell) => number | null} */ value,
-    /** @type {(cell: Cell) => [number, number] | null} */ interval,
-    /** @type {((cell: Cell) => BarFlag[]) | null} */ flags = null,
-    /** @type {(cell: Cell) => string | null} */ rank = () => null
-  ) => labels
+  const drawn = { labels, cells, subjects }
+  const named = (/** @type {Cell} */ cell) => subjectName(cell, sideBySide)
+  const representatives = representativeRuns(cells)
+  return {
+    scenario,
+    summary,
+    protocol: scenarioProtocolText(entries.map((entry) => entry.record)),
+    throughput: {
+      categories: subjects,
+      series: barSeries(drawn, {
+        value: (cell) => cell.aggregate?.requestsPerSec.center ?? invalidMedian(cell),
+        interval: (cell) => cell.aggregate?.requestsPerSec.interval95 ?? null,
+        flags: throughputFlags,
+        rank: (cell) => rankGroupText(cell.aggregate)
+      })
+    },
+    latencyOverTime: latencyOverTime(representatives, named),
+    latencyDistribution: { series: latencyDistributions(cells, named) },
+    connectionSweep: levels.length < 2 ? null : connectionSweep(entries, sideBySide),
+    resourcesOverTime: resourcesOverTime(representatives, named),
+    requestsPerCpuSec: {
+      categories: subjects,
+      series: barSeries(drawn, { value: medianRequestsPerCpuSec, interval: () => null })
+    }
+  }
+}
+
+/**
+ * @param {{ subject: string, runLabel: string }} cell @param {boolean} sideBySide
+ * @returns {string} the cell's subject, with its run's label where runs are side by side
+ */
+const subjectName = (cell, sideBySide) => sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject
+
+/**
+ * @typedef {object} BarFigures what a bar chart draws of a cell
+ * @property {(cell: Cell) => number | null} value
+ * @property {(cell: Cell) => [number, number] | null} interval its 95% interval
+ * @property {(cell: Cell) => BarFlag[]} [flags] what makes the bar not a figure of the framework; absent: the series has no flags
+ * @property {(cell: Cell) => string | null} [rank] its rank group; absent: none
+ */
+
+/**
+ * One series per run that has cells, each with a bar per subject (null where the run has no cell of the subject).
+ * @param {{ labels: string[], cells: Cell[], subjects: string[] }} drawn the runs' labels, and the cells and subjects drawn
+ * @param {BarFigures} figures
+ * @returns {BarSeries[]}
+ */
+function barSeries ({ labels, cells, subjects }, { value, interval, flags, rank = () => null }) {
+  return labels
     .filter((label) => cells.some((cell) => cell.runLabel === label))
     .map((label) => {
       const byRun = subjects.map((subject) => cells.find((cell) => cell.subject === subject && cell.runLabel === label))
@@ -84,68 +126,74 @@ function scenarioCharts (scenario, summary, entries, { labels, sideBySide }) {
         ...(flags ? { flags: byRun.map((cell) => cell ? flags(cell) : []) } : {})
       }
     })
-  const named = (/** @type {Cell} */ cell) => sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject
-  const representatives = cells.map((cell) => ({ cell, record: representative(cell) })).filter((item) => item.record !== null)
-  const warmupEndSec = Math.max(0, ...representatives.map(({ record }) => phaseSeconds(/** @type {ResultRecord} */ (record).warmup)))
+}
+
+/** @param {Cell} cell @returns {number | null} the median of its ok runs' requests per cpu-second of the SUT */
+function medianRequestsPerCpuSec (cell) {
+  const values = okRecords(cell)
+    .map((record) => record.summary?.requestsPerCpuSec)
+    .filter((value) => typeof value === 'number')
+  return values.length === 0 ? null : Math.round(median(/** @type {number[]} */ (values)))
+}
+
+/** @param {Cell[]} cells @returns {{ cell: Cell, record: ResultRecord }[]} each cell that has an ok run, with the run that stands for it */
+const representativeRuns = (cells) => cells.flatMap((cell) => {
+  const record = representative(cell)
+  return record === null ? [] : [{ cell, record }]
+})
+
+/**
+ * p50 and p99 of each representative run over time, the longest warm-up shaded and where each run's latency became stable.
+ * @param {{ cell: Cell, record: ResultRecord }[]} representatives @param {(cell: Cell) => string} named
+ * @returns {ScenarioCharts['latencyOverTime']}
+ */
+function latencyOverTime (representatives, named) {
   return {
-    scenario,
-    summary,
-    protocol: scenarioProtocolText(entries.map((entry) => entry.record)),
-    throughput: {
-      categories: subjects,
-      series: bars(
-        (cell) => figureOf(cell) ?? invalidMedian(cell),
-        (cell) => cell.aggregate?.requestsPerSec.interval95 ?? null,
-        throughputFlags,
-        (cell) => rankGroupText(cell.aggregate)
-      )
-    },
-    latencyOverTime: {
-      series: representatives.flatMap(({ cell, record }) => latencyLines(named(cell), /** @type {ResultRecord} */ (record))),
-      warmupEndSec,
-      stableAfter: representatives
-        .filter(({ record }) => typeof record?.warmupAnalysis?.stableAfterMs === 'number')
-        .map(({ cell, record }) => ({
-          name: named(cell),
-          atSec: roundTo(/** @type {number} */ (/** @type {ResultRecord} */ (record).warmupAnalysis?.stableAfterMs) / 1000, 3)
-        }))
-    },
-    latencyDistribution: {
-      series: cells
-        .map((cell) => ({
-          name: named(cell),
-          points: /** @type {[number, number][]} */ (
-            mergedLatencyDistributionMs(
-              okRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).latencyHistogramUs)
-            ).map((point) => [point.percentile, point.latencyMs])
-          )
-        }))
-        .filter((series) => series.points.length > 0)
-    },
-    connectionSweep: levels.length < 2 ? null : connectionSweep(entries, sideBySide),
-    resourcesOverTime: {
-      cpu: representatives.map(({ cell, record }) => ({
+    series: representatives.flatMap(({ cell, record }) => latencyLines(named(cell), record)),
+    warmupEndSec: Math.max(0, ...representatives.map(({ record }) => phaseSeconds(record.warmup))),
+    stableAfter: representatives
+      .filter(({ record }) => typeof record.warmupAnalysis?.stableAfterMs === 'number')
+      .map(({ cell, record }) => ({
         name: named(cell),
-        points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => roundTo(sample.cpuUserPct + sample.cpuSystemPct, 3))
-      })),
-      rss: representatives.map(({ cell, record }) => ({
-        name: named(cell),
-        points: resourceLine(/** @type {ResultRecord} */ (record), (sample) => roundTo(sample.rssBytes / MIB, 3))
+        atSec: roundTo(/** @type {number} */ (record.warmupAnalysis?.stableAfterMs) / 1000, 3)
       }))
-    },
-    requestsPerCpuSec: {
-      categories: subjects,
-      series: bars(
-        (cell) => {
-          const values = okRecords(cell)
-            .map((record) => record.summary?.requestsPerCpuSec)
-            .filter((value) => typeof value === 'number')
-          return values.length === 0 ? null : Math.round(median(/** @type {number[]} */ (values)))
-        },
-        () => null
-      )
-    }
   }
+}
+
+/**
+ * The SUT's cpu (% of one core) and resident memory (MiB) over time in each representative run.
+ * @param {{ cell: Cell, record: ResultRecord }[]} representatives @param {(cell: Cell) => string} named
+ * @returns {ScenarioCharts['resourcesOverTime']}
+ */
+function resourcesOverTime (representatives, named) {
+  return {
+    cpu: representatives.map(({ cell, record }) => ({
+      name: named(cell),
+      points: resourceLine(record, (sample) => roundTo(sample.cpuUserPct + sample.cpuSystemPct, 3))
+    })),
+    rss: representatives.map(({ cell, record }) => ({
+      name: named(cell),
+      points: resourceLine(record, (sample) => roundTo(sample.rssBytes / MIB, 3))
+    }))
+  }
+}
+
+/**
+ * Each cell's latency distribution, merged from its ok runs' histograms; a cell without one is left out.
+ * @param {Cell[]} cells @param {(cell: Cell) => string} named
+ * @returns {LineSeries[]}
+ */
+function latencyDistributions (cells, named) {
+  return cells
+    .map((cell) => ({
+      name: named(cell),
+      points: /** @type {[number, number][]} */ (
+        mergedLatencyDistributionMs(
+          okRecords(cell).map((record) => /** @type {NonNullable<ResultRecord['summary']>} */ (record.summary).latencyHistogramUs)
+        ).map((point) => [point.percentile, point.latencyMs])
+      )
+    }))
+    .filter((series) => series.points.length > 0)
 }
 
 /**
@@ -325,5 +373,5 @@ function connectionSweep (entries, sideBySide) {
 function groupCellsByLevel (entries, sideBySide) {
   const levels = [...new Set(entries.map((entry) => entry.record.load.connections))]
   return levels.flatMap((connections) => groupCells(entries.filter((entry) => entry.record.load.connections === connections))
-    .map((cell) => ({ name: sideBySide ? `${cell.subject} · ${cell.runLabel}` : cell.subject, connections, aggregate: cell.aggregate })))
+    .map((cell) => ({ name: subjectName(cell, sideBySide), connections, aggregate: cell.aggregate })))
 }

@@ -183,40 +183,92 @@
    * One subject's series as classified: on top its req/s (left axis) and p50 (right axis) per window, the throughput's change points
    * dashed and its steady start solid, the warm-up phase shaded; below, on the same seconds, the runtime's events per window as bars
    * and the collector's pause as a line. A subject without runtime events gets the top grid alone; its subtitle says why.
+   * @param {object} chart the subject's warm-up chart in the model
+   * @param {HTMLElement} element the chart's element
+   * @returns {object} the chart's ECharts option
    */
   function warmupOption (chart, element) {
-    // Title and subtitle are broken into lines that fit the chart; the legend and the grids start below them.
-    const width = Math.max(240, element.clientWidth - 96)
-    const title = wrapped(chart.title, Math.floor(width / 7.8))
-    const subtitle = wrapped(chart.subtitle, Math.floor(width / 5.8))
-    const titleLines = title.split('\n')
-    const subtitleLines = subtitle.split('\n')
-    const header = 12 + 20 * titleLines.length + 16 * subtitleLines.length
-    const top = header + 52
-    const bottom = 44
     const events = chart.events
-    const available = Math.max(120, element.clientHeight - top - bottom)
-    const gap = events ? 40 : 0
-    const topHeight = events ? Math.round((available - gap) * 0.58) : available
-    const grids = [{ top, left: 64, right: 64, height: topHeight, containLabel: true }]
-    if (events) grids.push({ top: top + topHeight + gap, left: 64, right: 64, bottom, containLabel: true })
-    const xAxis = grids.map((_, gridIndex) => {
+    const heading = warmupHeading(chart, element.clientWidth)
+    const grids = warmupGrids(heading.heightPx + 52, element.clientHeight, Boolean(events))
+    const marks = warmupMarks(chart)
+    const yAxis = [
+      { type: 'value', gridIndex: 0, name: 'req/s' },
+      { type: 'value', gridIndex: 0, name: 'p50 ms', position: 'right', splitLine: { show: false } }
+    ]
+    const series = throughputAndLatencySeries(chart, marks)
+    if (events) {
+      yAxis.push(...runtimeEventAxes())
+      series.push(...runtimeEventSeries(events, marks))
+    }
+    const option = baseOption(heading.title, {
+      legend: { type: 'scroll', top: heading.heightPx, left: 0, right: 0 },
+      grid: grids,
+      xAxis: warmupXAxes(grids, chart.endSec),
+      yAxis,
+      axisPointer: { link: [{ xAxisIndex: 'all' }] },
+      series
+    })
+    option.title = titlePerLine(option.title, heading)
+    return option
+  }
+
+  /**
+   * A warm-up chart's title and subtitle broken into lines that fit the chart, and the height they take: the legend and the grids start
+   * below them.
+   * @param {{ title: string, subtitle: string }} chart @param {number} widthPx the element's
+   * @returns {{ title: string, titleLines: string[], subtitleLines: string[], heightPx: number }}
+   */
+  function warmupHeading (chart, widthPx) {
+    const width = Math.max(240, widthPx - 96)
+    const title = wrapped(chart.title, Math.floor(width / 7.8))
+    const titleLines = title.split('\n')
+    const subtitleLines = wrapped(chart.subtitle, Math.floor(width / 5.8)).split('\n')
+    return { title, titleLines, subtitleLines, heightPx: 12 + 20 * titleLines.length + 16 * subtitleLines.length }
+  }
+
+  /**
+   * The grids of a warm-up chart from `topPx` down: the throughput's, over the runtime's events' where there are events.
+   * @param {number} topPx @param {number} heightPx the element's @param {boolean} withEvents
+   * @returns {object[]}
+   */
+  function warmupGrids (topPx, heightPx, withEvents) {
+    const bottom = 44
+    const available = Math.max(120, heightPx - topPx - bottom)
+    const gap = withEvents ? 40 : 0
+    const topHeight = withEvents ? Math.round((available - gap) * 0.58) : available
+    const grids = [{ top: topPx, left: 64, right: 64, height: topHeight, containLabel: true }]
+    if (withEvents) grids.push({ top: topPx + topHeight + gap, left: 64, right: 64, bottom, containLabel: true })
+    return grids
+  }
+
+  /**
+   * One x axis per grid over the subject's whole series; the lowest one is labelled.
+   * @param {object[]} grids @param {number} endSec
+   * @returns {object[]}
+   */
+  function warmupXAxes (grids, endSec) {
+    return grids.map((_, gridIndex) => {
       const last = gridIndex === grids.length - 1
       return {
         type: 'value',
         gridIndex,
         min: 0,
-        max: chart.endSec,
+        max: endSec,
         name: last ? WARMUP_X_NAME : '',
         nameLocation: 'middle',
         nameGap: 28,
         axisLabel: { show: last }
       }
     })
-    const yAxis = [
-      { type: 'value', gridIndex: 0, name: 'req/s' },
-      { type: 'value', gridIndex: 0, name: 'p50 ms', position: 'right', splitLine: { show: false } }
-    ]
+  }
+
+  /**
+   * The throughput's change points, dashed, and its steady start, solid and labelled where `labelled` says.
+   * @param {{ changePointsSec: number[], steadyStartSec: number | null }} chart
+   * @returns {(labelled: boolean) => object} the mark lines of a series
+   */
+  function warmupMarks (chart) {
     const changes = chart.changePointsSec.filter((atSec) => atSec !== chart.steadyStartSec)
       .map((atSec) => ({ xAxis: atSec, lineStyle: { type: 'dashed', color: '#888' }, label: { show: false } }))
     const steady = chart.steadyStartSec === null
@@ -226,10 +278,18 @@
           lineStyle: { type: 'solid', width: 2, color: '#3ba272' },
           label: { formatter: `steady from ${chart.steadyStartSec} s`, position: 'insideEndTop' }
         }]
-    const marks = (labelled) => ({
+    return (labelled) => ({
       symbol: 'none', silent: true, data: [...changes, ...steady.map((mark) => labelled ? mark : { ...mark, label: { show: false } })]
     })
-    const series = [
+  }
+
+  /**
+   * The top grid's series: req/s per window with the marks and the warm-up phase shaded, and p50 per window on the right axis.
+   * @param {{ throughput: number[][], p50: number[][], warmupEndSec: number | null }} chart @param {(labelled: boolean) => object} marks
+   * @returns {object[]}
+   */
+  function throughputAndLatencySeries (chart, marks) {
+    return [
       {
         name: 'req/s',
         type: 'line',
@@ -250,72 +310,87 @@
       },
       { name: 'p50 ms', type: 'line', xAxisIndex: 0, yAxisIndex: 1, showSymbol: false, color: PALETTE[3], data: chart.p50 }
     ]
-    if (events) {
+  }
+
+  /**
+   * The lower grid's axes: the events per window, and milliseconds per window on the right.
+   * @returns {object[]}
+   */
+  function runtimeEventAxes () {
+    return [
       // Bursts of hundreds of compilations and a few collections per window share the axis: a log scale shows both.
-      yAxis.push(
-        {
-          type: 'log',
-          gridIndex: 1,
-          name: 'per window (log)',
-          min: 0.5,
-          axisLabel: { formatter: (value) => (value < 1 ? '' : format(value)) }
-        },
-        { type: 'value', gridIndex: 1, name: 'ms per window', position: 'right', splitLine: { show: false } }
-      )
-      const bars = [['optimisations', events.optimized, PALETTE[1]], ['deoptimisations', events.deoptimized, PALETTE[6]],
-        ['collections', events.collections, PALETTE[4]]].filter(([, points]) => points !== null)
-      series.push(...bars.map(([name, points, color], index) => ({
-        name,
-        type: 'bar',
+      {
+        type: 'log',
+        gridIndex: 1,
+        name: 'per window (log)',
+        min: 0.5,
+        axisLabel: { formatter: (value) => (value < 1 ? '' : format(value)) }
+      },
+      { type: 'value', gridIndex: 1, name: 'ms per window', position: 'right', splitLine: { show: false } }
+    ]
+  }
+
+  /**
+   * The lower grid's series: optimisations, deoptimisations and collections per window as bars (the first with the marks), the
+   * collector's pause and the other threads' cpu as lines, each where the runtime reported it.
+   * @param {{ optimized: number[][] | null, deoptimized: number[][] | null, collections: number[][] | null, gcPauseMs?: number[][],
+   *   otherThreadsCpuMs?: number[][] }} events
+   * @param {(labelled: boolean) => object} marks
+   * @returns {object[]}
+   */
+  function runtimeEventSeries (events, marks) {
+    const bars = [['optimisations', events.optimized, PALETTE[1]], ['deoptimisations', events.deoptimized, PALETTE[6]],
+      ['collections', events.collections, PALETTE[4]]].filter(([, points]) => points !== null)
+    const series = bars.map(([name, points, color], index) => ({
+      name,
+      type: 'bar',
+      xAxisIndex: 1,
+      yAxisIndex: 2,
+      color,
+      data: points,
+      barGap: '0%',
+      barCategoryGap: '25%',
+      markLine: index === 0 ? marks(false) : undefined
+    }))
+    if (events.gcPauseMs) {
+      series.push({
+        name: 'GC pause ms',
+        type: 'line',
         xAxisIndex: 1,
-        yAxisIndex: 2,
-        color,
-        data: points,
-        barGap: '0%',
-        barCategoryGap: '25%',
-        markLine: index === 0 ? marks(false) : undefined
-      })))
-      if (events.gcPauseMs) {
-        series.push({
-          name: 'GC pause ms',
-          type: 'line',
-          xAxisIndex: 1,
-          yAxisIndex: 3,
-          showSymbol: false,
-          color: PALETTE[7],
-          data: events.gcPauseMs
-        })
-      }
-      // What the main thread's pauses do not show: V8's background threads (concurrent marking, compilation) on the SUT's cpu.
-      if (events.otherThreadsCpuMs) {
-        series.push({
-          name: 'other threads cpu ms',
-          type: 'line',
-          xAxisIndex: 1,
-          yAxisIndex: 3,
-          showSymbol: false,
-          color: PALETTE[9],
-          lineStyle: { type: 'dotted' },
-          data: events.otherThreadsCpuMs
-        })
-      }
+        yAxisIndex: 3,
+        showSymbol: false,
+        color: PALETTE[7],
+        data: events.gcPauseMs
+      })
     }
-    const option = baseOption(title, {
-      legend: { type: 'scroll', top: header, left: 0, right: 0 },
-      grid: grids,
-      xAxis,
-      yAxis,
-      axisPointer: { link: [{ xAxisIndex: 'all' }] },
-      series
-    })
-    // Each line a title of its own at its own height: ECharts places a title of several lines, and its subtext, unreliably.
-    option.title = [
-      ...option.title.text.split('\n').map((text, line) => Object.assign({}, option.title, { text, top: 4 + 20 * line })),
+    // What the main thread's pauses do not show: V8's background threads (concurrent marking, compilation) on the SUT's cpu.
+    if (events.otherThreadsCpuMs) {
+      series.push({
+        name: 'other threads cpu ms',
+        type: 'line',
+        xAxisIndex: 1,
+        yAxisIndex: 3,
+        showSymbol: false,
+        color: PALETTE[9],
+        lineStyle: { type: 'dotted' },
+        data: events.otherThreadsCpuMs
+      })
+    }
+    return series
+  }
+
+  /**
+   * Each line a title of its own at its own height: ECharts places a title of several lines, and its subtext, unreliably.
+   * @param {object} title the option's title @param {{ titleLines: string[], subtitleLines: string[] }} heading
+   * @returns {object[]}
+   */
+  function titlePerLine (title, { titleLines, subtitleLines }) {
+    return [
+      ...title.text.split('\n').map((text, line) => Object.assign({}, title, { text, top: 4 + 20 * line })),
       ...subtitleLines.map((text, line) => ({
         text, left: 0, top: 8 + 20 * titleLines.length + 16 * line, textStyle: { fontSize: 12, fontWeight: 'normal', color: '#666' }
       }))
     ]
-    return option
   }
 
   const CHARTS = {
