@@ -1,6 +1,6 @@
 // @ts-check
 // What a measure is handed for a cell: what every cell of a suite shares (built once per suite by run-suite.js), what one cell is, what
-// watches its SUT, the environment its SUT gets, and how a stage of the cell is timed into its record.
+// watches its SUT, the environment its SUT gets, what its loads run with, and how a stage of the cell is timed into its record.
 import { runEnv } from '../platform/env/run-env.js'
 import { protocolEnv } from '../subjects/sut-process/protocol-env.js'
 
@@ -61,6 +61,33 @@ export function sutEnv (context, { scenario }) {
     ...context.services.envFor(scenario.services ?? []),
     PG_POOL_SIZE: String(context.pgPoolSize),
     ...protocolEnv(scenario, context.certificateOnSutHost ?? context.certificate ?? null)
+  }
+}
+
+/**
+ * What every load of a cell's SUT runs with, its plan apart: the run's engine, here or on its load hosts, stopped when the run is
+ * interrupted or the SUT exits, with the SUT and the generator sampled in each phase.
+ * @param {RunContext} context @param {import('../subjects/sut-process/start-sut.js').RunningSut} running @param {SutProbes} probes
+ * @returns {Omit<import('../load/loaded-phase.js').LoadedPhase, 'plan' | 'onProgress'>}
+ */
+export function cellLoad (context, running, probes) {
+  const { engine, pinning } = context
+  return {
+    engine,
+    engineSettings: engine.settingsOf(context.load),
+    generatorCpus: pinning.generatorCpus,
+    loadHosts: context.loadHosts,
+    env: runEnv(context.runId),
+    signal: context.signal,
+    stopWhen: running.exited,
+    sampling: {
+      sutPgid: running.pid,
+      sutReadGroup: running.readGroup,
+      sutHere: context.sutHost.sharesProcesses,
+      sutCpus: pinning.sutCpus,
+      censusArgs: context.censusArgs,
+      probes
+    }
   }
 }
 

@@ -40,13 +40,51 @@ import { searchCapacity } from './rate-search.js'
  */
 
 /**
+ * @typedef {ReturnType<typeof capacitySettingsOf>} CapacitySettings
+ * @typedef {(load: Parameters<typeof loadPhase>[4]) => ReturnType<typeof loadPhase>} LoadPhase one load of the cell's SUT
+ *
+ * @typedef {object} CapacityTally the cell's figures as its phases come in
+ * @property {CapacityFigures} figures
+ * @property {string[]} wrongAnswers the phases whose answers were wrong, each with what was wrong
+ * @property {(summary: PhaseSummary | null) => void} noteInterference keeps the phase most disturbed by other processes: the cell's
+ *   disturbance is judged on it
+ * @property {(name: string, summary: PhaseSummary | null) => void} judgeAnswers
+ */
+
+/**
  * @param {import('../cell-context.js').RunContext} context @param {import('../cell-context.js').Cell} cell
  * @param {import('../../subjects/sut-process/start-sut.js').RunningSut} running
  * @param {import('../../records/result-record.js').ResultRecord} record @param {import('../cell-context.js').SutProbes} probes
  * @returns {Promise<Outcome>}
  */
 export async function capacityCell (context, cell, running, record, probes) {
-  const { objective, minRatePerSec, maxRatePerSec, stepSec, sweepConnections: levels = [] } = capacitySettingsOf(context.load)
+  const settings = capacitySettingsOf(context.load)
+  const tally = capacityTally(settings, cell.scenario)
+  Object.assign(record, { capacity: tally.figures })
+  /** @type {LoadPhase} */
+  const load = (phase) => loadPhase(context, cell, running, probes, phase)
+  const { stopped, sweepStarted } = await timedStage(record, 'load', async () => {
+    const ceiling = await measureCeiling(load, tally, context.load)
+    if (!ceiling) return { stopped: true, sweepStarted: false }
+    const result = await searchSteps(load, tally, settings, ceiling.requestsPerSec)
+    const { figures, wrongAnswers } = tally
+    Object.assign(figures, result)
+    const levels = settings.sweepConnections ?? []
+    if (levels.length === 0 || result.limitedBy === 'interrupted' || wrongAnswers.length > 0 || context.signal.aborted) {
+      return { stopped: false, sweepStarted: false }
+    }
+    await sweepConnections(levels, (connections) => measureLevel(load, tally, settings.stepSec, connections),
+      (level) => figures.connectionSweep?.push(level))
+    return { stopped: false, sweepStarted: true }
+  })
+  return capacityOutcome(tally, { running, signal: context.signal, stopped, sweepStarted })
+}
+
+/**
+ * @param {CapacitySettings} settings @param {import('@dyno/scenarios').Scenario} scenario
+ * @returns {CapacityTally}
+ */
+function capacityTally ({ objective, sweepConnections: levels = [] }, scenario) {
   /** @type {CapacityFigures} */
   const figures = {
     objective: objective.text,
@@ -58,57 +96,82 @@ export async function capacityCell (context, cell, running, record, probes) {
     interference: null,
     ...(levels.length > 0 ? { connectionSweep: [], sweepStopped: null } : {})
   }
-  /** Keeps the phase most disturbed by other processes: the cell's disturbance is judged on it. @param {PhaseSummary | null} summary */
-  const noteInterference = (summary) => {
-    const report = summary?.interference ?? null
-    if (report && (takenByOthersPct(report) ?? 0) >= (takenByOthersPct(figures.interference) ?? -1)) figures.interference = report
-  }
-  Object.assign(record, { capacity: figures })
   /** @type {string[]} */
   const wrongAnswers = []
-  const judgeAnswers = (/** @type {string} */ name, /** @type {PhaseSummary | null} */ summary) => {
-    const problem = underLoadProblems({ measure: summary }, cell.scenario.expect.status)
-    if (problem) wrongAnswers.push(`${name}: ${problem}`)
+  return {
+    figures,
+    wrongAnswers,
+    noteInterference (summary) {
+      const report = summary?.interference ?? null
+      if (report && (takenByOthersPct(report) ?? 0) >= (takenByOthersPct(figures.interference) ?? -1)) figures.interference = report
+    },
+    judgeAnswers (name, summary) {
+      const problem = underLoadProblems({ measure: summary }, scenario.expect.status)
+      if (problem) wrongAnswers.push(`${name}: ${problem}`)
+    }
   }
-  let sweepStarted = false
-  const stopped = await timedStage(record, 'load', async () => {
-    const ceiling = await loadPhase(context, cell, running, probes, {
-      warmupSec: context.load.warmupSec, durationSec: context.load.durationSec, ratePerSec: null, label: 'closed-loop ceiling'
-    })
-    figures.ceiling = ceiling.summary && ceilingFigures(ceiling.summary)
-    noteInterference(ceiling.summary)
-    judgeAnswers('the closed-loop ceiling', ceiling.summary)
-    if (ceiling.cutShort || !figures.ceiling || wrongAnswers.length > 0) return true
-    const top = maxRatePerSec ?? figures.ceiling.requestsPerSec
-    const result = await searchCapacity({
-      minRatePerSec,
-      topPerSec: top,
-      topIs: maxRatePerSec === null ? 'the closed-loop ceiling' : '--max-rate',
-      beyondTop: maxRatePerSec === null,
-      measureStep: async (offeredPerSec) => {
-        const { summary, cutShort } = await loadPhase(context, cell, running, probes, {
-          warmupSec: stepSec / 2, durationSec: stepSec, ratePerSec: offeredPerSec, label: `${formatInteger(offeredPerSec)} req/s offered`
-        })
-        const step = judgeStep(offeredPerSec, summary, { objective, cutShort })
-        figures.steps.push(step)
-        noteInterference(summary)
-        judgeAnswers(`the step at ${formatInteger(offeredPerSec)} req/s`, summary)
-        return wrongAnswers.length > 0 ? { ...step, cutShort: true } : step
-      }
-    })
-    Object.assign(figures, result)
-    if (levels.length === 0 || result.limitedBy === 'interrupted' || wrongAnswers.length > 0 || context.signal.aborted) return false
-    sweepStarted = true
-    await sweepConnections(levels, async (connections) => {
-      const { summary, cutShort } = await loadPhase(context, cell, running, probes, {
-        warmupSec: stepSec / 2, durationSec: stepSec, ratePerSec: null, connections, label: `${formatInteger(connections)} connections`
+}
+
+/**
+ * The closed-loop ceiling: a phase at the cell's connections, with the run's warm-up and duration.
+ * @param {LoadPhase} load @param {CapacityTally} tally @param {{ warmupSec: number, durationSec: number }} run the run's load
+ * @returns {Promise<CapacityCeiling | null>} null: the steps may not follow (the ceiling was cut short, measured nothing or was answered
+ *   wrongly)
+ */
+async function measureCeiling (load, { figures, wrongAnswers, noteInterference, judgeAnswers }, { warmupSec, durationSec }) {
+  const { summary, cutShort } = await load({ warmupSec, durationSec, ratePerSec: null, label: 'closed-loop ceiling' })
+  figures.ceiling = summary && ceilingFigures(summary)
+  noteInterference(summary)
+  judgeAnswers('the closed-loop ceiling', summary)
+  return cutShort || wrongAnswers.length > 0 ? null : figures.ceiling
+}
+
+/**
+ * The open-model steps, searched up to --max-rate or past the ceiling; a step answered wrongly ends the search as a cut-short one does.
+ * @param {LoadPhase} load @param {CapacityTally} tally @param {CapacitySettings} settings @param {number} ceilingPerSec
+ */
+function searchSteps (load, tally, { objective, minRatePerSec, maxRatePerSec, stepSec }, ceilingPerSec) {
+  const { figures, wrongAnswers, noteInterference, judgeAnswers } = tally
+  return searchCapacity({
+    minRatePerSec,
+    topPerSec: maxRatePerSec ?? ceilingPerSec,
+    topIs: maxRatePerSec === null ? 'the closed-loop ceiling' : '--max-rate',
+    beyondTop: maxRatePerSec === null,
+    measureStep: async (offeredPerSec) => {
+      const { summary, cutShort } = await load({
+        warmupSec: stepSec / 2, durationSec: stepSec, ratePerSec: offeredPerSec, label: `${formatInteger(offeredPerSec)} req/s offered`
       })
+      const step = judgeStep(offeredPerSec, summary, { objective, cutShort })
+      figures.steps.push(step)
       noteInterference(summary)
-      return sweepLevel(connections, summary, cutShort)
-    }, (level) => figures.connectionSweep?.push(level))
-    return false
+      judgeAnswers(`the step at ${formatInteger(offeredPerSec)} req/s`, summary)
+      return wrongAnswers.length > 0 ? { ...step, cutShort: true } : step
+    }
   })
-  if (sweepStarted && running.hasExited() && !context.signal.aborted) {
+}
+
+/**
+ * One level of the connections sweep: a closed loop at its connections, as long as a step.
+ * @param {LoadPhase} load @param {CapacityTally} tally @param {number} stepSec @param {number} connections
+ */
+async function measureLevel (load, { noteInterference }, stepSec, connections) {
+  const { summary, cutShort } = await load({
+    warmupSec: stepSec / 2, durationSec: stepSec, ratePerSec: null, connections, label: `${formatInteger(connections)} connections`
+  })
+  noteInterference(summary)
+  return sweepLevel(connections, summary, cutShort)
+}
+
+/**
+ * What the cell comes to once its load ended: a SUT that exited during the sweep keeps its capacity; one that exited before, an
+ * interruption, wrong answers and a ceiling that measured nothing fail it.
+ * @param {CapacityTally} tally
+ * @param {{ running: import('../../subjects/sut-process/start-sut.js').RunningSut, signal: AbortSignal, stopped: boolean,
+ *   sweepStarted: boolean }} end stopped: the ceiling stopped the cell before any step
+ * @returns {Promise<Outcome>}
+ */
+async function capacityOutcome ({ figures, wrongAnswers }, { running, signal, stopped, sweepStarted }) {
+  if (sweepStarted && running.hasExited() && !signal.aborted) {
     const exit = await running.exited
     const level = figures.connectionSweep?.at(-1)
     figures.sweepStopped = `the SUT exited at ${formatInteger(level?.connections ?? null)} connections ` +
@@ -120,11 +183,11 @@ export async function capacityCell (context, cell, running, record, probes) {
     return failed(`the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`,
       'DYNO_ERR_SUT_EXITED')
   }
-  if (context.signal.aborted) {
+  if (signal.aborted) {
     const levelsMeasured = figures.connectionSweep?.filter((level) => !level.cutShort).length ?? 0
     const sweepText = sweepStarted ? ` and ${levelsMeasured} level${levelsMeasured === 1 ? '' : 's'} of the connections sweep` : ''
     const stepsText = `${figures.steps.length} step${figures.steps.length === 1 ? '' : 's'}`
-    return failed(`interrupted by ${String(context.signal.reason)} after ${stepsText}${sweepText}; the steps measured are kept`,
+    return failed(`interrupted by ${String(signal.reason)} after ${stepsText}${sweepText}; the steps measured are kept`,
       'DYNO_ERR_INTERRUPTED')
   }
   if (wrongAnswers.length > 0) {

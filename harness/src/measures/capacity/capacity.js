@@ -4,7 +4,7 @@
 // rate is at least 99 % of the offered one, the objective holds and no request failed (capacity-cell.js). Each cell is a fresh launch of
 // the SUT; the rounds interleave the SUTs, and the launches give each capacity its interval and rank group (capacity-table.js).
 import { formatInteger, formatMs } from '../../platform/text/format.js'
-import { wallClockMachine } from '../wall-clock/wall-clock-machine.js'
+import { timedMachine } from '../timed-machine.js'
 import { CAPACITY_COMPARISON } from './capacity-comparison.js'
 import { CAPACITY_OPTIONS } from './capacity-options.js'
 import { CAPACITY_REPORT, formatCapacityTable } from './capacity-report.js'
@@ -84,7 +84,7 @@ export const capacity = Object.freeze({
   },
   checkConsistency: () => null,
   merging: {
-    machine: (runs) => wallClockMachine(runs[0]),
+    machine: (runs) => timedMachine(runs[0]),
     acrossMachines: /** @type {const} */ ('when-allowed'),
     differing: 'the parts were measured on machines that differ, so their capacities are not one machine\'s'
   },

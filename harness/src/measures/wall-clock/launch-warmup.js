@@ -9,6 +9,7 @@
 import { isDynoError } from '../../platform/errors.js'
 import { runEnv } from '../../platform/env/run-env.js'
 import { scenarioLoadPlan } from '../../load/load-plan.js'
+import { runLoadedPhase } from '../../load/loaded-phase.js'
 
 /**
  * @typedef {object} RouteWarmup what one route of a launch answered while it was warmed
@@ -41,7 +42,7 @@ export async function warmLaunch (context, scenarios, connections, running) {
   if (!(durationSecEach > 0) || scenarios.length === 0) return null
   /** @type {LaunchWarmup} */
   const warmup = { durationSecEach, routes: [], problem: null }
-  const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(load))
+  const engineSettings = engine.settingsOf(load)
   for (const scenario of scenarios) {
     if (signal.aborted) return { ...warmup, problem: `interrupted by ${String(signal.reason)}` }
     if (running.hasExited()) break
@@ -57,15 +58,20 @@ export async function warmLaunch (context, scenarios, connections, running) {
       windowMs: Math.min(load.windowMs, Math.round(durationSecEach * 1000)),
       trust: context.certificate ?? null
     })
-    const hooks = { env: runEnv(context.runId) }
-    const started = context.loadHosts && engine.startOnHosts
-      ? engine.startOnHosts(plan, context.loadHosts, hooks)
-      : engine.start(plan, { threads, cpus: pinning.generatorCpus, ...hooks })
-    const stop = () => started.stop()
-    signal.addEventListener('abort', stop, { once: true })
-    running.exited.then(stop)
     try {
-      const phase = (await started.done).phases.measure
+      const { phases } = await runLoadedPhase({
+        engine,
+        engineSettings,
+        plan,
+        generatorCpus: pinning.generatorCpus,
+        loadHosts: context.loadHosts,
+        env: runEnv(context.runId),
+        signal,
+        stopWhen: running.exited,
+        // What a warm-up finds is counted, not sampled: each cell samples its own load.
+        sampling: null
+      })
+      const phase = phases.measure
       warmup.routes.push({
         scenario: scenario.name,
         requests: phase?.requests ?? 0,
@@ -74,8 +80,6 @@ export async function warmLaunch (context, scenarios, connections, running) {
     } catch (error) {
       if (!isDynoError(error)) throw error
       return { ...warmup, problem: `${scenario.name}: ${error.code}: ${error.message.split('\n')[0]}` }
-    } finally {
-      signal.removeEventListener('abort', stop)
     }
   }
   if (running.hasExited()) {

@@ -4,14 +4,13 @@
 import { isDynoError } from '../../platform/errors.js'
 import { measureLinkRtt } from '../../platform/hosts/link-rtt.js'
 import { scenarioLoadPlan } from '../../load/load-plan.js'
+import { runLoadedPhase } from '../../load/loaded-phase.js'
 import { failed, failedWith, invalid, ok } from '../../records/outcome.js'
-import { timedStage } from '../cell-context.js'
+import { cellLoad, timedStage } from '../cell-context.js'
 import { describeExit } from '../../subjects/sut-process/start-sut.js'
-import { runEnv } from '../../platform/env/run-env.js'
 import { queryRatio, underLoadProblems } from '../../judging/under-load-check.js'
 import { analyzeWarmup } from '../../judging/warmup-analysis.js'
 import { classifyCell } from '../../judging/cell-classification.js'
-import { attachPhaseResources, samplePhases } from './phase-sampling.js'
 
 /**
  * @typedef {import('../../records/outcome.js').Outcome} Outcome
@@ -19,6 +18,8 @@ import { attachPhaseResources, samplePhases } from './phase-sampling.js'
  * @typedef {import('../../subjects/sut-process/start-sut.js').RunningSut} RunningSut
  * @typedef {import('../cell-context.js').RunContext} RunContext
  * @typedef {import('../cell-context.js').Cell} Cell
+ * @typedef {import('../../load/loaded-phase.js').LoadedOutcome['phases']} Phases
+ * @typedef {{ service: string, count: () => Promise<number> }} QueryCounter
  */
 
 /**
@@ -29,90 +30,72 @@ import { attachPhaseResources, samplePhases } from './phase-sampling.js'
  * @returns {Promise<Outcome>}
  */
 export async function loadCell (context, cell, running, record, probes) {
-  const { scenario, connections } = cell
-  const { load, engine, pinning, signal } = context
   const counter = queryCounter(context, cell)
   const queriesBefore = counter ? await counter.count() : 0
-  const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(load))
-  // A SUT across a network: the link's round trip is measured, to read its latency against.
-  if (!context.sutHost.sharesNetwork) {
-    try {
-      record.links = await timedStage(record, 'link', () => roundTrips(context, running, cell.scenario))
-    } catch (error) {
-      if (!isDynoError(error)) throw error
-      return failedWith(error)
-    }
+  let phases
+  try {
+    // A SUT across a network: the link's round trip is measured, to read its latency against.
+    if (!context.sutHost.sharesNetwork) record.links = await timedStage(record, 'link', () => roundTrips(context, running, cell.scenario))
+    phases = await timedStage(record, 'load', async () => (await runLoadedPhase({
+      ...cellLoad(context, running, probes),
+      plan: cellPlan(context, cell, running),
+      onProgress: (progress) => cell.onProgress?.({ stage: 'load', ...progress })
+    })).phases)
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return failedWith(error)
   }
-  const plan = scenarioLoadPlan({
+  recordPhases(record, phases, context.load.windowMs)
+  const cutShort = await cutShortOutcome(context, running, record)
+  if (cutShort) return cutShort
+  const problems = underLoadProblems(phases, cell.scenario.expect.status)
+  if (problems) return invalid(problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
+  if (!counter) return ok()
+  const queries = (await counter.count()) - queriesBefore
+  return queryRatioOutcome(record, counter.service, queries, phases, { connections: cell.connections, pipelining: context.load.pipelining })
+}
+
+/**
+ * The cell's load: its scenario at its connections, on the run's load settings (warm-up, then the measured phase).
+ * @param {RunContext} context @param {Cell} cell @param {RunningSut} running
+ */
+function cellPlan (context, { scenario, connections }, running) {
+  return scenarioLoadPlan({
     address: running.address,
     remoteHost: !context.sutHost.sharesNetwork,
     port: running.port,
     scenario,
     connections,
-    ...load,
+    ...context.load,
     trust: context.certificate ?? null
   })
-  const sampling = samplePhases({
-    phases: plan.phases.map((phase) => phase.name),
-    sutPgid: running.pid,
-    sutReadGroup: running.readGroup,
-    generatorPids: () => started.pids,
-    sutCpus: pinning.sutCpus,
-    generatorCpus: pinning.generatorCpus,
-    sutHere: context.sutHost.sharesProcesses,
-    censusArgs: context.censusArgs
-  })
-  const hooks = {
-    env: runEnv(context.runId),
-    onProgress: (/** @type {{ phase: string, elapsedSec: number, requestsPerSec: number | null }} */ progress) =>
-      cell.onProgress?.({ stage: 'load', ...progress }),
-    // Deferred: wrk starts the next phase's process right after reporting, and the next window samples it.
-    onPhase: () => setImmediate(() => sampling.phaseDone()),
-    // Deferred as onPhase is, so that a clock read with the report of the phase before it restarts the next phase's window.
-    onClock: () => setImmediate(() => sampling.clockStarted())
-  }
-  // `--load-hosts` was refused before the run for an engine that cannot spread over hosts.
-  const started = context.loadHosts && engine.startOnHosts
-    ? engine.startOnHosts(plan, context.loadHosts, hooks)
-    : engine.start(plan, { threads, cpus: pinning.generatorCpus, ...hooks })
-  sampling.start()
-  const stopLoad = () => started.stop()
-  signal.addEventListener('abort', stopLoad, { once: true })
-  running.exited.then(stopLoad)
-  let outcome
-  /** @type {ReturnType<ReturnType<typeof samplePhases>['finish']>} */
-  let reports = {}
-  try {
-    outcome = await timedStage(record, 'load', () => started.done)
-  } catch (error) {
-    if (!isDynoError(error)) throw error
-    return failedWith(error)
-  } finally {
-    signal.removeEventListener('abort', stopLoad)
-    reports = sampling.finish()
-  }
-  record.warmup = outcome.phases.warmup ?? null
-  record.summary = outcome.phases.measure ?? null
-  attachPhaseResources({ warmup: record.warmup, measure: record.summary }, reports, {
-    generatorCpus: pinning.generatorCpus, sutCpus: pinning.sutCpus, generatorThreads: threads, probes
-  })
-  // Load from several hosts: each host's engine is judged on its own; one that set the pace marks the phase.
-  for (const summary of [record.warmup, record.summary]) {
-    if (summary?.loadHosts?.some((share) => share.generatorBound)) summary.generatorBound = true
-  }
-  if (record.summary?.timeseries) record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
-  if (record.summary?.timeseries) {
-    record.classification = classifyCell({
-      warmup: record.warmup?.timeseries ?? [],
-      measure: record.summary.timeseries,
-      windowMs: load.windowMs,
-      runtime: {
-        warmup: record.warmup ? (record.warmup.runtimeEvents?.windows ?? null) : [],
-        measure: record.summary.runtimeEvents?.windows ?? null
-      }
-    })
-  }
+}
 
+/**
+ * Keeps the phases in the record, and with a measured series, when its latency settled and how the cell's series is classified.
+ * @param {ResultRecord} record @param {Phases} phases @param {number} windowMs
+ */
+function recordPhases (record, phases, windowMs) {
+  record.warmup = phases.warmup ?? null
+  record.summary = phases.measure ?? null
+  if (!record.summary?.timeseries) return
+  record.warmupAnalysis = analyzeWarmup(record.warmup?.timeseries ?? [], record.summary.timeseries)
+  record.classification = classifyCell({
+    warmup: record.warmup?.timeseries ?? [],
+    measure: record.summary.timeseries,
+    windowMs,
+    runtime: {
+      warmup: record.warmup ? (record.warmup.runtimeEvents?.windows ?? null) : [],
+      measure: record.summary.runtimeEvents?.windows ?? null
+    }
+  })
+}
+
+/**
+ * @param {RunContext} context @param {RunningSut} running @param {ResultRecord} record
+ * @returns {Promise<Outcome | null>} why the load did not run to its end (the SUT exited, the run was interrupted); null: it did
+ */
+async function cutShortOutcome ({ signal }, running, record) {
   if (running.hasExited()) {
     const exit = await running.exited
     return failed(`the SUT exited during load (${describeExit(exit.code, exit.signal)}); last stderr lines:\n${running.stderr.format()}`,
@@ -123,15 +106,19 @@ export async function loadCell (context, cell, running, record, probes) {
       'figures are kept',
     'DYNO_ERR_INTERRUPTED')
   }
-  const problems = underLoadProblems(outcome.phases, scenario.expect.status)
-  if (problems) return invalid(problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
-  if (!counter) return ok()
-  record.serverCheck = queryRatio(counter.service, (await counter.count()) - queriesBefore, outcome.phases, {
-    connections,
-    pipelining: load.pipelining
-  })
+  return null
+}
+
+/**
+ * Whether the SUT did the scenario's work on every request: its service's count of queries against the responses.
+ * @param {ResultRecord} record @param {string} service @param {number} queries counted over the load @param {Phases} phases
+ * @param {{ connections: number, pipelining: number }} load
+ * @returns {Outcome}
+ */
+function queryRatioOutcome (record, service, queries, phases, load) {
+  record.serverCheck = queryRatio(service, queries, phases, load)
   if (record.serverCheck.withinBounds) return ok()
-  return invalid(`DYNO_ERR_QUERY_RATIO: ${counter.service} counted ${record.serverCheck.queries} queries ` +
+  return invalid(`DYNO_ERR_QUERY_RATIO: ${service} counted ${record.serverCheck.queries} queries ` +
     `for ${record.serverCheck.requests} responses (${record.serverCheck.queriesPerRequest} per request; one per request is the ` +
       'contract): ' +
     'the SUT does not do the scenario\'s work on every request', 'DYNO_ERR_QUERY_RATIO')
@@ -154,7 +141,7 @@ async function roundTrips (context, running, scenario) {
 
 /**
  * The server-side count of the scenario's queries, where its service keeps one (Redis, PostgreSQL).
- * @param {RunContext} context @param {Cell} cell @returns {{ service: string, count: () => Promise<number> } | null}
+ * @param {RunContext} context @param {Cell} cell @returns {QueryCounter | null}
  */
 function queryCounter ({ services }, { scenario }) {
   const service = scenario.queryCountedBy ? services.available.get(scenario.queryCountedBy) : undefined

@@ -6,11 +6,11 @@ import { engineProblem } from '../../load/engines/index.js'
 import { exchangeOf, protocolText } from '../../records/result-protocol.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { commonSettings, invalidSetting, loadTimesText } from '../load-settings.js'
+import { timedMachine } from '../timed-machine.js'
 import { checkConsistency } from './consistency-check.js'
 import { loadCell } from './load-cell.js'
 import { warmLaunch } from './launch-warmup.js'
 import { WALL_CLOCK_COMPARISON } from './wall-clock-comparison.js'
-import { wallClockMachine } from './wall-clock-machine.js'
 import { WALL_CLOCK_REPORT } from './report/wall-clock-report.js'
 
 /**
@@ -74,7 +74,7 @@ export const wallClock = Object.freeze({
   interferenceOf: (record) => record.summary?.interference ?? null,
   requestsPerSecOf: (record) => record.summary?.requestsPerSec.mean ?? 0,
   merging: {
-    machine: (runs) => wallClockMachine(runs[0]),
+    machine: (runs) => timedMachine(runs[0]),
     acrossMachines: /** @type {const} */ ('when-allowed'),
     differing: "the parts were measured on machines that differ, so their req/s and latency are not one machine's"
   },

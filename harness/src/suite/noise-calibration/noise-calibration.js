@@ -18,9 +18,9 @@ import { isDynoError } from '../../platform/errors.js'
 import { runEnv } from '../../platform/env/run-env.js'
 import { sealOf } from '../../platform/util/cache-seal.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
-import { startInterferenceSampler } from '../../platform/resources/interference-sampler.js'
 import { judgeDisturbance, REMEASURES_PER_CELL } from '../../judging/disturbance.js'
 import { scenarioLoadPlan } from '../../load/load-plan.js'
+import { runLoadedPhase } from '../../load/loaded-phase.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { refusalReason } from '../../subjects/sut-process/refusal.js'
@@ -63,6 +63,11 @@ export const CALIBRATION_LAUNCHES = 5
  * @property {number} readyTimeoutSec
  * @property {AbortSignal} signal
  * @property {(line: string) => void} log
+ *
+ * @typedef {import('../../subjects/suts/resolve-subjects.js').Subject} Subject
+ * @typedef {import('@dyno/scenarios').Scenario} Scenario
+ * @typedef {import('../../subjects/sut-process/start-sut.js').RunningSut} RunningSut
+ * @typedef {import('../../load/load-plan.js').PhaseSummary} PhaseSummary
  */
 
 /**
@@ -172,84 +177,28 @@ async function measureNoise (settings, load) {
 
 /**
  * One fresh launch: started on the SUT's cpus, warmed up, one round measured, stopped.
- * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut @param {import('@dyno/scenarios').Scenario} scenario
- * @param {NoiseSettings} settings @param {Record<string, string>} env
+ * @param {Subject} sut @param {Scenario} scenario @param {NoiseSettings} settings @param {Record<string, string>} env
  * @returns {Promise<{ lnRate: number, disturbed: boolean, loadSec: number } | { refused: true } | { reason: string }>} loadSec: the
  *   launch's load, warm-up and round, as planned
  */
 async function launchOnce (sut, scenario, settings, env) {
-  const { engine, pinning, signal, connections, warmupSec, roundSec } = settings
-  let running
-  try {
-    running = await startSut(sut, {
-      readyTimeoutSec: settings.readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env, signal, cpus: pinning.sutCpus
-    })
-  } catch (error) {
-    if (!isDynoError(error)) throw error
-    return { reason: `${sut.name} did not start: ${error.code}: ${error.message}` }
-  }
+  const { signal } = settings
+  const running = await startCalibrated(sut, settings, env)
+  if ('reason' in running) return running
   try {
     if (refusalReason(running.ready)) return { refused: true }
-    const routes = SCENARIOS.filter((candidate) => settings.launchScenarios.includes(candidate.name) &&
-      !sut.unsupportedScenarios[candidate.name])
-    const warmed = await settings.measure.warmLaunch({
-      load: settings.runLoad,
-      engine,
-      pinning,
-      signal,
-      runId: env.DYNO_RUN_ID ?? 'noise',
-      loadHosts: null,
-      certificate: null,
-      sutHost: { sharesNetwork: true }
-    }, routes, connections, running)
+    const warmed = await warmOverRoutes(sut, running, settings, env)
     if (signal.aborted) return { reason: `interrupted by ${String(signal.reason)}` }
     if (warmed?.problem) return { reason: `${sut.name} could not be warmed over its routes: ${warmed.problem}` }
-    const plan = scenarioLoadPlan({
-      port: running.port,
-      scenario,
-      connections,
-      pipelining: 1,
-      warmupSec,
-      durationSec: roundSec,
-      windowMs: roundSec * 1000
-    })
-    const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(settings.engineOptions))
-    /** @type {ReturnType<typeof startInterferenceSampler>} */
-    let sampler = null
-    const load = engine.start(plan, {
-      threads,
-      cpus: pinning.generatorCpus,
-      env,
-      onPhase: (phase) => {
-        if (phase === 'warmup') {
-          sampler = startInterferenceSampler({
-            sutCpus: pinning.sutCpus,
-            generatorCpus: pinning.generatorCpus,
-            sutHere: true,
-            sutPgid: running.pid,
-            generatorPids: () => load.pids
-          }, { censusArgs: false })
-        }
-      }
-    })
-    const stop = () => load.stop()
-    signal.addEventListener('abort', stop, { once: true })
-    let outcome
-    try {
-      outcome = await load.done
-    } finally {
-      signal.removeEventListener('abort', stop)
-    }
-    const report = /** @type {ReturnType<typeof startInterferenceSampler>} */ (sampler)?.stop() ?? null
-    const measured = outcome.phases.measure
+    const measured = await measureRound(running, scenario, settings, env)
     if (signal.aborted) return { reason: `interrupted by ${String(signal.reason)}` }
-    if (!measured || !(measured.requests > 0)) return { reason: `${engine.name} measured no requests of ${sut.name}` }
+    if (!measured || !(measured.requests > 0)) return { reason: `${settings.engine.name} measured no requests of ${sut.name}` }
     const wrong = measured.errors + measured.unexpectedStatus + measured.mismatches
     if (wrong > 0) return { reason: `${sut.name} × ${scenario.name}: ${wrong} errors or wrong answers, not a calibration` }
     return {
       lnRate: Math.log(measured.requestsPerSec.mean),
-      disturbed: judgeDisturbance(report)?.disturbed ?? false,
-      loadSec: (warmed ? warmed.durationSecEach * warmed.routes.length : 0) + warmupSec + roundSec
+      disturbed: judgeDisturbance(measured.interference ?? null)?.disturbed ?? false,
+      loadSec: (warmed ? warmed.durationSecEach * warmed.routes.length : 0) + settings.warmupSec + settings.roundSec
     }
   } catch (error) {
     if (!isDynoError(error)) throw error
@@ -258,4 +207,61 @@ async function launchOnce (sut, scenario, settings, env) {
   } finally {
     await running.stop(DEFAULTS.stopGraceSec * 1000)
   }
+}
+
+/**
+ * @param {Subject} sut @param {NoiseSettings} settings @param {Record<string, string>} env
+ * @returns {Promise<RunningSut | { reason: string }>} reason: it did not start
+ */
+async function startCalibrated (sut, { readyTimeoutSec, signal, pinning }, env) {
+  try {
+    return await startSut(sut, { readyTimeoutSec, stopGraceSec: DEFAULTS.stopGraceSec, env, signal, cpus: pinning.sutCpus })
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return { reason: `${sut.name} did not start: ${error.code}: ${error.message}` }
+  }
+}
+
+/**
+ * The launch warmed over the routes of the default plan it serves, by the run's measure, as a run's launch is.
+ * @param {Subject} sut @param {RunningSut} running @param {NoiseSettings} settings @param {Record<string, string>} env
+ */
+function warmOverRoutes (sut, running, settings, env) {
+  const routes = SCENARIOS.filter((candidate) => settings.launchScenarios.includes(candidate.name) &&
+    !sut.unsupportedScenarios[candidate.name])
+  return settings.measure.warmLaunch({
+    load: settings.runLoad,
+    engine: settings.engine,
+    pinning: settings.pinning,
+    signal: settings.signal,
+    runId: env.DYNO_RUN_ID ?? 'noise',
+    loadHosts: null,
+    certificate: null,
+    sutHost: { sharesNetwork: true }
+  }, routes, settings.connections, running)
+}
+
+/**
+ * One round of the calibration's scenario after its warm-up, here, with what other processes took of the cpus sampled over it.
+ * @param {RunningSut} running @param {Scenario} scenario @param {NoiseSettings} settings @param {Record<string, string>} env
+ * @returns {Promise<PhaseSummary | undefined>} the measured phase's; undefined: the load did not get there
+ */
+async function measureRound (running, scenario, settings, env) {
+  const { engine, pinning, connections, warmupSec, roundSec } = settings
+  const { phases } = await runLoadedPhase({
+    engine,
+    engineSettings: engine.settingsOf(settings.engineOptions),
+    plan: scenarioLoadPlan({
+      port: running.port, scenario, connections, pipelining: 1, warmupSec, durationSec: roundSec, windowMs: roundSec * 1000
+    }),
+    generatorCpus: pinning.generatorCpus,
+    loadHosts: null,
+    env,
+    signal: settings.signal,
+    stopWhen: null,
+    sampling: {
+      sutPgid: running.pid, sutReadGroup: running.readGroup, sutHere: true, sutCpus: pinning.sutCpus, censusArgs: false, probes: null
+    }
+  })
+  return phases.measure
 }

@@ -1,12 +1,12 @@
 // @ts-check
-// The machine a wall-clock figure belongs to: its cpu, cores, kernel, Node and load engine, and every host of a run across hosts. Parts of
-// one plan merge as one run only from machines alike, or when the user accepts the mix.
+// The machine a timed figure belongs to (a wall-clock cell's req/s and latency, a capacity): its cpu, cores, kernel, Node and load engine,
+// and every host of a run across hosts. Parts of one plan merge as one run only from machines alike, or when the user accepts the mix.
 
 /**
- * @param {import('../../records/read-run.js').RunData} run
- * @returns {Record<string, string>} each property a machine of a wall-clock part is judged on, as a reader would name it
+ * @param {import('../records/read-run.js').RunData} run
+ * @returns {Record<string, string>} each property the machine of a timed part is judged on, as a reader would name it
  */
-export function wallClockMachine (run) {
+export function timedMachine (run) {
   const env = run.index.env ?? {}
   const engine = run.records.find((record) => record.load?.engine)?.load
   /** @type {Record<string, string>} */
