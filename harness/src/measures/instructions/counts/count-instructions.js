@@ -137,28 +137,6 @@ export function countSettingsFor (sut) {
 const NO_COLLECTOR_DATA = 'the collector is counted apart only for V8 (Node); this runtime\'s collector is in the program\'s instructions'
 
 /**
- * @typedef {import('../../../subjects/sut-process/start-sut.js').RunningSut} RunningSut
- * @typedef {import('./send-requests.js').RequestCounts} RequestCounts
- * @typedef {(command: 'instrumentation on' | 'zero' | 'dump') => Promise<number[]>} Control a monitor command to every process of the
- *   launch; the pids it reached
- * @typedef {{ windows: number, warmupRequests: number, windowRequests: number, boundRequests: number }} SettleRule when the windows
- *   stop (count-settle.js's settleStop)
- *
- * @typedef {object} CountedLaunch a SUT started under callgrind, and what a count does with it
- * @property {string} sutName
- * @property {string} outDir where callgrind dumps
- * @property {boolean} node its runtime is V8's: the collector and the compilers are counted apart
- * @property {(count: number) => Promise<void>} send requests, each response checked
- * @property {Control} control
- * @property {ReturnType<typeof allocationReader>} allocation
- *
- * @typedef {object} Counted what the windows came to
- * @property {CountedWindow[]} counts every window counted, the probe's first
- * @property {number} processes the most processes a window was dumped from
- * @property {import('./count-settle.js').SettleVerdict} verdict
- */
-
-/**
  * @param {{ sut: import('../../../subjects/suts/resolve-subjects.js').Subject, scenario: import('@dyno/scenarios').Scenario,
  *   env: Record<string, string>, warmupRequests: number, warmupBoundRequests?: number, windowRequests: number, windows: number,
  *   concurrency: number, readyTimeoutSec: number, signal?: AbortSignal, cpus?: number[] | null, settings?: CountSettings,
@@ -195,226 +173,139 @@ export async function countInstructions ({
   const outDir = mkdtempSync(join(tmpdir(), 'dyno-callgrind-'))
   // Allocation is read from inside the SUT, by a preload that runtimes honouring NODE_OPTIONS=--import take (allocation-preload.js).
   const allocationDir = sut.launch.eventLoopProbe ? makeAllocationDir(outDir) : null
-  const sutEnv = countedEnv(env, settings, allocationDir)
-  const launch = underCallgrind(callgrind.valgrind, counted, outDir)
-  const running = await startSut(
-    { ...sut, launch: { ...launch, eventLoopProbe: false } },
-    { readyTimeoutSec, stopGraceSec: 60, env: sutEnv, signal, cpus }
-  )
-  const requests = requestsTo(running, { scenario, concurrency, trust })
-  try {
-    // vgdb names a process's FIFOs after the HOST and USER valgrind saw: it runs with the SUT's environment.
-    const control = controlOf(running, sut.name, { vgdb: callgrind.vgdb, outDir, env: { ...process.env, HOST: '127.0.0.1', ...sutEnv } })
-    await requests.send(warmupRequests)
-    const allocation = allocationReader(allocationDir, running.pid)
-    const countedLaunch = { sutName: sut.name, outDir, node, send: requests.send, control, allocation }
-    const settle = { windows, warmupRequests, windowRequests, boundRequests: warmupBoundRequests }
-    const windowsCounted = await countWindows(countedLaunch, settle, signal)
-    const allocationRead = allocationDir !== null
-    return instructionCount(windowsCounted, settle, { concurrency, node, allocationRead, settings, checks: requests.checks })
-  } finally {
-    requests.close()
-    await running.stop(60_000)
-    rmSync(outDir, { recursive: true, force: true })
+  const checks = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
+  /** @type {{ sender: import('./send-requests.js').RequestSender | null }} opened at the first send, once the SUT's port is known */
+  const client = { sender: null }
+  const send = async (/** @type {number} */ count) => {
+    client.sender ??= requestSender({ port: running.port, scenario, concurrency, timeoutMs: 60_000, trust })
+    const sent = await client.sender.send(count)
+    for (const key of /** @type {const} */ (['responses', 'mismatches', 'unexpectedStatus', 'errors'])) checks[key] += sent[key]
   }
-}
-
-/**
- * What the counted SUT runs with: the run's variables, the count's settings', and the allocation preload's where it is read.
- * @param {Record<string, string>} env @param {CountSettings} settings @param {string | null} allocationDir
- * @returns {Record<string, string>}
- */
-function countedEnv (env, settings, allocationDir) {
-  return {
+  const sutEnv = {
     ...env,
     ...settings.env,
     ...(allocationDir
       ? allocationEnv({ dir: allocationDir, inheritedNodeOptions: env.NODE_OPTIONS ?? process.env.NODE_OPTIONS ?? '' })
       : {})
   }
-}
-
-/**
- * The count's requests, over the same connection(s) from the warm-up to the last window, every response checked.
- * @param {RunningSut} running
- * @param {{ scenario: import('@dyno/scenarios').Scenario, concurrency: number, trust: { caFile: string, serverName: string } | null }} plan
- * @returns {{ checks: RequestCounts, send: (count: number) => Promise<void>, close: () => void }}
- */
-function requestsTo (running, { scenario, concurrency, trust }) {
-  const checks = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
-  /** @type {import('./send-requests.js').RequestSender | null} opened at the first send */
-  let sender = null
-  return {
-    checks,
-    async send (count) {
-      sender ??= requestSender({ port: running.port, scenario, concurrency, timeoutMs: 60_000, trust })
-      const sent = await sender.send(count)
-      for (const key of /** @type {const} */ (['responses', 'mismatches', 'unexpectedStatus', 'errors'])) checks[key] += sent[key]
-    },
-    close: () => sender?.close()
-  }
-}
-
-/**
- * callgrind's monitor commands to the SUT's processes. A SUT that dies under valgrind takes its FIFOs with it: its exit and its stderr
- * are named, not the missing FIFOs.
- * @param {RunningSut} running @param {string} sutName @param {Parameters<typeof controlAll>[0]} target
- * @returns {Control}
- */
-function controlOf (running, sutName, target) {
-  return async (command) => {
-    if (running.hasExited()) {
-      const { code, signal: exitSignal } = await running.exited
-      throw new DynoError(
-        'DYNO_ERR_SUT_EXITED',
-        `SUT ${sutName} exited while its instructions were counted (exit ` +
-          `${code ?? exitSignal}); ` +
-          `last stderr lines:\n${running.stderr.format()}`
-      )
+  const launch = underCallgrind(callgrind.valgrind, counted, outDir)
+  const running = await startSut(
+    { ...sut, launch: { ...launch, eventLoopProbe: false } },
+    { readyTimeoutSec, stopGraceSec: 60, env: sutEnv, signal, cpus }
+  )
+  try {
+    // vgdb names a process's FIFOs after the HOST and USER valgrind saw: it runs with the SUT's environment.
+    const control = { vgdb: callgrind.vgdb, outDir, env: { ...process.env, HOST: '127.0.0.1', ...sutEnv } }
+    // A SUT that dies under valgrind takes its FIFOs with it: name the exit and its stderr, not the missing FIFOs.
+    const controlRunning = async (/** @type {'instrumentation on' | 'zero' | 'dump'} */ command) => {
+      if (running.hasExited()) {
+        const { code, signal: exitSignal } = await running.exited
+        throw new DynoError(
+          'DYNO_ERR_SUT_EXITED',
+          `SUT ${sut.name} exited while its instructions were counted (exit ` +
+            `${code ?? exitSignal}); ` +
+            `last stderr lines:\n${running.stderr.format()}`
+        )
+      }
+      return controlAll(control, command)
     }
-    return controlAll(target, command)
-  }
-}
-
-/**
- * The bytes the SUT allocated on V8's heap between two readings, where its preload reads them.
- * @param {string | null} dir where the preload writes its readings; null: it does not run
- * @param {number} group the SUT's process group
- */
-function allocationReader (dir, group) {
-  /** @type {number | null} */
-  let before = null
-  return {
-    /** the reading counting starts from */
-    async start () {
-      if (dir) before = (await readAllocation(dir, { group })).allocatedBytes
-    },
-    /** @param {number} requests since the last reading @returns {Promise<number | null>} null: not read */
-    async perRequest (requests) {
-      if (!dir || before === null) return null
-      const { allocatedBytes } = await readAllocation(dir, { group })
-      const perRequest = roundTo((allocatedBytes - before) / requests, 1)
-      before = allocatedBytes
-      return perRequest
+    await send(warmupRequests)
+    // The first reading is made before counting starts; each later one between a window's dump and the zeroing of the next,
+    // so that no reading is counted (and each window's allocation includes one reading's few hundred bytes, the same in all).
+    let allocatedBefore = allocationDir ? (await readAllocation(allocationDir, { group: running.pid })).allocatedBytes : null
+    await controlRunning('instrumentation on')
+    await controlRunning('zero')
+    /** @type {CountedWindow[]} */
+    const counts = []
+    let processes = 0
+    /** @type {import('./count-settle.js').SettleVerdict} */
+    let verdict = { settled: false, reason: 'interrupted before the windows settled' }
+    // Window after window until the last `windows` have settled or the bound is reached (count-settle.js): the windows before them
+    // are warm-up too, kept as the probe.
+    while (!signal?.aborted) {
+      const stop = settleStop({ counted: counts, windows, warmupRequests, windowRequests, boundRequests: warmupBoundRequests })
+      if (stop.done) {
+        verdict = stop.verdict
+        break
+      }
+      await send(windowRequests)
+      const before = dumpFiles(outDir)
+      const reached = await controlRunning('dump')
+      const dumped = readNewDumps(outDir, before)
+      if (dumped.files < reached.length) {
+        throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind dumped ${dumped.files} of ${reached.length} processes of ${sut.name}`)
+      }
+      let allocatedBytesPerRequest = null
+      if (allocationDir && allocatedBefore !== null) {
+        const { allocatedBytes } = await readAllocation(allocationDir, { group: running.pid })
+        allocatedBytesPerRequest = roundTo((allocatedBytes - allocatedBefore) / windowRequests, 1)
+        allocatedBefore = allocatedBytes
+        await controlRunning('zero')
+      }
+      processes = Math.max(processes, dumped.files)
+      const { collectorInstructions, readingInstructions, programInstructions, collections } = dumped.split
+      counts.push({
+        requests: windowRequests,
+        instructions: dumped.instructions,
+        instructionsPerRequest: Math.round(dumped.instructions / windowRequests),
+        programInstructionsPerRequest: node ? Math.round(programInstructions / windowRequests) : null,
+        collector: node
+          ? {
+              instructions: collectorInstructions,
+              instructionsPerRequest: Math.round(collectorInstructions / windowRequests),
+              readingInstructions,
+              collections
+            }
+          : null,
+        allocatedBytesPerRequest,
+        compiler: node
+          ? {
+              instructionsPerRequest: Math.round(dumped.compiler.compilerInstructions / windowRequests),
+              optimisations: dumped.compiler.optimisations,
+              deoptimisations: dumped.compiler.deoptimisations
+            }
+          : null
+      })
     }
-  }
-}
-
-/**
- * Window after window until the last `windows` have settled or the bound is reached (count-settle.js): the windows before them are
- * warm-up too, kept as the probe.
- * @param {CountedLaunch} launch @param {SettleRule} settle @param {AbortSignal | undefined} signal
- * @returns {Promise<Counted>}
- */
-async function countWindows (launch, settle, signal) {
-  // The first reading is made before counting starts; each later one between a window's dump and the zeroing of the next,
-  // so that no reading is counted (and each window's allocation includes one reading's few hundred bytes, the same in all).
-  await launch.allocation.start()
-  await launch.control('instrumentation on')
-  await launch.control('zero')
-  /** @type {CountedWindow[]} */
-  const counts = []
-  let processes = 0
-  /** @type {import('./count-settle.js').SettleVerdict} */
-  let verdict = { settled: false, reason: 'interrupted before the windows settled' }
-  while (!signal?.aborted) {
-    const stop = settleStop({ counted: counts, ...settle })
-    if (stop.done) {
-      verdict = stop.verdict
-      break
+    const probe = counts.splice(0, Math.max(0, counts.length - windows))
+    return {
+      tool: 'callgrind',
+      method: 'toggle',
+      warmupRequests: warmupRequests + probe.length * windowRequests,
+      warmup: {
+        rule: WARMUP_RULE,
+        minimumRequests: warmupRequests,
+        boundRequests: warmupBoundRequests,
+        usedRequests: warmupRequests + probe.length * windowRequests,
+        probeWindows: probe.map((window) => ({
+          programInstructionsPerRequest: window.programInstructionsPerRequest ?? window.instructionsPerRequest,
+          compilerInstructionsPerRequest: window.compiler?.instructionsPerRequest ?? null
+        })),
+        ...verdict
+      },
+      windowRequests,
+      concurrency,
+      windows: counts,
+      instructionsPerRequest: perRequestOver(counts, (window) => window.instructions, windowRequests) ?? 0,
+      programInstructionsPerRequest: node
+        ? perRequestOver(
+          counts,
+          (window) => window.instructions - (window.collector?.instructions ?? 0) - (window.collector?.readingInstructions ?? 0),
+          windowRequests
+        )
+        : null,
+      collector: collectorOver(counts, windowRequests, node),
+      allocation: allocationOver(counts, allocationDir !== null),
+      processes,
+      settings,
+      countingCode: countingCodeHash(),
+      cpu: { maskedFlags: maskedCpuFlags() },
+      checks
     }
-    const { window, files } = await countWindow(launch, settle.windowRequests)
-    processes = Math.max(processes, files)
-    counts.push(window)
-  }
-  return { counts, processes, verdict }
-}
-
-/**
- * One window: its requests sent, every process's counters dumped (which zeroes them), then the allocation read and the counters zeroed
- * again, so that the reading is not counted.
- * @param {CountedLaunch} launch @param {number} windowRequests
- * @returns {Promise<{ window: CountedWindow, files: number }>} files: the dumps, one per process
- */
-async function countWindow ({ sutName, outDir, node, send, control, allocation }, windowRequests) {
-  await send(windowRequests)
-  const before = dumpFiles(outDir)
-  const reached = await control('dump')
-  const dumped = readNewDumps(outDir, before)
-  if (dumped.files < reached.length) {
-    throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind dumped ${dumped.files} of ${reached.length} processes of ${sutName}`)
-  }
-  const allocatedBytesPerRequest = await allocation.perRequest(windowRequests)
-  if (allocatedBytesPerRequest !== null) await control('zero')
-  const { collectorInstructions, readingInstructions, programInstructions, collections } = dumped.split
-  const window = {
-    requests: windowRequests,
-    instructions: dumped.instructions,
-    instructionsPerRequest: Math.round(dumped.instructions / windowRequests),
-    programInstructionsPerRequest: node ? Math.round(programInstructions / windowRequests) : null,
-    collector: node
-      ? {
-          instructions: collectorInstructions,
-          instructionsPerRequest: Math.round(collectorInstructions / windowRequests),
-          readingInstructions,
-          collections
-        }
-      : null,
-    allocatedBytesPerRequest,
-    compiler: node
-      ? {
-          instructionsPerRequest: Math.round(dumped.compiler.compilerInstructions / windowRequests),
-          optimisations: dumped.compiler.optimisations,
-          deoptimisations: dumped.compiler.deoptimisations
-        }
-      : null
-  }
-  return { window, files: dumped.files }
-}
-
-/**
- * The count as a result records it: the windows before the last `windows` are the warm-up's probe, the rest are counted.
- * @param {Counted} counted @param {SettleRule} settle
- * @param {{ concurrency: number, node: boolean, allocationRead: boolean, settings: CountSettings, checks: RequestCounts }} count
- *   allocationRead: the SUT took the allocation preload
- * @returns {InstructionCount}
- */
-function instructionCount ({ counts, processes, verdict }, { windows, warmupRequests, windowRequests, boundRequests }, count) {
-  const { concurrency, node, allocationRead, settings, checks } = count
-  const probe = counts.splice(0, Math.max(0, counts.length - windows))
-  return {
-    tool: 'callgrind',
-    method: 'toggle',
-    warmupRequests: warmupRequests + probe.length * windowRequests,
-    warmup: {
-      rule: WARMUP_RULE,
-      minimumRequests: warmupRequests,
-      boundRequests,
-      usedRequests: warmupRequests + probe.length * windowRequests,
-      probeWindows: probe.map((window) => ({
-        programInstructionsPerRequest: window.programInstructionsPerRequest ?? window.instructionsPerRequest,
-        compilerInstructionsPerRequest: window.compiler?.instructionsPerRequest ?? null
-      })),
-      ...verdict
-    },
-    windowRequests,
-    concurrency,
-    windows: counts,
-    instructionsPerRequest: perRequestOver(counts, (window) => window.instructions, windowRequests) ?? 0,
-    programInstructionsPerRequest: node
-      ? perRequestOver(
-        counts,
-        (window) => window.instructions - (window.collector?.instructions ?? 0) - (window.collector?.readingInstructions ?? 0),
-        windowRequests
-      )
-      : null,
-    collector: collectorOver(counts, windowRequests, node),
-    allocation: allocationOver(counts, allocationRead),
-    processes,
-    settings,
-    countingCode: countingCodeHash(),
-    cpu: { maskedFlags: maskedCpuFlags() },
-    checks
+  } finally {
+    client.sender?.close()
+    await running.stop(60_000)
+    rmSync(outDir, { recursive: true, force: true })
   }
 }
 
