@@ -85,17 +85,10 @@ export function startInterferenceSampler (targets, { censusArgs, intervalMs = DE
   const startedAt = performance.now()
   /** @type {Map<number, Seen>} */
   let seen = new Map()
-  /** @type {Map<number, import('./process-identity.js').ProcessIdentity>} */
-  const identities = new Map()
   census(targets, seen, null) // the baseline: what each process had used before the window
   let lastTimes = firstTimes
   let lastAt = startedAt
-  /** @type {Map<number, Record<ProcessRole, number>>} */
-  const totalPerCpu = new Map()
-  /** @type {Map<number, Map<number, number>>} */
-  const totalOthers = new Map()
-  /** @type {Map<number, import('./cpu-times.js').CpuTimes>} */
-  const totalTimes = new Map()
+  const totals = windowTotals(censusArgs)
   /** @type {InterferenceSample[]} */
   const samples = []
 
@@ -108,26 +101,7 @@ export function startInterferenceSampler (targets, { censusArgs, intervalMs = DE
     seen = next
     const deltas = cpuTimesBetween(lastTimes, times)
     lastTimes = times
-    for (const [cpu, delta] of deltas) {
-      const total = totalTimes.get(cpu) ?? { busyTicks: 0, irqTicks: 0, stealTicks: 0, totalTicks: 0 }
-      totalTimes.set(cpu, {
-        busyTicks: total.busyTicks + delta.busyTicks,
-        irqTicks: total.irqTicks + delta.irqTicks,
-        stealTicks: total.stealTicks + delta.stealTicks,
-        totalTicks: total.totalTicks + delta.totalTicks
-      })
-    }
-    for (const [cpu, roles] of tally.perCpu) {
-      const total = totalPerCpu.get(cpu) ?? emptyRoles()
-      for (const role of /** @type {ProcessRole[]} */ (Object.keys(roles))) total[role] += roles[role]
-      totalPerCpu.set(cpu, total)
-    }
-    for (const [pid, used] of tally.others) {
-      const total = totalOthers.get(pid) ?? new Map()
-      for (const [cpu, ticks] of used) total.set(cpu, (total.get(cpu) ?? 0) + ticks)
-      totalOthers.set(pid, total)
-      if (!identities.has(pid)) identities.set(pid, processIdentity(pid, { args: censusArgs }))
-    }
+    totals.add(deltas, tally)
     const shares = roleShares(roleCpus, deltas, tally.perCpu)
     samples.push({
       tMs: Math.round(now - startedAt),
@@ -153,34 +127,91 @@ export function startInterferenceSampler (targets, { censusArgs, intervalMs = DE
       if (report) return report
       clearInterval(timer)
       if (performance.now() - lastAt >= 20) sample()
-      const roles = roleShares(roleCpus, totalTimes, totalPerCpu)
+      const roles = roleShares(roleCpus, totals.times, totals.perCpu)
       const durationSec = (lastAt - startedAt) / 1000
       const pctOf = (/** @type {number} */ ticks) => durationSec > 0 ? roundTo(ticks / ticksPerSec / durationSec * 100, 1) : 0
-      const top = [...totalOthers]
-        .map(([pid, used]) => {
-          const onMeasured = [...used].filter(([cpu]) => measured.includes(cpu)).sort((a, b) => a[0] - b[0])
-          return { pid, onMeasured, ticks: onMeasured.reduce((sum, [, ticks]) => sum + ticks, 0) }
-        })
-        .filter((entry) => entry.ticks > 0)
-        .sort((a, b) => b.ticks - a.ticks)
-        .slice(0, INTERFERENCE_TOP_PROCESSES)
-        .map(({ pid, onMeasured, ticks }) => ({
-          pid,
-          ...identities.get(pid) ?? { name: '?', user: null },
-          cpuPct: pctOf(ticks),
-          cpus: onMeasured.map(([cpu]) => cpu),
-          pctOfCpu: Object.fromEntries(onMeasured.map(([cpu, cpuTicks]) => [String(cpu), pctOf(cpuTicks)]))
-        }))
       report = {
         intervalMs,
         durationSec: roundTo(durationSec, 3),
         roles,
-        top,
+        top: topOthers(totals, measured, pctOf),
         samples
       }
       return report
     }
   }
+}
+
+/**
+ * What the intervals add up to over the window, in ticks: each cpu's own counters, each cpu's time by role, and each other
+ * process's time per cpu, with what identifies it read when it is first seen.
+ * @param {boolean} censusArgs name other processes by their arguments too
+ */
+function windowTotals (censusArgs) {
+  /** @type {Map<number, import('./cpu-times.js').CpuTimes>} */
+  const times = new Map()
+  /** @type {Map<number, Record<ProcessRole, number>>} */
+  const perCpu = new Map()
+  /** @type {Map<number, Map<number, number>>} */
+  const others = new Map()
+  /** @type {Map<number, import('./process-identity.js').ProcessIdentity>} */
+  const identities = new Map()
+  return {
+    times,
+    perCpu,
+    others,
+    identities,
+    /**
+     * One interval's.
+     * @param {Map<number, import('./cpu-times.js').CpuTimes>} deltas what each cpu's counters did @param {Tally} tally its census
+     */
+    add (deltas, tally) {
+      for (const [cpu, delta] of deltas) {
+        const total = times.get(cpu) ?? { busyTicks: 0, irqTicks: 0, stealTicks: 0, totalTicks: 0 }
+        times.set(cpu, {
+          busyTicks: total.busyTicks + delta.busyTicks,
+          irqTicks: total.irqTicks + delta.irqTicks,
+          stealTicks: total.stealTicks + delta.stealTicks,
+          totalTicks: total.totalTicks + delta.totalTicks
+        })
+      }
+      for (const [cpu, roles] of tally.perCpu) {
+        const total = perCpu.get(cpu) ?? emptyRoles()
+        for (const role of /** @type {ProcessRole[]} */ (Object.keys(roles))) total[role] += roles[role]
+        perCpu.set(cpu, total)
+      }
+      for (const [pid, used] of tally.others) {
+        const total = others.get(pid) ?? new Map()
+        for (const [cpu, ticks] of used) total.set(cpu, (total.get(cpu) ?? 0) + ticks)
+        others.set(pid, total)
+        if (!identities.has(pid)) identities.set(pid, processIdentity(pid, { args: censusArgs }))
+      }
+    }
+  }
+}
+
+/**
+ * The other processes that took the most of the measured cpus over the window, most first, each with its share of each of them.
+ * @param {ReturnType<typeof windowTotals>} totals @param {number[]} measured the measured cpus
+ * @param {(ticks: number) => number} pctOf ticks over the window, in % of one cpu
+ * @returns {OtherProcess[]}
+ */
+function topOthers ({ others, identities }, measured, pctOf) {
+  return [...others]
+    .map(([pid, used]) => {
+      const onMeasured = [...used].filter(([cpu]) => measured.includes(cpu)).sort((a, b) => a[0] - b[0])
+      return { pid, onMeasured, ticks: onMeasured.reduce((sum, [, ticks]) => sum + ticks, 0) }
+    })
+    .filter((entry) => entry.ticks > 0)
+    .sort((a, b) => b.ticks - a.ticks)
+    .slice(0, INTERFERENCE_TOP_PROCESSES)
+    .map(({ pid, onMeasured, ticks }) => ({
+      pid,
+      ...identities.get(pid) ?? { name: '?', user: null },
+      cpuPct: pctOf(ticks),
+      cpus: onMeasured.map(([cpu]) => cpu),
+      pctOfCpu: Object.fromEntries(onMeasured.map(([cpu, cpuTicks]) => [String(cpu), pctOf(cpuTicks)]))
+    }))
 }
 
 /**

@@ -130,20 +130,8 @@ export function startResourceSampler ({ intervalMs = DEFAULT_RESOURCE_INTERVAL_M
   const pageBytes = pageSizeBytes()
   const startedAtMs = Date.now()
   const startedAt = performance.now()
-  const entries = Object.entries(targets).map(([name, target]) => {
-    const tracker = createTracker(target, { rescanMs })
-    const baseline = tracker.read(startedAt)
-    return {
-      name,
-      tracker,
-      userTicks: 0,
-      systemTicks: 0,
-      peakRssBytes: baseline.rssPages * pageBytes,
-      maxProcesses: baseline.processes,
-      /** @type {ResourceSample[]} */
-      samples: []
-    }
-  })
+  const entries = Object.entries(targets).map(([name, target]) =>
+    targetTotals(name, createTracker(target, { rescanMs }), { startedAt, pageBytes }))
   let lastAt = startedAt
 
   const sample = (/** @type {boolean} */ final) => {
@@ -160,14 +148,7 @@ export function startResourceSampler ({ intervalMs = DEFAULT_RESOURCE_INTERVAL_M
       entry.peakRssBytes = Math.max(entry.peakRssBytes, rssBytes)
       entry.maxProcesses = Math.max(entry.maxProcesses, read.processes)
       if (!keep || intervalSec <= 0) continue
-      // One decimal: the figures are no more precise than a clock tick.
-      entry.samples.push({
-        tMs: Math.round(now - startedAt),
-        cpuUserPct: roundTo(read.userTicks / ticksPerSec / intervalSec * 100, 1),
-        cpuSystemPct: roundTo(read.systemTicks / ticksPerSec / intervalSec * 100, 1),
-        rssBytes,
-        processes: read.processes
-      })
+      entry.samples.push(intervalSample(read, { tMs: Math.round(now - startedAt), intervalSec, ticksPerSec, rssBytes }))
     }
   }
 
@@ -194,22 +175,7 @@ export function startResourceSampler ({ intervalMs = DEFAULT_RESOURCE_INTERVAL_M
       const durationSec = (lastAt - startedAt) / 1000
       /** @type {Record<string, TargetResources>} */
       const reported = {}
-      for (const entry of entries) {
-        const cpuUserSec = entry.userTicks / ticksPerSec
-        const cpuSystemSec = entry.systemTicks / ticksPerSec
-        reported[entry.name] = {
-          scope: entry.tracker.scope,
-          id: entry.tracker.id,
-          durationSec: roundTo(durationSec, 3),
-          cpuUserSec: roundTo(cpuUserSec, 2),
-          cpuSystemSec: roundTo(cpuSystemSec, 2),
-          cpuSec: roundTo(cpuUserSec + cpuSystemSec, 2),
-          cpuPctMean: durationSec > 0 ? roundTo((cpuUserSec + cpuSystemSec) / durationSec * 100, 1) : 0,
-          peakRssBytes: entry.peakRssBytes,
-          maxProcesses: entry.maxProcesses,
-          samples: entry.samples
-        }
-      }
+      for (const entry of entries) reported[entry.name] = targetResources(entry, { durationSec, ticksPerSec })
       report = {
         intervalMs,
         clockTicksPerSec: ticksPerSec,
@@ -219,5 +185,63 @@ export function startResourceSampler ({ intervalMs = DEFAULT_RESOURCE_INTERVAL_M
       }
       return report
     }
+  }
+}
+
+/**
+ * One target's figures as the sampler adds them up: its CPU ticks since the start, its peak memory and most processes from its first
+ * read on, and its samples.
+ * @param {string} name @param {ReturnType<typeof createTracker>} tracker its first read is the baseline
+ * @param {{ startedAt: number, pageBytes: number }} options startedAt: performance.now() at the start
+ */
+function targetTotals (name, tracker, { startedAt, pageBytes }) {
+  const baseline = tracker.read(startedAt)
+  return {
+    name,
+    tracker,
+    userTicks: 0,
+    systemTicks: 0,
+    peakRssBytes: baseline.rssPages * pageBytes,
+    maxProcesses: baseline.processes,
+    /** @type {ResourceSample[]} */
+    samples: []
+  }
+}
+
+/**
+ * One interval of a target, its CPU in % of one core to one decimal: the figures are no more precise than a clock tick.
+ * @param {{ userTicks: number, systemTicks: number, processes: number }} read what the interval used
+ * @param {{ tMs: number, intervalSec: number, ticksPerSec: number, rssBytes: number }} interval
+ * @returns {ResourceSample}
+ */
+function intervalSample ({ userTicks, systemTicks, processes }, { tMs, intervalSec, ticksPerSec, rssBytes }) {
+  return {
+    tMs,
+    cpuUserPct: roundTo(userTicks / ticksPerSec / intervalSec * 100, 1),
+    cpuSystemPct: roundTo(systemTicks / ticksPerSec / intervalSec * 100, 1),
+    rssBytes,
+    processes
+  }
+}
+
+/**
+ * What a target used over the whole window.
+ * @param {ReturnType<typeof targetTotals>} entry @param {{ durationSec: number, ticksPerSec: number }} window
+ * @returns {TargetResources}
+ */
+function targetResources (entry, { durationSec, ticksPerSec }) {
+  const cpuUserSec = entry.userTicks / ticksPerSec
+  const cpuSystemSec = entry.systemTicks / ticksPerSec
+  return {
+    scope: entry.tracker.scope,
+    id: entry.tracker.id,
+    durationSec: roundTo(durationSec, 3),
+    cpuUserSec: roundTo(cpuUserSec, 2),
+    cpuSystemSec: roundTo(cpuSystemSec, 2),
+    cpuSec: roundTo(cpuUserSec + cpuSystemSec, 2),
+    cpuPctMean: durationSec > 0 ? roundTo((cpuUserSec + cpuSystemSec) / durationSec * 100, 1) : 0,
+    peakRssBytes: entry.peakRssBytes,
+    maxProcesses: entry.maxProcesses,
+    samples: entry.samples
   }
 }

@@ -9,14 +9,10 @@ import { NATIVE_ENGINE_DIR } from '../../../platform/paths.js'
 import { LineTail } from '../../../platform/process/line-tail.js'
 import { outputRead } from '../../../platform/process/output-read.js'
 import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
-import { generatorBound } from '../../../platform/resources/resource-figures.js'
 import { startResourceSampler } from '../../../platform/resources/resource-sampler.js'
 import { certificateOnHost } from '../../../subjects/tls/certificate-on-host.js'
-import {
-  engineConfig, failedPhase, findNativeEngine, nativePortableCounts, plannedEngineMs, readEngineMessages, withConnects, withProtocol
-} from './native-engine.js'
-import { mergeCounts } from '../../phase-counts.js'
-import { phaseSummary } from '../../phase-summary.js'
+import { hostPhaseFigures, phasesAcrossHosts, progressAcrossHosts } from './merge-host-reports.js'
+import { engineConfig, failedPhase, findNativeEngine, plannedEngineMs, readEngineMessages } from './native-engine.js'
 
 /** Time for every host's SSH session to deliver its config before the common start. */
 export const START_LEAD_MS = 3000
@@ -77,7 +73,7 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
   const startAndFollow = async (trusted) => {
     const startAtUnixMs = Date.now() + START_LEAD_MS
     for (const [index, { host, cpus, pin }] of loadHosts.entries()) {
-      const threads = Math.max(1, Math.min(cpus.length, shares[index]))
+      const threads = engineThreads(cpus, shares[index])
       const onHost = host.launchOn(engine.path, [])
       const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, pin ? cpus : null)
       started.push(
@@ -133,16 +129,12 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
  * @returns {Promise<import('../engine.js').LoadOutcome>}
  */
 function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks }) {
-  const plannedMs = plannedEngineMs(plan)
+  const deadlineMs = plannedEngineMs(plan) + START_LEAD_MS + GRACE_MS
   /** @type {import('../engine.js').LoadOutcome} */
   const outcome = { phases: {} }
-  /** @type {Map<string, import('./native-engine.js').NativePhaseReport[]>} */
-  const reports = new Map()
-  /** @type {Map<string, { hosts: number, requestsPerSec: number }>} */
-  const seconds = new Map()
+  const progress = progressAcrossHosts(engines.length)
+  const phases = phasesAcrossHosts(plan, engines.length, outcome)
   const samplers = engines.map((engine) => hostSampler(engine, startAtUnixMs))
-  /** @type {Map<string, import('../engine.js').HostShare[]>} */
-  const shareFigures = new Map()
   let finished = 0
   return new Promise((resolve, reject) => {
     let settled = false
@@ -154,61 +146,24 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
       Promise.allSettled(engines.map((engine) => engine.stop(2000))).then(() => error ? reject(error) : resolve(outcome))
     }
     const deadline = setTimeout(
-      () =>
-        settle(
-          new DynoError(
-            'DYNO_ERR_LOAD_GENERATOR',
-            `the native engines did not finish within ${Math.round((plannedMs + START_LEAD_MS + GRACE_MS) / 1000)} s`
-          )
-        ),
-      plannedMs + START_LEAD_MS + GRACE_MS
+      () => settle(new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engines did not finish within ${Math.round(deadlineMs / 1000)} s`)),
+      deadlineMs
     )
     engines.forEach((engine, index) => {
-      const { host, cpus } = loadHosts[index]
-      const threads = Math.max(1, Math.min(cpus.length, shares[index]))
+      const share = hostPlanShare(plan, loadHosts[index], shares, index)
       let said = false
       readEngineMessages(
         engine.stdout,
         (message) => {
           if (message.type === 'progress') {
-            const key = `${message.phase}:${message.elapsedSec}`
-            const second = seconds.get(key) ?? { hosts: 0, requestsPerSec: 0 }
-            second.hosts += 1
-            second.requestsPerSec += message.requestsPerSec ?? 0
-            seconds.set(key, second)
-            if (second.hosts === engines.length) {
-              hooks.onProgress?.({ phase: message.phase, elapsedSec: message.elapsedSec, requestsPerSec: second.requestsPerSec })
-            }
+            const second = progress.add(message)
+            if (second) hooks.onProgress?.(second)
           } else if (message.type === 'phase') {
             const report = /** @type {import('./native-engine.js').NativePhaseReport} */ (message.report)
-            const usage = samplers[index].phaseDone()
-            const bound = usage
-              ? generatorBound({ cpuSec: usage.cpuSec, wallSec: usage.durationSec, allottedCores: cpus.length, generatorThreads: threads })
-              : { generatorBound: false, generatorCpuPct: null }
-            const figures = shareFigures.get(report.name) ?? []
-            const errors = report.errors + report.timeouts
-            const { ratePerSec } = hostPart(plan, shares, index)
-            figures[index] = {
-              name: host.name,
-              connections: shares[index],
-              ...(ratePerSec === null ? {} : { ratePerSec }),
-              threads,
-              requests: report.requests,
-              errors,
-              ...bound
-            }
-            shareFigures.set(report.name, figures)
-            const phase = reports.get(report.name) ?? []
-            phase[index] = report
-            reports.set(report.name, phase)
-            if (phase.filter(Boolean).length === engines.length) {
-              const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
-              const summary = withConnects(withProtocol(phaseSummary(counts, plan.expectedStatus), phase, plan), phase)
-              outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: figures }
-              hooks.onPhase?.(report.name)
-            }
+            const figures = hostPhaseFigures(share, report, samplers[index].phaseDone())
+            if (phases.add(index, report, figures)) hooks.onPhase?.(report.name)
           } else if (message.type === 'failed') {
-            settle(failedPhase(message, host.name))
+            settle(failedPhase(message, share.name))
           } else if (message.type === 'done') {
             said = true
             finished += 1
@@ -217,24 +172,57 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
         },
         (line) =>
           settle(
-            new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine on ${host.name} printed what is not JSON: ${line.slice(0, 200)}`)
+            new DynoError('DYNO_ERR_LOAD_GENERATOR', `the native engine on ${share.name} printed what is not JSON: ${line.slice(0, 200)}`)
           )
       )
-      const stderr = new LineTail()
-      engine.stderr.on('data', (chunk) => stderr.push(chunk))
-      // Judged once its last lines are read: its exit can come before its `done` has been.
-      engine.exited.then(async ({ code, signal }) => {
-        await outputRead([engine.stdout, engine.stderr])
-        if (said) return
-        const lost = engine.lostReason()
-        settle(
-          new DynoError(
-            lost ? 'DYNO_ERR_HOST_LOST' : 'DYNO_ERR_LOAD_GENERATOR',
-            lost ?? `the native engine on ${host.name} exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`
-          )
-        )
-      })
+      failOnEarlyExit(engine, share.name, () => said, settle)
     })
+  })
+}
+
+/**
+ * What one host was given of the plan, as its phases' figures report it.
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {import('../engine.js').LoadHost} loadHost
+ * @param {number[]} shares the connections of each host @param {number} index the host's
+ * @returns {import('./merge-host-reports.js').HostPlanShare}
+ */
+function hostPlanShare (plan, { host, cpus }, shares, index) {
+  return {
+    name: host.name,
+    connections: shares[index],
+    ratePerSec: hostPart(plan, shares, index).ratePerSec,
+    threads: engineThreads(cpus, shares[index]),
+    allottedCores: cpus.length
+  }
+}
+
+/**
+ * One thread per cpu of the host's engine, never more than its connections, at least one.
+ * @param {number[]} cpus @param {number} connections its share @returns {number}
+ */
+function engineThreads (cpus, connections) {
+  return Math.max(1, Math.min(cpus.length, connections))
+}
+
+/**
+ * Fails the following when an engine exits without having said `done`: its host lost, or its exit and what it printed to stderr.
+ * @param {import('../../../platform/hosts/host.js').HostProcess} engine @param {string} hostName
+ * @param {() => boolean} saidDone @param {(error: Error) => void} fail
+ */
+function failOnEarlyExit (engine, hostName, saidDone, fail) {
+  const stderr = new LineTail()
+  engine.stderr.on('data', (chunk) => stderr.push(chunk))
+  engine.exited.then(async ({ code, signal }) => {
+    // Judged once its last lines are read: its exit can come before its `done` has been.
+    await outputRead([engine.stdout, engine.stderr])
+    if (saidDone()) return
+    const lost = engine.lostReason()
+    fail(
+      new DynoError(
+        lost ? 'DYNO_ERR_HOST_LOST' : 'DYNO_ERR_LOAD_GENERATOR',
+        lost ?? `the native engine on ${hostName} exited early (${signal ?? `exit code ${code}`}); its stderr:\n${stderr.format()}`
+      )
+    )
   })
 }
 
