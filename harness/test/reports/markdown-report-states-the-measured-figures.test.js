@@ -28,11 +28,18 @@ it('writes report.md with the run\'s own figures, and lists the runs that are no
   const figures = `| 1 | node-http | ${process.versions.node} | ${formatInteger(nodeHttp.requestsPerSec.center)} | 1.00× | ` +
     `${formatMs(nodeHttp.latencyMs.p50)} | ${formatMs(nodeHttp.latencyMs.p99)} | 0 | `
   expect(row?.startsWith(figures), row).toBe(true)
-  // Its last cell: nothing to say of a consistent measurement, or what the consistency check found (a busy machine can make one
-  // fail Little's law, and then the report must say so).
-  const consistency = written.find((record) => record.sut.name === 'node-http')?.consistency
-  if (consistency?.passed === false) expect(row?.slice(figures.length)).toMatch(/^\*\*inconsistent\*\*: .+ \|$/)
-  else expect(row?.slice(figures.length)).toBe(' |')
+  // Its last cell: each note its record calls for and no other, nothing when it calls for none. A busy machine can make a cell
+  // disturbed or fail Little's law, a fast one leave the generator short of the SUT: the record says which, and the report with it.
+  const record = written.find((candidate) => candidate.sut.name === 'node-http')
+  const said = row?.slice(figures.length) ?? ''
+  /** @type {[boolean, RegExp][]} */
+  const notes = [
+    [record?.summary?.generatorBound === true, /\*\*(generator-bound|‡ limit of this machine)\*\*: /],
+    [record?.interference?.disturbed === true, /\*\*disturbed\*\*: /],
+    [record?.consistency?.passed === false, /\*\*inconsistent\*\*: /]
+  ]
+  for (const [called, note] of notes) expect(note.test(said), `${note} in ${said}`).toBe(called)
+  if (notes.every(([called]) => !called)) expect(said).toBe(' |')
   // One round: the rank is the plain order, and the table says that it is no rank group.
   expect(report).toContain(`- ${ONE_ROUND_NOTE}`)
   const invalid = report.split('\n').find((line) => line.startsWith('| - | fixture-wrong-body |'))
