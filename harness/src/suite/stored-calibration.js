@@ -10,7 +10,7 @@ import { keyDifferences } from './machine-key.js'
  * @param {string} file @param {string} cacheDir its directory, whose seal it carries
  * @param {{ what: string, key: Record<string, unknown> }} expected what: its name in the note (`the engine calibration`); key: this
  *   machine's now
- * @returns {{ content: Record<string, any> | null, note: string | null }} content: as written, without its seal; null with no note:
+ * @returns {{ content: Record<string, unknown> | null, note: string | null }} content: as written, without its seal; null with no note:
  *   there is none
  */
 export function readStoredCalibration (file, cacheDir, { what, key }) {

@@ -56,10 +56,12 @@ function readCalibration (file, cacheDir, key) {
   if (typeof stored.levels !== 'object' || stored.levels === null) {
     return { levels: {}, note: `the engine calibration ${file} was measured with another format: ignored, measured again` }
   }
+  const storedLevels = /** @type {Record<string, unknown>} */ (stored.levels)
   // Each level's figures are read as they must be; a level that lacks one is measured again, named in the note.
   const names = Object.keys(key.engines)
-  const levels = Object.fromEntries(Object.entries(stored.levels).filter(([, level]) => levelProblem(level, names) === null))
-  const dropped = Object.entries(stored.levels).filter(([, level]) => levelProblem(level, names) !== null)
+  const levels = /** @type {Record<string, LevelCalibration>} */ (
+    Object.fromEntries(Object.entries(storedLevels).filter(([, level]) => levelProblem(level, names) === null)))
+  const dropped = Object.entries(storedLevels).filter(([, level]) => levelProblem(level, names) !== null)
     .map(([name, level]) => `level ${name.slice(0, 20)}: ${levelProblem(level, names)}`)
   return {
     levels,

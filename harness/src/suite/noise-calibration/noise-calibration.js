@@ -104,7 +104,7 @@ function readNoiseCalibration (file, cacheDir, key) {
   if (!content) return { calibration: null, note }
   const problem = calibrationProblem(content.calibration)
   if (problem) return { calibration: null, note: `the noise calibration ${file} cannot be read (${problem}): ignored, measured again` }
-  return { calibration: content.calibration, note: null }
+  return { calibration: /** @type {NoiseCalibration} */ (content.calibration), note: null }
 }
 
 /** @param {unknown} value @returns {string | null} what is wrong with a stored calibration's figures */
