@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util'
 import { parseOptions } from '../src/interface/cli/command-table.js'
 import { formatCalibration } from '../src/interface/commands/calibrate-command.js'
-import { calibrationRows } from '../src/suite/engine-choice/engine-calibration.js'
+import { calibrationRows } from '../src/measures/calibrations/engine-choice/engine-calibration.js'
 import { discoverSuts } from '../src/subjects/suts/discover-suts.js'
 import { selectSuts } from '../src/subjects/suts/select.js'
 import { resolvePinning } from '../src/platform/pinning/resolve-pinning.js'

@@ -47,7 +47,10 @@ import { protocolEnv } from '../subjects/sut-process/protocol-env.js'
  * @property {boolean} keepSut the next cell is the same SUT's: its process stays up for it, if this cell ends ok
  * @property {import('@dyno/scenarios').Scenario[]} launchScenarios the scenarios of every cell a launch of the SUT for this cell is to
  *   serve, distinct, in the order they come: those a fresh launch is warmed over (the measure's `warmLaunch`)
- * @property {(event: { stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
+ * @property {(event: CellProgress) => void} [onProgress]
+ *
+ * @typedef {{ stage: string, phase?: string, elapsedSec?: number, requestsPerSec?: number | null }} CellProgress where a cell is, and
+ *   under load its phase's rate so far
  */
 
 /**

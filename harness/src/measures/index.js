@@ -45,4 +45,4 @@ export const measureOfRun = (run) => run.records.length > 0 ? measureOf(run.reco
  * @param {import('./load-settings.js').SettingsInput} options @param {import('../load/engines/engine.js').Engine} engine
  * @returns {import('../records/result-record.js').LoadSettings}
  */
-export const loadSettingsOf = (options, engine) => measureNamed(options.measure).settings(options, engine)
+export const loadSettingsOf = (options, engine) => measureNamed(options.measure).plan.settings(options, engine)

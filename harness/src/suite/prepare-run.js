@@ -4,7 +4,7 @@
 // rounds sized from the machine's spread. Every command that runs benchmarks prepares through here; runSuite consumes what it gives.
 import { join, resolve } from 'node:path'
 import { SCENARIOS, LOAD_PROFILES } from '@dyno/scenarios'
-import { AUTO_CANDIDATES, engineNamed, protocolProblem } from '../load/engines/index.js'
+import { engineNamed } from '../load/engines/index.js'
 import { measureNamed } from '../measures/index.js'
 import { DynoError } from '../platform/errors.js'
 import { REPO_ROOT } from '../platform/paths.js'
@@ -13,8 +13,7 @@ import { discoverSuts } from '../subjects/suts/discover-suts.js'
 import { resolveSubjects } from '../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../subjects/suts/select.js'
 import { selectWithVariants } from '../subjects/variants/variant-subjects.js'
-import { chooseEngine, givenChoice } from './engine-choice/engine-choice.js'
-import { noisePlanOf } from './noise-calibration/noise-plan.js'
+import { chooseEngine, givenChoice } from '../measures/calibrations/engine-choice/engine-choice.js'
 import { planDeciding } from './plan/split-plan.js'
 import { connectLoadHosts, connectSutHost } from './run-hosts.js'
 
@@ -37,8 +36,8 @@ import { connectLoadHosts, connectSutHost } from './run-hosts.js'
  * @property {RunValues} options as given, with the rounds the noise plan sized
  * @property {import('../measures/measure.js').Measure} measure
  * @property {import('../load/engines/engine.js').Engine} engine the run's engine: named, chosen, or the one a measure drives itself
- * @property {import('./engine-choice/engine-choice.js').EngineChoice | null} engineChoice how it was chosen (null: the measure loads
- *   its cells itself)
+ * @property {import('../measures/calibrations/engine-choice/engine-choice.js').EngineChoice | null} engineChoice how it was chosen
+ *   (null: the measure drives its own)
  * @property {import('../records/result-record.js').LoadSettings} load
  * @property {import('@dyno/scenarios').Scenario[]} scenarios
  * @property {number} frameworkCount the frameworks and their variants selected, before each is put on its runtimes
@@ -46,7 +45,7 @@ import { connectLoadHosts, connectSutHost } from './run-hosts.js'
  * @property {import('../platform/pinning/resolve-pinning.js').PinPlan} pinning
  * @property {import('../platform/hosts/host.js').Host | null} sutHost null: this machine
  * @property {import('../load/engines/engine.js').LoadHost[] | null} loadHosts null: only this machine
- * @property {import('./noise-calibration/size-repeats.js').NoisePlan | null} noisePlan
+ * @property {import('../measures/calibrations/noise/size-repeats.js').NoisePlan | null} noisePlan
  */
 
 /**
@@ -59,15 +58,14 @@ import { connectLoadHosts, connectSutHost } from './run-hosts.js'
 export async function prepareRun (values, { signal, log }) {
   const measure = measureNamed(values.measure)
   const cacheDir = resolve(REPO_ROOT, values.cacheDir)
-  // The engine named is looked up once, here; `auto` chooses one below. What the options ask of an engine they name (or of a measure
-  // that sends its own requests, which records the engine `auto` prefers) is judged before anything starts.
+  // The engine named is looked up once, here; `auto` chooses one below, unless the measure drives its own. What the options ask of the
+  // engine is judged before anything starts.
   const named = values.engine === 'auto' ? null : engineNamed(values.engine)
-  const unchosen = measure.engineUnlessNamed ? engineNamed(measure.engineUnlessNamed) : AUTO_CANDIDATES[0]
   const scenarios = selectScenarios([...SCENARIOS], values.scenarios)
-  const unspoken = named && measure.loadedByEngine ? protocolProblem(named, scenarios) : null
-  if (unspoken) throw new DynoError('DYNO_ERR_INVALID_OPTION', unspoken)
+  const own = measure.ownEngine(named, scenarios)
   const settingsInput = /** @type {import('../measures/load-settings.js').SettingsInput} */ (values)
-  const early = named || !measure.loadedByEngine ? measure.settings(settingsInput, named ?? unchosen) : null
+  const judgedWith = own ?? named
+  const early = judgedWith ? measure.plan.settings(settingsInput, judgedWith) : null
   const { sutHost, pinning, loadHosts } = await placeRun(values, named)
   const selected = await selectWithVariants(discoverSuts(), values.frameworks, {
     cacheDir, signal, onLine: (entry, line) => log(`  install ${entry}: ${line}`)
@@ -76,7 +74,7 @@ export async function prepareRun (values, { signal, log }) {
     runtimes: values.runtimes, workers: values.workers, onBuildLine: (name, line) => log(`  build ${name}: ${line}`)
   })
   stopIfInterrupted(signal)
-  const chosen = !measure.loadedByEngine
+  const chosen = own
     ? null
     : loadHosts && named
       ? { engine: named, choice: givenChoice(named, `\`--engine ${named.name}\` on ${loadHosts.length} load hosts`) }
@@ -92,9 +90,9 @@ export async function prepareRun (values, { signal, log }) {
         log
       })
   stopIfInterrupted(signal)
-  const engine = chosen?.engine ?? named ?? unchosen
+  const engine = own ?? /** @type {{ engine: import('../load/engines/engine.js').Engine }} */ (chosen).engine
   // Shaped once: again only when `auto` chose another engine than the one the options were judged against.
-  const load = early?.engine === engine.name ? early : measure.settings(settingsInput, engine)
+  const load = early?.engine === engine.name ? early : measure.plan.settings(settingsInput, engine)
   const noisePlan = await sizeRounds(values, { engine, measure, load, scenarios, cells: suts.length, pinning, signal, log })
   stopIfInterrupted(signal)
   return {
@@ -137,12 +135,13 @@ async function placeRun (values, named) {
  *   load: import('../records/result-record.js').LoadSettings, scenarios: import('@dyno/scenarios').Scenario[], cells: number,
  *   pinning: import('../platform/pinning/resolve-pinning.js').PinPlan, signal: AbortSignal, log: (line: string) => void }} run
  *   cells: the SUTs, each to be measured on every scenario and connection level
- * @returns {Promise<import('./noise-calibration/size-repeats.js').NoisePlan | null>}
+ * @returns {Promise<import('../measures/calibrations/noise/size-repeats.js').NoisePlan | null>} null: the rounds as given, or the
+ *   profile's
  */
 async function sizeRounds (values, { engine, measure, load, scenarios, cells, pinning, signal, log }) {
   const profile = LOAD_PROFILES[/** @type {keyof typeof LOAD_PROFILES} */ (values.profile)]
-  if (!values.sizeRepeats || !measure.roundsSizedByNoise || !profile.budgetSec || values.shard) return null
-  return noisePlanOf({
+  if (!values.sizeRepeats || !profile.budgetSec || values.shard) return null
+  return measure.plan.sizeRounds({
     engine,
     engineOptions: values,
     connections: values.connections[0],

@@ -35,7 +35,7 @@ export function startRemeasuring (suite, cells) {
   return {
     limit: budget.limit,
     judge (record) {
-      const verdict = judgeDisturbance(measure.interferenceOf?.(record) ?? null, suite.disturbedAbovePct)
+      const verdict = judgeDisturbance(measure.judge.interference(record), suite.disturbedAbovePct)
       record.interference = verdict && { ...verdict, earlierAttempts: [] }
     },
     async remeasureDisturbed (run) {
@@ -45,7 +45,7 @@ export function startRemeasuring (suite, cells) {
         const disturbed = disturbedBefore(run.index.kept(), pass)
         for (const [at, [position, previous]] of disturbed.entries()) {
           if (suite.signal.aborted) break
-          const expectedSec = Math.max(remeasureSec, measure.expectedCellSec(run.plan[position].scenario, suite.load))
+          const expectedSec = Math.max(remeasureSec, measure.plan.cellSec(run.plan[position].scenario, suite.load))
           if (performance.now() + expectedSec * 1000 > deadlineMs) {
             leftForTime(run, disturbed.length - at, suite.noisePlan?.budgetSec ?? 0)
             break
@@ -57,7 +57,7 @@ export function startRemeasuring (suite, cells) {
           const record = await run.measureAgain(position)
           remeasureSec = Math.max(remeasureSec, (performance.now() - startedMs) / 1000)
           if (pass === 1) run.index.remeasured.cells += 1
-          const earlier = { requestsPerSec: measure.requestsPerSecOf?.(previous) ?? 0, detail: was.detail }
+          const earlier = { ...measure.judge.attempt(previous), detail: was.detail }
           replaceIfOk(run, position, { previous, record, earlierAttempts: [...was.earlierAttempts, earlier] })
         }
       }

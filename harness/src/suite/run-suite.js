@@ -36,16 +36,16 @@ import { runOne } from './run-one.js'
  * @property {Readonly<Record<string, unknown>>} recorded what the user asked for, as run.json records it (its `options`): read by nothing
  *   below the command
  * @property {Record<string, unknown>} planOptions of those, the ones that decide what the plan measures: its identity (split-plan.js)
- * @property {import('./engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine was chosen (null: a count,
- *   no engine)
+ * @property {import('../measures/calibrations/engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine
+ *   was chosen (null: the measure drives its own)
  * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
  * @property {import('./plan/plan-parts.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);
  *   none: all of it
  * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
  * @property {import('../platform/hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
  * @property {import('../load/engines/engine.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
- * @property {import('./noise-calibration/size-repeats.js').NoisePlan | null} [noisePlan] how the rounds were sized from the machine's
- *   spread (the default profile, its rounds not given); absent: as given or the profile's
+ * @property {import('../measures/calibrations/noise/size-repeats.js').NoisePlan | null} [noisePlan] how the rounds were sized from the
+ *   machine's spread (the default profile, its rounds not given); absent: as given or the profile's
  * @property {'on' | 'off'} quietCheck look at the machine before measuring (quiet-check.js)
  * @property {'on' | 'off'} censusArgs name other processes by their (masked) arguments too, not only by pid, name and user
  * @property {number} disturbedAbovePct the share of the SUT's or the generator's cpus others may take before a cell is disturbed
@@ -56,8 +56,8 @@ import { runOne } from './run-one.js'
  *   part of the plan (all of it without --shard)
  * @property {(info: { available: string[], unavailable: Record<string, string>, described: Record<string, Record<string, unknown>> }) =>
  *   void} [onServices]
- * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number, stage: string,
- *   phase?: string, elapsedSec?: number, requestsPerSec?: number | null }) => void} [onProgress]
+ * @property {(info: { index: number, total: number, sut: string, scenario: string, connections: number, repeat: number } &
+ *   import('../measures/cell-context.js').CellProgress) => void} [onProgress]
  * @property {(record: import('../records/result-record.js').ResultRecord, file: string) => void} [onResult]
  * @property {(line: string) => void} [onNote] a line for the user (a cached count that could not be used, and why)
  */
@@ -165,12 +165,14 @@ async function measurePlan (suite, hooks, { plan, index, context, resources, rem
   // As many cells at once as the measure allows (load shares the machine: one), and one SUT process for a SUT's consecutive cells
   // where the measure keeps it.
   const { measure } = suite
-  const jobs = measure.cellsAtOnce(suite.load)
-  const groups = sessionGroups(plan, { reuse: !measure.sutPerCell && !suite.freshSut })
-  for (const note of measure.runNotes({ sutHostSharesProcesses: context.sutHost.sharesProcesses })) hooks.onNote?.(note)
-  const sessionOf = resources.sessions(context, { perCell: measure.sutPerCell })
+  const { schedule } = measure
+  const jobs = schedule.cellsAtOnce(suite.load)
+  const groups = sessionGroups(plan, { reuse: !schedule.sutPerCell && !suite.freshSut })
+  for (const note of measure.about.notes({ sutHostSharesProcesses: context.sutHost.sharesProcesses })) hooks.onNote?.(note)
+  const sessionOf = resources.sessions(context, { perCell: schedule.sutPerCell })
   index.remeasured.limit = remeasuring.limit
-  if (measure.looksBeforeMeasuring && plan.length > 0 && !suite.signal.aborted) {
+  // What other programs take of the cpus moves a figure that does not hold beside other work: the machine is looked at first.
+  if (!schedule.besideOtherWork && plan.length > 0 && !suite.signal.aborted) {
     const quietCheck = await lookBeforeMeasuring(suite, context.sutHost)
     if (quietCheck.line) hooks.onNote?.(quietCheck.line)
     index.lookedBefore(quietCheck)
@@ -194,7 +196,7 @@ async function measurePlan (suite, hooks, { plan, index, context, resources, rem
       ...overrides
     }
     const measured = await runOne(context, cell, sessionOf())
-    measured.consistency = measure.checkConsistency(measured)
+    measured.consistency = measure.judge.consistency(measured)
     remeasuring.judge(measured)
     return measured
   }

@@ -16,7 +16,7 @@ import { runCli } from '../support/run-cli.js'
 
 const COMPARISONS = /** @type {const} */ (['compare-commits', 'compare-versions'])
 const NOTICE = 'valgrind is not installed here: comparing by wall clock; apt-get install valgrind to compare instruction counts'
-const COMPARED_SCENARIOS = /** @type {string[]} */ (instructions.comparisonDefaults.scenarios(LOAD_PROFILES.ci))
+const COMPARED_SCENARIOS = /** @type {string[]} */ (instructions.comparison.defaults.scenarios(LOAD_PROFILES.ci))
 const COUNTED_SCENARIOS = COMPARED_SCENARIOS.join(',')
 const CI_SCENARIOS = /** @type {string[]} */ (LOAD_PROFILES.ci.scenarios).join(',')
 

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { HARNESS_DIR, PACKAGES_DIR } from '../../src/platform/paths.js'
+import { MEASURES } from '../../src/measures/index.js'
 import { loadSut } from '../../src/subjects/suts/discover-suts.js'
 import { measuredCells, oneAtATime, REQUESTS_PER_CELL } from '../support/one-at-a-time-measure/one-at-a-time-measure.js'
 import { trackRuns } from '../support/leftover-processes.js'
@@ -35,12 +36,18 @@ describe('a new measure', () => {
       const figures = /** @type {{ oneAtATime?: { requests: number, medianUs: number } }} */ (record).oneAtATime
       expect(figures?.requests).toBe(REQUESTS_PER_CELL)
       expect(figures?.medianUs).toBeGreaterThan(0)
-      expect(oneAtATime.resultFigures(record)).toMatch(/^ {2}\d+ µs per request, one at a time$/)
+      expect(oneAtATime.report.resultLine(record)).toMatch(/^ {2}\d+ µs per request, one at a time$/)
       // No engine loaded it: the wall-clock measure's summary is not there.
       expect(record.summary ?? null).toBeNull()
     }
     expect(notes).toContain(`one request at a time, ${REQUESTS_PER_CELL} a cell`)
     expect(index.results).toHaveLength(2)
+  })
+
+  it('is twelve members, the same in every measure dyno has and in one it does not know', () => {
+    const members = Object.keys(oneAtATime).sort()
+    expect(members).toHaveLength(12)
+    for (const measure of MEASURES) expect(Object.keys(measure).sort(), measure.name).toEqual(members)
   })
 
   it('is the only place a measure is named: no file outside measures/ compares a measure\'s name', () => {

@@ -5,9 +5,9 @@
 // against the rank groups' own test (separable-difference.js), on calibrations whose spread is set exactly.
 import { describe, expect, it } from 'vitest'
 import { roundsToSeparate, separableLog } from '../../src/judging/stats/separable-difference.js'
-import { sizeRepeats } from '../../src/suite/noise-calibration/size-repeats.js'
+import { sizeRepeats } from '../../src/measures/calibrations/noise/size-repeats.js'
 
-/** @param {number} sdLog @returns {import('../../src/suite/noise-calibration/noise-calibration.js').NoiseCalibration} */
+/** @param {number} sdLog @returns {import('../../src/measures/calibrations/noise/noise-calibration.js').NoiseCalibration} */
 const calibration = (sdLog) => ({
   measuredAt: '2026-11-28T20:00:00.000Z',
   load: { scenario: 'json', connections: 100, warmupSec: 0.4, roundSec: 1, engine: 'native' },

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CALIBRATION_LAUNCHES, NOISE_CALIBRATION_FILE } from '../../src/suite/noise-calibration/noise-calibration.js'
+import { CALIBRATION_LAUNCHES, NOISE_CALIBRATION_FILE } from '../../src/measures/calibrations/noise/noise-calibration.js'
 import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'

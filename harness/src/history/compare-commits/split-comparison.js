@@ -29,7 +29,7 @@ const WHOLE_SUT_SLACK = 1.1
 export function splitComparison ({ frameworks, scenarios, runtimes, connections, rounds, count, settings, measure, options }) {
   const levels = connections.length * runtimes.length
   const pairs = frameworks.flatMap((sut) => scenarios.map((scenario) => ({ sut, scenario })))
-  const cellSec = new Map(scenarios.map((name) => [name, measure.expectedCellSec(scenarioNamed(name), settings)]))
+  const cellSec = new Map(scenarios.map((name) => [name, measure.plan.cellSec(scenarioNamed(name), settings)]))
   const pairSec = (/** @type {{ scenario: string }} */ pair) => (cellSec.get(pair.scenario) ?? 0) * levels * rounds * 2
   const byPair = splitByExpectedTime(pairs, count, pairSec)
   const bySut = splitByExpectedTime(frameworks, count, (sut) =>

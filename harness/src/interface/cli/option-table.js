@@ -63,9 +63,9 @@ export const RUN_OPTIONS = Object.freeze([
 ])
 
 /** The measures a comparison may default to, most preferred first. */
-const GATES = [...MEASURES].sort((a, b) => a.regressionGate.preference - b.regressionGate.preference)
+const GATES = [...MEASURES].sort((a, b) => a.comparison.gate.preference - b.comparison.gate.preference)
 /** @returns {import('../../measures/measure.js').Measure} the most preferred measure that can measure here */
-const gateHere = () => GATES.find((measure) => measure.regressionGate.unavailableHere() === null) ?? GATES[GATES.length - 1]
+const gateHere = () => GATES.find((measure) => measure.comparison.gate.unavailableHere() === null) ?? GATES[GATES.length - 1]
 
 /**
  * `--measure` of the comparison commands: a comparison is a regression gate, and measures by the most preferred measure that can measure
@@ -76,8 +76,8 @@ export const COMPARISON_MEASURE = {
   ...MEASURE,
   derive: () => gateHere().name,
   defaultText:
-    `${GATES[0].name} where ${GATES[0].regressionGate.when}; else ${GATES.slice(1)
+    `${GATES[0].name} where ${GATES[0].comparison.gate.when}; else ${GATES.slice(1)
       .map((measure) => measure.name)
       .join(', ')}, ` + 'and a line says why',
-  notice: () => (gateHere() === GATES[0] ? null : GATES[0].regressionGate.unavailableHere())
+  notice: () => (gateHere() === GATES[0] ? null : GATES[0].comparison.gate.unavailableHere())
 }

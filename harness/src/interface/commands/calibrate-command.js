@@ -9,7 +9,7 @@
 import { DynoError } from '../../platform/errors.js'
 import { AUTO_CANDIDATES, ENGINES } from '../../load/engines/index.js'
 import { resolvePinning } from '../../platform/pinning/resolve-pinning.js'
-import { calibrationRows } from '../../suite/engine-choice/engine-calibration.js'
+import { calibrationRows } from '../../measures/calibrations/engine-choice/engine-calibration.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { selectSuts } from '../../subjects/suts/select.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
@@ -32,7 +32,7 @@ export const CALIBRATION_DEFAULTS = Object.freeze({ durationSec: 5, warmupSec: 2
 const BASE_ENGINE = AUTO_CANDIDATES[0].name
 
 /**
- * @typedef {import('../../suite/engine-choice/engine-calibration.js').CalibrationRow} CalibrationRow
+ * @typedef {import('../../measures/calibrations/engine-choice/engine-calibration.js').CalibrationRow} CalibrationRow
  *
  * @typedef {object} CalibrateOptions the parsed options of `dyno calibrate` (parse-command-line.js)
  * @property {string[]} frameworks

@@ -52,7 +52,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
   const started = performance.now()
   const log = (/** @type {string} */ line) => io.stderr.write(`${line}\n`)
   const measure = measureNamed(options.measure)
-  const measured = measure.comparedBy(options.profile)
+  const measured = measure.comparison.comparedBy(options.profile)
   log(`dyno compare-commits: ${baseRef} against ${headRef}, ${rounds} round${rounds === 1 ? '' : 's'} (base and head alternating), ` +
     `${measured}${shard ? `, ${partLine(part, shard, split.cells)}` : ''}; results in ${resultsDir}`)
   const outcome = await compareCommits({
@@ -60,7 +60,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     baseRef,
     headRef,
     runArgs,
-    countJobs: measure.besideOtherWork ? { total: options.countJobs, given: options.countJobsGiven } : null,
+    countJobs: measure.schedule.besideOtherWork ? { total: options.countJobs, given: options.countJobsGiven } : null,
     frameworks: shard ? part.subsets.flatMap((subset) => subset.frameworks) : options.frameworks,
     subsets: shard ? part.subsets : null,
     record: recordedPlan(options, split, part),
@@ -183,7 +183,7 @@ function partLine (part, shard, cells) {
 }
 
 const CI = LOAD_PROFILES[COMPARISON_PROFILE]
-const COUNTS = instructions.comparisonDefaults
+const COUNTS = instructions.comparison.defaults
 
 /** Run options compare-commits sets itself for every round's `dyno run`. */
 const OWN_RUN_FLAGS = new Set([

@@ -47,7 +47,7 @@ export async function compareVersionsCommand (baseline, candidate, options, io, 
     thresholdPercent: options.thresholdPercent, alpha: COMPARE_DEFAULTS.alpha, paired: true
   })
   const measure = measureNamed(options.measure)
-  const measured = measure.comparedBy(options.profile)
+  const measured = measure.comparison.comparedBy(options.profile)
   if (options.format === 'md') {
     io.stdout.write(
       `Baseline \`${labels.baseline}\` against candidate \`${labels.candidate}\` (${describeVariant(run, base.text)}; ` +

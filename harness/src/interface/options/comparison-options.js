@@ -33,14 +33,14 @@ export const COMPARE_COMMITS_RUN_OPTIONS = Object.freeze([
     return {
       ...spec,
       description: 'Rounds: base and head once each, alternating which goes first',
-      derive: (/** @type {OptionValues} */ values) => measureOf(values).comparisonDefaults.rounds(profileOf(values)),
+      derive: (/** @type {OptionValues} */ values) => measureOf(values).comparison.defaults.rounds(profileOf(values)),
       defaultText: "the profile's; 1 with --measure instructions"
     }
   }
   if (spec === SCENARIOS_OPTION) {
     return {
       ...spec,
-      derive: (/** @type {OptionValues} */ values) => measureOf(values).comparisonDefaults.scenarios(profileOf(values)) ??
+      derive: (/** @type {OptionValues} */ values) => measureOf(values).comparison.defaults.scenarios(profileOf(values)) ??
         profileOf(values).scenarios ?? SCENARIOS.map((scenario) => scenario.name),
       defaultText: "the profile's; plaintext, json, params with --measure instructions"
     }

@@ -111,7 +111,7 @@ export const ENGINE = {
 export const MEASURE = {
   field: 'measure',
   flag: '--measure <what>',
-  description: MEASURES.map((measure) => measure.help).join(' or '),
+  description: MEASURES.map((measure) => measure.about.help).join(' or '),
   parse: oneOf(measureNames()),
   default: DEFAULT_MEASURE.name
 }

@@ -18,7 +18,7 @@ export const REPEATS = {
   description: 'Measure each (SUT, scenario, connections) this many times, interleaved in shuffled rounds',
   parse: wholeNumber({ min: 1, max: 1000 }),
   // A count is the same count in every round: one round of counts, whatever the profile's wall-clock rounds.
-  derive: (values) => measureNamed(String(values.measure)).defaultRepeats(profileOf(values)),
+  derive: (values) => measureNamed(String(values.measure)).plan.defaultRepeats(profileOf(values)),
   defaultText: "the profile's (the default profile's sized from this machine's measured spread, within its 10 minutes, when " +
     '--duration and --warmup are not given either); 1 with --measure instructions; 3 launches with --measure capacity'
 }

@@ -50,7 +50,8 @@ export async function runBenchmarks (values, io, signal, planFields) {
     // On a terminal the live line says what runs; a line per result only with --verbose, or where there is no live line (CI, pipes).
     onResult: (record, file) => {
       if (!options.verbose && io.stderr.isTTY) return
-      progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}${measure.resultFigures(record)}  → ${file}`)
+      const figures = measure.report.resultLine(record)
+      progress.log(`  ${record.status.padEnd(7)} ${record.sut.label} × ${record.scenario.name}${figures}  → ${file}`)
     }
   })
   progress.done()

@@ -16,7 +16,7 @@ export function startLine ({ options, measure, load, engineChoice, suts, framewo
   const runtimes = options.runtimes.length > 1 ? ` (${frameworkCount} × runtimes ${options.runtimes.join(', ')})` : ''
   const levels = options.connections.length > 1 ? ` × ${options.connections.length} connection levels` : ''
   const repeats = options.repeats > 1 ? ` × ${options.repeats} repeats, seed ${options.seed}` : ''
-  const described = measure.describeRun({ load, profile: options.profile, engineReason: engineChoice?.reason ?? null })
+  const described = measure.about.run({ load, profile: options.profile, engineReason: engineChoice?.reason ?? null })
   return `dyno: ${total} runs${part} (${suts.length} SUT${suts.length === 1 ? '' : 's'}${runtimes} × ${scenarios.length} scenarios` +
     `${levels}${repeats}; ${described}), results in ${runDir}`
 }
@@ -29,7 +29,7 @@ export function startLine ({ options, measure, load, engineChoice, suts, framewo
  * @returns {string[]}
  */
 export function endTables ({ measure, options }, outcome) {
-  if (measure.terminalTable) return [measure.terminalTable(outcome.records)]
+  if (measure.report.terminalTable) return [measure.report.terminalTable(outcome.records)]
   if (!options.verbose) return []
   return [
     formatSummaryTable(outcome.records, { showConnections: options.connections.length > 1 }),

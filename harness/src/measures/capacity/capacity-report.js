@@ -145,7 +145,7 @@ ${table.cells.map((cells) => `<tr>${cells.map((value) => `<td>${escapeHtml(value
 </tbody></table>`
 }
 
-/** @type {import('../measure.js').MeasureReport} */
+/** @type {import('../measure.js').ReportSections} */
 export const CAPACITY_REPORT = Object.freeze({
   // Its answer at a glance is the capacity table, which the terminal prints and report.md opens its body with.
   overview: () => null,

@@ -3,6 +3,7 @@
 // open-model steps at fixed offered rates (latency timed from each intended send time), searched for the highest rate whose achieved
 // rate is at least 99 % of the offered one, the objective holds and no request failed (capacity-cell.js). Each cell is a fresh launch of
 // the SUT; the rounds interleave the SUTs, and the launches give each capacity its interval and rank group (capacity-table.js).
+import { engineNamed } from '../../load/engines/index.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { timedMachine } from '../timed-machine.js'
 import { CAPACITY_COMPARISON } from './capacity-comparison.js'
@@ -37,59 +38,67 @@ function sweepFigures (figures) {
 /** @type {import('../measure.js').Measure} */
 export const capacity = Object.freeze({
   name: 'capacity',
-  help: 'capacity (the highest offered rate held within a latency objective, open model)',
-  unit: 'req/s held within the latency objective',
+  about: {
+    help: 'capacity (the highest offered rate held within a latency objective, open model)',
+    unit: 'req/s held within the latency objective',
+    run: ({ load }) => `capacity within ${load.capacity?.objective ?? '-'}: ` +
+      `closed-loop ceiling ${load.warmupSec} + ${load.durationSec} s, ` +
+      `then open-model steps of ${(load.capacity?.stepSec ?? 0) / 2} + ${load.capacity?.stepSec ?? '-'} s from ` +
+      `${formatInteger(load.capacity?.minRatePerSec ?? null)} req/s` +
+      `${load.capacity?.sweepConnections
+        ? `, then closed loops at ${load.capacity.sweepConnections.map(formatInteger).join(', ')} connections`
+        : ''}` +
+      `, ${load.engine}`,
+    notes: () => []
+  },
   options: CAPACITY_OPTIONS,
-  defaultRepeats: () => DEFAULT_LAUNCHES,
+  plan: {
+    defaultRepeats: () => DEFAULT_LAUNCHES,
+    settings: capacitySettings,
+    cellSec: (scenario, load) => {
+      const capacityOf = /** @type {{ stepSec?: number, sweepConnections?: number[] }} */ (load.capacity ?? {})
+      const stepSec = Number(capacityOf.stepSec ?? load.stepSec ?? 1)
+      const steps = 1 + SWEEP_FRACTIONS.length + ABOVE_TOP_FRACTIONS.length + MAX_BISECTION_STEPS
+      const levels = (capacityOf.sweepConnections ?? /** @type {number[] | undefined} */ (load.sweepConnections) ?? []).length
+      return CELL_OVERHEAD_SEC + Number(load.warmupSec) + Number(load.durationSec) + (steps + levels) * (1.5 * stepSec + STEP_OVERHEAD_SEC)
+    },
+    // Its launches are its rounds (--repeats, else DEFAULT_LAUNCHES): the interval is over them.
+    sizeRounds: async () => null
+  },
   // The engine is the one `--engine` names, else the native engine: it keeps a fixed schedule from one thread per cpu and reports how far
   // it lagged it. Each step judges whether the generator kept its schedule, so no calibration is run to choose one.
-  loadedByEngine: false,
-  engineUnlessNamed: 'native',
-  settings: capacitySettings,
-  describeRun: ({ load }) => `capacity within ${load.capacity?.objective ?? '-'}: ` +
-    `closed-loop ceiling ${load.warmupSec} + ${load.durationSec} s, ` +
-    `then open-model steps of ${(load.capacity?.stepSec ?? 0) / 2} + ${load.capacity?.stepSec ?? '-'} s from ` +
-    `${formatInteger(load.capacity?.minRatePerSec ?? null)} req/s` +
-    `${load.capacity?.sweepConnections
-      ? `, then closed loops at ${load.capacity.sweepConnections.map(formatInteger).join(', ')} connections`
-      : ''}` +
-    `, ${load.engine}`,
-  resultFigures: (record) => {
-    const figures = record.capacity
-    if (!figures) return ''
-    const capacityText = figures.capacityPerSec === null ? 'capacity not found' : `capacity ${formatInteger(figures.capacityPerSec)} req/s`
-    return `  ${capacityText} within ${figures.objective} (closed loop ${formatInteger(figures.ceiling?.requestsPerSec ?? null)} req/s, ` +
-      `${figures.steps.length} steps${figures.limit ? `; ${figures.limit}` : ''})${sweepFigures(figures)}`
-  },
-  regressionGate: { preference: 5, when: 'asked for (`--measure capacity`)', unavailableHere: () => 'capacity is measured when asked for' },
-  comparisonDefaults: { rounds: () => DEFAULT_LAUNCHES, scenarios: () => ['json'] },
-  comparedBy: () => 'capacity within the objective',
-  besideOtherWork: false,
-  // Load runs one cell at a time: two would share the cpus and measure each other.
-  cellsAtOnce: () => 1,
-  // Each cell is a launch of its own: the launches are what the interval is over.
-  sutPerCell: true,
-  roundsSizedByNoise: false,
-  looksBeforeMeasuring: true,
-  runNotes: () => [],
+  ownEngine: (named) => named ?? engineNamed('native'),
+  // Load runs one cell at a time: two would share the cpus and measure each other. Each cell is a launch of its own: the launches are
+  // what the interval is over.
+  schedule: { cellsAtOnce: () => 1, sutPerCell: true, besideOtherWork: false },
   // Nothing to warm: each step of a search is a launch of its own, warmed by its own load.
   warmLaunch: async () => null,
   measureCell: capacityCell,
-  expectedCellSec: (scenario, load) => {
-    const capacityOf = /** @type {{ stepSec?: number, sweepConnections?: number[] }} */ (load.capacity ?? {})
-    const stepSec = Number(capacityOf.stepSec ?? load.stepSec ?? 1)
-    const steps = 1 + SWEEP_FRACTIONS.length + ABOVE_TOP_FRACTIONS.length + MAX_BISECTION_STEPS
-    const levels = (capacityOf.sweepConnections ?? /** @type {number[] | undefined} */ (load.sweepConnections) ?? []).length
-    return CELL_OVERHEAD_SEC + Number(load.warmupSec) + Number(load.durationSec) + (steps + levels) * (1.5 * stepSec + STEP_OVERHEAD_SEC)
+  judge: {
+    consistency: () => null,
+    interference: (record) => record.capacity?.interference ?? null,
+    // What a launch held is its figure; 0 where it held no step.
+    attempt: (record) => ({ requestsPerSec: record.capacity?.capacityPerSec ?? 0 })
   },
-  checkConsistency: () => null,
   merging: {
     machine: (runs) => timedMachine(runs[0]),
     acrossMachines: /** @type {const} */ ('when-allowed'),
     differing: 'the parts were measured on machines that differ, so their capacities are not one machine\'s'
   },
-  comparison: CAPACITY_COMPARISON,
-  report: CAPACITY_REPORT,
-  interferenceOf: (record) => record.capacity?.interference ?? null,
-  terminalTable: formatCapacityTable
+  comparison: {
+    ...CAPACITY_COMPARISON,
+    gate: { preference: 5, when: 'asked for (`--measure capacity`)', unavailableHere: () => 'capacity is measured when asked for' },
+    defaults: { rounds: () => DEFAULT_LAUNCHES, scenarios: () => ['json'] },
+    comparedBy: () => 'capacity within the objective'
+  },
+  report: { ...CAPACITY_REPORT, resultLine: capacityLine, terminalTable: formatCapacityTable }
 })
+
+/** @param {import('../../records/result-record.js').ResultRecord} record @returns {string} a cell's figures for its result's line */
+function capacityLine (record) {
+  const figures = record.capacity
+  if (!figures) return ''
+  const capacityText = figures.capacityPerSec === null ? 'capacity not found' : `capacity ${formatInteger(figures.capacityPerSec)} req/s`
+  return `  ${capacityText} within ${figures.objective} (closed loop ${formatInteger(figures.ceiling?.requestsPerSec ?? null)} req/s, ` +
+    `${figures.steps.length} steps${figures.limit ? `; ${figures.limit}` : ''})${sweepFigures(figures)}`
+}

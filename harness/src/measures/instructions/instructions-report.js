@@ -67,7 +67,7 @@ function countSettingsLine (run) {
   )
 }
 
-/** @type {import('../measure.js').MeasureReport} */
+/** @type {import('../measure.js').ReportSections} */
 export const INSTRUCTIONS_REPORT = Object.freeze({
   overview: instructionsOverview,
   markdownBody: (run) => {

@@ -31,7 +31,7 @@ export function plannedEntry ({ sut, scenario, connections, repeat, file, positi
 export function planParts ({ suts, scenarios, connections, repeats, seed, planOptions, shard, settings, measure }) {
   const whole = planRuns({ suts, scenarios, connections, repeats, seed })
   const id = planIdentity(whole.map(plannedEntry), planOptions)
-  const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => measure.expectedCellSec(entry.scenario, settings))
+  const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => measure.plan.cellSec(entry.scenario, settings))
   const expectedSec = Math.round(parts.reduce((sum, part) => sum + part.expectedSec, 0) * 10) / 10
   return { id, whole, expectedSec, parts, mine: parts[(shard?.index ?? 1) - 1] }
 }

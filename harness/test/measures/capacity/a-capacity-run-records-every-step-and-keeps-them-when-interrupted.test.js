@@ -58,7 +58,8 @@ describe('a capacity run', () => {
       .map((/** @type {{ offeredPerSec: number }} */ step) => step.offeredPerSec)
     if (figures.capacityPerSec > 0) {
       expect(Math.max(...held)).toBe(figures.capacityPerSec)
-      expect(capacity.resultFigures(record)).toContain(`capacity ${figures.capacityPerSec.toLocaleString('en-US')} req/s within p99<=50ms`)
+      const line = capacity.report.resultLine(record)
+      expect(line).toContain(`capacity ${figures.capacityPerSec.toLocaleString('en-US')} req/s within p99<=50ms`)
     } else {
       // A machine too busy for even the lowest step: capacity 0, and the reason.
       expect(figures.limit).toMatch(/^at 100 req\/s: /)
@@ -73,7 +74,7 @@ describe('a capacity run', () => {
       expect(level.latencyMs.p50).toBeLessThanOrEqual(level.latencyMs.p99)
     }
     expect(figures.sweepStopped).toBeNull()
-    expect(capacity.resultFigures(record)).toMatch(/\n {2}sweep 5: [\d,]+ req\/s, p99 [\d.]+ ms; 50: [\d,]+ req\/s, p99 [\d.]+ ms/)
+    expect(capacity.report.resultLine(record)).toMatch(/\n {2}sweep 5: [\d,]+ req\/s, p99 [\d.]+ ms; 50: [\d,]+ req\/s, p99 [\d.]+ ms/)
     const [markdown, html] = writeReports([runDir]).map((path) => readFileSync(path, 'utf8'))
     expect(markdown).toContain('| framework | capacity req/s | 95% interval | rank | launches | closed-loop req/s |')
     expect(markdown).toMatch(/\| node-http \| [\d,]+ \|/)
@@ -81,7 +82,7 @@ describe('a capacity run', () => {
     expect(markdown).toMatch(/\| node-http \| [\d.]+ ms \| [\d.]+ ms \| (none to 50|\d+ connections) \|/)
     expect(html).toContain('data-capacity-chart="0"')
     expect(html).toContain('data-sweep-chart="0"')
-    const terminal = capacity.terminalTable?.(written)
+    const terminal = capacity.report.terminalTable?.(written)
     expect(terminal).toContain('capacity, json (objective p99<=50ms):')
     expect(terminal).toContain('connections sweep, json (closed loop, p99 from each send, median over launches):')
   })

@@ -3,6 +3,7 @@
 // kept-alive connection, checks every response as verification does, and records how many it sent and their median time. Nothing in dyno
 // knows it: it reaches a run the way a new measure in measures/ would, as the object a run is handed.
 import http from 'node:http'
+import { AUTO_CANDIDATES } from '../../../src/load/engines/index.js'
 import { commonSettings } from '../../../src/measures/load-settings.js'
 import { INSTRUCTIONS_COMPARISON } from '../../../src/measures/instructions/instructions-comparison.js'
 import { INSTRUCTIONS_REPORT } from '../../../src/measures/instructions/instructions-report.js'
@@ -22,26 +23,22 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 /** @type {import('../../../src/measures/measure.js').Measure} */
 export const oneAtATime = Object.freeze({
   name: 'one-at-a-time',
-  help: 'one-at-a-time (a test measure: requests sent one after another, their median time)',
-  unit: 'microseconds per request, one at a time',
-  options: [],
-  defaultRepeats: () => 1,
-  loadedByEngine: false,
-  settings: (options, engine) => ({ ...commonSettings(options, engine), runtimeEvents: false, measure: 'one-at-a-time' }),
-  describeRun: () => `one request at a time, ${REQUESTS_PER_CELL} a cell`,
-  resultFigures: (record) => {
-    const figures = /** @type {{ oneAtATime?: { medianUs: number } }} */ (record).oneAtATime
-    return figures ? `  ${figures.medianUs} µs per request, one at a time` : ''
+  about: {
+    help: 'one-at-a-time (a test measure: requests sent one after another, their median time)',
+    unit: 'microseconds per request, one at a time',
+    run: () => `one request at a time, ${REQUESTS_PER_CELL} a cell`,
+    notes: () => [`one request at a time, ${REQUESTS_PER_CELL} a cell`]
   },
-  regressionGate: { preference: 9, when: 'never', unavailableHere: () => 'a test measure' },
-  comparisonDefaults: { rounds: () => 1, scenarios: () => null },
-  comparedBy: () => 'one request at a time',
-  besideOtherWork: false,
-  cellsAtOnce: () => 1,
-  sutPerCell: false,
-  roundsSizedByNoise: false,
-  looksBeforeMeasuring: false,
-  runNotes: () => [`one request at a time, ${REQUESTS_PER_CELL} a cell`],
+  options: [],
+  plan: {
+    defaultRepeats: () => 1,
+    settings: (options, engine) => ({ ...commonSettings(options, engine), runtimeEvents: false, measure: 'one-at-a-time' }),
+    cellSec: () => 1,
+    sizeRounds: async () => null
+  },
+  // It sends its own requests: the engine a run records is the one named, else the one `--engine auto` would try first.
+  ownEngine: (named) => named ?? AUTO_CANDIDATES[0],
+  schedule: { cellsAtOnce: () => 1, sutPerCell: false, besideOtherWork: false },
   // It sends its own requests, one at a time: nothing warms a launch before them.
   warmLaunch: async () => null,
   measureCell: async (context, cell, running, record) => {
@@ -63,11 +60,22 @@ export const oneAtATime = Object.freeze({
     Object.assign(record, { oneAtATime: { requests: timesUs.length, medianUs: Math.round(median(timesUs)) } })
     return ok()
   },
-  expectedCellSec: () => 1,
-  checkConsistency: () => null,
+  judge: { consistency: () => null, interference: () => null, attempt: () => ({ requestsPerSec: 0 }) },
   merging: { machine: () => ({}), acrossMachines: /** @type {const} */ ('never'), differing: 'a test measure does not merge' },
   // What a comparison and a report of it would say is not what this test is about: it lends the counts' (a measure of its own brings its
   // own).
-  comparison: INSTRUCTIONS_COMPARISON,
-  report: INSTRUCTIONS_REPORT
+  comparison: {
+    ...INSTRUCTIONS_COMPARISON,
+    gate: { preference: 9, when: 'never', unavailableHere: () => 'a test measure' },
+    defaults: { rounds: () => 1, scenarios: () => null },
+    comparedBy: () => 'one request at a time'
+  },
+  report: {
+    ...INSTRUCTIONS_REPORT,
+    resultLine: (record) => {
+      const figures = /** @type {{ oneAtATime?: { medianUs: number } }} */ (record).oneAtATime
+      return figures ? `  ${figures.medianUs} µs per request, one at a time` : ''
+    },
+    terminalTable: null
+  }
 })

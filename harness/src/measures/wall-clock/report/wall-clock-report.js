@@ -243,7 +243,7 @@ ${
   )
 }
 
-/** @type {import('../../measure.js').MeasureReport} */
+/** @type {import('../../measure.js').ReportSections} */
 export const WALL_CLOCK_REPORT = Object.freeze({
   overview: (run) => wallClockOverview(run),
   markdownBody,

@@ -4,15 +4,15 @@
 import { readFileSync } from 'node:fs'
 import { cpus, release, totalmem } from 'node:os'
 
-const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version
+const HARNESS_VERSION = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).version
 
 /**
  * @typedef {ReturnType<typeof machineKey>} MachineKey
  */
 
 /**
- * @param {import('../platform/pinning/resolve-pinning.js').PinPlan} pinning
- * @param {readonly import('../load/engines/engine.js').Engine[]} engines each one's version is part of the key (null where absent)
+ * @param {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @param {readonly import('../../load/engines/engine.js').Engine[]} engines each one's version is part of the key (null where absent)
  */
 export function machineKey (pinning, engines) {
   const cpu = cpus()

@@ -3,7 +3,7 @@
 // readable JSON, carrying the cache directory's seal, measured with this machine's key. Anything else is not used, with one line saying
 // why; what its content must hold besides is each calibration's own to check.
 import { readFileSync } from 'node:fs'
-import { sealHolds } from '../platform/util/cache-seal.js'
+import { sealHolds } from '../../platform/util/cache-seal.js'
 import { keyDifferences } from './machine-key.js'
 
 /**

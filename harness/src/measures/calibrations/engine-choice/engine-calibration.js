@@ -8,17 +8,15 @@
 // uwebsockets at 20,000 req/s, and chose the engine of every later run from it); one still disturbed says so in its rows.
 import { randomBytes } from 'node:crypto'
 import { SCENARIOS } from '@dyno/scenarios'
-import { DEFAULTS } from '../../platform/defaults.js'
-import { isDynoError } from '../../platform/errors.js'
-import { ENGINES } from '../../load/engines/index.js'
-import { scenarioLoadPlan } from '../../load/load-plan.js'
-import { phaseResourceFigures } from '../../platform/resources/resource-figures.js'
-import { startResourceSampler } from '../../platform/resources/resource-sampler.js'
-import { startInterferenceSampler } from '../../platform/resources/interference-sampler.js'
-import { judgeDisturbance, REMEASURES_PER_CELL } from '../../judging/disturbance.js'
-import { startSut } from '../../subjects/sut-process/start-sut.js'
-import { refusalReason } from '../../subjects/sut-process/refusal.js'
-import { runEnv } from '../../platform/env/run-env.js'
+import { DEFAULTS } from '../../../platform/defaults.js'
+import { isDynoError } from '../../../platform/errors.js'
+import { ENGINES } from '../../../load/engines/index.js'
+import { scenarioLoadPlan } from '../../../load/load-plan.js'
+import { runLoadedPhase } from '../../../load/loaded-phase.js'
+import { judgeDisturbance, REMEASURES_PER_CELL } from '../../../judging/disturbance.js'
+import { startSut } from '../../../subjects/sut-process/start-sut.js'
+import { refusalReason } from '../../../subjects/sut-process/refusal.js'
+import { runEnv } from '../../../platform/env/run-env.js'
 
 const CALIBRATION_SCENARIO = 'plaintext'
 
@@ -28,7 +26,7 @@ const CALIBRATION_SCENARIO = 'plaintext'
  * @property {number} connections
  * @property {string} engine the engine's name
  * @property {string} label how the engine was driven (`wrk (no checks)`)
- * @property {import('../../load/load-plan.js').PhaseSummary | null} summary the measured phase
+ * @property {import('../../../load/load-plan.js').PhaseSummary | null} summary the measured phase
  * @property {number | null} generatorSharePct the share of its generator cpus the engine used while measuring (100: it was the limit)
  * @property {boolean | null} generatorBound whether the engine set the pace (the rule of every run)
  * @property {string | null} error why the engine gave no figures
@@ -36,15 +34,15 @@ const CALIBRATION_SCENARIO = 'plaintext'
  *   the cpus were the SUT's and the engine's
  *
  * @typedef {object} CalibrationPlan
- * @property {import('../../subjects/suts/resolve-subjects.js').Subject[]} suts
+ * @property {import('../../../subjects/suts/resolve-subjects.js').Subject[]} suts
  * @property {number[]} connections one measurement per level
  * @property {number} durationSec whole seconds (wrk's unit)
  * @property {number} warmupSec whole seconds, 0: none
- * @property {import('../../platform/options/option-spec.js').OptionValues} engineOptions the values of the engines' own options, each
+ * @property {import('../../../platform/options/option-spec.js').OptionValues} engineOptions the values of the engines' own options, each
  *   engine reading its own
  * @property {number} readyTimeoutSec
- * @property {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
- * @property {readonly import('../../load/engines/engine.js').Engine[]} [engines] default: every engine installed here
+ * @property {import('../../../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @property {readonly import('../../../load/engines/engine.js').Engine[]} [engines] default: every engine installed here
  * @property {boolean} [firstWayOnly] each engine the way a run drives it only (no `wrk (no checks)`)
  * @property {string} [runId] marks the SUT and generator processes (DYNO_RUN_ID); default: calibrate-<random>
  * @property {AbortSignal} [signal]
@@ -82,9 +80,9 @@ export async function calibrationRows (plan) {
 
 /**
  * One connection level on a fresh SUT, warmed up again by each engine: no engine inherits another's JIT state unfairly.
- * @param {import('../../subjects/suts/resolve-subjects.js').Subject} sut @param {number} connections
+ * @param {import('../../../subjects/suts/resolve-subjects.js').Subject} sut @param {number} connections
  * @param {{ plan: CalibrationPlan, scenario: import('@dyno/scenarios').Scenario, calibrations: ({ engine:
- *   import('../../load/engines/engine.js').Engine } & import('../../load/engines/engine.js').Engine['calibrations'][number])[], mark:
+ *   import('../../../load/engines/engine.js').Engine } & import('../../../load/engines/engine.js').Engine['calibrations'][number])[], mark:
  *   Record<string, string> }} context
  * @returns {Promise<CalibrationRow[] | 'interrupted'>} no rows: the SUT refuses to run here
  */
@@ -123,16 +121,7 @@ async function measureLevel (sut, connections, { plan, scenario, calibrations, m
     })
     for (const { engine, label, start } of calibrations) {
       if (signal?.aborted || running.hasExited()) break
-      const threads = engine.threads(connections, pinning.generatorCpus, engine.settingsOf(plan.engineOptions))
-      const measured = await measureWith((onPhase) => start(loadPlan, { env: mark, cpus: pinning.generatorCpus, threads, onPhase }), {
-        signal,
-        warmupSec: plan.warmupSec,
-        sutPgid: running.pid,
-        generatorCores: pinning.generatorCpus?.length ?? 1,
-        threads,
-        sutCores: pinning.sutCpus?.length ?? null,
-        pinning
-      })
+      const measured = await measureWith({ ...engine, start }, { plan, loadPlan, sutPgid: running.pid, env: mark })
       rows.push({ sut: sut.name, connections, engine: engine.name, label, ...measured })
     }
   } finally {
@@ -142,60 +131,46 @@ async function measureLevel (sut, connections, { plan, scenario, calibrations, m
 }
 
 /**
- * Runs one engine and samples its processes' CPU and the SUT's over the measured phase.
- * @param {(onPhase: (phase: 'warmup' | 'measure') => void) => import('../../load/engines/engine.js').LoadRun} start
- * @param {{ signal: AbortSignal | undefined, warmupSec: number, sutPgid: number, generatorCores: number, threads: number, sutCores: number
- *   | null, pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan }} context
+ * Runs one engine, as one of its calibrations starts it, with the SUT and the generator sampled in each phase; the measured phase's
+ * figures are the row's.
+ * @param {import('../../../load/engines/engine.js').Engine} engine started as the calibration starts it
+ * @param {{ plan: CalibrationPlan, loadPlan: import('../../../load/load-plan.js').LoadPlan, sutPgid: number, env: Record<string, string> }}
+ *   context
  * @returns {Promise<Pick<CalibrationRow, 'summary' | 'generatorSharePct' | 'generatorBound' | 'error' | 'disturbed'>>}
  */
-async function measureWith (start, { signal, warmupSec, sutPgid, generatorCores, threads, sutCores, pinning }) {
-  /** @type {ReturnType<typeof startResourceSampler> | null} */
-  let sampler = null
-  /** @type {ReturnType<typeof startInterferenceSampler>} */
-  let others = null
-  const sample = () => {
-    if (load.pids.length > 0) sampler = startResourceSampler({ targets: { sut: { pgid: sutPgid }, generator: { pids: load.pids } } })
-    others = startInterferenceSampler({
-      sutCpus: pinning.sutCpus,
-      generatorCpus: pinning.generatorCpus,
-      sutHere: true,
-      sutPgid,
-      generatorPids: () => load.pids
-    }, { censusArgs: false })
-  }
-  // The measured phase only; wrk starts it as a new process right after reporting the warm-up.
-  const load = start((phase) => { if (phase === 'warmup') setImmediate(sample) })
-  if (warmupSec === 0) setImmediate(sample)
-  const stop = () => load.stop()
-  signal?.addEventListener('abort', stop, { once: true })
+async function measureWith (engine, { plan, loadPlan, sutPgid, env }) {
+  const { pinning } = plan
+  const engineSettings = engine.settingsOf(plan.engineOptions)
   try {
-    const outcome = await load.done
-    const report = sampler ? /** @type {ReturnType<typeof startResourceSampler>} */ (sampler).stop() : null
-    const disturbance = judgeDisturbance(/** @type {ReturnType<typeof startInterferenceSampler>} */ (others)?.stop() ?? null)
-    others = null
+    const { phases } = await runLoadedPhase({
+      engine,
+      engineSettings,
+      plan: loadPlan,
+      generatorCpus: pinning.generatorCpus,
+      loadHosts: null,
+      env,
+      signal: plan.signal ?? new AbortController().signal,
+      stopWhen: null,
+      sampling: { sutPgid, sutReadGroup: null, sutHere: true, sutCpus: pinning.sutCpus, censusArgs: false, probes: null }
+    })
+    const summary = phases.measure ?? null
+    const disturbance = judgeDisturbance(summary?.interference ?? null)
     const disturbed = disturbance?.disturbed ? disturbance.detail : null
-    const summary = outcome.phases.measure ?? null
     if (!summary) {
       return { summary, generatorSharePct: null, generatorBound: null, error: 'no measurement (stopped during warmup)', disturbed }
     }
-    const figures = report
-      ? phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads: threads, sutCores })
-      : null
-    const allotment = Math.min(threads, generatorCores)
+    const threads = engine.threads(loadPlan.connections, pinning.generatorCpus, engineSettings)
+    const allotment = Math.min(threads, pinning.generatorCpus?.length ?? 1)
     const wrong = summary.mismatches + summary.unexpectedStatus
     return {
       summary,
-      generatorSharePct: figures?.generatorCpuPct == null ? null : Math.round(figures.generatorCpuPct / allotment * 10) / 10,
-      generatorBound: figures?.generatorBound ?? null,
+      generatorSharePct: summary.generatorCpuPct == null ? null : Math.round(summary.generatorCpuPct / allotment * 10) / 10,
+      generatorBound: summary.generatorBound ?? null,
       error: wrong > 0 ? `${wrong} wrong answers: not a calibration` : null,
       disturbed
     }
   } catch (error) {
     if (!isDynoError(error)) throw error
     return { summary: null, generatorSharePct: null, generatorBound: null, error: `${error.code}: ${error.message}`, disturbed: null }
-  } finally {
-    signal?.removeEventListener('abort', stop)
-    const stillSampling = /** @type {ReturnType<typeof startInterferenceSampler>} */ (others)
-    stillSampling?.stop()
   }
 }

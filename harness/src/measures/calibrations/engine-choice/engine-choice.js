@@ -8,12 +8,12 @@
 // engine-calibration.js, and kept in the cache directory; it is measured again when the machine, Node, an engine, the pinning
 // or dyno changes, and a file from anywhere else is ignored with one line saying why.
 import { join } from 'node:path'
-import { AUTO_CANDIDATES, speaksAll } from '../../load/engines/index.js'
-import { DynoError } from '../../platform/errors.js'
-import { writeJsonAtomic } from '../../records/write-json-atomic.js'
-import { discoverSuts } from '../../subjects/suts/discover-suts.js'
-import { sealOf } from '../../platform/util/cache-seal.js'
-import { makeDirectory } from '../../platform/util/checked-paths.js'
+import { AUTO_CANDIDATES, speaksAll } from '../../../load/engines/index.js'
+import { DynoError } from '../../../platform/errors.js'
+import { writeJsonAtomic } from '../../../records/write-json-atomic.js'
+import { discoverSuts } from '../../../subjects/suts/discover-suts.js'
+import { sealOf } from '../../../platform/util/cache-seal.js'
+import { makeDirectory } from '../../../platform/util/checked-paths.js'
 import { calibrationRows } from './engine-calibration.js'
 import { machineKey } from '../machine-key.js'
 import { readStoredCalibration } from '../stored-calibration.js'
@@ -38,7 +38,7 @@ const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
  * @property {Record<string, EngineFigures>} engines each candidate's figures, by engine name
  *
  * @typedef {object} EngineChoice what run.json records of how the run's engine was chosen
- * @property {import('../../load/engines/engine.js').EngineName} engine
+ * @property {import('../../../load/engines/engine.js').EngineName} engine
  * @property {'given' | 'calibration' | 'only engine'} by
  * @property {string} reason in words
  * @property {string | null} calibrationFile
@@ -100,12 +100,12 @@ function levelProblem (level, names) {
 /**
  * The engine of a run, chosen once: the one given, or with `auto` the one the calibration of this machine chooses among the
  * candidates that run here, measuring the levels it does not hold yet (and storing them).
- * @param {{ given: import('../../load/engines/engine.js').Engine | null, scenarios: readonly { name: string, protocol: string }[],
- *   connections: number[], pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan,
- *   cacheDir: string, readyTimeoutSec: number, engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal:
+ * @param {{ given: import('../../../load/engines/engine.js').Engine | null, scenarios: readonly { name: string, protocol: string }[],
+ *   connections: number[], pinning: import('../../../platform/pinning/resolve-pinning.js').PinPlan,
+ *   cacheDir: string, readyTimeoutSec: number, engineOptions: import('../../../platform/options/option-spec.js').OptionValues, signal:
  *   AbortSignal, log: (line: string) => void }} settings given: the engine `--engine` named; null: `auto`; engineOptions: the values of the
  *   engines' own options
- * @returns {Promise<{ engine: import('../../load/engines/engine.js').Engine, choice: EngineChoice }>} the engine, and what run.json
+ * @returns {Promise<{ engine: import('../../../load/engines/engine.js').Engine, choice: EngineChoice }>} the engine, and what run.json
  *   records of how it was chosen
  */
 export async function chooseEngine ({ given, ...settings }) {
@@ -115,7 +115,7 @@ export async function chooseEngine ({ given, ...settings }) {
 
 /**
  * What run.json records of an engine the user named.
- * @param {import('../../load/engines/engine.js').Engine} engine @param {string} reason in words
+ * @param {import('../../../load/engines/engine.js').Engine} engine @param {string} reason in words
  * @returns {EngineChoice}
  */
 export const givenChoice = (engine, reason) => ({ engine: engine.name, by: 'given', reason, calibrationFile: null, levels: {} })
@@ -123,10 +123,10 @@ export const givenChoice = (engine, reason) => ({ engine: engine.name, by: 'give
 /**
  * `--engine auto`: the choice among the candidates that run here and speak the protocol of every scenario of the run (one engine per run).
  * @param {{ scenarios: readonly { name: string, protocol: string }[], connections: number[],
- *   pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec: number,
- *   engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
+ *   pinning: import('../../../platform/pinning/resolve-pinning.js').PinPlan, cacheDir: string, readyTimeoutSec: number,
+ *   engineOptions: import('../../../platform/options/option-spec.js').OptionValues, signal: AbortSignal,
  *   log: (line: string) => void }} settings
- * @returns {Promise<{ engine: import('../../load/engines/engine.js').Engine, choice: EngineChoice }>}
+ * @returns {Promise<{ engine: import('../../../load/engines/engine.js').Engine, choice: EngineChoice }>}
  */
 async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, readyTimeoutSec, engineOptions, signal, log }) {
   const none = { calibrationFile: null, levels: {} }
@@ -173,7 +173,7 @@ async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, re
     }
   }
   const ceiling = levels[String(connections[0])]?.sut ?? CEILING_SUTS[0]
-  const keepsUp = (/** @type {import('../../load/engines/engine.js').Engine} */ engine) =>
+  const keepsUp = (/** @type {import('../../../load/engines/engine.js').Engine} */ engine) =>
     connections.every((level) => levels[String(level)]?.engines[engine.name]?.generatorBound === false)
   const figures = (/** @type {number} */ level) => `${level} connections: ` + here.map((engine) => {
     const measured = levels[String(level)]?.engines[engine.name]
@@ -201,9 +201,9 @@ async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, re
 }
 
 /**
- * @param {number[]} connections @param {readonly import('../../load/engines/engine.js').Engine[]} engines the candidates that run here
- * @param {{ pinning: import('../../platform/pinning/resolve-pinning.js').PinPlan, readyTimeoutSec: number,
- *   engineOptions: import('../../platform/options/option-spec.js').OptionValues, signal: AbortSignal }} context
+ * @param {number[]} connections @param {readonly import('../../../load/engines/engine.js').Engine[]} engines the candidates that run here
+ * @param {{ pinning: import('../../../platform/pinning/resolve-pinning.js').PinPlan, readyTimeoutSec: number,
+ *   engineOptions: import('../../../platform/options/option-spec.js').OptionValues, signal: AbortSignal }} context
  * @returns {Promise<Record<string, LevelCalibration>>}
  */
 async function calibrate (connections, engines, context) {

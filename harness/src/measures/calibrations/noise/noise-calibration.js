@@ -13,18 +13,18 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { mean, shuffle } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
-import { DEFAULTS } from '../../platform/defaults.js'
-import { isDynoError } from '../../platform/errors.js'
-import { runEnv } from '../../platform/env/run-env.js'
-import { sealOf } from '../../platform/util/cache-seal.js'
-import { makeDirectory } from '../../platform/util/checked-paths.js'
-import { judgeDisturbance, REMEASURES_PER_CELL } from '../../judging/disturbance.js'
-import { scenarioLoadPlan } from '../../load/load-plan.js'
-import { runLoadedPhase } from '../../load/loaded-phase.js'
-import { writeJsonAtomic } from '../../records/write-json-atomic.js'
-import { discoverSuts } from '../../subjects/suts/discover-suts.js'
-import { refusalReason } from '../../subjects/sut-process/refusal.js'
-import { startSut } from '../../subjects/sut-process/start-sut.js'
+import { DEFAULTS } from '../../../platform/defaults.js'
+import { isDynoError } from '../../../platform/errors.js'
+import { runEnv } from '../../../platform/env/run-env.js'
+import { sealOf } from '../../../platform/util/cache-seal.js'
+import { makeDirectory } from '../../../platform/util/checked-paths.js'
+import { judgeDisturbance, REMEASURES_PER_CELL } from '../../../judging/disturbance.js'
+import { scenarioLoadPlan } from '../../../load/load-plan.js'
+import { runLoadedPhase } from '../../../load/loaded-phase.js'
+import { writeJsonAtomic } from '../../../records/write-json-atomic.js'
+import { discoverSuts } from '../../../subjects/suts/discover-suts.js'
+import { refusalReason } from '../../../subjects/sut-process/refusal.js'
+import { startSut } from '../../../subjects/sut-process/start-sut.js'
 import { machineKey } from '../machine-key.js'
 import { readStoredCalibration } from '../stored-calibration.js'
 
@@ -50,24 +50,24 @@ export const CALIBRATION_LAUNCHES = 5
  * @property {number} disturbedLaunches launches kept although other programs disturbed them (after being measured again)
  *
  * @typedef {object} NoiseSettings
- * @property {import('../../load/engines/engine.js').Engine} engine the run's
- * @property {import('../../platform/options/option-spec.js').OptionValues} engineOptions
+ * @property {import('../../../load/engines/engine.js').Engine} engine the run's
+ * @property {import('../../../platform/options/option-spec.js').OptionValues} engineOptions
  * @property {number} connections
  * @property {number} warmupSec
  * @property {number} roundSec a cell's measured seconds
- * @property {import('../../measures/measure.js').Measure} measure the run's, which warms each launch as the run's launches are
- * @property {import('../../records/result-record.js').LoadSettings} runLoad the run's load settings, which the warm-up of a launch reads
+ * @property {import('../../measure.js').Measure} measure the run's, which warms each launch as the run's launches are
+ * @property {import('../../../records/result-record.js').LoadSettings} runLoad the run's load settings, which the warm-up of a launch reads
  * @property {string[]} launchScenarios the scenarios each launch is warmed over, those of the default plan
- * @property {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @property {import('../../../platform/pinning/resolve-pinning.js').PinPlan} pinning
  * @property {string} cacheDir
  * @property {number} readyTimeoutSec
  * @property {AbortSignal} signal
  * @property {(line: string) => void} log
  *
- * @typedef {import('../../subjects/suts/resolve-subjects.js').Subject} Subject
+ * @typedef {import('../../../subjects/suts/resolve-subjects.js').Subject} Subject
  * @typedef {import('@dyno/scenarios').Scenario} Scenario
- * @typedef {import('../../subjects/sut-process/start-sut.js').RunningSut} RunningSut
- * @typedef {import('../../load/load-plan.js').PhaseSummary} PhaseSummary
+ * @typedef {import('../../../subjects/sut-process/start-sut.js').RunningSut} RunningSut
+ * @typedef {import('../../../load/load-plan.js').PhaseSummary} PhaseSummary
  */
 
 /**

@@ -3,22 +3,22 @@
 // directory (measured the first time, noise-calibration.js), sized by size-repeats.js, with its line before the run when the budget
 // cannot pay for what the spread needs. What run.json records of it is the plan returned.
 import { SCENARIOS } from '@dyno/scenarios'
-import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { discoverSuts } from '../../../subjects/suts/discover-suts.js'
 import { noiseCalibration } from './noise-calibration.js'
 import { sizeRepeats } from './size-repeats.js'
 
 /**
  * @typedef {object} NoisePlanContext
- * @property {import('../../load/engines/engine.js').Engine} engine the run's
- * @property {import('../../platform/options/option-spec.js').OptionValues} engineOptions
+ * @property {import('../../../load/engines/engine.js').Engine} engine the run's
+ * @property {import('../../../platform/options/option-spec.js').OptionValues} engineOptions
  * @property {number} connections the run's first level
  * @property {number} budgetSec the profile's
  * @property {import('@dyno/scenarios').LoadProfile} profile
  * @property {import('@dyno/scenarios').Scenario[]} scenarios the run's
  * @property {number} cells the run's
- * @property {import('../../records/result-record.js').LoadSettings} load
- * @property {import('../../measures/measure.js').Measure} measure
- * @property {import('../../platform/pinning/resolve-pinning.js').PinPlan} pinning
+ * @property {import('../../../records/result-record.js').LoadSettings} load
+ * @property {import('../../measure.js').Measure} measure
+ * @property {import('../../../platform/pinning/resolve-pinning.js').PinPlan} pinning
  * @property {boolean} freshSut
  * @property {string} cacheDir
  * @property {number} readyTimeoutSec
@@ -58,7 +58,7 @@ export async function noisePlanOf (context) {
     budgetSec: context.budgetSec,
     defaultCells: discoverSuts().length * (profile.scenarios?.length ?? SCENARIOS.length) * profile.connections.length,
     cells: context.cells,
-    cellSec: context.measure.expectedCellSec(scenarios[0], load),
+    cellSec: context.measure.plan.cellSec(scenarios[0], load),
     scenariosPerLaunch: context.freshSut ? 1 : scenarios.length,
     calibrationFile: file
   })

@@ -4,8 +4,8 @@
 // needs). Where the budget cannot pay for what the spread needs, one line says so before the run and in its reports, with the
 // `--repeats` that would and about how long it would take. Each round of a cell is a fresh launch, and the spread measured is a round's
 // between launches: so the plan's one choice is how many (docs/measuring.md, "Where the spread comes from", for why not longer rounds).
-import { roundsToSeparate, SEPARATE_SHARE, separableLog } from '../../judging/stats/separable-difference.js'
-import { loadTimesText } from '../../measures/load-settings.js'
+import { roundsToSeparate, SEPARATE_SHARE, separableLog } from '../../../judging/stats/separable-difference.js'
+import { loadTimesText } from '../../load-settings.js'
 
 /** An interval, and so a rank group, needs two rounds. */
 const FEWEST_REPEATS = 2
