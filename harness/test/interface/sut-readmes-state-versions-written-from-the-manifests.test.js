@@ -10,18 +10,13 @@ import {
   SUT_TABLE_BLOCK,
   SUTS_DOC_FILE,
   VERSIONS_BLOCK,
-  goPins,
-  nodePins,
-  pythonPins,
-  readCatalog,
-  readSutPins,
   replaceBlock,
   splitBlock,
   sutTable,
-  sutsWithPins,
   versionsBlock,
   versionsOutsideBlock
 } from '../../src/interface/docs/sut-versions.js'
+import { goPins, nodePins, pythonPins, readCatalog, readSutPins, sutsWithPins } from '../../src/subjects/suts/sut-pins.js'
 import { PACKAGES_DIR, REPO_ROOT } from '../../src/platform/paths.js'
 import { discoverSuts } from '../../src/subjects/suts/discover-suts.js'
 
