@@ -8,7 +8,7 @@ import { runtimeTotals } from '../subjects/runtime-events/phase-runtime-events.j
 import { MIN_SERIES_LENGTH, classifySeries } from './series-classification.js'
 
 /**
- * @typedef {import('../load/timeseries.js').Window} Window
+ * @typedef {import('./series-window.js').SeriesWindow} Window
  * @typedef {import('../subjects/runtime-events/phase-runtime-events.js').RuntimeWindow} RuntimeWindow
  *
  * @typedef {object} RuntimeSpan what the runtime did in part of the series

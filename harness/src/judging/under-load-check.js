@@ -1,10 +1,19 @@
 // @ts-check
+// Checks of what a SUT answered under load: every response as the contract says, and its queries as many as its requests.
 import { roundTo } from '../platform/util/numbers.js'
+
+/**
+ * @typedef {object} CheckedPhase what these checks read of a phase's summary (load/load-plan.js's PhaseSummary)
+ * @property {number} requests
+ * @property {number} mismatches responses whose body was not the contract's
+ * @property {number} unexpectedStatus responses whose status was not the contract's
+ * @property {Record<string, number>} statusCounts
+ */
 
 /**
  * A SUT that breaks under load never gets a clean number: any response with a wrong body or a
  * status other than the scenario's makes the run invalid. Returns the reason, or null when clean.
- * @param {Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary | null>>} phases
+ * @param {Partial<Record<'warmup' | 'measure', CheckedPhase | null>>} phases
  * @param {number} expectedStatus
  * @returns {string | null}
  */
@@ -38,7 +47,7 @@ const MAX_QUERIES_PER_RESPONSE = 1.1
  * to connections × pipelining extra queries are allowed.
  * @param {string} service
  * @param {number} queries
- * @param {Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary | null>>} phases
+ * @param {Partial<Record<'warmup' | 'measure', CheckedPhase | null>>} phases
  * @param {{ connections: number, pipelining: number }} load
  */
 export function queryRatio (service, queries, phases, load) {

@@ -22,8 +22,8 @@ export const BAND_FRACTION = 0.15
 export const BAND_MIN_MS = 0.02
 
 /**
- * @param {import('../load/timeseries.js').Window[]} warmup
- * @param {import('../load/timeseries.js').Window[]} measure
+ * @param {import('./series-window.js').SeriesWindow[]} warmup
+ * @param {import('./series-window.js').SeriesWindow[]} measure
  */
 export function analyzeWarmup (warmup, measure) {
   const warmupMs = warmup.reduce((sum, window) => sum + window.durationMs, 0)

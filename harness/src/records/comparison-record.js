@@ -45,9 +45,9 @@
  * @property {MetricRow | null} [capacityPerSec] the highest offered rate held within the objective, one value per launch (capacity results)
  * @property {MetricRow | null} [ceilingPerSec] the closed-loop ceiling before the steps, per launch: shown, no verdict (capacity results)
  * @property {{ baseline: string[], candidate: string[] }} files the result files of each side
- * @property {import('../reports/compare/warmup-change.js').WarmupChange | null} warmup how the cell warmed up on each side (wall-clock
+ * @property {WarmupChange | null} warmup how the cell warmed up on each side (wall-clock
  *   results); null when a side has no run, or no run of either side was classified
- * @property {import('../reports/compare/runtime-differences.js').RuntimeDifferences | null} runtimeDifferences what the runtime did
+ * @property {RuntimeDifferences | null} runtimeDifferences what the runtime did
  *   differently, where the verdict found the level changed; null elsewhere, or when no run of either side recorded runtime events
  *
  * @typedef {{ paths: string[], runIds: string[], commits: { commit: string | null, dirty: boolean }[], resultSchemaVersion: number }}
@@ -76,3 +76,61 @@ export const metricOf = (row, metric) =>
   /** @type {Record<string, MetricRow | null | undefined>} */ (/** @type {unknown} */ (row))[metric] ?? null
 
 export {}
+
+/**
+ * How each side of a cell warmed up, and whether that changed (reports/compare/warmup-change.js finds it).
+ * @typedef {import('../judging/series-classification.js').Classification} Classification
+ *
+ * @typedef {object} WarmupSide how one side's runs of a cell warmed up
+ * @property {Classification | null} classification the side's: the most common among its runs; null: none of them was classified (reason)
+ * @property {{ classification: Classification | null, runs: number }[]} runs how many runs had each classification, most first (null: a run
+ *   with no classification); one entry when they agree
+ * @property {number | null} steadyStartMs when the steady state began, in ms since the first request (the warm-up's included): the median
+ *   over the runs of the side's classification; null: no steady state
+ * @property {string | null} reason why the side has no classification; null: it has one
+ *
+ * @typedef {object} WarmupChange
+ * @property {WarmupSide} baseline
+ * @property {WarmupSide} candidate
+ * @property {boolean} changed the two sides' classifications differ, or the steady start moved by more than toleranceMs
+ * @property {number | null} steadyStartShiftMs the candidate's steady start less the baseline's; null unless both have one
+ * @property {number | null} toleranceMs the largest shift that is not a change: two windows, or a quarter of the baseline's steady start
+ *   when that is more; null unless both have a steady start
+ */
+
+/**
+ * What the runtime did differently on the two sides of a cell whose level changed (reports/compare/runtime-differences.js finds it).
+ *
+ * @typedef {object} RuntimeRates one side's measure phases, over all its runs, per second of load
+ * @property {string} source the source of the events (v8, go-gctrace)
+ * @property {number} loadSec the seconds of load the rates are over
+ * @property {Record<string, number> | null} optimizedPerSec functions optimised, by tier; null: the runtime reports no compilation
+ * @property {{ perSec: number, byCategoryPerSec: Record<string, number> } | null} deoptimized null: the runtime reports none
+ * @property {Record<string, { perSec: number, pausePct: number }>} collections by kind: how many a second, and the share of the load's
+ *   time, in percent, they paused the program
+ *
+ * @typedef {object} DeoptGroupSeen a group of deoptimisations on one side, summed over its runs
+ * @property {string} fn @property {string} position @property {string} reason @property {string} category
+ * @property {number} count over the side's runs
+ * @property {number} runs how many of the side's runs had it
+ *
+ * @typedef {object} DeoptDifferences
+ * @property {DeoptGroupSeen[]} onlyInBaseline at most LISTED_DEOPT_GROUPS (reports/compare/runtime-differences.js), most frequent
+ *   first
+ * @property {DeoptGroupSeen[]} onlyInCandidate
+ * @property {number} notListedBaseline groups only in the baseline beyond those listed
+ * @property {number} notListedCandidate
+ *
+ * @typedef {object} LevelChange why the events are set side by side
+ * @property {'verdict' | 'steady windows'} by the verdict's test across runs, or (too few runs for it) the steady windows' own spread
+ * @property {string | null} verdict by the verdict: improved or regressed
+ * @property {number | null} ratio by the steady windows: their req/s, candidate over baseline (Hodges–Lehmann)
+ * @property {[number, number] | null} interval its 95% interval
+ *
+ * @typedef {object} RuntimeDifferences
+ * @property {LevelChange} levelChange
+ * @property {string | null} reason why the events cannot be compared (a side's were not collected, and why); null: they can
+ * @property {RuntimeRates | null} baseline null with a reason
+ * @property {RuntimeRates | null} candidate
+ * @property {DeoptDifferences | null} deoptimizations null with a reason, or when a side's runtime reports no deoptimisations
+ */

@@ -12,38 +12,11 @@ export const LISTED_DEOPT_GROUPS = 10
 /**
  * @typedef {import('./read-inputs.js').SourcedRecord} SourcedRecord
  * @typedef {import('../../subjects/runtime-events/phase-runtime-events.js').PhaseRuntimeEvents} PhaseRuntimeEvents
- *
- * @typedef {object} RuntimeRates one side's measure phases, over all its runs, per second of load
- * @property {string} source the source of the events (v8, go-gctrace)
- * @property {number} loadSec the seconds of load the rates are over
- * @property {Record<string, number> | null} optimizedPerSec functions optimised, by tier; null: the runtime reports no compilation
- * @property {{ perSec: number, byCategoryPerSec: Record<string, number> } | null} deoptimized null: the runtime reports none
- * @property {Record<string, { perSec: number, pausePct: number }>} collections by kind: how many a second, and the share of the load's
- *   time, in percent, they paused the program
- *
- * @typedef {object} DeoptGroupSeen a group of deoptimisations on one side, summed over its runs
- * @property {string} fn @property {string} position @property {string} reason @property {string} category
- * @property {number} count over the side's runs
- * @property {number} runs how many of the side's runs had it
- *
- * @typedef {object} DeoptDifferences
- * @property {DeoptGroupSeen[]} onlyInBaseline at most LISTED_DEOPT_GROUPS, most frequent first
- * @property {DeoptGroupSeen[]} onlyInCandidate
- * @property {number} notListedBaseline groups only in the baseline beyond those listed
- * @property {number} notListedCandidate
- *
- * @typedef {object} LevelChange why the events are set side by side
- * @property {'verdict' | 'steady windows'} by the verdict's test across runs, or (too few runs for it) the steady windows' own spread
- * @property {string | null} verdict by the verdict: improved or regressed
- * @property {number | null} ratio by the steady windows: their req/s, candidate over baseline (Hodges–Lehmann)
- * @property {[number, number] | null} interval its 95% interval
- *
- * @typedef {object} RuntimeDifferences
- * @property {LevelChange} levelChange
- * @property {string | null} reason why the events cannot be compared (a side's were not collected, and why); null: they can
- * @property {RuntimeRates | null} baseline null with a reason
- * @property {RuntimeRates | null} candidate
- * @property {DeoptDifferences | null} deoptimizations null with a reason, or when a side's runtime reports no deoptimisations
+ * @typedef {import('../../records/comparison-record.js').RuntimeRates} RuntimeRates
+ * @typedef {import('../../records/comparison-record.js').DeoptGroupSeen} DeoptGroupSeen
+ * @typedef {import('../../records/comparison-record.js').DeoptDifferences} DeoptDifferences
+ * @typedef {import('../../records/comparison-record.js').LevelChange} LevelChange
+ * @typedef {import('../../records/comparison-record.js').RuntimeDifferences} RuntimeDifferences
  */
 
 /** @typedef {PhaseRuntimeEvents & { totals: NonNullable<PhaseRuntimeEvents['totals']> }} EventsWithTotals */

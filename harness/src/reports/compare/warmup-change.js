@@ -7,22 +7,8 @@ import { roundTo } from '../../platform/util/numbers.js'
 /**
  * @typedef {import('../../judging/series-classification.js').Classification} Classification
  * @typedef {import('./read-inputs.js').SourcedRecord} SourcedRecord
- *
- * @typedef {object} WarmupSide how one side's runs of a cell warmed up
- * @property {Classification | null} classification the side's: the most common among its runs; null: none of them was classified (reason)
- * @property {{ classification: Classification | null, runs: number }[]} runs how many runs had each classification, most first (null: a run
- *   with no classification); one entry when they agree
- * @property {number | null} steadyStartMs when the steady state began, in ms since the first request (the warm-up's included): the median
- *   over the runs of the side's classification; null: no steady state
- * @property {string | null} reason why the side has no classification; null: it has one
- *
- * @typedef {object} WarmupChange
- * @property {WarmupSide} baseline
- * @property {WarmupSide} candidate
- * @property {boolean} changed the two sides' classifications differ, or the steady start moved by more than toleranceMs
- * @property {number | null} steadyStartShiftMs the candidate's steady start less the baseline's; null unless both have one
- * @property {number | null} toleranceMs the largest shift that is not a change: two windows, or a quarter of the baseline's steady start
- *   when that is more; null unless both have a steady start
+ * @typedef {import('../../records/comparison-record.js').WarmupSide} WarmupSide
+ * @typedef {import('../../records/comparison-record.js').WarmupChange} WarmupChange
  */
 
 /** A steady start moves when it moves by more than this many windows (a change point is placed to a window) … */

@@ -55,7 +55,7 @@ export function noRuntimeEvents (reason) {
 /**
  * @param {import('./runtime-event-sources.js').RuntimeEventSource} source
  * @param {import('./runtime-event-sources.js').RuntimeEvents} events on the epoch clock
- * @param {{ startedAtMs: number, windows: import('../../load/timeseries.js').Window[],
+ * @param {{ startedAtMs: number, windows: { startMs: number, durationMs: number }[],
  *   eventLoopSamples: import('../../platform/resources/event-loop-samples.js').EventLoopSample[], eventLoopIntervalMs: number | null,
  *   threadCpuSamples?: import('./thread-cpu-sampler.js').ThreadCpuSample[] | null }} phase startedAtMs: epoch ms the windows' startMs
  *   count from; eventLoopSamples: their tMs on the epoch clock; threadCpuSamples: null when the source reads no threads

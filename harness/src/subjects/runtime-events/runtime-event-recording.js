@@ -17,7 +17,7 @@ import { startThreadCpuSampler } from './thread-cpu-sampler.js'
  * @property {(epochMs: number) => void} launched the moment before the SUT is launched
  * @property {(process: { pid: number, sharesProcesses: boolean, workers: number }) => void} started the SUT is up: its process, whether it
  *   runs here, and how many worker processes serve (`--workers`)
- * @property {(phase: { startedAtMs: number, windows: import('../../load/timeseries.js').Window[],
+ * @property {(phase: { startedAtMs: number, windows: { startMs: number, durationMs: number }[],
  *   eventLoopSamples: import('../../platform/resources/event-loop-samples.js').EventLoopSample[] }) =>
  *   import('./phase-runtime-events.js').PhaseRuntimeEvents} readPhase
  * @property {() => void} close removes what the runtime wrote (after the SUT's exit)
