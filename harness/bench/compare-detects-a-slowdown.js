@@ -28,7 +28,7 @@ const sides = [{ name: 'baseline', extra: null }, { name: 'again', extra: null }
 async function runOnce (out, extra) {
   if (extra) process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT = extra
   try {
-    const outcome = await runSuite(suiteOptions({
+    const outcome = await runSuite(...suiteOptions({
       suts: [sut],
       scenarios: [json],
       load: loadSettingsOf(parseOptions('run', { '--duration': String(durationSec), '--warmup': String(warmupSec) }).values, nativeEngine),

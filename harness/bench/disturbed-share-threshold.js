@@ -85,7 +85,7 @@ const CONDITIONS = [
 async function measureUnder (condition) {
   const stop = condition.start()
   try {
-    const { records } = await runSuite(suiteOptions({
+    const { records } = await runSuite(...suiteOptions({
       suts,
       scenarios: [scenario],
       load: loadSettingsOf(options, nativeEngine),

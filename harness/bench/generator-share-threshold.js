@@ -51,7 +51,7 @@ async function measure (sut, connections, engine) {
   const {
     records: [record]
   } = await runSuite(
-    suiteOptions({
+    ...suiteOptions({
       suts: [sut],
       scenarios: [scenario],
       load: loadSettingsOf(

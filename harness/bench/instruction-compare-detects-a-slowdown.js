@@ -81,7 +81,7 @@ const COUNT_JOBS = availableParallelism()
 async function runSide (side, out, typed) {
   Object.assign(process.env, side.env ?? {})
   try {
-    const outcome = await runSuite(suiteOptions({
+    const outcome = await runSuite(...suiteOptions({
       suts: [side.sut],
       scenarios: [json],
       load: loadSettingsOf(parseOptions('run', { '--duration': '3', '--warmup': '1', ...typed }).values, nativeEngine),

@@ -28,7 +28,7 @@ async function runOnce (out, twoWrites, measure) {
   if (twoWrites) process.env.DYNO_FIXTURE_TWO_WRITES = '1'
   try {
     const values = parseOptions('run', { '--measure': measure, '--count-jobs': '1' }).values
-    const outcome = await runSuite(suiteOptions({
+    const outcome = await runSuite(...suiteOptions({
       suts: [sut],
       scenarios: [json],
       load: loadSettingsOf(values, nativeEngine),

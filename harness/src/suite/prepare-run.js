@@ -2,7 +2,7 @@
 // A run's setup, settled once from `dyno run`'s options before any cell: the measure, the hosts and where each process is pinned, the
 // subjects (variants installed, SUTs built), the engine (named, or chosen from this machine's calibration), the load settings and the
 // rounds sized from the machine's spread. Every command that runs benchmarks prepares through here; runSuite consumes what it gives.
-import { join, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { SCENARIOS, LOAD_PROFILES } from '@dyno/scenarios'
 import { engineNamed } from '../load/engines/index.js'
 import { measureNamed } from '../measures/index.js'
@@ -14,7 +14,6 @@ import { resolveSubjects } from '../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../subjects/suts/select.js'
 import { selectWithVariants } from '../subjects/variants/variant-subjects.js'
 import { chooseEngine, givenChoice } from '../measures/calibrations/engine-choice/engine-choice.js'
-import { planDeciding } from './plan/split-plan.js'
 import { connectLoadHosts, connectSutHost } from './run-hosts.js'
 
 /**
@@ -166,59 +165,4 @@ function stopIfInterrupted (signal) {
   if (signal.aborted) {
     throw new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal.reason)} before the first run; nothing was measured`)
   }
-}
-
-/**
- * What runSuite is handed: the setup, with what run.json records of the options and the plan's identity.
- * @param {RunSetup} setup @param {Set<string>} planFields @param {AbortSignal} signal
- * @returns {import('./run-suite.js').SuiteOptions}
- */
-export function suiteOptionsOf (setup, planFields, signal) {
-  const { options, measure, engine, engineChoice, load, scenarios, suts, pinning, sutHost, loadHosts, noisePlan } = setup
-  return {
-    suts,
-    scenarios,
-    load,
-    measure,
-    engine,
-    connections: options.connections,
-    repeats: options.repeats,
-    seed: options.seed,
-    out: options.out,
-    verify: options.verify,
-    readyTimeoutSec: options.readyTimeoutSec,
-    pgPoolSize: options.pgPoolSize,
-    pinning,
-    engineChoice,
-    noisePlan,
-    countCacheDir: options.countCache ? join(resolve(REPO_ROOT, options.cacheDir)) : null,
-    freshSut: options.freshSut,
-    shard: options.shard,
-    quietCheck: options.quietCheck,
-    censusArgs: options.censusArgs,
-    disturbedAbovePct: options.disturbedAbovePct,
-    sutHost,
-    loadHosts,
-    recorded: {
-      ...options,
-      sutHost: options.sutHost?.url ?? null,
-      loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
-      pinning
-    },
-    planOptions: planOptionsOf(options, planFields),
-    signal
-  }
-}
-
-/**
- * The options that decide what a run's plan measures (its identity), with each host as the user named it: the same from `--plan` as
- * from the run, on every machine of a matrix.
- * @param {RunValues} options @param {Set<string>} planFields @returns {Record<string, unknown>}
- */
-export function planOptionsOf (options, planFields) {
-  return planDeciding({
-    ...options,
-    sutHost: options.sutHost?.url ?? null,
-    loadHosts: options.loadHosts?.map((target) => target.url) ?? null
-  }, planFields)
 }

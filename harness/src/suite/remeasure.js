@@ -24,18 +24,17 @@ import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../judgi
 
 /**
  * The time budget's clock starts here: call it as the run starts.
- * @param {Pick<import('./run-suite.js').SuiteOptions, 'measure' | 'load' | 'noisePlan' | 'disturbedAbovePct' | 'signal'>} suite
- * @param {number} cells the cells of the run
+ * @param {Pick<import('./prepare-run.js').RunSetup, 'measure' | 'load' | 'noisePlan' | 'options'>} setup
+ * @param {{ cells: number, signal: AbortSignal }} run cells: the cells of the run
  * @returns {Remeasuring}
  */
-export function startRemeasuring (suite, cells) {
-  const deadlineMs = suite.noisePlan ? performance.now() + suite.noisePlan.budgetSec * 1000 : Infinity
+export function startRemeasuring ({ measure, load, noisePlan, options }, { cells, signal }) {
+  const deadlineMs = noisePlan ? performance.now() + noisePlan.budgetSec * 1000 : Infinity
   const budget = remeasureBudget(cells)
-  const { measure } = suite
   return {
     limit: budget.limit,
     judge (record) {
-      const verdict = judgeDisturbance(measure.judge.interference(record), suite.disturbedAbovePct)
+      const verdict = judgeDisturbance(measure.judge.interference(record), options.disturbedAbovePct)
       record.interference = verdict && { ...verdict, earlierAttempts: [] }
     },
     async remeasureDisturbed (run) {
@@ -44,10 +43,10 @@ export function startRemeasuring (suite, cells) {
       for (let pass = 1; pass <= REMEASURES_PER_CELL; pass++) {
         const disturbed = disturbedBefore(run.index.kept(), pass)
         for (const [at, [position, previous]] of disturbed.entries()) {
-          if (suite.signal.aborted) break
-          const expectedSec = Math.max(remeasureSec, measure.plan.cellSec(run.plan[position].scenario, suite.load))
+          if (signal.aborted) break
+          const expectedSec = Math.max(remeasureSec, measure.plan.cellSec(run.plan[position].scenario, load))
           if (performance.now() + expectedSec * 1000 > deadlineMs) {
-            leftForTime(run, disturbed.length - at, suite.noisePlan?.budgetSec ?? 0)
+            leftForTime(run, disturbed.length - at, noisePlan?.budgetSec ?? 0)
             break
           }
           if (!budget.take()) break

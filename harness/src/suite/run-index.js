@@ -34,22 +34,34 @@ import { plannedEntry } from './plan/plan-parts.js'
  */
 
 /**
+ * What run.json records of a run's options: every one as given or defaulted, each host as the user named it, and where its processes
+ * were pinned.
+ * @param {import('./prepare-run.js').RunSetup} setup @returns {Record<string, unknown>}
+ */
+const recordedOptions = ({ options, loadHosts, pinning }) => ({
+  ...options,
+  sutHost: options.sutHost?.url ?? null,
+  loadHosts: loadHosts?.map(({ host, cpus }) => ({ name: host.name, address: host.address, cpus })) ?? null,
+  pinning
+})
+
+/**
  * Writes run.json of a run that starts now.
  * @param {string} runDir
  * @param {{ runId: string, env: ResultRecord['env'], plan: PlannedRun[], planRecord: ReturnType<typeof import('./plan/plan-parts.js')
- *   .planRecord>, suite: import('./run-suite.js').SuiteOptions }} run plan: the cells this run carries out, in order
+ *   .planRecord>, setup: import('./prepare-run.js').RunSetup }} run plan: the cells this run carries out, in order
  * @returns {RunIndex}
  */
-export function openRunIndex (runDir, { runId, env, plan, planRecord, suite }) {
+export function openRunIndex (runDir, { runId, env, plan, planRecord, setup }) {
   const index = {
     schemaVersion: SCHEMA_VERSION,
     runId,
     startedAt: new Date().toISOString(),
     finishedAt: /** @type {string | null} */ (null),
     status: /** @type {'running' | 'complete' | 'interrupted'} */ ('running'),
-    options: suite.recorded,
-    engineChoice: suite.engineChoice,
-    seed: suite.seed,
+    options: recordedOptions(setup),
+    engineChoice: setup.engineChoice,
+    seed: setup.options.seed,
     env,
     plan: planRecord,
     planned: plan.map(plannedEntry),
@@ -57,9 +69,9 @@ export function openRunIndex (runDir, { runId, env, plan, planRecord, suite }) {
     aggregatesFile: /** @type {string | null} */ (null),
     /** @type {import('./quiet-check.js').QuietCheck | null} */
     quietCheck: null,
-    noisePlan: suite.noisePlan ?? null,
+    noisePlan: setup.noisePlan ?? null,
     /** @type {Remeasured} */
-    remeasured: { disturbedAbovePct: suite.disturbedAbovePct, cells: 0, limit: 0, stillDisturbed: 0, leftForTime: undefined }
+    remeasured: { disturbedAbovePct: setup.options.disturbedAbovePct, cells: 0, limit: 0, stillDisturbed: 0, leftForTime: undefined }
   }
   const path = join(runDir, RUN_INDEX_FILE)
   const save = () => writeJsonAtomic(path, index)

@@ -12,6 +12,7 @@ import { createRunId } from '../records/run-id.js'
 import { AGGREGATES_FILE } from '../records/run-layout.js'
 import { writeJsonAtomic } from '../records/write-json-atomic.js'
 import { planParts, planRecord } from './plan/plan-parts.js'
+import { planOptionsOf } from './plan/split-plan.js'
 import { lookBeforeMeasuring } from './quiet-check.js'
 import { startRemeasuring } from './remeasure.js'
 import { openRunIndex } from './run-index.js'
@@ -19,37 +20,11 @@ import { withRunResources } from './run-resources.js'
 import { runOne } from './run-one.js'
 
 /**
- * @typedef {object} SuiteOptions what `dyno run` settled on, once, from its options
- * @property {import('../subjects/suts/resolve-subjects.js').Subject[]} suts resolved: each on its runtime, built
- * @property {import('@dyno/scenarios').Scenario[]} scenarios
- * @property {import('../records/result-record.js').LoadSettings} load
- * @property {import('../measures/measure.js').Measure} measure how every cell is measured: the one `load.measure` names
- * @property {import('../load/engines/engine.js').Engine} engine the run's engine, chosen once: the one `load.engine` names
- * @property {number[]} connections one run per level
- * @property {number} repeats rounds of every (SUT, scenario, level), shuffled when more than one
- * @property {number} seed of the shuffle and the bootstrap
- * @property {string} out the directory that receives the run directory
- * @property {boolean} verify
- * @property {number} pgPoolSize
- * @property {import('../platform/pinning/resolve-pinning.js').PinPlan} pinning where SUTs and the generator run
- * @property {number} readyTimeoutSec
- * @property {Readonly<Record<string, unknown>>} recorded what the user asked for, as run.json records it (its `options`): read by nothing
- *   below the command
- * @property {Record<string, unknown>} planOptions of those, the ones that decide what the plan measures: its identity (split-plan.js)
- * @property {import('../measures/calibrations/engine-choice/engine-choice.js').EngineChoice | null} engineChoice how the run's engine
- *   was chosen (null: the measure drives its own)
- * @property {string | null} countCacheDir where instruction counts are kept and reused; null: every count is made anew
- * @property {import('./plan/plan-parts.js').ShardSpec | null} [shard] the part of the plan this run carries out (`--shard K/N`);
- *   none: all of it
- * @property {boolean} freshSut one SUT process per cell, instead of one per SUT for its consecutive cells (sut-session.js)
- * @property {import('../platform/hosts/host.js').Host | null} [sutHost] the host SUTs and their services run on, when not this machine
- * @property {import('../load/engines/engine.js').LoadHost[] | null} [loadHosts] the hosts the load comes from, when not only this machine
- * @property {import('../measures/calibrations/noise/size-repeats.js').NoisePlan | null} [noisePlan] how the rounds were sized from the
- *   machine's spread (the default profile, its rounds not given); absent: as given or the profile's
- * @property {'on' | 'off'} quietCheck look at the machine before measuring (quiet-check.js)
- * @property {'on' | 'off'} censusArgs name other processes by their (masked) arguments too, not only by pid, name and user
- * @property {number} disturbedAbovePct the share of the SUT's or the generator's cpus others may take before a cell is disturbed
- * @property {AbortSignal} signal
+ * @typedef {import('./prepare-run.js').RunSetup} RunSetup
+ *
+ * @typedef {object} SuiteRun what a run is handed beside its setup
+ * @property {Set<string>} planFields the fields of its options that decide what the plan measures, its identity (split-plan.js)
+ * @property {AbortSignal} signal stops the run: the cell under way ends, and what was measured is written
  *
  * @typedef {object} SuiteHooks
  * @property {(info: { runId: string, runDir: string, total: number, planCells: number }) => void} [onStart] total: the runs of this
@@ -65,57 +40,63 @@ import { runOne } from './run-one.js'
 /**
  * Runs the cells of the plan in order, measures the disturbed ones again, and writes each result file the moment its run ends, then
  * the run index (run.json) after it, so nothing measured is lost to a crash or a Ctrl-C later in the suite.
- * @param {SuiteOptions} suite
- * @param {SuiteHooks} [hooks]
+ * @param {RunSetup} setup @param {SuiteRun} run @param {SuiteHooks} [hooks]
  */
-export async function runSuite (suite, hooks = {}) {
-  if (suite.engine.name !== suite.load.engine) {
-    throw new Error(`the suite's engine ${suite.engine.name} is not its load's ${suite.load.engine}`)
-  }
-  if (suite.measure.name !== suite.load.measure) {
-    throw new Error(`the suite's measure ${suite.measure.name} is not its load's ${suite.load.measure}`)
-  }
+export async function runSuite (setup, { planFields, signal }, hooks = {}) {
+  const { options, measure, engine, load } = setup
+  if (engine.name !== load.engine) throw new Error(`the run's engine ${engine.name} is not its load's ${load.engine}`)
+  if (measure.name !== load.measure) throw new Error(`the run's measure ${measure.name} is not its load's ${load.measure}`)
   const runId = createRunId()
-  const runDir = join(resolve(REPO_ROOT, suite.out), runId)
+  const runDir = join(resolve(REPO_ROOT, options.out), runId)
   makeDirectory(runDir)
-  const { env, sutHost } = machinesOf(suite)
-  const shard = suite.shard ?? null
-  const parts = planParts({ ...suite, shard, settings: suite.load })
+  const { env, sutHost } = machinesOf(setup)
+  const shard = options.shard ?? null
+  const parts = planParts({
+    suts: setup.suts,
+    scenarios: setup.scenarios,
+    connections: options.connections,
+    repeats: options.repeats,
+    seed: options.seed,
+    planOptions: planOptionsOf(options, planFields),
+    shard,
+    settings: load,
+    measure
+  })
   const plan = parts.mine.units
-  const index = openRunIndex(runDir, { runId, env, plan, planRecord: planRecord(parts, shard), suite })
+  const index = openRunIndex(runDir, { runId, env, plan, planRecord: planRecord(parts, shard), setup })
   hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
-  const remeasuring = startRemeasuring(suite, plan.length)
+  const remeasuring = startRemeasuring(setup, { cells: plan.length, signal })
   const tls = plan.some((planned) => PROTOCOLS[planned.scenario.protocol].tls)
-  await withRunResources({ runId, sutHost, scenarios: suite.scenarios, tls }, async (resources) => {
+  await withRunResources({ runId, sutHost, scenarios: setup.scenarios, tls }, async (resources) => {
     const described = resources.services.describe()
-    if (described.postgres) described.postgres.poolSize = suite.pgPoolSize
+    if (described.postgres) described.postgres.poolSize = options.pgPoolSize
     index.servicesStarted(described)
     hooks.onServices?.({
       available: [...resources.services.available.keys()],
       unavailable: Object.fromEntries(resources.services.unavailable),
       described
     })
-    const context = runContext(suite, hooks, { runId, env, sutHost, resources })
-    await measurePlan(suite, hooks, { plan, index, context, resources, remeasuring })
+    const context = runContext(setup, { hooks, signal }, { runId, env, sutHost, resources })
+    await measurePlan(setup, hooks, { plan, index, context, resources, remeasuring })
   })
   const records = index.records()
-  const aggregates = aggregateRuns(records, { seed: suite.seed })
-  writeJsonAtomic(join(runDir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed: suite.seed, aggregates })
-  index.finish({ aggregatesFile: AGGREGATES_FILE, interrupted: suite.signal.aborted })
-  return { runId, runDir, records, aggregates, interrupted: suite.signal.aborted }
+  const aggregates = aggregateRuns(records, { seed: options.seed })
+  writeJsonAtomic(join(runDir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed: options.seed, aggregates })
+  index.finish({ aggregatesFile: AGGREGATES_FILE, interrupted: signal.aborted })
+  return { runId, runDir, records, aggregates, interrupted: signal.aborted }
 }
 
 /**
  * This machine's fingerprint and the host the SUTs run on; a run on other machines records each one's fingerprint beside this one's.
- * @param {SuiteOptions} suite
+ * @param {RunSetup} setup
  */
-function machinesOf (suite) {
+function machinesOf (setup) {
   const env = environmentFingerprint()
-  const sutHost = suite.sutHost ?? thisMachine('sut', env)
+  const sutHost = setup.sutHost ?? thisMachine('sut', env)
   if (!sutHost.sharesProcesses) {
     env.hosts = [
       sutHost.description,
-      ...(suite.loadHosts?.map((entry) => entry.host.description) ?? [thisMachine('load', env).description])
+      ...(setup.loadHosts?.map((entry) => entry.host.description) ?? [thisMachine('load', env).description])
     ]
   }
   return { env, sutHost }
@@ -123,57 +104,57 @@ function machinesOf (suite) {
 
 /**
  * What every cell of the run shares.
- * @param {SuiteOptions} suite @param {SuiteHooks} hooks
+ * @param {RunSetup} setup @param {{ hooks: SuiteHooks, signal: AbortSignal }} run
  * @param {{ runId: string, env: import('../records/result-record.js').ResultRecord['env'],
- *   sutHost: import('../platform/hosts/host.js').Host, resources: import('./run-resources.js').RunResources }} run
+ *   sutHost: import('../platform/hosts/host.js').Host, resources: import('./run-resources.js').RunResources }} started
  * @returns {import('../measures/cell-context.js').RunContext}
  */
-function runContext (suite, hooks, { runId, env, sutHost, resources }) {
+function runContext ({ options, measure, engine, load, pinning, loadHosts }, { hooks, signal }, { runId, env, sutHost, resources }) {
   return {
     runId,
     env,
-    load: suite.load,
-    measure: suite.measure,
-    engine: suite.engine,
-    pinning: suite.pinning,
+    load,
+    measure,
+    engine,
+    pinning,
     sutHost,
-    loadHosts: suite.loadHosts ?? null,
-    verify: suite.verify,
-    readyTimeoutSec: suite.readyTimeoutSec,
+    loadHosts: loadHosts ?? null,
+    verify: options.verify,
+    readyTimeoutSec: options.readyTimeoutSec,
     stopGraceSec: DEFAULTS.stopGraceSec,
     requestTimeoutSec: DEFAULTS.requestTimeoutSec,
-    pgPoolSize: suite.pgPoolSize,
+    pgPoolSize: options.pgPoolSize,
     services: resources.services,
     ci: env.ci,
-    countCacheDir: suite.countCacheDir,
+    countCacheDir: options.countCache ? resolve(REPO_ROOT, options.cacheDir) : null,
     certificate: resources.certificate,
     certificateOnSutHost: resources.certificateOnSutHost,
-    censusArgs: suite.censusArgs === 'on',
+    censusArgs: options.censusArgs === 'on',
     note: (line) => hooks.onNote?.(line),
-    signal: suite.signal
+    signal
   }
 }
 
 /**
  * Measures the cells of the plan, then the disturbed ones again, keeping each record as it comes.
- * @param {SuiteOptions} suite @param {SuiteHooks} hooks
+ * @param {RunSetup} setup @param {SuiteHooks} hooks
  * @param {{ plan: import('./plan/plan-runs.js').PlannedRun[], index: import('./run-index.js').RunIndex,
  *   context: import('../measures/cell-context.js').RunContext, resources: import('./run-resources.js').RunResources,
  *   remeasuring: import('./remeasure.js').Remeasuring }} run
  */
-async function measurePlan (suite, hooks, { plan, index, context, resources, remeasuring }) {
+async function measurePlan ({ options, measure, load, pinning }, hooks, { plan, index, context, resources, remeasuring }) {
   // As many cells at once as the measure allows (load shares the machine: one), and one SUT process for a SUT's consecutive cells
   // where the measure keeps it.
-  const { measure } = suite
   const { schedule } = measure
-  const jobs = schedule.cellsAtOnce(suite.load)
-  const groups = sessionGroups(plan, { reuse: !schedule.sutPerCell && !suite.freshSut })
+  const jobs = schedule.cellsAtOnce(load)
+  const groups = sessionGroups(plan, { reuse: !schedule.sutPerCell && !options.freshSut })
   for (const note of measure.about.notes({ sutHostSharesProcesses: context.sutHost.sharesProcesses })) hooks.onNote?.(note)
   const sessionOf = resources.sessions(context, { perCell: schedule.sutPerCell })
   index.remeasured.limit = remeasuring.limit
   // What other programs take of the cpus moves a figure that does not hold beside other work: the machine is looked at first.
-  if (!schedule.besideOtherWork && plan.length > 0 && !suite.signal.aborted) {
-    const quietCheck = await lookBeforeMeasuring(suite, context.sutHost)
+  if (!schedule.besideOtherWork && plan.length > 0 && !context.signal.aborted) {
+    const { quietCheck: look, censusArgs } = options
+    const quietCheck = await lookBeforeMeasuring({ quietCheck: look, censusArgs, pinning }, context.sutHost)
     if (quietCheck.line) hooks.onNote?.(quietCheck.line)
     index.lookedBefore(quietCheck)
   }
@@ -188,7 +169,7 @@ async function measurePlan (suite, hooks, { plan, index, context, resources, rem
       sut,
       scenario,
       connections,
-      repeat: { index: repeat, of: suite.repeats },
+      repeat: { index: repeat, of: options.repeats },
       ...groups[position],
       onProgress: (event) => hooks.onProgress?.({
         index: position, total: plan.length, sut: sut.label, scenario: scenario.name, connections, repeat, ...event
@@ -205,7 +186,7 @@ async function measurePlan (suite, hooks, { plan, index, context, resources, rem
     hooks.onResult?.(record, plan[position].file)
   }
   await mapLimit([...plan.keys()], jobs, async (position) => {
-    if (!suite.signal.aborted) keep(position, await measureAt(position))
+    if (!context.signal.aborted) keep(position, await measureAt(position))
   })
   await remeasuring.remeasureDisturbed({
     index,

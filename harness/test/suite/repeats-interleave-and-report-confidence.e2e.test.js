@@ -20,7 +20,7 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
   const out = mkdtempSync(join(tmpdir(), 'dyno-repeats-'))
   const suts = ['node-http', 'node-net'].map((name) => loadSut(`${PACKAGES_DIR}${name}`))
   const outcome = await runSuite(
-    suiteOptions({
+    ...suiteOptions({
       suts,
       scenarios: [scenarioNamed('json')],
       load: shortLoad({ durationSec: 0.5 }),

@@ -27,7 +27,7 @@ export async function interleavedFixtureRuns ({ sides, rounds, durationSec = 1, 
       // The SUT inherits the harness's environment: the variable reaches the fixture alone.
       if (side.extraWorkPercent) process.env.DYNO_FIXTURE_EXTRA_WORK_PERCENT = side.extraWorkPercent
       try {
-        const outcome = await runSuite(suiteOptions({
+        const outcome = await runSuite(...suiteOptions({
           suts: [sut],
           scenarios: [scenarioNamed('json')],
           load: shortLoad({ durationSec, warmupSec }),

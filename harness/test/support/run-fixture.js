@@ -81,7 +81,7 @@ export async function runInTempDir ({
   const cells = []
   const what = `a run of ${suts.map((sut) => sut.name).join(', ')} × ${scenarios.join(', ')} into ${out}`
   const outcome = await waitingFor(what, (progress) => runSuite(
-    suiteOptions({
+    ...suiteOptions({
       suts,
       scenarios: scenarios.map(scenarioNamed),
       load: shortLoad({ ...load, ...(engine ? { engine: engine.name } : {}), ...(measure ? { measure: measure.name } : {}) }),

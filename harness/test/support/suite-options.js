@@ -18,32 +18,48 @@ export const TESTS_DISTURBED_ABOVE_PCT = 99
 export const ON_A_SHARED_MACHINE = Object.freeze({ quietCheck: /** @type {const} */ ('off'), disturbedAbovePct: TESTS_DISTURBED_ABOVE_PCT })
 
 /**
- * @typedef {import('../../src/suite/run-suite.js').SuiteOptions} SuiteOptions
- * @param {Pick<SuiteOptions, 'suts' | 'scenarios' | 'load' | 'out'> & { recorded: Record<string, unknown> } &
- *   Partial<Omit<SuiteOptions, 'recorded' | 'planOptions'>>} given recorded: what run.json records as its options (and its plan's
- *   identity): the test's or bench's name and what it varies; engine and measure: the ones its load names, unless given
- * @returns {SuiteOptions}
+ * @typedef {import('../../src/suite/prepare-run.js').RunSetup} RunSetup
+ * @typedef {{ connections?: number[], repeats?: number, seed?: number, out: string, verify?: boolean, readyTimeoutSec?: number,
+ *   pgPoolSize?: number, freshSut?: boolean, quietCheck?: 'on' | 'off', censusArgs?: 'on' | 'off', disturbedAbovePct?: number,
+ *   signal?: AbortSignal }} GivenOptions the options of `dyno run` a test or bench sets (the rest as a plain `dyno run` of one round)
+ * @param {Pick<RunSetup, 'suts' | 'scenarios' | 'load'> & Partial<Pick<RunSetup, 'engine' | 'measure' | 'pinning' | 'sutHost'>> &
+ *   GivenOptions & { recorded: Record<string, unknown> }} given recorded: what run.json records of the test or bench beside its
+ *   options (its name and what it varies), which is also its plan's identity; engine and measure: the ones its load names, unless given
+ * @returns {[RunSetup, import('../../src/suite/run-suite.js').SuiteRun]} what runSuite is handed
  */
-export function suiteOptions ({ recorded, ...given }) {
-  return {
+export function suiteOptions ({ recorded, suts, scenarios, load, engine, measure, pinning, sutHost, signal, ...given }) {
+  const options = /** @type {import('../../src/suite/prepare-run.js').RunValues} */ (/** @type {unknown} */ ({
     connections: [10],
     repeats: 1,
     seed: 1,
     verify: true,
     readyTimeoutSec: 10,
     pgPoolSize: 4,
-    pinning: resolvePinning(DEFAULT_PIN),
-    engineChoice: null,
-    countCacheDir: null,
     freshSut: false,
     quietCheck: 'on',
     censusArgs: 'off',
     disturbedAbovePct: DISTURBED_SHARE_PCT,
-    signal: new AbortController().signal,
-    recorded,
-    planOptions: recorded,
-    engine: given.engine ?? engineNamed(given.load.engine),
-    measure: given.measure ?? measureNamed(given.load.measure),
-    ...given
+    shard: null,
+    countCache: false,
+    sutHost: null,
+    loadHosts: null,
+    ...given,
+    ...recorded
+  }))
+  /** @type {RunSetup} */
+  const setup = {
+    options,
+    measure: measure ?? measureNamed(load.measure),
+    engine: engine ?? engineNamed(load.engine),
+    engineChoice: null,
+    load,
+    scenarios,
+    frameworkCount: suts.length,
+    suts,
+    pinning: pinning ?? resolvePinning(DEFAULT_PIN),
+    sutHost: sutHost ?? null,
+    loadHosts: null,
+    noisePlan: null
   }
+  return [setup, { planFields: new Set(Object.keys(recorded)), signal: signal ?? new AbortController().signal }]
 }

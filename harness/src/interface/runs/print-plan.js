@@ -9,7 +9,7 @@ import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../../subjects/suts/select.js'
 import { selectWithVariants } from '../../subjects/variants/variant-subjects.js'
 import { plannedEntry, planParts, planRecord } from '../../suite/plan/plan-parts.js'
-import { planOptionsOf } from '../../suite/prepare-run.js'
+import { planOptionsOf } from '../../suite/plan/split-plan.js'
 
 /**
  * @param {import('../../suite/prepare-run.js').RunValues} options @param {import('../cli/io.js').Io} io @param {Set<string>} planFields

@@ -4,7 +4,7 @@
 import { DynoError } from '../../platform/errors.js'
 import { readRun } from '../../records/read-run.js'
 import { writeReports } from '../../reports/report/write-reports.js'
-import { prepareRun, suiteOptionsOf } from '../../suite/prepare-run.js'
+import { prepareRun } from '../../suite/prepare-run.js'
 import { runSuite } from '../../suite/run-suite.js'
 import { createProgress } from '../ui/progress.js'
 import { formatTimeSpent } from '../ui/time-spent.js'
@@ -37,7 +37,7 @@ export async function runBenchmarks (values, io, signal, planFields) {
   })
   const setup = await prepareRun(values, { signal, log: (line) => progress.log(line) })
   const { options, measure } = setup
-  const outcome = await runSuite(suiteOptionsOf(setup, planFields, signal), {
+  const outcome = await runSuite(setup, { planFields, signal }, {
     onStart: (start) => progress.log(startLine(setup, start)),
     onServices: ({ available, unavailable }) => {
       if (available.length > 0) progress.log(`dyno: services up: ${available.join(', ')}`)

@@ -48,3 +48,16 @@ export function planIdentity (planned, options) {
   const measured = Object.fromEntries(Object.entries(options).sort(([a], [b]) => a.localeCompare(b)))
   return createHash('sha256').update(JSON.stringify({ planned, options: measured })).digest('hex').slice(0, 16)
 }
+
+/**
+ * The options that decide what a run's plan measures (its identity), with each host as the user named it: the same from `--plan` as
+ * from the run, on every machine of a matrix.
+ * @param {import('../prepare-run.js').RunValues} options @param {Set<string>} planFields @returns {Record<string, unknown>}
+ */
+export function planOptionsOf (options, planFields) {
+  return planDeciding({
+    ...options,
+    sutHost: options.sutHost?.url ?? null,
+    loadHosts: options.loadHosts?.map((target) => target.url) ?? null
+  }, planFields)
+}
