@@ -111,7 +111,13 @@ async function verified (context, { scenario, onProgress }, running, record) {
   onProgress?.({ stage: 'verifying' })
   record.verification = await timedStage(record, 'verify', () =>
     verifyScenario(
-      { host: running.address, port: running.port, timeoutMs: context.requestTimeoutSec * 1000, trust: context.certificate ?? null },
+      {
+        host: running.address,
+        port: running.port,
+        timeoutMs: context.requestTimeoutSec * 1000,
+        trust: context.certificate ?? null,
+        signal: context.signal
+      },
       scenario
     )
   )

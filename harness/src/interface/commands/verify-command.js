@@ -127,13 +127,15 @@ async function verifyOnOneProcess (sut, scenarios, { readyTimeoutSec, env, servi
     /** @type {VerifyCell[]} */
     const cells = []
     for (const scenario of scenarios) {
+      // Interrupted: the exchange under way has ended, and no other begins.
+      if (signal?.aborted) break
       const missing = services.missingFor(scenario)
       if (missing) {
         cells.push({ scenario: scenario.name, state: ci ? 'fail' : 'skipped', reason: `DYNO_ERR_SERVICE_UNAVAILABLE: ${missing}` })
         continue
       }
       const verification = await verifyScenario(
-        { host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000, trust: certificate },
+        { host: '127.0.0.1', port: running.port, timeoutMs: DEFAULTS.requestTimeoutSec * 1000, trust: certificate, signal },
         scenario
       )
       cells.push(verdict(sut, scenario.name, verification))

@@ -6,6 +6,7 @@ import net from 'node:net'
 import tls from 'node:tls'
 import { checkResponse, excerpt } from './check-response.js'
 import { clientTls, describeRequest, noTrust } from './http1-exchange.js'
+import { VERIFY_BODY_LIMIT_BYTES } from './http-probe.js'
 
 /** @typedef {import('./check-response.js').Check} Check */
 
@@ -60,13 +61,16 @@ export async function verifyH2c (target, scenario) {
  * @param {(label: string, session: http2.ClientHttp2Session) => Check[]} connectionChecks
  * @returns {Promise<Check[]>}
  */
-async function overHttp2 (authority, options, { timeoutMs }, scenario, connectionChecks) {
+async function overHttp2 (authority, options, { timeoutMs, signal }, scenario, connectionChecks) {
   const label = describeRequest(scenario.request)
   /** @type {Check[]} */
   const checks = []
   const session = http2.connect(authority, options)
   // An error after the session is up reaches the stream that was open (and is checked there), or nothing that matters any more.
   session.on('error', () => {})
+  const abort = () => session.destroy(new Error(`interrupted by ${String(signal?.reason)}`))
+  if (signal?.aborted) abort()
+  else signal?.addEventListener('abort', abort, { once: true })
   try {
     try {
       await connected(session, timeoutMs)
@@ -111,6 +115,7 @@ async function overHttp2 (authority, options, { timeoutMs }, scenario, connectio
     }
     return checks
   } finally {
+    signal?.removeEventListener('abort', abort)
     session.destroy()
   }
 }
@@ -138,7 +143,7 @@ export function connected (session, timeoutMs) {
 /**
  * @param {http2.ClientHttp2Session} session
  * @param {import('@dyno/scenarios').RequestSpec} request
- * @param {number} timeoutMs
+ * @param {number} timeoutMs the whole exchange's, however the SUT trickles it; a body past VERIFY_BODY_LIMIT_BYTES ends it too
  * @returns {Promise<{ status: number, headers: Record<string, string | string[] | undefined>, body: string }>}
  */
 export function sendOnStream (session, request, timeoutMs) {
@@ -151,11 +156,27 @@ export function sendOnStream (session, request, timeoutMs) {
     let headers = {}
     /** @type {Buffer[]} */
     const chunks = []
-    stream.setTimeout(timeoutMs, () => stream.close(http2.constants.NGHTTP2_CANCEL))
+    let bytes = 0
+    /** @type {string | null} why the client ended the stream */
+    let cut = null
+    const cancel = (/** @type {string} */ why) => {
+      cut = why
+      stream.close(http2.constants.NGHTTP2_CANCEL)
+    }
+    const timer = setTimeout(() => cancel(`no complete answer within ${timeoutMs} ms`), timeoutMs)
     stream.on('response', (received) => { headers = received })
-    stream.on('data', (chunk) => chunks.push(chunk))
-    stream.on('error', reject)
+    stream.on('data', (chunk) => {
+      bytes += chunk.length
+      if (bytes > VERIFY_BODY_LIMIT_BYTES) return cancel(`the body passed ${VERIFY_BODY_LIMIT_BYTES} bytes`)
+      chunks.push(chunk)
+    })
+    stream.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
     stream.on('close', () => {
+      clearTimeout(timer)
+      if (cut) return reject(new Error(cut))
       if (headers[':status'] === undefined) return reject(new Error(`no response on the stream (closed with code ${stream.rstCode})`))
       const { ':status': status, ...rest } = headers
       resolve({ status: Number(status), headers: rest, body: Buffer.concat(chunks).toString('utf8') })
@@ -185,8 +206,14 @@ async function http1NotServed ({ host, port, timeoutMs }, scenario, trusted) {
       resolve({ refused, answer: Buffer.concat(chunks).toString('latin1') })
     }
     const timer = setTimeout(() => finish(`no answer within ${timeoutMs} ms`), timeoutMs)
+    let bytes = 0
     socket.once(trusted ? 'secureConnect' : 'connect', () => socket.write(head))
-    socket.on('data', (chunk) => chunks.push(chunk))
+    // What tells whether HTTP/1.1 was served is at its start: the rest is not kept past the body limit.
+    socket.on('data', (chunk) => {
+      bytes += chunk.length
+      if (bytes > VERIFY_BODY_LIMIT_BYTES) return finish(`more than ${VERIFY_BODY_LIMIT_BYTES} bytes`)
+      chunks.push(chunk)
+    })
     socket.on('error', (error) => finish(`refused: ${failureOf(error)}`))
     socket.on('close', () => finish(null))
   })

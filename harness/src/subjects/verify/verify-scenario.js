@@ -10,7 +10,8 @@ import { PROTOCOL_VERIFIERS } from './protocol-verifiers.js'
  * @typedef {object} VerifyTarget where a running SUT is checked
  * @property {string} host
  * @property {number} port
- * @property {number} timeoutMs how long one request, handshake or message may take
+ * @property {number} timeoutMs how long one request, handshake or message may take, however the SUT trickles it
+ * @property {AbortSignal} [signal] ends every exchange under way at once (the run's, or `dyno verify`'s, interruption)
  * @property {{ caFile: string, serverName: string } | null} [trust] the run's certificate (run-certificate.js), which the SUT of a TLS
  *   scenario must present; absent: a TLS scenario fails verification, saying so
  */

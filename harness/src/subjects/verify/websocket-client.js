@@ -47,16 +47,31 @@ export function maskedFrame (opcode, payload) {
   return Buffer.concat([header, masked])
 }
 
+/** The most bytes one message may hold: past it the connection fails, named, and is not read further. */
+export const WEBSOCKET_LIMIT_BYTES = 16 * 1024 * 1024
+/** The most bytes the head of the answer to the upgrade may hold. */
+const HEAD_LIMIT_BYTES = 64 * 1024
+
 /**
- * Opens a connection and sends the upgrade of `path`; resolves once the answer's head is read (whatever its status).
- * @param {{ host: string, port: number, path: string, headers?: Record<string, string>, timeoutMs: number }} options
+ * Opens a connection and sends the upgrade of `path`; resolves once the answer's head is read (whatever its status). `signal` ends the
+ * connection at once, as a failure of whatever waits on it.
+ * @param {{ host: string, port: number, path: string, headers?: Record<string, string>, timeoutMs: number, signal?: AbortSignal }} options
  * @returns {Promise<WebSocketConnection>}
  */
-export function openWebSocket ({ host, port, path, headers = {}, timeoutMs }) {
+export function openWebSocket ({ host, port, path, headers = {}, timeoutMs, signal }) {
   const key = randomBytes(16).toString('base64')
   const socket = net.connect({ host, port })
   socket.setNoDelay(true)
+  const interrupt = () => socket.destroy(new Error(`interrupted by ${String(signal?.reason)}`))
+  if (signal?.aborted) queueMicrotask(interrupt)
+  else signal?.addEventListener('abort', interrupt, { once: true })
+  socket.once('close', () => signal?.removeEventListener('abort', interrupt))
   let buffered = Buffer.alloc(0)
+  /** @type {Buffer[]} what arrived since `buffered` was last joined, kept apart until a frame can be read: each byte copied once */
+  let arriving = []
+  let arrivingBytes = 0
+  /** how many bytes `buffered` must hold before the next frame can be read */
+  let neededBytes = 2
   /** @type {Message[]} */
   const messages = []
   /** @type {Error | null} */
@@ -64,22 +79,31 @@ export function openWebSocket ({ host, port, path, headers = {}, timeoutMs }) {
   let closed = false
   /** @type {(() => void) | null} */
   let wake = null
-  const notify = () => { wake?.(); wake = null }
+  // The waiter is taken before it is called: a waiter that arms itself again while called stays armed.
+  const notify = () => {
+    const waiting = wake
+    wake = null
+    waiting?.()
+  }
   /** @type {{ kind: 'text' | 'binary', parts: Buffer[] } | null} */
   let fragmented = null
 
   const readFrames = () => {
-    while (buffered.length >= 2) {
+    while (true) {
+      neededBytes = 2
+      if (buffered.length < 2) return
       const fin = (buffered[0] & 0x80) !== 0
       const opcode = buffered[0] & 0x0f
       const masked = (buffered[1] & 0x80) !== 0
       let length = buffered[1] & 0x7f
       let offset = 2
       if (length === 126) {
+        neededBytes = 4
         if (buffered.length < 4) return
         length = buffered.readUInt16BE(2)
         offset = 4
       } else if (length === 127) {
+        neededBytes = 10
         if (buffered.length < 10) return
         length = Number(buffered.readBigUInt64BE(2))
         offset = 10
@@ -88,7 +112,15 @@ export function openWebSocket ({ host, port, path, headers = {}, timeoutMs }) {
         failure = new Error('the server sent a masked frame (RFC 6455: a server must not mask)')
         return socket.destroy()
       }
-      if (buffered.length < offset + length) return
+      const heldBytes = length + (fragmented?.parts.reduce((sum, part) => sum + part.length, 0) ?? 0)
+      if (heldBytes > WEBSOCKET_LIMIT_BYTES) {
+        failure = new Error(`the server sent a message of more than ${WEBSOCKET_LIMIT_BYTES} bytes`)
+        return socket.destroy()
+      }
+      if (buffered.length < offset + length) {
+        neededBytes = offset + length
+        return
+      }
       const payload = buffered.subarray(offset, offset + length)
       buffered = buffered.subarray(offset + length)
       if (opcode === OPCODES.ping) socket.write(maskedFrame(OPCODES.pong, payload))
@@ -121,6 +153,9 @@ export function openWebSocket ({ host, port, path, headers = {}, timeoutMs }) {
     const onHead = (chunk) => {
       buffered = Buffer.concat([buffered, chunk])
       const end = buffered.indexOf('\r\n\r\n')
+      if (end === -1 && buffered.length > HEAD_LIMIT_BYTES) {
+        return fail(new Error(`the answer to the upgrade passed ${HEAD_LIMIT_BYTES} bytes without ending its head`))
+      }
       if (end === -1) return
       clearTimeout(timer)
       socket.off('data', onHead)
@@ -134,7 +169,12 @@ export function openWebSocket ({ host, port, path, headers = {}, timeoutMs }) {
       }
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(statusLine)?.[1] ?? 0)
       socket.on('data', (more) => {
-        buffered = Buffer.concat([buffered, more])
+        arriving.push(more)
+        arrivingBytes += more.length
+        if (buffered.length + arrivingBytes < neededBytes) return
+        buffered = Buffer.concat([buffered, ...arriving])
+        arriving = []
+        arrivingBytes = 0
         readFrames()
         notify()
       })

@@ -34,17 +34,17 @@ const EXCHANGE_STEPS = [handshakeAnswered, textEchoed, binaryEchoed, burstEchoed
 /**
  * @type {import('./protocol-verifiers.js').ProtocolVerifier}
  */
-export async function verifyWebSocket ({ host, port, timeoutMs }, scenario) {
+export async function verifyWebSocket ({ host, port, timeoutMs, signal }, scenario) {
   const exchange = /** @type {WebSocketExchange} */ (scenario.websocket)
   const label = `WebSocket ${exchange.path}`
   /** @type {Check[]} */
-  const checks = [await plainGetRefused({ host, port, timeoutMs }, exchange)]
+  const checks = [await plainGetRefused({ host, port, timeoutMs, signal }, exchange)]
   const add = (/** @type {string} */ check, /** @type {boolean} */ ok, /** @type {unknown} */ expected, /** @type {unknown} */ actual) =>
     checks.push({ request: label, check, ok, expected, actual })
 
   let socket
   try {
-    socket = await openWebSocket({ host, port, path: exchange.path, headers: scenario.request.headers, timeoutMs })
+    socket = await openWebSocket({ host, port, path: exchange.path, headers: scenario.request.headers, timeoutMs, signal })
   } catch (error) {
     add('handshake', false, '101 Switching Protocols', /** @type {Error} */ (error).message)
     return checks
@@ -60,14 +60,14 @@ export async function verifyWebSocket ({ host, port, timeoutMs }, scenario) {
 
 /**
  * A GET of the path without the upgrade, which must be refused with a status in the scenario's range.
- * @param {{ host: string, port: number, timeoutMs: number }} target @param {WebSocketExchange} exchange
+ * @param {{ host: string, port: number, timeoutMs: number, signal?: AbortSignal }} target @param {WebSocketExchange} exchange
  * @returns {Promise<Check>}
  */
-async function plainGetRefused ({ host, port, timeoutMs }, exchange) {
+async function plainGetRefused ({ host, port, timeoutMs, signal }, exchange) {
   const { min, max } = exchange.plainRequestStatus
   const agent = new http.Agent({ keepAlive: false })
   try {
-    const plain = await sendProbe({ host, port, agent, timeoutMs }, { method: 'GET', path: exchange.path, headers: {}, body: null })
+    const plain = await sendProbe({ host, port, agent, timeoutMs, signal }, { method: 'GET', path: exchange.path, headers: {}, body: null })
     return {
       request: `GET ${exchange.path}`,
       check: 'a GET without an upgrade is refused',
