@@ -2,8 +2,9 @@
 import { roundTo } from '../platform/util/numbers.js'
 
 /**
- * A SUT that breaks under load never gets a clean number: any response with a wrong body or a
- * status other than the scenario's makes the run invalid. Returns the reason, or null when clean.
+ * A SUT that breaks under load never gets a clean number: any response with a wrong body, a
+ * status other than the scenario's, or one the engine refused as invalid (a length that cannot be, a
+ * head or body over its bound) makes the run invalid. Returns the reason, or null when clean.
  * @param {Partial<Record<'warmup' | 'measure', import('../load/load-plan.js').PhaseSummary | null>>} phases
  * @param {number} expectedStatus
  * @returns {string | null}
@@ -22,6 +23,10 @@ export function underLoadProblems (phases, expectedStatus) {
       problems.push(
         `${name}: ${summary.unexpectedStatus} of ${summary.requests} responses had a status other than ${expectedStatus} (${others})`
       )
+    }
+    if (summary.invalidResponses) {
+      const reasons = Object.entries(summary.failureReasons ?? {}).map(([reason, count]) => `${count}× ${reason}`).join(', ')
+      problems.push(`${name}: ${summary.invalidResponses} responses were invalid (${reasons})`)
     }
   }
   return problems.length === 0 ? null : `DYNO_ERR_UNEXPECTED_UNDER_LOAD: ${problems.join('; ')}`
