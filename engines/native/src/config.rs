@@ -8,8 +8,18 @@ use std::time::Duration;
 const MAX_START_DELAY_MS: u64 = 30_000;
 /// The most streams (h2) or messages (ws) one connection may keep in flight.
 pub const MAX_STREAMS: usize = 10_000;
-/// The largest WebSocket message, in bytes.
-pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// The largest response body (or WebSocket message) taken when the config names no `bodyLimitBytes`.
+pub const DEFAULT_BODY_LIMIT_BYTES: usize = 16 * 1024 * 1024;
+/// The largest `bodyLimitBytes` a config may ask for: every connection may hold a body this long in memory.
+pub const MAX_BODY_LIMIT_BYTES: usize = 1024 * 1024 * 1024;
+/// The longest response head (status line and headers, or a WebSocket handshake's answer) taken, in bytes.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+/// The longest `handshakeTimeoutMs` a config may ask for.
+const MAX_HANDSHAKE_TIMEOUT_MS: u64 = 600_000;
+/// The open model's rates a config may ask for (per second, the whole run's): below, one request would wait days; above,
+/// the schedule's interval would be below a nanosecond.
+const MIN_RATE_PER_SEC: f64 = 0.000_001;
+const MAX_RATE_PER_SEC: f64 = 100_000_000.0;
 /// HTTP/2 forbids these (RFC 9113 §8.2.2); `host` is the `:authority` pseudo-header there.
 const CONNECTION_HEADERS: [&str; 6] = [
     "connection",
@@ -59,6 +69,13 @@ pub struct Config {
     pub phases: Vec<PhaseConfig>,
     pub window_ms: u64,
     pub timeout_ms: u64,
+    /// The deadline of each connection's way up: TCP connect, the TLS handshake, HTTP/2's SETTINGS, the WebSocket upgrade.
+    /// Absent: `timeoutMs`.
+    #[serde(default)]
+    pub handshake_timeout_ms: Option<u64>,
+    /// The longest response body (or WebSocket message) taken; a longer one is an invalid response. Absent: 16 MiB.
+    #[serde(default)]
+    pub body_limit_bytes: Option<usize>,
     /// Open model: requests per second on a fixed schedule; absent: closed loop.
     pub rate_per_sec: Option<f64>,
     /// How each response body is checked (statuses are counted as they come; the harness judges them).
@@ -236,10 +253,8 @@ impl Config {
         if self.phases.is_empty() || self.phases.iter().any(|phase| phase.duration_ms == 0) {
             return Some("phases must name at least one phase, each lasting at least 1 ms".into());
         }
-        if let Some(rate) = self.rate_per_sec {
-            if !(rate > 0.0 && rate.is_finite()) {
-                return Some(format!("ratePerSec must be a number above 0, got {rate}"));
-            }
+        if let Some(problem) = self.rate_problem().or_else(|| self.limits_problem()) {
+            return Some(problem);
         }
         if let Some(problem) = self.protocol_problem() {
             return Some(problem);
@@ -264,6 +279,42 @@ impl Config {
                     }
                     Some(_) => {}
                 }
+            }
+        }
+        None
+    }
+
+    /// What makes the open model's rate unusable: not a number, out of range, or an interval per thread that a Duration cannot hold.
+    fn rate_problem(&self) -> Option<String> {
+        let rate = self.rate_per_sec?;
+        if !(MIN_RATE_PER_SEC..=MAX_RATE_PER_SEC).contains(&rate) {
+            return Some(format!(
+                "ratePerSec must be a finite number of requests per second from {MIN_RATE_PER_SEC} to {MAX_RATE_PER_SEC}, got {rate}"
+            ));
+        }
+        match self.schedule_interval() {
+            Some(interval) if !interval.is_zero() => None,
+            _ => Some(format!(
+                "ratePerSec {rate} shared by {} threads gives each thread an interval between requests that cannot be kept",
+                self.threads
+            )),
+        }
+    }
+
+    /// What is wrong with the deadline of the handshakes or the body limit.
+    fn limits_problem(&self) -> Option<String> {
+        if let Some(ms) = self.handshake_timeout_ms {
+            if !(1..=MAX_HANDSHAKE_TIMEOUT_MS).contains(&ms) {
+                return Some(format!(
+                    "handshakeTimeoutMs must be a whole number from 1 to {MAX_HANDSHAKE_TIMEOUT_MS}, got {ms}"
+                ));
+            }
+        }
+        if let Some(bytes) = self.body_limit_bytes {
+            if !(1..=MAX_BODY_LIMIT_BYTES).contains(&bytes) {
+                return Some(format!(
+                    "bodyLimitBytes must be a whole number from 1 to {MAX_BODY_LIMIT_BYTES}, got {bytes}"
+                ));
             }
         }
         None
@@ -371,7 +422,7 @@ impl Config {
                 ))
             }
             (Some(websocket), true) => {
-                if let Some(problem) = websocket_problem(websocket) {
+                if let Some(problem) = websocket_problem(websocket, self.body_limit_bytes()) {
                     return Some(problem);
                 }
                 if self.rate_per_sec.is_some() {
@@ -404,6 +455,21 @@ impl Config {
 
     pub fn timeout(&self) -> Duration {
         Duration::from_millis(self.timeout_ms)
+    }
+
+    pub fn handshake_timeout(&self) -> Duration {
+        Duration::from_millis(self.handshake_timeout_ms.unwrap_or(self.timeout_ms))
+    }
+
+    pub fn body_limit_bytes(&self) -> usize {
+        self.body_limit_bytes.unwrap_or(DEFAULT_BODY_LIMIT_BYTES)
+    }
+
+    /// Open model: the interval between one thread's requests (each thread sends its share of the rate); None in the closed
+    /// loop, or when no Duration holds it (a config whose `problem` passed always has one).
+    pub fn schedule_interval(&self) -> Option<Duration> {
+        let rate = self.rate_per_sec?;
+        Duration::try_from_secs_f64(self.threads as f64 / rate).ok()
     }
 
     /// The connections of thread `index`: the connections shared as evenly as they go.
@@ -455,7 +521,7 @@ fn http_problem(http: &HttpRequest) -> Option<String> {
 }
 
 /// What in the WebSocket config cannot be used.
-fn websocket_problem(websocket: &WebSocketConfig) -> Option<String> {
+fn websocket_problem(websocket: &WebSocketConfig, body_limit_bytes: usize) -> Option<String> {
     if !websocket.path.starts_with('/') || websocket.path.bytes().any(|byte| byte <= b' ') {
         return Some(format!(
             "websocket.path must be a path starting with /, got `{}`",
@@ -484,9 +550,9 @@ fn websocket_problem(websocket: &WebSocketConfig) -> Option<String> {
             return Some("websocket.message must hold exactly one of text and binaryBase64".into())
         }
     };
-    if length > MAX_MESSAGE_BYTES {
+    if length > body_limit_bytes {
         return Some(format!(
-            "websocket.message must be at most {MAX_MESSAGE_BYTES} bytes, got {length}"
+            "websocket.message must be at most bodyLimitBytes ({body_limit_bytes} bytes), got {length}"
         ));
     }
     None
@@ -794,5 +860,54 @@ mod tests {
             let problem = problem_with(&fields).unwrap_or_else(|| panic!("{fields} passed"));
             assert!(problem.contains(says), "{fields}: {problem}");
         }
+    }
+
+    #[test]
+    fn a_rate_that_no_schedule_can_keep_is_refused_with_a_message_not_a_panic() {
+        for rate in ["0", "-1", "1e-20", "1e300", "0.0000001"] {
+            let problem = problem_with(&format!(r#"{{"ratePerSec":{rate}}}"#))
+                .unwrap_or_else(|| panic!("ratePerSec {rate} passed"));
+            assert!(
+                problem.contains("ratePerSec must be a finite number of requests per second from"),
+                "{problem}"
+            );
+        }
+        let slow = with(r#"{"ratePerSec":0.001}"#).unwrap();
+        assert_eq!(slow.problem(), None);
+        assert_eq!(slow.schedule_interval(), Some(Duration::from_secs(1000)));
+        assert_eq!(with("{}").unwrap().schedule_interval(), None);
+    }
+
+    #[test]
+    fn the_body_limit_and_the_handshake_deadline_default_and_are_refused_out_of_range() {
+        let config = with("{}").unwrap();
+        assert_eq!(config.body_limit_bytes(), DEFAULT_BODY_LIMIT_BYTES);
+        assert_eq!(config.handshake_timeout(), config.timeout());
+        let set = with(r#"{"bodyLimitBytes":1024,"handshakeTimeoutMs":500}"#).unwrap();
+        assert_eq!(set.problem(), None);
+        assert_eq!(
+            (set.body_limit_bytes(), set.handshake_timeout()),
+            (1024, Duration::from_millis(500))
+        );
+        for (fields, says) in [
+            (
+                r#"{"bodyLimitBytes":0}"#,
+                "bodyLimitBytes must be a whole number from 1 to",
+            ),
+            (r#"{"bodyLimitBytes":1073741825}"#, "bodyLimitBytes must be"),
+            (
+                r#"{"handshakeTimeoutMs":0}"#,
+                "handshakeTimeoutMs must be a whole number from 1",
+            ),
+        ] {
+            let problem = problem_with(fields).unwrap_or_else(|| panic!("{fields} passed"));
+            assert!(problem.contains(says), "{problem}");
+        }
+        let long_message = format!(r#"{{"protocol":"ws",{WEBSOCKET},"bodyLimitBytes":1}}"#);
+        let problem = problem_with(&long_message).expect("a message over the limit");
+        assert!(
+            problem.contains("at most bodyLimitBytes (1 bytes), got 2"),
+            "{problem}"
+        );
     }
 }

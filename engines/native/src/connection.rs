@@ -2,8 +2,9 @@
 //! model's schedule), what each connection has in flight, and the steps every protocol takes the same way (connecting,
 //! the TLS handshake's outcome, the first attempt's end reported to the phase's clock, reading, a session's end).
 
-use crate::config::BodyExpectation;
+use crate::config::{BodyExpectation, MAX_HEAD_BYTES};
 use crate::phase::PhaseShared;
+use crate::response::MAX_CHUNK_FRAMING_BYTES;
 use crate::stats::ThreadStats;
 use crate::target::Target;
 use crate::tls::{Handshake, TlsTarget};
@@ -19,8 +20,11 @@ use tokio_rustls::client::TlsStream;
 
 /// How long a connection waits before connecting again after a refused connect.
 pub const RECONNECT_PAUSE: Duration = Duration::from_millis(10);
-/// What a connection reads at a time; it grows for a response larger than this.
+/// What a connection reads at a time; it grows for a response larger than this, up to the context's `read_limit_bytes`.
 pub const READ_BUFFER: usize = 64 * 1024;
+/// Why a connection did not come up, as the report names it.
+pub const CONNECT_TIMED_OUT: &str = "the TCP connect ran out of handshakeTimeoutMs";
+pub const TLS_TIMED_OUT: &str = "the TLS handshake ran out of handshakeTimeoutMs";
 
 /// What the connections of one thread share.
 pub struct ThreadContext {
@@ -30,6 +34,10 @@ pub struct ThreadContext {
     pub streams: usize,
     pub expected_body: BodyExpectation,
     pub keep_body: bool,
+    /// The longest body (or WebSocket message) taken; a longer one is an invalid response.
+    pub body_limit_bytes: usize,
+    /// The deadline of each step that brings a connection up: connect, TLS, HTTP/2's SETTINGS, the WebSocket upgrade.
+    pub handshake_timeout: Duration,
     pub stats: RefCell<ThreadStats>,
     pub shared: Arc<PhaseShared>,
     pub index: usize,
@@ -46,6 +54,12 @@ impl ThreadContext {
     /// One more response (or message) for the progress line and the per-second rate.
     pub fn count_responses(&self, count: u64) {
         self.shared.responses[self.index].fetch_add(count, Ordering::Relaxed);
+    }
+
+    /// The most a connection's read buffer grows to: a head, a body and its chunk framing at their bounds, and one read
+    /// more. The parsers refuse a response (or frame) past its bounds before the buffer gets there.
+    pub fn read_limit_bytes(&self) -> usize {
+        MAX_HEAD_BYTES + self.body_limit_bytes + MAX_CHUNK_FRAMING_BYTES + READ_BUFFER
     }
 
     /// What a connection of this thread spoke once established.
@@ -116,19 +130,23 @@ pub enum Ended {
 }
 
 /// A TCP connection to the SUT, or None (counted as an error, after a pause, and arrived not up) when it cannot be made.
+/// A connect that does not finish within the handshake deadline is counted as such.
 pub async fn connect(context: &ThreadContext, state: &ConnectionState) -> Option<TcpStream> {
-    match TcpStream::connect(context.target.address).await {
-        Ok(stream) => {
+    let connecting = TcpStream::connect(context.target.address);
+    match tokio::time::timeout(context.handshake_timeout, connecting).await {
+        Ok(Ok(stream)) => {
             let _ = stream.set_nodelay(true);
-            Some(stream)
+            return Some(stream);
         }
-        Err(_) => {
-            context.stats.borrow_mut().error(1);
-            tokio::time::sleep(RECONNECT_PAUSE).await;
-            arrived(context, state, false).await;
-            None
-        }
+        Ok(Err(_)) => context.stats.borrow_mut().error(1),
+        Err(_) => context
+            .stats
+            .borrow_mut()
+            .failed_to_connect(CONNECT_TIMED_OUT),
     }
+    tokio::time::sleep(RECONNECT_PAUSE).await;
+    arrived(context, state, false).await;
+    None
 }
 
 /// A connection's attempt to come up (connected, and its TLS and protocol handshakes done) ended, `up` or not. The first
@@ -161,39 +179,45 @@ pub enum Secured<S> {
     Fatal,
 }
 
-/// The TLS handshake on a new connection, what it negotiated noted.
+/// The TLS handshake on a new connection, what it negotiated noted; one not done within the handshake deadline is counted
+/// as such, and the connection tries again.
 pub async fn secure(
     context: &ThreadContext,
     state: &ConnectionState,
     tls: &TlsTarget,
     tcp: TcpStream,
 ) -> Secured<TlsStream<TcpStream>> {
-    match tls.handshake(tcp).await {
-        Handshake::Ready(stream, negotiated) => {
+    match tokio::time::timeout(context.handshake_timeout, tls.handshake(tcp)).await {
+        Ok(Handshake::Ready(stream, negotiated)) => {
             context.negotiated(negotiated);
-            Secured::Ready(stream)
+            return Secured::Ready(stream);
         }
-        Handshake::Lost => {
-            context.stats.borrow_mut().error(1);
-            tokio::time::sleep(RECONNECT_PAUSE).await;
-            arrived(context, state, false).await;
-            Secured::Retry
-        }
-        Handshake::Refused(reason) => {
+        Ok(Handshake::Lost) => context.stats.borrow_mut().error(1),
+        Ok(Handshake::Refused(reason)) => {
             context.shared.fail(reason);
-            Secured::Fatal
+            return Secured::Fatal;
         }
+        Err(_) => context.stats.borrow_mut().failed_to_connect(TLS_TIMED_OUT),
     }
+    tokio::time::sleep(RECONNECT_PAUSE).await;
+    arrived(context, state, false).await;
+    Secured::Retry
 }
 
-/// Reads what has arrived after the `filled` bytes kept from before; None when the connection ended or failed.
+/// Reads what has arrived after the `filled` bytes kept from before, the buffer doubled when full up to `limit_bytes`; None
+/// when the connection ended or failed, or the buffer is full at its limit.
 pub async fn read_more<S: AsyncRead + Unpin>(
     stream: &mut S,
     buffer: &mut Vec<u8>,
     filled: &mut usize,
+    limit_bytes: usize,
 ) -> Option<usize> {
     if *filled == buffer.len() {
-        buffer.resize(buffer.len() * 2, 0);
+        let grown = buffer.len().saturating_mul(2).min(limit_bytes);
+        if grown <= buffer.len() {
+            return None;
+        }
+        buffer.resize(grown, 0);
     }
     match stream.read(&mut buffer[*filled..]).await {
         Ok(0) | Err(_) => None,
@@ -217,6 +241,8 @@ pub fn test_context(
         streams,
         keep_body: crate::check::needs_body(&expected_body),
         expected_body,
+        body_limit_bytes: crate::config::DEFAULT_BODY_LIMIT_BYTES,
+        handshake_timeout: Duration::from_secs(1),
         stats: RefCell::new(ThreadStats::new(start)),
         shared: Arc::new(shared),
         index: 0,

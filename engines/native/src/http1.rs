@@ -8,6 +8,9 @@ use crate::connection::{
     ThreadContext, READ_BUFFER,
 };
 use crate::response::{parse, Parsed};
+
+/// A response that came when no request was in flight, as the report names it.
+pub const UNASKED: &str = "a response to no request";
 use std::collections::VecDeque;
 use std::rc::Rc;
 use std::time::Instant;
@@ -75,7 +78,8 @@ async fn closed_loop<S: AsyncRead + AsyncWrite + Unpin>(
         .extend(std::iter::repeat_n(now, context.pipelining));
     let mut filled = 0;
     loop {
-        let Some(read) = read_more(stream, buffer, &mut filled).await else {
+        let Some(read) = read_more(stream, buffer, &mut filled, context.read_limit_bytes()).await
+        else {
             return Ended::Failed;
         };
         let now = Instant::now();
@@ -150,11 +154,11 @@ async fn open_loop<S: AsyncRead + AsyncWrite + Unpin>(
             continue;
         } else if in_flight < context.pipelining {
             tokio::select! {
-                read = read_more(stream, buffer, &mut filled) => read,
+                read = read_more(stream, buffer, &mut filled, context.read_limit_bytes()) => read,
                 _ = schedule.ready.notified() => continue,
             }
         } else {
-            read_more(stream, buffer, &mut filled).await
+            read_more(stream, buffer, &mut filled, context.read_limit_bytes()).await
         };
         let Some(read) = read else {
             return Ended::Failed;
@@ -193,23 +197,22 @@ fn take_responses(
     let mut stats = context.stats.borrow_mut();
     stats.bytes += read as u64;
     while start < *filled {
-        match parse(&buffer[start..*filled], context.keep_body) {
+        let bytes = &buffer[start..*filled];
+        match parse(bytes, context.keep_body, context.body_limit_bytes) {
             Parsed::Partial => break,
-            Parsed::Invalid => {
+            Parsed::Invalid(reason) => {
+                stats.invalid(reason);
                 ended = Some(Ended::Failed);
                 break;
             }
             Parsed::Complete(response) => {
                 let Some(sent_at) = sent.pop_front() else {
-                    // A response nobody asked for.
+                    stats.invalid(UNASKED);
                     ended = Some(Ended::Failed);
                     break;
                 };
                 let body_ok = !context.keep_body
-                    || body_matches(
-                        &context.expected_body,
-                        response.body.bytes(&buffer[start..*filled], scratch),
-                    );
+                    || body_matches(&context.expected_body, response.body.bytes(bytes, scratch));
                 stats.response(sent_at, now, response.status, body_ok);
                 start += response.length;
                 completed += 1;
@@ -468,5 +471,25 @@ mod tests {
             garbage.read(&[RESPONSES[0], b"SSH-2.0-OpenSSH\r\n\r\n"].concat(), t0);
         assert!(completed == 1 && ended == Some(Ended::Failed));
         assert_eq!(garbage.stats().requests, 1);
+        for (connection, reason) in [(&unasked, UNASKED), (&garbage, crate::response::NOT_HTTP)] {
+            let stats = connection.stats();
+            assert_eq!(stats.invalid_responses, 1);
+            assert_eq!(stats.failures, BTreeMap::from([(reason, 1)]));
+        }
+    }
+
+    #[test]
+    fn a_length_that_cannot_be_is_an_invalid_response_named_and_the_connection_ends() {
+        let t0 = Instant::now();
+        let mut connection = Connection::new(hello(), &[t0, t0]);
+        let lie = b"HTTP/1.1 200 OK\r\nContent-Length: 18446744073709551615\r\n\r\nhello";
+        let (completed, ended) = connection.read(&[RESPONSES[0], lie].concat(), t0);
+        assert!(completed == 1 && ended == Some(Ended::Failed));
+        let stats = connection.stats();
+        assert_eq!((stats.requests, stats.invalid_responses), (1, 1));
+        assert_eq!(
+            stats.failures,
+            BTreeMap::from([(crate::response::CONTENT_LENGTH_OVER_LIMIT, 1)])
+        );
     }
 }

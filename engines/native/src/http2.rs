@@ -9,6 +9,7 @@
 //! slot), flow control in our hands, and the body as the frames brought it.
 
 use crate::check::body_matches;
+use crate::config::MAX_HEAD_BYTES;
 use crate::connection::{
     arrived, connect, secure, session_ended, ConnectionState, Ended, Secured, ThreadContext,
 };
@@ -22,6 +23,7 @@ use std::rc::Rc;
 use std::task::{Context, Poll};
 use std::time::Instant;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::Notify;
 
 /// The flow-control windows the client grants, per stream and per connection: h2load's defaults (2^30 − 1), so that
 /// the two clients compared wait for the same WINDOW_UPDATEs (none, for responses of the contract's size).
@@ -30,6 +32,10 @@ const WINDOW: u32 = (1 << 30) - 1;
 const FIRST_BYTES: usize = 64;
 /// A SETTINGS frame: what every HTTP/2 server sends first (RFC 9113 §3.4); its type is the fourth byte of the header.
 const SETTINGS_FRAME: u8 = 0x4;
+/// Why a session or a stream failed, as the report names it.
+const SETTINGS_TIMED_OUT: &str = "the HTTP/2 server sent nothing within handshakeTimeoutMs";
+const CONTENT_LENGTH_OVER_LIMIT: &str = "an HTTP/2 content-length over bodyLimitBytes";
+const BODY_OVER_LIMIT: &str = "an HTTP/2 body over bodyLimitBytes";
 
 /// One HTTP/2 connection, opened again whenever the server closes it or it fails, until the thread stops it or the
 /// run cannot go on (TLS refused, or a server that does not speak HTTP/2).
@@ -53,16 +59,25 @@ pub async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) 
     }
 }
 
-/// What a session's connection read: counted, its first bytes kept.
+/// What a session's connection read: counted, its first bytes kept (`spoke` told when they come).
 #[derive(Default)]
 struct Received {
     first: RefCell<Vec<u8>>,
+    spoke: Notify,
     answered: Cell<bool>,
 }
 
-/// One HTTP/2 session on an open connection: the handshake (the connection is up once it has sent its preface), then
-/// `streams` stream loops polled in this task (so that the watchdog, aborting the task, ends them all at once) beside the
-/// connection's own driver. None: the run cannot go on (the reason is given to the phase).
+/// What one request came to.
+enum Exchange {
+    /// Its status, and whether the body is the one expected.
+    Answered(u16, bool),
+    /// A response refused (its body over the limit), for this reason; the stream is dropped, the connection goes on.
+    Invalid(&'static str),
+}
+
+/// One HTTP/2 session on an open connection: the handshake (the connection is up once the server has answered its preface,
+/// within the handshake deadline), then `streams` stream loops polled in this task (so that the watchdog, aborting the task,
+/// ends them all at once) beside the connection's own driver. None: the run cannot go on (the reason is given to the phase).
 async fn session<S: AsyncRead + AsyncWrite + Unpin>(
     context: &ThreadContext,
     state: &ConnectionState,
@@ -72,21 +87,30 @@ async fn session<S: AsyncRead + AsyncWrite + Unpin>(
     let io = Counted {
         inner: io,
         bytes: &context.received,
-        first: &received.first,
+        received: &received,
     };
-    let (client, driver) = match h2::client::Builder::new()
+    let handshake = h2::client::Builder::new()
         .initial_window_size(WINDOW)
         .initial_connection_window_size(WINDOW)
+        .max_header_list_size(MAX_HEAD_BYTES as u32)
         .enable_push(false)
-        .handshake::<_, Bytes>(io)
-        .await
-    {
-        Ok(pair) => pair,
+        .handshake::<_, Bytes>(io);
+    let deadline = tokio::time::Instant::now() + context.handshake_timeout;
+    let (client, driver) = match tokio::time::timeout_at(deadline, handshake).await {
+        Ok(Ok(pair)) => pair,
+        Ok(Err(_)) => return failed_to_start(context, state, &received, None).await,
         Err(_) => {
-            arrived(context, state, false).await;
-            return Some(Ended::Failed);
+            return failed_to_start(context, state, &received, Some(SETTINGS_TIMED_OUT)).await
         }
     };
+    let mut driver = std::pin::pin!(driver);
+    // The connection is up once the server said something (its SETTINGS, or what shows it speaks no HTTP/2).
+    tokio::select! {
+        _ = &mut driver => return failed_to_start(context, state, &received, None).await,
+        spoke = tokio::time::timeout_at(deadline, received.spoke.notified()) => if spoke.is_err() {
+            return failed_to_start(context, state, &received, Some(SETTINGS_TIMED_OUT)).await;
+        },
+    }
     arrived(context, state, true).await;
     {
         let mut slots = state.slots.borrow_mut();
@@ -97,7 +121,6 @@ async fn session<S: AsyncRead + AsyncWrite + Unpin>(
         .map(|slot| stream_loop(context, state, client.clone(), slot, &received))
         .collect();
     drop(client);
-    let mut driver = std::pin::pin!(driver);
     let failed = tokio::select! {
         result = &mut driver => result.is_err(),
         Some(_) = streams.next() => true,
@@ -115,6 +138,25 @@ async fn session<S: AsyncRead + AsyncWrite + Unpin>(
     } else {
         Ended::Closed
     })
+}
+
+/// A session that did not come up (`timed_out`: for that reason): the phase fails when what the server sent shows it does not
+/// speak HTTP/2 (None), otherwise the connection failed and tries again.
+async fn failed_to_start(
+    context: &ThreadContext,
+    state: &ConnectionState,
+    received: &Received,
+    timed_out: Option<&'static str>,
+) -> Option<Ended> {
+    if let Some(reason) = not_http2(context, &received.first.borrow()) {
+        context.shared.fail(reason);
+        return None;
+    }
+    if let Some(reason) = timed_out {
+        context.stats.borrow_mut().name_failure(reason);
+    }
+    arrived(context, state, false).await;
+    Some(Ended::Failed)
 }
 
 /// The reason a server that answered no request with what is not HTTP/2 does not speak it; None when its first
@@ -191,7 +233,7 @@ async fn stream_loop(
         let now = Instant::now();
         state.slots.borrow_mut()[slot] = None;
         match outcome {
-            Ok((status, body_ok)) => {
+            Ok(Exchange::Answered(status, body_ok)) => {
                 context
                     .stats
                     .borrow_mut()
@@ -200,6 +242,12 @@ async fn stream_loop(
                 if !received.answered.replace(true) && context.target.tls.is_none() {
                     context.negotiated("h2c");
                 }
+            }
+            Ok(Exchange::Invalid(reason)) => {
+                let mut stats = context.stats.borrow_mut();
+                stats.in_flight_until(sent, now);
+                stats.invalid(reason);
+                stats.error(1);
             }
             // Refused before the server processed it (RFC 9113 §8.7): streams opened before its SETTINGS said how many it
             // takes. No answer and no error: it goes again once a stream is free.
@@ -225,13 +273,13 @@ async fn stream_loop(
 }
 
 /// One request and its response: the status, and whether the body is the one expected (read whole, flow control
-/// released as it comes).
+/// released as it comes), or why the response was refused.
 async fn exchange(
     context: &ThreadContext,
     request: &H2Request,
     client: &mut SendRequest<Bytes>,
     buffer: &mut Vec<u8>,
-) -> Result<(u16, bool), h2::Error> {
+) -> Result<Exchange, h2::Error> {
     let no_body = request.body.is_empty();
     let (response, mut send) = client.send_request(request.request(), no_body)?;
     if !no_body {
@@ -239,13 +287,22 @@ async fn exchange(
     }
     let response = response.await?;
     let status = response.status().as_u16();
+    let limit_bytes = context.body_limit_bytes;
+    if content_length(response.headers()).is_some_and(|stated| stated > limit_bytes as u64) {
+        return Ok(Exchange::Invalid(CONTENT_LENGTH_OVER_LIMIT));
+    }
     let mut stream = response.into_body();
+    let mut body_bytes = 0usize;
     // A body that came in one DATA frame is checked where it lies; one in several is put together first.
     let mut whole: Option<Bytes> = None;
     buffer.clear();
     while let Some(chunk) = stream.data().await {
         let chunk = chunk?;
         let _ = stream.flow_control().release_capacity(chunk.len());
+        body_bytes = body_bytes.saturating_add(chunk.len());
+        if body_bytes > limit_bytes {
+            return Ok(Exchange::Invalid(BODY_OVER_LIMIT));
+        }
         if !context.keep_body || chunk.is_empty() {
             continue;
         }
@@ -264,14 +321,25 @@ async fn exchange(
             &context.expected_body,
             whole.as_deref().unwrap_or(buffer.as_slice()),
         );
-    Ok((status, body_ok))
+    Ok(Exchange::Answered(status, body_ok))
+}
+
+/// The content-length a response states, when it states one that is a number.
+fn content_length(headers: &http::HeaderMap) -> Option<u64> {
+    headers
+        .get(http::header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// The connection under HTTP/2: every byte read counted, the first ones kept.
 struct Counted<'a, S> {
     inner: S,
     bytes: &'a Cell<u64>,
-    first: &'a RefCell<Vec<u8>>,
+    received: &'a Received,
 }
 
 impl<S: AsyncRead + Unpin> AsyncRead for Counted<'_, S> {
@@ -285,7 +353,10 @@ impl<S: AsyncRead + Unpin> AsyncRead for Counted<'_, S> {
         let read = &buf.filled()[before..];
         if !read.is_empty() {
             self.bytes.set(self.bytes.get() + read.len() as u64);
-            let mut first = self.first.borrow_mut();
+            let mut first = self.received.first.borrow_mut();
+            if first.is_empty() {
+                self.received.spoke.notify_one();
+            }
             if first.len() < FIRST_BYTES {
                 let room = FIRST_BYTES - first.len();
                 first.extend_from_slice(&read[..read.len().min(room)]);

@@ -39,9 +39,6 @@ pub fn run_thread(
         .build()
         .expect("a tokio runtime");
     let local = tokio::task::LocalSet::new();
-    let rate = config
-        .rate_per_sec
-        .map(|total| total / config.threads as f64);
     let protocol = target.protocol;
     let context = Rc::new(ThreadContext {
         target,
@@ -49,15 +46,18 @@ pub fn run_thread(
         streams: config.streams(),
         expected_body: config.expect_body.clone(),
         keep_body: needs_body(&config.expect_body),
+        body_limit_bytes: config.body_limit_bytes(),
+        handshake_timeout: config.handshake_timeout(),
         // Its first window begins when the phase's clock starts, set then.
         stats: RefCell::new(ThreadStats::new(Instant::now())),
         shared,
         index,
-        schedule: rate.map(|per_sec| Schedule {
+        // Each thread sends its share of the rate; `Config::problem` made sure a Duration holds its interval.
+        schedule: config.schedule_interval().map(|interval| Schedule {
             queue: RefCell::new(VecDeque::new()),
             ready: Notify::new(),
             permits: Semaphore::new(0),
-            interval: Duration::from_secs_f64(1.0 / per_sec),
+            interval,
             next: Cell::new(0),
         }),
         received: Cell::new(0),

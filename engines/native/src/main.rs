@@ -211,6 +211,8 @@ fn run_phase(
         errors: totals.errors,
         timeouts: totals.timeouts,
         mismatches: totals.mismatches,
+        invalid_responses: totals.invalid_responses,
+        failure_reasons: std::mem::take(&mut totals.failures),
         status_counts: totals.status_counts(),
         per_second,
         latency_histogram_us: encode(&totals.histogram),

@@ -43,6 +43,10 @@ pub struct ThreadStats {
     pub errors: u64,
     pub timeouts: u64,
     pub mismatches: u64,
+    /// Responses (or WebSocket frames) refused as invalid: not HTTP, a length that cannot be, a head or body over its bound.
+    pub invalid_responses: u64,
+    /// Each named failure and how often: the invalid responses by their reason, the handshakes that ran out of time.
+    pub failures: BTreeMap<&'static str, u64>,
     pub statuses: Vec<u64>,
     /// Open model: requests the schedule has released, how far behind itself it released each (µs), and the most.
     pub sent: u64,
@@ -68,6 +72,8 @@ impl ThreadStats {
             errors: 0,
             timeouts: 0,
             mismatches: 0,
+            invalid_responses: 0,
+            failures: BTreeMap::new(),
             statuses: vec![0; STATUS_SLOTS],
             sent: 0,
             send_lag: new_histogram(),
@@ -97,6 +103,23 @@ impl ThreadStats {
         self.window_errors += count;
     }
 
+    /// A response refused for `reason`; the requests its connection had in flight are counted as errors when it ends.
+    pub fn invalid(&mut self, reason: &'static str) {
+        self.invalid_responses += 1;
+        self.name_failure(reason);
+    }
+
+    /// A connection that did not come up, for `reason` (a handshake not done in time): an error, named.
+    pub fn failed_to_connect(&mut self, reason: &'static str) {
+        self.error(1);
+        self.name_failure(reason);
+    }
+
+    /// Why a failure counted elsewhere (as an error, when its connection ends) happened.
+    pub fn name_failure(&mut self, reason: &'static str) {
+        *self.failures.entry(reason).or_default() += 1;
+    }
+
     /// A request sent at `sent` was in flight until `now` (it completed, failed, timed out, or the window closes with it
     /// still in flight): the part of that time inside the current window counts to it; what lay in earlier windows
     /// was counted when they closed.
@@ -115,6 +138,10 @@ impl ThreadStats {
         self.errors += other.errors;
         self.timeouts += other.timeouts;
         self.mismatches += other.mismatches;
+        self.invalid_responses += other.invalid_responses;
+        for (&reason, count) in &other.failures {
+            *self.failures.entry(reason).or_default() += count;
+        }
         for (total, count) in self.statuses.iter_mut().zip(&other.statuses) {
             *total += count;
         }
@@ -293,6 +320,10 @@ pub struct PhaseReport {
     pub errors: u64,
     pub timeouts: u64,
     pub mismatches: u64,
+    /// Responses refused as invalid (each also ends its connection, whose requests in flight are errors).
+    pub invalid_responses: u64,
+    /// Why: each invalid response's reason, and each handshake that ran out of time, with how often.
+    pub failure_reasons: BTreeMap<&'static str, u64>,
     pub status_counts: BTreeMap<u16, u64>,
     /// Responses in each whole second of the phase, for the spread of the rate.
     pub per_second: Vec<u64>,

@@ -9,7 +9,7 @@
 //! with one write, so the engine pays a copy and a mask per message. A handshake refused or a wrong accept key is
 //! also named as the run's failure rather than as a library's error.
 
-use crate::config::MAX_MESSAGE_BYTES;
+use crate::config::MAX_HEAD_BYTES;
 use crate::connection::{
     arrived, connect, read_more, session_ended, ConnectionState, Ended, ThreadContext, READ_BUFFER,
 };
@@ -27,6 +27,14 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 const NORMAL_CLOSURE: u16 = 1000;
 /// What a message is counted under: the status of the handshake every echo's connection was upgraded with.
 pub const UPGRADED: u16 = 101;
+/// Why a connection or a frame failed, as the report names it.
+pub const UPGRADE_TIMED_OUT: &str =
+    "the WebSocket upgrade was not answered within handshakeTimeoutMs";
+const MASKED_FRAME: &str = "a WebSocket frame masked by the server";
+const MESSAGE_OVER_LIMIT: &str = "a fragmented WebSocket message over bodyLimitBytes";
+const STRAY_CONTINUATION: &str =
+    "a WebSocket continuation of no message, or a message inside another";
+const UNASKED_ECHO: &str = "a WebSocket echo of no message sent";
 
 /// What a connection has read and not yet taken, and a message arriving in fragments.
 struct Reader {
@@ -63,6 +71,14 @@ pub async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) 
                 arrived(&context, &state, false).await;
                 continue;
             }
+            Upgrade::TimedOut => {
+                context
+                    .stats
+                    .borrow_mut()
+                    .failed_to_connect(UPGRADE_TIMED_OUT);
+                arrived(&context, &state, false).await;
+                continue;
+            }
             Upgrade::Refused(reason) => {
                 context.shared.fail(reason);
                 return;
@@ -85,12 +101,28 @@ enum Upgrade {
     Done,
     /// The connection ended before the server answered: counted as an error, connect again.
     Lost,
+    /// The server did not answer within the handshake deadline: counted as an error with its reason, connect again.
+    TimedOut,
     /// The server answered, but not with the upgrade asked for: the run cannot go on.
     Refused(String),
 }
 
-/// The opening handshake: a GET with a fresh key; the answer must be 101 with the upgrade and the key's accept.
+/// The opening handshake: a GET with a fresh key; the answer must be 101 with the upgrade and the key's accept, within the
+/// handshake deadline.
 async fn upgrade<S: AsyncRead + AsyncWrite + Unpin>(
+    context: &ThreadContext,
+    stream: &mut S,
+    reader: &mut Reader,
+) -> Upgrade {
+    tokio::time::timeout(
+        context.handshake_timeout,
+        ask_upgrade(context, stream, reader),
+    )
+    .await
+    .unwrap_or(Upgrade::TimedOut)
+}
+
+async fn ask_upgrade<S: AsyncRead + AsyncWrite + Unpin>(
     context: &ThreadContext,
     stream: &mut S,
     reader: &mut Reader,
@@ -110,7 +142,10 @@ async fn upgrade<S: AsyncRead + AsyncWrite + Unpin>(
         return Upgrade::Lost;
     }
     loop {
-        let Some(read) = read_more(stream, &mut reader.buffer, &mut reader.filled).await else {
+        let limit_bytes = context.read_limit_bytes();
+        let Some(read) =
+            read_more(stream, &mut reader.buffer, &mut reader.filled, limit_bytes).await
+        else {
             return Upgrade::Lost;
         };
         reader.filled += read;
@@ -118,8 +153,14 @@ async fn upgrade<S: AsyncRead + AsyncWrite + Unpin>(
         let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut response = httparse::Response::new(&mut headers);
         let head = match response.parse(&reader.buffer[..reader.filled]) {
-            Ok(httparse::Status::Complete(head)) => head,
-            Ok(httparse::Status::Partial) => continue,
+            Ok(httparse::Status::Complete(head)) if head <= MAX_HEAD_BYTES => head,
+            Ok(httparse::Status::Partial) if reader.filled <= MAX_HEAD_BYTES => continue,
+            Ok(_) => {
+                return Upgrade::Refused(format!(
+                    "protocol ws: the server at {} answered the WebSocket handshake on {} with a head over {MAX_HEAD_BYTES} bytes",
+                    context.target.address, target.path
+                ))
+            }
             Err(error) => {
                 return Upgrade::Refused(format!(
                     "protocol ws: the server at {} answered the WebSocket handshake on {} with what is not HTTP ({error})",
@@ -160,7 +201,7 @@ async fn echo<S: AsyncRead + AsyncWrite + Unpin>(
     let mut read = 0;
     loop {
         if context.closing.get() {
-            close(stream, reader, out, masks).await;
+            close(context, stream, reader, out, masks).await;
             return Ended::Closed;
         }
         let now = Instant::now();
@@ -188,7 +229,7 @@ async fn echo<S: AsyncRead + AsyncWrite + Unpin>(
             return ended;
         }
         read = tokio::select! {
-            read = read_more(stream, &mut reader.buffer, &mut reader.filled) => match read {
+            read = read_more(stream, &mut reader.buffer, &mut reader.filled, context.read_limit_bytes()) => match read {
                 Some(read) => read,
                 None => return Ended::Failed,
             },
@@ -224,14 +265,16 @@ fn take_frames(
     let mut sent = state.sent.borrow_mut();
     let (mut start, mut completed, mut ended) = (0, 0, None);
     while start < *filled {
-        let frame = match parse_frame(&buffer[start..*filled]) {
+        let frame = match parse_frame(&buffer[start..*filled], context.body_limit_bytes) {
             Frame::Partial => break,
-            Frame::Invalid(_) => {
+            Frame::Invalid(reason) => {
+                stats.invalid(reason);
                 ended = Some(Ended::Failed);
                 break;
             }
             Frame::Complete(FrameHead { mask: Some(_), .. }) => {
                 // A server must never mask (RFC 6455 §5.1).
+                stats.invalid(MASKED_FRAME);
                 ended = Some(Ended::Failed);
                 break;
             }
@@ -261,11 +304,12 @@ fn take_frames(
                 break;
             }
             (OP_CONTINUATION, Some(opcode)) => {
-                message.extend_from_slice(payload);
-                if message.len() > MAX_MESSAGE_BYTES {
+                if message.len().saturating_add(payload.len()) > context.body_limit_bytes {
+                    stats.invalid(MESSAGE_OVER_LIMIT);
                     ended = Some(Ended::Failed);
                     break;
                 }
+                message.extend_from_slice(payload);
                 if frame.fin {
                     *fragmented = None;
                     Some((opcode, message.as_slice()))
@@ -274,7 +318,7 @@ fn take_frames(
                 }
             }
             (OP_CONTINUATION, None) | (_, Some(_)) => {
-                // A continuation of nothing, or a new message before the last one ended.
+                stats.invalid(STRAY_CONTINUATION);
                 ended = Some(Ended::Failed);
                 break;
             }
@@ -288,7 +332,7 @@ fn take_frames(
         };
         if let Some((opcode, bytes)) = echoed {
             let Some(sent_at) = sent.pop_front() else {
-                // An echo of a message nobody sent.
+                stats.invalid(UNASKED_ECHO);
                 ended = Some(Ended::Failed);
                 break;
             };
@@ -307,6 +351,7 @@ fn take_frames(
 /// The closing handshake at the end of the phase: a close frame with code 1000, then what the server still sends is
 /// read (not counted) until its own close frame or the end of the connection; the thread bounds the wait.
 async fn close<S: AsyncRead + AsyncWrite + Unpin>(
+    context: &ThreadContext,
     stream: &mut S,
     reader: &mut Reader,
     out: &mut Vec<u8>,
@@ -324,7 +369,10 @@ async fn close<S: AsyncRead + AsyncWrite + Unpin>(
     }
     loop {
         let mut start = 0;
-        while let Frame::Complete(frame) = parse_frame(&reader.buffer[start..reader.filled]) {
+        let limit_bytes = context.body_limit_bytes;
+        while let Frame::Complete(frame) =
+            parse_frame(&reader.buffer[start..reader.filled], limit_bytes)
+        {
             if frame.opcode == OP_CLOSE {
                 let _ = stream.shutdown().await;
                 return;
@@ -333,7 +381,8 @@ async fn close<S: AsyncRead + AsyncWrite + Unpin>(
         }
         reader.buffer.copy_within(start..reader.filled, 0);
         reader.filled -= start;
-        match read_more(stream, &mut reader.buffer, &mut reader.filled).await {
+        let limit_bytes = context.read_limit_bytes();
+        match read_more(stream, &mut reader.buffer, &mut reader.filled, limit_bytes).await {
             Some(read) => reader.filled += read,
             None => return,
         }

@@ -2,7 +2,6 @@
 //! masking, a client's frame written, a server's frame found in what was read, the accept key, and what is wrong with
 //! a server's answer to the handshake.
 
-use crate::config::MAX_MESSAGE_BYTES;
 use base64::Engine as _;
 use ring::rand::SecureRandom;
 use std::ops::Range;
@@ -103,20 +102,25 @@ pub enum Frame {
     Invalid(&'static str),
 }
 
-/// The next frame at the start of `bytes`.
-pub fn parse_frame(bytes: &[u8]) -> Frame {
+/// Why a frame is refused, as the report names it.
+pub const FRAME_OVER_LIMIT: &str = "a WebSocket frame over bodyLimitBytes";
+
+/// The next frame at the start of `bytes`; a frame whose payload is over `limit_bytes` is invalid.
+pub fn parse_frame(bytes: &[u8], limit_bytes: usize) -> Frame {
     let [first, second, ..] = *bytes else {
         return Frame::Partial;
     };
     if first & 0x70 != 0 {
-        return Frame::Invalid("reserved bits set, and no extension was negotiated");
+        return Frame::Invalid(
+            "a WebSocket frame with reserved bits set, and no extension was negotiated",
+        );
     }
     let (fin, opcode, masked) = (first & 0x80 != 0, first & 0x0F, second & 0x80 != 0);
     if !matches!(
         opcode,
         OP_CONTINUATION | OP_TEXT | OP_BINARY | OP_CLOSE | OP_PING | OP_PONG
     ) {
-        return Frame::Invalid("an opcode RFC 6455 does not define");
+        return Frame::Invalid("a WebSocket frame of an opcode RFC 6455 does not define");
     }
     let (length, mut at) = match second & 0x7F {
         126 => match bytes.get(2..4) {
@@ -130,13 +134,13 @@ pub fn parse_frame(bytes: &[u8]) -> Frame {
         short => (u64::from(short), 2),
     };
     if opcode >= OP_CLOSE && (!fin || length > 125) {
-        return Frame::Invalid("a control frame fragmented or longer than 125 bytes");
+        return Frame::Invalid("a WebSocket control frame fragmented or longer than 125 bytes");
     }
     let Some(length) = usize::try_from(length)
         .ok()
-        .filter(|&length| length <= MAX_MESSAGE_BYTES)
+        .filter(|&length| length <= limit_bytes)
     else {
-        return Frame::Invalid("a frame longer than the longest message");
+        return Frame::Invalid(FRAME_OVER_LIMIT);
     };
     let mask = if masked {
         let Some(key) = bytes.get(at..at + 4) else {
@@ -147,6 +151,7 @@ pub fn parse_frame(bytes: &[u8]) -> Frame {
     } else {
         None
     };
+    // `at` is at most 14 and `length` at most the limit: the sum cannot overflow.
     if bytes.len() < at + length {
         return Frame::Partial;
     }
@@ -204,6 +209,10 @@ pub fn handshake_refusal(response: &httparse::Response, key: &str) -> Option<Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The limit of these tests: 16 MiB, as a config without bodyLimitBytes has.
+    const LIMIT: usize = crate::config::DEFAULT_BODY_LIMIT_BYTES;
 
     #[test]
     fn the_accept_key_is_the_one_of_rfc_6455() {
@@ -227,7 +236,7 @@ mod tests {
             out,
             [0x81, 0x85, 0x37, 0xfa, 0x21, 0x3d, 0x7f, 0x9f, 0x4d, 0x51, 0x58]
         );
-        let Frame::Complete(frame) = parse_frame(&out) else {
+        let Frame::Complete(frame) = parse_frame(&out, LIMIT) else {
             panic!("a whole frame");
         };
         assert_eq!(
@@ -262,7 +271,7 @@ mod tests {
                     "length {length}: the payload went out masked"
                 );
             }
-            let Frame::Complete(frame) = parse_frame(&out) else {
+            let Frame::Complete(frame) = parse_frame(&out, LIMIT) else {
                 panic!("length {length}: a whole frame");
             };
             assert_eq!(frame.payload, header..header + length);
@@ -273,7 +282,7 @@ mod tests {
             for cut in [0, 1, header - 1, out.len() - 1] {
                 if cut < out.len() && (length > 0 || cut < header) {
                     assert_eq!(
-                        parse_frame(&out[..cut]),
+                        parse_frame(&out[..cut], LIMIT),
                         Frame::Partial,
                         "length {length}, cut {cut}"
                     );
@@ -300,12 +309,12 @@ mod tests {
             &[0x89, 126, 0x00, 126],
         ] {
             assert!(
-                matches!(parse_frame(bytes), Frame::Invalid(_)),
+                matches!(parse_frame(bytes, LIMIT), Frame::Invalid(_)),
                 "{bytes:02x?}"
             );
         }
         // A server's unmasked text frame is read as it is.
-        let Frame::Complete(frame) = parse_frame(b"\x81\x02hi") else {
+        let Frame::Complete(frame) = parse_frame(b"\x81\x02hi", LIMIT) else {
             panic!("a whole frame");
         };
         assert_eq!((frame.mask, frame.payload), (None, 2..4));
@@ -350,5 +359,86 @@ mod tests {
         );
         let no_upgrade = answer(&good.replace("Upgrade: websocket", "Upgrade: h2c"), key).unwrap();
         assert!(no_upgrade.contains("Upgrade `h2c`"), "{no_upgrade}");
+    }
+
+    /// What a connection makes of `stream` arriving cut at `cuts`: each frame taken as soon as it is whole, as the echo loop
+    /// takes them: (opcode, payload) each, and the reason it stopped, if invalid.
+    fn take_all(
+        stream: &[u8],
+        cuts: &[usize],
+        limit: usize,
+    ) -> (Vec<(u8, Vec<u8>)>, Option<&'static str>) {
+        let (mut arrived, mut start, mut taken) = (0, 0, Vec::new());
+        let mut ends: Vec<usize> = cuts.iter().map(|&cut| cut.min(stream.len())).collect();
+        ends.sort_unstable();
+        ends.push(stream.len());
+        for end in ends {
+            arrived = arrived.max(end);
+            loop {
+                let bytes = &stream[start..arrived];
+                match parse_frame(bytes, limit) {
+                    Frame::Partial => break,
+                    Frame::Invalid(reason) => return (taken, Some(reason)),
+                    Frame::Complete(frame) => {
+                        assert!(frame.length >= 2 && frame.length <= bytes.len());
+                        assert!(frame.payload.end == frame.length && frame.payload.len() <= limit);
+                        let mut payload = bytes[frame.payload].to_vec();
+                        if let Some(key) = frame.mask {
+                            apply_mask(&mut payload, key);
+                        }
+                        taken.push((frame.opcode, payload));
+                        start += frame.length;
+                    }
+                }
+            }
+        }
+        (taken, None)
+    }
+
+    #[test]
+    fn a_frame_stating_a_length_no_buffer_can_hold_is_refused_naming_the_limit() {
+        let mut huge = vec![0x82, 127];
+        huge.extend_from_slice(&u64::MAX.to_be_bytes());
+        assert_eq!(parse_frame(&huge, LIMIT), Frame::Invalid(FRAME_OVER_LIMIT));
+        let over = [0x82, 126, 0x01, 0x00];
+        assert_eq!(parse_frame(&over, 255), Frame::Invalid(FRAME_OVER_LIMIT));
+        assert_eq!(parse_frame(&over, 256), Frame::Partial);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn arbitrary_bytes_in_arbitrary_pieces_never_panic_the_frame_parser(
+            bytes in proptest::collection::vec(any::<u8>(), 0..300),
+            cuts in proptest::collection::vec(0usize..300, 0..8),
+            limit in 0usize..200,
+        ) {
+            let (taken, _) = take_all(&bytes, &cuts, limit);
+            prop_assert!(taken.iter().all(|(_, payload)| payload.len() <= limit));
+        }
+
+        #[test]
+        fn whole_frames_split_anywhere_parse_to_what_they_are_whole(
+            frames in proptest::collection::vec(
+                (prop_oneof![Just(OP_TEXT), Just(OP_BINARY), Just(OP_PING)], proptest::collection::vec(any::<u8>(), 0..300)),
+                1..4,
+            ),
+            cuts in proptest::collection::vec(0usize..1000, 0..10),
+        ) {
+            let mut masks = Masks::seeded();
+            let mut stream = Vec::new();
+            let mut expected = Vec::new();
+            for (opcode, mut payload) in frames {
+                if opcode == OP_PING {
+                    payload.truncate(125);
+                }
+                encode_frame(&mut stream, opcode, &payload, masks.next_key());
+                expected.push((opcode, payload));
+            }
+            let whole = take_all(&stream, &[], LIMIT);
+            prop_assert_eq!(&whole, &(expected, None));
+            prop_assert_eq!(take_all(&stream, &cuts, LIMIT), whole);
+        }
     }
 }

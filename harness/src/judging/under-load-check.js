@@ -8,11 +8,15 @@ import { roundTo } from '../platform/util/numbers.js'
  * @property {number} mismatches responses whose body was not the contract's
  * @property {number} unexpectedStatus responses whose status was not the contract's
  * @property {Record<string, number>} statusCounts
+ * @property {number} [invalidResponses] responses the engine refused as impossible (a length that cannot be, a head or body over its
+ *   bound); engines that judge them only
+ * @property {Record<string, number>} [failureReasons] what ended requests or connections, by reason, with how many
  */
 
 /**
- * A SUT that breaks under load never gets a clean number: any response with a wrong body or a
- * status other than the scenario's makes the run invalid. Returns the reason, or null when clean.
+ * A SUT that breaks under load never gets a clean number: any response with a wrong body, a
+ * status other than the scenario's, or one the engine refused as invalid (a length that cannot be, a
+ * head or body over its bound) makes the run invalid. Returns the reason, or null when clean.
  * @param {Partial<Record<'warmup' | 'measure', CheckedPhase | null>>} phases
  * @param {number} expectedStatus
  * @returns {string | null}
@@ -31,6 +35,10 @@ export function underLoadProblems (phases, expectedStatus) {
       problems.push(
         `${name}: ${summary.unexpectedStatus} of ${summary.requests} responses had a status other than ${expectedStatus} (${others})`
       )
+    }
+    if (summary.invalidResponses) {
+      const reasons = Object.entries(summary.failureReasons ?? {}).map(([reason, count]) => `${count}× ${reason}`).join(', ')
+      problems.push(`${name}: ${summary.invalidResponses} responses were invalid (${reasons})`)
     }
   }
   return problems.length === 0 ? null : `DYNO_ERR_UNEXPECTED_UNDER_LOAD: ${problems.join('; ')}`

@@ -59,6 +59,10 @@ import { PROTOCOLS } from '@dyno/scenarios'
  *   phase's clock started: durationSec, the rates and the windows run from then; engines that wait for them (native)
  * @property {number} [connectionsUp] how many connections were up when the phase's clock started: fewer than the plan's when the wait
  *   for them was cut short; engines that wait for them (native)
+ * @property {number} [invalidResponses] responses refused as invalid (not HTTP, a length that cannot be, a head or body over its bound);
+ *   engines that parse the responses themselves (native)
+ * @property {Record<string, number>} [failureReasons] each named failure and how often: the invalid responses by reason, the handshakes
+ *   that ran out of time; engines that name them (native)
  */
 
 /**

@@ -265,7 +265,8 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
     expect(() => engineConfig(planOver(1, 'h3'), 1)).toThrow(/no protocol named `h3`; it speaks http1, tls, h2, h2c, ws/)
   }, 30_000)
 
-  it('gives a plan without a protocol the config it always had, and says which protocols it speaks', () => {
+  it('gives a plan without a protocol the config it always had (with the handshakes\' deadline and the body limit), and says which ' +
+    'protocols it speaks', () => {
     const plan = planFor(8080, 'post')
     const config = engineConfig(plan, 1)
     expect(Object.keys(config)).toEqual([
@@ -278,6 +279,8 @@ describe.skipIf(absent)(`the native engine over TLS, HTTP/2 and WebSocket${skipN
       'phases',
       'windowMs',
       'timeoutMs',
+      'handshakeTimeoutMs',
+      'bodyLimitBytes',
       'ratePerSec',
       'expectBody'
     ])

@@ -85,12 +85,16 @@ export const STREAMS = {
   defaultText: "the profile's, else 1"
 }
 
+/** The lowest `--rate`: below it a phase of any length sends nothing, and the schedule's interval outgrows what an engine keeps. */
+const MIN_RATE_PER_SEC = 0.001
+
 /** @type {OptionSpec} */
 export const RATE = {
   field: 'ratePerSec',
   flag: '--rate <n>',
-  description: 'Open model: send this many requests per second on a fixed schedule and measure latency from each intended send time',
-  parse: positiveNumber({ max: 1_000_000 }),
+  description: 'Open model: send this many requests per second on a fixed schedule and measure latency from each intended send time ' +
+    `(from ${MIN_RATE_PER_SEC}: one request in about 17 minutes)`,
+  parse: positiveNumber({ min: MIN_RATE_PER_SEC, max: 1_000_000 }),
   default: null,
   defaultText: 'closed loop'
 }

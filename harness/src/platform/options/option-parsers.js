@@ -98,17 +98,20 @@ export function oneOf (allowed) {
 }
 
 /**
- * A number above 0 (decimals allowed), at most `max`.
- * @param {{ max: number }} range
+ * A number above 0 (decimals allowed), at most `max`; with `min`, at least `min` (a rate below which the value means nothing).
+ * @param {{ min?: number, max: number }} range
  * @returns {OptionParser}
  */
-export function positiveNumber ({ max }) {
+export function positiveNumber ({ min = 0, max }) {
+  const allowed = min > 0 ? `a number from ${min}, at most ${max}` : `a number above 0, at most ${max}`
   return withDomain((raw, flag) => {
     const text = String(raw).trim()
     const value = Number(text)
-    if (!/^\d+(\.\d+)?$/.test(text) || value <= 0 || value > max) throw invalidOption(flag, raw, `a number above 0, at most ${max}`)
+    if (!/^\d+(\.\d+)?$/.test(text) || !Number.isFinite(value) || value <= 0 || value < min || value > max) {
+      throw invalidOption(flag, raw, allowed)
+    }
     return value
-  }, { kind: 'positive', min: 0, max, minExclusive: true })
+  }, min > 0 ? { kind: 'positive', min, max } : { kind: 'positive', min: 0, max, minExclusive: true })
 }
 
 export const nameList = withDomain(function nameList (/** @type {unknown} */ raw, /** @type {string} */ flag) {

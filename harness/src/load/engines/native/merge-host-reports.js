@@ -3,7 +3,7 @@
 // reported that second, and each phase merged exactly (counts and histograms added, as the engine merges its own threads) once
 // every host has reported that phase, with what each host did in it.
 import { generatorBound } from '../../../platform/resources/resource-figures.js'
-import { nativePortableCounts, withConnects, withProtocol } from './native-engine.js'
+import { nativePortableCounts, withConnects, withFailures, withProtocol } from './native-engine.js'
 import { mergeCounts } from '../../phase-counts.js'
 import { phaseSummary } from '../../phase-summary.js'
 
@@ -66,7 +66,7 @@ export function phasesAcrossHosts (plan, hostCount, outcome) {
       reports.set(report.name, phase)
       if (phase.filter(Boolean).length !== hostCount) return false
       const { counts, rate } = mergeCounts(phase.map(nativePortableCounts))
-      const summary = withConnects(withProtocol(phaseSummary(counts, plan.expectedStatus), phase, plan), phase)
+      const summary = withFailures(withConnects(withProtocol(phaseSummary(counts, plan.expectedStatus), phase, plan), phase), phase)
       outcome.phases[report.name] = { ...summary, ...(rate ? { rate } : {}), loadHosts: hostFigures }
       return true
     }

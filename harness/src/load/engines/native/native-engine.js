@@ -25,6 +25,15 @@ const GRACE_MS = 10_000
 /** A response slower than this is a timeout (as autocannon and wrk count them); the engine also waits at most this long for a phase's
  * connections to come up before it starts the phase's clock. */
 const TIMEOUT_MS = 10_000
+/** The deadline of each step that brings a connection up (TCP connect, TLS, HTTP/2's first frame, the WebSocket upgrade): a server of
+ * the contract takes milliseconds; one that has not answered in 5 s counts an error named for the step, and the connection tries again. */
+const HANDSHAKE_TIMEOUT_MS = 5_000
+/** The longest response body (or WebSocket message) the engine takes; a longer one is an invalid response, with its reason. The contract's
+ * bodies are a few KB. */
+export const BODY_LIMIT_BYTES = 16 * 1024 * 1024
+/** The most distinct failure reasons a summary keeps (the engine names a dozen kinds), and the longest. */
+const MAX_FAILURE_REASONS = 32
+const MAX_REASON_CHARS = 200
 
 /**
  * The longest the engine's phases may run: each its duration, after waiting up to TIMEOUT_MS for its connections to come up.
@@ -93,6 +102,8 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
     phases: plan.phases.map((phase) => ({ name: phase.name, durationMs: Math.max(1, Math.round(phase.durationSec * 1000)) })),
     windowMs: plan.windowMs,
     timeoutMs: TIMEOUT_MS,
+    handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
+    bodyLimitBytes: BODY_LIMIT_BYTES,
     ratePerSec: plan.ratePerSec,
     // An echo is checked against the message sent, whatever the scenario's body says.
     expectBody: protocol.messagesUnder === null ? bodyExpectation(plan.expectedBody) : { mode: 'none' },
@@ -120,6 +131,9 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
  * @property {number} [connectMs] how long the phase's connections took to come up (connected, TLS and protocol handshakes done) before
  *   the engine started the phase's clock, at most timeoutMs
  * @property {number} [connectionsUp] how many of them were up when the clock started (fewer than the plan's: the wait was cut short)
+ * @property {number} [invalidResponses] responses refused as invalid (not HTTP, a length that cannot be, a head or body over its bound)
+ * @property {Record<string, number>} [failureReasons] each named failure and how often: the invalid responses by reason, the handshakes
+ *   that ran out of time
  *
  * @typedef {import('../../load-plan.js').PhaseSummary & { protocolNegotiated?: string }} NativePhaseSummary
  */
@@ -170,7 +184,33 @@ export function nativePhaseSummary (report, plan) {
     },
     plan.expectedStatus
   )
-  return withConnects(withProtocol(report.rate ? { ...summary, rate: report.rate } : summary, [report], plan), [report])
+  const withRate = report.rate ? { ...summary, rate: report.rate } : summary
+  return withFailures(withConnects(withProtocol(withRate, [report], plan), [report]), [report])
+}
+
+/**
+ * A phase summary with the invalid responses and the named failures of the engines' reports, added up; as it was when an engine did not
+ * say (one from before they were counted).
+ * @template {import('../../load-plan.js').PhaseSummary} S
+ * @param {S} summary @param {NativePhaseReport[]} reports the phase as each engine reported it
+ * @returns {S}
+ */
+export function withFailures (summary, reports) {
+  if (reports.length === 0 || !reports.every((report) => Number.isInteger(report.invalidResponses))) return summary
+  /** @type {Map<string, number>} */
+  const reasons = new Map()
+  for (const report of reports) {
+    for (const [reason, count] of Object.entries(report.failureReasons ?? {})) {
+      if (!Number.isInteger(count) || count <= 0) continue
+      const key = reason.slice(0, MAX_REASON_CHARS)
+      if (reasons.has(key) || reasons.size < MAX_FAILURE_REASONS) reasons.set(key, (reasons.get(key) ?? 0) + count)
+    }
+  }
+  return {
+    ...summary,
+    invalidResponses: reports.reduce((sum, report) => sum + /** @type {number} */ (report.invalidResponses), 0),
+    failureReasons: Object.fromEntries([...reasons].sort(([a], [b]) => a.localeCompare(b)))
+  }
 }
 
 /**
