@@ -10,7 +10,7 @@ const HISTOGRAM_REQUEST = Object.freeze({
   autoResize: false,
   bitBucketSize: /** @type {32} */ (32)
 })
-const MAX_LATENCY_US = HISTOGRAM_REQUEST.highestTrackableValue
+export const MAX_LATENCY_US = HISTOGRAM_REQUEST.highestTrackableValue
 
 /** @returns {import('hdr-histogram-js').Histogram} an empty µs histogram */
 export function createLatencyHistogram () {

@@ -270,6 +270,20 @@ export const ERRORS = Object.freeze({
       'or too large to be a file dyno wrote. The message names the path and what is wrong with it.',
     hint: 'Name a directory dyno can create or write in (--out), or a run directory or result file written by `dyno run` (report, compare).'
   },
+  DYNO_ERR_CACHE_KEY: {
+    exitCode: 1,
+    when:
+      'The key that seals what dyno keeps in its cache directory (`seal.key` of `DYNO_CACHE_DIR`, else of `$XDG_CACHE_HOME/dyno` ' +
+        'or `~/.cache/dyno`) ' +
+      'is not one only this user can have written: another user owns it, its group or others can write it, or it is a symbolic ' +
+        'link or not a regular file. ' +
+      'Whatever it sealed (the engine calibration, counts) could have been sealed by someone else, so dyno stops where it would ' +
+        'read or seal a file with it. ' +
+      'The message names the file and the reason. (A key that is empty or garbled is made anew, and what it sealed is measured again.)',
+    hint:
+      'If you made the file, `chmod 600` it (and own it); otherwise remove it, and dyno makes a new key (what the old one sealed is ' +
+      'measured again). Or point DYNO_CACHE_DIR at a directory of your own.'
+  },
   DYNO_ERR_RESULTS_WRITE: {
     exitCode: 1,
     when: 'A result file or run.json could not be written.',

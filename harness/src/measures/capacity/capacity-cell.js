@@ -26,7 +26,7 @@ import { searchCapacity } from './rate-search.js'
  * @property {number | null} sutCpuPct @property {number | null} generatorCpuPct @property {boolean} generatorBound
  *
  * @typedef {object} CapacityFigures what a capacity cell records (`capacity` of its result)
- * @property {string} objective as normalized (`p99<=10ms`)
+ * @property {string} objective as given, its spaces dropped and its letters in lower case (`p99<=10ms`)
  * @property {CapacityCeiling | null} ceiling null: not measured
  * @property {import('./capacity-step.js').CapacityStep[]} steps in the order they were measured
  * @property {number | null} capacityPerSec the highest offered rate held; 0: not even the lowest step; null: not known (interrupted)

@@ -4,6 +4,7 @@
 // measured against different objectives are different experiments: their rows are not judged.
 import { formatInteger } from '../../platform/text/format.js'
 import { changeCell, pValueCell, rateCell, runsCell, verdictCell } from '../comparison-cells.js'
+import { parseObjective } from './objective.js'
 
 /** @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord */
 
@@ -12,6 +13,15 @@ export const CAPACITY_THRESHOLD_PCT = 10
 
 /** @param {ResultRecord} record @returns {string} */
 const objectiveOf = (record) => record.capacity?.objective ?? record.load.capacity?.objective ?? '-'
+
+/**
+ * What an objective asks, however it was written (`p99<=10ms` and `p99<=10000us` ask the same): its percentiles and bounds, in order.
+ * @param {string} text @returns {string}
+ */
+function objectiveMeaning (text) {
+  const parsed = parseObjective(text)
+  return 'objective' in parsed ? JSON.stringify(parsed.objective.terms.map(({ percentile, maxMs }) => [percentile, maxMs])) : text
+}
 
 /** @type {import('../comparison-spec.js').ComparisonSpec} */
 export const CAPACITY_COMPARISON = Object.freeze({
@@ -44,8 +54,13 @@ export const CAPACITY_COMPARISON = Object.freeze({
   primaryFallback: () => null,
   fallbackMetric: null,
   settingsProblem: (records) => {
-    const objectives = [...new Set(records.map(({ record }) => objectiveOf(record)))]
-    return objectives.length > 1 ? `measured against different objectives (${objectives.join(' and ')})` : null
+    /** @type {Map<string, string>} each meaning, as first written */
+    const objectives = new Map()
+    for (const { record } of records) {
+      const text = objectiveOf(record)
+      if (!objectives.has(objectiveMeaning(text))) objectives.set(objectiveMeaning(text), text)
+    }
+    return objectives.size > 1 ? `measured against different objectives (${[...objectives.values()].join(' and ')})` : null
   },
   rowNotes: () => [],
   verdictsOn: 'capacity (req/s within the objective)',

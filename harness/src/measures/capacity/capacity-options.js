@@ -12,7 +12,7 @@ export const DEFAULT_MIN_RATE_PER_SEC = 100
 /** The measured seconds of each open-model step when none is given. */
 export const DEFAULT_STEP_SEC = 1
 
-/** `--slo`: the objective as typed, checked here and kept as its normalized text (`p50<=2ms,p99<=10ms`). */
+/** `--slo`: the objective as typed, checked here and kept as given, its spaces dropped and in lower case (`p50<=2ms,p99<=10ms`). */
 export const objectiveText = withDomain((/** @type {unknown} */ raw, /** @type {string} */ flag) => {
   const parsed = parseObjective(String(raw))
   if ('problem' in parsed) throw invalidOption(flag, raw, `${OBJECTIVE_ALLOWED} (${parsed.problem})`)
@@ -24,7 +24,8 @@ export const SLO_OPTION = {
   field: 'objective',
   flag: '--slo <terms>',
   description: 'With --measure capacity: the latency objective a held rate meets, timed from each intended send time: terms ' +
-    '`p<percentile><=<bound><unit>`, comma-separated (`p50<=2ms,p99<=10ms`)',
+    '`p<percentile><=<bound><unit>`, comma-separated (`p50<=2ms,p99<=10ms`), the percentile above 0 and below 100, the bound from 1 us ' +
+    'to 60 s, both in plain decimals; recorded as given',
   parse: objectiveText,
   default: DEFAULT_OBJECTIVE_TEXT
 }

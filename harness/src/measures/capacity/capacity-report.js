@@ -9,6 +9,7 @@ import { markdownCell } from '../../platform/text/markdown-cell.js'
 import { formatInteger } from '../../platform/text/format.js'
 import { capacityCells, capacityTable, CAPACITY_COLUMNS, CAPACITY_FIGURE_COLUMNS } from './capacity-table.js'
 import { sweepRows, sweepTable } from './connection-sweep.js'
+import { parseObjective } from './objective.js'
 
 const CLIENT_FILE = new URL('./html/capacity-client.js', import.meta.url)
 
@@ -17,7 +18,7 @@ const CLIENT_FILE = new URL('./html/capacity-client.js', import.meta.url)
  * @typedef {import('./capacity-table.js').CapacityRow} CapacityRow
  * @typedef {{ sut: string, launch: number, points: { offeredPerSec: number, p50: number | null, p99: number | null, held: boolean,
  *   generatorBehind: boolean }[], capacityPerSec: number | null }} CurveLaunch one launch's steps, by offered rate
- * @typedef {{ scenario: string, objective: { percentile: number, maxMs: number }[], launches: CurveLaunch[],
+ * @typedef {{ scenario: string, objective: import('./objective.js').ObjectiveTerm[], launches: CurveLaunch[],
  *   capacities: { sut: string, capacityPerSec: number }[], sweep: import('./connection-sweep.js').SweepRow[] }} CapacityChart
  */
 
@@ -89,6 +90,19 @@ export function formatCapacityTable (records) {
 }
 
 /**
+ * The terms of a record's objective, each with its text as given, to draw and label.
+ * @param {import('../../records/result-record.js').ResultRecord | undefined} record
+ * @returns {import('./objective.js').ObjectiveTerm[]}
+ */
+function chartObjective (record) {
+  const parsed = parseObjective(record?.capacity?.objective ?? '')
+  if ('objective' in parsed) return parsed.objective.terms
+  // A record whose text this dyno does not take: its steps' terms, as numbers.
+  return (record?.capacity?.steps[0]?.objective ?? [])
+    .map(({ percentile, maxMs }) => ({ percentile, maxMs, text: `p${percentile}<=${maxMs}ms` }))
+}
+
+/**
  * What each scenario's chart draws.
  * @param {RunData[]} runs @returns {CapacityChart[]}
  */
@@ -98,7 +112,7 @@ export function capacityCharts (runs) {
     const first = rows.flatMap((row) => row.records).find((record) => record.capacity)
     return {
       scenario,
-      objective: first?.capacity?.steps[0]?.objective.map(({ percentile, maxMs }) => ({ percentile, maxMs })) ?? [],
+      objective: chartObjective(first),
       launches: rows.flatMap((row) => row.records.filter((record) => record.capacity).map((record) => ({
         sut: row.sut,
         launch: record.repeat.index,

@@ -57,7 +57,9 @@ export function judgeStep (offeredPerSec, summary, { objective, cutShort }) {
   const achievedPerSec = summary ? roundTo(summary.requestsPerSec.mean, 1) : 0
   const terms = summary
     ? judgeObjective(objective, summary.latencyHistogramUs, summary.rate?.sendLagHistogramUs)
-    : objective.terms.map((term) => ({ ...term, latencyMs: null, held: false, sendLagMs: null }))
+    : objective.terms.map(({ percentile, maxMs }) => ({ percentile, maxMs, latencyMs: null, held: false, sendLagMs: null }))
+  /** @param {number} index @returns {string} the term as given (its verdicts are in the objective's order) */
+  const termText = (index) => objective.terms[index].text
   const failed = summary ? summary.unexpectedStatus + summary.mismatches : 0
   const sentPerSec = summary?.rate ? roundTo(summary.rate.achievedSendPerSec, 1) : null
   const maxSendLagMs = summary?.rate ? summary.rate.maxSendLagMs : null
@@ -65,9 +67,9 @@ export function judgeStep (offeredPerSec, summary, { objective, cutShort }) {
     sentPerSec !== null && sentPerSec < GENERATOR_SENT_SHARE * offeredPerSec
       ? `the generator sent ${formatInteger(sentPerSec)} req/s of ${formatInteger(offeredPerSec)} on schedule`
       : null,
-    ...terms.map((term) => term.sendLagMs !== null && term.sendLagMs > GENERATOR_LAG_SHARE_OF_BOUND * term.maxMs
+    ...terms.map((term, index) => term.sendLagMs !== null && term.sendLagMs > GENERATOR_LAG_SHARE_OF_BOUND * term.maxMs
       ? `the generator sent ${roundTo(100 - term.percentile, 6)} % of its requests ${formatMs(term.sendLagMs)} ms or more behind its ` +
-        `schedule (more than ${GENERATOR_LAG_SHARE_OF_BOUND * 100} % of the ${formatMs(term.maxMs)} ms of p${term.percentile})`
+        `schedule (more than ${GENERATOR_LAG_SHARE_OF_BOUND * 100} % of the bound of ${termText(index)})`
       : null),
     summary?.generatorBound ? `the generator's cpu set the pace (${summary.generatorCpuPct ?? '-'} % of a core)` : null
   ].filter((text) => text !== null)
@@ -86,8 +88,9 @@ export function judgeStep (offeredPerSec, summary, { objective, cutShort }) {
       : null,
     summary && summary.errors + summary.timeouts > 0 ? `${summary.errors} errors and ${summary.timeouts} timeouts` : null,
     failed > 0 ? `${failed} responses of the wrong status or body` : null,
-    ...terms.filter((term) => summary && !term.held).map((term) =>
-      `p${term.percentile} ${term.latencyMs === null ? 'not measured' : `${formatMs(term.latencyMs)} ms`} > ${formatMs(term.maxMs)} ms`)
+    ...terms.flatMap((term, index) => summary && !term.held
+      ? [`${termText(index)} not held: ${term.latencyMs === null ? 'not measured' : `${formatMs(term.latencyMs)} ms`}`]
+      : [])
   ].filter((text) => text !== null)
   return {
     offeredPerSec: roundTo(offeredPerSec, 1),

@@ -1,19 +1,78 @@
 // @ts-check
-// An objective is parsed into terms sorted by percentile, in one normal text, and judged against a step's exact latency histogram at the
-// percentiles it names (p99.9 as well as p99), not at the rounded summary.
+// An objective is parsed into terms sorted by percentile, its text kept as given (spaces dropped, letters in lower case), and judged
+// against a step's exact latency histogram at the percentiles and bounds it names (p99.9 as well as p99, 1.0006 ms as well as 1 ms),
+// not at the rounded summary nor at a rounding of what was given.
 import { describe, expect, it } from 'vitest'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../../src/load/latency-histogram.js'
+import { SLO_OPTION } from '../../../src/measures/capacity/capacity-options.js'
+import { capacitySettingsOf } from '../../../src/measures/capacity/capacity-settings.js'
 import { judgeObjective, parseObjective } from '../../../src/measures/capacity/objective.js'
 
+/**
+ * What a cell judges against, from a value of `--slo`: the option's parser, the text a run's settings record, and that text read back.
+ * @param {string} given
+ */
+function asACellJudgesIt (given) {
+  const text = SLO_OPTION.parse(given, '--slo')
+  const settings = { objective: text, minRatePerSec: 100, maxRatePerSec: null, stepSec: 1 }
+  return capacitySettingsOf(/** @type {any} */ ({ capacity: settings })).objective
+}
+
+/** @param {number} latencyMs every response's @returns {string} a step's histogram of 1000 responses */
+function stepOf (latencyMs) {
+  const histogram = createLatencyHistogram()
+  for (let at = 0; at < 1000; at++) recordLatencyMs(histogram, latencyMs)
+  return encodeHistogram(histogram)
+}
+
 describe('an objective', () => {
-  it('is parsed into sorted terms, every bound in ms, and one normal text', () => {
-    const parsed = parseObjective(' p99.9 <= 0.5s, p50<=2000us ,p99<=10ms')
+  it('is parsed into sorted terms, every bound in ms, its text as given but for spaces and case', () => {
+    const parsed = parseObjective(' P99.9 <= 0.5S, p50<=2000us ,p99<=10ms')
     expect(parsed).toEqual({
       objective: {
-        text: 'p50<=2ms,p99<=10ms,p99.9<=500ms',
-        terms: [{ percentile: 50, maxMs: 2 }, { percentile: 99, maxMs: 10 }, { percentile: 99.9, maxMs: 500 }]
+        text: 'p99.9<=0.5s,p50<=2000us,p99<=10ms',
+        terms: [
+          { percentile: 50, maxMs: 2, text: 'p50<=2000us' },
+          { percentile: 99, maxMs: 10, text: 'p99<=10ms' },
+          { percentile: 99.9, maxMs: 500, text: 'p99.9<=0.5s' }
+        ]
       }
     })
+  })
+
+  it.each(/** @type {[string, string, [number, number, string][]][]} */ ([
+    ['p99<=1.0006ms', 'p99<=1.0006ms', [[99, 1.0006, 'p99<=1.0006ms']]],
+    ['p0.0000001<=1ms', 'p0.0000001<=1ms', [[0.0000001, 1, 'p0.0000001<=1ms']]],
+    ['p99.99<=1us', 'p99.99<=1us', [[99.99, 0.001, 'p99.99<=1us']]],
+    ['p50 <= 60 s', 'p50<=60s', [[50, 60_000, 'p50<=60s']]],
+    ['p99<=1.0006ms, p50<=0.0011s', 'p99<=1.0006ms,p50<=0.0011s', [[50, 1.1, 'p50<=0.0011s'], [99, 1.0006, 'p99<=1.0006ms']]]
+  ]))('`%s` is what --slo records (`%s`) and what a cell judges, exactly', (given, recorded, terms) => {
+    expect(SLO_OPTION.parse(given, '--slo')).toBe(recorded)
+    expect(asACellJudgesIt(given)).toEqual({
+      text: recorded,
+      terms: terms.map(([percentile, maxMs, text]) => ({ percentile, maxMs, text }))
+    })
+  })
+
+  it('holds 1.000 ms and not 1.001 ms within p99<=1.0006ms, as --slo gave it', () => {
+    const objective = asACellJudgesIt('p99<=1.0006ms')
+    expect(judgeObjective(objective, stepOf(1), undefined).map((term) => term.held)).toEqual([true])
+    expect(judgeObjective(objective, stepOf(1.001), undefined).map((term) => term.held)).toEqual([false])
+  })
+
+  it.each([
+    ['p99<=0.4us', '`p99<=0.4us` has bound 0.4us, below 1 us (the finest latency dyno measures)'],
+    ['p99<=0ms', '`p99<=0ms` has bound 0ms, below 1 us'],
+    ['p99<=61s', '`p99<=61s` has bound 61s, above 60 s (the longest latency dyno records)'],
+    ['p99<=1000000000000000000000ms', '`p99<=1000000000000000000000ms` has bound 1000000000000000000000ms, above 60 s'],
+    ['p99<=1e3ms', '`p99<=1e3ms` gives its bound 1e3 in exponent form, which is not taken: write it in plain decimals'],
+    ['p99<=1e21', '`p99<=1e21` gives its bound 1e21 in exponent form'],
+    ['p1e-7<=1ms', '`p1e-7<=1ms` gives its percentile 1e-7 in exponent form, which is not taken: write it in plain decimals'],
+    ['p99.99999999999999999<=1ms', '`p99.99999999999999999<=1ms` names percentile 99.99999999999999999, out of range'],
+    ['p0.0000001<=1ms,p0.00000010<=2ms', 'p0.00000010 is named twice']
+  ])('`%s` is refused, naming it and why', (given, says) => {
+    const parsed = parseObjective(given)
+    expect('problem' in parsed && parsed.problem).toContain(says)
   })
 
   it('is judged on the histogram at exactly the percentiles it names', () => {

@@ -49,7 +49,7 @@
         symbol: 'none',
         lineStyle: { color: '#d62728', type: 'solid', width: 1.5 },
         label: { formatter: (item) => item.name, position: 'insideEndTop' },
-        data: section.objective.map((term) => ({ name: `p${term.percentile} ≤ ${format(term.maxMs)} ms`, yAxis: term.maxMs }))
+        data: section.objective.map((term) => ({ name: term.text.replace('<=', ' ≤ '), yAxis: term.maxMs }))
       }
     }
     return {

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { scanProcessGroup } from '../../process/proc-reader.js'
 import { clockTicksPerSec, pageSizeBytes } from '../../process/system-constants.js'
-import { decodeSpec, guardLine, HEARTBEAT_TIMEOUT_MS } from './guard-protocol.js'
+import { decodeSpec, escapeProcessLine, guardLine, HEARTBEAT_TIMEOUT_MS } from './guard-protocol.js'
 
 const POLL_MS = 20
 const KILL_WAIT_MS = 3000
@@ -55,13 +55,17 @@ if (spec.stdinText !== undefined) {
 }
 
 child.stdout?.pipe(process.stdout)
-// The process's stderr, whole lines at a time, so that the guard's own lines never land inside one of its lines.
+// The process's stderr, whole lines at a time, so that the guard's own lines never land inside one of its lines, each escaped so
+// that none reads as the guard's.
 let pending = ''
-child.stderr?.on('data', (chunk) => {
-  pending += chunk.toString()
+/** @param {string} text whole lines, without the last newline */
+const passLines = (text) => process.stderr.write(`${text.split('\n').map(escapeProcessLine).join('\n')}\n`)
+child.stderr?.setEncoding('utf8')
+child.stderr?.on('data', (/** @type {string} */ chunk) => {
+  pending += chunk
   const end = pending.lastIndexOf('\n')
   if (end === -1) return
-  process.stderr.write(pending.slice(0, end + 1))
+  passLines(pending.slice(0, end))
   pending = pending.slice(end + 1)
 })
 
@@ -106,7 +110,7 @@ async function stop (why) {
   const waiting = new AbortController()
   await Promise.race([leaderExited, delay(KILL_WAIT_MS, undefined, { signal: waiting.signal }).catch(() => {})])
   waiting.abort() // a pending timer would keep the guard, and so the session, up
-  if (pending) process.stderr.write(`${pending}\n`)
+  if (pending) passLines(pending)
   const exit = leaderExit ?? { code: null, signal: null }
   say({ event: 'exit', code: exit.code, signal: exit.signal, forced, survivors: gone ? 0 : scanProcessGroup(pgid).length })
   process.exitCode = exit.code ?? (exit.signal ? 128 : 1)

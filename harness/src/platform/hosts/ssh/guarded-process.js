@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream'
 import { DynoError } from '../../errors.js'
 import { clockTicksPerSec, pageSizeBytes } from '../../process/system-constants.js'
 import { spawnGroupLeader, stopProcessGroup } from '../../process/process-group.js'
-import { encodeSpec, GUARD_LINE_PREFIX, HEARTBEAT_INTERVAL_MS } from '../remote/guard-protocol.js'
+import { encodeSpec, HEARTBEAT_INTERVAL_MS, readSessionLine } from '../remote/guard-protocol.js'
 import { sshArgv, sshFailure, SSH_FAILED } from './ssh-command.js'
 
 /** Beyond the process's own grace: how long the guard may take to report its end before the session is cut. */
@@ -42,9 +42,8 @@ export function startGuardedProcess (target, spec, { node, label }) {
     (silentMs) => `no word from ${target.url} for ${(silentMs / 1000).toFixed(1)} s while ${label} ran there: the link to it is gone`,
     cutSession
   )
-  const ownStderr = splitSessionStderr(session.stderr, stderr, (line) => {
+  const ownStderr = splitSessionStderr(session.stderr, stderr, (message) => {
     silence.heard()
-    const message = /** @type {GuardMessage} */ (JSON.parse(line.slice(GUARD_LINE_PREFIX.length)))
     if (message.event === 'started') silence.arm()
     guard.take(message)
   })
@@ -176,24 +175,26 @@ function silenceWatch (describeLoss, cut) {
 }
 
 /**
- * Splits the session's stderr into lines: the guard's go to `onGuardLine`, the others are the process's own stderr, passed on to
- * `stderr` with the last 4000 characters of them kept to say why a session failed.
+ * Splits the session's stderr into lines: the guard's messages go to `onGuardMessage`, the rest is the process's own stderr (and
+ * ssh's), passed on to `stderr` as it was printed, with the last 4000 characters of it kept to say why a session failed.
  * @param {import('node:stream').Readable | null} sessionStderr @param {PassThrough} stderr the process's
- * @param {(line: string) => void} onGuardLine
+ * @param {(message: GuardMessage) => void} onGuardMessage
  * @returns {{ lastLines: () => string }}
  */
-function splitSessionStderr (sessionStderr, stderr, onGuardLine) {
+function splitSessionStderr (sessionStderr, stderr, onGuardMessage) {
   let kept = ''
   let partial = ''
-  sessionStderr?.on('data', (chunk) => {
-    partial += chunk.toString()
+  sessionStderr?.setEncoding('utf8')
+  sessionStderr?.on('data', (/** @type {string} */ chunk) => {
+    partial += chunk
     const lines = partial.split('\n')
     partial = lines.pop() ?? ''
     for (const line of lines) {
-      if (line.startsWith(GUARD_LINE_PREFIX)) onGuardLine(line)
+      const { message, text } = readSessionLine(line)
+      if (message) onGuardMessage(message)
       else {
-        kept = `${kept}${line}\n`.slice(-4000)
-        stderr.write(`${line}\n`)
+        kept = `${kept}${text}\n`.slice(-4000)
+        stderr.write(`${text}\n`)
       }
     }
   })
