@@ -19,7 +19,10 @@ if ! git cat-file -e "${HEAD_SHA}^{commit}" 2>/dev/null; then
   # Objects only: no checkout, no hook of the pull request's runs (git runs none on fetch).
   git fetch --no-tags --quiet "$REMOTE" "$HEAD_SHA"
 fi
-SINCE="$(git merge-base "$BASE" "$HEAD_SHA")"
+if ! SINCE="$(git merge-base "$BASE" "$HEAD_SHA")"; then
+  echo "$HEAD_SHA shares no history with the base $BASE" >&2
+  exit 2
+fi
 if git diff --quiet --no-ext-diff --no-textconv "$SINCE" "$HEAD_SHA" -- "$DATA"; then
   echo "no change to $DATA from $BASE to $HEAD_SHA"
   exit 0
