@@ -40,5 +40,5 @@ git -c user.name='github-actions[bot]' -c user.email='41898282+github-actions[bo
   commit --quiet -m "timeline: ${#adding[@]} records counted by site.yml run $GITHUB_RUN_ID"
 git push --quiet origin "$branch"
 gh pr create --base "$BASE_BRANCH" --head "$branch" --title "timeline: ${#adding[@]} records from site.yml run $GITHUB_RUN_ID" \
-  --body "Records counted by run $GITHUB_RUN_ID of site.yml and appended to \`$DATA\`: ${#adding[@]} files added under \`$DATA/records/\`, nothing else. The run checked each as a record read back (\`dyno timeline-add\`). A pull request opened with a workflow's token starts no workflow: close and reopen it to run ci.yml, whose \`dataset\` job checks them again (\`dyno timeline-check\`)."
+  --body "Records counted by run $GITHUB_RUN_ID of site.yml and appended to \`$DATA\`: ${#adding[@]} files added under \`$DATA/records/\`, nothing else. The run checked each as a record read back (\`dyno timeline-add\`). A pull request opened with a workflow's token starts no workflow: close and reopen it to run dataset.yml, the base's gate, which checks them again (\`dyno timeline-check\`)."
 echo "proposed ${#adding[@]} records on $branch"

@@ -105,8 +105,10 @@ export const ERRORS = Object.freeze({
     exitCode: 1,
     when:
       "The certificate dyno makes for a run's TLS scenarios could not be made: `openssl` failed, or, without `openssl` on PATH, the " +
-      '`selfsigned` package did. The message says what failed. No SUT is started for a TLS scenario.',
-    hint: 'Install `openssl` (`apt-get install openssl`), or read the message: it says which maker failed and why.'
+      '`selfsigned` package did; or its copy could not be written on a host of its own (`--sut-host`, `--load-hosts`): the script ' +
+      'that writes it failed there, or its reply was not among the lines the host printed. The message says what failed, and on ' +
+      'which host; the copies already written on any host are removed. No SUT is started for a TLS scenario.',
+    hint: 'Install `openssl` (`apt-get install openssl`), or read the message: it says which maker or which host failed and why.'
   },
   DYNO_ERR_SUT_NOT_STOPPED: {
     exitCode: 1,

@@ -11,7 +11,8 @@ import { missing, skipNote } from '../support/needs.js'
 const ACTIONLINT_VERSION = 'v1.7.12'
 const TOOLS_DIR = join(REPO_ROOT, 'node_modules', '.cache', 'dyno-tools', `actionlint-${ACTIONLINT_VERSION}`)
 const ACTIONLINT = join(TOOLS_DIR, 'actionlint')
-const WORKFLOWS = ['.github/workflows/ci.yml', '.github/workflows/bench.yml', '.github/workflows/suite.yml', '.github/workflows/site.yml']
+const WORKFLOWS = ['.github/workflows/ci.yml', '.github/workflows/bench.yml', '.github/workflows/suite.yml', '.github/workflows/site.yml',
+  '.github/workflows/dataset.yml']
 
 const absent = missing('go')
 

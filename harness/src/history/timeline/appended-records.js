@@ -1,53 +1,126 @@
 // @ts-check
-// What a change to a data directory kept in the repository may hold: records added, nothing else. A workflow run from a fork (a pull
-// request that appends the counts it made) is data from elsewhere: every path it changes since the base must be a new record file
+// What a change to a data directory kept in the repository may hold: records added, nothing else. A pull request from a fork (one
+// that appends the counts it made) is data from elsewhere: every path it changes since it left its base must be a new record file
 // under the directory's records/ (a regular file as git holds it, never a link, never a record changed or removed, never a file
-// elsewhere), and the directory as it then is must read back as any data directory does (timeline-dataset.js: the layout, each
-// record's schema, its id the hash of its key, its counting id the hash of its settings).
+// elsewhere), each record it adds must read back as any record of a data directory does (timeline-dataset.js: the schema, its id
+// the hash of its key, its counting id the hash of its settings), and so must the directory this checkout holds.
+//
+// The change is read from git alone: the commit it ends at (`headRef`) need not be checked out, so a gate can run the checker of the
+// base's own tree on a pull request's commit, whose files it never checks out, installs or runs (.github/workflows/dataset.yml).
 import { execFileSync } from 'node:child_process'
-import { relative, sep } from 'node:path'
-import { DynoError } from '../../platform/errors.js'
-import { openDataset, RECORD_FILE, RECORDS_DIR } from './timeline-dataset.js'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, relative, sep } from 'node:path'
+import { DynoError, isDynoError } from '../../platform/errors.js'
+import { DATASET_LAYOUT, DATASET_FILE, MAX_RECORD_BYTES, openDataset, RECORD_FILE, RECORDS_DIR } from './timeline-dataset.js'
 
 /** git's mode of a regular file (not executable): a link is 120000, a submodule 160000. */
 const REGULAR_FILE_MODE = '100644'
+/** A refusal names this many problems, then says how many more there were. */
+const MAX_PROBLEMS_NAMED = 20
 
 /**
- * Checks what changed in a data directory of the repository since `baseRef`, and the directory as it is.
- * @param {{ repoDir: string, dataDir: string, baseRef: string }} change dataDir: inside repoDir
- * @returns {{ added: string[], records: number }} the record files added, and the records the directory holds
- * @throws {DynoError} DYNO_ERR_DATASET naming the path and what is wrong
+ * Checks what changed in a data directory of the repository between `baseRef` and `headRef` (from where headRef left baseRef: their
+ * merge base), each record added, and the directory as this checkout holds it.
+ * @param {{ repoDir: string, dataDir: string, baseRef: string, headRef?: string }} change dataDir: inside repoDir; headRef: HEAD when
+ *   not given
+ * @returns {{ added: string[], records: number }} the record files added, and the records the directory holds with them
+ * @throws {DynoError} DYNO_ERR_DATASET naming every path that is wrong and what is wrong with it
  */
-export function checkAppendedRecords ({ repoDir, dataDir, baseRef }) {
+export function checkAppendedRecords ({ repoDir, dataDir, baseRef, headRef = 'HEAD' }) {
   const inside = relative(repoDir, dataDir).split(sep).join('/')
-  if (inside === '' || inside.startsWith('..')) throw refused(`the data directory ${dataDir} is not inside the repository ${repoDir}`)
-  const git = (/** @type {string[]} */ args) =>
-    execFileSync('git', ['-C', repoDir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  if (inside === '' || inside.startsWith('..')) throw refused([`the data directory ${dataDir} is not inside the repository ${repoDir}`])
+  const git = gitIn(repoDir)
+  for (const [role, ref] of [['base', baseRef], ['head', headRef]]) {
+    try {
+      git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
+    } catch {
+      throw refused([`the ${role} ${JSON.stringify(ref).slice(0, 80)} is not a commit of ${repoDir}`])
+    }
+  }
+  let since
   try {
-    git(['rev-parse', '--verify', '--quiet', `${baseRef}^{commit}`])
+    since = git(['merge-base', baseRef, headRef]).trim()
   } catch {
-    throw refused(`the base ${JSON.stringify(baseRef).slice(0, 80)} is not a commit of ${repoDir}`)
+    throw refused([`${headRef} shares no history with the base ${baseRef}`])
   }
-  // -z: paths exactly as git holds them (a newline or a quote in a name is not re-read as something else).
-  const fields = git(['diff', '--no-renames', '--name-status', '-z', baseRef, 'HEAD', '--']).split('\0').filter((field) => field !== '')
-  const added = []
-  for (let index = 0; index < fields.length; index += 2) {
-    const [status, path] = [fields[index], fields[index + 1]]
-    const name = path.slice(`${inside}/${RECORDS_DIR}/`.length)
-    if (!path.startsWith(`${inside}/${RECORDS_DIR}/`) || name.includes('/') || !RECORD_FILE.test(name)) {
-      throw refused(`${path} is changed (${status}), and a change to the data may only add records under ${inside}/${RECORDS_DIR}/ ` +
-        '(<24 hex digits>.json)')
-    }
-    if (status !== 'A') {
-      throw refused(`${path} is ${status === 'D' ? 'removed' : 'changed'}: a record is never rewritten or removed, only added`)
-    }
-    const mode = git(['ls-tree', 'HEAD', '--', path]).split(' ')[0]
-    if (mode !== REGULAR_FILE_MODE) throw refused(`${path} is held by git with mode ${mode}, not as a regular file (${REGULAR_FILE_MODE})`)
-    added.push(path)
+  const { added, problems } = changedPaths(git, { since, headRef, inside })
+  problems.push(...added.flatMap((path) => addedRecordProblems(repoDir, headRef, path)))
+  /** @type {Map<string, unknown>} */
+  let held = new Map()
+  try {
+    held = openDataset(dataDir)
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    problems.push(error.message)
   }
-  const records = openDataset(dataDir)
-  return { added, records: records.size }
+  if (problems.length > 0) throw refused(problems)
+  const addedIds = added.map((path) => path.slice(path.lastIndexOf('/') + 1, -'.json'.length))
+  return { added, records: new Set([...held.keys(), ...addedIds]).size }
 }
 
-/** @param {string} message */
-const refused = (message) => new DynoError('DYNO_ERR_DATASET', `${message}; nothing was appended`)
+/**
+ * The paths changed from `since` to `headRef`: the record files added under the directory's records/, and what is wrong with every
+ * other path (all of them, not the first: a change that edits the gate and adds a bad record is told both).
+ * @param {(args: string[]) => string} git @param {{ since: string, headRef: string, inside: string }} range
+ * @returns {{ added: string[], problems: string[] }}
+ */
+function changedPaths (git, { since, headRef, inside }) {
+  // -z: paths exactly as git holds them (a newline or a quote in a name is not re-read as something else).
+  const fields = git(['diff', '--no-ext-diff', '--no-textconv', '--no-renames', '--name-status', '-z', since, headRef, '--'])
+    .split('\0').filter((field) => field !== '')
+  const added = []
+  const problems = []
+  const records = `${inside}/${RECORDS_DIR}/`
+  for (let index = 0; index < fields.length; index += 2) {
+    const [status, path] = [fields[index], fields[index + 1]]
+    const name = path.slice(records.length)
+    if (!path.startsWith(records) || name.includes('/') || !RECORD_FILE.test(name)) {
+      problems.push(`${path} is changed (${status}), and a change to the data may only add records under ${records} (<24 hex digits>.json)`)
+    } else if (status !== 'A') {
+      problems.push(`${path} is ${status === 'D' ? 'removed' : 'changed'}: a record is never rewritten or removed, only added`)
+    } else {
+      added.push(path)
+    }
+  }
+  return { added, problems }
+}
+
+/**
+ * What is wrong with one record file the change adds, read from git at `headRef` (never from a checkout of it): its mode, its size,
+ * and then the record as a data directory reads one back, in a directory of its own holding it alone.
+ * @param {string} repoDir @param {string} headRef @param {string} path
+ * @returns {string[]} empty: nothing
+ */
+function addedRecordProblems (repoDir, headRef, path) {
+  // `<mode> <type> <object> <size>\t<path>`
+  const [mode, , object, size] = gitIn(repoDir)(['ls-tree', '-l', headRef, '--', path]).split('\t')[0].split(/ +/)
+  if (mode !== REGULAR_FILE_MODE) return [`${path} is held by git with mode ${mode}, not as a regular file (${REGULAR_FILE_MODE})`]
+  if (!(Number(size) <= MAX_RECORD_BYTES)) return [`${path} is ${size} bytes; a record is at most ${MAX_RECORD_BYTES}`]
+  const alone = mkdtempSync(join(tmpdir(), 'dyno-added-record-'))
+  try {
+    writeFileSync(join(alone, DATASET_FILE), JSON.stringify(DATASET_LAYOUT))
+    mkdirSync(join(alone, RECORDS_DIR))
+    const name = path.slice(path.lastIndexOf('/') + 1)
+    writeFileSync(join(alone, RECORDS_DIR, name), execFileSync('git', ['-C', repoDir, 'cat-file', 'blob', object],
+      { maxBuffer: MAX_RECORD_BYTES, stdio: ['ignore', 'pipe', 'pipe'] }))
+    openDataset(alone)
+    return []
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    return [error.message.replaceAll(join(alone, RECORDS_DIR), path.slice(0, path.lastIndexOf('/')))]
+  } finally {
+    rmSync(alone, { recursive: true, force: true })
+  }
+}
+
+/** @param {string} repoDir @returns {(args: string[]) => string} */
+const gitIn = (repoDir) => (args) =>
+  execFileSync('git', ['-C', repoDir, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] })
+
+/** @param {string[]} problems */
+function refused (problems) {
+  const named = problems.slice(0, MAX_PROBLEMS_NAMED).join('; ')
+  const more = problems.length > MAX_PROBLEMS_NAMED ? `; and ${problems.length - MAX_PROBLEMS_NAMED} more` : ''
+  return new DynoError('DYNO_ERR_DATASET', `${named}${more}; nothing was appended`)
+}

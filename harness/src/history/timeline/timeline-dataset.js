@@ -21,7 +21,7 @@ export const DATASET_LAYOUT = Object.freeze({ layout: 'dyno-timeline', layoutVer
 export const RECORD_FILE = /^[0-9a-f]{24}\.json$/
 /** A data directory is read back from anywhere (a CI artifact): its files are bounded far above what dyno writes (a record is 2 KB). */
 const MAX_LAYOUT_BYTES = 64 * 1024
-const MAX_RECORD_BYTES = 1024 * 1024
+export const MAX_RECORD_BYTES = 1024 * 1024
 
 /**
  * @typedef {object} CountingSettings what a count was made with: records of other settings are never drawn on one line

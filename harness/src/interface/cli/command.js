@@ -10,7 +10,7 @@
  *
  * @typedef {object} Command
  * @property {string} name
- * @property {readonly string[]} args `<name>` required, `[...names]` any number
+ * @property {readonly string[]} args `<name>` required, `[name]` one that may be left out, `[...names]` any number
  * @property {string} summary
  * @property {readonly import('../../platform/options/option-spec.js').OptionSpec[]} options in help order
  * @property {(input: CommandInput, io: import('./io.js').Io, signal: AbortSignal) => Promise<number>} run returns the exit code

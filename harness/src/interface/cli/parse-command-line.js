@@ -98,16 +98,17 @@ export function parseCommandLine (argv, commands) {
 function checkArguments (command, positionals) {
   const required = command.args.filter((arg) => arg.startsWith('<'))
   const any = command.args.some((arg) => arg.startsWith('[...'))
+  const most = required.length + command.args.filter((arg) => arg.startsWith('[') && !arg.startsWith('[...')).length
   const usage = `\`dyno ${[command.name, ...command.args].join(' ')}\``
   if (positionals.length < required.length) {
     throw new DynoError('DYNO_ERR_INVALID_OPTION', `missing required args for command ${usage}: ` +
       `${required.slice(positionals.length).join(' ')} not given`)
   }
-  if (!any && positionals.length > required.length) {
+  if (!any && positionals.length > most) {
     throw new DynoError(
       'DYNO_ERR_INVALID_OPTION',
-      `${usage} takes ${required.length || 'no'} argument${required.length === 1 ? '' : 's'}, ` +
-        `got also \`${positionals.slice(required.length).join(' ')}\``
+      `${usage} takes ${most === required.length ? '' : 'at most '}${most || 'no'} argument${most === 1 ? '' : 's'}, ` +
+        `got also \`${positionals.slice(most).join(' ')}\``
     )
   }
 }

@@ -261,28 +261,32 @@ export const TIMELINE_ADD_COMMAND = {
 const GIT_REF = /^[A-Za-z0-9_][A-Za-z0-9._/~^-]{0,199}$/
 
 /**
- * `dyno timeline-check DATA BASE`: a change to a data directory kept in the repository (a fork's pull request with the counts it made)
- * holds only records added since BASE, and the directory reads back whole (appended-records.js).
- * @param {string} dataDir @param {string} baseRef @param {import('../cli/io.js').Io} io
+ * `dyno timeline-check DATA BASE [HEAD]`: a change to a data directory kept in the repository (a fork's pull request with the counts it
+ * made), from BASE to HEAD (a commit git holds, never checked out: a pull request's head in a checkout of its base), holds only
+ * records added, each reads back, and so does the directory of this checkout (appended-records.js).
+ * @param {string} dataDir @param {string} baseRef @param {string} headRef @param {import('../cli/io.js').Io} io
  * @returns {number}
  */
-export function timelineCheckCommand (dataDir, baseRef, io) {
-  if (!GIT_REF.test(baseRef)) {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', '<base> must be a commit (a hash, a branch or a tag, as git names it), got ' +
-      `\`${baseRef.slice(0, 80)}\``)
+export function timelineCheckCommand (dataDir, baseRef, headRef, io) {
+  for (const [name, ref] of [['<base>', baseRef], ['<head>', headRef]]) {
+    if (!GIT_REF.test(ref)) {
+      throw new DynoError('DYNO_ERR_INVALID_OPTION', `${name} must be a commit (a hash, a branch or a tag, as git names it), got ` +
+        `\`${ref.slice(0, 80)}\``)
+    }
   }
-  const { added, records } = checkAppendedRecords({ repoDir: REPO_ROOT, dataDir: resolve(REPO_ROOT, dataDir), baseRef })
-  io.stdout.write(`timeline-check: ${added.length} record${added.length === 1 ? '' : 's'} added since ${baseRef}, nothing else changed; ` +
-    `${records} records read back\n`)
+  const { added, records } = checkAppendedRecords({ repoDir: REPO_ROOT, dataDir: resolve(REPO_ROOT, dataDir), baseRef, headRef })
+  io.stdout.write(`timeline-check: ${added.length} record${added.length === 1 ? '' : 's'} added from ${baseRef} to ${headRef}, ` +
+    `nothing else changed; ${records} records read back\n`)
   return 0
 }
 
 /** @type {import('../cli/command.js').Command} */
 export const TIMELINE_CHECK_COMMAND = {
   name: 'timeline-check',
-  args: ['<dataDir>', '<base>'],
-  summary: 'Check a change to a data directory kept in the repository (a pull request from a fork): since the commit <base> it only adds ' +
-    'record files under its records/, and every record reads back as `dyno timeline` reads one (schema, ids, regular files)',
+  args: ['<dataDir>', '<base>', '[head]'],
+  summary: 'Check a change to a data directory kept in the repository (a pull request from a fork): from the commit <base> to [head] ' +
+    '(HEAD when not given; a commit git holds, read without checking it out) it only adds record files under its records/, and every ' +
+    'record reads back as `dyno timeline` reads one (schema, ids, regular files)',
   options: [],
-  run: ({ positionals: [dataDir, baseRef] }, io) => Promise.resolve(timelineCheckCommand(dataDir, baseRef, io))
+  run: ({ positionals: [dataDir, baseRef, headRef = 'HEAD'] }, io) => Promise.resolve(timelineCheckCommand(dataDir, baseRef, headRef, io))
 }

@@ -1,33 +1,34 @@
 #!/usr/bin/env node
 // @ts-check
-// Run by dyno on a host of its own (certificate-on-host.js): `place` reads the run's certificate (and, for a SUT's host, its key) as
-// JSON on its standard input, never on a command line, writes them into a new directory only this user can enter (the key's file
-// mode 0600) and prints where; `remove DIR` takes such a directory away.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// Run by dyno on a host of its own (certificate-on-host.js). `place NONCE` reads the run's certificate (and, for a SUT's host, its key)
+// as JSON on its standard input, never on a command line, writes them into the directory the nonce names, made here for them and
+// entered by this user only (the key's file mode 0600), and prints where on one line that starts with the reply's marker and the
+// nonce: whatever else the host's login prints is not the reply. `remove NONCE` takes that directory away; dyno asks for it whether
+// or not `place` got as far as making it, so the nonce is the directory's whole name and known before anything is written.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
+import { COPY_DIR_PREFIX, NONCE, REPLY_MARKER } from './certificate-reply.js'
 
-/** What a directory this script made is called: `remove` takes no other. */
-const PREFIX = 'dyno-tls-'
-
-const [, , action, target] = process.argv
-if (action === 'place') {
+const [, , action, nonce] = process.argv
+if (!nonce || !NONCE.test(nonce) || (action !== 'place' && action !== 'remove')) {
+  process.stderr.write(`certificate-files: place NONCE | remove NONCE (32 hex digits), got ${process.argv.slice(2).join(' ')}\n`)
+  process.exitCode = 2
+} else if (action === 'remove') {
+  rmSync(join(tmpdir(), `${COPY_DIR_PREFIX}${nonce}`), { recursive: true, force: true })
+} else {
   const { certPem, keyPem } = JSON.parse(readFileSync(0, 'utf8'))
   if (typeof certPem !== 'string' || (keyPem !== undefined && typeof keyPem !== 'string')) {
     process.stderr.write('certificate-files place: standard input must be { "certPem": string, "keyPem"?: string }\n')
     process.exitCode = 2
   } else {
-    // mkdtemp makes the directory 0700.
-    const dir = mkdtempSync(join(tmpdir(), PREFIX))
+    // mkdir, not mkdtemp: the name is the nonce dyno holds. It fails on anything already there (a link planted under that name too).
+    const dir = join(tmpdir(), `${COPY_DIR_PREFIX}${nonce}`)
+    mkdirSync(dir, { mode: 0o700 })
     const certFile = join(dir, 'cert.pem')
     writeFileSync(certFile, certPem)
     const keyFile = keyPem === undefined ? null : join(dir, 'key.pem')
     if (keyFile) writeFileSync(keyFile, keyPem, { mode: 0o600 })
-    process.stdout.write(`${JSON.stringify({ dir, certFile, keyFile })}\n`)
+    process.stdout.write(`\n${REPLY_MARKER}${nonce} ${JSON.stringify({ certFile, keyFile })}\n`)
   }
-} else if (action === 'remove' && target && basename(target).startsWith(PREFIX)) {
-  rmSync(target, { recursive: true, force: true })
-} else {
-  process.stderr.write(`certificate-files: place | remove DIR (a ${PREFIX} directory), got ${process.argv.slice(2).join(' ')}\n`)
-  process.exitCode = 2
 }

@@ -10,7 +10,7 @@ import { LineTail } from '../../../platform/process/line-tail.js'
 import { outputRead } from '../../../platform/process/output-read.js'
 import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
 import { startResourceSampler } from '../../../platform/resources/resource-sampler.js'
-import { certificateOnHost } from '../../../subjects/tls/certificate-on-host.js'
+import { certificateOnHosts } from '../../../subjects/tls/certificate-on-host.js'
 import { hostPhaseFigures, phasesAcrossHosts, progressAcrossHosts } from './merge-host-reports.js'
 import { engineConfig, failedPhase, findNativeEngine, plannedEngineMs, readEngineMessages } from './native-engine.js'
 
@@ -102,12 +102,13 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
   const done = (async () => {
     // Over TLS each engine trusts the run's certificate as its host has it (a copy on a host of its own), placed before the common
     // start is set, so that placing it takes nothing from the lead the hosts' sessions have.
+    // A host that fails to get its copy has the others' removed before its failure is thrown.
     const caFile = plan.tls?.caFile
-    const trusted = caFile ? await Promise.all(loadHosts.map(({ host }) => certificateOnHost({ certFile: caFile }, host))) : null
+    const trusted = caFile ? await certificateOnHosts({ certFile: caFile }, loadHosts.map(({ host }) => host)) : null
     try {
-      return await startAndFollow(trusted)
+      return await startAndFollow(trusted?.copies ?? null)
     } finally {
-      await Promise.all((trusted ?? []).map((copy) => copy.remove()))
+      await trusted?.remove()
     }
   })()
   return {
