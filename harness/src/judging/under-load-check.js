@@ -44,6 +44,19 @@ export function underLoadProblems (phases, expectedStatus) {
   return problems.length === 0 ? null : `DYNO_ERR_UNEXPECTED_UNDER_LOAD: ${problems.join('; ')}`
 }
 
+/**
+ * A measured phase in which no response completed is no measurement of the SUT: what kept them from completing (errors, answers that
+ * never ended) is named instead of a rate of 0.
+ * @param {Partial<Record<'warmup' | 'measure', (CheckedPhase & { errors: number, timeouts?: number }) | null>>} phases
+ * @returns {string | null}
+ */
+export function nothingAnswered ({ measure }) {
+  if (!measure || measure.requests > 0) return null
+  const timeouts = measure.timeouts ? `, ${measure.timeouts} timeouts` : ''
+  return `DYNO_ERR_UNEXPECTED_UNDER_LOAD: measure: no response completed (${measure.errors} errors${timeouts}): the SUT answered ` +
+    'nothing whole'
+}
+
 /** The lowest share of responses that must have made their query. */
 const MIN_QUERIES_PER_RESPONSE = 0.9
 /** The highest, beyond the requests still in flight when the load stopped (answered, but not counted). */

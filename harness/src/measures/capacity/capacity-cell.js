@@ -7,7 +7,7 @@
 import { timedStage } from '../cell-context.js'
 import { failed, invalid, ok } from '../../records/outcome.js'
 import { describeExit } from '../../subjects/sut-process/start-sut.js'
-import { underLoadProblems } from '../../judging/under-load-check.js'
+import { nothingAnswered, underLoadProblems } from '../../judging/under-load-check.js'
 import { formatInteger } from '../../platform/text/format.js'
 import { roundTo } from '../../platform/util/numbers.js'
 import { judgeStep, takenByOthersPct } from './capacity-step.js'
@@ -123,6 +123,9 @@ async function measureCeiling (load, { figures, wrongAnswers, noteInterference, 
   figures.ceiling = summary && ceilingFigures(summary)
   noteInterference(summary)
   judgeAnswers('the closed-loop ceiling', summary)
+  // A closed loop in which nothing completed is no ceiling: the cell is invalid with what kept the answers from ending.
+  const unanswered = cutShort || !summary ? null : nothingAnswered({ measure: summary })
+  if (unanswered && wrongAnswers.length === 0) wrongAnswers.push(`the closed-loop ceiling: ${unanswered}`)
   return cutShort || wrongAnswers.length > 0 ? null : figures.ceiling
 }
 

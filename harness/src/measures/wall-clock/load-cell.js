@@ -8,7 +8,7 @@ import { runLoadedPhase } from '../../load/loaded-phase.js'
 import { failed, failedWith, invalid, ok } from '../../records/outcome.js'
 import { cellLoad, timedStage } from '../cell-context.js'
 import { describeExit } from '../../subjects/sut-process/start-sut.js'
-import { queryRatio, underLoadProblems } from '../../judging/under-load-check.js'
+import { nothingAnswered, queryRatio, underLoadProblems } from '../../judging/under-load-check.js'
 import { analyzeWarmup } from '../../judging/warmup-analysis.js'
 import { classifyCell } from '../../judging/cell-classification.js'
 
@@ -48,7 +48,7 @@ export async function loadCell (context, cell, running, record, probes) {
   recordPhases(record, phases, context.load.windowMs)
   const cutShort = await cutShortOutcome(context, running, record)
   if (cutShort) return cutShort
-  const problems = underLoadProblems(phases, cell.scenario.expect.status)
+  const problems = underLoadProblems(phases, cell.scenario.expect.status) ?? nothingAnswered(phases)
   if (problems) return invalid(problems, 'DYNO_ERR_UNEXPECTED_UNDER_LOAD')
   if (!counter) return ok()
   const queries = (await counter.count()) - queriesBefore

@@ -33,6 +33,10 @@ export function sendProbe ({ host, port, agent, timeoutMs, signal }, request) {
       let bytes = 0
       const socket = /** @type {import('node:tls').TLSSocket} */ (res.socket)
       const tls = socket.encrypted ? { version: socket.getProtocol(), alpn: socket.alpnProtocol } : null
+      const declared = res.headers['content-length']
+      if (declared !== undefined && !(Number(declared) <= VERIFY_BODY_LIMIT_BYTES)) {
+        return req.destroy(new Error(`a Content-Length of ${declared.slice(0, 40)} passes the ${VERIFY_BODY_LIMIT_BYTES}-byte limit`))
+      }
       res.on('data', (chunk) => {
         bytes += chunk.length
         if (bytes > VERIFY_BODY_LIMIT_BYTES) return req.destroy(new Error(`the body passed ${VERIFY_BODY_LIMIT_BYTES} bytes`))
