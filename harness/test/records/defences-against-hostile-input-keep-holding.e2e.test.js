@@ -1,8 +1,8 @@
 // @ts-check
 // What held against hostile input before anyone had to fix it, kept tested in one list so that it keeps holding:
 // - the workflows and the framework action take inputs into their scripts through `env:` only, never `${{ }}` in a script;
-//   no `pull_request_target`; read-only permissions; every action pinned by commit and pnpm by exact version, and so is every
-//   action the documentation shows (dyno's own in docs/framework-ci.md);
+//   `pull_request_target` only for the dataset gate, which runs the base's checker; read-only permissions; every action pinned by
+//   commit and pnpm by exact version, and so is every action the documentation shows (dyno's own in docs/framework-ci.md);
 // - ssh runs in batch mode, with `--` before the host, and no host key check is ever weakened;
 // - a hostile checkout directory on a host reaches its shell as one word;
 // - npm, git and every other program dyno starts are started without a shell, and npm gets `--` before every package it looks up;
@@ -15,6 +15,16 @@
 // the records it added (a-sites-new-records-are-proposed-as-a-pull-request-that-adds-records-only); what a SUT writes is read as data
 // (what-a-sut-writes-beside-itself-is-read-as-data); other processes are named without their arguments
 // (other-processes-are-named-without-their-arguments, and other-processes-arguments-are-written-nowhere beside a real run).
+// What a SUT, a host or a pull request could do, each proven in its own file: a SUT that lies about lengths, trickles or floods ends
+// as an invalid cell with its reason (a-sut-that-lies-trickles-or-floods-ends-as-an-invalid-cell-with-its-reason; the native engine's
+// own: native-engine-survives-a-server-that-lies-about-lengths); every read verification makes is bounded in bytes and time
+// (verification-reads-are-bounded-in-bytes-and-time); a SUT cannot forge the guard's lines (a-sut-cannot-forge-the-guards-lines);
+// the cache's seal key is trusted only as dyno wrote it (the-cache-seal-is-trusted-only-as-dyno-wrote-it); certificate copies on
+// hosts are read past login noise and removed when a host fails
+// (certificate-copies-are-read-past-login-noise-and-removed-when-a-host-fails); a fork that edits the dataset gate is checked by the
+// base's gate (a-fork-that-edits-the-dataset-gate-is-checked-by-the-bases-gate); a rate no schedule can keep is refused
+// (rate-refuses-a-rate-no-schedule-can-keep); an objective is parsed once and judged exactly
+// (an-objective-is-parsed-once-and-judged-exactly).
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -52,7 +62,7 @@ function sourceFiles (dir) {
 }
 
 describe('the workflows and the framework action', () => {
-  it('take inputs into scripts through env only, never on pull_request_target, with read-only permissions', () => {
+  it('take inputs into scripts through env only, pull_request_target only for the base\'s checker, with read-only permissions', () => {
     const files = workflowFiles()
     expect(files.length).toBeGreaterThanOrEqual(4)
     for (const { file, document } of files) {
@@ -61,7 +71,17 @@ describe('the workflows and the framework action', () => {
       }
       if (!document.jobs) continue
       const triggers = typeof document.on === 'string' ? [document.on] : Object.keys(document.on ?? {})
-      expect(triggers, file).not.toContain('pull_request_target')
+      // pull_request_target runs with the base's secrets on a fork's pull request: only the dataset gate takes it, and only to run the
+      // base's own checker on the pull request's files read as git objects. Its token reads, and no checkout names the head.
+      if (triggers.includes('pull_request_target')) {
+        expect(file, 'the one workflow on pull_request_target').toBe('.github/workflows/dataset.yml')
+        expect(triggers).toEqual(['pull_request_target'])
+        expect(document.permissions).toEqual({ contents: 'read' })
+        for (const step of stepsOf(document)) {
+          expect(step.with?.ref, `${file}: a checkout of the base only`).toBeUndefined()
+          if (typeof step.run === 'string') expect(step.run).toBe('bash .github/scripts/dataset-check.sh')
+        }
+      }
       expect(document.permissions, `${file}: top-level permissions`).toBeDefined()
       // The two exceptions. GitHub Pages' own deployment, a job that runs deploy-pages and nothing else, may write the Pages site.
       const pagesDeploy = (/** @type {any} */ job) => job.steps?.length === 1 && /^actions\/deploy-pages@/.test(job.steps[0].uses ?? '') &&
