@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeHistogram } from '../../src/load/latency-histogram.js'
 import { nativeEngine } from '../../src/load/engines/native/native-descriptor.js'
-import { engineConfig, startNativeLoad } from '../../src/load/engines/native/native-engine.js'
+import { engineConfig } from '../../src/load/engines/native/native-config.js'
+import { startNativeLoad } from '../../src/load/engines/native/native-engine.js'
 import { runEnv } from '../../src/platform/env/run-env.js'
 import { planFor } from '../support/engine-under-test.js'
 import { trackRuns } from '../support/leftover-processes.js'
@@ -23,7 +24,7 @@ const BODY = /** @type {string} */ (scenarioNamed('json').expect.body?.text)
 const BINARY = Buffer.from(Array.from({ length: 256 }, (_, index) => index)).toString('base64')
 
 /** @typedef {import('../../src/load/engines/native/native-protocols.js').NativePlan} NativePlan */
-/** @typedef {import('../../src/load/engines/native/native-engine.js').NativePhaseSummary} NativePhaseSummary */
+/** @typedef {import('../../src/load/engines/native/native-report.js').NativePhaseSummary} NativePhaseSummary */
 
 /** @type {ReturnType<typeof makeCertificate>} */
 let certificate

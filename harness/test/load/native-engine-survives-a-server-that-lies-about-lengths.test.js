@@ -4,7 +4,8 @@
 // failed handshake) under its reason, the engine still alive to report it, and the run judged invalid with that reason.
 import { afterAll, describe, expect, it } from 'vitest'
 import { underLoadProblems } from '../../src/judging/under-load-check.js'
-import { BODY_LIMIT_BYTES, startNativeLoad } from '../../src/load/engines/native/native-engine.js'
+import { BODY_LIMIT_BYTES } from '../../src/load/engines/native/native-config.js'
+import { startNativeLoad } from '../../src/load/engines/native/native-engine.js'
 import { runEnv } from '../../src/platform/env/run-env.js'
 import { planFor } from '../support/engine-under-test.js'
 import { trackRuns } from '../support/leftover-processes.js'
@@ -14,7 +15,7 @@ import { missing, skipNote } from '../support/needs.js'
 const runs = trackRuns()
 const absent = missing('native')
 
-/** @typedef {import('../../src/load/engines/native/native-engine.js').NativePhaseSummary} NativePhaseSummary */
+/** @typedef {import('../../src/load/engines/native/native-report.js').NativePhaseSummary} NativePhaseSummary */
 
 /** @param {string} headers @param {string | Buffer} [body] @returns {Buffer} a 200 whose head states `headers` */
 const response = (headers, body = '') => Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\n${headers}\r\n\r\n`, 'latin1'), Buffer.from(body)])

@@ -5,7 +5,7 @@
 // know its time in flight (autocannon's) carry none rather than a made-up one.
 import { describe, expect, it } from 'vitest'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../src/load/latency-histogram.js'
-import { nativePhaseSummary, nativePortableCounts, withProtocol } from '../../src/load/engines/native/native-engine.js'
+import { nativePhaseSummary, nativePortableCounts, withProtocol } from '../../src/load/engines/native/native-report.js'
 import { mergeCounts } from '../../src/load/phase-counts.js'
 import { phaseSummary } from '../../src/load/phase-summary.js'
 import { windowsFromParts } from '../../src/load/timeseries.js'
@@ -21,7 +21,7 @@ function histogramOf (latenciesMs) {
 /**
  * A phase as one host's engine reports it with window histograms: two windows of 250 ms.
  * @param {{ requests: [number, number], inFlightUs: [number, number], status?: number, negotiated?: string }} host
- * @returns {import('../../src/load/engines/native/native-engine.js').NativePhaseReport}
+ * @returns {import('../../src/load/engines/native/native-report.js').NativePhaseReport}
  */
 function hostReport ({ requests, inFlightUs, status = 200, negotiated = 'h2c' }) {
   const windows = requests.map((count, index) => ({

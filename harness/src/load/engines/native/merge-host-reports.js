@@ -3,7 +3,7 @@
 // reported that second, and each phase merged exactly (counts and histograms added, as the engine merges its own threads) once
 // every host has reported that phase, with what each host did in it.
 import { generatorBound } from '../../../platform/resources/resource-figures.js'
-import { nativePortableCounts, withConnects, withFailures, withProtocol } from './native-engine.js'
+import { nativePortableCounts, withConnects, withFailures, withProtocol } from './native-report.js'
 import { mergeCounts } from '../../phase-counts.js'
 import { phaseSummary } from '../../phase-summary.js'
 
@@ -47,13 +47,13 @@ export function progressAcrossHosts (hostCount) {
  * @param {import('../engine.js').LoadOutcome} outcome where a merged phase goes
  */
 export function phasesAcrossHosts (plan, hostCount, outcome) {
-  /** @type {Map<string, import('./native-engine.js').NativePhaseReport[]>} */
+  /** @type {Map<string, import('./native-report.js').NativePhaseReport[]>} */
   const reports = new Map()
   /** @type {Map<string, import('../engine.js').HostShare[]>} */
   const shareFigures = new Map()
   return {
     /**
-     * @param {number} index the host's @param {import('./native-engine.js').NativePhaseReport} report its engine's for the phase
+     * @param {number} index the host's @param {import('./native-report.js').NativePhaseReport} report its engine's for the phase
      * @param {import('../engine.js').HostShare} figures what the host did in the phase
      * @returns {boolean} whether this report was the last host's, and the phase is now merged into the outcome
      */
@@ -76,7 +76,7 @@ export function phasesAcrossHosts (plan, hostCount, outcome) {
 /**
  * What one host did in a phase: its share of the plan, the requests and errors (timeouts among them) its engine reported, and
  * whether that engine set the pace, judged from its CPU where it ran.
- * @param {HostPlanShare} share @param {import('./native-engine.js').NativePhaseReport} report
+ * @param {HostPlanShare} share @param {import('./native-report.js').NativePhaseReport} report
  * @param {import('../../../platform/resources/resource-sampler.js').TargetResources | null} usage its engine's over the phase; null:
  *   not read
  * @returns {import('../engine.js').HostShare}

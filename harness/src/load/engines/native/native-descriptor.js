@@ -2,7 +2,8 @@
 // The native engine as the registry knows it (load/engines/index.js): dyno's Rust client, the fastest here, the one engine that
 // also spreads its load over several hosts (`--load-hosts`).
 import { oneThreadPerCpu } from '../engine.js'
-import { findNativeEngine, startNativeLoad } from './native-engine.js'
+import { findNativeEngine } from './native-binary.js'
+import { startNativeLoad } from './native-engine.js'
 import { MAX_STREAMS, NATIVE_PROTOCOLS } from './native-protocols.js'
 import { startNativeOnHosts } from './native-on-hosts.js'
 

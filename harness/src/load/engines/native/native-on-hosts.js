@@ -12,7 +12,9 @@ import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
 import { startResourceSampler } from '../../../platform/resources/resource-sampler.js'
 import { certificateOnHosts } from '../../../subjects/tls/certificate-on-host.js'
 import { hostPhaseFigures, phasesAcrossHosts, progressAcrossHosts } from './merge-host-reports.js'
-import { engineConfig, failedPhase, findNativeEngine, plannedEngineMs, readEngineMessages } from './native-engine.js'
+import { findNativeEngine } from './native-binary.js'
+import { engineConfig, plannedEngineMs } from './native-config.js'
+import { failedPhase, readEngineMessages } from './native-report.js'
 
 /** Time for every host's SSH session to deliver its config before the common start. */
 export const START_LEAD_MS = 3000
@@ -160,7 +162,7 @@ function followEngines (plan, loadHosts, engines, { shares, startAtUnixMs, hooks
             const second = progress.add(message)
             if (second) hooks.onProgress?.(second)
           } else if (message.type === 'phase') {
-            const report = /** @type {import('./native-engine.js').NativePhaseReport} */ (message.report)
+            const report = /** @type {import('./native-report.js').NativePhaseReport} */ (message.report)
             const figures = hostPhaseFigures(share, report, samplers[index].phaseDone())
             if (phases.add(index, report, figures)) hooks.onPhase?.(report.name)
           } else if (message.type === 'failed') {
