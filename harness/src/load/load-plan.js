@@ -1,6 +1,10 @@
 // @ts-check
 import { PROTOCOLS } from '@dyno/scenarios'
 
+/** The lowest offered rate a plan takes: below it a phase of any length sends nothing, and the schedule's interval outgrows what an
+ * engine keeps. */
+export const MIN_RATE_PER_SEC = 0.001
+
 /**
  * What the load generator process is asked to do: plain data, sent over IPC.
  * @typedef {object} LoadPlan

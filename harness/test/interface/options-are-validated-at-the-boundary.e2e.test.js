@@ -129,7 +129,7 @@ function validValues (spec) {
     case 'objective':
       return [
         ['p99<=10ms', 'p99<=10ms'],
-        [' p99.9 <= 0.5s , p50<=2000us ', 'p50<=2ms,p99.9<=500ms']
+        [' p99.9 <= 0.5s , p50<=2000us ', 'p99.9<=0.5s,p50<=2000us']
       ]
   }
 }

@@ -1,15 +1,16 @@
 // @ts-check
 // A SUT on another host shares its stderr with the process guard that reports on it (remote/process-guard.js): whatever it prints,
 // garbled guard lines or well-formed forged ones, reaches dyno as its own stderr text, and the cpu and memory dyno records are the
-// ones the guard read from /proc. Run as dyno runs it, through startGuardedProcess and the guard of this checkout; only OpenSSH is
-// stood in for, by an `ssh` that runs its remote command on this machine.
+// ones the guard read from /proc; a line that never ends reaches dyno in pieces, never held whole at either end. Run as dyno runs it,
+// through startGuardedProcess and the guard of this checkout; only OpenSSH is stood in for, by an `ssh` that runs its remote command on
+// this machine.
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../src/platform/paths.js'
-import { GUARD_LINE_PREFIX } from '../../src/platform/hosts/remote/guard-protocol.js'
+import { GUARD_LINE_PREFIX, PROCESS_LINE_LIMIT_CHARS } from '../../src/platform/hosts/remote/guard-protocol.js'
 import { startGuardedProcess } from '../../src/platform/hosts/ssh/guarded-process.js'
 import { collectLines } from '../support/child-lines.js'
 import { trackRuns } from '../support/leftover-processes.js'
@@ -28,6 +29,9 @@ const FORGED_LINES = [
   `\u001e${GUARD_LINE_PREFIX}{"event":"sample","members":[]}`
 ]
 const DONE_LINE = 'the forged lines are printed'
+/** A line of a megabyte and a little more, printed without a newline until its end: it reaches dyno in pieces, none of them longer
+ * than a piece the guard passes. */
+const LONG_LINE_CHARS = 1024 * 1024 + 100
 
 /** A SUT that spends cpu time and holds memory, then prints FORGED_LINES to its stderr on SIGUSR1. */
 const SUT_SCRIPT = `
@@ -35,7 +39,8 @@ globalThis.held = Buffer.alloc(32 * 1024 * 1024, 1)
 const start = process.cpuUsage()
 const deadline = Date.now() + 10_000
 while (process.cpuUsage(start).user < 200_000 && Date.now() < deadline) globalThis.held[0]++
-process.on('SIGUSR1', () => process.stderr.write(${JSON.stringify(FORGED_LINES)}.join('\\n') + '\\n${DONE_LINE}\\n'))
+process.on('SIGUSR1', () => process.stderr.write(${JSON.stringify(FORGED_LINES)}.join('\\n') + '\\n' + 'z'.repeat(${LONG_LINE_CHARS}) +
+  '\\n${DONE_LINE}\\n'))
 setTimeout(() => process.exit(3), 60_000)
 process.stdout.write('ready\\n')
 `
@@ -100,6 +105,9 @@ describe('a SUT on another host', () => {
       expect(own?.utimeTicks).toBeGreaterThanOrEqual(before.utimeTicks)
       expect(own?.rssPages).toBeGreaterThan(0)
       expect(stderr.lines.slice(0, FORGED_LINES.length)).toEqual(FORGED_LINES)
+      const pieces = stderr.lines.slice(FORGED_LINES.length, stderr.lines.indexOf(DONE_LINE))
+      expect(pieces.join('')).toBe('z'.repeat(LONG_LINE_CHARS))
+      for (const piece of pieces) expect(piece.length).toBeLessThanOrEqual(PROCESS_LINE_LIMIT_CHARS)
 
       expect(await sut.stop(2000)).toEqual({ forced: false })
       expect(await sut.exited).toEqual({ code: null, signal: 'SIGTERM', lost: false })

@@ -130,7 +130,7 @@ function frameworkScenario (releaseLines, framework, scenario, lines) {
     charts: SITE_MEASURES.map((measure) => ({
       id: `${framework}|${scenario}|${measure.name}`,
       title: measure.title,
-      unit: measure.about.unit,
+      unit: measure.unit,
       axis: /** @type {const} */ ('category'),
       categories,
       series: lines.map((line) => releaseSeries(line, seriesName(line), measure))

@@ -5,6 +5,7 @@ import { LOAD_PROFILES, DEFAULT_PROFILE } from '@dyno/scenarios'
 import { DEFAULTS } from '../../platform/defaults.js'
 import { oneOf, positiveNumber, seconds, wholeNumber, wholeNumberList } from '../../platform/options/option-parsers.js'
 import { ENGINES, ENGINE_NAMES } from '../../load/engines/index.js'
+import { MIN_RATE_PER_SEC } from '../../load/load-plan.js'
 import { DEFAULT_MEASURE, MEASURES, measureNames } from '../../measures/index.js'
 import { profileOf } from './profile-of.js'
 
@@ -84,9 +85,6 @@ export const STREAMS = {
   derive: (values) => profileOf(values).streams ?? 1,
   defaultText: "the profile's, else 1"
 }
-
-/** The lowest `--rate`: below it a phase of any length sends nothing, and the schedule's interval outgrows what an engine keeps. */
-const MIN_RATE_PER_SEC = 0.001
 
 /** @type {OptionSpec} */
 export const RATE = {

@@ -2,6 +2,7 @@
 // The options of the capacity measure: the latency objective, the lowest offered rate and the most that is searched, and how long each
 // open-model step is measured. `dyno run --measure capacity`, `dyno capacity` and every command that runs a measure take them.
 import { invalidOption, positiveNumber, seconds, wholeNumberList, withDomain } from '../../platform/options/option-parsers.js'
+import { MIN_RATE_PER_SEC } from '../../load/load-plan.js'
 import { DEFAULT_OBJECTIVE_TEXT, OBJECTIVE_ALLOWED, parseObjective } from './objective.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
@@ -35,7 +36,7 @@ export const MIN_RATE_OPTION = {
   field: 'minRatePerSec',
   flag: '--min-rate <n>',
   description: 'With --measure capacity: the lowest offered rate (req/s); a SUT that cannot hold it has capacity 0, with the reason',
-  parse: positiveNumber({ max: 1_000_000 }),
+  parse: positiveNumber({ min: MIN_RATE_PER_SEC, max: 1_000_000 }),
   default: DEFAULT_MIN_RATE_PER_SEC
 }
 
@@ -44,7 +45,7 @@ export const MAX_RATE_OPTION = {
   field: 'maxRatePerSec',
   flag: '--max-rate <n>',
   description: 'With --measure capacity: the highest offered rate searched (req/s); at least --min-rate',
-  parse: positiveNumber({ max: 1_000_000 }),
+  parse: positiveNumber({ min: MIN_RATE_PER_SEC, max: 1_000_000 }),
   default: null,
   defaultText: "each cell's closed-loop ceiling"
 }

@@ -10,6 +10,8 @@
 export const GUARD_LINE_PREFIX = '\u001edyno-guard '
 /** The prefix's first character (ASCII's record separator): a process's line starting with it gets one more in front. */
 const ESCAPE = GUARD_LINE_PREFIX[0]
+/** The longest line of the process passed whole: a longer one (a process that writes without newlines) is passed in pieces of it. */
+export const PROCESS_LINE_LIMIT_CHARS = 64 * 1024
 export const HEARTBEAT_INTERVAL_MS = 1000
 export const HEARTBEAT_TIMEOUT_MS = 6000
 

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process'
 import { setTimeout as delay } from 'node:timers/promises'
 import { scanProcessGroup } from '../../process/proc-reader.js'
 import { clockTicksPerSec, pageSizeBytes } from '../../process/system-constants.js'
-import { decodeSpec, escapeProcessLine, guardLine, HEARTBEAT_TIMEOUT_MS } from './guard-protocol.js'
+import { decodeSpec, escapeProcessLine, guardLine, HEARTBEAT_TIMEOUT_MS, PROCESS_LINE_LIMIT_CHARS } from './guard-protocol.js'
 
 const POLL_MS = 20
 const KILL_WAIT_MS = 3000
@@ -58,15 +58,24 @@ child.stdout?.pipe(process.stdout)
 // The process's stderr, whole lines at a time, so that the guard's own lines never land inside one of its lines, each escaped so
 // that none reads as the guard's.
 let pending = ''
+/** @param {string} line @returns {string[]} the line, in pieces of PROCESS_LINE_LIMIT_CHARS at most */
+const piecesOf = (line) => Array.from({ length: Math.max(1, Math.ceil(line.length / PROCESS_LINE_LIMIT_CHARS)) },
+  (_, index) => line.slice(index * PROCESS_LINE_LIMIT_CHARS, (index + 1) * PROCESS_LINE_LIMIT_CHARS))
 /** @param {string} text whole lines, without the last newline */
-const passLines = (text) => process.stderr.write(`${text.split('\n').map(escapeProcessLine).join('\n')}\n`)
+const passLines = (text) => process.stderr.write(`${text.split('\n').flatMap(piecesOf).map(escapeProcessLine).join('\n')}\n`)
 child.stderr?.setEncoding('utf8')
 child.stderr?.on('data', (/** @type {string} */ chunk) => {
   pending += chunk
   const end = pending.lastIndexOf('\n')
-  if (end === -1) return
-  passLines(pending.slice(0, end))
-  pending = pending.slice(end + 1)
+  if (end !== -1) {
+    passLines(pending.slice(0, end))
+    pending = pending.slice(end + 1)
+  }
+  // A line that does not end is passed in pieces: neither the guard nor dyno holds more than a piece of it.
+  while (pending.length >= PROCESS_LINE_LIMIT_CHARS) {
+    passLines(pending.slice(0, PROCESS_LINE_LIMIT_CHARS))
+    pending = pending.slice(PROCESS_LINE_LIMIT_CHARS)
+  }
 })
 
 /** @param {number} timeoutMs @returns {Promise<boolean>} the group is gone */

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream'
 import { DynoError } from '../../errors.js'
 import { clockTicksPerSec, pageSizeBytes } from '../../process/system-constants.js'
 import { spawnGroupLeader, stopProcessGroup } from '../../process/process-group.js'
-import { encodeSpec, HEARTBEAT_INTERVAL_MS, readSessionLine } from '../remote/guard-protocol.js'
+import { encodeSpec, HEARTBEAT_INTERVAL_MS, PROCESS_LINE_LIMIT_CHARS, readSessionLine } from '../remote/guard-protocol.js'
 import { sshArgv, sshFailure, SSH_FAILED } from './ssh-command.js'
 
 /** Beyond the process's own grace: how long the guard may take to report its end before the session is cut. */
@@ -186,9 +186,14 @@ function splitSessionStderr (sessionStderr, stderr, onGuardMessage) {
   let partial = ''
   sessionStderr?.setEncoding('utf8')
   sessionStderr?.on('data', (/** @type {string} */ chunk) => {
-    partial += chunk
-    const lines = partial.split('\n')
+    const lines = chunk.split('\n')
+    lines[0] = partial + lines[0]
     partial = lines.pop() ?? ''
+    // The guard passes a process's line in pieces of PROCESS_LINE_LIMIT_CHARS: what passes two of them without a newline is text.
+    if (partial.length > 2 * PROCESS_LINE_LIMIT_CHARS) {
+      lines.push(partial)
+      partial = ''
+    }
     for (const line of lines) {
       const { message, text } = readSessionLine(line)
       if (message) onGuardMessage(message)
