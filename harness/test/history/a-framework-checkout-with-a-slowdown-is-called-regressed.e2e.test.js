@@ -51,6 +51,10 @@ describe.skipIf(absent)(`a framework's checkout against its release${skipNote(ab
   const counting = [
     '--measure',
     'instructions',
+    // One scenario of the comparison's three (comparisons-count-instructions-where-valgrind-is-installed checks the three are its
+    // default): the slowdown is in the path every request takes, and each scenario more is two counts more under valgrind.
+    '--scenarios',
+    'json',
     '--cache-dir',
     cacheDir,
     '--out',
@@ -59,21 +63,21 @@ describe.skipIf(absent)(`a framework's checkout against its release${skipNote(ab
     'md'
   ]
 
-  it('calls the unchanged copy unchanged and the slowed copy regressed, by instructions, on plaintext, json and params', async () => {
+  it('calls the unchanged copy unchanged and the slowed copy regressed, by instructions', async () => {
     const same = await runCli(['compare-versions', `fastify@${release}`, `fastify@path:${unchanged}`, ...counting], { timeoutMs: 400_000 })
     expect(same.code, same.stderr).toBe(0)
     expect(same.stdout).toMatch(
       new RegExp(`^Baseline \`fastify@${release.replace(/\./g, '\\.')}\` against candidate \`fastify@path:fastify-unchanged\``)
     )
-    expect(verdicts(same.stdout)).toEqual({ plaintext: 'unchanged', json: 'unchanged', params: 'unchanged' })
+    expect(verdicts(same.stdout)).toEqual({ json: 'unchanged' })
 
     const slower = await runCli(
       ['compare-versions', `fastify@${release}`, `fastify@path:${slowed}`, ...counting, '--fail-on', 'regression'],
       { timeoutMs: 400_000 }
     )
     expect(slower.code, slower.stderr).toBe(1)
-    expect(verdicts(slower.stdout)).toEqual({ plaintext: 'regressed', json: 'regressed', params: 'regressed' })
-    expect(slower.stderr).toMatch(/--fail-on regression: fastify × plaintext .*regressed \+?\d/)
+    expect(verdicts(slower.stdout)).toEqual({ json: 'regressed' })
+    expect(slower.stderr).toMatch(/--fail-on regression: fastify × json .*regressed \+?\d/)
   }, 900_000)
 
   it('the action\'s script, given the two checkouts as a workflow gives them, writes the summary and fails on the regression', async () => {

@@ -9,7 +9,6 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CALIBRATION_FILE } from '../../src/measures/calibrations/engine-choice/engine-choice.js'
 import { AUTO_CANDIDATES } from '../../src/load/engines/index.js'
-import { sealOf } from '../../src/platform/util/cache-seal.js'
 import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
@@ -22,14 +21,6 @@ const absent = missing('native')
 const cacheDir = mkdtempSync(join(tmpdir(), 'dyno-cache-'))
 const out = mkdtempSync(join(tmpdir(), 'dyno-engine-choice-'))
 const MEASURING = /dyno: measuring which engine keeps up on this machine/
-
-/**
- * Writes a calibration as dyno would, sealed with the cache directory's key. @param {string} file @param {{ key: any, levels: any }}
- * content
- */
-function writeSealed (file, { key, levels }) {
-  writeFileSync(file, JSON.stringify({ key, levels, seal: sealOf(cacheDir, { key, levels }) }))
-}
 
 /** @param {import('../support/dyno-run.js').RunFields} fields @returns {Promise<{ stderr: string, index: any, records: any[] }>} */
 async function run (fields = {}) {
@@ -75,31 +66,10 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     expect(again.index.engineChoice).toEqual(engineChoice)
   }, 240_000)
 
-  it('ignores a calibration that is corrupt, from another machine or made up, saying so in one line, and measures again', async () => {
+  // Read back only as dyno wrote it (a-stored-calibration-is-used-only-as-dyno-wrote-it checks every file refused, and why); one
+  // refused here is measured again, and its figures choose nothing.
+  it('ignores a calibration not written by dyno with this cache directory, saying so in one line, and measures again', async () => {
     const file = join(cacheDir, CALIBRATION_FILE)
-    writeFileSync(file, '{ not json')
-    const corrupt = await run()
-    expect(corrupt.stderr).toMatch(new RegExp(`dyno: the engine calibration ${file} is not readable JSON .*: ignored, measured again`))
-    expect(corrupt.stderr).toMatch(MEASURING)
-
-    const stored = JSON.parse(readFileSync(file, 'utf8'))
-    writeSealed(file, { key: { ...stored.key, cores: stored.key.cores + 62 }, levels: stored.levels })
-    const elsewhere = await run()
-    expect(elsewhere.stderr).toMatch(
-      new RegExp(`dyno: the engine calibration ${file} was measured with another cores: ignored, measured again`)
-    )
-    expect(elsewhere.stderr).toMatch(MEASURING)
-
-    // The right key, a level without its figures: that level is measured again, named, and nothing crashes.
-    const measured = JSON.parse(readFileSync(file, 'utf8'))
-    const [level] = Object.keys(measured.levels)
-    writeSealed(file, { key: measured.key, levels: { ...measured.levels, [level]: { measuredAt: 'soon', sut: 'node-net' } } })
-    const lacking = await run()
-    expect(lacking.stderr).toMatch(
-      new RegExp(`the engine calibration ${file} holds levels dyno cannot read \\(level ${level}: measuredAt is not a date\\)`)
-    )
-    expect(lacking.stderr).toMatch(MEASURING)
-
     // Made up: well formed, the right key, figures that would choose the other engine, but not sealed by this cache directory.
     const real = JSON.parse(readFileSync(file, 'utf8'))
     const flipped = Object.fromEntries(Object.entries(real.levels).map(([name, one]) => [name, {
@@ -115,7 +85,7 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     )
     expect(madeUp.stderr).toMatch(MEASURING)
     expect(JSON.stringify(madeUp.index.engineChoice)).not.toContain('999999')
-  }, 360_000)
+  }, 240_000)
 
   it('takes an engine given by name as it is, without calibrating', async () => {
     const given = await run({ engine: 'autocannon' })

@@ -1,9 +1,10 @@
 // @ts-check
 // The default profile sizes its rounds per cell from the machine's spread: measured the first time (fresh launches of node-http,
 // fastify and express, each a round of a cell), kept sealed in the cache directory beside the engine calibration, reused while it holds,
-// and measured again, with one line saying why, when the file was edited by hand. run.json records the plan it gave; a run that sets its
-// rounds (`--repeats`, `--duration`, `--warmup`) is not sized; Ctrl-C during the measuring stops before any cell and stores nothing.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+// and measured again, with one line saying why, when the file was edited by hand (a-stored-calibration-is-used-only-as-dyno-wrote-it
+// checks that). run.json records the plan it gave; a run that sets its rounds (`--repeats`, `--duration`, `--warmup`) is not sized;
+// Ctrl-C during the measuring stops before any cell and stores nothing.
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -21,8 +22,11 @@ const cacheDir = mkdtempSync(join(tmpdir(), 'dyno-noise-cache-'))
 const out = mkdtempSync(join(tmpdir(), 'dyno-noise-'))
 const file = join(cacheDir, NOISE_CALIBRATION_FILE)
 const MEASURING = /dyno: measuring how much a cell's figure spreads on this machine/
-/** A run that leaves its rounds to the default profile. */
-const DEFAULT_ROUNDS = Object.freeze({ frameworks: 'node-http', scenarios: 'json', engine: 'native', out })
+/**
+ * A run that leaves its rounds to the default profile. What is checked is the plan, not the cells' figures: a cell measured beside the
+ * next test file is not measured again (the calibration's own launches still are, as on any machine).
+ */
+const DEFAULT_ROUNDS = Object.freeze({ frameworks: 'node-http', scenarios: 'json', engine: 'native', disturbedAbovePct: 99, out })
 
 /**
  * @param {import('../support/dyno-run.js').RunFields} fields
@@ -86,17 +90,6 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
     expect(second.stderr).not.toMatch(MEASURING)
     expect(second.index.noisePlan).toEqual(plan)
   }, 900_000)
-
-  it('measures the spread again when its file was edited by hand, saying why', async () => {
-    const stored = JSON.parse(readFileSync(file, 'utf8'))
-    stored.calibration.variance = 0
-    writeFileSync(file, JSON.stringify(stored))
-    const again = await run()
-    expect(again.stderr).toContain(`the noise calibration ${file} was not written by dyno with this cache directory (its seal does not ` +
-      'hold): ignored, measured again')
-    expect(again.stderr).toMatch(MEASURING)
-    expect(JSON.parse(readFileSync(file, 'utf8')).calibration.variance).toBeGreaterThan(0)
-  }, 500_000)
 
   it('leaves rounds set by the options as they are, without measuring', async () => {
     const given = await run({ repeats: 3 })

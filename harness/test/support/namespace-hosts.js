@@ -6,7 +6,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { connect } from 'node:net'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 
 const SSHD = '/usr/sbin/sshd'
@@ -65,7 +65,9 @@ async function createHost ({ tag, index, sshDir, dir }) {
   mkdirSync('/run/sshd', { recursive: true })
   const sshd = spawn('ip', ['netns', 'exec', namespace, SSHD, '-D', '-e', '-f', '/dev/null', '-h', hostKey,
     '-o', `ListenAddress=${address}`, '-o', `AuthorizedKeysFile=${join(sshDir, 'authorized_keys')}`, '-o', 'StrictModes=no',
-    '-o', 'PidFile=none', '-o', 'UsePAM=no', '-o', 'PermitRootLogin=prohibit-password', '-o', 'MaxSessions=100', '-o', 'MaxStartups=100'],
+    '-o', 'PidFile=none', '-o', 'UsePAM=no', '-o', 'PermitRootLogin=prohibit-password', '-o', 'MaxSessions=100', '-o', 'MaxStartups=100',
+    // A host keeps its own cargo cache, as this machine does (.ci/run): the namespaces share one, passed by the client's SetEnv.
+    '-o', 'AcceptEnv=CARGO_TARGET_DIR'],
   { stdio: ['ignore', 'ignore', 'pipe'] })
   let sshdLog = ''
   sshd.stderr?.on('data', (chunk) => { sshdLog = `${sshdLog}${chunk}`.slice(-4000) })
@@ -134,6 +136,9 @@ export async function createNamespaceHosts ({ tag, count }) {
       '  GlobalKnownHostsFile /dev/null',
       '  StrictHostKeyChecking yes',
       '  LogLevel ERROR',
+      // The host's install builds the native engine into the cargo cache this machine's checkouts share, as a host with a cache of
+      // its own would: compiled once per machine, not once per test run.
+      ...(process.env.CARGO_TARGET_DIR ? [`  SetEnv CARGO_TARGET_DIR=${resolve(process.env.CARGO_TARGET_DIR)}`] : []),
       ''
     ].join('\n')
   )

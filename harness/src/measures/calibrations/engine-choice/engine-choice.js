@@ -50,7 +50,7 @@ const CALIBRATION_LOAD = Object.freeze({ warmupSec: 1, durationSec: 3 })
  * @param {string} file @param {string} cacheDir its directory, whose seal it carries @param {import('../machine-key.js').MachineKey} key
  * @returns {{ levels: Record<string, LevelCalibration>, note: string | null }}
  */
-function readCalibration (file, cacheDir, key) {
+export function readEngineCalibration (file, cacheDir, key) {
   const { content: stored, note } = readStoredCalibration(file, cacheDir, { what: 'the engine calibration', key })
   if (!stored) return { levels: {}, note }
   if (typeof stored.levels !== 'object' || stored.levels === null) {
@@ -160,7 +160,7 @@ async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, re
   }
   const file = join(cacheDir, CALIBRATION_FILE)
   const key = machineKey(pinning, here)
-  const { levels, note } = readCalibration(file, cacheDir, key)
+  const { levels, note } = readEngineCalibration(file, cacheDir, key)
   if (note) log(`dyno: ${note}`)
   const missing = connections.filter((level) => !levels[String(level)])
   if (missing.length > 0) {

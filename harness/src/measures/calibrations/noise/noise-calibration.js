@@ -99,7 +99,7 @@ export async function noiseCalibration (settings) {
  * @param {string} file @param {string} cacheDir @param {Record<string, unknown>} key
  * @returns {{ calibration: NoiseCalibration | null, note: string | null }} note: why a file that is there is not used
  */
-function readNoiseCalibration (file, cacheDir, key) {
+export function readNoiseCalibration (file, cacheDir, key) {
   const { content, note } = readStoredCalibration(file, cacheDir, { what: 'the noise calibration', key })
   if (!content) return { calibration: null, note }
   const problem = calibrationProblem(content.calibration)
