@@ -16,6 +16,7 @@ import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { makeCertificate, startHttp1Server, startHttp2Server, startWebSocketEcho } from '../support/protocol-servers.js'
 import { scenarioNamed } from '../support/run-fixture.js'
+import { withServer } from '../support/with-server.js'
 
 const runs = trackRuns()
 const absent = missing('native')
@@ -58,20 +59,6 @@ async function measure (plan, threads = 1) {
   const env = runEnv(runs.add(`protocols-${Math.random().toString(16).slice(2, 8)}`))
   const { phases } = await startNativeLoad(plan, { env, threads }).done
   return /** @type {NativePhaseSummary} */ (phases.measure)
-}
-
-/**
- * Starts a server, runs `work` against it, and always closes it.
- * @template {{ close: () => Promise<void> }} S @template T
- * @param {Promise<S>} starting @param {(server: S) => Promise<T>} work
- */
-async function withServer (starting, work) {
-  const server = await starting
-  try {
-    return await work(server)
-  } finally {
-    await server.close()
-  }
 }
 
 /**

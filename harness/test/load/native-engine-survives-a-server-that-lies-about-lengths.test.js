@@ -11,6 +11,7 @@ import { planFor } from '../support/engine-under-test.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { startLyingServer, startSilentServer } from '../support/lying-servers.js'
 import { missing, skipNote } from '../support/needs.js'
+import { withServer } from '../support/with-server.js'
 
 const runs = trackRuns()
 const absent = missing('native')
@@ -56,21 +57,6 @@ async function measure (plan) {
   const env = runEnv(runs.add(`lying-${Math.random().toString(16).slice(2, 8)}`))
   const { phases } = await startNativeLoad(plan, { env, threads: 1 }).done
   return /** @type {NativePhaseSummary} */ (phases.measure)
-}
-
-/**
- * Starts a server, runs `work` against it, and always closes it.
- * @template T
- * @param {Promise<import('../support/lying-servers.js').LyingServer>} starting
- * @param {(server: import('../support/lying-servers.js').LyingServer) => Promise<T>} work
- */
-async function withServer (starting, work) {
-  const server = await starting
-  try {
-    return await work(server)
-  } finally {
-    await server.close()
-  }
 }
 
 describe.skipIf(absent)(`the native engine against a server that lies about lengths${skipNote(absent)}`, () => {
