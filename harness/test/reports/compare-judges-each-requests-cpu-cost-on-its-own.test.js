@@ -47,7 +47,15 @@ it('calls a cost that rose 20 % regressed on the cost, while req/s, unchanged, k
 })
 
 it('compares results written before the cost was recorded on the rest, and says the cost is missing', () => {
-  const comparison = compareRuns([EIGHT_REPEATS], [runCosting(1)], { thresholdPercent: null, paired: false })
+  const before = runWithFigures(EIGHT_REPEATS, {
+    requestsPerSec: RATES,
+    p99Ms: P99_MS,
+    edit: (record) => {
+      delete record.summary.cpuCost
+      delete record.scenario.waitsOnIo
+    }
+  })
+  const comparison = compareRuns([before], [runCosting(1)], { thresholdPercent: null, paired: false })
   expect(schemaErrors('compare', comparison)).toEqual([])
   const [row] = comparison.rows
   expect(row.cpuUsPerRequest ?? null).toBeNull()

@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
-const CGROUP_ROOT = '/sys/fs/cgroup'
+/** Where the cgroup v2 hierarchy is mounted: alone, or beside v1's controllers (a hybrid machine). */
+const CGROUP_ROOTS = ['/sys/fs/cgroup', '/sys/fs/cgroup/unified']
 
 /**
  * The cgroup v2 path in a /proc/<pid>/cgroup text (its `0::` line); null on a machine with cgroup v1 alone.
@@ -45,7 +46,8 @@ export function sutCgroupCpu (pid) {
   const own = unifiedCgroupPath(readOrNull(`/proc/${pid}/cgroup`) ?? '')
   const ours = unifiedCgroupPath(readOrNull('/proc/self/cgroup') ?? '')
   if (own === null || ours === null || own === ours || own === '/') return null
-  const statFile = join(CGROUP_ROOT, own, 'cpu.stat')
-  if (usageUsec(readOrNull(statFile) ?? '') === null) return null
+  const statFile = CGROUP_ROOTS.map((root) => join(root, own, 'cpu.stat'))
+    .find((file) => usageUsec(readOrNull(file) ?? '') !== null)
+  if (statFile === undefined) return null
   return () => usageUsec(readOrNull(statFile) ?? '')
 }
