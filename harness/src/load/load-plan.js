@@ -46,7 +46,9 @@ export const MIN_RATE_PER_SEC = 0.001
  * @property {import('./phase-counts.js').RateFigures} [rate] open model only: how well the schedule was kept
  * @property {import('../platform/resources/resource-sampler.js').ResourceReport} [resources] CPU and RSS of the SUT and the generator
  *   during the phase
- * @property {number | null} [requestsPerCpuSec]
+ * @property {import('../platform/resources/cpu-cost.js').CpuCost | null} [cpuCost] what a response cost the SUT in cpu, and where it was
+ *   read
+ * @property {number | null} [requestsPerCpuSec] derived from cpuCost
  * @property {import('./engines/engine.js').HostShare[]} [loadHosts] load from several hosts: what each host's engine did
  * @property {boolean} [generatorBound] the generator set the pace (resources/resource-defaults.js: GENERATOR_BOUND_RULE)
  * @property {number | null} [generatorCpuPct]

@@ -7,12 +7,15 @@ import { readEventLoopSamples, summarizeEventLoop } from '../platform/resources/
 import { phaseResourceFigures } from '../platform/resources/resource-figures.js'
 import { startResourceSampler } from '../platform/resources/resource-sampler.js'
 import { startInterferenceSampler } from '../platform/resources/interference-sampler.js'
+import { sutCgroupCpu } from '../platform/resources/sut-cgroup.js'
 
 /**
  * @typedef {object} PhaseReport what was sampled in one phase's window
  * @property {import('../platform/resources/resource-sampler.js').ResourceReport} resources
  * @property {import('../platform/resources/interference-sampler.js').InterferenceReport | null} interference null: /proc/stat cannot be
  *   read here
+ * @property {number | null} cgroupCpuSec what the SUT's own cgroup used in the window; null: it has none of its own (its cpu is read
+ *   from /proc)
  *
  * @typedef {object} PhaseProbes what watches the SUT from outside its code (a cell's SutProbes)
  * @property {string} eventLoopFile where the event-loop preload writes
@@ -41,11 +44,15 @@ export function samplePhases ({ sutPgid, sutReadGroup, sutHere, sutCpus, censusA
   /** @type {Partial<Record<'warmup' | 'measure', PhaseReport>>} */
   const reports = {}
   let index = 0
-  /** @type {{ resources: ReturnType<typeof startResourceSampler>, interference: ReturnType<typeof startInterferenceSampler> } | null} */
+  /** @type {{ resources: ReturnType<typeof startResourceSampler>, interference: ReturnType<typeof startInterferenceSampler>,
+   *   cgroupStartUs: number | null } | null} */
   let samplers = null
+  // A SUT on another host is read through its host's /proc.
+  const cgroupUs = sutHere ? sutCgroupCpu(sutPgid) : null
   const start = () => {
     const pids = generatorPids()
     samplers = {
+      cgroupStartUs: cgroupUs?.() ?? null,
       resources: startResourceSampler({
         targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) }
       }),
@@ -54,7 +61,10 @@ export function samplePhases ({ sutPgid, sutReadGroup, sutHere, sutCpus, censusA
   }
   const close = () => {
     if (!samplers) return
-    reports[phases[index]] = { resources: samplers.resources.stop(), interference: samplers.interference?.stop() ?? null }
+    const resources = samplers.resources.stop()
+    const endUs = samplers.cgroupStartUs === null ? null : cgroupUs?.() ?? null
+    const cgroupCpuSec = endUs === null || samplers.cgroupStartUs === null ? null : (endUs - samplers.cgroupStartUs) / 1e6
+    reports[phases[index]] = { resources, interference: samplers.interference?.stop() ?? null, cgroupCpuSec }
     samplers = null
     index += 1
   }
@@ -101,7 +111,14 @@ export function attachPhaseResources (summaries, reports, { generatorCpus, sutCp
     const report = sampled.resources
     Object.assign(
       summary,
-      phaseResourceFigures(report, { requests: summary.requests, generatorCores, generatorThreads, sutCores: sutCpus?.length ?? null }),
+      phaseResourceFigures(report, {
+        requests: summary.requests,
+        generatorCores,
+        generatorThreads,
+        sutCores: sutCpus?.length ?? null,
+        sutHostCores: availableParallelism(),
+        cgroupCpuSec: sampled.cgroupCpuSec
+      }),
       { interference: sampled.interference },
       probes ? probedFigures(summary, report, probes) : {}
     )

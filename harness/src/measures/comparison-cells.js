@@ -32,6 +32,12 @@ export const p99Cell = (metric, side) => {
   return us === undefined || us === null ? '-' : formatMs(us / 1000)
 }
 
+/** @param {MetricRow | null | undefined} metric @param {'baseline' | 'candidate'} side @returns {string} µs to 3 digits, `38.2` */
+export const costCell = (metric, side) => {
+  const us = metric?.[side]?.median
+  return us === undefined || us === null ? '-' : us >= 100 ? String(Math.round(us)) : us >= 10 ? us.toFixed(1) : us.toFixed(2)
+}
+
 /** @param {ComparisonRow} row @returns {string} runs of each side, `5/5` */
 export const runsCell = (row) => `${row.files.baseline.length}/${row.files.candidate.length}`
 

@@ -3,15 +3,17 @@
 // (`45,123 (1–2) †`), the status of a cell without a figure, and the legend of the marks a table uses.
 import { formatInteger } from '../platform/text/format.js'
 import { markdownCell } from '../platform/text/markdown-cell.js'
+import { costText } from './overview-cost.js'
 
 /**
  * @param {import('./overview.js').OverviewCell | null} cell
- * @returns {string} `45,123 (1–2) †`; the status without a figure; '' where the run has no result
+ * @returns {string} `45,123 (1–2) † · 38.2 µs 97%`; the status without a figure; '' where the run has no result
  */
 export function overviewCellText (cell) {
   if (!cell) return ''
   if (cell.value === null) return cell.status
-  return `${formatInteger(cell.value)}${cell.group ? ` (${cell.group})` : ''}${cell.marks.length > 0 ? ` ${cell.marks.join('')}` : ''}`
+  return `${formatInteger(cell.value)}${cell.group ? ` (${cell.group})` : ''}${cell.marks.length > 0 ? ` ${cell.marks.join('')}` : ''}` +
+    (cell.cost ? ` · ${costText(cell.cost)}` : '')
 }
 
 /**
@@ -43,7 +45,8 @@ export function overviewMarkdown (overview) {
     ...overview.rows.map((row) => `| ${markdownCell(row.framework)} | ${markdownCell(row.version)} | ` +
       `${row.cells.map((cell) => markdownCell(overviewCellText(cell))).join(' | ')} |`),
     '',
-    [overview.groups, overview.order, ...marks.map((mark) => `${mark.mark} ${mark.meaning}.`),
+    [overview.groups, overview.order, ...(overview.costNote ? [`${overview.costNote}.`] : []),
+      ...marks.map((mark) => `${mark.mark} ${mark.meaning}.`),
       ...(hasUnmeasured(overview) ? [`${UNMEASURED_NOTE}.`] : [])].join(' '),
     ...overview.caveats.flatMap((caveat) => ['', `**${caveat}.**`])
   ]

@@ -10,6 +10,13 @@
  * @property {string | null} group its rank group in its column (`2–4`); null without rank groups (one round) or without a figure
  * @property {number | null} shade its place on its column's scale: 0 the worst figure of the column, 1 the best; null without a figure
  * @property {string[]} marks the marks of OverviewMark it carries, in the order of the overview's marks
+ * @property {OverviewCost | null} [cost] what a request cost the framework in cpu, shown beside the figure (wall-clock); absent or null:
+ *   not read
+ *
+ * @typedef {object} OverviewCost a cell's cpu cost per request
+ * @property {number} cpuUsPerRequest µs of the SUT's cpu per response
+ * @property {number | null} sutCpuSharePct the share of the cpus it was given that it used, in %
+ * @property {boolean} marked the SUT was not cpu-bound there, so the cost says something else (costNote)
  *
  * @typedef {object} OverviewRow
  * @property {string} framework
@@ -28,6 +35,8 @@
  * @property {OverviewMark[]} marks every mark a cell may carry
  * @property {string} order how the rows are ordered, in a sentence
  * @property {string} groups what a rank group is and how it was made, or why there is none, in a sentence
+ * @property {string | null} [costNote] what the cost beside each figure is and what its mark means, in a sentence; absent or null: the
+ *   overview shows no cost
  * @property {string[]} caveats what the run cannot tell, a line each, said under the table wherever it is shown (none: nothing to say)
  */
 

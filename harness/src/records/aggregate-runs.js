@@ -2,6 +2,7 @@
 import { mean, median, sampleStandardDeviation } from 'simple-statistics'
 import { mergedLatencyMs } from './merge-histograms.js'
 import { bootstrapMedianInterval } from '../judging/stats/bootstrap.js'
+import { notCpuBoundReason } from '../judging/cpu-bound.js'
 import { rankGroups } from '../judging/stats/rank-groups.js'
 import { roundTo } from '../platform/util/numbers.js'
 
@@ -33,6 +34,14 @@ import { roundTo } from '../platform/util/numbers.js'
  * @property {import('../judging/stats/rank-groups.js').Noise | null} noise the spread between runs of its scenario and connection level
  *   (the same in each of its cells); null with one run per cell
  * @property {ReturnType<typeof mergedLatencyMs>} latencyMs from the merged histograms of the runs
+ * @property {CellCpuCost | null} [cpuCost] what a response cost the SUT in cpu over the runs that went in; null: none of them read it
+ *
+ * @typedef {object} CellCpuCost a cell's cpu cost per request
+ * @property {number[]} cpuUsPerRequestRuns each run's µs of the SUT's cpu per response, in run order
+ * @property {number} center the geometric mean of the runs
+ * @property {'proc' | 'cgroup'} cpuSource where the runs' cpu was read (the first run's)
+ * @property {number | null} sutCpuSharePct the mean of the runs' share of the cpus the SUT was given, in %
+ * @property {string | null} notCpuBound why the figure is marked (the SUT was not cpu-bound); null: it was, in every run
  */
 
 /**
@@ -105,6 +114,7 @@ function summarize (group, seed) {
     disturbedRuns: ok.filter((record) => record.interference?.disturbed === true).length,
     disturbedLeftOut: allOk.length - ok.length,
     requestsPerSecRuns: rates,
+    cpuCost: cellCpuCost(ok),
     requestsPerSec:
       rates.length === 0
         ? { median: 0, mean: 0, ci95: /** @type {[number, number] | null} */ (null), cv: /** @type {number | null} */ (null) }
@@ -121,5 +131,25 @@ function summarize (group, seed) {
       ok.length === 0
         ? null
         : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
+  }
+}
+
+/**
+ * A cell's cpu cost per request from its runs that went in: the geometric mean, and whether the SUT was cpu-bound in each.
+ * @param {import('./result-record.js').ResultRecord[]} ok
+ * @returns {CellCpuCost | null}
+ */
+function cellCpuCost (ok) {
+  const costs = ok.flatMap((record) => record.summary?.cpuCost ? [record.summary.cpuCost] : [])
+  const runs = /** @type {number[]} */ (costs.map((cost) => cost.cpuUsPerRequest).filter((value) => value !== null && value > 0))
+  if (runs.length === 0) return null
+  const shares = costs.map((cost) => cost.sutCpuSharePct)
+  const known = /** @type {number[]} */ (shares.filter((share) => share !== null))
+  return {
+    cpuUsPerRequestRuns: runs,
+    center: roundTo(Math.exp(mean(runs.map(Math.log))), 3),
+    cpuSource: costs[0].cpuSource,
+    sutCpuSharePct: known.length === 0 ? null : roundTo(mean(known), 1),
+    notCpuBound: notCpuBoundReason({ sutCpuSharePcts: shares, waitsOnIo: ok[0].scenario.waitsOnIo === true })
   }
 }

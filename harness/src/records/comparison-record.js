@@ -31,6 +31,8 @@
  * @property {string} verdictMetric the metric of `verdict`
  * @property {MetricRow | null} requestsPerSec bigger is better (wall-clock results; null in a row of another measure)
  * @property {MetricRow | null} p99Us 99th percentile latency in µs, smaller is better (wall-clock results)
+ * @property {MetricRow | null} [cpuUsPerRequest] µs of the SUT's cpu per response, smaller is better, with its own verdict (wall-clock
+ *   results; null when a side's results were written before it was recorded)
  * @property {MetricRow | null} [instructionsPerRequest] all instructions, one value per counted window, smaller is better (instruction
  *   counts): shown beside the program's, or the verdict's metric where a count has no collector split
  * @property {MetricRow | null} [programInstructionsPerRequest] the instructions that were not V8's collector's, per window: the verdict's

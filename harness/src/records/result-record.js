@@ -35,9 +35,10 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number,
  *   variant: import('../subjects/variants/variant-subjects.js').Variant | null }} sut label: the name (a variant's: `express@4.21.2`), with
  *   the runtime when a run sets runtimes side by side
- * @property {{ name: string, method: string, path: string, protocol?: string }} scenario protocol: the one it is spoken in (the
- *   scenarios' `PROTOCOLS`: http1, tls, h2, h2c, ws; absent in results of earlier versions: http1); what the connections negotiated is
- *   each phase's `protocolNegotiated`, where the engine says
+ * @property {{ name: string, method: string, path: string, protocol?: string, waitsOnIo?: boolean }} scenario waitsOnIo: its work
+ *   waits on I/O, so the SUT's cpu cost there is marked (absent in results of earlier versions: read as false); protocol: the one it is
+ *   spoken in (the scenarios' `PROTOCOLS`: http1, tls, h2, h2c, ws; absent in results of earlier versions: http1); what the connections
+ *   negotiated is each phase's `protocolNegotiated`, where the engine says
  * @property {Omit<LoadSettings, 'engine'> & { connections: number, engine: import('../load/engines/engine.js').RecordedEngine,
  *   engineVersion: string, pinning: PinPlan }} load
  * @property {{ index: number, of: number }} repeat which of the repeats of its (SUT, scenario, connections) this run is
@@ -110,7 +111,13 @@ export function createResultRecord ({ runId, env, load, engine, pinning }, { sut
       workers: sut.workers,
       variant: sut.variant ?? null
     },
-    scenario: { name: scenario.name, method: scenario.request.method, path: scenario.request.path, protocol: scenario.protocol },
+    scenario: {
+      name: scenario.name,
+      method: scenario.request.method,
+      path: scenario.request.path,
+      protocol: scenario.protocol,
+      waitsOnIo: scenario.waitsOnIo
+    },
     load: { ...load, connections, ...engine.recordedAs(load.ratePerSec), pinning },
     repeat,
     status: 'failed',

@@ -1,12 +1,15 @@
 // @ts-check
 import { expect, it } from 'vitest'
-import { generatorBound, phaseResourceFigures, requestsPerCpuSec } from '../../src/platform/resources/resource-figures.js'
+import { generatorBound, phaseResourceFigures } from '../../src/platform/resources/resource-figures.js'
+import { cpuCost, requestsPerCpuSecOf } from '../../src/platform/resources/cpu-cost.js'
 
 it('divides responses by the CPU seconds the SUT used, and gives null without CPU time', () => {
-  expect(requestsPerCpuSec(100_000, 8)).toBe(12_500)
-  expect(requestsPerCpuSec(1000, 3)).toBe(333.3)
-  expect(requestsPerCpuSec(1000, 0)).toBeNull()
-  expect(requestsPerCpuSec(1000, Number.NaN)).toBeNull()
+  const perCpuSec = (/** @type {number} */ requests, /** @type {number} */ cpuSec) =>
+    requestsPerCpuSecOf(cpuCost({ requests, cpuSec, wallSec: 10, sutCores: 1, cpuSource: 'proc' }).cpuUsPerRequest)
+  expect(perCpuSec(100_000, 8)).toBe(12_500)
+  expect(perCpuSec(1000, 3)).toBe(333.3)
+  expect(perCpuSec(1000, 0)).toBeNull()
+  expect(perCpuSec(1000, Number.NaN)).toBeNull()
 })
 
 it('calls the generator the bottleneck from 90 % of one core, or of the fewer cores it is pinned to', () => {
@@ -56,10 +59,24 @@ it('gives a phase its efficiency and the generator verdict from the phase\'s res
     stoppedAtMs: 10_000,
     targets: { sut: target(8), generator: target(9.6) }
   }
-  expect(phaseResourceFigures(report, { requests: 80_000, generatorCores: 1 }))
-    .toEqual({ resources: report, requestsPerCpuSec: 10_000, generatorBound: true, generatorCpuPct: 96, generatorHeadroomPct: 4 })
+  expect(phaseResourceFigures(report, { requests: 80_000, generatorCores: 1, sutHostCores: 2 })).toEqual({
+    resources: report,
+    cpuCost: {
+      cpuUsPerRequest: 100,
+      cpuSec: 8,
+      cpuSource: 'proc',
+      excludes: ['steal', 'other processes'],
+      sutCores: 2,
+      sutCpuSharePct: 40,
+      cpuBound: false
+    },
+    requestsPerCpuSec: 10_000,
+    generatorBound: true,
+    generatorCpuPct: 96,
+    generatorHeadroomPct: 4
+  })
   const withoutGenerator = { ...report, targets: { sut: target(8) } }
-  expect(phaseResourceFigures(withoutGenerator, { requests: 80_000, generatorCores: 1 })).toMatchObject({
+  expect(phaseResourceFigures(withoutGenerator, { requests: 80_000, generatorCores: 1, sutHostCores: 1 })).toMatchObject({
     generatorBound: false,
     generatorCpuPct: null
   })

@@ -48,6 +48,11 @@ describe('dyno compare output formats', () => {
       '2.025',
       '2.430',
       '+20.0% [+8.6%, +32.6%]',
+      // The SUT's cpu per request, with a verdict of its own: the same on both sides, copies of one run.
+      '20.6',
+      '20.6',
+      '0.0% [-31.2%, +45.4%]',
+      'unchanged',
       'regressed'
     ])
     expect(stdout).toMatch(/Verdicts on req\/s: 1 regressed, 0 improved, 0 unchanged\. A verdict needs p < 0\.05 .* at least 5%/)
@@ -58,7 +63,7 @@ describe('dyno compare output formats', () => {
     expect(code).toBe(0)
     expect(stdout).toMatch(/^## dyno compare\n\n\*\*1 significant regression\*\* beyond 5%\n/)
     expect(stdout).toContain('| node-http | json | 10 | 4/4 | 10,025 | 9,023 | -10.0% [-11.8%, -8.2%] | 0.029 | ' +
-      '2.025 | 2.430 | +20.0% [+8.6%, +32.6%] | **regressed** |')
+      '2.025 | 2.430 | +20.0% [+8.6%, +32.6%] | 20.6 | 20.6 | 0.0% [-31.2%, +45.4%] | unchanged | **regressed** |')
   })
 
   it('prints JSON that its schema accepts, with the figures of each side and the test', async () => {

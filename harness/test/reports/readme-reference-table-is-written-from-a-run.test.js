@@ -36,9 +36,11 @@ it('replaces the README block with the run\'s figures, its environment, and the 
     aggregates.find((entry) => entry.sut === 'node-http' && entry.scenario === scenario)?.requestsPerSec.center
   const row = written.split('\n').find((line) => line.startsWith('| node-http |'))
   // One round: the figure without a rank group (with the marks this machine earned it), and the legend says why.
-  const marks = '( [†‡!?✗]+)?'
+  // Then the cpu cost of a request beside it, with the share of its cpus, marked `~` where the SUT was not cpu-bound.
+  const marks = '( [†‡!?✗]+)? · [\\d.]+ µs \\d+%~?'
   expect(row).toMatch(new RegExp(`^\\| node-http \\| ${process.versions.node} \\| ${formatInteger(figure('plaintext'))}${marks} \\| ` +
     `${formatInteger(figure('json'))}${marks} \\|$`))
+  expect(written).toContain('µs of the SUT\'s cpu per request')
   expect(written).toContain('one round per cell: no rank groups')
   expect(written).toContain(`| fixture-skipped-here | ${process.versions.node} | skipped | skipped |`)
 }, 60_000)

@@ -9,6 +9,7 @@ import { measureOfRun } from '../../src/measures/index.js'
 import { warningGroups } from '../../src/measures/warning-groups.js'
 import { readRun } from '../../src/records/read-run.js'
 import { formatInteger } from '../../src/platform/text/format.js'
+import { costFigure } from '../../src/measures/overview-cost.js'
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'overview-run', 'quick-4-scenarios-disturbed')
 
@@ -39,12 +40,21 @@ it('opens with the overview, then the warnings by cause, the scenarios, and ever
         ? ` \\(${aggregate.rank.best}${aggregate.rank.best === aggregate.rank.worst ? '' : `–${aggregate.rank.worst}`}\\)`
         : ''
       const marked = marks ? ` \\${marks.split('').join('\\')}` : ''
-      expect(text).toMatch(new RegExp(`^${formatInteger(aggregate.requestsPerSec.center)}${group}${marked}$`))
+      // Beside req/s, the cpu cost of a request and the share of its cpus, marked where the SUT was not cpu-bound (every cell here:
+      // the machine was shared).
+      const cost = aggregate.cpuCost
+        ? ` · ${costFigure(aggregate.cpuCost.center).replace('.', '\\.')} µs ${Math.round(Number(aggregate.cpuCost.sutCpuSharePct))}%` +
+          (aggregate.cpuCost.notCpuBound ? '~' : '')
+        : ''
+      expect(text).toMatch(new RegExp(`^${formatInteger(aggregate.requestsPerSec.center)}${group}${marked}${cost}$`))
     }
   }
   const legend = lines[at('## Overview') + 5 + overview.rows.length]
   expect(legend).toContain('the rank group, (2–4): the data places it anywhere from 2nd to 4th in its column')
   expect(legend).toContain('! disturbed')
+  expect(legend).toContain('Beside req/s: µs of the SUT\'s cpu per request')
+  expect(legend).toContain('so steal and other processes\' cpu are never in it')
+  expect(legend).toContain('~ not cpu-bound')
   expect(lines[at('## Overview') + 7 + overview.rows.length]).toMatch(/^\*\*noise: rounds spread ±[\d.]+ % .*15 % needs `--repeats \d+`/)
 
   // The warnings: each cause's line with its count, the results it stands for under it.

@@ -42,6 +42,8 @@
  * @property {WebSocketExchange} [websocket] a WebSocket scenario's messages: the request above is its upgrade
  * @property {('redis' | 'postgres' | 'sqlite')[]} [services] data services the scenario needs; the harness provides them
  * @property {'redis' | 'postgres'} [queryCountedBy] the service whose own counters must show one query per request
+ * @property {boolean} waitsOnIo its work waits on I/O (a query to a database, a read of a file): the SUT is not cpu-bound there, so its
+ *   cpu cost per request says how little it did while waiting more than how dear its code is (false unless it says otherwise)
  * @property {number} countWeight its instructions per request against plaintext's (node-http, 2026-11-26): the shared work its route
  *   does (fibonacci, a query, a body to parse) is what sets the pace of a count, and so the expected time of a counted cell
  */
@@ -61,14 +63,15 @@ function deepFreeze (value) {
 
 /**
  * Fills the optional parts of a scenario and freezes it: scenarios are data, shared by every run.
- * @param {Omit<Scenario, 'probes' | 'request' | 'protocol'> & { request: RequestSpec, probes?: Probe[], protocol?: Scenario['protocol'] }}
- *   scenario
+ * @param {Omit<Scenario, 'probes' | 'request' | 'protocol' | 'waitsOnIo'> & { request: RequestSpec, probes?: Probe[],
+ *   protocol?: Scenario['protocol'], waitsOnIo?: boolean }} scenario
  * @returns {Readonly<Scenario>}
  */
 export function defineScenario (scenario) {
   const withRequestDefaults = (/** @type {RequestSpec} */ request) => ({ headers: {}, body: null, ...request })
   return deepFreeze({
     protocol: /** @type {Scenario['protocol']} */ ('http1'),
+    waitsOnIo: false,
     ...scenario,
     request: withRequestDefaults(scenario.request),
     probes: (scenario.probes ?? []).map((probe) => ({ ...probe, request: withRequestDefaults(probe.request) }))

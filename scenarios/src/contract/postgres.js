@@ -8,5 +8,6 @@ export const postgres = defineScenario({
   request: { method: 'GET', path: '/postgres' },
   expect: { status: 200, contentType: 'application/json', body: { check: 'worldRow' }, varies: true },
   services: ['postgres'],
+  waitsOnIo: true,
   queryCountedBy: 'postgres'
 })

@@ -9,5 +9,6 @@ export const redis = defineScenario({
   request: { method: 'GET', path: '/redis' },
   expect: { status: 200, contentType: 'application/json', body: { json: { message: REDIS_MESSAGE_VALUE } } },
   services: ['redis'],
+  waitsOnIo: true,
   queryCountedBy: 'redis'
 })

@@ -7,5 +7,6 @@ export const sqliteAsync = defineScenario({
   countWeight: 1.1,
   request: { method: 'GET', path: '/sqlite-async' },
   expect: { status: 200, contentType: 'application/json', body: { check: 'worldRow' }, varies: true },
-  services: ['sqlite']
+  services: ['sqlite'],
+  waitsOnIo: true
 })

@@ -7,5 +7,6 @@ export const sqlite = defineScenario({
   countWeight: 1.04,
   request: { method: 'GET', path: '/sqlite' },
   expect: { status: 200, contentType: 'application/json', body: { check: 'worldRow' }, varies: true },
-  services: ['sqlite']
+  services: ['sqlite'],
+  waitsOnIo: true
 })

@@ -1,8 +1,10 @@
 // @ts-check
 // The overview (measures/overview.js) as the last thing `dyno run` prints: as many columns as the terminal's width holds (80 when it
 // does not say), figures abbreviated (`45.1k`) with their rank group and marks, each abbreviation explained once under the table, the
-// columns left out named; coloured by each column's scale when the output is a terminal that takes colour.
+// columns left out named; coloured by each column's scale when the output is a terminal that takes colour. The cpu cost of a request
+// is a table of its own under it, in the same rows and columns.
 import { usedMarks, hasUnmeasured } from '../../measures/overview-text.js'
+import { costText } from '../../measures/overview-cost.js'
 
 /** The width when the output is not a terminal that says its own. */
 export const DEFAULT_WIDTH = 80
@@ -34,6 +36,9 @@ function cellText (cell) {
   return `${compactFigure(cell.value)}${cell.group ? ` ${cell.group}` : ''}${cell.marks.join('')}`
 }
 
+/** @param {import('../../measures/overview.js').OverviewCell | null} cell a figure without a cost: `-` */
+const costCellText = (cell) => cell?.cost ? costText(cell.cost) : cell?.value !== null && cell?.value !== undefined ? '-' : cellText(cell)
+
 /** @param {string} text @param {number} width @returns {string} the text cut to the width with `…` */
 const cut = (text, width) => text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`
 
@@ -56,18 +61,16 @@ function wrap (text, width, indent) {
 }
 
 /**
+ * A table of the overview's rows: the framework and as many columns as fit the width, in the contract's order.
  * @param {import('../../measures/overview.js').Overview} overview
- * @param {{ width?: number, colour?: boolean }} [options] width: the terminal's columns (DEFAULT_WIDTH when not given); colour: ANSI
- *   colours of each column's scale
- * @returns {string} the table, its legend, and the columns it leaves out, no line wider than the width
+ * @param {{ corner: string, texts: string[][], width: number, paint: (text: string, shade: number | null | undefined) => string }} table
+ *   corner: the first column's header; texts: each row's cells
  */
-export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = false } = {}) {
-  const nameWidth = Math.min(NAME_WIDTH_MAX, Math.max('framework'.length, ...overview.rows.map((row) => row.framework.length)))
-  const texts = overview.rows.map((row) => row.cells.map(cellText))
+function drawTable (overview, { corner, texts, width, paint }) {
+  const nameWidth = Math.min(NAME_WIDTH_MAX, Math.max(corner.length, ...overview.rows.map((row) => row.framework.length)))
   // As wide as its widest cell, and as its name up to HEADER_WIDTH (a longer name is cut, and explained under the table).
   const columnWidths = overview.columns.map((name, column) =>
     Math.max(Math.min(name.length, HEADER_WIDTH), ...texts.map((cells) => cells[column].length)))
-  // As many columns as fit, in the contract's order.
   const shown = []
   let used = nameWidth
   for (const [column, columnWidth] of columnWidths.entries()) {
@@ -83,22 +86,45 @@ export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = fals
     abbreviations.push(`${cut(name, columnWidths[column])} ${name}`)
     return cut(name, columnWidths[column])
   })
+  const lines = [
+    [corner.padEnd(nameWidth), ...headers].join(GAP),
+    ...overview.rows.map((row, at) => [cut(row.framework, nameWidth).padEnd(nameWidth),
+      ...shown.map((column) => paint(texts[at][column].padStart(columnWidths[column]), row.cells[column]?.shade))].join(GAP))
+  ]
+  return { lines, abbreviations, left: overview.columns.filter((_, column) => !shown.includes(column)) }
+}
+
+/**
+ * @param {import('../../measures/overview.js').Overview} overview
+ * @param {{ width?: number, colour?: boolean }} [options] width: the terminal's columns (DEFAULT_WIDTH when not given); colour: ANSI
+ *   colours of each column's scale
+ * @returns {string} the table, the cpu cost of a request under it where the overview has one, their legend, and the columns left out, no
+ *   line wider than the width
+ */
+export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = false } = {}) {
   /** @param {string} text @param {number | null | undefined} shade */
   const paint = (text, shade) => !colour || shade === null || shade === undefined
     ? text
     : `${SCALE_COLOURS[Math.min(SCALE_COLOURS.length - 1, Math.floor(shade * SCALE_COLOURS.length))]}${text}${RESET}`
-  const lines = [
-    ['framework'.padEnd(nameWidth), ...headers].join(GAP),
-    ...overview.rows.map((row, at) => [cut(row.framework, nameWidth).padEnd(nameWidth),
-      ...shown.map((column) => paint(texts[at][column].padStart(columnWidths[column]), row.cells[column]?.shade))].join(GAP))
-  ]
-  const left = overview.columns.filter((_, column) => !shown.includes(column))
+  const main = drawTable(overview, { corner: 'framework', texts: overview.rows.map((row) => row.cells.map(cellText)), width, paint })
+  // The cost of a request in a table of its own under req/s, its rows in the same order, so that both keep the terminal's width.
+  const costs = overview.costNote
+    ? drawTable(overview, {
+      corner: 'cpu µs/req',
+      texts: overview.rows.map((row) => row.cells.map(costCellText)),
+      width,
+      paint: (text) => text
+    })
+    : null
+  const left = main.left
   const unmeasured = hasUnmeasured(overview)
   const grouped = overview.rows.some((row) => row.cells.some((cell) => cell?.group))
+  const abbreviations = [...new Set([...main.abbreviations, ...costs?.abbreviations ?? []])]
   const legend = [
     `${overview.unit} (k thousand, M million)${grouped
       ? ', rank group after it (2–4: anywhere from 2nd to 4th in its column)'
       : '; one round per cell, no rank groups (--repeats 2 or more gives them)'}; ${overview.order.replace(/^Frameworks /, 'frameworks ')}`,
+    ...(overview.costNote ? [overview.costNote.replace(/^Beside req\/s/, 'cpu µs/req')] : []),
     ...usedMarks(overview).map((mark) => `${mark.mark} ${mark.meaning}`),
     ...(unmeasured ? ['skip, fail, inv: skipped, failed, invalid (the warnings say why)'] : []),
     ...(abbreviations.length > 0 ? [`columns cut: ${abbreviations.join(', ')}`] : []),
@@ -106,5 +132,6 @@ export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = fals
     ...(left.length > 0 ? [`not shown (${width} columns): ${left.join(', ')}; a wider terminal or report.md shows them`] : [])
   ]
   const caveats = overview.caveats.map((caveat) => caveat.replace(/`/g, ''))
-  return [...lines, '', ...[...legend, ...caveats].flatMap((line) => wrap(line, width, '  '))].join('\n')
+  return [...main.lines, ...(costs ? ['', ...costs.lines] : []), '', ...[...legend, ...caveats].flatMap((line) => wrap(line, width, '  '))]
+    .join('\n')
 }

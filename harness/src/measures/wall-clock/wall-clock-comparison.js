@@ -1,8 +1,9 @@
 // @ts-check
-// What a comparison of wall-clock results reads and writes: req/s (the verdict's) and p99 latency per run, one threshold for every row,
+// What a comparison of wall-clock results reads and writes: req/s (the verdict's), p99 latency and the SUT's cpu µs per request (each with
+// a verdict of its own) per run, one threshold for every row,
 // runs paired only when they were made in alternating rounds, and each side's warm-up and runtime events beside the verdict.
 import { formatInteger, formatMs } from '../../platform/text/format.js'
-import { changeCell, p99Cell, pValueCell, rateCell, runsCell, verdictCell } from '../comparison-cells.js'
+import { changeCell, costCell, p99Cell, pValueCell, rateCell, runsCell, verdictCell } from '../comparison-cells.js'
 
 /** @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord */
 
@@ -29,10 +30,16 @@ export const WALL_CLOCK_COMPARISON = Object.freeze({
       label: 'p99',
       // Bencher's built-in latency measure is in nanoseconds.
       bmf: { measure: 'latency', scale: 1000 }
+    },
+    cpuUsPerRequest: {
+      pick: (/** @type {ResultRecord} */ record) => [record.summary?.cpuCost?.cpuUsPerRequest],
+      digits: 3,
+      biggerIsBetter: false,
+      label: 'cpu µs per request'
     }
   },
   primary: 'requestsPerSec',
-  others: ['p99Us'],
+  others: ['p99Us', 'cpuUsPerRequest'],
   failing: [],
   shown: [],
   pairsByPosition: false,
@@ -43,7 +50,10 @@ export const WALL_CLOCK_COMPARISON = Object.freeze({
   primaryFallback: () => null,
   fallbackMetric: null,
   settingsProblem: () => null,
-  rowNotes: (compared) => (compared.p99Us ? [] : ['p99 latency is missing from some results: compared on req/s only']),
+  rowNotes: (compared) => [
+    ...(compared.p99Us ? [] : ['p99 latency is missing from some results: not compared']),
+    ...(compared.cpuUsPerRequest ? [] : ['the SUT\'s cpu per request is missing from some results (written before it was): not compared'])
+  ],
   verdictsOn: 'req/s',
   testText: (settings) =>
     settings.paired
@@ -64,9 +74,13 @@ export const WALL_CLOCK_COMPARISON = Object.freeze({
       'base p99 ms',
       'cand p99 ms',
       'p99 change',
+      'base cpu µs/req',
+      'cand cpu µs/req',
+      'cpu µs/req change',
+      'cpu verdict',
       'verdict'
     ],
-    alignRight: [2, 3, 4, 5, 6, 7, 8, 9, 10],
+    alignRight: [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
     cells: (row) => [
       row.sut,
       row.scenario,
@@ -79,6 +93,10 @@ export const WALL_CLOCK_COMPARISON = Object.freeze({
       p99Cell(row.p99Us, 'baseline'),
       p99Cell(row.p99Us, 'candidate'),
       changeCell(row.p99Us),
+      costCell(row.cpuUsPerRequest, 'baseline'),
+      costCell(row.cpuUsPerRequest, 'candidate'),
+      changeCell(row.cpuUsPerRequest ?? null),
+      row.cpuUsPerRequest?.verdict ?? '-',
       verdictCell(row)
     ]
   }),

@@ -28,3 +28,9 @@ export const SUT_IDLE_SHARE = 0.9
 /** The generator-bound rule in words, from the figures above. */
 export const GENERATOR_BOUND_RULE = `the load generator used ≥ ${Math.round(GENERATOR_BOUND_SHARE * 100)}% of its cpus, ` +
   `or ≥ ${Math.round(GENERATOR_BUSY_SHARE * 100)}% while the pinned SUT used < ${Math.round(SUT_IDLE_SHARE * 100)}% of its own`
+
+/**
+ * The share of the cpus it was given (cpu-seconds / wall-seconds / cores) below which the SUT was not cpu-bound: something else (a
+ * database, the generator, the network) set its pace, so its cpu cost per request says more of that wait than of its code.
+ */
+export const SUT_CPU_BOUND_SHARE = 0.8

@@ -1,17 +1,7 @@
 // @ts-check
 import { GENERATOR_BOUND_SHARE, GENERATOR_BUSY_SHARE, SUT_IDLE_SHARE } from './resource-defaults.js'
+import { cpuCost, requestsPerCpuSecOf } from './cpu-cost.js'
 import { roundTo } from '../util/numbers.js'
-
-/**
- * Efficiency: responses per second of CPU the SUT used (user + system, all its processes).
- * @param {number} requests
- * @param {number} cpuSec
- * @returns {number | null} rounded to 0.1; null when no CPU time was measured
- */
-export function requestsPerCpuSec (requests, cpuSec) {
-  if (!Number.isFinite(requests) || !Number.isFinite(cpuSec) || cpuSec <= 0) return null
-  return roundTo(requests / cpuSec, 1)
-}
 
 /**
  * Whether the load generator, not the SUT, set the pace: each generator thread (an autocannon process, a
@@ -36,7 +26,9 @@ export function generatorBound ({ cpuSec, wallSec, allottedCores, generatorThrea
 /**
  * @typedef {object} PhaseResourceFigures what one phase summary gains from its resource report
  * @property {import('./resource-sampler.js').ResourceReport} resources
- * @property {number | null} requestsPerCpuSec the phase's responses per CPU second of the SUT
+ * @property {import('./cpu-cost.js').CpuCost | null} cpuCost what a response cost the SUT in cpu; null when the SUT was not
+ *   sampled
+ * @property {number | null} requestsPerCpuSec the phase's responses per CPU second of the SUT (from cpuCost)
  * @property {boolean} generatorBound
  * @property {number | null} generatorCpuPct null when the generator was not sampled
  * @property {number | null} generatorHeadroomPct how far the generator was from its limit: 100 − the share of its allotment it used
@@ -45,11 +37,14 @@ export function generatorBound ({ cpuSec, wallSec, allottedCores, generatorThrea
 
 /**
  * @param {import('./resource-sampler.js').ResourceReport} report of the phase's window, with targets `sut` and `generator`
- * @param {{ requests: number, generatorCores: number, generatorThreads?: number, sutCores?: number | null }} phase generatorCores: the cpus
- *   the generator may use; sutCores: the cpus the SUT is pinned to (null: not pinned)
+ * @param {{ requests: number, generatorCores: number, generatorThreads?: number, sutCores?: number | null, sutHostCores: number,
+ *   cgroupCpuSec?: number | null }} phase generatorCores: the cpus the generator may use; sutCores: the cpus the SUT is pinned to
+ *   (null: not pinned); sutHostCores: every cpu of the SUT's host; cgroupCpuSec: what the SUT's own cgroup used in the window (null: it
+ *   has none)
  * @returns {PhaseResourceFigures}
  */
-export function phaseResourceFigures (report, { requests, generatorCores, generatorThreads = 1, sutCores = null }) {
+export function phaseResourceFigures (report, phase) {
+  const { requests, generatorCores, generatorThreads = 1, sutCores = null, sutHostCores, cgroupCpuSec = null } = phase
   const { sut, generator } = report.targets
   const sutShare = sut && sutCores && sut.durationSec > 0 ? sut.cpuSec / sut.durationSec / sutCores : null
   const bound = generator
@@ -63,5 +58,20 @@ export function phaseResourceFigures (report, { requests, generatorCores, genera
     : { generatorBound: false, generatorCpuPct: null }
   const allotment = Math.min(generatorThreads, generatorCores)
   const generatorHeadroomPct = bound.generatorCpuPct === null ? null : Math.max(0, roundTo(100 - bound.generatorCpuPct / allotment, 1))
-  return { resources: report, requestsPerCpuSec: sut ? requestsPerCpuSec(requests, sut.cpuSec) : null, ...bound, generatorHeadroomPct }
+  const cost = sut
+    ? cpuCost({
+      requests,
+      cpuSec: cgroupCpuSec ?? sut.cpuSec,
+      wallSec: sut.durationSec,
+      sutCores: sutCores ?? sutHostCores,
+      cpuSource: cgroupCpuSec === null ? 'proc' : 'cgroup'
+    })
+    : null
+  return {
+    resources: report,
+    cpuCost: cost,
+    requestsPerCpuSec: requestsPerCpuSecOf(cost?.cpuUsPerRequest ?? null),
+    ...bound,
+    generatorHeadroomPct
+  }
 }

@@ -16,7 +16,8 @@ export const shadeColour = (shade) => shade === null ? '#f0f0f0' : `hsl(${Math.r
  */
 export function overviewSection (overview, index, heading) {
   const marks = usedMarks(overview)
-  const legend = [overview.groups.replace(/`/g, ''), overview.order, ...marks.map((mark) => `${mark.mark} ${mark.meaning}.`),
+  const legend = [overview.groups.replace(/`/g, ''), overview.order, ...(overview.costNote ? [`${overview.costNote}.`] : []),
+    ...marks.map((mark) => `${mark.mark} ${mark.meaning}.`),
     ...(hasUnmeasured(overview) ? [`${UNMEASURED_NOTE.replace(/`/g, '')}.`] : []),
     'Each column is coloured on its own scale, green its best figure, red its worst.']
   return `<section id="overview-${index}" class="overview">

@@ -4,6 +4,7 @@
 // on rounds other processes disturbed, and where a result disagrees with itself. Every figure comes from the run's aggregates.
 import { atMachineLimit } from '../../../load/engines/index.js'
 import { GENERATOR_BOUND_RULE } from '../../../platform/resources/resource-defaults.js'
+import { costNote } from '../../overview-cost.js'
 import { RANK_FDR } from '../../../judging/stats/rank-groups.js'
 import { rankGroupText } from '../../../records/rank-text.js'
 import { BEST_FIRST_ORDER, bestFirst, columnShades } from '../../overview.js'
@@ -36,6 +37,16 @@ function marksOf (row) {
 }
 
 /**
+ * The cpu cost beside a cell's figure.
+ * @param {import('../../../records/aggregate-runs.js').Aggregate | null | undefined} aggregate
+ * @returns {import('../../overview.js').OverviewCost | null}
+ */
+function costOf (aggregate) {
+  const cost = aggregate?.cpuCost
+  return cost ? { cpuUsPerRequest: cost.center, sutCpuSharePct: cost.sutCpuSharePct, marked: cost.notCpuBound !== null } : null
+}
+
+/**
  * @param {import('../../../records/read-run.js').RunData} run
  * @returns {import('../../overview.js').Overview | null} null for a run without results
  */
@@ -61,11 +72,13 @@ export function wallClockOverview (run) {
         status: row.aggregate ? 'ok' : row.records[0]?.status ?? '-',
         group: rankGroupText(row.aggregate),
         shade: shades[index],
-        marks: marksOf(row)
+        marks: marksOf(row),
+        cost: costOf(row.aggregate)
       }
     })
   })
   const grouped = run.aggregates.some((aggregate) => aggregate.noise)
+  const costs = run.aggregates.flatMap((aggregate) => aggregate.cpuCost ? [aggregate.cpuCost] : [])
   return {
     unit: 'req/s',
     better: 'higher',
@@ -73,6 +86,7 @@ export function wallClockOverview (run) {
     rows: bestFirst([...frameworks.values()], 'higher'),
     marks: [...WALL_CLOCK_MARKS],
     order: `Frameworks ${BEST_FIRST_ORDER}.`,
+    costNote: costs.length === 0 ? null : costNote(costs),
     groups: grouped
       ? 'Req/s: the geometric mean of the rounds; beside it the rank group, (2–4): the data places it anywhere from 2nd to 4th in its ' +
         `column (95% intervals on ln req/s, Welch t tests, Benjamini–Hochberg at a ${RANK_FDR * 100}% false discovery rate; ` +
