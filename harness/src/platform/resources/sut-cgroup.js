@@ -46,7 +46,10 @@ export function sutCgroupCpu (pid) {
   const own = unifiedCgroupPath(readOrNull(`/proc/${pid}/cgroup`) ?? '')
   const ours = unifiedCgroupPath(readOrNull('/proc/self/cgroup') ?? '')
   if (own === null || ours === null || own === ours || own === '/') return null
-  const statFile = CGROUP_ROOTS.map((root) => join(root, own, 'cpu.stat'))
+  // The path is the kernel's, and still kept inside the hierarchy it names.
+  const statFile = CGROUP_ROOTS.map((root) => ({ root, file: join(root, own, 'cpu.stat') }))
+    .filter(({ root, file }) => file.startsWith(`${root}/`))
+    .map(({ file }) => file)
     .find((file) => usageUsec(readOrNull(file) ?? '') !== null)
   if (statFile === undefined) return null
   return () => usageUsec(readOrNull(statFile) ?? '')
