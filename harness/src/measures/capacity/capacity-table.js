@@ -19,6 +19,8 @@ import { formatInteger } from '../../platform/text/format.js'
  * @property {{ best: number, worst: number, of: number } | null} rank among the SUTs of the scenario whose every launch held a rate
  * @property {number | null} ceilingPerSec the closed-loop ceilings' geometric mean
  * @property {string} limit what stopped the last launch going higher, or why it was not ok
+ * @property {{ held: number, confirmed: number }} measuredAgain over the ok launches, the steps not held at first and measured again
+ *   (step-confirmation.js): held on a later attempt, or not held on any (the failure confirmed)
  * @property {string} objective
  * @property {ResultRecord[]} records the SUT's results on the scenario, in run order
  */
@@ -74,9 +76,26 @@ function rowOf (sut, scenario, group) {
     rank: null,
     ceilingPerSec: ceilings.length > 0 ? geometricMean(ceilings) : null,
     limit: last.status === 'ok' ? last.capacity?.limit ?? '-' : `${last.status}: ${(last.reason ?? '').split('\n')[0]}`,
+    measuredAgain: measuredAgainOf(ok),
     objective: last.capacity?.objective ?? last.load.capacity?.objective ?? '-',
     records: group
   }
+}
+
+/** @param {ResultRecord[]} records ok launches @returns {CapacityRow['measuredAgain']} */
+function measuredAgainOf (records) {
+  const steps = records.flatMap((record) => record.capacity?.steps ?? []).filter((step) => (step.attempts?.length ?? 0) > 0)
+  const held = steps.filter((step) => step.held).length
+  return { held, confirmed: steps.length - held }
+}
+
+/** @param {CapacityRow['measuredAgain']} again @returns {string} what the table adds to what stopped it; '' when nothing was */
+function measuredAgainText ({ held, confirmed }) {
+  if (held + confirmed === 0) return ''
+  const steps = (/** @type {number} */ count) => `${count} step${count === 1 ? '' : 's'}`
+  return ` (measured again: ${[held > 0 ? `${steps(held)} held on a later attempt` : '', confirmed > 0
+    ? `${steps(confirmed)} failed every attempt`
+    : ''].filter(Boolean).join(', ')})`
 }
 
 /** The columns of a capacity table, and those that hold figures (aligned right). */
@@ -98,6 +117,6 @@ export function capacityCells (row) {
     `${row.launches.length}${row.disturbed > 0 ? ` (${row.disturbed} disturbed)` : ''}${row.notOk > 0 ? ` (+${row.notOk} not ok)` : ''}`,
     row.ceilingPerSec === null ? '-' : formatInteger(row.ceilingPerSec),
     row.center !== null && row.ceilingPerSec ? `${Math.round(row.center / row.ceilingPerSec * 100)} %` : '-',
-    row.limit
+    `${row.limit}${measuredAgainText(row.measuredAgain)}`
   ]
 }
