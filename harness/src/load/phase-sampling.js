@@ -29,6 +29,7 @@ import { sutCgroupCpu } from '../platform/resources/sut-cgroup.js'
  * @property {boolean} sutHere it runs on this machine (not on a `--sut-host`)
  * @property {number[] | null} sutCpus
  * @property {boolean} censusArgs other processes named by their arguments too (`--census-args on`)
+ * @property {number} [interferenceIntervalMs] the interference sampler's window; absent: its default
  * @property {PhaseProbes | null} probes what watched it; null: nothing did (a calibration's SUT)
  */
 
@@ -40,7 +41,8 @@ import { sutCgroupCpu } from '../platform/resources/sut-cgroup.js'
  * @param {{ phases: ('warmup' | 'measure')[], generatorPids: () => number[], generatorCpus: number[] | null }} load generatorPids: its
  *   processes now
  */
-export function samplePhases ({ sutPgid, sutReadGroup, sutHere, sutCpus, censusArgs }, { phases, generatorPids, generatorCpus }) {
+export function samplePhases (sampling, { phases, generatorPids, generatorCpus }) {
+  const { sutPgid, sutReadGroup, sutHere, sutCpus, censusArgs, interferenceIntervalMs } = sampling
   /** @type {Partial<Record<'warmup' | 'measure', PhaseReport>>} */
   const reports = {}
   let index = 0
@@ -56,7 +58,8 @@ export function samplePhases ({ sutPgid, sutReadGroup, sutHere, sutCpus, censusA
       resources: startResourceSampler({
         targets: { sut: { pgid: sutPgid, readGroup: sutReadGroup }, ...(pids.length > 0 ? { generator: { pids } } : {}) }
       }),
-      interference: startInterferenceSampler({ sutCpus, generatorCpus, sutHere, sutPgid, generatorPids }, { censusArgs })
+      interference: startInterferenceSampler({ sutCpus, generatorCpus, sutHere, sutPgid, generatorPids },
+        { censusArgs, ...(interferenceIntervalMs ? { intervalMs: interferenceIntervalMs } : {}) })
     }
   }
   const close = () => {

@@ -64,7 +64,7 @@ describe('a SUT that lies, trickles or floods', () => {
           engine: 'native',
           warmupSec: 0.2,
           durationSec: 0.5,
-          capacity: { objective: 'p99<=50ms', minRatePerSec: 100, maxRatePerSec: 1600, stepSec: 0.2 }
+          capacity: { objective: 'p50<=50ms', minRatePerSec: 100, maxRatePerSec: 1600, stepSec: 0.2 }
         }
       })
       expect(record).toMatchObject({ status: 'invalid', errorCode: 'DYNO_ERR_UNEXPECTED_UNDER_LOAD' })

@@ -15,6 +15,7 @@ import { capacitySettingsOf } from './capacity-settings.js'
 import { sweepConnections, sweepLevel } from './connection-sweep.js'
 import { loadPhase } from './load-phase.js'
 import { searchCapacity } from './rate-search.js'
+import { objectiveRequests, stepDurationSec } from './step-length.js'
 
 /**
  * @typedef {import('../../records/outcome.js').Outcome} Outcome
@@ -131,26 +132,40 @@ async function measureCeiling (load, { figures, wrongAnswers, noteInterference, 
 
 /**
  * The open-model steps, searched up to --max-rate or past the ceiling; a step answered wrongly ends the search as a cut-short one does.
+ * Each step is measured for --step seconds, or as long as its objective's percentile needs at its rate (step-length.js), after a warm-up
+ * of half --step; a step measured again keeps its earlier attempts.
  * @param {LoadPhase} load @param {CapacityTally} tally @param {CapacitySettings} settings @param {number} ceilingPerSec
  */
 function searchSteps (load, tally, { objective, minRatePerSec, maxRatePerSec, stepSec }, ceilingPerSec) {
   const { figures, wrongAnswers, noteInterference, judgeAnswers } = tally
+  const requests = objectiveRequests(objective)
   return searchCapacity({
     minRatePerSec,
     topPerSec: maxRatePerSec ?? ceilingPerSec,
     topIs: maxRatePerSec === null ? 'the closed-loop ceiling' : '--max-rate',
     beyondTop: maxRatePerSec === null,
-    measureStep: async (offeredPerSec) => {
+    measureStep: async (offeredPerSec, attempt) => {
       const { summary, cutShort } = await load({
-        warmupSec: stepSec / 2, durationSec: stepSec, ratePerSec: offeredPerSec, label: `${formatInteger(offeredPerSec)} req/s offered`
+        warmupSec: stepSec / 2,
+        durationSec: stepDurationSec({ stepSec, ratePerSec: offeredPerSec, requests }),
+        ratePerSec: offeredPerSec,
+        label: `${formatInteger(offeredPerSec)} req/s offered${attempt > 1 ? `, attempt ${attempt}` : ''}`
       })
-      const step = judgeStep(offeredPerSec, summary, { objective, cutShort })
+      const measured = judgeStep(offeredPerSec, summary, { objective, cutShort })
+      const earlier = attempt > 1 ? figures.steps.pop() : undefined
+      const step = earlier ? { ...measured, attempts: [...earlier.attempts, withoutAttempts(earlier)] } : measured
       figures.steps.push(step)
       noteInterference(summary)
       judgeAnswers(`the step at ${formatInteger(offeredPerSec)} req/s`, summary)
       return wrongAnswers.length > 0 ? { ...step, cutShort: true } : step
     }
   })
+}
+
+/** @param {import('./capacity-step.js').CapacityStep} step @returns {import('./capacity-step.js').CapacityAttempt} */
+function withoutAttempts (step) {
+  const { attempts, ...attempt } = step
+  return attempt
 }
 
 /**

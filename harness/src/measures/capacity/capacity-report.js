@@ -34,7 +34,9 @@ const scenarioSweep = (rows) => sweepRows(rows.flatMap((row) => row.records))
 /** What a capacity table says under it, once per report. */
 const TABLE_NOTE = 'Capacity: the highest offered rate (open model, latency from each intended send time) at which the achieved rate ' +
   'was at least 99 % of the offered one, every term of the objective held and no request failed; the figure is the geometric mean over ' +
-  'fresh launches of the SUT, with its 95 % interval and rank group (as the req/s tables have them). Closed loop: the rate the same ' +
+  'fresh launches of the SUT, with its 95 % interval and rank group (as the req/s tables have them); where a launch held not even ' +
+  'the lowest step, the median of the launches (that launch below the lowest step) with the interval of the median and its ' +
+  'confidence, not ranked. Closed loop: the rate the same ' +
   'connections reached sending as fast as the SUT answered, before the steps.'
 
 /**

@@ -7,6 +7,9 @@
 import { formatInteger, formatMs } from '../../platform/text/format.js'
 import { roundTo } from '../../platform/util/numbers.js'
 import { judgeObjective } from './objective.js'
+import { measureAgainBecause } from './step-confirmation.js'
+import { objectiveRequests } from './step-length.js'
+import { stepPauses } from './step-pauses.js'
 
 /** The share of the offered rate a held step achieves. */
 export const HELD_ACHIEVED_SHARE = 0.99
@@ -19,8 +22,8 @@ export const GENERATOR_SENT_SHARE = 0.99
  * intended send time, so if as many sends as the term lets exceed its bound were later than this, the generator's own delay could
  * decide the figure the term judges. One late wake-up of the generator (the kernel running something else on its cpu for a few ms)
  * delays the few requests due in it, fewer than a percentile's share in a step of many requests: it is recorded (maxSendLagMs), not held
- * against the step. In a step of fewer than 1 / (1 − percentile) requests (50 at 100 req/s for p99) the percentile is the worst send,
- * and one late wake-up makes the step the generator's: the search measures such a step again (rate-search.js, GENERATOR_RETRIES).
+ * against the step. A step holds twenty requests past its percentile (step-length.js), so one late wake-up cannot be the percentile alone;
+ * a step not held beside a long one is measured again (step-confirmation.js).
  * Every engine that sends on a schedule (autocannon's and the native engine's open model) records each send's lag, so each term is
  * judged on its own percentile of it.
  */
@@ -44,6 +47,14 @@ export const GENERATOR_LAG_SHARE_OF_BOUND = 0.5
  * @property {boolean} cutShort interrupted, or the SUT exited: not judged
  * @property {boolean} held
  * @property {string | null} reason why it was not held; null when it was
+ * @property {number} durationSec measured, after the warm-up: `--step`, or longer at a rate too low to send requiredRequests in it
+ * @property {number} requiredRequests the fewest requests the objective's highest percentile needs past its warm-up (step-length.js)
+ * @property {import('./step-pauses.js').StepPauses} pauses the longest pauses it met, each where it is seen
+ * @property {string | null} measureAgain why it was measured again (step-confirmation.js); null: it counts as it is
+ * @property {CapacityAttempt[]} attempts the earlier attempts at the same rate, in order, each measured again for its measureAgain; the
+ *   step's own figures are those of its last attempt, the one that counts
+ *
+ * @typedef {Omit<CapacityStep, 'attempts'>} CapacityAttempt
  */
 
 /**
@@ -92,7 +103,8 @@ export function judgeStep (offeredPerSec, summary, { objective, cutShort }) {
       ? [`${termText(index)} not held: ${term.latencyMs === null ? 'not measured' : `${formatMs(term.latencyMs)} ms`}`]
       : [])
   ].filter((text) => text !== null)
-  return {
+  /** @type {CapacityStep} */
+  const step = {
     offeredPerSec: roundTo(offeredPerSec, 1),
     achievedPerSec,
     sentPerSec,
@@ -109,8 +121,14 @@ export function judgeStep (offeredPerSec, summary, { objective, cutShort }) {
     generatorBehind: behind.length > 0,
     cutShort,
     held: reasons.length === 0,
-    reason: reasons.length === 0 ? null : reasons.join('; ')
+    reason: reasons.length === 0 ? null : reasons.join('; '),
+    durationSec: summary ? roundTo(summary.durationSec, 3) : 0,
+    requiredRequests: objectiveRequests(objective),
+    pauses: stepPauses(summary),
+    measureAgain: null,
+    attempts: []
   }
+  return { ...step, measureAgain: measureAgainBecause(step, objective) }
 }
 
 /**

@@ -12,6 +12,8 @@ import { CAPACITY_REPORT, formatCapacityTable } from './capacity-report.js'
 import { capacityCell } from './capacity-cell.js'
 import { capacitySettings } from './capacity-settings.js'
 import { ABOVE_TOP_FRACTIONS, MAX_BISECTION_STEPS, SWEEP_FRACTIONS } from './rate-search.js'
+import { parseObjective } from './objective.js'
+import { objectiveRequests, stepDurationSec } from './step-length.js'
 
 /** The launches of each SUT when no --repeats is given: enough for an interval and rank groups. */
 export const DEFAULT_LAUNCHES = 3
@@ -43,7 +45,8 @@ export const capacity = Object.freeze({
     unit: 'req/s held within the latency objective',
     run: ({ load }) => `capacity within ${load.capacity?.objective ?? '-'}: ` +
       `closed-loop ceiling ${load.warmupSec} + ${load.durationSec} s, ` +
-      `then open-model steps of ${(load.capacity?.stepSec ?? 0) / 2} + ${load.capacity?.stepSec ?? '-'} s from ` +
+      `then open-model steps of ${(load.capacity?.stepSec ?? 0) / 2} + ${load.capacity?.stepSec ?? '-'} s (longer where the ` +
+      'percentile needs more requests) from ' +
       `${formatInteger(load.capacity?.minRatePerSec ?? null)} req/s` +
       `${load.capacity?.sweepConnections
         ? `, then closed loops at ${load.capacity.sweepConnections.map(formatInteger).join(', ')} connections`
@@ -60,7 +63,8 @@ export const capacity = Object.freeze({
       const stepSec = Number(capacityOf.stepSec ?? load.stepSec ?? 1)
       const steps = 1 + SWEEP_FRACTIONS.length + ABOVE_TOP_FRACTIONS.length + MAX_BISECTION_STEPS
       const levels = (capacityOf.sweepConnections ?? /** @type {number[] | undefined} */ (load.sweepConnections) ?? []).length
-      return CELL_OVERHEAD_SEC + Number(load.warmupSec) + Number(load.durationSec) + (steps + levels) * (1.5 * stepSec + STEP_OVERHEAD_SEC)
+      const loadSec = (steps + levels) * (1.5 * stepSec + STEP_OVERHEAD_SEC) + lowestStepLongerSec(load, stepSec)
+      return CELL_OVERHEAD_SEC + Number(load.warmupSec) + Number(load.durationSec) + loadSec
     },
     // Its launches are its rounds (--repeats, else DEFAULT_LAUNCHES): the interval is over them.
     sizeRounds: async () => null
@@ -94,11 +98,25 @@ export const capacity = Object.freeze({
   report: { ...CAPACITY_REPORT, resultLine: capacityLine, terminalTable: formatCapacityTable }
 })
 
+/**
+ * How much longer than --step the lowest step is, to hold the requests its objective's percentile needs (step-length.js).
+ * @param {import('../../platform/options/option-values.js').PlanValues} load @param {number} stepSec
+ */
+function lowestStepLongerSec (load, stepSec) {
+  const capacityOf = /** @type {{ objective?: string, minRatePerSec?: number }} */ (load.capacity ?? {})
+  const parsed = parseObjective(String(capacityOf.objective ?? load.objective ?? ''))
+  const ratePerSec = Number(capacityOf.minRatePerSec ?? load.minRatePerSec)
+  if ('problem' in parsed || !(ratePerSec > 0)) return 0
+  return stepDurationSec({ stepSec, ratePerSec, requests: objectiveRequests(parsed.objective) }) - stepSec
+}
+
 /** @param {import('../../records/result-record.js').ResultRecord} record @returns {string} a cell's figures for its result's line */
 function capacityLine (record) {
   const figures = record.capacity
   if (!figures) return ''
   const capacityText = figures.capacityPerSec === null ? 'capacity not found' : `capacity ${formatInteger(figures.capacityPerSec)} req/s`
+  const again = figures.steps.filter((step) => (step.attempts?.length ?? 0) > 0).length
   return `  ${capacityText} within ${figures.objective} (closed loop ${formatInteger(figures.ceiling?.requestsPerSec ?? null)} req/s, ` +
-    `${figures.steps.length} steps${figures.limit ? `; ${figures.limit}` : ''})${sweepFigures(figures)}`
+    `${figures.steps.length} steps${again > 0 ? `, ${again} measured again` : ''}${figures.limit ? `; ${figures.limit}` : ''})` +
+    sweepFigures(figures)
 }

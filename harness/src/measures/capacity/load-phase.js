@@ -1,10 +1,12 @@
 // @ts-check
 // One load of a capacity cell from the run's engine: a short warm-up, then the measured phase, closed loop (the ceiling, a level of the
-// connections sweep) or at a fixed offered rate (a step), with the SUT's and the generator's cpu sampled over the measured phase. Stops at
-// once when the run is interrupted or the SUT exits; what the engine measured until then comes back, marked cut short.
+// connections sweep) or at a fixed offered rate (a step), with the SUT's and the generator's cpu sampled over the measured phase, and what
+// others took of their cpus in short windows. Stops at once when the run is interrupted or the SUT exits; what the engine measured until
+// then comes back, marked cut short.
 import { scenarioLoadPlan } from '../../load/load-plan.js'
 import { runLoadedPhase } from '../../load/loaded-phase.js'
 import { cellLoad } from '../cell-context.js'
+import { STEP_INTERFERENCE_INTERVAL_MS } from './step-pauses.js'
 
 /**
  * @typedef {import('../cell-context.js').RunContext} RunContext
@@ -33,8 +35,11 @@ export async function loadPhase (context, cell, running, probes, { warmupSec, du
     windowMs: context.load.windowMs,
     ratePerSec
   })
+  const loaded = cellLoad(context, running, probes)
   const { phases, cutShort } = await runLoadedPhase({
-    ...cellLoad(context, running, probes),
+    ...loaded,
+    // Steal in short windows: one pause of the machine stands out in them (step-pauses.js).
+    sampling: loaded.sampling && { ...loaded.sampling, interferenceIntervalMs: STEP_INTERFERENCE_INTERVAL_MS },
     plan,
     onProgress: (progress) => cell.onProgress?.({ stage: `${label} ${progress.phase} ${progress.elapsedSec} s` })
   })

@@ -1,12 +1,14 @@
 // @ts-check
 // The search for the highest offered rate a SUT holds: the lowest step first (a SUT that cannot hold it has capacity 0, with the reason);
 // then a coarse sweep up to the top (the closed-loop ceiling, or --max-rate), stopping at the first step not held; then bisection between
-// the last step held and the first one not held, until they are within RESOLUTION of each other. A step the generator could not keep to
-// its schedule says nothing of the SUT: it is measured again (at most GENERATOR_RETRIES times, as a disturbed cell is), and only when the
-// generator stays behind does it count as not held: the capacity found is then the generator's limit, and says so. A closed-loop
+// the last step held and the first one not held, until they are within RESOLUTION of each other. A failure is confirmed before it
+// counts: a step not held whose verdict says why it may not be the SUT's (the generator fell behind, the SUT used under half a core, a
+// pause of the machine: step-confirmation.js) is measured again, at most CONFIRM_RETRIES times, as a disturbed cell is; only when it
+// fails every time does it count as not held, and the limit says on how many attempts. A closed-loop
 // ceiling is a figure of its own short phase, measured first on a SUT still warming up: when every step up to it is held, the sweep goes
 // on above it (up to twice it), for an open-model step may hold more than that phase answered.
 import { formatInteger } from '../../platform/text/format.js'
+import { CONFIRM_RETRIES } from './step-confirmation.js'
 
 /** The fractions of the top the coarse sweep offers, in order. */
 export const SWEEP_FRACTIONS = Object.freeze([0.25, 0.5, 0.75, 0.9, 1])
@@ -21,13 +23,8 @@ export const RESOLUTION = 0.04
 export const MAX_BISECTION_STEPS = 5
 
 /**
- * How many times a step the generator fell behind on is measured again before it counts as not held: one late wake-up of the
- * generator's thread (a pause of the virtual machine) decides a short step's percentile, and says nothing of the SUT.
- */
-export const GENERATOR_RETRIES = 2
-
-/**
- * @typedef {{ held: boolean, generatorBehind: boolean, cutShort: boolean, reason: string | null }} StepVerdict
+ * @typedef {{ held: boolean, generatorBehind: boolean, cutShort: boolean, reason: string | null, measureAgain: string | null }}
+ *   StepVerdict measureAgain: why a step not held is measured again before it counts; null: it counts as it is
  * @typedef {object} SearchResult
  * @property {number | null} capacityPerSec the highest offered rate held; 0: not even the lowest step; null: interrupted before it was
  *   known
@@ -38,18 +35,23 @@ export const GENERATOR_RETRIES = 2
 
 /**
  * @param {{ minRatePerSec: number, topPerSec: number, topIs: string, beyondTop: boolean,
- *   measureStep: (offeredPerSec: number) => Promise<StepVerdict> }} search topIs: what the top is, in words (`the closed-loop ceiling`,
+ *   measureStep: (offeredPerSec: number, attempt: number) => Promise<StepVerdict> }} search attempt: 1 for a rate's first measurement,
+ *   2 and 3 for its confirmations; topIs: what the top is, in words (`the closed-loop ceiling`,
  *   `--max-rate`); beyondTop: the top is an estimate the search may pass (ABOVE_TOP_FRACTIONS), not a bound it was given
  * @returns {Promise<SearchResult>}
  */
 export async function searchCapacity ({ minRatePerSec, topPerSec, topIs, beyondTop, measureStep: measureOnce }) {
-  /** @param {number} rate @returns {Promise<StepVerdict>} the step's verdict, measured again while the generator fell behind */
+  /** @param {number} rate @returns {Promise<StepVerdict>} the step's verdict, measured again while it says why */
   const measureStep = async (rate) => {
-    let verdict = await measureOnce(rate)
-    for (let retry = 0; retry < GENERATOR_RETRIES && verdict.generatorBehind && !verdict.held && !verdict.cutShort; retry++) {
-      verdict = await measureOnce(rate)
+    let verdict = await measureOnce(rate, 1)
+    let attempts = 1
+    while (attempts <= CONFIRM_RETRIES && !verdict.held && !verdict.cutShort && verdict.measureAgain !== null) {
+      attempts += 1
+      verdict = await measureOnce(rate, attempts)
     }
-    return verdict
+    return attempts === 1 || verdict.held || verdict.cutShort
+      ? verdict
+      : { ...verdict, reason: `not held on ${attempts} attempts; the last: ${verdict.reason}` }
   }
   if (topPerSec < minRatePerSec) {
     const limit = `${topIs} (${formatInteger(topPerSec)} req/s) is below the lowest step (${formatInteger(minRatePerSec)} req/s)`

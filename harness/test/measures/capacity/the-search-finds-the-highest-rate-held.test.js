@@ -20,7 +20,8 @@ function modelSut ({ limit, generatorFrom = Infinity, interruptAt = Infinity, ge
     const cutShort = rate >= interruptAt
     const held = !generatorBehind && !cutShort && rate <= limit
     const reason = held ? null : generatorBehind ? 'the generator lagged' : `p99 12 ms > 10 ms at ${rate}`
-    return { held, generatorBehind, cutShort, reason }
+    const measureAgain = !held && !cutShort && generatorBehind ? 'the generator fell behind its schedule' : null
+    return { held, generatorBehind, cutShort, reason, measureAgain }
   }
   return { offered, measureStep }
 }
@@ -98,6 +99,31 @@ describe('the capacity search', () => {
     expect(result).toMatchObject({ capacityPerSec: expect.any(Number), limitedBy: 'objective' })
     expect(result.capacityPerSec).toBeGreaterThan(6200 / (1 + RESOLUTION))
     expect(result.capacityPerSec).toBeLessThanOrEqual(6200)
+  })
+
+  it('confirms a failure the step says may not be the SUT\'s: held on a later attempt it is held; failed on three it counts', async () => {
+    /** @type {{ rate: number, attempt: number }[]} */
+    const calls = []
+    const measureStep = async (/** @type {number} */ rate, /** @type {number} */ attempt) => {
+      calls.push({ rate, attempt })
+      // Below 3,000 req/s every first attempt meets a pause; from 3,000 up the SUT fails every time, while under half a core.
+      const held = rate < 3000 && attempt > 1
+      return {
+        held,
+        generatorBehind: false,
+        cutShort: false,
+        reason: held ? null : `p99 12 ms > 10 ms at ${rate}`,
+        measureAgain: held ? null : 'the SUT used 20 % of a core, under 50 %'
+      }
+    }
+    const result = await searchCapacity({ minRatePerSec: 100, topPerSec: 4000, topIs: '--max-rate', beyondTop: false, measureStep })
+    expect(calls.slice(0, 7)).toEqual([{ rate: 100, attempt: 1 }, { rate: 100, attempt: 2 }, { rate: 1000, attempt: 1 },
+      { rate: 1000, attempt: 2 }, { rate: 2000, attempt: 1 }, { rate: 2000, attempt: 2 }, { rate: 3000, attempt: 1 }])
+    expect(calls.slice(7, 9)).toEqual([{ rate: 3000, attempt: 2 }, { rate: 3000, attempt: 3 }])
+    expect(calls.every((call) => call.attempt <= 3)).toBe(true)
+    expect(result.capacityPerSec).toBeLessThan(3000)
+    expect(result.limitedBy).toBe('objective')
+    expect(result.limit).toMatch(/^at [\d,]+ req\/s: not held on 3 attempts; the last: p99 12 ms > 10 ms at \d+$/)
   })
 
   it('knows no capacity when interrupted, and says what was held before', async () => {
