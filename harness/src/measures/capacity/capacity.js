@@ -116,7 +116,8 @@ function capacityLine (record) {
   if (!figures) return ''
   const capacityText = figures.capacityPerSec === null ? 'capacity not found' : `capacity ${formatInteger(figures.capacityPerSec)} req/s`
   const again = figures.steps.filter((step) => (step.attempts?.length ?? 0) > 0).length
+  const stepsText = `${figures.steps.length} step${figures.steps.length === 1 ? '' : 's'}`
   return `  ${capacityText} within ${figures.objective} (closed loop ${formatInteger(figures.ceiling?.requestsPerSec ?? null)} req/s, ` +
-    `${figures.steps.length} steps${again > 0 ? `, ${again} measured again` : ''}${figures.limit ? `; ${figures.limit}` : ''})` +
+    `${stepsText}${again > 0 ? `, ${again} measured again` : ''}${figures.limit ? `; ${figures.limit}` : ''})` +
     sweepFigures(figures)
 }

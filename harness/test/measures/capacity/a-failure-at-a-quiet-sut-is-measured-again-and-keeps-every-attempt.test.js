@@ -47,7 +47,7 @@ describe('a step not held at a SUT using little of its cpu', () => {
     }
     for (const attempt of step.attempts) expect(attempt).not.toHaveProperty('attempts')
     expect(figures.limit).toMatch(new RegExp(`^at 100 req/s: not held on ${CONFIRM_RETRIES + 1} attempts; the last: `))
-    expect(capacity.report.resultLine(record)).toContain('1 steps, 1 measured again')
+    expect(capacity.report.resultLine(record)).toContain('1 step, 1 measured again')
     expect(capacity.report.terminalTable?.(written)).toContain('(measured again: 1 step failed every attempt)')
   })
 
