@@ -80,7 +80,7 @@ describe('the workflows split their work over a matrix and merge it', () => {
         PROFILE: 'quick',
         MEASURE: 'wall-clock',
         DYNO_RUN_ARGS: '--scenarios plaintext,json,params --repeats 1 --duration 0.5 --warmup 0 --connections 10 --engine autocannon ' +
-          '--disturbed-above-pct 99'
+          '--disturbed-above 99'
       })
       expect(ran.code, ran.stderr).toBe(0)
       uploaded.push(out)
@@ -107,7 +107,7 @@ describe('the workflows split their work over a matrix and merge it', () => {
       HEAD_REF: 'HEAD',
       FRAMEWORKS: 'node-http,fastify',
       MEASURE: 'wall-clock',
-      DYNO_RUN_ARGS: '--scenarios json --duration 0.5 --warmup 0 --connections 10 --repeats 2 --engine autocannon --disturbed-above-pct 99'
+      DYNO_RUN_ARGS: '--scenarios json --duration 0.5 --warmup 0 --connections 10 --repeats 2 --engine autocannon --disturbed-above 99'
     }
     // Two cells of two rounds a side: about 5 s expected; a job budget of 3 s splits them in two.
     const planOutput = join(work, 'bench-plan-output')
