@@ -68,6 +68,14 @@ export const ERRORS = Object.freeze({
       "The SUT's runs are `failed` with the build's last lines; a missing toolchain is a skip, not this error.",
     hint: 'Run the build by hand (`pnpm --filter @dyno/sut-<name> build`) and read its output.'
   },
+  DYNO_ERR_APP_CONFIG: {
+    exitCode: 2,
+    when:
+      '`--app DIR` names a directory without a `dyno.config.yaml` (`.yml`, `.json`), or a config that does not parse, breaks the ' +
+      'schema (each problem named with the file, the path inside it and what is allowed) or names a path outside the directory. ' +
+      'Nothing is started.',
+    hint: 'Fix the config where the message points: docs/app.md describes every key.'
+  },
   DYNO_ERR_SUT_PACKAGE: {
     exitCode: 2,
     when: 'A package under `packages/` lacks the `dyno` field (`framework`, `start`) or is misnamed.',

@@ -3,13 +3,13 @@
 // subjects (variants installed, SUTs built), the engine (named, or chosen from this machine's calibration), the load settings and the
 // rounds sized from the machine's spread. Every command that runs benchmarks prepares through here; runSuite consumes what it gives.
 import { resolve } from 'node:path'
-import { SCENARIOS, LOAD_PROFILES } from '@dyno/scenarios'
+import { LOAD_PROFILES } from '@dyno/scenarios'
 import { engineNamed } from '../load/engines/index.js'
 import { measureNamed } from '../measures/index.js'
 import { DynoError } from '../platform/errors.js'
 import { REPO_ROOT } from '../platform/paths.js'
 import { currentMachine, resolvePinning, resolveSplitPinning } from '../platform/pinning/resolve-pinning.js'
-import { discoverSuts } from '../subjects/suts/discover-suts.js'
+import { subjectCatalogue } from '../subjects/suts/subject-catalogue.js'
 import { resolveSubjects } from '../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../subjects/suts/select.js'
 import { selectWithVariants } from '../subjects/variants/variant-subjects.js'
@@ -27,7 +27,8 @@ import { connectLoadHosts, connectSutHost } from './run-hosts.js'
  *   import('../platform/hosts/host.js').HostTarget[] | null, pin: import('../platform/pinning/parse-pin.js').PinRequest, sutCpus:
  *   number, repeats: number, shard: import('./plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck:
  *   'on' | 'off', censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec:
- *   number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean, sizeRepeats?: boolean }}
+ *   number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean, sizeRepeats?: boolean,
+ *   app?: import('../subjects/apps/load-app.js').App | null }}
  *   RunFields sizeRepeats: the rounds were not given (none of `--repeats`, `--duration`, `--warmup`, `--launch-warmup`): a profile with a
  *   time budget sizes them from the machine's spread
  *
@@ -60,13 +61,14 @@ export async function prepareRun (values, { signal, log }) {
   // The engine named is looked up once, here; `auto` chooses one below, unless the measure drives its own. What the options ask of the
   // engine is judged before anything starts.
   const named = values.engine === 'auto' ? null : engineNamed(values.engine)
-  const scenarios = selectScenarios([...SCENARIOS], values.scenarios)
+  const catalogue = subjectCatalogue(values.app)
+  const scenarios = selectScenarios(catalogue.scenarios, values.scenarios)
   const own = measure.ownEngine(named, scenarios)
   const settingsInput = /** @type {import('../measures/load-settings.js').SettingsInput} */ (values)
   const judgedWith = own ?? named
   const early = judgedWith ? measure.plan.settings(settingsInput, judgedWith) : null
   const { sutHost, pinning, loadHosts } = await placeRun(values, named)
-  const selected = await selectWithVariants(discoverSuts(), values.frameworks, {
+  const selected = await selectWithVariants(catalogue.suts, values.frameworks, {
     cacheDir, signal, onLine: (entry, line) => log(`  install ${entry}: ${line}`)
   })
   const suts = await resolveSubjects(selected, {

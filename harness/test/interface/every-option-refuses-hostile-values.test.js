@@ -80,6 +80,8 @@ function hostileValues (domain) {
       return ['', '/etc/passwd', '/etc/passwd/results', '/proc/dyno-results', '/sys/dyno-results']
     case 'inputDirectory':
       return ['', '/etc/passwd', '/nonexistent/run', '/dev/zero']
+    case 'app':
+      return ['', '/etc/passwd', '/nonexistent/service', '/dev/zero', '/proc']
     case 'flag':
       return ['yes', '', '0']
     case 'objective':

@@ -12,12 +12,15 @@ import { COMMAND_OPTIONS } from '../../src/interface/cli/command-table.js'
 import { flagName } from '../../src/platform/options/option-spec.js'
 import { parseOptions } from '../../src/interface/cli/command-table.js'
 import { RUNTIME_NAMES } from '../../src/subjects/runtimes/runtime-targets.js'
+import { fileURLToPath } from 'node:url'
 import { runCli } from '../support/run-cli.js'
 import { skipUnless } from '../support/needs.js'
 
 /** @typedef {import('../../src/platform/options/option-spec.js').OptionSpec} OptionSpec */
 /** @typedef {string} Command */
 
+/** A service of its own, for `--app`. */
+const TINY_SERVICE = fileURLToPath(new URL('../fixtures/apps/tiny-service', import.meta.url))
 /** Every option of every command, as [command, spec]. */
 const EVERY_OPTION = /** @type {[Command, OptionSpec][]} */ (
   Object.entries(COMMAND_OPTIONS).flatMap(([command, specs]) => specs.map((spec) => [command, spec]))
@@ -123,6 +126,8 @@ function validValues (spec) {
       const dir = mkdtempSync(join(tmpdir(), 'dyno-options-'))
       return [[dir, dir]]
     }
+    case 'app':
+      return [[TINY_SERVICE, expect.objectContaining({ name: 'tiny-service', scenarios: expect.any(Array) })]]
     // Given, the option says what it names (`--paired`: paired); `--no-verify` turns its field off.
     case 'flag':
       return [[true, !flagName(spec).startsWith('--no-')]]
@@ -166,6 +171,7 @@ function refusedValue (spec) {
     case 'shard': return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
     case 'outputDirectory': return { value: '', says: 'a directory path' }
     case 'inputDirectory': return { value: '/nonexistent/run', says: 'an existing directory' }
+    case 'app': return { value: '/nonexistent/service', says: 'an existing directory holding dyno.config.yaml' }
     case 'flag': return { value: 'yes', says: 'given without a value' }
     case 'objective': return { value: 'p101<=10ms', says: 'names percentile 101, out of range (above 0 and below 100)' }
   }

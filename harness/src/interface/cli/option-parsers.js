@@ -1,19 +1,23 @@
 // @ts-check
 // The parsers of options whose values name what dyno knows (SUTs, scenarios, runtimes, hosts, cpus, the parts of a plan); the generic
 // ones (whole numbers, seconds, one of a list, directories) are platform/options/option-parsers.js.
+import { existsSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import semver from 'semver'
 import { SCENARIOS } from '@dyno/scenarios'
-import { DynoError } from '../../platform/errors.js'
+import { DynoError, isDynoError } from '../../platform/errors.js'
 import { checkRuntimeNames } from '../../subjects/runtimes/runtime-targets.js'
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { selectScenarios, selectSuts } from '../../subjects/suts/select.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
+import { loadApp } from '../../subjects/apps/load-app.js'
 import { checkedPathManifest } from '../../subjects/variants/resolve-variant.js'
 import { machineCpus } from '../../platform/pinning/cpu-list.js'
 import { parsePin } from '../../platform/pinning/parse-pin.js'
 import { HOST_KINDS, hostForms, parseHost } from '../../platform/hosts/host-kinds.js'
 import { invalidOption, nameList, withDomain } from '../../platform/options/option-parsers.js'
+
+/** @typedef {import('../../platform/options/option-spec.js').OptionValues} OptionValues */
 
 /** SUT names, each one under packages/ (checked here, so no later step starts before a typo is seen). */
 export const frameworkList = withDomain(function frameworkList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
@@ -27,12 +31,19 @@ export const frameworkList = withDomain(function frameworkList (/** @type {unkno
  * SUT under packages/, a variant only of a SUT whose framework is an npm package, a version, range or dist-tag that could
  * exist, a path that holds the framework. Whether the registry has the version is asked later, still before anything starts.
  */
-export const frameworkEntryList = withDomain(function frameworkEntryList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+export const frameworkEntryList = withDomain(function frameworkEntryList (
+  /** @type {unknown} */ raw, /** @type {string} */ flag, /** @type {OptionValues | undefined} */ values
+) {
   const entries = nameList(raw, flag)
-  const catalogue = discoverSuts()
+  const app = /** @type {import('../../subjects/apps/load-app.js').App | null | undefined} */ (values?.app)
+  const catalogue = app?.suts ?? discoverSuts()
   selectSuts(catalogue, [...new Set(entries.map((entry) => parseFrameworkEntry(entry).name))])
   for (const entry of entries.map(parseFrameworkEntry)) {
     if (!entry.spec) continue
+    if (app) {
+      throw new DynoError('DYNO_ERR_UNKNOWN_VERSION', `\`${flag}\` \`${entry.text}\`: a service given by --app runs as it is installed; ` +
+        'versions of its dependencies side by side are not supported yet')
+    }
     const sut = /** @type {import('../../subjects/suts/discover-suts.js').SutDescriptor} */ (
       catalogue.find((candidate) => candidate.name === entry.name)
     )
@@ -73,12 +84,29 @@ export const frameworkRangeList = withDomain(function frameworkRangeList (/** @t
   return entries
 }, { kind: 'names' })
 
-/** Scenario names, each one of the contract's. */
-export const scenarioList = withDomain(function scenarioList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+/** Scenario names, each one of the contract's, or of the service's with `--app` (given before). */
+export const scenarioList = withDomain(function scenarioList (
+  /** @type {unknown} */ raw, /** @type {string} */ flag, /** @type {OptionValues | undefined} */ values
+) {
   const names = nameList(raw, flag)
-  selectScenarios([...SCENARIOS], names)
+  const app = /** @type {import('../../subjects/apps/load-app.js').App | null | undefined} */ (values?.app)
+  selectScenarios([...(app?.scenarios ?? SCENARIOS)], names)
   return names
 }, { kind: 'names' })
+
+/** `--app DIR`: a directory holding a service's dyno.config.*, read and judged whole (load-app.js). */
+export const appDirectory = withDomain(function appDirectory (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  const dir = resolve(process.env.INIT_CWD || process.cwd(), String(raw))
+  if (String(raw).trim() === '' || !existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw invalidOption(flag, raw, 'an existing directory holding dyno.config.yaml, dyno.config.yml or dyno.config.json')
+  }
+  try {
+    return loadApp(dir)
+  } catch (error) {
+    if (!isDynoError(error)) throw error
+    throw new DynoError(error.code, `\`${flag}\` \`${String(raw)}\`: ${error.message}`, { cause: error })
+  }
+}, { kind: 'app' })
 
 /**
  * A comma-separated list of runtime names, each one dyno knows; throws DYNO_ERR_UNKNOWN_RUNTIME

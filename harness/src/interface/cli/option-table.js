@@ -13,7 +13,7 @@ import {
   CACHE_DIR, CENSUS_ARGS, DISTURBED_ABOVE, OUT, PG_POOL_SIZE, QUIET_CHECK, READY_TIMEOUT, VERBOSE
 } from '../options/output-options.js'
 import { FRESH_SUT, NO_VERIFY, PLAN_ONLY, REPEATS, SEED, SHARD } from '../options/plan-options.js'
-import { FRAMEWORKS_WITH_VARIANTS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
+import { APP, FRAMEWORKS_WITH_VARIANTS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
 
@@ -24,6 +24,7 @@ export const MEASURE_OPTIONS = Object.freeze(MEASURES.flatMap((measure) => measu
 
 /** The options of `dyno run`, in help order. */
 export const RUN_OPTIONS = Object.freeze([
+  APP,
   FRAMEWORKS_WITH_VARIANTS,
   SCENARIOS_OPTION,
   RUNTIME,

@@ -35,7 +35,7 @@ export function parseOptions (specs, typed) {
   for (const spec of specs) {
     const name = flagName(spec)
     if (!(name in typed)) continue
-    const parsed = spec.parse(typed[name], name)
+    const parsed = spec.parse(typed[name], name, values)
     // `--no-verify` given: the field it names is off.
     values[spec.field] = name.startsWith('--no-') ? !parsed : parsed
     given.add(spec.field)

@@ -12,6 +12,16 @@ import { runOrPlan } from '../runs/run-benchmarks.js'
 /** The scenario a capacity question is asked on unless `--scenarios` says otherwise: the contract's plain JSON answer. */
 export const CAPACITY_SCENARIOS = Object.freeze(['json'])
 
+/** `--scenarios` of a capacity question: json, or every scenario of the service `--app` gives. */
+const CAPACITY_SCENARIOS_OPTION = {
+  ...defaultingTo(SCENARIOS_OPTION, null),
+  default: undefined,
+  derive: (/** @type {import('../../platform/options/option-spec.js').OptionValues} */ values) =>
+    /** @type {import('../../subjects/apps/load-app.js').App | null} */ (values.app)?.scenarios.map((scenario) => scenario.name) ??
+      [...CAPACITY_SCENARIOS],
+  defaultText: `${CAPACITY_SCENARIOS.join(',')} (with --app, the service's)`
+}
+
 /** The measure of `dyno capacity`: capacity only (the other measures are `dyno run`'s). */
 const CAPACITY_MEASURE = {
   ...MEASURE, description: 'capacity (`dyno run --measure` takes the other measures)', parse: oneOf(['capacity']), default: 'capacity'
@@ -20,7 +30,7 @@ const CAPACITY_MEASURE = {
 /** @type {readonly import('../../platform/options/option-spec.js').OptionSpec[]} */
 const CAPACITY_OPTIONS = Object.freeze(RUN_OPTIONS.map((spec) => spec === MEASURE
   ? CAPACITY_MEASURE
-  : spec === SCENARIOS_OPTION ? defaultingTo(SCENARIOS_OPTION, [...CAPACITY_SCENARIOS]) : spec))
+  : spec === SCENARIOS_OPTION ? CAPACITY_SCENARIOS_OPTION : spec))
 
 /** @type {import('../cli/command.js').Command} */
 export const CAPACITY_COMMAND = {

@@ -1,10 +1,10 @@
 // @ts-check
 import { randomBytes } from 'node:crypto'
-import { PROTOCOLS, SCENARIOS } from '@dyno/scenarios'
+import { PROTOCOLS } from '@dyno/scenarios'
 import { DEFAULTS } from '../../platform/defaults.js'
 import { isDynoError } from '../../platform/errors.js'
 import { startSut } from '../../subjects/sut-process/start-sut.js'
-import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { subjectCatalogue } from '../../subjects/suts/subject-catalogue.js'
 import { selectScenarios, selectSuts } from '../../subjects/suts/select.js'
 import { mapLimit } from '../../platform/util/map-limit.js'
 import { describeFailedChecks, verifyScenario } from '../../subjects/verify/verify-scenario.js'
@@ -14,7 +14,7 @@ import { startServices } from '../../subjects/services/service-manager.js'
 import { createTable } from '../../platform/text/table.js'
 import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
 import { READY_TIMEOUT } from '../options/output-options.js'
-import { FRAMEWORKS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
+import { APP, FRAMEWORKS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
 import { protocolEnv, servedProtocolOf } from '../../subjects/sut-process/protocol-env.js'
 import { makeRunCertificate } from '../../subjects/tls/run-certificate.js'
 
@@ -29,7 +29,8 @@ const VERIFY_CONCURRENCY = 2
 /**
  * Starts each selected SUT (on each selected runtime) once per protocol its scenarios are served in, and checks every selected scenario
  * against the process that serves it; a TLS scenario against the certificate made for this verification.
- * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], workers: number, readyTimeoutSec: number }} options the parsed
+ * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], workers: number, readyTimeoutSec: number,
+ *   app?: import('../../subjects/apps/load-app.js').App | null }} options the parsed
  *   options of `dyno verify` (parse-command-line.js)
  * @param {{ suts?: import('../../subjects/suts/discover-suts.js').SutDescriptor[], signal?: AbortSignal, runId?: string,
  *   services?: import('../../subjects/services/service-manager.js').Services, onBuildLine?: (sut: string, line: string) => void }}
@@ -37,13 +38,14 @@ const VERIFY_CONCURRENCY = 2
  * @returns {Promise<VerifyRow[]>}
  */
 export async function verifySuts (options, context = {}) {
-  const suts = await resolveSubjects(selectSuts(context.suts ?? discoverSuts(), options.frameworks), {
+  const catalogue = subjectCatalogue(options.app)
+  const suts = await resolveSubjects(selectSuts(context.suts ?? catalogue.suts, options.frameworks), {
     runtimes: options.runtimes,
     workers: options.workers,
     onBuildLine: context.onBuildLine,
     signal: context.signal
   })
-  const scenarios = selectScenarios([...SCENARIOS], options.scenarios)
+  const scenarios = selectScenarios(catalogue.scenarios, options.scenarios)
   const mark = runEnv(context.runId ?? `verify-${randomBytes(3).toString('hex')}`)
   const services = context.services ?? await startServices(scenarios.flatMap((scenario) => scenario.services ?? []), { mark })
   const ci = process.env.CI === 'true' || process.env.CI === '1'
@@ -197,8 +199,13 @@ export const VERIFY_COMMAND = {
   args: [],
   summary: 'Start each SUT and check every scenario of the contract; exit 1 on any failure',
   options: [
+    APP,
     FRAMEWORKS,
-    { ...SCENARIOS_OPTION, derive: () => SCENARIOS.map((scenario) => scenario.name), defaultText: 'all' },
+    {
+      ...SCENARIOS_OPTION,
+      derive: (values) => subjectCatalogue(/** @type {any} */ (values.app)).scenarios.map((scenario) => scenario.name),
+      defaultText: 'all (with --app, the service\'s)'
+    },
     RUNTIME,
     WORKERS,
     READY_TIMEOUT

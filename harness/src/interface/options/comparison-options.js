@@ -10,7 +10,7 @@ import { LOAD_HOSTS, SUT_HOST } from './host-options.js'
 import { MEASURE, PROFILE } from './load-options.js'
 import { PLAN_ONLY, REPEATS, SEED, SHARD } from './plan-options.js'
 import { profileOf } from './profile-of.js'
-import { FRAMEWORKS, FRAMEWORKS_WITH_VARIANTS, SCENARIOS_OPTION } from './subject-options.js'
+import { APP, FRAMEWORKS, FRAMEWORKS_WITH_VARIANTS, SCENARIOS_OPTION } from './subject-options.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
 /** @typedef {import('../../platform/options/option-spec.js').OptionValues} OptionValues */
@@ -21,10 +21,13 @@ export const COMPARISON_PROFILE = 'ci'
 /** @param {OptionValues} values @returns {import('../../measures/measure.js').Measure} the measure the values name */
 const measureOf = (values) => measureNamed(String(values.measure))
 
-/** @type {readonly OptionSpec[]} the options of compare-commits' rounds */
+/**
+ * The options of compare-commits' rounds. `--app` is not among them yet: a round runs dyno's own commit, not the service's.
+ * @type {readonly OptionSpec[]}
+ */
 export const COMPARE_COMMITS_RUN_OPTIONS = Object.freeze([
   COMPARISON_MEASURE,
-  ...RUN_OPTIONS.filter((spec) => spec !== MEASURE && ![SEED, SUT_HOST, LOAD_HOSTS].includes(spec))
+  ...RUN_OPTIONS.filter((spec) => spec !== MEASURE && ![SEED, SUT_HOST, LOAD_HOSTS, APP].includes(spec))
 ].map((spec) => {
   // Variants are installed by the harness of each commit's worktree, which may predate them.
   if (spec === FRAMEWORKS_WITH_VARIANTS) return FRAMEWORKS

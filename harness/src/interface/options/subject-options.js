@@ -7,8 +7,30 @@ import { DEFAULT_RUNTIME, RUNTIME_NAMES } from '../../subjects/runtimes/runtime-
 import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { frameworkEntryList, frameworkList, runtimeList, scenarioList } from '../cli/option-parsers.js'
 import { profileOf } from './profile-of.js'
+import { appDirectory } from '../cli/option-parsers.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
+
+/**
+ * `--app DIR`: the service in DIR, by its `dyno.config.yaml`, as the run's one subject and its scenarios as the run's; read and judged
+ * here, before anything starts. It comes before the options whose defaults it sets (`--frameworks`, `--scenarios`).
+ * @type {OptionSpec}
+ */
+export const APP = {
+  field: 'app',
+  flag: '--app <dir>',
+  description: 'Measure your own service instead of the SUT packages: the directory holding its dyno.config.yaml (`.` for here); ' +
+    'its scenarios become the run\'s (see docs/app.md)',
+  parse: appDirectory,
+  default: null
+}
+
+/** @param {import('../../platform/options/option-spec.js').OptionValues} values @returns {string[] | null} */
+const appSubjects = (values) => /** @type {import('../../subjects/apps/load-app.js').App | null} */ (values.app)?.suts
+  .map((sut) => sut.name) ?? null
+/** @param {import('../../platform/options/option-spec.js').OptionValues} values @returns {string[] | null} */
+const appScenarioNames = (values) => /** @type {import('../../subjects/apps/load-app.js').App | null} */ (values.app)?.scenarios
+  .map((scenario) => scenario.name) ?? null
 
 /** @type {OptionSpec} */
 export const FRAMEWORKS = {
@@ -16,7 +38,7 @@ export const FRAMEWORKS = {
   flag: '--frameworks <names>',
   description: 'SUTs to run, comma-separated (see `dyno list`)',
   parse: frameworkList,
-  derive: () => discoverSuts().map((sut) => sut.name),
+  derive: (values) => appSubjects(values) ?? discoverSuts().map((sut) => sut.name),
   defaultText: 'all'
 }
 
@@ -30,7 +52,7 @@ export const FRAMEWORKS_WITH_VARIANTS = {
       'installed into a ' +
     'cached copy of the SUT package in --cache-dir',
   parse: frameworkEntryList,
-  derive: () => discoverSuts().map((sut) => sut.name),
+  derive: (values) => appSubjects(values) ?? discoverSuts().map((sut) => sut.name),
   defaultText: 'all'
 }
 
@@ -40,8 +62,8 @@ export const SCENARIOS_OPTION = {
   flag: '--scenarios <names>',
   description: 'Scenarios to run, comma-separated (see `dyno list`)',
   parse: scenarioList,
-  derive: (values) => profileOf(values).scenarios ?? SCENARIOS.map((scenario) => scenario.name),
-  defaultText: "the profile's"
+  derive: (values) => appScenarioNames(values) ?? profileOf(values).scenarios ?? SCENARIOS.map((scenario) => scenario.name),
+  defaultText: "the profile's (with --app, the service's)"
 }
 
 /** @type {OptionSpec} */

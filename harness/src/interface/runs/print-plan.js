@@ -1,10 +1,9 @@
 // @ts-check
 // `dyno run --plan`: the plan as JSON on stdout, nothing built, started or measured.
 import { resolve } from 'node:path'
-import { SCENARIOS } from '@dyno/scenarios'
 import { measureNamed } from '../../measures/index.js'
 import { REPO_ROOT } from '../../platform/paths.js'
-import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { subjectCatalogue } from '../../subjects/suts/subject-catalogue.js'
 import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../../subjects/suts/select.js'
 import { selectWithVariants } from '../../subjects/variants/variant-subjects.js'
@@ -16,14 +15,15 @@ import { planOptionsOf } from '../../suite/plan/split-plan.js'
  * @returns {Promise<number>}
  */
 export async function printPlan (options, io, planFields) {
-  const selected = await selectWithVariants(discoverSuts(), options.frameworks, {
+  const catalogue = subjectCatalogue(options.app)
+  const selected = await selectWithVariants(catalogue.suts, options.frameworks, {
     cacheDir: resolve(REPO_ROOT, options.cacheDir),
     install: false
   })
   const suts = await resolveSubjects(selected, { runtimes: options.runtimes, workers: options.workers, build: false })
   const plan = planParts({
     suts,
-    scenarios: selectScenarios([...SCENARIOS], options.scenarios),
+    scenarios: selectScenarios(catalogue.scenarios, options.scenarios),
     connections: options.connections,
     repeats: options.repeats,
     seed: options.seed,

@@ -12,12 +12,14 @@ import { checkWritableDirectory, inputKind } from '../util/checked-paths.js'
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean,
  *   maxExclusive?: boolean }
  *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] }
- *   | { kind: 'names' | 'outputDirectory' | 'inputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' | 'objective' }} OptionDomain
- * @typedef {((raw: unknown, flag: string) => any) & { domain: OptionDomain }} OptionParser
+ *   | { kind: 'names' | 'outputDirectory' | 'inputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' | 'objective' | 'app' }}
+ *   OptionDomain
+ * @typedef {((raw: unknown, flag: string, values?: import('./option-spec.js').OptionValues) => any) & { domain: OptionDomain }}
+ *   OptionParser values: the options given before it, parsed (`--scenarios` names the scenarios of the service `--app` gives)
  */
 
 /**
- * @param {(raw: unknown, flag: string) => any} parse
+ * @param {(raw: unknown, flag: string, values?: import('./option-spec.js').OptionValues) => any} parse
  * @param {OptionDomain} domain
  * @returns {OptionParser}
  */

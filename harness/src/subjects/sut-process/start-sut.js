@@ -4,6 +4,9 @@ import { LineTail } from '../../platform/process/line-tail.js'
 import { spawnLocalGroup } from '../../platform/hosts/local/local-host.js'
 import { pinnedSpawnArgs } from '../../platform/process/pinned-spawn.js'
 import { eventLoopEnv } from '../../platform/resources/event-loop-samples.js'
+import { readinessOf } from './readiness.js'
+
+export { describeExit } from './exit-text.js'
 
 /**
  * @typedef {object} ReadyLine the JSON line a SUT prints once it listens
@@ -26,20 +29,6 @@ import { eventLoopEnv } from '../../platform/resources/event-loop-samples.js'
  *   null: read /proc here
  * @property {() => string | null} lostReason why its host can no longer be reached, when it cannot
  */
-
-/**
- * @param {string} line
- * @returns {ReadyLine | null}
- */
-function parseReadyLine (line) {
-  if (!line.startsWith('{')) return null
-  try {
-    const parsed = JSON.parse(line)
-    return parsed && parsed.event === 'ready' ? parsed : null
-  } catch {
-    return null
-  }
-}
 
 /** Variables that point a SUT at its data sources and its certificate: only the harness sets them, per scenario. */
 const HARNESS_ONLY_VARIABLES = ['REDIS_URL', 'DATABASE_URL', 'SQLITE_PATH', 'PG_POOL_SIZE', 'WORKERS', 'TLS_CERT_FILE', 'TLS_KEY_FILE']
@@ -84,13 +73,16 @@ export async function startSut (
   const { command, args } = pinnedSpawnArgs(onHost.command, onHost.args, cpus)
   const probeFile = sut.launch.eventLoopProbe ? eventLoopFile : null
   const inheritedNodeOptions = env.NODE_OPTIONS ?? (host && !host.sharesProcesses ? '' : (process.env.NODE_OPTIONS ?? ''))
+  const readiness = readinessOf(sut)
+  const listenAddress = host?.listenAddress ?? '127.0.0.1'
   const sutEnv = {
     NODE_ENV: 'production',
-    PORT: '0',
-    HOST: host?.listenAddress ?? '127.0.0.1',
+    HOST: listenAddress,
     WORKERS: String(sut.workers),
     PROTOCOL: 'http1',
-    ...env,
+    ...sut.env,
+    ...serviceAddresses(env, sut.serviceVariables),
+    PORT: await readiness.port(listenAddress),
     // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
     ...(probeFile ? eventLoopEnv({ file: probeFile, intervalMs: eventLoopIntervalMs, inheritedNodeOptions }) : {})
   }
@@ -122,7 +114,7 @@ export async function startSut (
   /** @type {ReadyLine} */
   let ready
   try {
-    ready = await waitForReadyLine(child, { sut, stderr, readyTimeoutSec, signal })
+    ready = await readiness.wait(child, { sut, stderr, readyTimeoutSec, signal, address: host?.address ?? '127.0.0.1', port: sutEnv.PORT })
     if (ready.protocol !== sutEnv.PROTOCOL) {
       throw new DynoError(
         'DYNO_ERR_SUT_PROTOCOL',
@@ -151,50 +143,10 @@ export async function startSut (
 }
 
 /**
- * @param {import('../../platform/hosts/host.js').HostProcess} child
- * @param {{ sut: import('../suts/discover-suts.js').SutDescriptor, stderr: LineTail, readyTimeoutSec: number, signal?: AbortSignal }}
- *   context
- * @returns {Promise<ReadyLine>}
+ * dyno's variables, with each service's address also in the variable the service's config names for it.
+ * @param {Record<string, string>} env @param {Record<string, string> | undefined} renamed dyno's variable → the service's
  */
-function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal }) {
-  return new Promise((resolve, reject) => {
-    let buffered = ''
-    const cleanup = () => {
-      clearTimeout(timer)
-      child.stdout.off('data', onData)
-      signal?.removeEventListener('abort', onAbort)
-    }
-    const fail = (/** @type {DynoError} */ error) => { cleanup(); reject(error) }
-    const onData = (/** @type {Buffer} */ chunk) => {
-      buffered += chunk.toString()
-      let newline
-      while ((newline = buffered.indexOf('\n')) !== -1) {
-        const line = buffered.slice(0, newline).trim()
-        buffered = buffered.slice(newline + 1)
-        const ready = parseReadyLine(line)
-        if (!ready) continue
-        if (!Number.isInteger(ready.port) || ready.port < 1 || ready.port > 65535) {
-          return fail(new DynoError('DYNO_ERR_SUT_NOT_READY', `SUT ${sut.name} announced an invalid port in its ready line: ${line}`))
-        }
-        cleanup()
-        return resolve(ready)
-      }
-    }
-    const onAbort = () =>
-      fail(new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal?.reason)} while waiting for SUT ${sut.name} to be ready`))
-    const timer = setTimeout(() => fail(new DynoError('DYNO_ERR_SUT_NOT_READY',
-      `SUT ${sut.name} printed no ready line within ${readyTimeoutSec} s; last stderr lines:\n${stderr.format()}`,
-      { details: { stderrTail: stderr.snapshot() } })), readyTimeoutSec * 1000)
-    child.stdout.on('data', onData)
-    child.exited.then(({ code, signal: exitSignal }) => fail(new DynoError('DYNO_ERR_SUT_EXITED',
-      `SUT ${sut.name} exited before it was ready (${describeExit(code, exitSignal)}); last stderr lines:\n${stderr.format()}`,
-      { details: { stderrTail: stderr.snapshot(), exitCode: code, exitSignal } })))
-    if (signal?.aborted) onAbort()
-    else signal?.addEventListener('abort', onAbort, { once: true })
-  })
-}
-
-/** @param {number | null} code @param {NodeJS.Signals | null} signal */
-export function describeExit (code, signal) {
-  return signal ? `killed by ${signal}` : `exit code ${code}`
+function serviceAddresses (env, renamed = {}) {
+  const moved = Object.entries(renamed).filter(([given]) => env[given] !== undefined).map(([given, chosen]) => [chosen, env[given]])
+  return { ...env, ...Object.fromEntries(moved) }
 }

@@ -33,8 +33,14 @@ const SUT_PACKAGE_PREFIX = '@dyno/sut-'
  * @property {import('../variants/variant-subjects.js').Variant | null} [variant] a variant of the framework (`express@4.21.2`):
  *   this descriptor is the SUT package's cached copy installed with it
  * @property {string | null} [installFailure] a variant whose copy could not be installed: why (its rows fail with it)
+ * @property {SutReadiness} [readiness] how dyno knows it listens: its ready line unless this says otherwise
+ * @property {Record<string, string>} [env] variables of its own, set before dyno's
+ * @property {Record<string, string>} [serviceVariables] a service's address in another variable than dyno's (`DATABASE_URL` → `PG_URL`)
  *
- * @typedef {'node' | 'bun' | 'deno' | 'go' | 'python'} SutRuntimeKind
+ * @typedef {{ kind: 'line' } | { kind: 'probe', path: string, status: number | null, port: 'env' | number }} SutReadiness probe: a GET
+ *   of `path` answers (with `status`, when given); port: dyno passes a free one in PORT, or the one the service always listens on
+ *
+ * @typedef {'node' | 'bun' | 'deno' | 'go' | 'python' | 'command'} SutRuntimeKind command: a service's own command (`--app`)
  * @typedef {{ command: string, args: string[], eventLoopProbe: boolean }} SutLaunch eventLoopProbe: the runtime honours
  *   NODE_OPTIONS=--import
  */

@@ -10,7 +10,7 @@ import { bodyMatches } from './check-response.js'
 export function bodyVerifier (expected) {
   if (!expected) return undefined
   if (expected.text !== undefined) return (body) => body === expected.text
-  if (expected.check !== undefined) return (body) => bodyMatches(expected, body)
+  if (expected.check !== undefined || expected.schema !== undefined) return (body) => bodyMatches(expected, body)
   const canonical = JSON.stringify(expected.json)
   return (body) => body === canonical || bodyMatches(expected, body)
 }

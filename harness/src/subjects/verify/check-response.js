@@ -1,6 +1,7 @@
 // @ts-check
 import { isDeepStrictEqual } from 'node:util'
 import { BODY_CHECKS } from '@dyno/scenarios'
+import { schemaCheck, schemaText } from './schema-check.js'
 
 /**
  * @typedef {object} Check one thing verification looked at
@@ -44,6 +45,7 @@ export function bodyMatches (expected, body) {
     return false
   }
   if (expected.check !== undefined) return BODY_CHECKS[expected.check](parsed)
+  if (expected.schema !== undefined) return schemaCheck(expected.schema)(parsed)
   return isDeepStrictEqual(parsed, expected.json)
 }
 
@@ -72,9 +74,11 @@ export function checkResponse (label, response, expect, { framing = true } = {})
   }
   if (expect.body !== null) {
     const ok = bodyMatches(expect.body, response.body)
-    const { text, json, check } = expect.body
-    const kind = text !== undefined ? 'body (exact)' : check !== undefined ? `body (${check})` : 'body (JSON deep-equal)'
-    const expected = text ?? (check !== undefined ? `JSON that ${check} accepts` : json)
+    const { text, json, check, schema } = expect.body
+    const kind = text !== undefined
+      ? 'body (exact)'
+      : check !== undefined ? `body (${check})` : schema !== undefined ? 'body (JSON Schema)' : 'body (JSON deep-equal)'
+    const expected = text ?? (check !== undefined ? `JSON that ${check} accepts` : schema !== undefined ? schemaText(schema) : json)
     const shownExpected = typeof expected === 'string' ? expected : JSON.stringify(expected)
     checks.push({ request: label, check: kind, ok, expected: ok ? expected : excerpt(shownExpected), actual: excerpt(response.body) })
   }

@@ -1,0 +1,31 @@
+// @ts-check
+// A service's scenarios as dyno's own are: a request verification checks first and load then repeats, with what its answer must be.
+import { readFileSync } from 'node:fs'
+import { defineScenario } from '@dyno/scenarios'
+import { insideApp } from './read-app-config.js'
+
+/**
+ * @param {{ dir: string, file: string, config: import('./read-app-config.js').AppConfig }} app
+ * @returns {import('@dyno/scenarios').Scenario[]}
+ */
+export function appScenarios ({ dir, file, config }) {
+  const services = /** @type {('redis' | 'postgres')[]} */ (Object.keys(config.services ?? {}))
+  return config.scenarios.map((scenario, index) => {
+    const { method = 'GET', path, headers = {}, body, bodyFile } = scenario.request
+    const where = `/scenarios/${index}/request/bodyFile`
+    const sent = bodyFile === undefined ? body ?? null : readFileSync(insideApp(dir, file, where, bodyFile), 'utf8')
+    return defineScenario({
+      name: scenario.name,
+      summary: scenario.summary ?? `${method} ${path}`,
+      countWeight: 1,
+      waitsOnIo: scenario.waitsOnIo ?? false,
+      services,
+      request: { method: /** @type {import('@dyno/scenarios').RequestSpec['method']} */ (method), path, headers, body: sent },
+      expect: {
+        status: scenario.expect.status,
+        contentType: scenario.expect.contentType ?? null,
+        body: scenario.expect.body ?? null
+      }
+    })
+  })
+}

@@ -1,0 +1,48 @@
+// @ts-check
+// How dyno learns that a SUT listens, and on which port: each kind of readiness says what PORT to pass and how to wait.
+import { createServer } from 'node:net'
+import { waitForReadyLine } from './ready-line.js'
+import { waitForProbe } from './ready-probe.js'
+
+/**
+ * @typedef {{ sut: import('../suts/discover-suts.js').SutDescriptor, stderr: import('../../platform/process/line-tail.js').LineTail,
+ *   readyTimeoutSec: number, signal?: AbortSignal }} ReadyWait
+ * @typedef {object} Readiness
+ * @property {(listenAddress: string) => Promise<string>} port the PORT the SUT is given
+ * @property {(child: import('../../platform/hosts/host.js').HostProcess, wait: ReadyWait & { address: string, port: string }) =>
+ *   Promise<import('./start-sut.js').ReadyLine>} wait until it listens
+ */
+
+/** @type {{ [K in import('../suts/discover-suts.js').SutReadiness['kind']]: (spec: any) => Readiness }} */
+const READINESS = {
+  // dyno's own SUTs bind any free port and announce it.
+  line: () => ({
+    port: async () => '0',
+    wait: (child, wait) => waitForReadyLine(child, wait)
+  }),
+  probe: (/** @type {Extract<import('../suts/discover-suts.js').SutReadiness, { kind: 'probe' }>} */ spec) => ({
+    port: async (listenAddress) => String(spec.port === 'env' ? await freePort(listenAddress) : spec.port),
+    wait: (child, wait) =>
+      waitForProbe(child, { ...wait, port: Number(wait.port), path: spec.path, status: spec.status, portGiven: spec.port !== 'env' })
+  })
+}
+
+/** @param {import('../suts/discover-suts.js').SutDescriptor} sut @returns {Readiness} */
+export const readinessOf = (sut) => READINESS[sut.readiness?.kind ?? 'line'](sut.readiness)
+
+/**
+ * A port free on this machine now. Another process may take it before the service binds it; the service then fails to start, and says
+ * so: a service that takes its port from PORT cannot be handed a bound socket.
+ * @param {string} address
+ * @returns {Promise<number>}
+ */
+function freePort (address) {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, address, () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
+      server.close(() => resolve(port))
+    })
+  })
+}
