@@ -82,6 +82,10 @@ function hostileValues (domain) {
       return ['', '/etc/passwd', '/nonexistent/run', '/dev/zero']
     case 'app':
       return ['', '/etc/passwd', '/nonexistent/service', '/dev/zero', '/proc']
+    case 'inputFile':
+      return ['', '/nonexistent/openapi.yaml', '/dev/zero', '/proc']
+    case 'text':
+      return ['', '   ', 'node\nserver.js', 'x'.repeat(4097)]
     case 'flag':
       return ['yes', '', '0']
     case 'objective':
@@ -125,6 +129,8 @@ function commandLine (command, out) {
       return { before: ['compare-versions', 'express', 'express@4.21.2'], after: ['--out', out] }
     case 'timeline':
       return { before: ['timeline', join(out, 'timeline-data')], after: ['--out', out] }
+    case 'app':
+      return { before: ['app', 'init', join(out, 'service')], after: [] }
     case 'site':
       return { before: ['site', join(out, 'no-such-data')], after: ['--out', join(out, 'site')] }
     case 'bisect':

@@ -128,6 +128,10 @@ function validValues (spec) {
     }
     case 'app':
       return [[TINY_SERVICE, expect.objectContaining({ name: 'tiny-service', scenarios: expect.any(Array) })]]
+    case 'inputFile':
+      return [[join(TINY_SERVICE, 'server.js'), join(TINY_SERVICE, 'server.js')]]
+    case 'text':
+      return [['node server.js --port "$PORT"', 'node server.js --port "$PORT"']]
     // Given, the option says what it names (`--paired`: paired); `--no-verify` turns its field off.
     case 'flag':
       return [[true, !flagName(spec).startsWith('--no-')]]
@@ -172,6 +176,8 @@ function refusedValue (spec) {
     case 'outputDirectory': return { value: '', says: 'a directory path' }
     case 'inputDirectory': return { value: '/nonexistent/run', says: 'an existing directory' }
     case 'app': return { value: '/nonexistent/service', says: 'an existing directory holding dyno.config.yaml' }
+    case 'inputFile': return { value: '/nonexistent/openapi.yaml', says: 'an existing file' }
+    case 'text': return { value: ' ', says: 'one line of text' }
     case 'flag': return { value: 'yes', says: 'given without a value' }
     case 'objective': return { value: 'p101<=10ms', says: 'names percentile 101, out of range (above 0 and below 100)' }
   }
@@ -308,7 +314,7 @@ describe('the CLI on bad input', () => {
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
     expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
-      'valid: run, capacity, verify, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, ' +
+      'valid: run, capacity, verify, app, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, ' +
         'timeline-check, bisect, site, host, list')
   })
 

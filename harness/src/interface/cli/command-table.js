@@ -1,6 +1,7 @@
 // @ts-check
 // The commands of dyno, in help order: each one file of interface/commands/ (command.js says what a command is). main.js dispatches through
 // this list; help and docs/cli.md are written from it.
+import { APP_COMMAND } from '../commands/app-command.js'
 import { BISECT_COMMAND } from '../commands/bisect-command.js'
 import { CALIBRATE_COMMAND } from '../commands/calibrate-command.js'
 import { CAPACITY_COMMAND } from '../commands/capacity-command.js'
@@ -22,6 +23,7 @@ export const COMMANDS = Object.freeze([
   RUN_COMMAND,
   CAPACITY_COMMAND,
   VERIFY_COMMAND,
+  APP_COMMAND,
   CALIBRATE_COMMAND,
   REPORT_COMMAND,
   COMPARE_COMMAND,

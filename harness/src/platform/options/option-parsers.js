@@ -12,7 +12,8 @@ import { checkWritableDirectory, inputKind } from '../util/checked-paths.js'
  * @typedef {{ kind: 'whole' | 'wholeList' | 'seconds' | 'positive' | 'percentage', min: number, max: number, minExclusive?: boolean,
  *   maxExclusive?: boolean }
  *   | { kind: 'oneOf' | 'subset', allowed: readonly string[] }
- *   | { kind: 'names' | 'outputDirectory' | 'inputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' | 'objective' | 'app' }}
+ *   | { kind: 'names' | 'outputDirectory' | 'inputDirectory' | 'flag' | 'pin' | 'host' | 'hostList' | 'shard' | 'objective' | 'app'
+ *   | 'inputFile' | 'text' }}
  *   OptionDomain
  * @typedef {((raw: unknown, flag: string, values?: import('./option-spec.js').OptionValues) => any) & { domain: OptionDomain }}
  *   OptionParser values: the options given before it, parsed (`--scenarios` names the scenarios of the service `--app` gives)
@@ -143,6 +144,22 @@ export const inputDirectory = withDomain(function inputDirectory (/** @type {unk
   if (inputKind(path, `\`${flag}\` \`${raw}\``) !== 'directory') throw invalidOption(flag, raw, `an existing directory (${path} is none)`)
   return raw
 }, { kind: 'inputDirectory' })
+
+/** A file dyno reads, named from where the command was typed (INIT_CWD under pnpm): it must be a regular file. */
+export const inputFile = withDomain(function inputFile (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  if (typeof raw !== 'string' || raw.trim() === '') throw invalidOption(flag, raw, 'a file path')
+  const path = resolve(process.env.INIT_CWD || process.cwd(), raw)
+  if (inputKind(path, `\`${flag}\` \`${raw}\``) !== 'file') throw invalidOption(flag, raw, `an existing file (${path} is none)`)
+  return path
+}, { kind: 'inputFile' })
+
+/** Text of one line, as given (a command a shell runs). */
+export const text = withDomain(function text (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+  if (typeof raw !== 'string' || raw.trim() === '' || /[\0\r\n]/.test(raw) || raw.length > 4096) {
+    throw invalidOption(flag, raw, 'one line of text (up to 4,096 characters, no NUL)')
+  }
+  return raw
+}, { kind: 'text' })
 
 /** An option given without a value (`--paired`, `--no-verify`). */
 export const flag = withDomain(function flag (/** @type {unknown} */ raw, /** @type {string} */ name) {
