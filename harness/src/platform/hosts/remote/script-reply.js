@@ -12,16 +12,19 @@ export const REPLY_MARKER = '\u001edyno-reply '
 const NONCE = /^[0-9a-f]{32}$/
 /** The longest reply line read (an instruction count's windows are the largest reply, tens of KB): a longer line is not the reply. */
 export const MAX_REPLY_CHARS = 4 * 1024 * 1024
+/** In a script runNodeScript started, its call's nonce: taken out of the environment as the script loads, so that nothing it starts (the
+ * SUT a count runs under valgrind) inherits it. */
+const OWN_NONCE = process.env[REPLY_NONCE_ENV] ?? ''
+delete process.env[REPLY_NONCE_ENV]
 
 /**
  * Writes the script's reply on its own line: called once, by a script runNodeScript started.
  * @param {unknown} value anything JSON holds
  */
 export function writeReply (value) {
-  const nonce = process.env[REPLY_NONCE_ENV] ?? ''
-  if (!NONCE.test(nonce)) throw new Error(`${REPLY_NONCE_ENV} holds no nonce: this script replies to dyno's runNodeScript`)
+  if (!NONCE.test(OWN_NONCE)) throw new Error(`${REPLY_NONCE_ENV} held no nonce: this script replies to dyno's runNodeScript`)
   // The newline first: what the login printed before may not have ended its line.
-  process.stdout.write(`\n${REPLY_MARKER}${nonce} ${JSON.stringify(value)}\n`)
+  process.stdout.write(`\n${REPLY_MARKER}${OWN_NONCE} ${JSON.stringify(value)}\n`)
 }
 
 /**
