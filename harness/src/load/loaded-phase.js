@@ -11,6 +11,7 @@ import { attachPhaseResources, samplePhases } from './phase-sampling.js'
  * @typedef {object} LoadedPhase a plan and what its load runs with
  * @property {import('./engines/engine.js').Engine} engine
  * @property {import('./engines/engine.js').EngineSettings} engineSettings its own options' (its `settingsOf`), which its threads follow
+ *   and it is started with
  * @property {import('./load-plan.js').LoadPlan} plan
  * @property {number[] | null} generatorCpus the engine's cpus here
  * @property {import('./engines/engine.js').LoadHost[] | null} loadHosts where the engine runs instead of here (`--load-hosts`); null: here
@@ -39,6 +40,7 @@ export async function runLoadedPhase (phase) {
   /** @type {Omit<EngineHooks, 'threads' | 'cpus'>} */
   const hooks = {
     env: phase.env,
+    settings: phase.engineSettings,
     ...(phase.onProgress ? { onProgress: phase.onProgress } : {}),
     ...(sampler
       ? {

@@ -4,8 +4,8 @@
 // failed handshake) under its reason, the engine still alive to report it, and the run judged invalid with that reason.
 import { afterAll, describe, expect, it } from 'vitest'
 import { underLoadProblems } from '../../src/judging/under-load-check.js'
-import { BODY_LIMIT_BYTES } from '../../src/load/engines/native/native-config.js'
 import { startNativeLoad } from '../../src/load/engines/native/native-engine.js'
+import { DEFAULT_MAX_BODY_MIB } from '../../src/load/engines/native/native-options.js'
 import { runEnv } from '../../src/platform/env/run-env.js'
 import { planFor } from '../support/engine-under-test.js'
 import { trackRuns } from '../support/leftover-processes.js'
@@ -21,11 +21,12 @@ const absent = missing('native')
 /** @param {string} headers @param {string | Buffer} [body] @returns {Buffer} a 200 whose head states `headers` */
 const response = (headers, body = '') => Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\n${headers}\r\n\r\n`, 'latin1'), Buffer.from(body)])
 
-/** A chunked body of 64 KiB chunks that add up to one chunk past the engine's limit, the last chunk never sent. */
+/** A chunked body of 64 KiB chunks that add up to one chunk past the engine's limit (its default), the last chunk never sent. */
 function chunksPastTheLimit () {
   const chunkBytes = 64 * 1024
   const chunk = Buffer.concat([Buffer.from(`${chunkBytes.toString(16)}\r\n`), Buffer.alloc(chunkBytes, 'x'), Buffer.from('\r\n')])
-  return [response('Transfer-Encoding: chunked'), ...Array.from({ length: BODY_LIMIT_BYTES / chunkBytes + 1 }, () => chunk)]
+  const chunks = DEFAULT_MAX_BODY_MIB * 1024 * 1024 / chunkBytes + 1
+  return [response('Transfer-Encoding: chunked'), ...Array.from({ length: chunks }, () => chunk)]
 }
 
 const LIES = [

@@ -17,9 +17,11 @@
 // (other-processes-are-named-without-their-arguments, and other-processes-arguments-are-written-nowhere beside a real run).
 // What a SUT, a host or a pull request could do, each proven in its own file: a SUT that lies about lengths, trickles or floods ends
 // as an invalid cell with its reason (a-sut-that-lies-trickles-or-floods-ends-as-an-invalid-cell-with-its-reason; the native engine's
-// own: native-engine-survives-a-server-that-lies-about-lengths); every read verification makes is bounded in bytes and time
+// own: native-engine-survives-a-server-that-lies-about-lengths, its cap on a body being `--max-body-mib`, refused outside its bounds:
+// native-engine-caps-bodies-at-max-body-mib); every read verification makes is bounded in bytes and time
 // (verification-reads-are-bounded-in-bytes-and-time); a SUT cannot forge the guard's lines (a-sut-cannot-forge-the-guards-lines);
-// the cache's seal key is trusted only as dyno wrote it (the-cache-seal-is-trusted-only-as-dyno-wrote-it); certificate copies on
+// the cache's seal key is trusted only as dyno wrote it (the-cache-seal-is-trusted-only-as-dyno-wrote-it); every script dyno runs on
+// a host answers past whatever the host's login prints (a-script-on-a-host-answers-past-what-its-login-prints); certificate copies on
 // hosts are read past login noise and removed when a host fails
 // (certificate-copies-are-read-past-login-noise-and-removed-when-a-host-fails); a fork that edits the dataset gate is checked by the
 // base's gate (a-fork-that-edits-the-dataset-gate-is-checked-by-the-bases-gate); a rate no schedule can keep is refused

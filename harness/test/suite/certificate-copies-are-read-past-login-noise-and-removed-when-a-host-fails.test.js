@@ -1,8 +1,9 @@
 // @ts-check
 // A host of its own gets copies of the run's certificate (and, for the SUTs' host, its key), written there by dyno's script over the
 // host's login. What a login prints (a banner, an `echo` in .bashrc) is not the copy's reply: the reply is the one line that starts
-// with its marker and the copy's nonce. And no copy outlives a failure: a copy whose reply is lost is removed at once, and when one
-// of several load hosts fails, the copies placed on the others are removed too before the failure, naming its host, is thrown.
+// with the marker and the nonce of its call (runNodeScript's). And no copy outlives a failure: a copy whose reply is lost is removed
+// at once, and when one of several load hosts fails, the copies placed on the others are removed too before the failure, naming its
+// host, is thrown.
 // The hosts are this machine, as the test kind `apart://` makes it (files of its own), each behind a login shell of the test's
 // making that prints what it likes and gives the copies a temporary directory of their own.
 import { randomUUID } from 'node:crypto'
@@ -10,10 +11,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { connectHost, HOST_KINDS, parseHost } from '../../src/platform/hosts/host-kinds.js'
 import { certificateOnHost, certificateOnHosts } from '../../src/subjects/tls/certificate-on-host.js'
 import { makeRunCertificate } from '../../src/subjects/tls/run-certificate.js'
-import { apartHostKind } from '../support/apart-host/apart-kind.js'
+import { hostBehindLogin } from '../support/apart-host/behind-login.js'
 import { trackRuns } from '../support/leftover-processes.js'
 
 const runs = trackRuns()
@@ -28,22 +28,8 @@ afterAll(() => {
 /** Every command line a login was given, to check that no key is on one. @type {string[][]} */
 const commandLines = []
 
-/**
- * A host of its own whose login runs `login` (a shell script) around the command, with the host's temporary directory its own.
- * @param {string} name @param {string} login sh, given the command as "$@"
- * @returns {Promise<{ host: import('../../src/platform/hosts/host.js').Host, tmp: string }>}
- */
-async function hostBehind (name, login) {
-  const tmp = mkdtempSync(join(work, `${name}-`))
-  const host = await connectHost(parseHost(`apart://${name}`, '--load-hosts', [...HOST_KINDS, apartHostKind]), 'load',
-    [...HOST_KINDS, apartHostKind])
-  /** @type {import('../../src/platform/hosts/host.js').Host['launchOn']} */
-  const launchOn = (command, args) => {
-    commandLines.push([command, ...args])
-    return { command: 'sh', args: ['-c', `export TMPDIR="$0" DYNO_RUN_ID=${runId}; ${login}`, tmp, command, ...args] }
-  }
-  return { host: { ...host, launchOn }, tmp }
-}
+/** @param {string} name @param {string} login @returns {ReturnType<typeof hostBehindLogin>} */
+const hostBehind = (name, login) => hostBehindLogin({ name, login, work, runId, commandLines })
 
 /** The copies' directories left in a host's temporary directory. @param {string} tmp */
 const copiesIn = (tmp) => readdirSync(tmp).filter((entry) => entry.startsWith('dyno-tls-'))

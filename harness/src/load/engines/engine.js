@@ -12,7 +12,7 @@
  *   what to install
  *
  * @typedef {Readonly<Record<string, number | string | boolean>>} EngineSettings what an engine's own options set (its `settingsOf`), handed
- *   back to it whole and recorded beside the run's load; no one else reads it
+ *   back to it whole (its `refusal`, `threads` and the hooks it starts with) and recorded beside the run's load; no one else reads it
  *
  * @typedef {object} EngineLoad the load settings an engine is judged against before anything starts
  * @property {number[]} connections every level of the run
@@ -27,6 +27,7 @@
  * @property {number} threads how many threads (or processes) drive the load
  * @property {number[] | null} [cpus] pin the engine's processes to these cpus
  * @property {Record<string, string>} [env] added to the engine's environment (DYNO_RUN_ID)
+ * @property {EngineSettings} [settings] what its own options set (its `settingsOf`); absent: what they default to
  * @property {(phase: 'warmup' | 'measure') => void} [onPhase] a phase finished
  * @property {(phase: 'warmup' | 'measure') => void} [onClock] the phase's clock started, its connections up (engines that wait for
  *   them: native): what is sampled over the phase starts here

@@ -127,19 +127,16 @@ async function countedOnHost (context, cell, record, count) {
       ? { caFile: context.certificateOnSutHost.certFile, serverName: context.certificateOnSutHost.serverName }
       : null
   })
-  const { stdout, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/measures/instructions/counts/count-on-host.js', [],
+  const { reply, stderr, lost } = await runNodeScript(context.sutHost, 'harness/src/measures/instructions/counts/count-on-host.js', [],
     { label: `the count of ${cell.sut.name}`, signal: context.signal, stdinText: `${spec}\n` })
   if (lost) return failed(`${lost}; the figures measured before are kept`, 'DYNO_ERR_HOST_LOST')
   if (context.signal.aborted) {
     return failed(`interrupted by ${String(context.signal.reason)} while counting ` +
     'instructions', 'DYNO_ERR_INTERRUPTED')
   }
-  const said = stdout.trim().split('\n').pop() ?? ''
-  /** @type {{ count?: InstructionCount, error?: { code: import('../../platform/errors.js').ErrorCode, message: string } }} */
-  let answer
-  try {
-    answer = JSON.parse(said)
-  } catch {
+  /** @type {{ count?: InstructionCount, error?: { code: import('../../platform/errors.js').ErrorCode, message: string } } | null} */
+  const answer = typeof reply?.value === 'object' ? /** @type {any} */ (reply.value) : null
+  if (!answer) {
     return failed(
       `the count on ${context.sutHost.name} ended without a result; its last lines:\n${stderr.trim().split('\n').slice(-10).join('\n')}`,
       'DYNO_ERR_SUT_EXITED'

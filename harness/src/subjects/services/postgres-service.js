@@ -232,19 +232,20 @@ const ON_HOST_SCRIPT = 'harness/src/subjects/services/postgres-cluster.js'
 async function postgresOnHost (host, mark) {
   const password = randomBytes(24).toString('hex')
   // The password goes to the host's script on its stdin, never its command line.
-  const run = async (/** @type {string[]} */ args) => {
-    const { code, stdout, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, {
+  /** @param {string[]} args @returns {Promise<unknown>} what the script replied (null for `remove`, which replies nothing) */
+  const run = async (args) => {
+    const { code, reply, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, {
       label: `postgres ${args[0]}`,
       stdinText: `${password}\n`
     })
-    if (code !== 0) {
-      const said = lost ?? stderr.trim().split('\n').slice(-3).join(' / ')
-      throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `PostgreSQL on ${host.name}: \`${args[0]}\` failed: ${said}`)
-    }
-    return stdout.trim()
+    const failed = (/** @type {string} */ why) =>
+      new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `PostgreSQL on ${host.name}: \`${args[0]}\` failed: ${why}`)
+    if (code !== 0) throw failed(lost ?? (stderr.trim().split('\n').slice(-3).join(' / ') || `exit code ${code}`))
+    if (args[0] === 'remove') return null
+    if (!reply) throw failed(`its reply was not among the lines ${host.name} printed`)
+    return reply.value
   }
-  /** @type {Cluster} */
-  const cluster = JSON.parse(await run(['init', host.addressOfThisMachine, host.listenAddress]))
+  const cluster = clusterOf(await run(['init', host.addressOfThisMachine, host.listenAddress]), host)
   const open = async () => {
     const [port] = await host.freePorts(1)
     const server = await startManagedProcess({
@@ -264,4 +265,21 @@ async function postgresOnHost (host, mark) {
     return service
   }
   return restartableService('postgres', open, () => { run(['remove', cluster.dir]).catch(() => {}) })
+}
+
+/**
+ * The cluster a host's script replied with, its every field checked: a host's reply is data.
+ * @param {unknown} value @param {import('../../platform/hosts/host.js').Host} host @returns {Cluster}
+ */
+function clusterOf (value, host) {
+  const cluster = /** @type {Record<string, any> | null} */ (typeof value === 'object' ? value : null)
+  const strings = (/** @type {any} */ object, /** @type {string[]} */ keys) =>
+    typeof object === 'object' && object !== null && keys.every((key) => typeof object[key] === 'string')
+  const ids = (/** @type {any} */ user) => user === null || (Number.isInteger(user?.uid) && Number.isInteger(user?.gid))
+  if (!cluster || !strings(cluster, ['dir', 'dataDir']) || !strings(cluster.binaries, ['initdb', 'postgres', 'source']) ||
+    !ids(cluster.user)) {
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `PostgreSQL on ${host.name}: \`init\` replied no cluster (its directory, ` +
+      'binaries and user)')
+  }
+  return /** @type {Cluster} */ (cluster)
 }

@@ -63,22 +63,26 @@ const ON_HOST_SCRIPT = 'harness/src/subjects/services/sqlite-world-file.js'
 
 /** @param {import('../../platform/hosts/host.js').Host} host @returns {Promise<import('./service.js').Service>} */
 async function sqliteOnHost (host) {
-  const run = async (/** @type {string[]} */ args) => {
-    const { code, stdout, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, { label: `sqlite ${args[0]}` })
-    if (code !== 0) {
-      throw new DynoError(
-        'DYNO_ERR_SERVICE_UNAVAILABLE',
-        `SQLite on ${host.name}: \`${args.join(' ')}\` failed: ${lost ?? stderr.trim().split('\n').pop()}`
-      )
-    }
-    return stdout.trim()
+  /** @param {string[]} args @returns {Promise<unknown>} what the script replied (null for `remove`, which replies nothing) */
+  const run = async (args) => {
+    const { code, reply, stderr, lost } = await runNodeScript(host, ON_HOST_SCRIPT, args, { label: `sqlite ${args[0]}` })
+    const failed = (/** @type {string} */ why) =>
+      new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `SQLite on ${host.name}: \`${args.join(' ')}\` failed: ${why}`)
+    if (code !== 0) throw failed(lost ?? (stderr.trim().split('\n').pop() || `exit code ${code}`))
+    if (args[0] === 'remove') return null
+    if (!reply) throw failed(`its reply was not among the lines ${host.name} printed`)
+    return reply.value
   }
-  const { dir, path, version } = JSON.parse(await run(['create']))
+  const created = /** @type {Record<string, unknown>} */ (await run(['create']))
+  const { dir, path, version } = created ?? {}
+  if (typeof dir !== 'string' || typeof path !== 'string' || typeof version !== 'string') {
+    throw new DynoError('DYNO_ERR_SERVICE_UNAVAILABLE', `SQLite on ${host.name}: \`create\` replied no directory, path and version`)
+  }
   return {
     name: 'sqlite',
     description: { version, source: 'managed', url: `${host.name}:${path}` },
     env: { SQLITE_PATH: path },
-    healthy: async () => (await run(['exists', path]).catch(() => 'false')) === 'true',
+    healthy: async () => (await run(['exists', path]).catch(() => false)) === true,
     restart: async () => {
       throw new DynoError('DYNO_ERR_SERVICE_DIED', `the SQLite database ${path} on ${host.name} is gone`)
     },

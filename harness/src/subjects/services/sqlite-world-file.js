@@ -1,19 +1,20 @@
 #!/usr/bin/env node
 // @ts-check
 // Run by dyno on a SUT host of its own (sqlite-service.js): `create` makes and seeds the world database in a new temporary directory
-// and prints where; `exists PATH` says whether it is still there; `remove DIR` takes the directory away.
+// and replies where; `exists PATH` replies whether it is still there; `remove DIR` takes the directory away.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { writeReply } from '../../platform/hosts/remote/script-reply.js'
 import { createWorldDatabase } from './sqlite-service.js'
 
 const [, , action, target] = process.argv
 if (action === 'create') {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-sqlite-'))
   const path = join(dir, 'world.sqlite')
-  process.stdout.write(`${JSON.stringify({ dir, path, version: createWorldDatabase(path) })}\n`)
+  writeReply({ dir, path, version: createWorldDatabase(path) })
 } else if (action === 'exists') {
-  process.stdout.write(`${existsSync(target)}\n`)
+  writeReply(existsSync(target))
 } else if (action === 'remove' && target?.includes('dyno-sqlite-')) {
   rmSync(target, { recursive: true, force: true })
 } else {

@@ -2,13 +2,14 @@
 // @ts-check
 // Run by dyno on a host of its own (certificate-on-host.js). `place NONCE` reads the run's certificate (and, for a SUT's host, its key)
 // as JSON on its standard input, never on a command line, writes them into the directory the nonce names, made here for them and
-// entered by this user only (the key's file mode 0600), and prints where on one line that starts with the reply's marker and the
-// nonce: whatever else the host's login prints is not the reply. `remove NONCE` takes that directory away; dyno asks for it whether
-// or not `place` got as far as making it, so the nonce is the directory's whole name and known before anything is written.
+// entered by this user only (the key's file mode 0600), and replies where (script-reply.js: whatever else the host's login prints is
+// not the reply). `remove NONCE` takes that directory away; dyno asks for it whether or not `place` got as far as making it, so the
+// nonce is the directory's whole name and known before anything is written.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { COPY_DIR_PREFIX, NONCE, REPLY_MARKER } from './certificate-reply.js'
+import { writeReply } from '../../platform/hosts/remote/script-reply.js'
+import { COPY_DIR_PREFIX, NONCE } from './certificate-reply.js'
 
 const [, , action, nonce] = process.argv
 if (!nonce || !NONCE.test(nonce) || (action !== 'place' && action !== 'remove')) {
@@ -29,6 +30,6 @@ if (!nonce || !NONCE.test(nonce) || (action !== 'place' && action !== 'remove'))
     writeFileSync(certFile, certPem)
     const keyFile = keyPem === undefined ? null : join(dir, 'key.pem')
     if (keyFile) writeFileSync(keyFile, keyPem, { mode: 0o600 })
-    process.stdout.write(`\n${REPLY_MARKER}${nonce} ${JSON.stringify({ certFile, keyFile })}\n`)
+    writeReply({ certFile, keyFile })
   }
 }

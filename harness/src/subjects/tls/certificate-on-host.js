@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { DynoError, isDynoError } from '../../platform/errors.js'
 import { runNodeScript } from '../../platform/hosts/run-node-script.js'
-import { replyOf } from './certificate-reply.js'
+import { copyPathsOf } from './certificate-reply.js'
 
 /** The script that writes and removes the copies on a host of its own. */
 const ON_HOST_SCRIPT = 'harness/src/subjects/tls/certificate-files.js'
@@ -45,7 +45,7 @@ export async function certificateOnHost (files, host) {
   try {
     const placed = await runNodeScript(host, ON_HOST_SCRIPT, ['place', nonce], { label: LABEL, stdinText: JSON.stringify(pems) })
     if (placed.code !== 0) throw notPlaced(host, placed.lost ?? (placed.stderr.trim().split('\n').pop() || `exit code ${placed.code}`))
-    const reply = replyOf(placed.stdout, nonce)
+    const reply = placed.reply && copyPathsOf(placed.reply.value)
     if (!reply) throw notPlaced(host, 'its reply was not among the lines the host printed')
     return { ...reply, remove }
   } catch (error) {

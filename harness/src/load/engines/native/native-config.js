@@ -1,8 +1,9 @@
 // @ts-check
 // What the native engine is told on its standard input: the plan in its protocol (native-protocols.js), its threads, phases and
-// windows, the deadlines of a response and of a handshake, the longest body it takes and how it checks each body.
+// windows, the deadlines of a response and of a handshake, the longest body it takes (`--max-body-mib`) and how it checks each body.
 import { WORLD_ROW_RULE } from '@dyno/scenarios/data'
 import { DynoError } from '../../../platform/errors.js'
+import { bodyLimitBytesOf } from './native-options.js'
 import { planProtocol, planTls } from './native-protocols.js'
 
 /** A response slower than this is a timeout (as autocannon and wrk count them); the engine also waits at most this long for a phase's
@@ -11,9 +12,6 @@ const TIMEOUT_MS = 10_000
 /** The deadline of each step that brings a connection up (TCP connect, TLS, HTTP/2's first frame, the WebSocket upgrade): a server of
  * the contract takes milliseconds; one that has not answered in 5 s counts an error named for the step, and the connection tries again. */
 const HANDSHAKE_TIMEOUT_MS = 5_000
-/** The longest response body (or WebSocket message) the engine takes; a longer one is an invalid response, with its reason. The contract's
- * bodies are a few KB. */
-export const BODY_LIMIT_BYTES = 16 * 1024 * 1024
 
 /**
  * The longest the engine's phases may run: each its duration, after waiting up to TIMEOUT_MS for its connections to come up.
@@ -38,11 +36,12 @@ function bodyExpectation (expected) {
 
 /**
  * @param {import('./native-protocols.js').NativePlan} plan @param {number} threads
+ * @param {import('../engine.js').EngineSettings} [settings] its own options' (native-options.js); absent: their defaults
  * @param {{ startAtUnixMs?: number | null, windowHistograms?: boolean }} [across] load from several hosts: when all of them begin, and
  *   each window's histogram, so that their windows add up exactly
  * @returns {Record<string, unknown>} what the engine reads on its standard input; for HTTP/1.1 in cleartext, the fields it always had
  */
-export function engineConfig (plan, threads, { startAtUnixMs = null, windowHistograms = false } = {}) {
+export function engineConfig (plan, threads, settings, { startAtUnixMs = null, windowHistograms = false } = {}) {
   const { name, protocol, url } = planProtocol(plan)
   return {
     address: `${url.hostname}:${url.port}`,
@@ -58,7 +57,7 @@ export function engineConfig (plan, threads, { startAtUnixMs = null, windowHisto
     windowMs: plan.windowMs,
     timeoutMs: TIMEOUT_MS,
     handshakeTimeoutMs: HANDSHAKE_TIMEOUT_MS,
-    bodyLimitBytes: BODY_LIMIT_BYTES,
+    bodyLimitBytes: bodyLimitBytesOf(settings),
     ratePerSec: plan.ratePerSec,
     // An echo is checked against the message sent, whatever the scenario's body says.
     expectBody: protocol.messagesUnder === null ? bodyExpectation(plan.expectedBody) : { mode: 'none' },

@@ -4,6 +4,7 @@
 import { oneThreadPerCpu } from '../engine.js'
 import { findNativeEngine } from './native-binary.js'
 import { startNativeLoad } from './native-engine.js'
+import { MAX_BODY_MIB_OPTION, nativeSettingsOf } from './native-options.js'
 import { MAX_STREAMS, NATIVE_PROTOCOLS } from './native-protocols.js'
 import { startNativeOnHosts } from './native-on-hosts.js'
 
@@ -20,8 +21,8 @@ export const nativeEngine = {
     const found = findNativeEngine()
     return found.ok ? { ok: true, version: found.version } : found
   },
-  options: [],
-  settingsOf: () => ({}),
+  options: [MAX_BODY_MIB_OPTION],
+  settingsOf: nativeSettingsOf,
   refusal: () => null,
   threads: (connections, generatorCpus) => oneThreadPerCpu(connections, generatorCpus),
   start: startNativeLoad,

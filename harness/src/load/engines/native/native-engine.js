@@ -24,7 +24,7 @@ const GRACE_MS = 10_000
 export function startNativeLoad (plan, hooks) {
   const engine = findNativeEngine()
   if (!engine.ok) return { pids: [], stop: () => {}, done: Promise.reject(new DynoError('DYNO_ERR_LOAD_GENERATOR', engine.reason)) }
-  const config = engineConfig(plan, hooks.threads)
+  const config = engineConfig(plan, hooks.threads, hooks.settings)
   const { command, args } = pinnedSpawnArgs(engine.path, [], hooks.cpus ?? null)
   const child = spawnGroupLeader(command, args, { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...hooks.env } })
   const stderr = new LineTail()

@@ -91,6 +91,7 @@ export function startNativeOnHosts (plan, loadHosts, hooks) {
                 ...(trusted && plan.tls ? { tls: { ...plan.tls, caFile: trusted[index].certFile } } : {})
               },
               threads,
+              hooks.settings,
               { startAtUnixMs, windowHistograms: true }
             )
           ),

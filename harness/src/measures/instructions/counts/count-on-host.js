@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // @ts-check
 // Run by dyno on a SUT host of its own (`--sut-host` with `--measure instructions`): counts one Node SUT's instructions there, as
-// count-instructions.js does here, and prints the count as one JSON line (or the error that stopped it). The requests come from
+// count-instructions.js does here, and replies with the count (or the error that stopped it). The requests come from
 // that host's own loopback: a count does not involve the link.
 import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { isDynoError } from '../../../platform/errors.js'
+import { writeReply } from '../../../platform/hosts/remote/script-reply.js'
 import { PACKAGES_DIR } from '../../../platform/paths.js'
 import { loadSut } from '../../../subjects/suts/discover-suts.js'
 import { countInstructions } from './count-instructions.js'
@@ -38,10 +39,10 @@ if (isMain) {
     if (!scenario) throw new Error(`no scenario named ${spec.scenario}`)
     const sut = { ...loadSut(join(PACKAGES_DIR, spec.sut)), runtime: { name: 'node', kind: 'node', version: process.version } }
     const count = await countInstructions({ ...spec, sut: /** @type {any} */ (sut), scenario, signal: stop.signal })
-    process.stdout.write(`${JSON.stringify({ count })}\n`)
+    writeReply({ count })
   } catch (error) {
     const code = isDynoError(error) ? error.code : 'DYNO_ERR_SUT_EXITED'
-    process.stdout.write(`${JSON.stringify({ error: { code, message: /** @type {Error} */ (error).message } })}\n`)
+    writeReply({ error: { code, message: /** @type {Error} */ (error).message } })
     process.exitCode = 1
   }
 }
