@@ -8,12 +8,13 @@
   const compact = (value) => value >= 999500
     ? `${(value / 1e6).toPrecision(3)}M`
     : value >= 1000 ? `${value >= 100000 ? Math.round(value / 1000) : (value / 1000).toPrecision(3)}k` : String(Math.round(value))
+  const costUs = (us) => us >= 100 ? String(Math.round(us)) : us.toPrecision(3)
   const label = (cell) => !cell
     ? ''
     : cell.value === null
       ? cell.status
       : `${compact(cell.value)}${cell.group && !cell.rankedOnCost ? ` (${cell.group})` : ''}${cell.marks.join('')}` +
-        (cell.rankedOnCost && cell.cost ? ` · ${cell.cost.cpuUsPerRequest.toPrecision(3)} µs${cell.group ? ` (${cell.group})` : ''}` : '')
+        (cell.rankedOnCost && cell.cost ? ` · ${costUs(cell.cost.cpuUsPerRequest)} µs${cell.group ? ` (${cell.group})` : ''}` : '')
   const drawn = []
   for (const element of document.querySelectorAll('[data-overview]')) {
     const overview = model.overviews[Number(element.dataset.overview)]
