@@ -7,13 +7,16 @@ import { costText } from './overview-cost.js'
 
 /**
  * @param {import('./overview.js').OverviewCell | null} cell
- * @returns {string} `45,123 (1–2) † · 38.2 µs 97%`; the status without a figure; '' where the run has no result
+ * @returns {string} `45,123 (1–2) † · 38.2 µs 97%`, ranked on cost `45,123 † · 38.2 µs 97% (1–2)`; the status without a figure; ''
+ *   where the run has no result
  */
 export function overviewCellText (cell) {
   if (!cell) return ''
   if (cell.value === null) return cell.status
-  return `${formatInteger(cell.value)}${cell.group ? ` (${cell.group})` : ''}${cell.marks.length > 0 ? ` ${cell.marks.join('')}` : ''}` +
-    (cell.cost ? ` · ${costText(cell.cost)}` : '')
+  const group = cell.group ? ` (${cell.group})` : ''
+  // A rank group made on the cost stands beside the cost.
+  return `${formatInteger(cell.value)}${cell.rankedOnCost ? '' : group}${cell.marks.length > 0 ? ` ${cell.marks.join('')}` : ''}` +
+    (cell.cost ? ` · ${costText(cell.cost)}${cell.rankedOnCost ? group : ''}` : '')
 }
 
 /**

@@ -12,6 +12,7 @@
  * @property {string[]} marks the marks of OverviewMark it carries, in the order of the overview's marks
  * @property {OverviewCost | null} [cost] what a request cost the framework in cpu, shown beside the figure (wall-clock); absent or null:
  *   not read
+ * @property {boolean} [rankedOnCost] its rank group (and shade) is of the cost, and is written beside it; absent: of the figure
  *
  * @typedef {object} OverviewCost a cell's cpu cost per request
  * @property {number} cpuUsPerRequest µs of the SUT's cpu per response
@@ -30,6 +31,8 @@
  * @typedef {object} Overview
  * @property {string} unit what a figure is: `req/s`
  * @property {'higher' | 'lower'} better which way a figure is better
+ * @property {string | null} [rankedOn] the figure the rank groups are on where it is not the unit (`cpu µs/request, lower first`);
+ *   absent or null: the unit
  * @property {string[]} columns the scenarios (with their connection level when the run swept several), in the contract's order
  * @property {OverviewRow[]} rows best first (see order)
  * @property {OverviewMark[]} marks every mark a cell may carry
@@ -64,20 +67,23 @@ export function columnShades (values, better) {
  * Rows best first: by the geometric mean of each framework's shares of its columns' best figures (a framework measured in fewer
  * columns is judged on those it has), then by name.
  * @param {OverviewRow[]} rows @param {'higher' | 'lower'} better
+ * @param {(cell: OverviewCell) => number | null} [figureOf] the figure a cell is ordered by (its value when not given)
  * @returns {OverviewRow[]}
  */
-export function bestFirst (rows, better) {
+export function bestFirst (rows, better, figureOf = (cell) => cell.value) {
   const columns = rows[0]?.cells.length ?? 0
+  const valueOf = (/** @type {OverviewCell | null} */ cell) => cell ? figureOf(cell) : null
   const best = Array.from({ length: columns }, (_, column) => {
-    const values = /** @type {number[]} */ (rows.map((row) => row.cells[column]?.value ?? null)
+    const values = /** @type {number[]} */ (rows.map((row) => valueOf(row.cells[column]))
       .filter((value) => value !== null && value > 0))
     return values.length === 0 ? null : better === 'higher' ? Math.max(...values) : Math.min(...values)
   })
   const score = (/** @type {OverviewRow} */ row) => {
     const shares = row.cells.flatMap((cell, column) => {
       const top = best[column]
-      if (!cell || cell.value === null || cell.value <= 0 || top === null) return []
-      return [Math.log(better === 'higher' ? cell.value / top : top / cell.value)]
+      const value = valueOf(cell)
+      if (value === null || value <= 0 || top === null) return []
+      return [Math.log(better === 'higher' ? value / top : top / value)]
     })
     return shares.length === 0 ? -Infinity : shares.reduce((sum, share) => sum + share, 0) / shares.length
   }

@@ -7,7 +7,12 @@ import { rankGroups } from '../judging/stats/rank-groups.js'
 import { roundTo } from '../platform/util/numbers.js'
 
 /** @typedef {import('../judging/stats/rank-groups.js').Noise} Noise */
-/** @typedef {import('../judging/stats/rank-groups.js').RankedCell & { noise: Noise | null }} NoisyCell */
+/**
+ * @typedef {import('../judging/stats/rank-groups.js').RankedCell & { noise: Noise | null }} NoisyCell
+ * @typedef {{ requests: NoisyCell, ranked: NoisyCell, rankedBy: RankFigure, costInterval95: [number, number] | null }} CellRanking the
+ *   cell's req/s (its center and interval), and the ranking it is placed by, on the figure rankedBy
+ * @typedef {import('../judging/rank-figure.js').RankFigure} RankFigure
+ */
 
 /**
  * @typedef {object} Aggregate the repeats of one (SUT, scenario, connections)
@@ -35,6 +40,8 @@ import { roundTo } from '../platform/util/numbers.js'
  *   (the same in each of its cells); null with one run per cell
  * @property {ReturnType<typeof mergedLatencyMs>} latencyMs from the merged histograms of the runs
  * @property {CellCpuCost | null} [cpuCost] what a response cost the SUT in cpu over the runs that went in; null: none of them read it
+ * @property {RankFigure} [rankedBy] the figure its rank, separation and noise are of: req/s (higher first), or cost, µs of cpu per request
+ *   (lower first); absent: req/s (aggregates of earlier versions)
  *
  * @typedef {object} CellCpuCost a cell's cpu cost per request
  * @property {number[]} cpuUsPerRequestRuns each run's µs of the SUT's cpu per response, in run order
@@ -42,16 +49,18 @@ import { roundTo } from '../platform/util/numbers.js'
  * @property {'proc' | 'cgroup'} cpuSource where the runs' cpu was read (the first run's)
  * @property {number | null} sutCpuSharePct the mean of the runs' share of the cpus the SUT was given, in %
  * @property {string | null} notCpuBound why the figure is marked (the SUT was not cpu-bound); null: it was, in every run
+ * @property {[number, number] | null} [interval95] the 95% interval of center, where the cells are ranked on their cost
  */
 
 /**
  * Groups a run's records by (SUT, scenario, connections), summarizes the ok ones, and ranks the cells of each
  * (scenario, connections) with their uncertainty.
  * @param {import('./result-record.js').ResultRecord[]} records
- * @param {{ seed: number }} options the bootstrap seed (the run's)
+ * @param {{ seed: number, rankBy?: RankFigure }} options seed: the bootstrap's (the run's); rankBy: the figure the rank groups are
+ *   made on (req/s when not given); a scenario whose cells do not all have a cost is ranked on req/s
  * @returns {Aggregate[]}
  */
-export function aggregateRuns (records, { seed }) {
+export function aggregateRuns (records, { seed, rankBy = 'req/s' }) {
   /** @type {Map<string, import('./result-record.js').ResultRecord[]>} */
   const cells = new Map()
   for (const record of records) {
@@ -67,27 +76,58 @@ export function aggregateRuns (records, { seed }) {
     const key = JSON.stringify([summary.scenario, summary.connections])
     scenarios.set(key, [...(scenarios.get(key) ?? []), summary])
   }
-  /** @type {Map<typeof summaries[number], NoisyCell>} */
+  /** @type {Map<typeof summaries[number], CellRanking>} */
   const ranked = new Map()
   for (const group of scenarios.values()) {
-    const { noise, cells: groupCells } = rankGroups(group.map(positive))
-    group.forEach((summary, index) => ranked.set(summary, { ...groupCells[index], noise }))
+    const rankings = rankScenario(group.map((summary) => ({ rates: positive(summary), cost: summary.cpuCost })), rankBy)
+    group.forEach((summary, index) => ranked.set(summary, rankings[index]))
   }
   return summaries.map((entry) => {
     const { latencyMs, ...summary } = entry
-    const cell = ranked.get(entry)
+    const ranking = ranked.get(entry)
+    const cell = ranking?.ranked
+    const rounded = (/** @type {[number, number] | null | undefined} */ interval, /** @type {number} */ digits) =>
+      interval ? /** @type {[number, number]} */ (interval.map((value) => roundTo(value, digits))) : null
     return {
       ...summary,
       requestsPerSec: {
         ...summary.requestsPerSec,
-        center: cell ? roundTo(cell.center, 1) : 0,
-        interval95: cell?.interval95 ? /** @type {[number, number]} */ (cell.interval95.map((value) => roundTo(value, 1))) : null
+        center: ranking ? roundTo(ranking.requests.center, 1) : 0,
+        interval95: rounded(ranking?.requests.interval95, 1)
       },
+      cpuCost: summary.cpuCost && ranking?.rankedBy === 'cost'
+        ? { ...summary.cpuCost, interval95: rounded(ranking.costInterval95, 3) }
+        : summary.cpuCost,
+      rankedBy: ranking?.rankedBy ?? rankBy,
       rank: cell?.rank ?? null,
       separatedFromNext: cell?.separatedFromNext ?? null,
       roundsToSeparateFromNext: cell?.roundsToSeparateFromNext ?? null,
       noise: cell?.noise ? { ...cell.noise, pooledSdLog: roundTo(cell.noise.pooledSdLog, 6) } : null,
       latencyMs
+    }
+  })
+}
+
+/**
+ * The cells of one scenario and connection level ranked: on req/s, or on their cost per request when asked and every cell has one. A
+ * lower cost is better, so the cost is ranked as its reciprocal (requests per µs of cpu): the same spread of logs, the order reversed.
+ * @param {{ rates: number[], cost: CellCpuCost | null }[]} cells each cell's positive req/s and its cost
+ * @param {RankFigure} rankBy
+ * @returns {CellRanking[]}
+ */
+export function rankScenario (cells, rankBy) {
+  const byRate = rankGroups(cells.map((cell) => cell.rates))
+  const requests = byRate.cells.map((cell) => ({ ...cell, noise: byRate.noise }))
+  const costed = rankBy === 'cost' && cells.every((cell) => (cell.cost?.cpuUsPerRequestRuns.length ?? 0) > 0)
+  if (!costed) return requests.map((cell) => ({ requests: cell, ranked: cell, rankedBy: 'req/s', costInterval95: null }))
+  const byCost = rankGroups(cells.map((cell) => (cell.cost?.cpuUsPerRequestRuns ?? []).map((us) => 1 / us)))
+  return requests.map((cell, index) => {
+    const perUs = byCost.cells[index].interval95
+    return {
+      requests: cell,
+      ranked: { ...byCost.cells[index], noise: byCost.noise },
+      rankedBy: 'cost',
+      costInterval95: perUs ? [1 / perUs[1], 1 / perUs[0]] : null
     }
   })
 }

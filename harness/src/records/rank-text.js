@@ -20,18 +20,33 @@ export const rankGroupText = (aggregate) => aggregate?.rank && aggregate.noise ?
 export const intervalText = (interval) => interval ? `${formatInteger(interval[0])}–${formatInteger(interval[1])}` : '-'
 
 /**
- * The cells with an ok run, fastest first (by their figure, the geometric mean of the runs).
+ * The figure a cell's rank is of, and its interval: req/s, or its cost per request where the cells were ranked on cost.
+ * @param {import('./aggregate-runs.js').Aggregate} aggregate
+ * @returns {{ center: number, interval95: [number, number] | null, better: 'higher' | 'lower' }}
+ */
+export function rankedFigure (aggregate) {
+  return aggregate.rankedBy === 'cost' && aggregate.cpuCost
+    ? { center: aggregate.cpuCost.center, interval95: aggregate.cpuCost.interval95 ?? null, better: 'lower' }
+    : { center: aggregate.requestsPerSec.center, interval95: aggregate.requestsPerSec.interval95, better: 'higher' }
+}
+
+/**
+ * The cells with an ok run, best first by the figure they were ranked on (the geometric mean of the runs): the fastest, or the cheapest.
  * @template {import('./aggregate-runs.js').Aggregate} A
  * @param {A[]} aggregates
  * @returns {A[]}
  */
 export const byCenter = (aggregates) => aggregates.filter((aggregate) => aggregate.rank)
-  .sort((a, b) => b.requestsPerSec.center - a.requestsPerSec.center || (a.rank?.best ?? 0) - (b.rank?.best ?? 0))
+  .sort((a, b) => {
+    const [first, second] = [rankedFigure(a), rankedFigure(b)]
+    const gap = first.better === 'lower' ? first.center - second.center : second.center - first.center
+    return gap || (a.rank?.best ?? 0) - (b.rank?.best ?? 0)
+  })
 
 /**
- * What is said under a scenario's table (one scenario, one connection level): the spread between rounds, or that one
- * round gives no rank groups, and for each pair of neighbours the data cannot tell apart although a figure lies within
- * the other's interval, how many rounds would.
+ * What is said under a scenario's table (one scenario, one connection level): the spread between rounds (of the figure ranked on), or
+ * that one round gives no rank groups, and for each pair of neighbours the data cannot tell apart although a figure lies within the
+ * other's interval, how many rounds would.
  * @param {import('./aggregate-runs.js').Aggregate[]} aggregates the cells of one scenario and connection level
  * @returns {string[]}
  */
@@ -40,15 +55,16 @@ export function rankNotes (aggregates) {
   if (ordered.length === 0) return []
   const { noise } = ordered[0]
   if (!noise) return [ONE_ROUND_NOTE]
-  const notes = [`spread between rounds: ±${((Math.exp(noise.pooledSdLog) - 1) * 100).toFixed(1)}% ` +
-    `(pooled over the cells, ${noise.df} degrees of freedom)`]
+  const onCost = ordered[0].rankedBy === 'cost'
+  const notes = [`spread between rounds${onCost ? ' of the cost per request, which the cells are ranked on' : ''}: ` +
+    `±${((Math.exp(noise.pooledSdLog) - 1) * 100).toFixed(1)}% (pooled over the cells, ${noise.df} degrees of freedom)`]
   ordered.forEach((faster, at) => {
     const slower = ordered[at + 1]
     if (!slower || faster.separatedFromNext !== false) return
     const within = (/** @type {[number, number] | null} */ interval, /** @type {number} */ figure) => interval !== null &&
       interval[0] <= figure && figure <= interval[1]
-    const overlaps = within(faster.requestsPerSec.interval95, slower.requestsPerSec.center) ||
-      within(slower.requestsPerSec.interval95, faster.requestsPerSec.center)
+    const [better, worse] = [rankedFigure(faster), rankedFigure(slower)]
+    const overlaps = within(better.interval95, worse.center) || within(worse.interval95, better.center)
     if (!overlaps) return
     const rounds = faster.roundsToSeparateFromNext
     const now = Math.min(faster.runs, slower.runs)

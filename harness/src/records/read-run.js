@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path'
 import { DynoError } from '../platform/errors.js'
 import { shapeProblem } from './document-shape.js'
 import { aggregateRuns } from './aggregate-runs.js'
+import { RANK_FIGURES } from '../judging/rank-figure.js'
 import { readBoundedJson } from '../platform/util/bounded-files.js'
 import { inputKind, MAX_INPUT_BYTES } from '../platform/util/checked-paths.js'
 
@@ -121,9 +122,19 @@ export function readRun (dir) {
         .aggregates ?? [])
     : []
   const aggregates = written.some((aggregate) => aggregate.requestsPerSec.center === undefined)
-    ? aggregateRuns(records, { seed: index.seed })
+    ? aggregateRuns(records, { seed: index.seed, rankBy: rankByOf(index)?.figure })
     : written
   return { dir, index, records, aggregates }
+}
+
+/**
+ * The figure a run's rank groups were made on, as its run.json records it.
+ * @param {Record<string, any>} index
+ * @returns {import('../judging/rank-figure.js').RankChoice | null} null: not recorded (a run of an earlier version, ranked on req/s)
+ */
+export function rankByOf (index) {
+  const recorded = index?.rankBy
+  return recorded && RANK_FIGURES.includes(recorded.figure) ? { figure: recorded.figure, by: recorded.by } : null
 }
 
 /**

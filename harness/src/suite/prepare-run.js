@@ -14,6 +14,7 @@ import { resolveSubjects } from '../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../subjects/suts/select.js'
 import { selectWithVariants } from '../subjects/variants/variant-subjects.js'
 import { chooseEngine, givenChoice } from '../measures/calibrations/engine-choice/engine-choice.js'
+import { rankChoice } from '../judging/rank-figure.js'
 import { connectLoadHosts, connectSutHost } from './run-hosts.js'
 
 /**
@@ -25,10 +26,10 @@ import { connectLoadHosts, connectSutHost } from './run-hosts.js'
  *   number, warmupSec: number, launchWarmupSec: number, pipelining: number, streams: number, ratePerSec: number | null, engine: string,
  *   measure: string, countCache?: boolean, sutHost: import('../platform/hosts/host.js').HostTarget | null, loadHosts:
  *   import('../platform/hosts/host.js').HostTarget[] | null, pin: import('../platform/pinning/parse-pin.js').PinRequest, sutCpus:
- *   number, repeats: number, shard: import('./plan/plan-parts.js').ShardSpec | null, planOnly: boolean, seed: number, quietCheck:
- *   'on' | 'off', censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string, freshSut: boolean, readyTimeoutSec:
- *   number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean, verbose: boolean, sizeRepeats?: boolean,
- *   app?: import('../subjects/apps/load-app.js').App | null }}
+ *   number, repeats: number, rankBy: 'auto' | 'req/s' | 'cost', shard: import('./plan/plan-parts.js').ShardSpec | null, planOnly:
+ *   boolean, seed: number, quietCheck: 'on' | 'off', censusArgs: 'on' | 'off', disturbedAbovePct: number, out: string, cacheDir: string,
+ *   freshSut: boolean, readyTimeoutSec: number, pgPoolSize: number, windowMs: number, runtimeEvents: 'on' | 'off', verify: boolean,
+ *   verbose: boolean, sizeRepeats?: boolean, app?: import('../subjects/apps/load-app.js').App | null }}
  *   RunFields sizeRepeats: the rounds were not given (none of `--repeats`, `--duration`, `--warmup`, `--launch-warmup`): a profile with a
  *   time budget sizes them from the machine's spread
  *
@@ -46,6 +47,8 @@ import { connectLoadHosts, connectSutHost } from './run-hosts.js'
  * @property {import('../platform/hosts/host.js').Host | null} sutHost null: this machine
  * @property {import('../load/engines/engine.js').LoadHost[] | null} loadHosts null: only this machine
  * @property {import('../measures/calibrations/noise/size-repeats.js').NoisePlan | null} noisePlan
+ * @property {import('../judging/rank-figure.js').RankChoice} rankBy the figure the rank groups are made on: the noise plan's choice, else
+ *   the one given (`auto` without a calibration read: req/s)
  */
 
 /**
@@ -108,7 +111,8 @@ export async function prepareRun (values, { signal, log }) {
     pinning,
     sutHost,
     loadHosts,
-    noisePlan
+    noisePlan,
+    rankBy: noisePlan?.rankBy ?? rankChoice(values.rankBy ?? 'auto', null)
   }
 }
 
@@ -157,6 +161,7 @@ async function sizeRounds (values, { engine, measure, load, scenarios, cells, pi
     cacheDir: resolve(REPO_ROOT, values.cacheDir),
     readyTimeoutSec: values.readyTimeoutSec,
     profileRepeats: values.repeats,
+    rankBy: values.rankBy,
     signal,
     log
   })

@@ -70,6 +70,7 @@ export function openRunIndex (runDir, { runId, env, plan, planRecord, setup }) {
     /** @type {import('./quiet-check.js').QuietCheck | null} */
     quietCheck: null,
     noisePlan: setup.noisePlan ?? null,
+    rankBy: setup.rankBy,
     /** @type {Remeasured} */
     remeasured: { disturbedAbovePct: setup.options.disturbedAbovePct, cells: 0, limit: 0, stillDisturbed: 0, leftForTime: undefined }
   }

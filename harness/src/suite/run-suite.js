@@ -80,7 +80,7 @@ export async function runSuite (setup, { planFields, signal }, hooks = {}) {
     await measurePlan(setup, hooks, { plan, index, context, resources, remeasuring })
   })
   const records = index.records()
-  const aggregates = aggregateRuns(records, { seed: options.seed })
+  const aggregates = aggregateRuns(records, { seed: options.seed, rankBy: setup.rankBy.figure })
   writeJsonAtomic(join(runDir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed: options.seed, aggregates })
   index.finish({ aggregatesFile: AGGREGATES_FILE, interrupted: signal.aborted })
   return { runId, runDir, records, aggregates, interrupted: signal.aborted }

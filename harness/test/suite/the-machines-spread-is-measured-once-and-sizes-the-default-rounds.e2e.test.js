@@ -2,8 +2,9 @@
 // The default profile sizes its rounds per cell from the machine's spread: measured the first time (fresh launches of node-http,
 // fastify and express, each a round of a cell), kept sealed in the cache directory beside the engine calibration, reused while it holds,
 // and measured again, with one line saying why, when the file was edited by hand (a-stored-calibration-is-used-only-as-dyno-wrote-it
-// checks that). run.json records the plan it gave; a run that sets its rounds (`--repeats`, `--duration`, `--warmup`) is not sized;
-// Ctrl-C during the measuring stops before any cell and stores nothing.
+// checks that). The same launches give the spread of the cpu cost per request; the rounds are sized on the steadier figure, which the run
+// ranks on. run.json records the plan it gave and the figure ranked on; a run that sets its rounds (`--repeats`, `--duration`,
+// `--warmup`) is not sized; Ctrl-C during the measuring stops before any cell and stores nothing.
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -75,9 +76,23 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
       for (const rate of rates) expect(rate).toBeGreaterThan(0)
     }
     expect(stored.calibration.df).toBe(3 * (CALIBRATION_LAUNCHES - 1))
+    // The same launches' cpu µs per request, and its spread beside req/s's.
+    for (const costs of Object.values(stored.calibration.cpuUsPerRequest)) {
+      expect(costs).toHaveLength(CALIBRATION_LAUNCHES)
+      for (const cost of costs) expect(cost).toBeGreaterThan(0)
+    }
+    expect(stored.calibration.costDf).toBe(3 * (CALIBRATION_LAUNCHES - 1))
     const plan = first.index.noisePlan
     expect(plan).toMatchObject({ calibrationFile: file, measuredAt: stored.calibration.measuredAt, budgetSec: 600 })
-    expect(plan.sdLog).toBeCloseTo(Math.sqrt(stored.calibration.variance), 3)
+    // The rounds sized on the steadier figure, which the run ranks on and records.
+    const sdOf = { 'req/s': Math.sqrt(stored.calibration.variance), cost: Math.sqrt(stored.calibration.costVariance) }
+    const steadier = sdOf.cost < sdOf['req/s'] ? 'cost' : 'req/s'
+    expect(plan).toMatchObject({ sizedOn: steadier, rankBy: { figure: steadier, by: 'calibration' } })
+    expect(plan.sdLog).toBeCloseTo(sdOf[steadier], 3)
+    expect(plan.sdLogOf.cost).toBeCloseTo(sdOf.cost, 3)
+    expect(first.index.rankBy).toEqual(plan.rankBy)
+    const aggregates = JSON.parse(readFileSync(join(first.runDir, 'aggregates.json'), 'utf8')).aggregates
+    expect(aggregates.map((/** @type {any} */ aggregate) => aggregate.rankedBy)).toEqual([steadier])
     // The run has the rounds the plan gave, every one measured, and says what the plan says where the budget falls short.
     expect(first.index.options.repeats).toBe(plan.repeats)
     expect(first.records).toHaveLength(plan.repeats)
@@ -95,9 +110,11 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
     const given = await run({ repeats: 3 })
     expect(given.stderr).not.toMatch(MEASURING)
     expect(given.index.noisePlan).toBeNull()
+    expect(given.index.rankBy).toEqual({ figure: 'req/s', by: 'no calibration' })
     expect(given.records).toHaveLength(3)
-    const shorter = await run({ durationSec: 0.5, warmupSec: 0.2 })
+    const shorter = await run({ durationSec: 0.5, warmupSec: 0.2, rankBy: 'cost' })
     expect(shorter.index.noisePlan).toBeNull()
+    expect(shorter.index.rankBy).toEqual({ figure: 'cost', by: 'given' })
     expect(shorter.records).toHaveLength(2)
   }, 400_000)
 

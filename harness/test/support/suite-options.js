@@ -59,7 +59,8 @@ export function suiteOptions ({ recorded, suts, scenarios, load, engine, measure
     pinning: pinning ?? resolvePinning(DEFAULT_PIN),
     sutHost: sutHost ?? null,
     loadHosts: null,
-    noisePlan: null
+    noisePlan: null,
+    rankBy: { figure: 'req/s', by: 'no calibration' }
   }
   return [setup, { planFields: new Set(Object.keys(recorded)), signal: signal ?? new AbortController().signal }]
 }

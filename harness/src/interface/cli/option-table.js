@@ -12,7 +12,7 @@ import {
 import {
   CACHE_DIR, CENSUS_ARGS, DISTURBED_ABOVE, OUT, PG_POOL_SIZE, QUIET_CHECK, READY_TIMEOUT, VERBOSE
 } from '../options/output-options.js'
-import { FRESH_SUT, NO_VERIFY, PLAN_ONLY, REPEATS, SEED, SHARD } from '../options/plan-options.js'
+import { FRESH_SUT, NO_VERIFY, PLAN_ONLY, RANK_BY, REPEATS, SEED, SHARD } from '../options/plan-options.js'
 import { APP, FRAMEWORKS_WITH_VARIANTS, RUNTIME, SCENARIOS_OPTION, WORKERS } from '../options/subject-options.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
@@ -46,6 +46,7 @@ export const RUN_OPTIONS = Object.freeze([
   PIN,
   SUT_CPUS,
   REPEATS,
+  RANK_BY,
   SHARD,
   PLAN_ONLY,
   SEED,

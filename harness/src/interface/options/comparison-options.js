@@ -8,7 +8,7 @@ import { measureNamed } from '../../measures/index.js'
 import { COMPARISON_MEASURE, RUN_OPTIONS } from '../cli/option-table.js'
 import { LOAD_HOSTS, SUT_HOST } from './host-options.js'
 import { MEASURE, PROFILE } from './load-options.js'
-import { PLAN_ONLY, REPEATS, SEED, SHARD } from './plan-options.js'
+import { PLAN_ONLY, RANK_BY, REPEATS, SEED, SHARD } from './plan-options.js'
 import { profileOf } from './profile-of.js'
 import { APP, FRAMEWORKS, FRAMEWORKS_WITH_VARIANTS, SCENARIOS_OPTION } from './subject-options.js'
 
@@ -27,7 +27,8 @@ const measureOf = (values) => measureNamed(String(values.measure))
  */
 export const COMPARE_COMMITS_RUN_OPTIONS = Object.freeze([
   COMPARISON_MEASURE,
-  ...RUN_OPTIONS.filter((spec) => spec !== MEASURE && ![SEED, SUT_HOST, LOAD_HOSTS, APP].includes(spec))
+  // A comparison has verdicts, not rank groups: `--rank-by` is not one of its options.
+  ...RUN_OPTIONS.filter((spec) => spec !== MEASURE && ![SEED, SUT_HOST, LOAD_HOSTS, APP, RANK_BY].includes(spec))
 ].map((spec) => {
   // Variants are installed by the harness of each commit's worktree, which may predate them.
   if (spec === FRAMEWORKS_WITH_VARIANTS) return FRAMEWORKS

@@ -1,7 +1,8 @@
 // @ts-check
 // The plan of a run: its rounds, its part of a split plan, its seed, one SUT process per cell or per SUT, and whether it verifies first.
 import { randomInt } from 'node:crypto'
-import { flag, wholeNumber } from '../../platform/options/option-parsers.js'
+import { flag, oneOf, wholeNumber } from '../../platform/options/option-parsers.js'
+import { RANK_BY_CHOICES } from '../../judging/rank-figure.js'
 import { measureNamed } from '../../measures/index.js'
 import { shardSpec } from '../cli/option-parsers.js'
 import { profileOf } from './profile-of.js'
@@ -21,6 +22,19 @@ export const REPEATS = {
   derive: (values) => measureNamed(String(values.measure)).plan.defaultRepeats(profileOf(values)),
   defaultText: "the profile's (the default profile's sized from this machine's measured spread, within its 10 minutes, when " +
     '--duration and --warmup are not given either); 1 with --measure instructions; 3 launches with --measure capacity'
+}
+
+/** @type {OptionSpec} */
+export const RANK_BY = {
+  field: 'rankBy',
+  partOfPlan: false,
+  flag: '--rank-by <auto|req/s|cost>',
+  description: 'The figure the rank groups of the overview are made on, and whose spread sizes the default profile\'s rounds: req/s ' +
+    '(higher is better), or cost, the SUT\'s cpu µs per request (lower is better; steal is never in it). run.json records the figure',
+  parse: oneOf(RANK_BY_CHOICES),
+  default: 'auto',
+  defaultText: 'auto: the steadier of the two on this machine, by the spreads its noise calibration measured in the same launches ' +
+    '(cost where its spread is smaller); req/s where the calibration is not read or does not know the cost\'s spread'
 }
 
 /** @type {OptionSpec} */

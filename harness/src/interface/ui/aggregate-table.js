@@ -33,6 +33,7 @@ export function formatAggregateTable (aggregates, records = []) {
     const head = perMessage
       ? ['rank', 'framework', 'msg/s', '95% interval', 'rounds', 'p50 ms/msg', 'p99 ms/msg']
       : ['rank', 'framework', 'req/s', '95% interval', 'rounds', 'p50 ms', 'p99 ms']
+    if (cells.some((aggregate) => aggregate.rankedBy === 'cost')) head[0] = 'rank on cost'
     const table = createTable(head, { alignRight: [0, 2, 3, 4, 5, 6] })
     const ordered = byCenter(cells)
     for (const aggregate of [...ordered, ...cells.filter((cell) => !ordered.includes(cell))]) {

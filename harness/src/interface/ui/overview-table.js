@@ -33,11 +33,16 @@ export function compactFigure (value) {
 function cellText (cell) {
   if (!cell) return ''
   if (cell.value === null) return Object.hasOwn(STATUS_SHORT, cell.status) ? STATUS_SHORT[cell.status] : cell.status
-  return `${compactFigure(cell.value)}${cell.group ? ` ${cell.group}` : ''}${cell.marks.join('')}`
+  return `${compactFigure(cell.value)}${cell.group && !cell.rankedOnCost ? ` ${cell.group}` : ''}${cell.marks.join('')}`
 }
 
-/** @param {import('../../measures/overview.js').OverviewCell | null} cell a figure without a cost: `-` */
-const costCellText = (cell) => cell?.cost ? costText(cell.cost) : cell?.value !== null && cell?.value !== undefined ? '-' : cellText(cell)
+/**
+ * @param {import('../../measures/overview.js').OverviewCell | null} cell a figure without a cost: `-`; a cell ranked on cost has its rank
+ *   group after the cost
+ */
+const costCellText = (cell) => cell?.cost
+  ? `${costText(cell.cost)}${cell.rankedOnCost && cell.group ? ` ${cell.group}` : ''}`
+  : cell?.value !== null && cell?.value !== undefined ? '-' : cellText(cell)
 
 /** @param {string} text @param {number} width @returns {string} the text cut to the width with `…` */
 const cut = (text, width) => text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`
@@ -122,7 +127,9 @@ export function formatOverview (overview, { width = DEFAULT_WIDTH, colour = fals
   const abbreviations = [...new Set([...main.abbreviations, ...costs?.abbreviations ?? []])]
   const legend = [
     `${overview.unit} (k thousand, M million)${grouped
-      ? ', rank group after it (2–4: anywhere from 2nd to 4th in its column)'
+      ? overview.rankedOn
+        ? `; ranked on ${overview.rankedOn}: rank group after the cpu µs/req (2–4: anywhere from 2nd to 4th in its column)`
+        : ', rank group after it (2–4: anywhere from 2nd to 4th in its column)'
       : '; one round per cell, no rank groups (--repeats 2 or more gives them)'}; ${overview.order.replace(/^Frameworks /, 'frameworks ')}`,
     ...(overview.costNote ? [overview.costNote.replace(/^Beside req\/s/, 'cpu µs/req')] : []),
     ...usedMarks(overview).map((mark) => `${mark.mark} ${mark.meaning}`),

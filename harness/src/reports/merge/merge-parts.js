@@ -10,6 +10,7 @@ import { DynoError } from '../../platform/errors.js'
 import { createRunId } from '../../records/run-id.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { aggregateRuns } from '../../records/aggregate-runs.js'
+import { rankByOf } from '../../records/read-run.js'
 import { checkWritableDirectory, inputKind, makeDirectory } from '../../platform/util/checked-paths.js'
 import { AGGREGATES_FILE, COMPARE_COMMITS_INDEX } from '../../records/run-layout.js'
 
@@ -102,7 +103,10 @@ function writeMergedRun (parts, dir, mixedMachines) {
     .map((entry) => entry.record)
   const runId = createRunId()
   const seed = first.index.seed
-  writeJsonAtomic(join(dir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed, aggregates: aggregateRuns(records, { seed }) })
+  // The parts of one plan may differ in `--rank-by` (it is not part of the plan): the merged run ranks as its first part did.
+  const rankBy = rankByOf(first.index)
+  const aggregates = aggregateRuns(records, { seed, rankBy: rankBy?.figure })
+  writeJsonAtomic(join(dir, AGGREGATES_FILE), { schemaVersion: SCHEMA_VERSION, runId, seed, aggregates })
   writeJsonAtomic(join(dir, 'run.json'), {
     schemaVersion: SCHEMA_VERSION,
     runId,
@@ -110,6 +114,7 @@ function writeMergedRun (parts, dir, mixedMachines) {
     status: 'complete',
     options: { ...first.index.options, shard: null },
     engineChoice: first.index.engineChoice ?? null,
+    ...rankBy ? { rankBy } : {},
     seed,
     env: first.index.env,
     plan: { ...first.plan, shard: null },

@@ -97,6 +97,13 @@ describe('the noise calibration', () => {
     expect(readNoiseCalibration(file, cacheDir, key)).toEqual({ calibration: NOISE, note: null })
   })
 
+  it('is read back with the cost\'s spread, and without it as an earlier version wrote it (the cost\'s spread unknown)', () => {
+    const withCost = { ...NOISE, costVariance: 0.01, costDf: 12, cpuUsPerRequest: { fastify: [40.1, 41.5] } }
+    expect(readNoiseCalibration(sealed({ key, calibration: withCost }), cacheDir, key)).toEqual({ calibration: withCost, note: null })
+    const earlier = readNoiseCalibration(sealed({ key, calibration: NOISE }), cacheDir, key).calibration
+    expect(earlier?.costVariance).toBeUndefined()
+  })
+
   it('is ignored, saying why, when edited by hand, measured with another load, or holding figures of the wrong kind', () => {
     // The seal dyno gave it, over a variance set to 0 by hand.
     const seal = sealOf(cacheDir, { key, calibration: NOISE })
@@ -114,7 +121,9 @@ describe('the noise calibration', () => {
       ['df', 0.5, 'df is not a count'],
       ['measuredAt', 'yesterday', 'measuredAt is not a date'],
       ['launchOverheadSec', null, 'launchOverheadSec is not a number of seconds'],
-      ['disturbedLaunches', -2, 'disturbedLaunches is not a count']
+      ['disturbedLaunches', -2, 'disturbedLaunches is not a count'],
+      ['costVariance', 'small', 'costVariance is not a variance'],
+      ['costDf', 0, 'costDf is not a count']
     ])) {
       const file = sealed({ key, calibration: { ...NOISE, [field]: value } })
       expect(readNoiseCalibration(file, cacheDir, key)).toEqual({

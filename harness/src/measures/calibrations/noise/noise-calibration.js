@@ -2,7 +2,8 @@
 // How much a cell's figure spreads on this machine: fresh launches of a few SUTs on the json scenario, interleaved (A B C A B C …), each
 // measured as a round of a cell is (the same warm-up, then one round of the same length), with the run's engine and pinning; every response
 // checked. The spread is the pooled variance of ln req/s between the launches of each SUT: the launch's part and the round's together, as a
-// run's rounds meet them (harness/bench/noise-decomposition.js splits them, at length). Rounds after the first of a launch would read a SUT
+// run's rounds meet them (harness/bench/noise-decomposition.js splits them, at length); the same launches give the spread of ln µs of the
+// SUT's cpu per request, which steal never enters. Rounds after the first of a launch would read a SUT
 // further warmed than any cell (express's second second runs at twice its first, after 0.4 s of warm-up), so each launch gives one; and
 // each launch is first warmed over the routes of the default plan, as a run's launch is (launch-warmup.js), so that the round reads what a
 // run's first cell of a launch reads. Each launch's cost besides its load is timed too. It is measured once per machine and kept in the
@@ -27,6 +28,7 @@ import { refusalReason } from '../../../subjects/sut-process/refusal.js'
 import { startSut } from '../../../subjects/sut-process/start-sut.js'
 import { machineKey } from '../machine-key.js'
 import { readStoredCalibration } from '../stored-calibration.js'
+import { pooledLogSpread } from './pooled-spread.js'
 
 export const NOISE_CALIBRATION_FILE = 'noise-calibration.json'
 /** Three SUTs of different weights (the bare core server, a fast framework, a slow one), so that the spread is not one SUT's. */
@@ -48,6 +50,10 @@ export const CALIBRATION_LAUNCHES = 5
  * @property {Record<string, number[]>} requestsPerSec each SUT's launches' req/s, as measured (what the variance comes from, kept to be
  *   read)
  * @property {number} disturbedLaunches launches kept although other programs disturbed them (after being measured again)
+ * @property {number | null} [costVariance] of ln µs of the SUT's cpu per request between the same launches, pooled as `variance` is;
+ *   null or absent: not known (a calibration of an earlier version, or no launch read the SUT's cpu)
+ * @property {number | null} [costDf] its degrees of freedom
+ * @property {Record<string, number[]>} [cpuUsPerRequest] each SUT's launches' µs of cpu per request, as measured
  *
  * @typedef {object} NoiseSettings
  * @property {import('../../../load/engines/engine.js').Engine} engine the run's
@@ -117,6 +123,9 @@ function calibrationProblem (value) {
   if (!Number.isInteger(df) || Number(df) < 1) return 'df is not a count'
   if (!figure(launchOverheadSec)) return 'launchOverheadSec is not a number of seconds'
   if (!Number.isInteger(disturbedLaunches) || Number(disturbedLaunches) < 0) return 'disturbedLaunches is not a count'
+  const { costVariance, costDf } = /** @type {Record<string, unknown>} */ (value)
+  if (costVariance !== undefined && costVariance !== null && !figure(costVariance)) return 'costVariance is not a variance'
+  if (costDf !== undefined && costDf !== null && (!Number.isInteger(costDf) || Number(costDf) < 1)) return 'costDf is not a count'
   return null
 }
 
@@ -130,7 +139,7 @@ async function measureNoise (settings, load) {
   if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
   const env = runEnv(`noise-${randomBytes(3).toString('hex')}`)
   const suts = discoverSuts().filter((sut) => CALIBRATION_SUTS.includes(sut.name))
-  /** @type {Map<string, number[]>} each SUT's launches' ln req/s */
+  /** @type {Map<string, { lnRates: number[], lnCosts: number[] }>} each SUT's launches' ln req/s and ln µs of cpu per request */
   const data = new Map()
   /** @type {number[]} */
   const overheadsSec = []
@@ -150,36 +159,50 @@ async function measureNoise (settings, load) {
         if ('reason' in measured) return measured
         if (measured.disturbed && attempt < REMEASURES_PER_CELL) continue
         if (measured.disturbed) disturbedLaunches += 1
-        data.set(sut.name, [...(data.get(sut.name) ?? []), measured.lnRate])
+        const kept = data.get(sut.name) ?? { lnRates: [], lnCosts: [] }
+        kept.lnRates.push(measured.lnRate)
+        if (measured.lnCost !== null) kept.lnCosts.push(measured.lnCost)
+        data.set(sut.name, kept)
         overheadsSec.push(Math.max(0, elapsedSec - measured.loadSec))
         break
       }
     }
   }
+  if (data.size === 0) return { reason: `none of ${CALIBRATION_SUTS.join(', ')} runs here` }
+  return { ...calibrationOf(data, disturbedLaunches), load, launchOverheadSec: Math.round(mean(overheadsSec) * 1000) / 1000 }
+}
+
+/**
+ * The spreads of both figures from each SUT's launches, and the launches' figures as measured.
+ * @param {Map<string, { lnRates: number[], lnCosts: number[] }>} data @param {number} disturbedLaunches
+ * @returns {Omit<NoiseCalibration, 'load' | 'launchOverheadSec'>}
+ */
+function calibrationOf (data, disturbedLaunches) {
   const measuredSuts = [...data.keys()]
-  if (measuredSuts.length === 0) return { reason: `none of ${CALIBRATION_SUTS.join(', ')} runs here` }
-  // Each SUT's squared deviations from its own mean, pooled: the SUTs differ in speed, not (by assumption) in spread.
-  const launches = measuredSuts.map((name) => data.get(name) ?? [])
-  const df = launches.reduce((sum, values) => sum + values.length - 1, 0)
-  const squares = launches.reduce((sum, values) => sum + values.reduce((inner, value) => inner + (value - mean(values)) ** 2, 0), 0)
+  const launches = [...data.values()]
+  const rates = pooledLogSpread(launches.map((sut) => sut.lnRates))
+  const costs = pooledLogSpread(launches.map((sut) => sut.lnCosts))
+  const figures = (/** @type {'lnRates' | 'lnCosts'} */ field, /** @type {number} */ digits) => Object.fromEntries(measuredSuts
+    .map((name) => [name, (data.get(name)?.[field] ?? []).map((value) => Math.round(Math.exp(value) * 10 ** digits) / 10 ** digits)]))
   return {
     measuredAt: new Date().toISOString(),
-    load,
-    variance: squares / df,
-    df,
-    launchOverheadSec: Math.round(mean(overheadsSec) * 1000) / 1000,
+    variance: rates?.variance ?? 0,
+    df: rates?.df ?? 0,
     suts: measuredSuts,
-    requestsPerSec: Object.fromEntries(measuredSuts.map((name) =>
-      [name, (data.get(name) ?? []).map((lnRate) => Math.round(Math.exp(lnRate)))])),
-    disturbedLaunches
+    requestsPerSec: figures('lnRates', 0),
+    disturbedLaunches,
+    costVariance: costs?.variance ?? null,
+    costDf: costs?.df ?? null,
+    cpuUsPerRequest: figures('lnCosts', 3)
   }
 }
 
 /**
  * One fresh launch: started on the SUT's cpus, warmed up, one round measured, stopped.
  * @param {Subject} sut @param {Scenario} scenario @param {NoiseSettings} settings @param {Record<string, string>} env
- * @returns {Promise<{ lnRate: number, disturbed: boolean, loadSec: number } | { refused: true } | { reason: string }>} loadSec: the
- *   launch's load, warm-up and round, as planned
+ * @returns {Promise<{ lnRate: number, lnCost: number | null, disturbed: boolean, loadSec: number } | { refused: true } |
+ *   { reason: string }>} lnCost: ln µs of the SUT's cpu per request, null where it was not read; loadSec: the launch's load, warm-up
+ *   and round, as planned
  */
 async function launchOnce (sut, scenario, settings, env) {
   const { signal } = settings
@@ -197,6 +220,7 @@ async function launchOnce (sut, scenario, settings, env) {
     if (wrong > 0) return { reason: `${sut.name} × ${scenario.name}: ${wrong} errors or wrong answers, not a calibration` }
     return {
       lnRate: Math.log(measured.requestsPerSec.mean),
+      lnCost: (measured.cpuCost?.cpuUsPerRequest ?? 0) > 0 ? Math.log(Number(measured.cpuCost?.cpuUsPerRequest)) : null,
       disturbed: judgeDisturbance(measured.interference ?? null)?.disturbed ?? false,
       loadSec: (warmed ? warmed.durationSecEach * warmed.routes.length : 0) + settings.warmupSec + settings.roundSec
     }

@@ -23,6 +23,7 @@ import { sizeRepeats } from './size-repeats.js'
  * @property {string} cacheDir
  * @property {number} readyTimeoutSec
  * @property {number} profileRepeats what the run gets when the spread cannot be measured
+ * @property {string} rankBy `--rank-by`: the figure whose spread sizes the rounds, or `auto` for the steadier
  * @property {AbortSignal} signal
  * @property {(line: string) => void} log
  */
@@ -60,7 +61,8 @@ export async function noisePlanOf (context) {
     cells: context.cells,
     cellSec: context.measure.plan.cellSec(scenarios[0], load),
     scenariosPerLaunch: context.freshSut ? 1 : scenarios.length,
-    calibrationFile: file
+    calibrationFile: file,
+    rankBy: context.rankBy
   })
   if (plan.line) log(`dyno: ${plan.line}`)
   return plan

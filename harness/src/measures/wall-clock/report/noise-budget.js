@@ -1,7 +1,8 @@
 // @ts-check
 // Whether a run's rounds can tell apart frameworks 15 % apart: from the spread between rounds its rank groups measured (the pooled
-// spread of ln req/s of the noisiest scenario), the smallest difference its rounds separate, and when that is more than 15 %, the
-// rounds per cell that would separate 15 % and about how long the run would take with them. One line for the terminal and the reports.
+// spread of ln req/s, or of ln cost where the ranks are on cost, of the noisiest scenario), the smallest difference its rounds separate,
+// and when that is more than 15 %, the rounds per cell that would separate 15 % and about how long the run would take with them. One line
+// for the terminal and the reports.
 import { MAX_ROUNDS_TO_SEPARATE } from '../../../judging/stats/rank-groups.js'
 import { roundsToSeparate, SEPARATE_SHARE, separableLog } from '../../../judging/stats/separable-difference.js'
 
@@ -27,7 +28,8 @@ export function noiseBudgetLine (run) {
   const separatesPct = Math.round((Math.exp(separates) - 1) * 100)
   const repeats = needed >= MAX_ROUNDS_TO_SEPARATE ? `more than ${MAX_ROUNDS_TO_SEPARATE} rounds` : `\`--repeats ${needed}\``
   const time = minutes === null ? '' : ` (~${minutes} min)`
-  return `noise: rounds spread ±${spreadPct} % (${noisiest.scenario}), so ${rounds} round${rounds === 1 ? '' : 's'} ` +
+  const figure = noisiest.rankedBy === 'cost' ? ', ln cost/request, which the ranks are on' : ''
+  return `noise: rounds spread ±${spreadPct} % (${noisiest.scenario}${figure}), so ${rounds} round${rounds === 1 ? '' : 's'} ` +
     `tell apart only ≥ ${separatesPct} %; 15 % needs ${repeats}${time} or a quieter machine ` +
     '(`--duration` narrows only a round\'s own spread)'
 }

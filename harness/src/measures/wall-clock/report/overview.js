@@ -1,10 +1,12 @@
 // @ts-check
 // The wall-clock measure's overview (../../overview.js): each framework's req/s in each scenario (the geometric mean of its rounds) with
 // its rank group in the column, marked where the figure measures the generator or the machine more than the framework, where it rests
-// on rounds other processes disturbed, and where a result disagrees with itself. Every figure comes from the run's aggregates.
+// on rounds other processes disturbed, and where a result disagrees with itself. Every figure comes from the run's aggregates. A run ranked
+// on cost (`--rank-by`) places its rank groups beside each cost, shades and orders by the cost (lower first), and says so.
 import { atMachineLimit } from '../../../load/engines/index.js'
 import { GENERATOR_BOUND_RULE } from '../../../platform/resources/resource-defaults.js'
 import { costNote } from '../../overview-cost.js'
+import { RANK_FIGURE_WORDS } from '../../../judging/rank-figure.js'
 import { RANK_FDR } from '../../../judging/stats/rank-groups.js'
 import { rankGroupText } from '../../../records/rank-text.js'
 import { BEST_FIRST_ORDER, bestFirst, columnShades } from '../../overview.js'
@@ -47,6 +49,52 @@ function costOf (aggregate) {
 }
 
 /**
+ * Each framework's row: in each column its req/s, its rank group, its shade on the column's scale (of the cost, lower better, where the
+ * column was ranked on cost) and its cost.
+ * @param {{ label: string, rows: import('./report-rows.js').ReportRow[] }[]} columns
+ * @returns {import('../../overview.js').OverviewRow[]}
+ */
+function overviewRows (columns) {
+  /** @type {Map<string, import('../../overview.js').OverviewRow>} */
+  const frameworks = new Map()
+  columns.forEach((column, at) => {
+    const onCost = column.rows.some((row) => row.aggregate?.rankedBy === 'cost')
+    const shades = onCost
+      ? columnShades(column.rows.map((row) => row.aggregate?.cpuCost?.center ?? null), 'lower')
+      : columnShades(column.rows.map((row) => row.aggregate?.requestsPerSec.center ?? null), 'higher')
+    column.rows.forEach((row, index) => {
+      const framework = frameworks.get(row.sut) ?? { framework: row.sut, version: row.version, cells: columns.map(() => null) }
+      frameworks.set(row.sut, framework)
+      framework.cells[at] = {
+        value: row.aggregate?.requestsPerSec.center ?? null,
+        status: row.aggregate ? 'ok' : row.records[0]?.status ?? '-',
+        group: rankGroupText(row.aggregate),
+        ...onCost ? { rankedOnCost: true } : {},
+        shade: shades[index],
+        marks: marksOf(row),
+        cost: costOf(row.aggregate)
+      }
+    })
+  })
+  return [...frameworks.values()]
+}
+
+/**
+ * What the rank groups are, on which figure, or why there are none.
+ * @param {boolean} grouped @param {boolean} onCost
+ */
+function groupsSentence (grouped, onCost) {
+  if (!grouped) return 'Req/s of one round per cell: no rank groups (give `--repeats 2` or more for them).'
+  const method = `(95% intervals on ln ${onCost ? 'cost' : 'req/s'}, Welch t tests, Benjamini–Hochberg at a ${RANK_FDR * 100}% false ` +
+    'discovery rate; docs/measuring.md, "Orders with their uncertainty").'
+  return onCost
+    ? 'Ranked on cost (`--rank-by cost`), lower first: beside each cpu µs per request (the geometric mean of the rounds) its rank ' +
+      `group, (2–4): the data places it anywhere from 2nd to 4th in its column ${method} Req/s: the geometric mean of the rounds.`
+    : 'Req/s: the geometric mean of the rounds; beside it the rank group, (2–4): the data places it anywhere from 2nd to 4th in its ' +
+      `column ${method}`
+}
+
+/**
  * @param {import('../../../records/read-run.js').RunData} run
  * @returns {import('../../overview.js').Overview | null} null for a run without results
  */
@@ -60,38 +108,22 @@ export function wallClockOverview (run) {
       label: sweep ? `${scenario} @${connections}` : scenario,
       rows: rows.filter((row) => row.connections === connections)
     })))
-  /** @type {Map<string, import('../../overview.js').OverviewRow>} */
-  const frameworks = new Map()
-  columns.forEach((column, at) => {
-    const shades = columnShades(column.rows.map((row) => row.aggregate?.requestsPerSec.center ?? null), 'higher')
-    column.rows.forEach((row, index) => {
-      const framework = frameworks.get(row.sut) ?? { framework: row.sut, version: row.version, cells: columns.map(() => null) }
-      frameworks.set(row.sut, framework)
-      framework.cells[at] = {
-        value: row.aggregate?.requestsPerSec.center ?? null,
-        status: row.aggregate ? 'ok' : row.records[0]?.status ?? '-',
-        group: rankGroupText(row.aggregate),
-        shade: shades[index],
-        marks: marksOf(row),
-        cost: costOf(row.aggregate)
-      }
-    })
-  })
+  const onCost = run.aggregates.some((aggregate) => aggregate.rankedBy === 'cost')
+  const frameworks = overviewRows(columns)
   const grouped = run.aggregates.some((aggregate) => aggregate.noise)
   const costs = run.aggregates.flatMap((aggregate) => aggregate.cpuCost ? [aggregate.cpuCost] : [])
   return {
     unit: 'req/s',
     better: 'higher',
+    rankedOn: onCost ? `${RANK_FIGURE_WORDS.cost}, lower first` : null,
     columns: columns.map((column) => column.label),
-    rows: bestFirst([...frameworks.values()], 'higher'),
+    rows: onCost
+      ? bestFirst(frameworks, 'lower', (cell) => cell.rankedOnCost ? cell.cost?.cpuUsPerRequest ?? null : null)
+      : bestFirst(frameworks, 'higher'),
     marks: [...WALL_CLOCK_MARKS],
-    order: `Frameworks ${BEST_FIRST_ORDER}.`,
+    order: `Frameworks ${onCost ? BEST_FIRST_ORDER.replace('figures', 'costs') : BEST_FIRST_ORDER}.`,
     costNote: costs.length === 0 ? null : costNote(costs),
-    groups: grouped
-      ? 'Req/s: the geometric mean of the rounds; beside it the rank group, (2–4): the data places it anywhere from 2nd to 4th in its ' +
-        `column (95% intervals on ln req/s, Welch t tests, Benjamini–Hochberg at a ${RANK_FDR * 100}% false discovery rate; ` +
-        'docs/measuring.md, "Orders with their uncertainty").'
-      : 'Req/s of one round per cell: no rank groups (give `--repeats 2` or more for them).',
+    groups: groupsSentence(grouped, onCost),
     // What the machine's spread said before the run (the default profile's rounds sized from it), then what the run's own rounds say.
     caveats: [run.index.noisePlan?.line ?? null, noiseBudgetLine(run)].filter((line) => line !== null)
   }

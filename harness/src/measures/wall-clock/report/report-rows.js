@@ -1,9 +1,11 @@
 // @ts-check
 // A run's results by scenario, then by (SUT, connections) with their aggregate, fastest first: the rows of report.md's tables, the
 // overview and the README's reference table.
+import { rankedFigure } from '../../../records/rank-text.js'
 import { contractPlace } from '../../../records/scenario-order.js'
 
 /**
+ * @typedef {import('../../../records/aggregate-runs.js').Aggregate} Aggregate
  * @typedef {object} ReportRow one SUT at one connection level in one scenario
  * @property {string} sut
  * @property {string} version
@@ -14,7 +16,8 @@ import { contractPlace } from '../../../records/scenario-order.js'
 
 /**
  * Groups a run's records by scenario, then by (SUT, connections), with their aggregate; each scenario's rows by connection
- * level, fastest first (by the figure of each cell, the geometric mean of its runs), the cells never measured last.
+ * level, best first (by the figure each cell was ranked on, the geometric mean of its runs: the fastest, or the cheapest where the run
+ * was ranked on cost), the cells never measured last.
  * @param {import('../../../records/read-run.js').RunData} run
  * @returns {Map<string, ReportRow[]>}
  */
@@ -40,10 +43,20 @@ export function reportRows (run) {
     row.records.push(record)
   }
   for (const rows of scenarios.values()) {
-    rows.sort((a, b) => a.connections - b.connections ||
-      (b.aggregate?.requestsPerSec.center ?? -1) - (a.aggregate?.requestsPerSec.center ?? -1) ||
+    rows.sort((a, b) => a.connections - b.connections || betterFirst(a.aggregate, b.aggregate) ||
       (a.aggregate?.rank?.best ?? 0) - (b.aggregate?.rank?.best ?? 0))
   }
   // In the contract's order, whatever order shuffled rounds measured them in.
   return new Map([...scenarios].sort(([a], [b]) => contractPlace(a) - contractPlace(b)))
+}
+
+/**
+ * @param {Aggregate | null} a @param {Aggregate | null} b
+ * @returns {number} below 0 when a's figure is better than b's; a cell without a figure after every other
+ */
+function betterFirst (a, b) {
+  if (!a || !b) return (a ? 0 : 1) - (b ? 0 : 1)
+  const [first, second] = [rankedFigure(a), rankedFigure(b)]
+  if (first.better !== second.better) return 0
+  return first.better === 'lower' ? first.center - second.center : second.center - first.center
 }

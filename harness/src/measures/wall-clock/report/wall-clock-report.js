@@ -60,7 +60,8 @@ function markdownBody (run, { mixed }) {
     const protocolLine = protocol ? [`Protocol: ${cell(protocol)}.`, ''] : []
     const per = results[0] && exchangeOf(results[0]) === 'msg' ? { rate: 'msg/s', latency: ' ms/msg' } : { rate: 'req/s', latency: ' ms' }
     lines.push(`## ${scenario}`, '', ...(mixed ? [`> ${mixed}`, ''] : []), ...protocolLine)
-    lines.push(`| rank | framework | version |${sweep ? ' conns |' : ''} ${per.rate} |${repeated ? ' 95% interval |' : ''}` +
+    const rankHead = rows.some((row) => row.aggregate?.rankedBy === 'cost') ? 'rank on cost' : 'rank'
+    lines.push(`| ${rankHead} | framework | version |${sweep ? ' conns |' : ''} ${per.rate} |${repeated ? ' 95% interval |' : ''}` +
       ` × slowest | p50${per.latency} | p99${per.latency} | errors | flags |`)
     lines.push(`|---:|---|---|${sweep ? '---:|' : ''}---:|${repeated ? '---:|' : ''}---:|---:|---:|---:|---|`)
     for (const row of rows) {

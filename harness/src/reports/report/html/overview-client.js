@@ -8,9 +8,13 @@
   const compact = (value) => value >= 999500
     ? `${(value / 1e6).toPrecision(3)}M`
     : value >= 1000 ? `${value >= 100000 ? Math.round(value / 1000) : (value / 1000).toPrecision(3)}k` : String(Math.round(value))
+  const costUs = (us) => us >= 100 ? String(Math.round(us)) : us.toPrecision(3)
   const label = (cell) => !cell
     ? ''
-    : cell.value === null ? cell.status : `${compact(cell.value)}${cell.group ? ` (${cell.group})` : ''}${cell.marks.join('')}`
+    : cell.value === null
+      ? cell.status
+      : `${compact(cell.value)}${cell.group && !cell.rankedOnCost ? ` (${cell.group})` : ''}${cell.marks.join('')}` +
+        (cell.rankedOnCost && cell.cost ? ` · ${costUs(cell.cost.cpuUsPerRequest)} µs${cell.group ? ` (${cell.group})` : ''}` : '')
   const drawn = []
   for (const element of document.querySelectorAll('[data-overview]')) {
     const overview = model.overviews[Number(element.dataset.overview)]
@@ -24,13 +28,18 @@
     const chart = echarts.init(element, null, { renderer: 'canvas' })
     chart.setOption({
       animation: false,
-      title: { text: `${overview.unit}: each column on its own scale`, left: 0, textStyle: { fontSize: 14 } },
+      title: {
+        text: `${overview.unit}${overview.rankedOn ? `, ranked on ${overview.rankedOn}` : ''}: each column on its own scale`,
+        left: 0,
+        textStyle: { fontSize: 14 }
+      },
       tooltip: {
         formatter: (params) => {
           const { cell, framework, value } = params.data
           const figure = cell.value === null ? cell.status : `${cell.value.toLocaleString('en-US')} ${overview.unit}`
           return `${escape(framework)} × ${escape(overview.columns[value[0]])}<br>${escape(figure)}` +
-            `${cell.group ? `, rank group ${escape(cell.group)}` : ''}${cell.marks.length ? ` ${escape(cell.marks.join(''))}` : ''}`
+            `${cell.group ? `, rank group ${escape(cell.group)}${cell.rankedOnCost ? ' on cost' : ''}` : ''}` +
+            `${cell.marks.length ? ` ${escape(cell.marks.join(''))}` : ''}`
         }
       },
       grid: { top: 40, left: 8, right: 8, bottom: 8, containLabel: true },
