@@ -8,20 +8,20 @@ import { COMPARE_COMMITS_INDEX } from '../../records/run-layout.js'
 import { execFile } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { promisify } from 'node:util'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { DynoError } from '../../platform/errors.js'
 import { runChild } from '../../platform/process/child-command.js'
+import { dynoCheckouts } from './checkouts.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { createWorktrees, resolveCommit } from '../../platform/util/git-worktrees.js'
 
-/** Harness and data packages every worktree needs besides the selected SUTs. */
-const HARNESS_PACKAGES = ['@dyno/harness...']
-
 /**
  * @typedef {'base' | 'head'} Side
  * @typedef {object} CompareCommitsPlan
- * @property {string} repoDir the repository the refs belong to
+ * @property {string} repoDir the repository the refs belong to (dyno's own, unless `checkouts` says otherwise)
+ * @property {import('./checkouts.js').Checkouts} [checkouts] what is checked out, installed and run for each side; dyno's commits of
+ *   repoDir unless given
  * @property {string} baseRef
  * @property {string} headRef
  * @property {string[]} runArgs `dyno run` options for every round (without --repeats, --out and --count-jobs)
@@ -44,7 +44,9 @@ const HARNESS_PACKAGES = ['@dyno/harness...']
  *   order: { round: number, side: Side, exitCode: number | null }[], resultsDir: string, installSec: number, runSec: number }>}
  */
 export async function compareCommits (plan) {
-  const { repoDir, signal, onProgress = () => {} } = plan
+  const { signal, onProgress = () => {} } = plan
+  const checkouts = plan.checkouts ?? dynoCheckouts(plan.repoDir)
+  const repoDir = checkouts.repoDir
   const base = await resolveCommit(repoDir, plan.baseRef, 'BASE_REF')
   const head = await resolveCommit(repoDir, plan.headRef, 'HEAD_REF')
   const worktrees = createWorktrees(repoDir)
@@ -71,23 +73,24 @@ export async function compareCommits (plan) {
       onProgress({ stage: `checking out ${commit.slice(0, 12)}`, side })
       dirs[side] = await worktrees.add(side, commit)
       onProgress({ stage: 'installing', side })
-      await install(dirs[side], plan, side)
+      await checkouts.install(dirs[side], plan, side)
     }
     const installSec = (performance.now() - installStarted) / 1000
 
     const runStarted = performance.now()
     const countJobs = plan.countJobs ?? null
     const together =
-      countJobs !== null && countJobs.total >= 2 && (await Promise.all([dirs.base, dirs.head].map(knowsCountJobs))).every(Boolean)
+      countJobs !== null && countJobs.total >= 2 &&
+        (await Promise.all([dirs.base, dirs.head].map((dir) => knowsCountJobs(checkouts.cli(dir))))).every(Boolean)
     for (let round = 1; round <= plan.rounds && !signal.aborted; round++) {
       // Alternating which side goes first (AB, BA, AB, …) cancels a steady drift instead of handing it to one side.
       const sides = /** @type {Side[]} */ (round % 2 === 1 ? ['base', 'head'] : ['head', 'base'])
       const runSide = async (/** @type {Side} */ side, /** @type {string[]} */ extraArgs) => {
         onProgress({ stage: 'running', side, round })
         const exitCode = await runRound(
-          dirs[side],
+          { cli: checkouts.cli(dirs[side]), dir: dirs[side] },
           join(plan.resultsDir, side),
-          { ...plan, runArgs: [...plan.runArgs, ...extraArgs] },
+          { ...plan, runArgs: [...plan.runArgs, ...checkouts.runArgs(dirs[side]), ...extraArgs] },
           side,
           round
         )
@@ -123,44 +126,13 @@ export async function compareCommits (plan) {
 }
 
 /**
- * `pnpm install` in a worktree: the lockfile as committed, from the local store where it can.
- * @param {string} dir @param {CompareCommitsPlan} plan @param {Side} side
- */
-async function install (dir, plan, side) {
-  const filters = plan.frameworks
-    ? [...HARNESS_PACKAGES, ...plan.frameworks.map((name) => `@dyno/sut-${name}...`)].flatMap((filter) => ['--filter', filter])
-    : []
-  const args = ['install', '--frozen-lockfile', '--prefer-offline', ...filters]
-  const outcome = await runChild('pnpm', args, {
-    cwd: dir,
-    signal: plan.signal,
-    onLine: (line) => plan.onProgress?.({ stage: 'installing', side, line })
-  }).catch((error) => {
-    throw new DynoError(
-      'DYNO_ERR_COMPARE_INSTALL',
-      `could not start pnpm in ${dir}: ${error.message} (install pnpm 10: npm i -g pnpm@10)`,
-      { cause: error }
-    )
-  })
-  if (plan.signal.aborted) throw new DynoError('DYNO_ERR_INTERRUPTED', 'compare-commits interrupted while installing')
-  if (outcome.code !== 0) {
-    throw new DynoError(
-      'DYNO_ERR_COMPARE_INSTALL',
-      `pnpm ${args.join(' ')} failed for ${side} (${dir}), exit ${outcome.code ?? outcome.signal}; its last ` +
-        `lines:\n${outcome.tail.join('\n')}`
-    )
-  }
-}
-
-/**
  * Whether a side's harness takes `--count-jobs` (a commit from before counts were made at once does not, and refuses it).
- * @param {string} dir @returns {Promise<boolean>}
+ * @param {string} cli the side's `harness/bin/dyno.js` @returns {Promise<boolean>}
  */
-async function knowsCountJobs (dir) {
-  const cli = join(dir, 'harness', 'bin', 'dyno.js')
+async function knowsCountJobs (cli) {
   if (!existsSync(cli)) return false
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'run', '--help'], { cwd: dir, timeout: 60_000 })
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'run', '--help'], { cwd: dirname(cli), timeout: 60_000 })
     return stdout.includes('--count-jobs')
   } catch {
     return false
@@ -168,12 +140,12 @@ async function knowsCountJobs (dir) {
 }
 
 /**
- * One `dyno run` of one side, with the side's own harness.
- * @param {string} dir @param {string} out @param {CompareCommitsPlan} plan @param {Side} side @param {number} round
+ * One `dyno run` of one side, with the side's own harness (or, for a service's commits, this one).
+ * @param {{ cli: string, dir: string }} runner the dyno that runs it, and the side's checkout
+ * @param {string} out @param {CompareCommitsPlan} plan @param {Side} side @param {number} round
  * @returns {Promise<number | null>} the exit code: 0 all ok, 1 some run not ok (kept and shown by the comparison)
  */
-async function runRound (dir, out, plan, side, round) {
-  const cli = join(dir, 'harness', 'bin', 'dyno.js')
+async function runRound ({ cli, dir }, out, plan, side, round) {
   if (!existsSync(cli)) throw new DynoError('DYNO_ERR_COMPARE_RUN', `${side} has no harness/bin/dyno.js: the commit predates dyno's CLI`)
   makeDirectory(out)
   let worst = /** @type {number | null} */ (0)

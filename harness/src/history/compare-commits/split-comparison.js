@@ -3,7 +3,6 @@
 // (SUT, scenario) pairs, on one machine, so that the pairs of a round stay side by side. A part's share is given to each round's
 // `dyno run` as `--frameworks` and `--scenarios`, which every commit's harness takes, so a part works against a base from before
 // `--shard` existed. Whole SUTs go to a part where that balances as well (one `dyno run` per round and side); otherwise pairs.
-import { SCENARIOS } from '@dyno/scenarios'
 import { planIdentity, splitByExpectedTime } from '../../suite/plan/split-plan.js'
 
 /** How much longer than the finest split a split by whole SUTs may make the longest part and still be chosen. */
@@ -22,14 +21,15 @@ const WHOLE_SUT_SLACK = 1.1
 /**
  * @param {{ frameworks: string[], scenarios: string[], runtimes: string[], connections: number[], rounds: number, count: number,
  *   settings: import('../../platform/options/option-values.js').PlanValues, measure: import('../../measures/measure.js').Measure,
- *   options: Record<string, unknown> }} request measure: how its cells are measured, which says how long one takes (from settings);
- *   options: those that decide what is measured (split-plan.js planDeciding)
+ *   options: Record<string, unknown>, catalogue: import('@dyno/scenarios').Scenario[] }} request measure: how its cells are measured,
+ *   which says how long one takes (from settings); options: those that decide what is measured (split-plan.js planDeciding); catalogue:
+ *   the scenarios the names are of (the contract's, or a service's)
  * @returns {ComparisonPlan}
  */
-export function splitComparison ({ frameworks, scenarios, runtimes, connections, rounds, count, settings, measure, options }) {
+export function splitComparison ({ frameworks, scenarios, runtimes, connections, rounds, count, settings, measure, options, catalogue }) {
   const levels = connections.length * runtimes.length
   const pairs = frameworks.flatMap((sut) => scenarios.map((scenario) => ({ sut, scenario })))
-  const cellSec = new Map(scenarios.map((name) => [name, measure.plan.cellSec(scenarioNamed(name), settings)]))
+  const cellSec = new Map(scenarios.map((name) => [name, measure.plan.cellSec(scenarioNamed(catalogue, name), settings)]))
   const pairSec = (/** @type {{ scenario: string }} */ pair) => (cellSec.get(pair.scenario) ?? 0) * levels * rounds * 2
   const byPair = splitByExpectedTime(pairs, count, pairSec)
   const bySut = splitByExpectedTime(frameworks, count, (sut) =>
@@ -70,9 +70,12 @@ function runSubsets (pairs, scenarios) {
   return [...subsets.values()]
 }
 
-/** @param {string} name a scenario `--scenarios` accepted @returns {import('@dyno/scenarios').Scenario} */
-function scenarioNamed (name) {
-  const scenario = SCENARIOS.find((candidate) => candidate.name === name)
+/**
+ * @param {import('@dyno/scenarios').Scenario[]} catalogue @param {string} name a scenario `--scenarios` accepted
+ * @returns {import('@dyno/scenarios').Scenario}
+ */
+function scenarioNamed (catalogue, name) {
+  const scenario = catalogue.find((candidate) => candidate.name === name)
   if (!scenario) throw new Error(`no scenario ${name}`)
   return scenario
 }

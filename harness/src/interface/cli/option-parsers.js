@@ -20,9 +20,11 @@ import { invalidOption, nameList, withDomain } from '../../platform/options/opti
 /** @typedef {import('../../platform/options/option-spec.js').OptionValues} OptionValues */
 
 /** SUT names, each one under packages/ (checked here, so no later step starts before a typo is seen). */
-export const frameworkList = withDomain(function frameworkList (/** @type {unknown} */ raw, /** @type {string} */ flag) {
+export const frameworkList = withDomain(function frameworkList (
+  /** @type {unknown} */ raw, /** @type {string} */ flag, /** @type {OptionValues | undefined} */ values
+) {
   const names = nameList(raw, flag)
-  selectSuts(discoverSuts(), names)
+  selectSuts(/** @type {import('../../subjects/apps/load-app.js').App | null | undefined} */ (values?.app)?.suts ?? discoverSuts(), names)
   return names
 }, { kind: 'names' })
 

@@ -6,7 +6,8 @@ import { COMPARE_FORMATTERS } from '../../reports/compare/formats/index.js'
 import { failureText } from '../../reports/compare/formats/cells.js'
 import { compareCommits } from '../../history/compare-commits/compare-commits.js'
 import { splitComparison } from '../../history/compare-commits/split-comparison.js'
-import { discoverSuts } from '../../subjects/suts/discover-suts.js'
+import { subjectCatalogue } from '../../subjects/suts/subject-catalogue.js'
+import { appCheckouts, dynoCheckouts } from '../../history/compare-commits/checkouts.js'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { createRunId } from '../../records/run-id.js'
 import { compareRuns } from '../../reports/compare/compare-runs.js'
@@ -57,6 +58,7 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
     `${measured}${shard ? `, ${partLine(part, shard, split.cells)}` : ''}; results in ${resultsDir}`)
   const outcome = await compareCommits({
     repoDir: REPO_ROOT,
+    checkouts: options.app ? appCheckouts(options.app) : dynoCheckouts(),
     baseRef,
     headRef,
     runArgs,
@@ -101,7 +103,8 @@ export async function compareCommitsCommand (baseRef, headRef, options, runArgs,
  * @returns {ComparisonPlan}
  */
 function comparisonSplit (options, planFields) {
-  const frameworks = options.frameworks ?? discoverSuts().map((sut) => sut.name)
+  const catalogue = subjectCatalogue(options.app)
+  const frameworks = options.frameworks ?? catalogue.suts.map((sut) => sut.name)
   return splitComparison({
     frameworks,
     scenarios: options.scenarios,
@@ -111,7 +114,8 @@ function comparisonSplit (options, planFields) {
     count: options.shard?.count ?? 1,
     settings: options,
     measure: measureNamed(options.measure),
-    options: planDeciding({ ...options, frameworks }, planFields)
+    options: planDeciding({ ...options, frameworks }, planFields),
+    catalogue: catalogue.scenarios
   })
 }
 
@@ -195,7 +199,8 @@ const OWN_RUN_FLAGS = new Set([
   '--measure',
   '--count-jobs',
   '--shard',
-  '--plan'
+  '--plan',
+  '--app'
 ])
 
 /**

@@ -21,14 +21,11 @@ export const COMPARISON_PROFILE = 'ci'
 /** @param {OptionValues} values @returns {import('../../measures/measure.js').Measure} the measure the values name */
 const measureOf = (values) => measureNamed(String(values.measure))
 
-/**
- * The options of compare-commits' rounds. `--app` is not among them yet: a round runs dyno's own commit, not the service's.
- * @type {readonly OptionSpec[]}
- */
+/** @type {readonly OptionSpec[]} the options of compare-commits' rounds */
 export const COMPARE_COMMITS_RUN_OPTIONS = Object.freeze([
   COMPARISON_MEASURE,
   // A comparison has verdicts, not rank groups: `--rank-by` is not one of its options.
-  ...RUN_OPTIONS.filter((spec) => spec !== MEASURE && ![SEED, SUT_HOST, LOAD_HOSTS, APP, RANK_BY].includes(spec))
+  ...RUN_OPTIONS.filter((spec) => spec !== MEASURE && ![SEED, SUT_HOST, LOAD_HOSTS, RANK_BY].includes(spec))
 ].map((spec) => {
   // Variants are installed by the harness of each commit's worktree, which may predate them.
   if (spec === FRAMEWORKS_WITH_VARIANTS) return FRAMEWORKS
@@ -44,9 +41,11 @@ export const COMPARE_COMMITS_RUN_OPTIONS = Object.freeze([
   if (spec === SCENARIOS_OPTION) {
     return {
       ...spec,
-      derive: (/** @type {OptionValues} */ values) => measureOf(values).comparison.defaults.scenarios(profileOf(values)) ??
-        profileOf(values).scenarios ?? SCENARIOS.map((scenario) => scenario.name),
-      defaultText: "the profile's; plaintext, json, params with --measure instructions"
+      derive: (/** @type {OptionValues} */ values) =>
+        /** @type {import('../../subjects/apps/load-app.js').App | null} */ (values.app)?.scenarios.map((scenario) => scenario.name) ??
+        measureOf(values).comparison.defaults.scenarios(profileOf(values)) ?? profileOf(values).scenarios ??
+        SCENARIOS.map((scenario) => scenario.name),
+      defaultText: "the profile's; plaintext, json, params with --measure instructions; with --app, the service's"
     }
   }
   return spec
@@ -58,5 +57,5 @@ export const COMPARE_COMMITS_RUN_OPTIONS = Object.freeze([
  * @type {readonly OptionSpec[]}
  */
 export const COMPARE_VERSIONS_RUN_OPTIONS = Object.freeze(
-  COMPARE_COMMITS_RUN_OPTIONS.filter((spec) => ![FRAMEWORKS, SHARD, PLAN_ONLY].includes(spec))
+  COMPARE_COMMITS_RUN_OPTIONS.filter((spec) => ![FRAMEWORKS, SHARD, PLAN_ONLY, APP].includes(spec))
 )

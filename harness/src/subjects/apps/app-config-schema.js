@@ -70,6 +70,7 @@ export const APP_CONFIG_SCHEMA = {
       },
       oneOf: [{ required: ['file'] }, { required: ['command'] }]
     },
+    install: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
     services: {
       type: 'object',
       additionalProperties: false,

@@ -11,6 +11,7 @@ import { readAppConfig } from './read-app-config.js'
  * @property {string} file its config
  * @property {import('../suts/discover-suts.js').SutDescriptor[]} suts the service, the one subject a run of it has
  * @property {import('@dyno/scenarios').Scenario[]} scenarios its scenarios, in the config's order
+ * @property {string[] | null} install the command that installs its dependencies in a checkout of another commit (compare-commits)
  * @property {() => { dir: string, file: string, name: string }} toJSON what run.json records of it
  */
 
@@ -28,6 +29,7 @@ export function loadApp (dir) {
     file: app.file,
     suts: [sut],
     scenarios: appScenarios(app),
+    install: app.config.install ?? null,
     toJSON: () => ({ dir: app.dir, file: app.file, name: sut.name })
   }
 }

@@ -18,6 +18,7 @@ const MAX_CONFIG_BYTES = 1024 * 1024
  * @property {string} [name]
  * @property {{ file?: string, command?: string[], cwd?: string, env?: Record<string, string>, port?: 'env' | number,
  *   ready?: { path: string, status?: number } }} start
+ * @property {string[]} [install] how a checkout of another commit gets its dependencies, when it pins other ones (compare-commits)
  * @property {{ postgres?: { env?: string }, redis?: { env?: string } }} [services]
  * @property {{ name: string, summary?: string, waitsOnIo?: boolean, request: AppRequest, expect: AppExpect }[]} scenarios
  */
