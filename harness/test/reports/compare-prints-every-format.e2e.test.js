@@ -157,7 +157,10 @@ describe('dyno compare verdicts and exit codes', () => {
   })
 
   it.each([
-    [['--format', 'xml'], /`--format` must be one of table, md, json, bmf, gab, gab-p99, gab-instructions, gab-capacity, got `xml`/],
+    [
+      ['--format', 'xml'],
+      /`--format` must be one of table, md, comment, json, bmf, gab, gab-p99, gab-instructions, gab-capacity, got `xml`/
+    ],
     [['--threshold', 'five'], /`--threshold` must be a percentage from 0 to 100 \(e\.g\. 5 or 5%\), got `five`/],
     [['--fail-on', 'slowdown'], /`--fail-on` must be one or more of regression, not-comparable, comma-separated, got `slowdown`/]
   ])('rejects %j with exit 2', async (args, message) => {

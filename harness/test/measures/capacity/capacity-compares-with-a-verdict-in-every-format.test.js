@@ -76,7 +76,7 @@ describe('dyno compare of capacity results', () => {
     const refused = await compare('--format', 'gab-p99')
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('--format gab-p99 holds wall-clock figures, and these results are capacity results; allowed here: ' +
-      'table, md, json, bmf, gab-capacity')
+      'table, md, comment, json, bmf, gab-capacity')
   })
 
   it('does not judge two sides measured against different objectives, and names both', async () => {

@@ -2,6 +2,7 @@
 import { DynoError } from '../../../platform/errors.js'
 import { MEASURES, measureNamed } from '../../../measures/index.js'
 import { formatCompareBmf } from './bmf.js'
+import { formatCompareComment } from './comment.js'
 import { formatCompareGab } from './gab.js'
 import { formatCompareJson } from './json.js'
 import { formatCompareMarkdown } from './markdown.js'
@@ -15,6 +16,7 @@ import { formatCompareTable } from './table.js'
 const GENERAL_FORMATS = {
   table: { write: formatCompareTable, description: 'table (terminal)' },
   md: { write: formatCompareMarkdown, description: 'md (markdown)' },
+  comment: { write: formatCompareComment, description: 'comment (markdown for a pull request, regressed rows first)' },
   json: { write: formatCompareJson, description: 'json' },
   bmf: { write: formatCompareBmf, description: 'bmf (Bencher Metric Format)' }
 }
