@@ -4,19 +4,15 @@
 # summary and, with a token and a pull request, a comment on it (the last one dyno wrote there is replaced). The exit status is the
 # comparison's (1: a significant regression).
 set -euo pipefail
+# shellcheck source=action-steps.sh
+source "$(dirname "$0")/action-steps.sh"
 
 : "${APP:?}" "${BASE_REF:?}"
 DYNO_DIR="${DYNO_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}"
 workspace="${GITHUB_WORKSPACE:-$PWD}"
 case "$APP" in /*) app="$APP" ;; *) app="$workspace/$APP" ;; esac
 
-if ! command -v pnpm >/dev/null 2>&1; then npm install --global pnpm@10.34.8; fi
-if [[ "${MEASURE:-instructions}" == "instructions" ]] && ! { command -v valgrind && command -v strace; } >/dev/null 2>&1; then
-  sudo=""
-  [[ "$(id -u)" == 0 ]] || sudo="sudo"
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind strace
-fi
+install_action_tools
 if [[ "${DYNO_SKIP_INSTALL:-}" != "true" ]]; then
   (cd "$DYNO_DIR" && pnpm install --frozen-lockfile --filter '@dyno/harness...')
 fi
@@ -31,9 +27,7 @@ set +e
 (cd "$app" && node "$DYNO_DIR/harness/bin/dyno.js" "${args[@]}" "${extra[@]}") > "$comparison"
 status=$?
 set -e
-cat "$comparison"
-if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then cat "$comparison" >> "$GITHUB_STEP_SUMMARY"; fi
-if [[ -n "${GITHUB_OUTPUT:-}" ]]; then echo "comparison=$comparison" >> "$GITHUB_OUTPUT"; fi
+publish_comparison "$comparison"
 # A comparison that did not come to a table (a bad ref, an install that failed) is not commented: the job's log says why. dyno's own
 # earlier comment (it starts with the marker) is replaced, so a pull request keeps one.
 if [[ -n "${GH_TOKEN:-}" && -n "${PR_NUMBER:-}" && ( $status == 0 || $status == 1 ) ]]; then

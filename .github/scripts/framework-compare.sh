@@ -3,6 +3,8 @@
 # framework's base (BASE_PATH, or BASE_VERSION, or the SUT's own pin) against its head (HEAD_PATH) inside the SUT; the markdown
 # goes to COMPARISON (and the job summary); the exit status is the comparison's (1: a significant regression).
 set -euo pipefail
+# shellcheck source=action-steps.sh
+source "$(dirname "$0")/action-steps.sh"
 
 : "${SUT:?}" "${HEAD_PATH:?}"
 DYNO_DIR="${DYNO_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -18,14 +20,7 @@ else
 fi
 head="$SUT@path:$(absolute "$HEAD_PATH")"
 
-if ! command -v pnpm >/dev/null 2>&1; then npm install --global pnpm@10.34.8; fi
-# A count needs valgrind, and strace for the system calls per request beside it.
-if [[ "${MEASURE:-instructions}" == "instructions" ]] && ! { command -v valgrind && command -v strace; } >/dev/null 2>&1; then
-  sudo=""
-  [[ "$(id -u)" == 0 ]] || sudo="sudo"
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind strace
-fi
+install_action_tools
 if [[ "${DYNO_SKIP_INSTALL:-}" != "true" ]]; then
   (cd "$DYNO_DIR" && pnpm install --frozen-lockfile --filter '@dyno/harness...' --filter "@dyno/sut-$SUT...")
 fi
@@ -40,7 +35,5 @@ set +e
 node "$DYNO_DIR/harness/bin/dyno.js" "${args[@]}" "${extra[@]}" > "$comparison"
 status=$?
 set -e
-cat "$comparison"
-if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then cat "$comparison" >> "$GITHUB_STEP_SUMMARY"; fi
-if [[ -n "${GITHUB_OUTPUT:-}" ]]; then echo "comparison=$comparison" >> "$GITHUB_OUTPUT"; fi
+publish_comparison "$comparison"
 exit "$status"

@@ -3,8 +3,8 @@
 // base and head, the verdict table (regressed rows first) in the job summary and as a comment on the pull request, and on the next
 // push that comment replaced rather than another added. GitHub's CLI is a stand-in that records what it was asked and answers as
 // the API would; the comparison is a short wall-clock one, since what is checked is where the table goes, not a verdict.
-import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
-import { execFileSync, spawn } from 'node:child_process'
+import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -12,30 +12,19 @@ import { REPO_ROOT } from '../../src/platform/paths.js'
 import { outputRead } from '../../src/platform/process/output-read.js'
 import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
+import { shopRepository } from '../support/shop-repository.js'
 
 trackRuns()
 const absent = missing('postgres')
-const SHOP = join(REPO_ROOT, 'examples', 'shop-service')
 const work = mkdtempSync(join(tmpdir(), 'dyno-service-action-'))
 
-/** @param {string} name @returns {string} a git repository holding the shop in two commits */
-function shopRepository (name) {
-  const repo = join(work, name)
-  for (const entry of ['src', 'dyno.config.yaml', 'basket.json', 'package.json']) {
-    cpSync(join(SHOP, entry), join(repo, 'service', entry), { recursive: true })
-  }
-  symlinkSync(join(SHOP, 'node_modules'), join(repo, 'service', 'node_modules'), 'dir')
-  writeFileSync(join(repo, '.gitignore'), 'node_modules\n')
-  const git = (/** @type {string[]} */ args) => execFileSync('git', ['-c', 'user.name=dyno', '-c', 'user.email=dyno@example.com', ...args],
-    { cwd: repo, stdio: 'pipe' })
-  git(['init', '-q'])
-  git(['add', '-A'])
-  git(['commit', '-qm', 'the shop'])
-  writeFileSync(join(repo, 'service', 'README.md'), 'The shop.\n')
-  git(['add', '-A'])
-  git(['commit', '-qm', 'a readme'])
-  return repo
-}
+/** @param {string} name @returns {string} a git repository holding the shop in two commits, in its folder `service` */
+const pushedShop = (name) => shopRepository({
+  repo: join(work, name),
+  serviceDir: 'service',
+  message: 'a readme',
+  change: (service) => writeFileSync(join(service, 'README.md'), 'The shop.\n')
+})
 
 /**
  * A stand-in for GitHub's CLI: each call is appended to calls.jsonl with the body it would send; listing the comments answers with the
@@ -67,7 +56,7 @@ function runScript (env) {
 
 describe.skipIf(absent)(`the action on a service's pull request${skipNote(absent)}`, () => {
   it('puts the verdict table in the job summary and in one comment, replaced on the next push', async () => {
-    const repo = shopRepository('pushed')
+    const repo = pushedShop('pushed')
     const bin = fakeGh()
     const summary = join(work, 'summary.md')
     const env = {
@@ -111,7 +100,7 @@ describe.skipIf(absent)(`the action on a service's pull request${skipNote(absent
   }, 240_000)
 
   it('comments nothing when the comparison came to no table, and says why in the log', async () => {
-    const repo = shopRepository('unknown-base')
+    const repo = pushedShop('unknown-base')
     const result = await runScript({
       PATH: `${fakeGh()}:${process.env.PATH}`,
       GITHUB_WORKSPACE: repo,
