@@ -72,8 +72,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  *   up for the next cell; launchWarmup: how the process was warmed over its routes before its first cell (null: it was not)
  * @property {Partial<Record<Stage, number>>} stagesMs where the run's time went: each stage it went through, in ms
  *
- * @typedef {{ name: 'littles-law' | 'connections-in-flight' | 'percentile-order' | 'errors', passed: boolean, detail: string }}
- *   ConsistencyCheck
+ * @typedef {{ name: 'littles-law' | 'connections-in-flight' | 'percentile-order' | 'errors' | 'steady-memory', passed: boolean,
+ *   detail: string }} ConsistencyCheck
  * @typedef {{ passed: boolean, failed: string[], checks: ConsistencyCheck[] }} Consistency whether a result agrees with itself, as its
  *   measure checks it
  *

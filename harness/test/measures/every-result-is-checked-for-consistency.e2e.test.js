@@ -55,7 +55,7 @@ describe('the consistency check of every wall-clock result', () => {
     const { record } = await measured('cpu-work', true)
     expect(record.consistency, details(record)).toMatchObject({ passed: true, failed: [] })
     expect(record.consistency.checks.map((/** @type {{ name: string }} */ check) => check.name))
-      .toEqual(['littles-law', 'connections-in-flight', 'percentile-order', 'errors'])
+      .toEqual(['littles-law', 'connections-in-flight', 'percentile-order', 'errors', 'steady-memory'])
     const windows = /** @type {{ inFlightMs?: number }[]} */ (record.summary.timeseries)
     expect(windows.every((window) => typeof window.inFlightMs === 'number')).toBe(true)
     expect(checkNamed(record, 'littles-law').detail)
@@ -97,7 +97,7 @@ describe('the consistency check of every wall-clock result', () => {
     expect(completedMeanShare(record)).toBeLessThan(1 - LITTLES_LAW_TOLERANCE)
     expect(record.consistency, details(record)).toMatchObject({ passed: true, failed: [] })
     expect(record.consistency.checks.map((/** @type {{ name: string }} */ check) => check.name))
-      .toEqual(['littles-law', 'percentile-order', 'errors'])
+      .toEqual(['littles-law', 'percentile-order', 'errors', 'steady-memory'])
     expect(checkNamed(record, 'littles-law').detail).toMatch(/below it not judged/)
   })
 

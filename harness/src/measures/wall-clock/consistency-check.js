@@ -8,8 +8,9 @@
 // which leaves out the time of the requests still in flight at the phase's end: those can make up any shortfall, so only a mean
 // above the law is flagged (docs/measuring.md, "Does a result agree with itself?"). Percentiles must be ordered, and errors must
 // stay a small share. Over HTTP/2 a connection keeps `streams` requests in flight instead of `pipelining`, and over a WebSocket
-// `streams` messages.
+// `streams` messages. And the SUT's memory must not keep growing under the load (steady-memory-check.js).
 import { exchangeOf, inFlightPerConnection } from '../../records/result-protocol.js'
+import { steadyMemoryCheck } from './steady-memory-check.js'
 
 /**
  * How far the mean number in flight may sit from connections × pipelining, as a share of it: a closed-loop client spends a little
@@ -70,6 +71,8 @@ export function checkConsistency (record) {
     detail: `${failures} errors and timeouts against ${summary.requests} responses: ${round(share * 100)}% (allowed ` +
       `${ERROR_SHARE_LIMIT * 100}%)`
   })
+  const memory = steadyMemoryCheck(summary)
+  if (memory) checks.push(memory)
   const failed = checks.filter((check) => !check.passed).map((check) => check.name)
   return { passed: failed.length === 0, failed, checks }
 }
