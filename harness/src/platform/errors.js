@@ -23,8 +23,10 @@ export const ERRORS = Object.freeze({
   },
   DYNO_ERR_UNKNOWN_FRAMEWORK: {
     exitCode: 2,
-    when: '`--frameworks` names a SUT that does not exist. The message lists the valid names. Nothing is started.',
-    hint: 'Use a SUT name from `dyno list`.'
+    when:
+      '`--frameworks` names a SUT that does not exist, or (with `--app`, and compare-versions\' arguments) a package that is not a ' +
+      "dependency of the service's package.json. The message lists the valid names. Nothing is started.",
+    hint: "Use a SUT name from `dyno list`; with --app, the service's name or a dependency its package.json declares."
   },
   DYNO_ERR_UNKNOWN_SCENARIO: {
     exitCode: 2,
@@ -35,15 +37,17 @@ export const ERRORS = Object.freeze({
     exitCode: 2,
     when:
       'A variant of `--frameworks` (`express@4.21.2`, `fastify@^4`, `koa@latest`, `fastify@path:../fastify`) names a version, range or ' +
-      "dist-tag the registry does not have, a path that is not a directory holding the framework's package, or a SUT whose framework is " +
-      'not an npm package (node-http, the Go and Python SUTs). Nothing is installed or started.',
+      "dist-tag the registry does not have, a path that is not a directory holding the framework's package, a SUT whose framework is " +
+      'not an npm package (node-http, the Go and Python SUTs), or a `path:` of a dependency of a service given by --app (not supported ' +
+      'yet). Nothing is installed or started.',
     hint: 'Name a published version (`npm view <package> versions`), a range that matches one, a dist-tag, or a checkout of the framework.'
   },
   DYNO_ERR_VARIANT_INSTALL: {
     exitCode: 1,
     when:
-      'The cached copy of a SUT package for a variant of its framework could not be installed (pnpm failed, or installed another ' +
-      "version). That variant's runs are `failed` with the installer's last lines; the rest of the run goes on.",
+      'The cached copy of a SUT package for a variant of its framework, or of a service (--app) for a version of its dependency, could ' +
+      "not be installed (pnpm or npm failed, or installed another version). That variant's runs are `failed` with the installer's " +
+      'last lines; the rest of the run goes on.',
     hint:
       "Read the installer's lines in the result's reason; a variant whose dependencies conflict with the SUT's may need other " +
       "versions of the packages that move with it (`dyno.moveWith` of the SUT's package.json)."

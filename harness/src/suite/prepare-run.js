@@ -12,7 +12,6 @@ import { currentMachine, resolvePinning, resolveSplitPinning } from '../platform
 import { subjectCatalogue } from '../subjects/suts/subject-catalogue.js'
 import { resolveSubjects } from '../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../subjects/suts/select.js'
-import { selectWithVariants } from '../subjects/variants/variant-subjects.js'
 import { chooseEngine, givenChoice } from '../measures/calibrations/engine-choice/engine-choice.js'
 import { rankChoice } from '../judging/rank-figure.js'
 import { connectLoadHosts, connectSutHost } from './run-hosts.js'
@@ -71,7 +70,7 @@ export async function prepareRun (values, { signal, log }) {
   const judgedWith = own ?? named
   const early = judgedWith ? measure.plan.settings(settingsInput, judgedWith) : null
   const { sutHost, pinning, loadHosts } = await placeRun(values, named)
-  const selected = await selectWithVariants(catalogue.suts, values.frameworks, {
+  const selected = await catalogue.variants.select(values.frameworks, {
     cacheDir, signal, onLine: (entry, line) => log(`  install ${entry}: ${line}`)
   })
   const suts = await resolveSubjects(selected, {

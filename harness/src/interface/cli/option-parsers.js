@@ -11,7 +11,7 @@ import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { selectScenarios, selectSuts } from '../../subjects/suts/select.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
 import { loadApp } from '../../subjects/apps/load-app.js'
-import { checkedPathManifest } from '../../subjects/variants/resolve-variant.js'
+import { subjectCatalogue } from '../../subjects/suts/subject-catalogue.js'
 import { machineCpus } from '../../platform/pinning/cpu-list.js'
 import { parsePin } from '../../platform/pinning/parse-pin.js'
 import { HOST_KINDS, hostForms, parseHost } from '../../platform/hosts/host-kinds.js'
@@ -29,41 +29,16 @@ export const frameworkList = withDomain(function frameworkList (
 }, { kind: 'names' })
 
 /**
- * SUT names, or variants of their frameworks (`express@4.21.2`, `fastify@^4`, `koa@latest`, `fastify@path:../fastify`): each
- * SUT under packages/, a variant only of a SUT whose framework is an npm package, a version, range or dist-tag that could
- * exist, a path that holds the framework. Whether the registry has the version is asked later, still before anything starts.
+ * SUT names, or variants of their frameworks (`express@4.21.2`, `fastify@^4`, `koa@latest`, `fastify@path:../fastify`); with --app,
+ * the service, or versions of its dependencies (`express@5.1.0`): judged by what the run varies (variant-source.js). Whether the
+ * registry has the version is asked later, still before anything starts.
  */
 export const frameworkEntryList = withDomain(function frameworkEntryList (
   /** @type {unknown} */ raw, /** @type {string} */ flag, /** @type {OptionValues | undefined} */ values
 ) {
   const entries = nameList(raw, flag)
-  const app = /** @type {import('../../subjects/apps/load-app.js').App | null | undefined} */ (values?.app)
-  const catalogue = app?.suts ?? discoverSuts()
-  selectSuts(catalogue, [...new Set(entries.map((entry) => parseFrameworkEntry(entry).name))])
-  for (const entry of entries.map(parseFrameworkEntry)) {
-    if (!entry.spec) continue
-    if (app) {
-      throw new DynoError('DYNO_ERR_UNKNOWN_VERSION', `\`${flag}\` \`${entry.text}\`: a service given by --app runs as it is installed; ` +
-        'versions of its dependencies side by side are not supported yet')
-    }
-    const sut = /** @type {import('../../subjects/suts/discover-suts.js').SutDescriptor} */ (
-      catalogue.find((candidate) => candidate.name === entry.name)
-    )
-    const varied = catalogue.filter((candidate) => candidate.runtimeKind === 'node' && !candidate.framework.startsWith('node:'))
-      .map((candidate) => candidate.name)
-    const allowed = 'a SUT, or a SUT of an npm framework with `@<version>`, `@<range>`, `@<dist-tag>` or `@path:<dir>` ' +
-      `(${varied.join(', ')})`
-    if (!varied.includes(sut.name)) {
-      throw new DynoError('DYNO_ERR_UNKNOWN_VERSION', `\`${flag}\` \`${entry.text}\`: ${sut.name} has no framework package to vary ` +
-        `(its framework is ${sut.framework}${sut.runtimeKind === 'node' ? '' : `, on ${sut.runtimeKind}`}); allowed: ${allowed}`)
-    }
-    if (entry.spec.kind === 'path') {
-      if (entry.spec.path.trim() === '') throw invalidOption(flag, raw, `${allowed}; \`${entry.text}\` names no directory`)
-      checkedPathManifest(entry.text, sut.framework, entry.spec.path, resolve(process.env.INIT_CWD || process.cwd(), entry.spec.path))
-    } else if (!semver.valid(entry.spec.text) && !semver.validRange(entry.spec.text) && !/^[a-z][a-z0-9._-]*$/i.test(entry.spec.text)) {
-      throw invalidOption(flag, raw, `${allowed}; \`${entry.spec.text}\` is neither a version, a range nor a dist-tag`)
-    }
-  }
+  subjectCatalogue(/** @type {import('../../subjects/apps/load-app.js').App | null | undefined} */ (values?.app)).variants
+    .check(entries, flag, raw)
   return entries
 }, { kind: 'names' })
 

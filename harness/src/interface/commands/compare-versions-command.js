@@ -7,6 +7,7 @@ import { failureText } from '../../reports/compare/formats/cells.js'
 import { variantSides } from '../../reports/compare/variant-sides.js'
 import { DynoError } from '../../platform/errors.js'
 import { readRun } from '../../records/read-run.js'
+import { subjectCatalogue } from '../../subjects/suts/subject-catalogue.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
 import { runBenchmarks } from '../runs/run-benchmarks.js'
 import { SEED } from '../options/plan-options.js'
@@ -15,7 +16,8 @@ import { COMPARE_VERSIONS_RUN_OPTIONS } from '../options/comparison-options.js'
 
 /**
  * `dyno compare-versions BASELINE CANDIDATE`: two variants of one SUT's framework (`express@4.21.2 express@5.3.0`,
- * `fastify fastify@path:../fastify`) measured in one run, in rounds that interleave them, and compared like compare-commits:
+ * `fastify fastify@path:../fastify`), or with --app two versions of one dependency of the service, measured in one run, in rounds
+ * that interleave them, and compared like compare-commits:
  * the comparison on stdout in --format, the run's progress on stderr.
  * Exit code: 0; 1 when --fail-on holds; 2 for a bad variant or option; interrupted: see main.
  * @param {string} baseline @param {string} candidate framework entries, as `--frameworks` takes them
@@ -28,21 +30,18 @@ import { COMPARE_VERSIONS_RUN_OPTIONS } from '../options/comparison-options.js'
  * @returns {Promise<number>}
  */
 export async function compareVersionsCommand (baseline, candidate, options, io, signal, planFields) {
+  const { variants } = subjectCatalogue(options.app)
   const [base, cand] = [baseline, candidate].map((entry) => parseFrameworkEntry(entry.trim()))
   if (base.name !== cand.name || base.text === cand.text) {
-    throw new DynoError('DYNO_ERR_INVALID_OPTION', 'compare-versions compares two variants of one SUT (`express@4.21.2 express@5.3.0`, ' +
-      `\`fastify fastify@path:../fastify\`), got \`${baseline}\` and \`${candidate}\``)
+    throw new DynoError('DYNO_ERR_INVALID_OPTION', `compare-versions compares ${variants.pair}, got \`${baseline}\` and \`${candidate}\``)
   }
+  variants.check([base.text, cand.text], 'compare-versions')
   const started = performance.now()
   const outcome = await runBenchmarks({ ...options, frameworks: [base.text, cand.text], shard: null, planOnly: false },
     { stdout: io.stderr, stderr: io.stderr }, signal, planFields)
   if (signal.aborted) return outcome.exitCode
-  const run = readRun(outcome.runDir)
-  const labelOf = (/** @type {string} */ entry) => {
-    const record = run.records.find((candidateRecord) => candidateRecord.sut.variant?.entry === entry)
-    return record?.sut.variant?.label ?? parseFrameworkEntry(entry).name
-  }
-  const labels = { baseline: labelOf(base.text), candidate: labelOf(cand.text) }
+  const { records } = readRun(outcome.runDir)
+  const labels = { baseline: variants.labelOf(records, base.text), candidate: variants.labelOf(records, cand.text) }
   const comparison = buildComparison(variantSides(outcome.runDir, labels), {
     thresholdPercent: options.thresholdPercent, alpha: COMPARE_DEFAULTS.alpha, paired: true
   })
@@ -50,10 +49,9 @@ export async function compareVersionsCommand (baseline, candidate, options, io, 
   const measured = measure.comparison.comparedBy(options.profile)
   if (options.format === 'md') {
     io.stdout.write(
-      `Baseline \`${labels.baseline}\` against candidate \`${labels.candidate}\` (${describeVariant(run, base.text)}; ` +
-        `${describeVariant(run, cand.text)}), ${options.repeats} round${options.repeats === 1 ? '' : 's'} interleaved in one run on ` +
-          'one machine, ' +
-        `${measured}; ${Math.round((performance.now() - started) / 1000)} s.\n\n`
+      `Baseline \`${labels.baseline}\` against candidate \`${labels.candidate}\` (${variants.describe(records, base.text)}; ` +
+        `${variants.describe(records, cand.text)}), ${options.repeats} round${options.repeats === 1 ? '' : 's'} interleaved in one ` +
+        `run on one machine, ${measured}; ${Math.round((performance.now() - started) / 1000)} s.\n\n`
     )
   }
   io.stdout.write(COMPARE_FORMATTERS[/** @type {keyof typeof COMPARE_FORMATTERS} */ (options.format)](comparison) + '\n')
@@ -64,22 +62,6 @@ export async function compareVersionsCommand (baseline, candidate, options, io, 
   return 1
 }
 
-/**
- * @param {import('../../records/read-run.js').RunData} run @param {string} entry
- * @returns {string} where a variant came from: its version and integrity, or its checkout and commit
- */
-function describeVariant (run, entry) {
-  const variant = run.records.find((record) => record.sut.variant?.entry === entry)?.sut.variant
-  if (!variant) {
-    const record = run.records.find((candidate) => candidate.sut.name === entry)
-    return `${entry}: the SUT's own ${record?.sut.framework ?? ''} ${record?.sut.frameworkVersion ?? ''}`.trim()
-  }
-  return variant.kind === 'npm'
-    ? `${variant.label}: ${variant.spec} from the registry, ${variant.integrity?.slice(0, 19) ?? 'no integrity'}…`
-    : `${variant.label}: ${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}` +
-      (variant.dirty ? ' with uncommitted changes' : '')
-}
-
 /** @type {import('../cli/command.js').Command} */
 export const COMPARE_VERSIONS_COMMAND = {
   name: 'compare-versions',
@@ -88,8 +70,8 @@ export const COMPARE_VERSIONS_COMMAND = {
     "Measure two variants of one SUT's framework (`express@4.21.2 express@5.3.0`; a version, range, dist-tag, `path:<dir>` of a " +
     "checkout, or the SUT's own pin by its bare name) in one run, their rounds interleaved, each installed into a cached copy of the SUT " +
     'package, and compare them like compare-commits (by instructions on plaintext, json, params where valgrind is installed, ' +
-      'else by wall ' +
-    'clock, saying so)',
+    'else by wall clock, saying so). With --app, two versions of one dependency of your service (`express@4.22.1 express@5.1.0`), ' +
+    "each installed into a cached copy of the service with its own lockfile, on the service's scenarios",
   options: [...COMPARE_VERSIONS_RUN_OPTIONS, SEED, COMPARE_FORMAT, THRESHOLD, FAIL_ON],
   run: ({ positionals: [baseline, candidate], options }, io, signal) =>
     compareVersionsCommand(baseline, candidate, options.values, io, signal, options.planFields)

@@ -10,7 +10,7 @@ import { LOAD_HOSTS, SUT_HOST } from './host-options.js'
 import { MEASURE, PROFILE } from './load-options.js'
 import { PLAN_ONLY, RANK_BY, REPEATS, SEED, SHARD } from './plan-options.js'
 import { profileOf } from './profile-of.js'
-import { APP, FRAMEWORKS, FRAMEWORKS_WITH_VARIANTS, SCENARIOS_OPTION } from './subject-options.js'
+import { FRAMEWORKS, FRAMEWORKS_WITH_VARIANTS, SCENARIOS_OPTION } from './subject-options.js'
 
 /** @typedef {import('../../platform/options/option-spec.js').OptionSpec} OptionSpec */
 /** @typedef {import('../../platform/options/option-spec.js').OptionValues} OptionValues */
@@ -53,9 +53,10 @@ export const COMPARE_COMMITS_RUN_OPTIONS = Object.freeze([
 
 /**
  * compare-versions runs one `dyno run` of both variants (in the interleaved rounds of --repeats) with compare-commits' defaults; the
- * variants are its arguments, not --frameworks, and the run is neither split nor on another host.
+ * variants are its arguments, not --frameworks, and the run is neither split nor on another host. With --app they are versions of a
+ * dependency of the service, and its scenarios are the run's.
  * @type {readonly OptionSpec[]}
  */
 export const COMPARE_VERSIONS_RUN_OPTIONS = Object.freeze(
-  COMPARE_COMMITS_RUN_OPTIONS.filter((spec) => ![FRAMEWORKS, SHARD, PLAN_ONLY, APP].includes(spec))
+  COMPARE_COMMITS_RUN_OPTIONS.filter((spec) => ![FRAMEWORKS, SHARD, PLAN_ONLY].includes(spec))
 )

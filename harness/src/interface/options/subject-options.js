@@ -20,7 +20,8 @@ export const APP = {
   field: 'app',
   flag: '--app <dir>',
   description: 'Measure your own service instead of the SUT packages: the directory holding its dyno.config.yaml (`.` for here); ' +
-    'its scenarios become the run\'s (see docs/app.md)',
+    'its scenarios become the run\'s, and a variant names a version of one of its dependencies (`--frameworks express@5.1.0` of ' +
+    'dyno run, compare-versions\' arguments), run from a cached copy of the service installed with its lockfile (see docs/app.md)',
   parse: appDirectory,
   default: null
 }
@@ -50,7 +51,8 @@ export const FRAMEWORKS_WITH_VARIANTS = {
     'SUTs to run, comma-separated (see `dyno list`); `name@version`, `name@range`, `name@dist-tag` or `name@path:<dir>` runs the SUT ' +
     'on that version of its framework, or on a checkout of it, as a row of its own (`express@4.21.2,express@5.3.0`), each ' +
       'installed into a ' +
-    'cached copy of the SUT package in --cache-dir',
+    'cached copy of the SUT package in --cache-dir; with --app, the service by its name or a version of one of its dependencies ' +
+    '(`express@4.22.1,express@5.1.0`), each installed into a cached copy of the service',
   parse: frameworkEntryList,
   derive: (values) => appSubjects(values) ?? discoverSuts().map((sut) => sut.name),
   defaultText: 'all'

@@ -6,7 +6,6 @@ import { REPO_ROOT } from '../../platform/paths.js'
 import { subjectCatalogue } from '../../subjects/suts/subject-catalogue.js'
 import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../../subjects/suts/select.js'
-import { selectWithVariants } from '../../subjects/variants/variant-subjects.js'
 import { plannedEntry, planParts, planRecord } from '../../suite/plan/plan-parts.js'
 import { planOptionsOf } from '../../suite/plan/split-plan.js'
 
@@ -16,7 +15,7 @@ import { planOptionsOf } from '../../suite/plan/split-plan.js'
  */
 export async function printPlan (options, io, planFields) {
   const catalogue = subjectCatalogue(options.app)
-  const selected = await selectWithVariants(catalogue.suts, options.frameworks, {
+  const selected = await catalogue.variants.select(options.frameworks, {
     cacheDir: resolve(REPO_ROOT, options.cacheDir),
     install: false
   })

@@ -11,7 +11,8 @@ import { resolveNpmVariant, resolvePathVariant } from './resolve-variant.js'
 import { installVariant } from './variant-workspace.js'
 
 /**
- * @typedef {import('./resolve-variant.js').ResolvedVariant & { entry: string, label: string }} Variant what a result records of a variant
+ * @typedef {import('./resolve-variant.js').ResolvedVariant & { entry: string, label: string, lockfile?: string | null }} Variant what a
+ *   result records of a variant; lockfile: a service's variant (--app), the lockfile its copy was installed with (null: none)
  */
 
 /**

@@ -8,11 +8,11 @@ import { createHash } from 'node:crypto'
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import semver from 'semver'
-import { runChild } from '../../platform/process/child-command.js'
 import { DynoError } from '../../platform/errors.js'
 import { REPO_ROOT } from '../../platform/paths.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { packedIntegrity } from './packed-integrity.js'
+import { runInstaller } from './run-installer.js'
 
 /** What a copy never takes: installs, builds, and what git keeps. */
 const NOT_COPIED = new Set(['node_modules', 'dist', '.venv', 'bin', '.turbo', '.git', 'go', 'python'])
@@ -65,16 +65,9 @@ export async function installVariant ({ sut, resolved, cacheDir, signal, onLine 
   cpSync(join(REPO_ROOT, 'pnpm-lock.yaml'), join(workspace, 'pnpm-lock.yaml'))
 
   // Not frozen: the lockfile gains the variant's framework; every other package keeps the version it has here.
-  const args = ['install', '--prefer-offline', '--no-frozen-lockfile', '--reporter', 'append-only']
-  const outcome = await runChild('pnpm', args, { cwd: workspace, signal, onLine })
-    .catch((error) => ({ code: null, signal: null, tail: [`could not start pnpm: ${error.message} (install pnpm 10: npm i -g pnpm@10)`] }))
-  if (outcome.code !== 0) {
-    throw new DynoError(
-      'DYNO_ERR_VARIANT_INSTALL',
-      `pnpm ${args.join(' ')} in ${workspace} failed (exit ${outcome.code ?? outcome.signal}); ` +
-        `its last lines:\n${outcome.tail.join('\n')}`
-    )
-  }
+  await runInstaller('pnpm', ['install', '--prefer-offline', '--no-frozen-lockfile', '--reporter', 'append-only'], {
+    cwd: workspace, signal, onLine
+  })
   const installed = JSON.parse(readFileSync(join(dir, 'node_modules', sut.framework, 'package.json'), 'utf8')).version
   if (installed !== resolved.version) {
     throw new DynoError(
@@ -130,12 +123,12 @@ function workspaceFile (packages) {
 }
 
 /** @param {string} from @param {string} to */
-function copyTree (from, to) {
+export function copyTree (from, to) {
   cpSync(from, to, {
     recursive: true,
     filter: (source) => source === from || !NOT_COPIED.has(relative(from, source).split('/').pop() ?? '')
   })
 }
 
-/** @param {string} name @returns {boolean} an entry a copy of a SUT package leaves out, and so its key */
-const copiedNot = (name) => NOT_COPIED.has(name)
+/** @param {string} name @returns {boolean} an entry a copy of a SUT package (or of a service) leaves out, and so its key */
+export const copiedNot = (name) => NOT_COPIED.has(name)
