@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { PACKAGES_DIR } from '../../src/platform/paths.js'
 import { runEnv } from '../../src/platform/env/run-env.js'
-import { freeLoopbackPort } from '../../src/platform/hosts/free-port.js'
+import { freePort } from '../../src/platform/hosts/free-port.js'
 import { startSut } from '../../src/subjects/sut-process/start-sut.js'
 import { loadSut } from '../../src/subjects/suts/discover-suts.js'
 import { dynoRun } from '../support/dyno-run.js'
@@ -16,7 +16,7 @@ import { writtenIndex } from '../support/written-run.js'
 const runs = trackRuns()
 
 it('a SUT given a DATABASE_URL nobody answers exits at start, naming the variable, instead of hanging', async () => {
-  const deadPort = await freeLoopbackPort()
+  const deadPort = await freePort()
   const startedAt = Date.now()
   const readyTimeoutSec = 20
   const attempt = startSut(loadSut(`${PACKAGES_DIR}node-http`), {
@@ -33,7 +33,7 @@ it('a SUT given a DATABASE_URL nobody answers exits at start, naming the variabl
 }, 30_000)
 
 it('the harness given a DATABASE_URL nobody answers skips the postgres scenarios with the reason, and fails them under CI', async () => {
-  const deadPort = await freeLoopbackPort()
+  const deadPort = await freePort()
   for (const ci of ['', 'true']) {
     const out = mkdtempSync(join(tmpdir(), 'dyno-wrong-url-'))
     const result = await runCli(

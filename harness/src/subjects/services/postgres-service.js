@@ -9,7 +9,7 @@ import pg from 'pg'
 import { WORLD_SEED_SQL_POSTGRES, WORLD_TABLE_DDL } from '@dyno/scenarios/data'
 import { DynoError } from '../../platform/errors.js'
 import { findExecutable, postgresBinDirs } from '../../platform/util/find-executable.js'
-import { freeLoopbackPort } from '../../platform/hosts/free-port.js'
+import { freePort } from '../../platform/hosts/free-port.js'
 import { startManagedProcess } from './managed-process.js'
 import { restartableService } from './restartable-service.js'
 import { runNodeScript } from '../../platform/hosts/run-node-script.js'
@@ -152,7 +152,7 @@ export async function providePostgres (env, mark = {}, host = null) {
   const cluster = initCluster(env, { password })
   const { dir, binaries, user } = cluster
   const open = async () => {
-    const port = await freeLoopbackPort()
+    const port = await freePort()
     const server = await startManagedProcess({
       name: 'postgres',
       command: binaries.postgres,

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { REDIS_MESSAGE_KEY, REDIS_MESSAGE_VALUE } from '@dyno/scenarios/data'
 import { DynoError } from '../../platform/errors.js'
-import { freeLoopbackPort } from '../../platform/hosts/free-port.js'
+import { freePort } from '../../platform/hosts/free-port.js'
 import { startManagedProcess } from './managed-process.js'
 import { findExecutable } from '../../platform/util/find-executable.js'
 import { restartableService } from './restartable-service.js'
@@ -39,7 +39,7 @@ export async function provideRedis (env, mark = {}, host = null) {
   const address = host?.listenAddress ?? '127.0.0.1'
   const secret = randomBytes(24).toString('hex')
   const open = async () => {
-    const [port] = host ? await host.freePorts(1) : [await freeLoopbackPort()]
+    const [port] = host ? await host.freePorts(1) : [await freePort()]
     const server = await startManagedProcess({
       name: 'redis-server',
       command,

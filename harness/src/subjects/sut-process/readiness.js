@@ -1,6 +1,6 @@
 // @ts-check
 // How dyno learns that a SUT listens, and on which port: each kind of readiness says what PORT to pass and how to wait.
-import { createServer } from 'node:net'
+import { freePort } from '../../platform/hosts/free-port.js'
 import { waitForReadyLine } from './ready-line.js'
 import { waitForProbe } from './ready-probe.js'
 
@@ -29,20 +29,3 @@ const READINESS = {
 
 /** @param {import('../suts/discover-suts.js').SutDescriptor} sut @returns {Readiness} */
 export const readinessOf = (sut) => READINESS[sut.readiness?.kind ?? 'line'](sut.readiness)
-
-/**
- * A port free on this machine now. Another process may take it before the service binds it; the service then fails to start, and says
- * so: a service that takes its port from PORT cannot be handed a bound socket.
- * @param {string} address
- * @returns {Promise<number>}
- */
-function freePort (address) {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, address, () => {
-      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
-      server.close(() => resolve(port))
-    })
-  })
-}

@@ -6,7 +6,7 @@
 import { hostname } from 'node:os'
 import { currentMachine } from '../../../src/platform/pinning/resolve-pinning.js'
 import { findExecutable } from '../../../src/platform/util/find-executable.js'
-import { freeLoopbackPort } from '../../../src/platform/hosts/free-port.js'
+import { freePort } from '../../../src/platform/hosts/free-port.js'
 import { measureLinkRtt } from '../../../src/platform/hosts/link-rtt.js'
 import { spawnLocalGroup } from '../../../src/platform/hosts/local/local-host.js'
 
@@ -30,7 +30,7 @@ export const apartHostKind = {
     addressOfThisMachine: '127.0.0.1',
     spawnGroup: spawnLocalGroup,
     launchOn: (command, args) => ({ command, args }),
-    freePorts: async (count) => Promise.all(Array.from({ length: count }, () => freeLoopbackPort())),
+    freePorts: async (count) => Promise.all(Array.from({ length: count }, () => freePort())),
     machine: currentMachine(),
     which: (name) => findExecutable(name),
     measureRtt: ({ address, port, to, method }) => measureLinkRtt({ address, port, from: target.url, to, method }),

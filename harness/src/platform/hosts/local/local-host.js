@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { hostname } from 'node:os'
 import { currentMachine } from '../../pinning/resolve-pinning.js'
 import { findExecutable } from '../../util/find-executable.js'
-import { freeLoopbackPort } from '../free-port.js'
+import { freePort } from '../free-port.js'
 import { measureLinkRtt } from '../link-rtt.js'
 import { spawnGroupLeader, stopProcessGroup } from '../../process/process-group.js'
 
@@ -26,7 +26,7 @@ export function localHost (role, fingerprint) {
     launchOn: (command, args) => ({ command, args }),
     freePorts: async (count) => {
       const ports = []
-      for (let index = 0; index < count; index++) ports.push(await freeLoopbackPort())
+      for (let index = 0; index < count; index++) ports.push(await freePort())
       return ports
     },
     machine: currentMachine(),

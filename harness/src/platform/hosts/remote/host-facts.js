@@ -4,21 +4,11 @@
 // (its environment fingerprint, the checkout's commit and lockfile, the tools it has) and, asked for them, free TCP ports on it.
 import { existsSync } from 'node:fs'
 import { hostname } from 'node:os'
-import { createServer } from 'node:net'
 import { environmentFingerprint } from '../../env/fingerprint.js'
 import { REPO_ROOT } from '../../paths.js'
 import { findExecutable, postgresBinDirs } from '../../util/find-executable.js'
 import { lockfileHash, readCheckoutStamp } from './checkout-stamp.js'
-
-/** @param {string} address @returns {Promise<number>} a port the kernel had free on `address` just now */
-const freePort = (address) => new Promise((resolve, reject) => {
-  const server = createServer()
-  server.once('error', reject)
-  server.listen(0, address, () => {
-    const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
-    server.close(() => resolve(port))
-  })
-})
+import { freePort } from '../free-port.js'
 
 const [, , portsWanted = '0', portAddress = '127.0.0.1'] = process.argv
 const stamp = readCheckoutStamp(REPO_ROOT)
