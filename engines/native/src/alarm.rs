@@ -3,7 +3,8 @@
 //! send due a tenth of a millisecond from now went out 1–2 ms late, and that lag counts in every latency, which runs
 //! from the intended send time (on node-http × json at 700 req/s: send lag p50 0.97 ms against a latency p50 of
 //! 1.24 ms). An OS thread sleeps until each intended time instead, on the kernel's high-resolution timer, and rings
-//! the runtime through a Notify; the schedule itself (what is due, its counts) stays on the runtime's thread.
+//! the runtime through a Notify; the schedule itself (what is due, its counts) stays on the runtime's thread. It wakes only
+//! for a send that is due, never on a fixed tick: at 2,000 req/s a thread's alarm rings at most 2,000 times a second.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
