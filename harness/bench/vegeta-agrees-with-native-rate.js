@@ -24,10 +24,9 @@ import { benchSuts } from './support/bench-counts.js'
 import { onFreshLaunch } from './support/fresh-launch.js'
 import { goInstalled } from './support/go-tools.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
+import { VEGETA, vegetaRuntime, vegetaTargets } from './support/vegeta.js'
 
 const execFileAsync = promisify(execFile)
-
-const VEGETA = { module: 'github.com/tsenart/vegeta/v12', version: 'v12.13.0', binary: 'vegeta' }
 
 const { values } = parseArgs({
   options: {
@@ -163,8 +162,7 @@ async function vegetaFailures (resultsFile) {
 async function runVegeta (port, ratePerSec) {
   const dir = mkdtempSync(join(tmpdir(), 'dyno-vegeta-'))
   try {
-    const headers = Object.entries(scenario.request.headers ?? {}).map(([name, value]) => `${name}: ${value}\n`).join('')
-    const targets = `${scenario.request.method} http://127.0.0.1:${port}${scenario.request.path}\n${headers}`
+    const targets = vegetaTargets(scenario, port)
     const attack = (/** @type {number} */ seconds, /** @type {string} */ file) =>
       runVegetaCommand(['attack', `-rate=${ratePerSec}/1s`, `-duration=${seconds}s`, '-timeout=10s', `-output=${file}`], targets)
     await attack(warmupSec, join(dir, 'warmup.bin'))
@@ -234,11 +232,11 @@ const twoDigits = (/** @type {number} */ value) => {
 const pct = (/** @type {number} */ value) => `${Math.round(value)} %`
 const ms = (/** @type {number} */ value) => value < 10 ? value.toFixed(2) : value.toFixed(1)
 const ratio = (/** @type {number} */ a, /** @type {number} */ b) => (a / b).toFixed(2)
-const versionLine = (await execFileAsync(vegeta, ['-version'])).stdout.split('\n').find((line) => line.startsWith('Runtime')) ?? ''
+const versionLine = await vegetaRuntime(vegeta)
 console.log(`${values.suts} × ${scenario.name}; offered rates ${shares.join(', ')} of each SUT's closed-loop ceiling; ` +
   `SUT on cpu ${sutCpu}, tools on cpu ${generatorCpu}; ${warmupSec} s warm-up + ${durationSec} s; ${pairs} pairs, ` +
   `a fresh launch per run; native ${native.version}; ` +
-  `vegeta ${VEGETA.version} (${versionLine.trim()})`)
+  `vegeta ${VEGETA.version} (${versionLine})`)
 /** @type {RateRows[]} */
 const results = []
 for (const name of String(values.suts).split(',')) results.push(...await measureSut(name))

@@ -71,7 +71,7 @@ impl ThreadContext {
 /// Open model: the intended send times released and not yet sent.
 pub struct Schedule {
     pub queue: RefCell<VecDeque<Instant>>,
-    /// HTTP/1.1: wakes the connections waiting for a request to send.
+    /// HTTP/1.1: wakes one connection waiting for a request to send per time queued (one left over is kept for the next to wait).
     pub ready: Notify,
     /// HTTP/2: one permit per queued time, so that each wakes one waiting stream (a Notify would wake them all).
     pub permits: Semaphore,
