@@ -42,9 +42,9 @@ describe.skipIf(absent)(`compare-commits on a service of its own${skipNote(absen
       '--format', 'md', '--fail-on', 'regression', '--threshold', '2',
       '--count-warmup', '3000', '--count-warmup-bound', '6000', '--cache-dir', join(work, 'cache'), '--out', join(work, 'results')],
     // The test's own count cache: both commits are counted here, not taken from an earlier run's counts.
-    // A threshold of 2 %, given: the head's quote costs 6 % more (three times the threshold), while a route it left alone moved by at
-    // most 0.4 % in the census (docs/development.md), under the floor of 0.5 % a row's own spread would otherwise set. So the verdict
-    // rests on an effect fifteen times the noise, and the untouched route's count cannot cross the line by chance.
+    // A threshold of 2 %, given: the head's quote costs 6.1–6.2 % more (three times the threshold), while the routes it left alone
+    // moved by 0.1–0.3 % in four comparisons (docs/development.md), close under the floor of 0.5 % a row's own spread would otherwise
+    // set. So the verdict rests on an effect twenty times the noise, and an untouched route's count cannot cross the line by chance.
     { timeoutMs: 540_000 })
     expect(result.code, result.stderr).toBe(1)
     expect(result.stderr).toContain(`head: pins the same dependencies as ${realpathSync(repo)}: its node_modules shared`)
