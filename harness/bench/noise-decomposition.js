@@ -3,18 +3,21 @@
 // the SUT within a block, and 1-second rounds within a launch, measured as a balanced nested design and split into variance components
 // by Kalibera and Jones' method (src/judging/stats/variance-components.js). Each block runs every SUT's launches interleaved
 // (A B C A B C …), each launch on a fresh SUT with a warm-up before its rounds, every response checked by the native engine. It prints,
-// per SUT and pooled, the sd of ln req/s at each level; how much of the minute's drift is common to every SUT (and so cancels in the
-// ratios an interleaved run compares); and, for the default plan's budget per cell, the launches and rounds that make a cell narrowest
-// beside the default profile's, with the ratio each can tell apart.
+// per SUT and pooled, the sd of ln req/s at each level; per SUT, the spread of its launches in ln req/s and in ln µs of its cpu per
+// request (read over the same measured phase, steal and other processes excluded), as they are and with each block's common level
+// taken out (a model of SUT + block), with the most the hypervisor stole in a launch; how much of the minute's drift is common to
+// every SUT (and so cancels in the ratios an interleaved run compares); and, for the default plan's budget per cell, the launches and
+// rounds that make a cell narrowest beside the default profile's, with the ratio each can tell apart.
 //
-//   node harness/bench/noise-decomposition.js [--suts node-http,fastify,express] [--scenario json] [--blocks 4] [--launches 3]
+//   node harness/bench/noise-decomposition.js [--suts node-http,fastify,express,go-gin] [--scenario json] [--blocks 4] [--launches 3]
 //     [--rounds 5] [--warmup 1] [--connections 100] [--budget 600] [--cells 192] [--sut-cpu 0] [--generator-cpu 1] [--no-block]
 //   --budget, --cells: the default plan's time and cells (24 SUTs × 8 scenarios), which give the budget per cell
 import { parseArgs } from 'node:util'
 import { mean, shuffle } from 'simple-statistics'
 import { LOAD_PROFILES } from '@dyno/scenarios'
 import { loadTimesText } from '../src/measures/load-settings.js'
-import { startNativeLoad } from '../src/load/engines/native/native-engine.js'
+import { engineNamed } from '../src/load/engines/index.js'
+import { runLoadedPhase } from '../src/load/loaded-phase.js'
 import { scenarioLoadPlan } from '../src/load/load-plan.js'
 import { runEnv } from '../src/platform/env/run-env.js'
 import { createRunId } from '../src/records/run-id.js'
@@ -25,7 +28,7 @@ import { bestPlan, cellVariance, separableRatio, varianceComponents } from '../s
 
 const { values } = parseArgs({
   options: {
-    suts: { type: 'string', default: 'node-http,fastify,express' },
+    suts: { type: 'string', default: 'node-http,fastify,express,go-gin' },
     scenario: { type: 'string', default: 'json' },
     blocks: { type: 'string', default: '4' },
     launches: { type: 'string', default: '3' },
@@ -57,50 +60,86 @@ const scenario = scenarioNamed(String(values.scenario))
 const suts = await benchSuts(String(values.suts).split(','))
 const DEFAULT = LOAD_PROFILES.quick
 
+const native = engineNamed('native')
+
 /**
- * One fresh launch: its warm-up, then its rounds as 1-second windows of one measured phase; what other programs took of the cpus.
+ * One fresh launch: its warm-up, then its rounds as 1-second windows of one measured phase, sampled as a cell's is; what other programs
+ * and the hypervisor took of the cpus.
  * @param {import('../src/subjects/suts/resolve-subjects.js').Subject} sut
- * @returns {Promise<{ rounds: number[], wallSec: number, othersPct: number }>} rounds: ln req/s of each
+ * @returns {Promise<{ rounds: number[], lnCost: number, wallSec: number, othersPct: number, stealPct: number }>} rounds: ln req/s of
+ *   each; lnCost: ln µs of the SUT's cpu per request over them
  */
 async function launchOnce (sut) {
   const startedMs = performance.now()
-  const launched = await onFreshLaunch(sut, where, async (port) => {
+  const launched = await onFreshLaunch(sut, where, async (port, running) => {
     const plan = scenarioLoadPlan({
       port, scenario, connections: counts.connections, pipelining: 1, warmupSec, durationSec: counts.rounds, windowMs: 1000
     })
-    const { phases } = await startNativeLoad(plan, { threads: 1, cpus: [where.generatorCpu], env: runEnv(createRunId()) }).done
+    const { phases } = await runLoadedPhase({
+      engine: native,
+      engineSettings: {},
+      plan,
+      generatorCpus: [where.generatorCpu],
+      loadHosts: null,
+      env: runEnv(createRunId()),
+      signal: new AbortController().signal,
+      stopWhen: null,
+      sampling: {
+        sutPgid: running.pid, sutReadGroup: null, sutHere: true, sutCpus: [where.sutCpu], censusArgs: false, probes: null
+      }
+    })
     const measured = phases.measure
     if (!measured?.timeseries) throw new Error(`${sut.label}: the native engine measured no windows`)
     if (measured.errors + measured.unexpectedStatus + measured.mismatches > 0) {
       throw new Error(`${sut.label}: ${measured.errors} errors, ${measured.unexpectedStatus} wrong statuses, ` +
         `${measured.mismatches} wrong bodies`)
     }
-    return measured.timeseries.slice(0, counts.rounds).map((window) => Math.log(window.requests / (window.durationMs / 1000)))
+    const costUs = measured.cpuCost?.cpuUsPerRequest ?? null
+    if (!(costUs !== null && costUs > 0)) throw new Error(`${sut.label}: its cpu per request was not read`)
+    const roles = measured.interference?.roles ?? {}
+    return {
+      rounds: measured.timeseries.slice(0, counts.rounds).map((window) => Math.log(window.requests / (window.durationMs / 1000))),
+      lnCost: Math.log(costUs),
+      stealPct: Math.max(0, ...Object.values(roles).map((role) => role.stealPct ?? 0))
+    }
   })
-  if (launched.result.length !== counts.rounds) throw new Error(`${sut.label}: ${launched.result.length} rounds of ${counts.rounds}`)
+  const { rounds, lnCost, stealPct } = launched.result
+  if (rounds.length !== counts.rounds) throw new Error(`${sut.label}: ${rounds.length} rounds of ${counts.rounds}`)
   return {
-    rounds: launched.result,
+    rounds,
+    lnCost,
     wallSec: (performance.now() - startedMs) / 1000,
-    othersPct: Math.max(launched.othersOnSutCpuPct, launched.othersOnToolCpuPct)
+    othersPct: Math.max(launched.othersOnSutCpuPct, launched.othersOnToolCpuPct),
+    stealPct
   }
 }
 
 /** @type {Map<string, number[][][]>} data[block][launch][round] per SUT */
 const data = new Map(suts.map((sut) => [sut.label, []]))
+/** @type {Map<string, number[][]>} costs[block][launch] per SUT: ln µs of the SUT's cpu per request */
+const costs = new Map(suts.map((sut) => [sut.label, []]))
 /** @type {number[]} */
 const overheadsSec = []
 let mostOthersPct = 0
+let mostStealPct = 0
 for (let block = 0; block < counts.blocks; block++) {
-  for (const sut of suts) data.get(sut.label)?.push([])
+  for (const sut of suts) {
+    data.get(sut.label)?.push([])
+    costs.get(sut.label)?.push([])
+  }
   for (let launch = 0; launch < counts.launches; launch++) {
     for (const sut of shuffle(suts)) {
       const measured = await launchOnce(sut)
       data.get(sut.label)?.[block].push(measured.rounds)
+      costs.get(sut.label)?.[block].push(measured.lnCost)
+      mostStealPct = Math.max(mostStealPct, measured.stealPct)
       overheadsSec.push(measured.wallSec - warmupSec - counts.rounds)
       mostOthersPct = Math.max(mostOthersPct, measured.othersPct)
       const perSec = Math.round(Math.exp(mean(measured.rounds))).toLocaleString('en-US')
       const others = Math.round(measured.othersPct)
-      process.stdout.write(`block ${block + 1} launch ${launch + 1} ${sut.label}: ${perSec} req/s; others took ${others} %\n`)
+      const costUs = Math.exp(measured.lnCost).toFixed(1)
+      process.stdout.write(`block ${block + 1} launch ${launch + 1} ${sut.label}: ${perSec} req/s, ${costUs} µs of cpu per request; ` +
+        `others took ${others} %, the hypervisor ${Math.round(measured.stealPct)} %\n`)
     }
   }
 }
@@ -110,6 +149,33 @@ const percentApart = (cellVarianceOfLn) => ((separableRatio(cellVarianceOfLn) - 
 
 /** @param {number} varianceOfLn @returns {string} the sd of ln req/s, which reads as a spread in % */
 const sd = (varianceOfLn) => Math.sqrt(varianceOfLn).toFixed(3)
+
+/**
+ * The spread of each SUT's launches in one figure, as they are and in a model of SUT + block: each launch less its SUT's mean, then
+ * less too its block's common level (the block's mean over every SUT's launches, less the grand mean), which every SUT measured in
+ * that minute shares. A residual's sd divides by its degrees of freedom: the launches less the SUT's mean and its share of the blocks'.
+ * @param {Map<string, number[][]>} figures ln of the figure, [block][launch] per SUT
+ * @returns {Map<string, { alone: number, blocked: number }>} variances of ln
+ */
+function launchSpreads (figures) {
+  const all = [...figures.values()]
+  const grand = mean(all.flat(2))
+  const blockLevel = all[0].map((_, block) => mean(all.flatMap((blocks) => blocks[block])) - grand)
+  const variance = (/** @type {number[]} */ residuals, /** @type {number} */ df) => residuals.reduce((sum, r) => sum + r * r, 0) / df
+  return new Map([...figures].map(([label, blocks]) => {
+    const launches = blocks.flat()
+    const own = mean(launches)
+    const alone = launches.map((value) => value - own)
+    const blocked = blocks.flatMap((values, block) => values.map((value) => value - own - blockLevel[block]))
+    const df = launches.length - 1
+    return [label, { alone: variance(alone, df), blocked: variance(blocked, df - (blocks.length - 1) / figures.size) }]
+  }))
+}
+
+const rateSpreads = launchSpreads(new Map([...data].map(([label, blocks]) => [label, blocks.map((launches) => launches.map(mean))])))
+const costSpreads = launchSpreads(costs)
+/** @param {Map<string, { alone: number, blocked: number }>} spreads @param {'alone' | 'blocked'} kind */
+const pooledSpread = (spreads, kind) => mean([...spreads.values()].map((spread) => spread[kind]))
 
 const perSut = [...data].map(([label, measured]) => {
   // The same SUT's figures less each block's mean over every SUT: what is left of the minute is the part not common to them all.
@@ -146,6 +212,21 @@ const lines = [
   ...perSut.map(({ label, components, relativeBlock }) =>
     `| ${label} | ${sd(components.block)} | ${sd(relativeBlock)} | ${sd(components.launch)} | ${sd(components.round)} |`),
   `| pooled | ${sd(pooled.block)} | ${sd(pooledRelativeBlock)} | ${sd(pooled.launch)} | ${sd(pooled.round)} |`,
+  '',
+  'The same launches as cells (a launch\'s mean of its rounds), in both figures: µs of the SUT\'s cpu per request, read over the ' +
+    'measured phase (steal and other processes are not in it), beside req/s; each as the launches spread, and with each block\'s ' +
+    `common level taken out (a model of SUT + block). The hypervisor stole at most ${Math.round(mostStealPct)} % of a measured cpu ` +
+    'in a launch.',
+  '',
+  '| SUT | ln req/s | ln req/s, block out | ln µs of cpu per request | ln µs per request, block out |',
+  '|---|---:|---:|---:|---:|',
+  ...suts.map(({ label }) => {
+    const rate = /** @type {{ alone: number, blocked: number }} */ (rateSpreads.get(label))
+    const cost = /** @type {{ alone: number, blocked: number }} */ (costSpreads.get(label))
+    return `| ${label} | ${sd(rate.alone)} | ${sd(rate.blocked)} | ${sd(cost.alone)} | ${sd(cost.blocked)} |`
+  }),
+  `| pooled | ${sd(pooledSpread(rateSpreads, 'alone'))} | ${sd(pooledSpread(rateSpreads, 'blocked'))} | ` +
+    `${sd(pooledSpread(costSpreads, 'alone'))} | ${sd(pooledSpread(costSpreads, 'blocked'))} |`,
   '',
   `A launch costs ${launchOverheadSec.toFixed(2)} s besides its warm-up and rounds (the SUT's start and stop, the engine's). The ` +
     `default plan spends ${counts.budget} s on ${counts.cells} cells: ${budgetPerCellSec.toFixed(2)} s each. Its profile ` +

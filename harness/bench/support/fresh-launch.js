@@ -45,7 +45,8 @@ export function establishedTo (port) {
  * @template T
  * @param {import('../../src/subjects/suts/resolve-subjects.js').Subject} sut resolved (benchSuts)
  * @param {{ sutCpu: number, generatorCpu: number, env?: Record<string, string> }} where env: added to the run's (the protocol's)
- * @param {(port: number) => Promise<T>} run
+ * @param {(port: number, running: import('../../src/subjects/sut-process/start-sut.js').RunningSut) => Promise<T>} run running: the
+ *   SUT's process, for what samples it
  * @returns {Promise<{ result: T } & LaunchedRun>}
  */
 export async function onFreshLaunch (sut, { sutCpu, generatorCpu, env = {} }, run) {
@@ -58,7 +59,7 @@ export async function onFreshLaunch (sut, { sutCpu, generatorCpu, env = {} }, ru
   }, { censusArgs: false })
   let stopped = false
   try {
-    const result = await run(running.port)
+    const result = await run(running.port, running)
     const report = sampler?.stop()
     stopped = true
     return {

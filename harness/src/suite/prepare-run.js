@@ -14,6 +14,7 @@ import { resolveSubjects } from '../subjects/suts/resolve-subjects.js'
 import { selectScenarios } from '../subjects/suts/select.js'
 import { chooseEngine, givenChoice } from '../measures/calibrations/engine-choice/engine-choice.js'
 import { rankChoice } from '../judging/rank-figure.js'
+import { planParts } from './plan/plan-parts.js'
 import { connectLoadHosts, connectSutHost } from './run-hosts.js'
 
 /**
@@ -113,6 +114,19 @@ export async function prepareRun (values, { signal, log }) {
     noisePlan,
     rankBy: noisePlan?.rankBy ?? rankChoice(values.rankBy ?? 'auto', null)
   }
+}
+
+/**
+ * `--plan`: the run's plan from its options alone, nothing installed, built, connected or calibrated.
+ * @param {RunValues} values @param {Set<string>} planFields the options that decide what the plan measures (split-plan.js)
+ * @returns {Promise<import('./plan/plan-parts.js').PlanParts>}
+ */
+export async function preparePlan (values, planFields) {
+  const catalogue = subjectCatalogue(values.app)
+  const selected = await catalogue.variants.select(values.frameworks, { cacheDir: resolve(REPO_ROOT, values.cacheDir), install: false })
+  const suts = await resolveSubjects(selected, { runtimes: values.runtimes, workers: values.workers, build: false })
+  const subjects = { suts, scenarios: selectScenarios(catalogue.scenarios, values.scenarios), measure: measureNamed(values.measure) }
+  return planParts(subjects, values, { settings: values, planFields })
 }
 
 /**

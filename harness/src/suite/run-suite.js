@@ -12,7 +12,6 @@ import { createRunId } from '../records/run-id.js'
 import { AGGREGATES_FILE } from '../records/run-layout.js'
 import { writeJsonAtomic } from '../records/write-json-atomic.js'
 import { planParts, planRecord } from './plan/plan-parts.js'
-import { planOptionsOf } from './plan/split-plan.js'
 import { lookBeforeMeasuring } from './quiet-check.js'
 import { startRemeasuring } from './remeasure.js'
 import { openRunIndex } from './run-index.js'
@@ -50,20 +49,9 @@ export async function runSuite (setup, { planFields, signal }, hooks = {}) {
   const runDir = join(resolve(REPO_ROOT, options.out), runId)
   makeDirectory(runDir)
   const { env, sutHost } = machinesOf(setup)
-  const shard = options.shard ?? null
-  const parts = planParts({
-    suts: setup.suts,
-    scenarios: setup.scenarios,
-    connections: options.connections,
-    repeats: options.repeats,
-    seed: options.seed,
-    planOptions: planOptionsOf(options, planFields),
-    shard,
-    settings: load,
-    measure
-  })
+  const parts = planParts(setup, options, { settings: load, planFields })
   const plan = parts.mine.units
-  const index = openRunIndex(runDir, { runId, env, plan, planRecord: planRecord(parts, shard), setup })
+  const index = openRunIndex(runDir, { runId, env, plan, planRecord: planRecord(parts, options.shard ?? null), setup })
   hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
   const remeasuring = startRemeasuring(setup, { cells: plan.length, signal })
   const tls = plan.some((planned) => PROTOCOLS[planned.scenario.protocol].tls)

@@ -175,7 +175,7 @@ function refusedValue (spec) {
     case 'shard': return { value: '4/3', says: 'K/N: part K of N parts, whole numbers with 1 ≤ K ≤ N ≤ 256' }
     case 'outputDirectory': return { value: '', says: 'a directory path' }
     case 'inputDirectory': return { value: '/nonexistent/run', says: 'an existing directory' }
-    case 'app': return { value: '/nonexistent/service', says: 'an existing directory holding dyno.config.yaml' }
+    case 'app': return { value: '/nonexistent/service', says: 'an existing directory holding one of dyno.config.yaml, dyno.config.yml' }
     case 'inputFile': return { value: '/nonexistent/openapi.yaml', says: 'an existing file' }
     case 'text': return { value: ' ', says: 'one line of text' }
     case 'flag': return { value: 'yes', says: 'given without a value' }

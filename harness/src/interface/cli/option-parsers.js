@@ -11,6 +11,7 @@ import { discoverSuts } from '../../subjects/suts/discover-suts.js'
 import { selectScenarios, selectSuts } from '../../subjects/suts/select.js'
 import { parseFrameworkEntry } from '../../subjects/variants/framework-entry.js'
 import { loadApp } from '../../subjects/apps/load-app.js'
+import { APP_CONFIG_FILES } from '../../subjects/apps/app-config-schema.js'
 import { subjectCatalogue } from '../../subjects/suts/subject-catalogue.js'
 import { machineCpus } from '../../platform/pinning/cpu-list.js'
 import { parsePin } from '../../platform/pinning/parse-pin.js'
@@ -75,7 +76,7 @@ export const scenarioList = withDomain(function scenarioList (
 export const appDirectory = withDomain(function appDirectory (/** @type {unknown} */ raw, /** @type {string} */ flag) {
   const dir = resolve(process.env.INIT_CWD || process.cwd(), String(raw))
   if (String(raw).trim() === '' || !existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw invalidOption(flag, raw, 'an existing directory holding dyno.config.yaml, dyno.config.yml or dyno.config.json')
+    throw invalidOption(flag, raw, `an existing directory holding one of ${APP_CONFIG_FILES.join(', ')}`)
   }
   try {
     return loadApp(dir)

@@ -1,36 +1,14 @@
 // @ts-check
 // `dyno run --plan`: the plan as JSON on stdout, nothing built, started or measured.
-import { resolve } from 'node:path'
-import { measureNamed } from '../../measures/index.js'
-import { REPO_ROOT } from '../../platform/paths.js'
-import { subjectCatalogue } from '../../subjects/suts/subject-catalogue.js'
-import { resolveSubjects } from '../../subjects/suts/resolve-subjects.js'
-import { selectScenarios } from '../../subjects/suts/select.js'
-import { plannedEntry, planParts, planRecord } from '../../suite/plan/plan-parts.js'
-import { planOptionsOf } from '../../suite/plan/split-plan.js'
+import { preparePlan } from '../../suite/prepare-run.js'
+import { plannedEntry, planRecord } from '../../suite/plan/plan-parts.js'
 
 /**
  * @param {import('../../suite/prepare-run.js').RunValues} options @param {import('../cli/io.js').Io} io @param {Set<string>} planFields
  * @returns {Promise<number>}
  */
 export async function printPlan (options, io, planFields) {
-  const catalogue = subjectCatalogue(options.app)
-  const selected = await catalogue.variants.select(options.frameworks, {
-    cacheDir: resolve(REPO_ROOT, options.cacheDir),
-    install: false
-  })
-  const suts = await resolveSubjects(selected, { runtimes: options.runtimes, workers: options.workers, build: false })
-  const plan = planParts({
-    suts,
-    scenarios: selectScenarios(catalogue.scenarios, options.scenarios),
-    connections: options.connections,
-    repeats: options.repeats,
-    seed: options.seed,
-    planOptions: planOptionsOf(options, planFields),
-    shard: options.shard,
-    settings: options,
-    measure: measureNamed(options.measure)
-  })
+  const plan = await preparePlan(options, planFields)
   const parts = plan.parts.map((part, index) => ({
     shard: `${index + 1}/${plan.parts.length}`,
     cells: part.units.length,

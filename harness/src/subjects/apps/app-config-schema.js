@@ -1,6 +1,7 @@
 // @ts-check
-// What `dyno.config.yaml` (or `.json`) may hold: how to start the service, the services it needs and its scenarios. The config is read
-// from another repository, so names are plain words (they become file names), and nothing else is allowed beside the known keys.
+// What `dyno.config.yaml` (or `.json`, or a module's default export) may hold: how to start the service, the services it needs and
+// its scenarios. The config is read from another repository, so names are plain words (they become file names), and nothing else is
+// allowed beside the known keys.
 
 const NAME = { type: 'string', pattern: '^[a-z0-9][a-z0-9._-]{0,63}$' }
 const HEADER_NAME = '^[A-Za-z0-9!#$%&\'*+.^_`|~-]{1,128}$'
@@ -90,4 +91,5 @@ export const APP_CONFIG_SCHEMA = {
 }
 
 /** The files a directory's config may be, in the order they are looked for. */
-export const APP_CONFIG_FILES = Object.freeze(['dyno.config.yaml', 'dyno.config.yml', 'dyno.config.json'])
+export const APP_CONFIG_FILES = Object.freeze(['dyno.config.yaml', 'dyno.config.yml', 'dyno.config.json', 'dyno.config.mjs',
+  'dyno.config.js'])

@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { DynoError } from '../../platform/errors.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { fileHash, treeHash } from '../../platform/util/content-hash.js'
+import { packedIntegrity } from '../variants/packed-integrity.js'
 import { runInstaller } from '../variants/run-installer.js'
 import { copiedNot, copyTree } from '../variants/variant-workspace.js'
 
@@ -16,14 +17,17 @@ const STAMP = '.dyno-variant.json'
 const PNPM_INSTALL = ['install', '--no-frozen-lockfile', '--prefer-offline', '--reporter', 'append-only']
 
 /**
- * @typedef {{ file: string, command: 'pnpm' | 'npm', args: string[] }} Lockfile how a copy holding it is installed (not frozen: the
- *   lockfile gains the variant's version; every other package keeps the one it has)
+ * @typedef {{ file: string, command: 'pnpm' | 'npm', steps: string[][] }} Lockfile how a copy holding it is installed: the command's
+ *   steps in order (not frozen: the lockfile gains the variant's version; every other package keeps the one it has)
  */
 
 /** The lockfiles a service's copy is installed with, in the order they are looked for. @type {readonly Lockfile[]} */
 const LOCKFILES = Object.freeze([
-  { file: 'pnpm-lock.yaml', command: 'pnpm', args: PNPM_INSTALL },
-  { file: 'package-lock.json', command: 'npm', args: ['install', '--prefer-offline', '--no-audit', '--no-fund'] }
+  { file: 'pnpm-lock.yaml', command: 'pnpm', steps: [PNPM_INSTALL] },
+  // --install-links: a checkout is installed as its package would be, with its own dependencies, not linked to its tree.
+  { file: 'package-lock.json', command: 'npm', steps: [['install', '--prefer-offline', '--no-audit', '--no-fund', '--install-links']] },
+  // pnpm reads yarn's lockfile (v1 and berry) into its own, keeping each version yarn resolved that the manifest still allows.
+  { file: 'yarn.lock', command: 'pnpm', steps: [['import'], PNPM_INSTALL] }
 ])
 
 /** @param {string} dir the service's @returns {Lockfile | null} its lockfile, null: none (the copy is installed by pnpm without one) */
@@ -40,22 +44,26 @@ export async function installAppVariant ({ name, dir, dependency, resolved, cach
   const key = createHash('sha256').update(JSON.stringify({
     app: treeHash(dir, copiedNot),
     lockfile: lockfile ? fileHash(join(dir, lockfile.file)) : null,
-    variant: { dependency, version: resolved.version, integrity: resolved.integrity },
+    // A checkout's key is what its package would publish (packed-integrity.js): an edit there makes a new copy.
+    variant: resolved.kind === 'npm'
+      ? { dependency, version: resolved.version, integrity: resolved.integrity }
+      : { dependency, dir: resolved.dir, packed: packedIntegrity(resolved.dir ?? '') },
     node: process.version
   })).digest('hex').slice(0, 16)
-  const copy = join(cacheDir, 'app-variants', `${name}-${dependency}@${resolved.version}-${key}`.replace(/[^A-Za-z0-9@._-]/g, '_'))
+  const variantName = `${dependency}@${resolved.kind === 'npm' ? resolved.version : 'path'}`
+  const copy = join(cacheDir, 'app-variants', `${name}-${variantName}-${key}`.replace(/[^A-Za-z0-9@._-]/g, '_'))
   if (existsSync(join(copy, STAMP))) return { dir: copy, reused: true }
 
   rmSync(copy, { recursive: true, force: true })
   makeDirectory(copy)
   copyTree(dir, copy)
   const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8'))
-  const dependencies = { ...manifest.dependencies, [dependency]: resolved.version }
+  const dependencies = { ...manifest.dependencies, [dependency]: resolved.kind === 'npm' ? resolved.version : `file:${resolved.dir}` }
   writeFileSync(join(copy, 'package.json'), JSON.stringify({ ...manifest, dependencies }, null, 2) + '\n')
-  const { command, args } = lockfile ?? LOCKFILES[0]
+  const { command, steps } = lockfile ?? LOCKFILES[0]
   // A copy is a project of its own, never a package of a workspace the cache happens to be in.
   const alone = command === 'pnpm' && !existsSync(join(copy, 'pnpm-workspace.yaml')) ? ['--ignore-workspace'] : []
-  await runInstaller(command, [...args, ...alone], { cwd: copy, signal, onLine })
+  for (const args of steps) await runInstaller(command, [...args, ...alone], { cwd: copy, signal, onLine })
   const installedManifest = join(copy, 'node_modules', dependency, 'package.json')
   const installed = existsSync(installedManifest) ? JSON.parse(readFileSync(installedManifest, 'utf8')).version : 'nothing'
   if (installed !== resolved.version) {

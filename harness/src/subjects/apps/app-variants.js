@@ -1,15 +1,17 @@
 // @ts-check
 // The variants of a service given by --app: an entry names the service (by its name, or by a dependency of its package.json bare:
-// as it is installed) or a version of one of its dependencies (`express@5.1.0`, `express@^4`, `express@latest`), run from a cached
+// as it is installed) or a version of one of its dependencies (`express@5.1.0`, `express@^4`, `express@latest`, a checkout
+// `express@path:../express`), run from a cached
 // copy of the service installed with that version (app-variant-copy.js). Its results are called `shop (express@5.1.0)`.
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { DynoError, isDynoError } from '../../platform/errors.js'
 import { invalidOption } from '../../platform/options/option-parsers.js'
 import { parseFrameworkEntry, variantLabel } from '../variants/framework-entry.js'
 import { createRegistryFacts } from '../variants/registry-facts.js'
-import { resolveNpmVariant } from '../variants/resolve-variant.js'
-import { couldBeVersion, fromRegistry } from '../variants/variant-source.js'
+import { checkedPathManifest, resolveNpmVariant, resolvePathVariant } from '../variants/resolve-variant.js'
+import { couldBeVersion, variantOrigin } from '../variants/variant-source.js'
+import { variantPathBase } from '../variants/variant-subjects.js'
 import { appLockfile, installAppVariant } from './app-variant-copy.js'
 import { appSubject } from './app-subject.js'
 import { readAppConfig } from './read-app-config.js'
@@ -30,8 +32,10 @@ export function appVariants ({ name, dir, sut }) {
       const lockfile = appLockfile(dir)?.file ?? null
       const parsed = entries.map(parseFrameworkEntry)
       const variants = await Promise.all(parsed.map(async (entry) => {
-        if (entry.spec?.kind !== 'npm') return null
-        const resolved = await resolveNpmVariant(entry.text, entry.name, entry.spec.text, { signal, registry })
+        if (!entry.spec) return null
+        const resolved = entry.spec.kind === 'npm'
+          ? await resolveNpmVariant(entry.text, entry.name, entry.spec.text, { signal, registry })
+          : await resolvePathVariant(entry.text, entry.name, entry.spec.path, variantPathBase())
         return { ...resolved, entry: entry.text, label: `${name} (${variantLabel(entry.name, resolved)})`, lockfile }
       }))
       const selected = []
@@ -51,7 +55,7 @@ export function appVariants ({ name, dir, sut }) {
       const installedBy = variant.lockfile
         ? `with ${name}'s ${variant.lockfile}`
         : `by pnpm without a lockfile (${name} has none), its other dependencies resolved anew`
-      return `${variant.label}: ${fromRegistry(variant)}, installed ${installedBy}`
+      return `${variant.label}: ${variantOrigin(variant)}, installed ${installedBy}`
     }
   }
 
@@ -77,13 +81,13 @@ export function appVariants ({ name, dir, sut }) {
 /**
  * Each entry the service by its name, or a dependency its package.json declares, bare or with a version, range or dist-tag.
  * @param {{ name: string, dir: string }} app @param {string[]} entries @param {string} flag @param {unknown} [raw]
- * @throws {DynoError} DYNO_ERR_UNKNOWN_FRAMEWORK naming the entry and the dependencies allowed, DYNO_ERR_UNKNOWN_VERSION for a `path:`,
- *   DYNO_ERR_INVALID_OPTION for what cannot be a version
+ * @throws {DynoError} DYNO_ERR_UNKNOWN_FRAMEWORK naming the entry and the dependencies allowed, DYNO_ERR_UNKNOWN_VERSION for a `path:`
+ *   that is not a checkout of the dependency, DYNO_ERR_INVALID_OPTION for what cannot be a version
  */
 function checkEntries ({ name, dir }, entries, flag, raw = entries.join(',')) {
   const dependencies = Object.keys(dependenciesOf(dir))
-  const allowed = `${name}, or a dependency of its package.json, bare (as installed) or with \`@<version>\`, \`@<range>\` or ` +
-    `\`@<dist-tag>\` (${dependencies.join(', ') || `${join(dir, 'package.json')} declares none`})`
+  const allowed = `${name}, or a dependency of its package.json, bare (as installed) or with \`@<version>\`, \`@<range>\`, ` +
+    `\`@<dist-tag>\` or \`@path:<dir>\` (${dependencies.join(', ') || `${join(dir, 'package.json')} declares none`})`
   for (const entry of entries.map(parseFrameworkEntry)) {
     if (entry.name === name && !entry.spec) continue
     if (!dependencies.includes(entry.name)) {
@@ -91,10 +95,9 @@ function checkEntries ({ name, dir }, entries, flag, raw = entries.join(',')) {
         `${name} (${join(dir, 'package.json')}); allowed: ${allowed}`)
     }
     if (entry.spec?.kind === 'path') {
-      throw new DynoError('DYNO_ERR_UNKNOWN_VERSION', `\`${flag}\` \`${entry.text}\`: a checkout of a service's dependency ` +
-        `(\`path:\`) is not supported yet; allowed: ${allowed}`)
-    }
-    if (entry.spec && !couldBeVersion(entry.spec.text)) {
+      if (entry.spec.path.trim() === '') throw invalidOption(flag, raw, `${allowed}; \`${entry.text}\` names no directory`)
+      checkedPathManifest(entry.text, entry.name, entry.spec.path, resolve(variantPathBase(), entry.spec.path))
+    } else if (entry.spec && !couldBeVersion(entry.spec.text)) {
       throw invalidOption(flag, raw, `${allowed}; \`${entry.spec.text}\` is neither a version, a range nor a dist-tag`)
     }
   }

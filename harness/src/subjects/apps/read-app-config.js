@@ -7,6 +7,7 @@ import { Ajv } from 'ajv'
 import { parse as parseYaml } from 'yaml'
 import { DynoError } from '../../platform/errors.js'
 import { APP_CONFIG_FILES, APP_CONFIG_SCHEMA } from './app-config-schema.js'
+import { loadJsConfig } from './js-config.js'
 
 /** A config larger than this is not a config. */
 const MAX_CONFIG_BYTES = 1024 * 1024
@@ -39,7 +40,7 @@ export function readAppConfig (dir) {
   const file = join(root, name)
   const size = statSync(file).size
   if (size > MAX_CONFIG_BYTES) throw new DynoError('DYNO_ERR_APP_CONFIG', `${file}: ${size} bytes; a config holds at most 1 MiB`)
-  const config = parseConfig(file, readFileSync(file, 'utf8'))
+  const config = /\.m?js$/.test(file) ? loadJsConfig(file, root) : parseConfig(file, readFileSync(file, 'utf8'))
   validate ??= new Ajv({ allErrors: true, strict: false }).compile(APP_CONFIG_SCHEMA)
   if (!validate(config)) {
     const problems = (validate.errors ?? []).map((problem) => `  ${file}: ${describeProblem(problem)}`)

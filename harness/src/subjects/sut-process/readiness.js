@@ -8,7 +8,8 @@ import { waitForProbe } from './ready-probe.js'
  * @typedef {{ sut: import('../suts/discover-suts.js').SutDescriptor, stderr: import('../../platform/process/line-tail.js').LineTail,
  *   readyTimeoutSec: number, signal?: AbortSignal }} ReadyWait
  * @typedef {object} Readiness
- * @property {(listenAddress: string) => Promise<string>} port the PORT the SUT is given
+ * @property {(host: import('../../platform/hosts/host.js').Host | null) => Promise<string>} port the PORT the SUT is given: one free on
+ *   the host it runs on (null: this machine), where it is told one
  * @property {(child: import('../../platform/hosts/host.js').HostProcess, wait: ReadyWait & { address: string, port: string }) =>
  *   Promise<import('./start-sut.js').ReadyLine>} wait until it listens
  */
@@ -21,7 +22,7 @@ const READINESS = {
     wait: (child, wait) => waitForReadyLine(child, wait)
   }),
   probe: (/** @type {Extract<import('../suts/discover-suts.js').SutReadiness, { kind: 'probe' }>} */ spec) => ({
-    port: async (listenAddress) => String(spec.port === 'env' ? await freePort(listenAddress) : spec.port),
+    port: async (host) => String(spec.port !== 'env' ? spec.port : host ? (await host.freePorts(1))[0] : await freePort()),
     wait: (child, wait) =>
       waitForProbe(child, { ...wait, port: Number(wait.port), path: spec.path, status: spec.status, portGiven: spec.port !== 'env' })
   })

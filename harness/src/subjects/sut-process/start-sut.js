@@ -82,7 +82,7 @@ export async function startSut (
     PROTOCOL: 'http1',
     ...sut.env,
     ...serviceAddresses(env, sut.serviceVariables),
-    PORT: await readiness.port(listenAddress),
+    PORT: await readiness.port(host),
     // The SUT's code stays untouched: the harness preloads its event-loop probe through NODE_OPTIONS.
     ...(probeFile ? eventLoopEnv({ file: probeFile, intervalMs: eventLoopIntervalMs, inheritedNodeOptions }) : {})
   }

@@ -8,7 +8,7 @@ import { discoverSuts } from '../suts/discover-suts.js'
 import { selectSuts } from '../suts/select.js'
 import { parseFrameworkEntry } from './framework-entry.js'
 import { checkedPathManifest } from './resolve-variant.js'
-import { couldBeVersion, fromRegistry } from './variant-source.js'
+import { couldBeVersion, variantOrigin } from './variant-source.js'
 import { selectWithVariants, variantPathBase } from './variant-subjects.js'
 
 /** @type {import('./variant-source.js').VariantSource} */
@@ -46,9 +46,6 @@ export const SUT_VARIANTS = Object.freeze({
       const record = records.find((candidate) => candidate.sut.name === entry)
       return `${entry}: the SUT's own ${record?.sut.framework ?? ''} ${record?.sut.frameworkVersion ?? ''}`.trim()
     }
-    return variant.kind === 'npm'
-      ? `${variant.label}: ${fromRegistry(variant)}`
-      : `${variant.label}: ${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}` +
-        (variant.dirty ? ' with uncommitted changes' : '')
+    return `${variant.label}: ${variantOrigin(variant)}`
   }
 })

@@ -27,3 +27,8 @@ export const couldBeVersion = (spec) => Boolean(semver.valid(spec) || semver.val
 
 /** @param {import('./variant-subjects.js').Variant} variant @returns {string} where a registry's version came from */
 export const fromRegistry = (variant) => `${variant.spec} from the registry, ${variant.integrity?.slice(0, 19) ?? 'no integrity'}…`
+
+/** @param {import('./variant-subjects.js').Variant} variant @returns {string} where it came from: the registry, or a checkout */
+export const variantOrigin = (variant) => variant.kind === 'npm'
+  ? fromRegistry(variant)
+  : `${variant.dir} at ${variant.commit ? variant.commit.slice(0, 12) : 'no git commit'}${variant.dirty ? ' with uncommitted changes' : ''}`

@@ -1,6 +1,6 @@
 // @ts-check
 import { planRuns } from './plan-runs.js'
-import { planIdentity, splitByExpectedTime } from './split-plan.js'
+import { planIdentity, planOptionsOf, splitByExpectedTime } from './split-plan.js'
 
 /**
  * @typedef {{ index: number, count: number }} ShardSpec the K-th of N parts of a run's plan (`--shard K/N`), 1 ≤ K ≤ N
@@ -22,15 +22,18 @@ export function plannedEntry ({ sut, scenario, connections, repeat, file, positi
 /**
  * The plan of a run and the part of it `--shard K/N` gives this run (all of it without one).
  * @param {{ suts: import('../../subjects/suts/resolve-subjects.js').Subject[], scenarios: import('@dyno/scenarios').Scenario[],
- *   connections: number[], repeats: number, seed: number, planOptions: Record<string, unknown>, shard: ShardSpec | null,
- *   settings: import('../../platform/options/option-values.js').PlanValues, measure: import('../../measures/measure.js').Measure }} request
- *   measure: how its cells are measured, which says how long one takes (from the plan alone: never from this machine's history, so that
- *   every job of a CI matrix draws the same parts), from settings
+ *   measure: import('../../measures/measure.js').Measure }} subjects measure: how its cells are measured, which says how long one takes
+ *   (from the plan alone: never from this machine's history, so that every job of a CI matrix draws the same parts)
+ * @param {import('../prepare-run.js').RunValues} options its levels, rounds, seed and shard, and the options that are its identity
+ * @param {{ settings: import('../../platform/options/option-values.js').PlanValues, planFields: Set<string> }} decided settings: what
+ *   the measure reads a cell's length from; planFields: the options that decide what the plan measures (split-plan.js)
  * @returns {PlanParts}
  */
-export function planParts ({ suts, scenarios, connections, repeats, seed, planOptions, shard, settings, measure }) {
+export function planParts ({ suts, scenarios, measure }, options, { settings, planFields }) {
+  const { connections, repeats, seed } = options
+  const shard = options.shard ?? null
   const whole = planRuns({ suts, scenarios, connections, repeats, seed })
-  const id = planIdentity(whole.map(plannedEntry), planOptions)
+  const id = planIdentity(whole.map(plannedEntry), planOptionsOf(options, planFields))
   const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => measure.plan.cellSec(entry.scenario, settings))
   const expectedSec = Math.round(parts.reduce((sum, part) => sum + part.expectedSec, 0) * 10) / 10
   return { id, whole, expectedSec, parts, mine: parts[(shard?.index ?? 1) - 1] }

@@ -1,6 +1,6 @@
 // @ts-check
 // A service's dyno.config is read from another repository: each way it can be wrong is refused before anything starts, naming the
-// file, the path inside it and what is allowed, every problem at once.
+// file, the path inside it and what is allowed, every problem at once. A config module runs in a process of its own.
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -46,7 +46,7 @@ describe('a service config', () => {
 
   it('is looked for in the directory, and its absence named with the files looked for', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dyno-app-config-'))
-    expect(refusal(dir)).toMatch(/no dyno\.config\.yaml, dyno\.config\.yml, dyno\.config\.json here/)
+    expect(refusal(dir)).toMatch(/no dyno\.config\.yaml, dyno\.config\.yml, dyno\.config\.json, dyno\.config\.mjs, dyno\.config\.js here/)
   })
 
   it('that does not parse is named with the file', () => {
@@ -89,6 +89,40 @@ describe('a service config', () => {
     expect(refusal(linked)).toMatch(/\/scenarios\/0\/request\/bodyFile: `body\.json` is outside the service's directory/)
     const absent = serviceWith(`start: { file: nowhere.js }\n${GOOD_SCENARIO}`)
     expect(refusal(absent)).toMatch(/\/start\/file: `.*nowhere\.js` does not exist/)
+  })
+
+  it('is read from a module, whose default export (or what its function gives) is judged as a YAML config is', () => {
+    const body = 'JSON.stringify({ lines: Array.from({ length: 3 }, (_, index) => ({ sku: "item-" + index })) })'
+    const dir = serviceWith([
+      "import { readFileSync } from 'node:fs'",
+      "console.log('a module may print; this is not its config')",
+      'export default async () => ({',
+      "  name: JSON.parse(readFileSync('package.json', 'utf8')).name,",
+      "  start: { file: 'server.js' },",
+      `  scenarios: [{ name: 'order', request: { method: 'POST', path: '/order', body: ${body} }, expect: { status: 200 } }]`,
+      '})'
+    ].join('\n'), 'dyno.config.mjs')
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'computed-shop' }))
+    const app = loadApp(dir)
+    expect(app.name).toBe('computed-shop')
+    expect(JSON.parse(/** @type {string} */ (app.scenarios[0].request.body)).lines).toHaveLength(3)
+  })
+
+  it('from a module, names what it gives that is not data by its path, and a module that fails or gives no object', () => {
+    const notData = serviceWith([
+      "export default { start: { file: 'server.js', env: { TOKEN: undefined } },",
+      "  scenarios: [{ name: 'home', request: { path: '/', body: () => 'x' }, expect: { status: 200 } }] }"
+    ].join('\n'), 'dyno.config.mjs')
+    const file = join(notData, 'dyno.config.mjs')
+    const message = refusal(notData)
+    expect(message).toContain(`${file}: /start/env/TOKEN: is undefined, which a config cannot hold`)
+    expect(message).toContain(`${file}: /scenarios/0/request/body: is a function, which a config cannot hold`)
+    expect(refusal(serviceWith("throw new Error('no fixtures here')", 'dyno.config.mjs')))
+      .toMatch(/dyno\.config\.mjs does not load: no fixtures here/)
+    expect(refusal(serviceWith('export default [1, 2]', 'dyno.config.mjs')))
+      .toMatch(/dyno\.config\.mjs its default export must be the config object, or a function returning it; it gave an array/)
+    expect(refusal(serviceWith("export default { start: { file: 'server.js' }, scenarios: [] }", 'dyno.config.mjs')))
+      .toMatch(/dyno\.config\.mjs: \/scenarios: must NOT have fewer than 1 items/)
   })
 
   it('takes no key from the file onto an object\'s prototype', () => {
