@@ -6,11 +6,13 @@
  * @property {Record<string, string>} [headers]
  * @property {string | null} [body]
  *
- * @typedef {object} BodyExpectation one of: exact text, deep-equal JSON, JSON a named check accepts, or JSON a schema accepts
+ * @typedef {object} BodyExpectation one of: exact text, deep-equal JSON, JSON a named check accepts, JSON a schema accepts, or a body
+ *   a service's own module accepts
  * @property {string} [text] the body must equal this text exactly
  * @property {unknown} [json] the body must parse as JSON deep-equal to this value
  * @property {keyof typeof import('./body-checks.js').BODY_CHECKS} [check] the body must parse as JSON that this shared check accepts
  * @property {object} [schema] the body must parse as JSON that this JSON Schema accepts (a service's own scenarios, `--app`)
+ * @property {string} [module] the real path of a module of the service's (`--app`) whose default export accepts the body
  *
  * @typedef {object} ResponseExpectation
  * @property {number} status

@@ -42,7 +42,7 @@ const EXPECT = {
       additionalProperties: false,
       minProperties: 1,
       maxProperties: 1,
-      properties: { text: { type: 'string' }, json: {}, schema: { type: 'object' } }
+      properties: { text: { type: 'string' }, json: {}, schema: { type: 'object' }, module: { type: 'string', minLength: 1 } }
     }
   }
 }

@@ -89,6 +89,6 @@ ${stringify(start).trimEnd().split('\n').map((line) => `  ${line}`).join('\n')}
 scenarios:
   - name: home
     request: { method: GET, path: / }
-    expect: { status: 200 }    # add contentType, and body: { text }, { json } or { schema }
+    expect: { status: 200 }    # add contentType, and body: { text }, { json }, { schema } or { module }
 `
 }

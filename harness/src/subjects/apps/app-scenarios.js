@@ -14,6 +14,10 @@ export function appScenarios ({ dir, file, config }) {
     const { method = 'GET', path, headers = {}, body, bodyFile } = scenario.request
     const where = `/scenarios/${index}/request/bodyFile`
     const sent = bodyFile === undefined ? body ?? null : readFileSync(insideApp(dir, file, where, bodyFile), 'utf8')
+    const expected = scenario.expect.body
+    const judgedBy = expected?.module === undefined
+      ? expected
+      : { module: insideApp(dir, file, `/scenarios/${index}/expect/body/module`, expected.module) }
     return defineScenario({
       name: scenario.name,
       summary: scenario.summary ?? `${method} ${path}`,
@@ -24,7 +28,7 @@ export function appScenarios ({ dir, file, config }) {
       expect: {
         status: scenario.expect.status,
         contentType: scenario.expect.contentType ?? null,
-        body: scenario.expect.body ?? null
+        body: judgedBy ?? null
       }
     })
   })

@@ -1,6 +1,8 @@
 // @ts-check
+import { basename } from 'node:path'
 import { isDeepStrictEqual } from 'node:util'
 import { BODY_CHECKS } from '@dyno/scenarios'
+import { bodyModuleVerdict } from './body-module.js'
 import { schemaCheck, schemaText } from './schema-check.js'
 
 /**
@@ -38,6 +40,7 @@ export function mediaType (header) {
  */
 export function bodyMatches (expected, body) {
   if (expected.text !== undefined) return body === expected.text
+  if (expected.module !== undefined) return bodyModuleVerdict(expected.module, body) === null
   let parsed
   try {
     parsed = JSON.parse(body)
@@ -47,6 +50,18 @@ export function bodyMatches (expected, body) {
   if (expected.check !== undefined) return BODY_CHECKS[expected.check](parsed)
   if (expected.schema !== undefined) return schemaCheck(expected.schema)(parsed)
   return isDeepStrictEqual(parsed, expected.json)
+}
+
+/**
+ * A body judged by the service's own module: what it said, beside the body, where it rejects it.
+ * @param {string} label @param {string} body @param {string} path
+ * @returns {Check}
+ */
+function moduleCheck (label, body, path) {
+  const reason = bodyModuleVerdict(path, body)
+  const expected = `a body ${basename(path)} accepts`
+  const actual = reason === null ? excerpt(body) : `${reason}: ${excerpt(body)}`
+  return { request: label, check: `body (${basename(path)})`, ok: reason === null, expected, actual }
 }
 
 /**
@@ -72,7 +87,9 @@ export function checkResponse (label, response, expect, { framing = true } = {})
       actual: response.headers['content-type'] ?? null
     })
   }
-  if (expect.body !== null) {
+  if (expect.body?.module !== undefined) {
+    checks.push(moduleCheck(label, response.body, expect.body.module))
+  } else if (expect.body !== null) {
     const ok = bodyMatches(expect.body, response.body)
     const { text, json, check, schema } = expect.body
     const kind = text !== undefined

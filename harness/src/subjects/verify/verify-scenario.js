@@ -1,4 +1,5 @@
 // @ts-check
+import { loadBodyModule } from './body-module.js'
 import { PROTOCOL_VERIFIERS } from './protocol-verifiers.js'
 
 /**
@@ -25,6 +26,7 @@ import { PROTOCOL_VERIFIERS } from './protocol-verifiers.js'
  * @returns {Promise<Verification>}
  */
 export async function verifyScenario (target, scenario) {
+  await loadBodyModule(scenario.expect.body)
   const checks = await PROTOCOL_VERIFIERS[scenario.protocol](target, scenario)
   return { performed: true, passed: checks.length > 0 && checks.every((check) => check.ok), checks }
 }

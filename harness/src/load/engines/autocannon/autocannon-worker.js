@@ -3,6 +3,7 @@
 // what each phase counted over IPC. It is a separate process so that the orchestrator never competes with it;
 // the orchestrator runs one per generator cpu, each with its share of the connections, and adds them up.
 import autocannon from 'autocannon'
+import { loadBodyModule } from '../../../subjects/verify/body-module.js'
 import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
 import { rateCounts } from './rate-phase.js'
@@ -101,6 +102,7 @@ process.on('message', async (/** @type {any} */ message) => {
   /** @type {import('../../load-plan.js').LoadPlan} */
   const plan = message.plan
   try {
+    await loadBodyModule(plan.expectedBody)
     for (const phase of plan.phases) {
       if (stopRequested) break
       // An open-model plan sends on a fixed schedule (rate-phase.js); a closed one keeps the connections busy (autocannon).

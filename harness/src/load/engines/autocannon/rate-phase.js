@@ -4,6 +4,7 @@
 // requests scheduled during the stall wait, and that wait shows in the tail; a closed-loop generator
 // (autocannon) would instead send less during the stall and never see it (coordinated omission).
 import { Pool, buildConnector } from 'undici'
+import { loadBodyModule } from '../../../subjects/verify/body-module.js'
 import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
 import { mergeCounts } from '../../phase-counts.js'
@@ -56,6 +57,7 @@ export async function runRatePhase (plan, phase, hooks = {}) {
  * @returns {Promise<import('../../phase-counts.js').PortableCounts & { rate: RateFigures }>}
  */
 export async function rateCounts (plan, phase, { onProgress, isStopped = () => false } = {}) {
+  await loadBodyModule(plan.expectedBody)
   const url = new URL(plan.url)
   const bytes = createByteCounter()
   const pool = new Pool(url.origin, {

@@ -26,8 +26,9 @@ function bodyExpectation (expected) {
   if (!expected) return { mode: 'none' }
   if (expected.text !== undefined) return { mode: 'exact', text: expected.text }
   if (expected.check === 'worldRow') return { mode: 'worldRow', ...WORLD_ROW_RULE }
-  // A service's JSON Schema is checked at verification; under load the engine checks the status and the framing of every answer.
-  if (expected.schema !== undefined) return { mode: 'none' }
+  // A service's JSON Schema or module is checked at verification; under load the engine checks the status and the framing of every
+  // answer.
+  if (expected.schema !== undefined || expected.module !== undefined) return { mode: 'none' }
   if (expected.check !== undefined) {
     throw new DynoError('DYNO_ERR_INVALID_OPTION', `native engine: no body check named \`${expected.check}\`; it knows worldRow`)
   }

@@ -11,6 +11,7 @@
 import { wholeNumber } from '../../../platform/options/option-parsers.js'
 import { DynoError } from '../../../platform/errors.js'
 import { headerLines } from '../../request-headers.js'
+import { loadBodyModule } from '../../../subjects/verify/body-module.js'
 import { findWrk, startWrkPhase, wrkVersion } from './wrk-phase.js'
 import { wrkPhaseSummary } from './wrk-summary.js'
 
@@ -58,7 +59,8 @@ export function scriptEnv (plan, checkResponses) {
 function bodyModeEnv (expected) {
   if (!expected) return { DYNO_WRK_BODY_MODE: 'none' }
   if (expected.text !== undefined) return { DYNO_WRK_BODY_MODE: 'exact', DYNO_WRK_EXPECTED_TEXT: expected.text }
-  if (expected.check !== undefined) return { DYNO_WRK_BODY_MODE: 'recheck' }
+  // A named check, a schema or the service's module judges each distinct body here, once wrk has collected them.
+  if (expected.json === undefined) return { DYNO_WRK_BODY_MODE: 'recheck' }
   return { DYNO_WRK_BODY_MODE: 'recheck', DYNO_WRK_EXPECTED_TEXT: JSON.stringify(expected.json) }
 }
 
@@ -102,6 +104,7 @@ export function startWrkLoad (plan, { threads, timeoutSec = 10, checkResponses =
 
   const run = async () => {
     checkPlan(plan, threads, timeoutSec)
+    await loadBodyModule(plan.expectedBody)
     const wrkPath = findWrk()
     if (!wrkPath) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'wrk is not installed: no `wrk` on PATH (apt-get install wrk)')
     const phaseEnv = { ...env, ...scriptEnv(plan, checkResponses) }

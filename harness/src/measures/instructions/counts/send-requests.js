@@ -9,6 +9,7 @@ import http from 'node:http'
 import http2 from 'node:http2'
 import https from 'node:https'
 import { DynoError } from '../../../platform/errors.js'
+import { loadBodyModule } from '../../../subjects/verify/body-module.js'
 import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
 import { connected, sendOnStream } from '../../../subjects/verify/h2-exchange.js'
 import { clientTls } from '../../../subjects/verify/http1-exchange.js'
@@ -68,6 +69,7 @@ export function requestSender (settings) {
   const lanes = []
   return {
     async send (count) {
+      await loadBodyModule(scenario.expect.body)
       while (lanes.length < Math.min(settings.concurrency, count)) lanes.push(transport.lane())
       const counts = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
       let next = 0
