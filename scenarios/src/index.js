@@ -17,7 +17,7 @@ import { h2Json } from './contract/h2-json.js'
 import { h2cJson } from './contract/h2c-json.js'
 import { wsEcho } from './contract/ws-echo.js'
 
-export { defineScenario } from './contract/define-scenario.js'
+export { defineScenario, nthRequest } from './contract/define-scenario.js'
 export { DEFAULT_LOAD, DEFAULT_PROFILE, LOAD_PROFILES } from './load-profiles.js'
 export { ECHO_BODY } from './contract/post.js'
 export { BODY_CHECKS } from './contract/body-checks.js'

@@ -16,6 +16,9 @@ pub const MAX_BODY_LIMIT_BYTES: usize = 1024 * 1024 * 1024;
 pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 /// The longest `handshakeTimeoutMs` a config may ask for.
 const MAX_HANDSHAKE_TIMEOUT_MS: u64 = 600_000;
+/// The most requests a config may give to send in turn.
+pub const MAX_REQUESTS_IN_TURN: usize = 65_536;
+
 /// The open model's rates a config may ask for (per second, the whole run's): below, one request would wait days; above,
 /// the schedule's interval would be below a nanosecond.
 const MIN_RATE_PER_SEC: f64 = 0.000_001;
@@ -50,6 +53,10 @@ pub struct Config {
     /// http1 and tls: the whole HTTP/1.1 request, written by the harness (method, path, Host, headers, body).
     #[serde(default)]
     pub request: Option<String>,
+    /// http1 and tls, instead of `request`: whole requests that each connection sends in turn, from its own share of them
+    /// on (a service's generated paths).
+    #[serde(default)]
+    pub requests_in_turn: Option<Vec<String>>,
     /// h2 and h2c: the same request in parts, as HTTP/2 sends it.
     #[serde(default)]
     pub http: Option<HttpRequest>,
@@ -373,7 +380,24 @@ impl Config {
             ));
         }
         let needs_request = matches!(protocol, Protocol::Http1 | Protocol::Tls);
+        if let Some(requests) = &self.requests_in_turn {
+            if !needs_request {
+                return Some(format!(
+                    "requestsInTurn applies to protocols http1 and tls only, not to protocol {name}"
+                ));
+            }
+            if self.request.is_some() {
+                return Some("give request or requestsInTurn, not both".to_string());
+            }
+            if requests.is_empty() || requests.len() > MAX_REQUESTS_IN_TURN {
+                return Some(format!(
+                    "requestsInTurn must hold 1 to {MAX_REQUESTS_IN_TURN} requests, got {}",
+                    requests.len()
+                ));
+            }
+        }
         match (&self.request, needs_request) {
+            (None, true) if self.requests_in_turn.is_some() => {}
             (None, true) => {
                 return Some(format!(
                     "request is required for protocol {name}: the whole HTTP/1.1 request"
@@ -780,6 +804,33 @@ mod tests {
             (
                 format!(r#"{{"protocol":"h2c",{HTTP},{TLS}}}"#),
                 "tls applies to protocols tls and h2 only",
+            ),
+        ] {
+            let problem = problem_with(&fields).unwrap_or_else(|| panic!("{fields} passed"));
+            assert!(problem.contains(says), "{fields}: {problem}");
+        }
+    }
+
+    #[test]
+    fn requests_in_turn_replace_the_one_request_of_http1_and_tls_only() {
+        let two = r#""request":null,"requestsInTurn":["GET /a HTTP/1.1\r\n\r\n","GET /b HTTP/1.1\r\n\r\n"]"#;
+        assert_eq!(problem_with(&format!("{{{two}}}")), None);
+        assert_eq!(
+            problem_with(&format!(r#"{{"protocol":"tls",{TLS},{two}}}"#)),
+            None
+        );
+        for (fields, says) in [
+            (
+                r#"{"requestsInTurn":["GET / HTTP/1.1\r\n\r\n"]}"#.to_string(),
+                "give request or requestsInTurn, not both",
+            ),
+            (
+                r#"{"request":null,"requestsInTurn":[]}"#.to_string(),
+                "requestsInTurn must hold 1 to 65536 requests, got 0",
+            ),
+            (
+                format!(r#"{{"protocol":"h2c",{HTTP},"requestsInTurn":["x"]}}"#),
+                "requestsInTurn applies to protocols http1 and tls only, not to protocol h2c",
             ),
         ] {
             let problem = problem_with(&fields).unwrap_or_else(|| panic!("{fields} passed"));

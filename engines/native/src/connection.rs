@@ -89,9 +89,26 @@ pub struct ConnectionState {
     pub sent: RefCell<VecDeque<Instant>>,
     /// HTTP/2: the same, one slot per stream.
     pub slots: RefCell<Vec<Option<Instant>>>,
+    /// HTTP/1.1 with requests in turn: the index of the next one it sends.
+    pub next_request: Cell<usize>,
 }
 
 impl ConnectionState {
+    /// A connection that sends requests in turn from `first_request` on.
+    pub fn starting_at(first_request: usize) -> Self {
+        ConnectionState {
+            next_request: Cell::new(first_request),
+            ..ConnectionState::default()
+        }
+    }
+
+    /// The index of the request to send next, of `count` sent in turn: from its first on, round and round.
+    pub fn take_request(&self, count: usize) -> usize {
+        let index = self.next_request.get() % count;
+        self.next_request.set((index + 1) % count);
+        index
+    }
+
     /// When its oldest request in flight was sent.
     pub fn oldest(&self) -> Option<Instant> {
         let front = self.sent.borrow().front().copied();

@@ -20,7 +20,7 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 pub async fn connection(context: Rc<ThreadContext>, state: Rc<ConnectionState>) {
     let mut buffer = vec![0u8; READ_BUFFER];
     let mut scratch = Vec::new();
-    let batch: Vec<u8> = context.target.request.repeat(context.pipelining);
+    let batch: Vec<u8> = context.target.requests[0].repeat(context.pipelining);
     loop {
         let Some(stream) = connect(&context, &state).await else {
             continue;
@@ -67,8 +67,18 @@ async fn closed_loop<S: AsyncRead + AsyncWrite + Unpin>(
     scratch: &mut Vec<u8>,
     batch: &[u8],
 ) -> Ended {
-    let request_length = context.target.request.len();
-    if stream.write_all(batch).await.is_err() {
+    let mut outgoing = Vec::new();
+    if stream
+        .write_all(next_requests(
+            context,
+            state,
+            context.pipelining,
+            batch,
+            &mut outgoing,
+        ))
+        .await
+        .is_err()
+    {
         return Ended::Failed;
     }
     let now = Instant::now();
@@ -102,7 +112,13 @@ async fn closed_loop<S: AsyncRead + AsyncWrite + Unpin>(
                 .borrow_mut()
                 .extend(std::iter::repeat_n(now, completed));
             if stream
-                .write_all(&batch[..completed * request_length])
+                .write_all(next_requests(
+                    context,
+                    state,
+                    completed,
+                    batch,
+                    &mut outgoing,
+                ))
                 .await
                 .is_err()
             {
@@ -112,6 +128,26 @@ async fn closed_loop<S: AsyncRead + AsyncWrite + Unpin>(
             }
         }
     }
+}
+
+/// The bytes of this connection's next `count` requests: the start of the batch when every request is the same, else the
+/// next of the requests in turn, gathered in `outgoing`.
+fn next_requests<'a>(
+    context: &ThreadContext,
+    state: &ConnectionState,
+    count: usize,
+    batch: &'a [u8],
+    outgoing: &'a mut Vec<u8>,
+) -> &'a [u8] {
+    let requests = &context.target.requests;
+    if requests.len() == 1 {
+        return &batch[..count * requests[0].len()];
+    }
+    outgoing.clear();
+    for _ in 0..count {
+        outgoing.extend_from_slice(&requests[state.take_request(requests.len())]);
+    }
+    outgoing
 }
 
 /// Takes back the `count` requests sent last, which could not be written: in flight until now, never answered.
@@ -143,7 +179,9 @@ async fn open_loop<S: AsyncRead + AsyncWrite + Unpin>(
                 break;
             };
             state.sent.borrow_mut().push_back(intended);
-            if stream.write_all(&context.target.request).await.is_err() {
+            let requests = &context.target.requests;
+            let request = &requests[state.take_request(requests.len())];
+            if stream.write_all(request).await.is_err() {
                 unsent(context, state, 1);
                 return Ended::Failed;
             }
@@ -271,7 +309,7 @@ mod tests {
                 protocol: Protocol::Http1,
                 address: "127.0.0.1:1".parse().unwrap(),
                 tls: None,
-                request: b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+                requests: vec![b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec()],
                 http2: None,
                 websocket: None,
             };
@@ -491,5 +529,38 @@ mod tests {
             stats.failures,
             BTreeMap::from([(crate::response::CONTENT_LENGTH_OVER_LIMIT, 1)])
         );
+    }
+
+    #[test]
+    fn requests_in_turn_go_round_from_the_connections_own_first() {
+        let target = Target {
+            protocol: Protocol::Http1,
+            address: "127.0.0.1:1".parse().unwrap(),
+            tls: None,
+            requests: vec![b"a".to_vec(), b"bb".to_vec(), b"ccc".to_vec()],
+            http2: None,
+            websocket: None,
+        };
+        let context = test_context(target, BodyExpectation::None, 4, 1);
+        let state = ConnectionState::starting_at(2);
+        let mut outgoing = Vec::new();
+        assert_eq!(
+            next_requests(&context, &state, 4, b"", &mut outgoing),
+            b"cccabbccc"
+        );
+        assert_eq!(next_requests(&context, &state, 1, b"", &mut outgoing), b"a");
+    }
+
+    #[test]
+    fn one_request_is_sent_from_the_batch_as_before() {
+        let context = Connection::new(BodyExpectation::None, &[]).context;
+        let batch = context.target.requests[0].repeat(3);
+        let mut outgoing = Vec::new();
+        let state = ConnectionState::default();
+        assert_eq!(
+            next_requests(&context, &state, 2, &batch, &mut outgoing),
+            &batch[..batch.len() / 3 * 2]
+        );
+        assert!(outgoing.is_empty());
     }
 }

@@ -417,7 +417,7 @@ mod tests {
             protocol: Protocol::H2c,
             address: "127.0.0.1:1".parse().unwrap(),
             tls: None,
-            request: Vec::new(),
+            requests: vec![Vec::new()],
             http2: Some(H2Request::new(&http, Protocol::H2c).unwrap()),
             websocket: None,
         };

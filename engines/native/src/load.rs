@@ -65,12 +65,21 @@ pub fn run_thread(
         closing_signal: Notify::new(),
     });
     let connections = config.connections_of(index);
+    let (threads, total_connections) = (config.threads.max(1), config.connections.max(1));
     let (window, timeout) = (config.window(), config.timeout());
     let thread_context = context.clone();
     local.block_on(&runtime, async move {
         let context = thread_context;
+        // With requests in turn, each connection of the run starts at its own share of them: this thread's connection
+        // `each` is the run's `each × threads + index`, which numbers them all once however they are split.
+        let in_turn = context.target.requests.len();
         let states: Vec<Rc<ConnectionState>> = (0..connections)
-            .map(|_| Rc::new(ConnectionState::default()))
+            .map(|each| {
+                let number = each * threads + index;
+                Rc::new(ConnectionState::starting_at(
+                    number * in_turn / total_connections,
+                ))
+            })
             .collect();
         let start_connection = |state: &Rc<ConnectionState>| -> JoinHandle<()> {
             tokio::task::spawn_local(connection(context.clone(), state.clone()))
@@ -251,7 +260,7 @@ mod tests {
             protocol: Protocol::Http1,
             address: "127.0.0.1:1".parse().unwrap(),
             tls: None,
-            request: b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec(),
+            requests: vec![b"GET / HTTP/1.1\r\nHost: x\r\n\r\n".to_vec()],
             http2: None,
             websocket: None,
         };

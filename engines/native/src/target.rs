@@ -13,8 +13,8 @@ pub struct Target {
     pub address: SocketAddr,
     /// tls and h2: the TLS 1.3 client, the name to verify, what to offer by ALPN.
     pub tls: Option<TlsTarget>,
-    /// http1 and tls: the request's bytes.
-    pub request: Vec<u8>,
+    /// http1 and tls: the bytes of each request, sent in turn (one: the same request every time).
+    pub requests: Vec<Vec<u8>>,
     /// h2 and h2c.
     pub http2: Option<H2Request>,
     /// ws.
@@ -29,7 +29,13 @@ impl Target {
             protocol: config.protocol,
             address: config.address,
             tls: TlsTarget::new(config)?,
-            request: config.request.as_deref().unwrap_or("").as_bytes().to_vec(),
+            requests: match (&config.requests_in_turn, &config.request) {
+                (Some(requests), _) => requests
+                    .iter()
+                    .map(|request| request.as_bytes().to_vec())
+                    .collect(),
+                (None, request) => vec![request.as_deref().unwrap_or("").as_bytes().to_vec()],
+            },
             http2: config
                 .http
                 .as_ref()

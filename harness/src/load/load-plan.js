@@ -8,7 +8,8 @@ export const MIN_RATE_PER_SEC = 0.001
 /**
  * What the load generator process is asked to do: plain data, sent over IPC.
  * @typedef {object} LoadPlan
- * @property {string} url
+ * @property {string} url its path the request's (with `paths`, the first of them)
+ * @property {string[]} [paths] the paths the requests take in turn (a service's generated parameters); absent: the URL's every time
  * @property {boolean} remoteHost the SUT runs on a host the user named (`--sut-host`): the engine may load an address that is not loopback
  * @property {string} method
  * @property {Record<string, string>} headers
@@ -85,8 +86,10 @@ export function scenarioLoadPlan ({
   streams = 1, trust = null
 }) {
   const protocol = PROTOCOLS[scenario.protocol]
+  const { paths } = scenario.request
   return {
-    url: `${protocol.tls ? 'https' : 'http'}://${address.includes(':') ? `[${address}]` : address}:${port}${scenario.request.path}`,
+    url: `${protocol.tls ? 'https' : 'http'}://${address.includes(':') ? `[${address}]` : address}:${port}${paths?.[0] ?? scenario.request.path}`,
+    ...(paths ? { paths } : {}),
     remoteHost,
     method: scenario.request.method,
     headers: scenario.request.headers ?? {},

@@ -2,7 +2,9 @@
 /**
  * @typedef {object} RequestSpec
  * @property {'GET'|'POST'|'PUT'|'DELETE'|'PATCH'} method
- * @property {string} path path and query string
+ * @property {string} path path and query string; with `paths`, the template they were made from (`/items/{id}`)
+ * @property {string[]} [paths] the paths load and counts send in turn, each request the next (a service's generated parameters,
+ *   `--app`); absent: `path` every time
  * @property {Record<string, string>} [headers]
  * @property {string | null} [body]
  *
@@ -79,4 +81,14 @@ export function defineScenario (scenario) {
     request: withRequestDefaults(scenario.request),
     probes: (scenario.probes ?? []).map((probe) => ({ ...probe, request: withRequestDefaults(probe.request) }))
   })
+}
+
+/**
+ * The request sent `index`-th (from 0): the same request every time, or with generated paths, the next of them in turn.
+ * @param {RequestSpec} request @param {number} index
+ * @returns {RequestSpec}
+ */
+export function nthRequest (request, index) {
+  if (!request.paths) return request
+  return { ...request, path: request.paths[index % request.paths.length] }
 }

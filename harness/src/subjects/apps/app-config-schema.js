@@ -12,6 +12,31 @@ const SERVICE = {
   properties: { env: { type: 'string', pattern: '^[A-Z_][A-Z0-9_]{0,63}$' } }
 }
 
+// A generated parameter: a whole number in a range, or one of some words; each fits in a path as it is.
+const PARAM = {
+  oneOf: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['integer'],
+      properties: {
+        integer: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['min', 'max'],
+          properties: { min: { type: 'integer', minimum: -1e15, maximum: 1e15 }, max: { type: 'integer', minimum: -1e15, maximum: 1e15 } }
+        }
+      }
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['oneOf'],
+      properties: { oneOf: { type: 'array', minItems: 1, maxItems: 10000, items: { type: 'string', pattern: '^[\\x21-\\x7e]{1,256}$' } } }
+    }
+  ]
+}
+
 const REQUEST = {
   type: 'object',
   additionalProperties: false,
@@ -25,7 +50,14 @@ const REQUEST = {
       additionalProperties: { type: 'string', pattern: '^[\\x20-\\x7e]{0,4096}$' }
     },
     body: { type: 'string' },
-    bodyFile: { type: 'string', minLength: 1 }
+    bodyFile: { type: 'string', minLength: 1 },
+    params: {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: 16,
+      propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]{0,31}$' },
+      additionalProperties: PARAM
+    }
   },
   not: { required: ['body', 'bodyFile'] }
 }

@@ -2,6 +2,7 @@
 // A service's scenarios as dyno's own are: a request verification checks first and load then repeats, with what its answer must be.
 import { readFileSync } from 'node:fs'
 import { defineScenario } from '@dyno/scenarios'
+import { generatedPaths } from './path-params.js'
 import { insideApp } from './read-app-config.js'
 
 /**
@@ -11,7 +12,7 @@ import { insideApp } from './read-app-config.js'
 export function appScenarios ({ dir, file, config }) {
   const services = /** @type {('redis' | 'postgres')[]} */ (Object.keys(config.services ?? {}))
   return config.scenarios.map((scenario, index) => {
-    const { method = 'GET', path, headers = {}, body, bodyFile } = scenario.request
+    const { method = 'GET', path, headers = {}, body, bodyFile, params } = scenario.request
     const where = `/scenarios/${index}/request/bodyFile`
     const sent = bodyFile === undefined ? body ?? null : readFileSync(insideApp(dir, file, where, bodyFile), 'utf8')
     const expected = scenario.expect.body
@@ -24,7 +25,13 @@ export function appScenarios ({ dir, file, config }) {
       countWeight: 1,
       waitsOnIo: scenario.waitsOnIo ?? false,
       services,
-      request: { method: /** @type {import('@dyno/scenarios').RequestSpec['method']} */ (method), path, headers, body: sent },
+      request: {
+        method: /** @type {import('@dyno/scenarios').RequestSpec['method']} */ (method),
+        path,
+        ...(params ? { paths: generatedPaths(path, params, { seed: scenario.name, file, where: `/scenarios/${index}/request` }) } : {}),
+        headers,
+        body: sent
+      },
       expect: {
         status: scenario.expect.status,
         contentType: scenario.expect.contentType ?? null,

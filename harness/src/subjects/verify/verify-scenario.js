@@ -27,8 +27,23 @@ import { PROTOCOL_VERIFIERS } from './protocol-verifiers.js'
  */
 export async function verifyScenario (target, scenario) {
   await loadBodyModule(scenario.expect.body)
-  const checks = await PROTOCOL_VERIFIERS[scenario.protocol](target, scenario)
+  const checks = []
+  for (const sent of verifiedForms(scenario)) checks.push(...await PROTOCOL_VERIFIERS[scenario.protocol](target, sent))
   return { performed: true, passed: checks.length > 0 && checks.every((check) => check.ok), checks }
+}
+
+/** How many of a scenario's generated paths verification sends: the first ones load sends. */
+const VERIFIED_PATHS = 3
+
+/**
+ * The scenario as verification sends it: as it is, or with generated paths, once with each of the first VERIFIED_PATHS.
+ * @param {import('@dyno/scenarios').Scenario} scenario
+ * @returns {import('@dyno/scenarios').Scenario[]}
+ */
+function verifiedForms (scenario) {
+  const { paths, ...request } = scenario.request
+  if (!paths) return [scenario]
+  return paths.slice(0, VERIFIED_PATHS).map((path) => ({ ...scenario, request: { ...request, path } }))
 }
 
 /**

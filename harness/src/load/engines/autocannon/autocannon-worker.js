@@ -6,6 +6,7 @@ import autocannon from 'autocannon'
 import { loadBodyModule } from '../../../subjects/verify/body-module.js'
 import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
+import { pathsInTurn } from '../../paths-in-turn.js'
 import { rateCounts } from './rate-phase.js'
 import { createWindowRecorder } from '../../timeseries.js'
 import { trackRequestsInFlight } from './requests-in-flight.js'
@@ -32,6 +33,7 @@ function runPhase (plan, phase) {
     const endWindows = () => (windowParts ??= windows.finish())
     /** @type {number[]} responses in each second, from autocannon's ticks */
     const perSecond = []
+    let clients = 0
     const instance = autocannon({
       url: plan.url,
       method: /** @type {any} */ (plan.method),
@@ -43,8 +45,11 @@ function runPhase (plan, phase) {
       verifyBody: bodyVerifier(plan.expectedBody),
       // Every client, before it connects: its requests in flight, for the windows' time in flight; the windows start with the
       // first connection open.
-      setupClient: (/** @type {any} */ client) =>
+      // Generated paths: each client sends them all in turn, starting where its share of them starts.
+      setupClient: (/** @type {any} */ client) => {
+        if (plan.paths) client.setRequests(pathsInTurn(plan.paths, clients++, plan.connections).map((path) => ({ path })))
         trackRequestsInFlight(client, windows.inFlightChanged, { opened: windows.begin, ending: endWindows })
+      }
     }, (error, result) => {
       current = null
       if (error) return reject(error)

@@ -34,8 +34,8 @@ const HTTP2_COMPUTED = ['content-length', 'host', 'connection', 'keep-alive', 'p
 
 /** @type {Record<string, NativeProtocol>} */
 export const NATIVE_PROTOCOLS = {
-  http1: { schemes: ['http:'], tls: false, streams: false, request: (plan) => ({ request: rawRequest(plan) }), messagesUnder: null },
-  tls: { schemes: ['https:'], tls: true, streams: false, request: (plan) => ({ request: rawRequest(plan) }), messagesUnder: null },
+  http1: { schemes: ['http:'], tls: false, streams: false, request: (plan) => http1Requests(plan), messagesUnder: null },
+  tls: { schemes: ['https:'], tls: true, streams: false, request: (plan) => http1Requests(plan), messagesUnder: null },
   h2: { schemes: ['https:'], tls: true, streams: true, request: (plan, url) => ({ http: http2Request(plan, url) }), messagesUnder: null },
   h2c: { schemes: ['http:'], tls: false, streams: true, request: (plan, url) => ({ http: http2Request(plan, url) }), messagesUnder: null },
   ws: { schemes: ['ws:', 'http:'], tls: false, streams: true, request: webSocket, messagesUnder: 101 }
@@ -71,13 +71,24 @@ export function planProtocol (plan) {
 }
 
 /**
+ * The config's fields of an HTTP/1.1 request: the one request, or with generated paths, one for each of them, sent in turn.
+ * @param {import('../../load-plan.js').LoadPlan} plan
+ * @returns {{ request: string } | { requestsInTurn: string[] }}
+ */
+function http1Requests (plan) {
+  if (!plan.paths) return { request: rawRequest(plan) }
+  return { requestsInTurn: plan.paths.map((path) => rawRequest(plan, path)) }
+}
+
+/**
  * The whole HTTP/1.1 request of the plan, as the engine writes it on every connection.
  * @param {import('../../load-plan.js').LoadPlan} plan
+ * @param {string} [path] its path and query (default: the URL's)
  */
-export function rawRequest (plan) {
+export function rawRequest (plan, path) {
   const url = new URL(plan.url)
   const lines = [
-    `${plan.method} ${url.pathname}${url.search} HTTP/1.1`,
+    `${plan.method} ${path ?? `${url.pathname}${url.search}`} HTTP/1.1`,
     `Host: ${url.host}`,
     ...headerLines(plan.headers, 'native', ['content-length', 'host'])
   ]
@@ -90,6 +101,7 @@ export function rawRequest (plan) {
  * @param {NativePlan} plan @param {URL} url
  */
 export function http2Request (plan, url) {
+  if (plan.paths) throw new DynoError('DYNO_ERR_INVALID_OPTION', 'native engine: generated paths are sent over HTTP/1.1 only')
   const headers = headerLines(plan.headers, 'native', HTTP2_COMPUTED).map((line) => {
     const colon = line.indexOf(':')
     return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()]

@@ -34,10 +34,10 @@ const invalid = (message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
 
 /**
  * The DYNO_WRK_* variables through which wrk-report.lua gets the request and the expectation.
- * @param {import('../../load-plan.js').LoadPlan} plan @param {boolean} checkResponses
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {boolean} checkResponses @param {number} [threads] wrk's `-t`
  * @returns {Record<string, string>}
  */
-export function scriptEnv (plan, checkResponses) {
+export function scriptEnv (plan, checkResponses, threads = 1) {
   /** @type {Record<string, string>} */
   const env = {
     DYNO_WRK_METHOD: plan.method,
@@ -49,6 +49,7 @@ export function scriptEnv (plan, checkResponses) {
     ...bodyModeEnv(plan.expectedBody)
   }
   if (plan.body !== null) env.DYNO_WRK_BODY = plan.body
+  if (plan.paths) Object.assign(env, { DYNO_WRK_PATHS: plan.paths.join('\n'), DYNO_WRK_THREADS: String(threads) })
   for (const [name, value] of Object.entries(env)) {
     if (value.includes('\0')) throw invalid(`wrk: ${name} cannot carry a NUL byte`)
   }
@@ -104,10 +105,9 @@ export function startWrkLoad (plan, { threads, timeoutSec = 10, checkResponses =
 
   const run = async () => {
     checkPlan(plan, threads, timeoutSec)
-    await loadBodyModule(plan.expectedBody)
     const wrkPath = findWrk()
     if (!wrkPath) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'wrk is not installed: no `wrk` on PATH (apt-get install wrk)')
-    const phaseEnv = { ...env, ...scriptEnv(plan, checkResponses) }
+    const phaseEnv = { ...env, ...scriptEnv(plan, checkResponses, threads) }
     /** @type {WrkLoadOutcome} */
     const outcome = { phases: {}, reports: {} }
     for (const phase of plan.phases) {
@@ -125,6 +125,9 @@ export function startWrkLoad (plan, { threads, timeoutSec = 10, checkResponses =
         current = null
       }
       if (!report) break
+      // The bodies wrk kept are checked here, a service's module among the checks: loaded once the phase is over, so that its start
+      // waits for nothing.
+      await loadBodyModule(plan.expectedBody)
       outcome.reports[phase.name] = report
       outcome.phases[phase.name] = wrkPhaseSummary(report, { ...plan, stoppedEarly: stopRequested })
       onPhase?.(phase.name)

@@ -4,7 +4,9 @@
 --   DYNO_WRK_PIPELINING (requests written at once per connection), DYNO_WRK_CHECK ("0": no response()
 --   at all, for calibration), DYNO_WRK_BODY_MODE ("none", "exact": the body must equal
 --   DYNO_WRK_EXPECTED_TEXT, "recheck": bodies other than DYNO_WRK_EXPECTED_TEXT (when set) are kept,
---   distinct, with their counts, for the engine to check), DYNO_WRK_MAX_DISTINCT_BODIES.
+--   distinct, with their counts, for the engine to check), DYNO_WRK_MAX_DISTINCT_BODIES, DYNO_WRK_PATHS (absent:
+--   the URL's path every time; else paths, a line each, that each thread sends in turn from its own share of them on,
+--   one of DYNO_WRK_THREADS).
 --
 -- Every wrk thread runs its own copy of this script; setup() and done() run in a third, which reads the
 -- threads' counters through thread:get() (wrk's SCRIPTING: only nil, booleans, numbers, strings and
@@ -23,6 +25,9 @@ local CHECK = getenv('DYNO_WRK_CHECK') ~= '0'
 local BODY_MODE = getenv('DYNO_WRK_BODY_MODE') or 'none'
 local EXPECTED_TEXT = getenv('DYNO_WRK_EXPECTED_TEXT')
 local MAX_DISTINCT_BODIES = tonumber(getenv('DYNO_WRK_MAX_DISTINCT_BODIES') or '20000')
+local THREADS = tonumber(getenv('DYNO_WRK_THREADS') or '1')
+local PATHS = {}
+for path in (getenv('DYNO_WRK_PATHS') or ''):gmatch('[^\n]+') do PATHS[#PATHS + 1] = path end
 
 -- Per thread: read by done() through thread:get(), so they are globals.
 statuses = {}      -- status → responses
@@ -33,7 +38,20 @@ distinctBodies = 0
 bodiesOverflow = 0 -- recheck mode: responses whose body was not kept (too many distinct bodies)
 
 function init (args)
-  if PIPELINING > 1 then
+  if #PATHS > 0 then
+    -- Each request the next path, PIPELINING of them written at once; this thread starts at its share (setup() numbers it).
+    local built = {}
+    for i, path in ipairs(PATHS) do built[i] = wrk.format(nil, path) end
+    local nextPath = math.floor((threadIndex or 0) * #built / THREADS)
+    request = function ()
+      local batch = {}
+      for i = 1, PIPELINING do
+        nextPath = nextPath % #built + 1
+        batch[i] = built[nextPath]
+      end
+      return concat(batch)
+    end
+  elseif PIPELINING > 1 then
     -- wrk counts the requests in this string and waits for that many responses before it writes again.
     local batch = string.rep(wrk.format(), PIPELINING)
     request = function () return batch end
@@ -64,6 +82,7 @@ end
 local threads = {}
 
 function setup (thread)
+  thread:set('threadIndex', #threads)
   threads[#threads + 1] = thread
 end
 

@@ -8,6 +8,7 @@
 import http from 'node:http'
 import http2 from 'node:http2'
 import https from 'node:https'
+import { nthRequest } from '@dyno/scenarios'
 import { DynoError } from '../../../platform/errors.js'
 import { loadBodyModule } from '../../../subjects/verify/body-module.js'
 import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
@@ -25,7 +26,8 @@ import { openWebSocket } from '../../../subjects/verify/websocket-client.js'
  *
  * @typedef {{ status: number, body: string }} Answer
  * @typedef {object} Lane one connection, one exchange at a time
- * @property {() => Promise<Answer>} exchange the scenario's request (or message), and its answer
+ * @property {(request: import('@dyno/scenarios').RequestSpec) => Promise<Answer>} exchange the request (a WebSocket lane: the
+ *   scenario's message), and its answer
  * @property {() => void} close
  *
  * @typedef {object} Transport how the requests of one protocol are sent: lanes opened as they are first needed, kept until close
@@ -67,6 +69,8 @@ export function requestSender (settings) {
   const expectedStatus = scenario.websocket ? ECHOED : scenario.expect.status
   /** @type {Lane[]} */
   const lanes = []
+  // Generated paths are sent in turn from the first, warm-up included, so that every count sends the same requests.
+  let sent = 0
   return {
     async send (count) {
       await loadBodyModule(scenario.expect.body)
@@ -77,7 +81,7 @@ export function requestSender (settings) {
         while (next < count) {
           next += 1
           try {
-            const answer = await lane.exchange()
+            const answer = await lane.exchange(nthRequest(scenario.request, sent++))
             counts.responses += 1
             if (answer.status !== expectedStatus) counts.unexpectedStatus += 1
             if (verify && !verify(answer.body)) counts.mismatches += 1
@@ -107,15 +111,15 @@ function trusted (settings) {
 }
 
 /** @param {ClientSettings} settings @param {http.Agent} agent @returns {Transport} */
-function http1Transport ({ port, scenario, timeoutMs }, agent) {
+function http1Transport ({ port, timeoutMs }, agent) {
   return {
-    lane: () => ({ exchange: () => sendProbe({ host: HOST, port, agent, timeoutMs }, scenario.request), close: () => {} }),
+    lane: () => ({ exchange: (request) => sendProbe({ host: HOST, port, agent, timeoutMs }, request), close: () => {} }),
     close: () => agent.destroy()
   }
 }
 
 /** @param {ClientSettings} settings @param {string} authority @param {http2.SecureClientSessionOptions} options @returns {Transport} */
-function http2Transport ({ scenario, timeoutMs }, authority, options) {
+function http2Transport ({ timeoutMs }, authority, options) {
   return {
     lane () {
       /** @type {Promise<http2.ClientHttp2Session> | null} */
@@ -127,9 +131,9 @@ function http2Transport ({ scenario, timeoutMs }, authority, options) {
         return opened
       }
       return {
-        async exchange () {
+        async exchange (request) {
           session ??= open()
-          return sendOnStream(await session, scenario.request, timeoutMs)
+          return sendOnStream(await session, request, timeoutMs)
         },
         close: () => { session?.then((opened) => opened.destroy(), () => {}) }
       }

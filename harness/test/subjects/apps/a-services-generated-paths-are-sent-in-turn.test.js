@@ -1,0 +1,107 @@
+// @ts-check
+// A request's path may hold generated parameters (`request.params`): dyno draws its paths once, from the scenario's name, and every
+// sender sends them in turn, so verification checks the first ones, load reaches all of them, and a count sends the same ones on
+// every commit. A parameter the path lacks, or a placeholder without one, is a config error.
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { GENERATED_PATHS, generatedPaths } from '../../../src/subjects/apps/path-params.js'
+import { shortRun } from '../../support/dyno-run.js'
+import { runCli } from '../../support/run-cli.js'
+import { writtenRun } from '../../support/written-run.js'
+
+const FIXTURE = fileURLToPath(new URL('../../fixtures/apps/catalogue-service', import.meta.url))
+const TEMPLATE = '/items/{id}?view={view}'
+const PARAMS = { id: { integer: { min: 1, max: 100000 } }, view: { oneOf: ['short', 'full'] } }
+
+/**
+ * @param {string[]} [request] the request's lines in the config (default: TEMPLATE with PARAMS)
+ * @returns {{ dir: string, served: string }} a copy of the service, and the file it writes the paths it served to as it stops
+ */
+function catalogue (request = [
+  `      path: '${TEMPLATE}'`,
+  '      params:',
+  '        id: { integer: { min: 1, max: 100000 } }',
+  '        view: { oneOf: [short, full] }'
+]) {
+  const root = mkdtempSync(join(tmpdir(), 'dyno-catalogue-'))
+  const dir = join(root, 'service')
+  const served = join(root, 'served.txt')
+  cpSync(FIXTURE, dir, { recursive: true })
+  writeFileSync(join(dir, 'dyno.config.yaml'), [
+    'name: catalogue',
+    `start: { file: server.js, env: { SERVED_FILE: '${served}' }, ready: { path: /health, status: 200 } }`,
+    'scenarios:',
+    '  - name: item',
+    '    request:',
+    ...request,
+    '    expect: { status: 200, contentType: application/json, body: { schema: { type: object, required: [id, name] } } }'
+  ].join('\n'))
+  return { dir, served }
+}
+
+/** @param {string} file @returns {Set<string>} */
+const servedPaths = (file) => new Set(existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [])
+
+const PATHS = generatedPaths(TEMPLATE, PARAMS, { seed: 'item', file: 'dyno.config.yaml', where: '/scenarios/0/request' })
+
+describe("a service's generated paths", () => {
+  it('are drawn once from the scenario, within what the config allows', () => {
+    expect(PATHS).toHaveLength(GENERATED_PATHS)
+    expect(generatedPaths(TEMPLATE, PARAMS, { seed: 'item', file: 'f', where: 'w' })).toEqual(PATHS)
+    expect(generatedPaths(TEMPLATE, PARAMS, { seed: 'other', file: 'f', where: 'w' })).not.toEqual(PATHS)
+    for (const path of PATHS) {
+      const [, id, view] = /** @type {RegExpExecArray} */ (/^\/items\/(\d+)\?view=(short|full)$/.exec(path))
+      expect(Number(id)).toBeGreaterThanOrEqual(1)
+      expect(Number(id)).toBeLessThanOrEqual(100000)
+      expect(['short', 'full']).toContain(view)
+    }
+    expect(new Set(PATHS).size).toBeGreaterThan(GENERATED_PATHS * 0.9)
+  })
+
+  it('are verified with the first three of them', async () => {
+    const { dir, served } = catalogue()
+    const result = await runCli(['verify', '--app', dir], { timeoutMs: 30_000 })
+    expect(result.code, result.stdout + result.stderr).toBe(0)
+    expect(servedPaths(served)).toEqual(new Set(PATHS.slice(0, 3)))
+  })
+
+  it('is a config error naming each placeholder without a parameter, parameter without a placeholder and empty range', async () => {
+    const { dir } = catalogue([
+      "      path: '/items/{id}/{colour}'",
+      '      params:',
+      '        id: { integer: { min: 10, max: 1 } }',
+      '        size: { oneOf: [s, m] }'
+    ])
+    const result = await runCli(['verify', '--app', dir], { timeoutMs: 30_000 })
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain('breaks 3 rule(s)')
+    expect(result.stderr).toContain('/scenarios/0/request/path: `{colour}` has no parameter; give params.colour')
+    expect(result.stderr).toContain('/scenarios/0/request/params/size: the path has no `{size}`')
+    expect(result.stderr).toContain('/scenarios/0/request/params/id/integer: min 10 is above max 1')
+  })
+
+  // At 600 requests a second for a second, autocannon's schedule (each worker counting its own sends) reaches every one of the 512
+  // paths; the others send them in turn too, each connection from its own share on, as far as the machine's speed, or the share of
+  // the schedule each connection gets, takes it in a second.
+  it.each([
+    ['autocannon', { engine: 'autocannon' }, (/** @type {Set<string>} */ served) => expect(served.size).toBeGreaterThan(50)],
+    ['autocannon at a fixed rate', { engine: 'autocannon', ratePerSec: 600 }, (served) => expect(served).toEqual(new Set(PATHS))],
+    ['wrk', { engine: 'wrk' }, (served) => expect(served.size).toBeGreaterThan(50)],
+    ['native, pipelined', { engine: 'native', pipelining: 4 }, (served) => expect(served.size).toBeGreaterThan(50)],
+    ['native at a fixed rate', { engine: 'native', ratePerSec: 600 }, (served) => expect(served.size).toBeGreaterThan(50)]
+  ])('are sent in turn under load (%s), and only they', async (_, fields, sentEnough) => {
+    const { dir, served } = catalogue()
+    const out = mkdtempSync(join(tmpdir(), 'dyno-catalogue-out-'))
+    const result = await runCli(shortRun({ app: dir, durationSec: 1, launchWarmupSec: 0, out, ...fields }, ['--quiet-check', 'off']),
+      { timeoutMs: 60_000 })
+    const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
+    const [record] = writtenRun(runDir).records
+    expect(record.status, result.stdout + result.stderr).toBe('ok')
+    const sent = servedPaths(served)
+    for (const path of sent) expect(PATHS).toContain(path)
+    sentEnough(sent)
+  })
+})
