@@ -14,27 +14,19 @@ const SERVICE = {
 
 // A generated parameter: a whole number in a range, or one of some words; each fits in a path as it is.
 const PARAM = {
-  oneOf: [
-    {
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
+  maxProperties: 1,
+  properties: {
+    integer: {
       type: 'object',
       additionalProperties: false,
-      required: ['integer'],
-      properties: {
-        integer: {
-          type: 'object',
-          additionalProperties: false,
-          required: ['min', 'max'],
-          properties: { min: { type: 'integer', minimum: -1e15, maximum: 1e15 }, max: { type: 'integer', minimum: -1e15, maximum: 1e15 } }
-        }
-      }
+      required: ['min', 'max'],
+      properties: { min: { type: 'integer', minimum: -1e15, maximum: 1e15 }, max: { type: 'integer', minimum: -1e15, maximum: 1e15 } }
     },
-    {
-      type: 'object',
-      additionalProperties: false,
-      required: ['oneOf'],
-      properties: { oneOf: { type: 'array', minItems: 1, maxItems: 10000, items: { type: 'string', pattern: '^[\\x21-\\x7e]{1,256}$' } } }
-    }
-  ]
+    oneOf: { type: 'array', minItems: 1, maxItems: 10000, items: { type: 'string', pattern: '^[\\x21-\\x7e]{1,256}$' } }
+  }
 }
 
 const REQUEST = {
