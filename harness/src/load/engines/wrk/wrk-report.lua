@@ -42,14 +42,21 @@ function init (args)
     -- Each request the next path, PIPELINING of them written at once; this thread starts at its share (setup() numbers it).
     local built = {}
     for i, path in ipairs(PATHS) do built[i] = wrk.format(nil, path) end
-    local nextPath = math.floor((threadIndex or 0) * #built / THREADS)
-    request = function ()
-      local batch = {}
-      for i = 1, PIPELINING do
-        nextPath = nextPath % #built + 1
-        batch[i] = built[nextPath]
+    local count, nextPath = #built, math.floor((threadIndex or 0) * #built / THREADS)
+    if PIPELINING == 1 then
+      request = function ()
+        nextPath = nextPath % count + 1
+        return built[nextPath]
       end
-      return concat(batch)
+    else
+      request = function ()
+        local batch = {}
+        for i = 1, PIPELINING do
+          nextPath = nextPath % count + 1
+          batch[i] = built[nextPath]
+        end
+        return concat(batch)
+      end
     end
   elseif PIPELINING > 1 then
     -- wrk counts the requests in this string and waits for that many responses before it writes again.
