@@ -32,6 +32,7 @@ export const SCENARIOS = Object.freeze([
 /**
  * @typedef {import('./contract/define-scenario.js').Scenario} Scenario
  * @typedef {import('./contract/define-scenario.js').RequestSpec} RequestSpec
+ * @typedef {import('./contract/define-scenario.js').DrawnRequest} DrawnRequest
  * @typedef {import('./contract/define-scenario.js').ResponseExpectation} ResponseExpectation
  * @typedef {import('./contract/define-scenario.js').BodyExpectation} BodyExpectation
  * @typedef {import('./contract/define-scenario.js').WebSocketExchange} WebSocketExchange

@@ -54,7 +54,7 @@ pub struct Config {
     #[serde(default)]
     pub request: Option<String>,
     /// http1 and tls, instead of `request`: whole requests that each connection sends in turn, from its own share of them
-    /// on (a service's generated paths).
+    /// on (a service's drawn requests).
     #[serde(default)]
     pub requests_in_turn: Option<Vec<String>>,
     /// h2 and h2c: the same request in parts, as HTTP/2 sends it.

@@ -8,8 +8,9 @@ export const MIN_RATE_PER_SEC = 0.001
 /**
  * What the load generator process is asked to do: plain data, sent over IPC.
  * @typedef {object} LoadPlan
- * @property {string} url its path the request's (with `paths`, the first of them)
- * @property {string[]} [paths] the paths the requests take in turn (a service's generated parameters); absent: the URL's every time
+ * @property {string} url its path the request's (with `inTurn`, the first one's)
+ * @property {import('@dyno/scenarios').DrawnRequest[]} [inTurn] the paths, headers and bodies the requests take in turn (a service's
+ *   generated parameters); absent: the URL's, `headers` and `body` every time
  * @property {boolean} remoteHost the SUT runs on a host the user named (`--sut-host`): the engine may load an address that is not loopback
  * @property {string} method
  * @property {Record<string, string>} headers
@@ -86,10 +87,10 @@ export function scenarioLoadPlan ({
   streams = 1, trust = null
 }) {
   const protocol = PROTOCOLS[scenario.protocol]
-  const { paths } = scenario.request
+  const { inTurn } = scenario.request
   return {
-    url: `${protocol.tls ? 'https' : 'http'}://${address.includes(':') ? `[${address}]` : address}:${port}${paths?.[0] ?? scenario.request.path}`,
-    ...(paths ? { paths } : {}),
+    url: `${protocol.tls ? 'https' : 'http'}://${address.includes(':') ? `[${address}]` : address}:${port}${inTurn?.[0].path ?? scenario.request.path}`,
+    ...(inTurn ? { inTurn } : {}),
     remoteHost,
     method: scenario.request.method,
     headers: scenario.request.headers ?? {},

@@ -2,11 +2,13 @@
 /**
  * @typedef {object} RequestSpec
  * @property {'GET'|'POST'|'PUT'|'DELETE'|'PATCH'} method
- * @property {string} path path and query string; with `paths`, the template they were made from (`/items/{id}`)
- * @property {string[]} [paths] the paths load and counts send in turn, each request the next (a service's generated parameters,
- *   `--app`); absent: `path` every time
+ * @property {string} path path and query string; with `inTurn`, the template they were drawn from (`/items/{id}`)
+ * @property {DrawnRequest[]} [inTurn] what load and counts send in turn, each request the next (a service's generated parameters,
+ *   `--app`): its path, headers and body; absent: the same request every time
  * @property {Record<string, string>} [headers]
  * @property {string | null} [body]
+ *
+ * @typedef {{ path: string, headers: Record<string, string>, body: string | null }} DrawnRequest one of the requests sent in turn
  *
  * @typedef {object} BodyExpectation one of: exact text, deep-equal JSON, JSON a named check accepts, JSON a schema accepts, or a body
  *   a service's own module accepts
@@ -84,11 +86,11 @@ export function defineScenario (scenario) {
 }
 
 /**
- * The request sent `index`-th (from 0): the same request every time, or with generated paths, the next of them in turn.
+ * The request sent `index`-th (from 0): the same request every time, or with generated parameters, the next drawn one in turn.
  * @param {RequestSpec} request @param {number} index
  * @returns {RequestSpec}
  */
 export function nthRequest (request, index) {
-  if (!request.paths) return request
-  return { ...request, path: request.paths[index % request.paths.length] }
+  if (!request.inTurn) return request
+  return { ...request, ...request.inTurn[index % request.inTurn.length] }
 }

@@ -2,7 +2,7 @@
 // A service's scenarios as dyno's own are: a request verification checks first and load then repeats, with what its answer must be.
 import { readFileSync } from 'node:fs'
 import { defineScenario } from '@dyno/scenarios'
-import { generatedPaths } from './path-params.js'
+import { drawnRequests } from './request-params.js'
 import { insideApp } from './read-app-config.js'
 
 /**
@@ -15,6 +15,7 @@ export function appScenarios ({ dir, file, config }) {
     const { method = 'GET', path, headers = {}, body, bodyFile, params } = scenario.request
     const where = `/scenarios/${index}/request/bodyFile`
     const sent = bodyFile === undefined ? body ?? null : readFileSync(insideApp(dir, file, where, bodyFile), 'utf8')
+    const drawnFrom = { seed: scenario.name, file, where: `/scenarios/${index}/request` }
     const expected = scenario.expect.body
     const judgedBy = expected?.module === undefined
       ? expected
@@ -28,9 +29,9 @@ export function appScenarios ({ dir, file, config }) {
       request: {
         method: /** @type {import('@dyno/scenarios').RequestSpec['method']} */ (method),
         path,
-        ...(params ? { paths: generatedPaths(path, params, { seed: scenario.name, file, where: `/scenarios/${index}/request` }) } : {}),
         headers,
-        body: sent
+        body: sent,
+        ...(params ? { inTurn: drawnRequests({ path, headers, body: sent }, params, drawnFrom) } : {})
       },
       expect: {
         status: scenario.expect.status,

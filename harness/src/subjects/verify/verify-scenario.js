@@ -32,18 +32,18 @@ export async function verifyScenario (target, scenario) {
   return { performed: true, passed: checks.length > 0 && checks.every((check) => check.ok), checks }
 }
 
-/** How many of a scenario's generated paths verification sends: the first ones load sends. */
-const VERIFIED_PATHS = 3
+/** How many of a scenario's drawn requests verification sends: the first ones load sends. */
+const VERIFIED_DRAWS = 3
 
 /**
- * The scenario as verification sends it: as it is, or with generated paths, once with each of the first VERIFIED_PATHS.
+ * The scenario as verification sends it: as it is, or with generated parameters, once with each of the first VERIFIED_DRAWS.
  * @param {import('@dyno/scenarios').Scenario} scenario
  * @returns {import('@dyno/scenarios').Scenario[]}
  */
 function verifiedForms (scenario) {
-  const { paths, ...request } = scenario.request
-  if (!paths) return [scenario]
-  return paths.slice(0, VERIFIED_PATHS).map((path) => ({ ...scenario, request: { ...request, path } }))
+  const { inTurn, ...request } = scenario.request
+  if (!inTurn) return [scenario]
+  return inTurn.slice(0, VERIFIED_DRAWS).map((drawn) => ({ ...scenario, request: { ...request, ...drawn } }))
 }
 
 /**

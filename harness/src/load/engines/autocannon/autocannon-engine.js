@@ -8,7 +8,7 @@ import { pinnedSpawnArgs } from '../../../platform/process/pinned-spawn.js'
 import { mergeCounts } from '../../phase-counts.js'
 import { phaseSummary } from '../../phase-summary.js'
 import { oneThreadPerCpu } from '../engine.js'
-import { pathsInTurn } from '../../paths-in-turn.js'
+import { fromOwnShare } from '../../in-turn.js'
 
 const WORKER_PATH = fileURLToPath(new URL('./autocannon-worker.js', import.meta.url))
 /** The generator stops within a second of being told; this bounds the wait beyond the planned duration. */
@@ -21,7 +21,7 @@ const VERSIONS = Object.freeze({ autocannon: installedVersion('autocannon'), und
 
 /**
  * The plans of `workers` generator processes driving one SUT together: the connections (and an open
- * model's rate) shared as evenly as they go, and generated paths each from its own share on; every worker runs the same phases.
+ * model's rate) shared as evenly as they go, and drawn requests each from its own share on; every worker runs the same phases.
  * @param {import('../../load-plan.js').LoadPlan} plan @param {number} workers
  * @returns {import('../../load-plan.js').LoadPlan[]}
  */
@@ -31,7 +31,7 @@ export function workerPlans (plan, workers) {
     ...plan,
     connections: Math.floor(plan.connections / count) + (index < plan.connections % count ? 1 : 0),
     ratePerSec: plan.ratePerSec ? plan.ratePerSec / count : plan.ratePerSec,
-    ...(plan.paths ? { paths: pathsInTurn(plan.paths, index, count) } : {})
+    ...(plan.inTurn ? { inTurn: fromOwnShare(plan.inTurn, index, count) } : {})
   }))
 }
 

@@ -6,7 +6,7 @@ import autocannon from 'autocannon'
 import { loadBodyModule } from '../../../subjects/verify/body-module.js'
 import { bodyVerifier } from '../../../subjects/verify/body-verifier.js'
 import { createLatencyHistogram, encodeHistogram, recordLatencyMs } from '../../latency-histogram.js'
-import { pathsInTurn } from '../../paths-in-turn.js'
+import { fromOwnShare } from '../../in-turn.js'
 import { rateCounts } from './rate-phase.js'
 import { createWindowRecorder } from '../../timeseries.js'
 import { trackRequestsInFlight } from './requests-in-flight.js'
@@ -45,9 +45,9 @@ function runPhase (plan, phase) {
       verifyBody: bodyVerifier(plan.expectedBody),
       // Every client, before it connects: its requests in flight, for the windows' time in flight; the windows start with the
       // first connection open.
-      // Generated paths: each client sends them all in turn, starting where its share of them starts.
+      // Drawn requests: each client sends them all in turn, starting where its share of them starts.
       setupClient: (/** @type {any} */ client) => {
-        if (plan.paths) client.setRequests(pathsInTurn(plan.paths, clients++, plan.connections).map((path) => ({ path })))
+        if (plan.inTurn) client.setRequests(fromOwnShare(plan.inTurn, clients++, plan.connections).map(autocannonRequest))
         trackRequestsInFlight(client, windows.inFlightChanged, { opened: windows.begin, ending: endWindows })
       }
     }, (error, result) => {
@@ -71,6 +71,12 @@ function runPhase (plan, phase) {
     if (stopRequested) instance.stop()
   })
 }
+
+/**
+ * A drawn request as autocannon's `requests` take it (no body: none sent).
+ * @param {import('@dyno/scenarios').DrawnRequest} drawn
+ */
+const autocannonRequest = ({ path, headers, body }) => ({ path, headers, ...(body === null ? {} : { body }) })
 
 /**
  * @param {any} result autocannon's result

@@ -77,14 +77,14 @@ export async function rateCounts (plan, phase, { onProgress, isStopped = () => f
     body: plan.body
   }
 
-  const { paths } = plan
+  const { inTurn } = plan
   let sent = 0
   const progress = startProgress(phase.name, tally, onProgress)
   const schedule = await runSchedule({
     ratePerSec: plan.ratePerSec,
     durationSec: phase.durationSec,
     isStopped,
-    send: (intendedMs) => dispatch(pool, paths ? { ...request, path: paths[sent++ % paths.length] } : request, tally, intendedMs)
+    send: (intendedMs) => dispatch(pool, inTurn ? { ...request, ...inTurn[sent++ % inTurn.length] } : request, tally, intendedMs)
   })
   const drained = await tally.drained(DRAIN_MS)
   progress.stop()

@@ -4,6 +4,7 @@
 // streams. A plan says its protocol in `protocol` (other parts of the harness put it there); a plan without one is HTTP/1.1 in
 // cleartext, and its config is the one the engine was always given, byte for byte.
 import { DynoError } from '../../../platform/errors.js'
+import { http1Request } from '../../http1-request.js'
 import { headerLines } from '../../request-headers.js'
 
 /**
@@ -71,29 +72,13 @@ export function planProtocol (plan) {
 }
 
 /**
- * The config's fields of an HTTP/1.1 request: the one request, or with generated paths, one for each of them, sent in turn.
+ * The config's fields of an HTTP/1.1 request: the one request, or with generated parameters, each drawn one, sent in turn.
  * @param {import('../../load-plan.js').LoadPlan} plan
  * @returns {{ request: string } | { requestsInTurn: string[] }}
  */
 function http1Requests (plan) {
-  if (!plan.paths) return { request: rawRequest(plan) }
-  return { requestsInTurn: plan.paths.map((path) => rawRequest(plan, path)) }
-}
-
-/**
- * The whole HTTP/1.1 request of the plan, as the engine writes it on every connection.
- * @param {import('../../load-plan.js').LoadPlan} plan
- * @param {string} [path] its path and query (default: the URL's)
- */
-export function rawRequest (plan, path) {
-  const url = new URL(plan.url)
-  const lines = [
-    `${plan.method} ${path ?? `${url.pathname}${url.search}`} HTTP/1.1`,
-    `Host: ${url.host}`,
-    ...headerLines(plan.headers, 'native', ['content-length', 'host'])
-  ]
-  if (plan.body !== null) lines.push(`Content-Length: ${Buffer.byteLength(plan.body)}`)
-  return `${lines.join('\r\n')}\r\n\r\n${plan.body ?? ''}`
+  if (!plan.inTurn) return { request: http1Request(plan, 'native') }
+  return { requestsInTurn: plan.inTurn.map((drawn) => http1Request(plan, 'native', drawn)) }
 }
 
 /**
@@ -101,7 +86,7 @@ export function rawRequest (plan, path) {
  * @param {NativePlan} plan @param {URL} url
  */
 export function http2Request (plan, url) {
-  if (plan.paths) throw new DynoError('DYNO_ERR_INVALID_OPTION', 'native engine: generated paths are sent over HTTP/1.1 only')
+  if (plan.inTurn) throw new DynoError('DYNO_ERR_INVALID_OPTION', 'native engine: drawn requests are sent over HTTP/1.1 only')
   const headers = headerLines(plan.headers, 'native', HTTP2_COMPUTED).map((line) => {
     const colon = line.indexOf(':')
     return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()]

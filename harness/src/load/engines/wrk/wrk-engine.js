@@ -8,8 +8,12 @@
 //   (distinct bodies, with their counts) and checked here with the harness's own bodyMatches;
 // - a named check (worldRow): every distinct body is kept and checked here the same way.
 // At most DYNO_WRK_MAX_DISTINCT_BODIES distinct bodies are kept per thread; responses beyond count as mismatches.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { wholeNumber } from '../../../platform/options/option-parsers.js'
 import { DynoError } from '../../../platform/errors.js'
+import { http1Request } from '../../http1-request.js'
 import { headerLines } from '../../request-headers.js'
 import { loadBodyModule } from '../../../subjects/verify/body-module.js'
 import { findWrk, startWrkPhase, wrkVersion } from './wrk-phase.js'
@@ -34,10 +38,10 @@ const invalid = (message) => new DynoError('DYNO_ERR_INVALID_OPTION', message)
 
 /**
  * The DYNO_WRK_* variables through which wrk-report.lua gets the request and the expectation.
- * @param {import('../../load-plan.js').LoadPlan} plan @param {boolean} checkResponses @param {number} [threads] wrk's `-t`
+ * @param {import('../../load-plan.js').LoadPlan} plan @param {boolean} checkResponses
  * @returns {Record<string, string>}
  */
-export function scriptEnv (plan, checkResponses, threads = 1) {
+export function scriptEnv (plan, checkResponses) {
   /** @type {Record<string, string>} */
   const env = {
     DYNO_WRK_METHOD: plan.method,
@@ -49,12 +53,29 @@ export function scriptEnv (plan, checkResponses, threads = 1) {
     ...bodyModeEnv(plan.expectedBody)
   }
   if (plan.body !== null) env.DYNO_WRK_BODY = plan.body
-  if (plan.paths) Object.assign(env, { DYNO_WRK_PATHS: plan.paths.join('\n'), DYNO_WRK_THREADS: String(threads) })
   for (const [name, value] of Object.entries(env)) {
     if (value.includes('\0')) throw invalid(`wrk: ${name} cannot carry a NUL byte`)
   }
   return env
 }
+
+/**
+ * The plan's drawn requests, whole, in a file of its own that wrk-report.lua reads: each its length in bytes on a line, then its bytes.
+ * @param {import('../../load-plan.js').LoadPlan} plan
+ * @returns {string} the file, in a directory of its own
+ */
+function writeDrawnRequests (plan) {
+  const file = join(mkdtempSync(join(tmpdir(), 'dyno-wrk-requests-')), 'requests')
+  const records = (plan.inTurn ?? []).map((drawn) => {
+    const bytes = Buffer.from(http1Request(plan, 'wrk', drawn))
+    return Buffer.concat([Buffer.from(`${bytes.length}\n`), bytes])
+  })
+  writeFileSync(file, Buffer.concat(records))
+  return file
+}
+
+/** @param {string} file @param {number} threads wrk's `-t` @returns {Record<string, string>} */
+const requestsEnv = (file, threads) => ({ DYNO_WRK_REQUESTS_FILE: file, DYNO_WRK_THREADS: String(threads) })
 
 /** @param {import('@dyno/scenarios').BodyExpectation | null} expected @returns {Record<string, string>} */
 function bodyModeEnv (expected) {
@@ -103,11 +124,12 @@ export function startWrkLoad (plan, { threads, timeoutSec = 10, checkResponses =
   /** @type {import('./wrk-phase.js').WrkPhaseRun | null} */
   let current = null
 
+  const requestsFile = plan.inTurn ? writeDrawnRequests(plan) : null
   const run = async () => {
     checkPlan(plan, threads, timeoutSec)
     const wrkPath = findWrk()
     if (!wrkPath) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', 'wrk is not installed: no `wrk` on PATH (apt-get install wrk)')
-    const phaseEnv = { ...env, ...scriptEnv(plan, checkResponses, threads) }
+    const phaseEnv = { ...env, ...scriptEnv(plan, checkResponses), ...(requestsFile ? requestsEnv(requestsFile, threads) : {}) }
     /** @type {WrkLoadOutcome} */
     const outcome = { phases: {}, reports: {} }
     for (const phase of plan.phases) {
@@ -141,7 +163,7 @@ export function startWrkLoad (plan, { threads, timeoutSec = 10, checkResponses =
       stopRequested = true
       current?.stop()
     },
-    done: run()
+    done: run().finally(() => { if (requestsFile) rmSync(dirname(requestsFile), { recursive: true, force: true }) })
   }
 }
 

@@ -4,9 +4,9 @@
 --   DYNO_WRK_PIPELINING (requests written at once per connection), DYNO_WRK_CHECK ("0": no response()
 --   at all, for calibration), DYNO_WRK_BODY_MODE ("none", "exact": the body must equal
 --   DYNO_WRK_EXPECTED_TEXT, "recheck": bodies other than DYNO_WRK_EXPECTED_TEXT (when set) are kept,
---   distinct, with their counts, for the engine to check), DYNO_WRK_MAX_DISTINCT_BODIES, DYNO_WRK_PATHS (absent:
---   the URL's path every time; else paths, a line each, that each thread sends in turn from its own share of them on,
---   one of DYNO_WRK_THREADS).
+--   distinct, with their counts, for the engine to check), DYNO_WRK_MAX_DISTINCT_BODIES, DYNO_WRK_REQUESTS_FILE
+--   (absent: the same request every time; else a file of whole requests, each its length in bytes on a line and then
+--   its bytes, that each thread sends in turn from its own share of them on, one of DYNO_WRK_THREADS).
 --
 -- Every wrk thread runs its own copy of this script; setup() and done() run in a third, which reads the
 -- threads' counters through thread:get() (wrk's SCRIPTING: only nil, booleans, numbers, strings and
@@ -26,8 +26,20 @@ local BODY_MODE = getenv('DYNO_WRK_BODY_MODE') or 'none'
 local EXPECTED_TEXT = getenv('DYNO_WRK_EXPECTED_TEXT')
 local MAX_DISTINCT_BODIES = tonumber(getenv('DYNO_WRK_MAX_DISTINCT_BODIES') or '20000')
 local THREADS = tonumber(getenv('DYNO_WRK_THREADS') or '1')
-local PATHS = {}
-for path in (getenv('DYNO_WRK_PATHS') or ''):gmatch('[^\n]+') do PATHS[#PATHS + 1] = path end
+local REQUESTS = {}
+local requestsFile = getenv('DYNO_WRK_REQUESTS_FILE')
+if requestsFile then
+  local file = assert(io.open(requestsFile, 'rb'))
+  local data = file:read('*a')
+  file:close()
+  local at = 1
+  while at <= #data do
+    local newline = data:find('\n', at, true)
+    local length = tonumber(data:sub(at, newline - 1))
+    REQUESTS[#REQUESTS + 1] = data:sub(newline + 1, newline + length)
+    at = newline + length + 1
+  end
+end
 
 -- Per thread: read by done() through thread:get(), so they are globals.
 statuses = {}      -- status → responses
@@ -38,10 +50,9 @@ distinctBodies = 0
 bodiesOverflow = 0 -- recheck mode: responses whose body was not kept (too many distinct bodies)
 
 function init (args)
-  if #PATHS > 0 then
-    -- Each request the next path, PIPELINING of them written at once; this thread starts at its share (setup() numbers it).
-    local built = {}
-    for i, path in ipairs(PATHS) do built[i] = wrk.format(nil, path) end
+  if #REQUESTS > 0 then
+    -- Each request the next drawn one, PIPELINING of them written at once; this thread starts at its share (setup() numbers it).
+    local built = REQUESTS
     local count, nextPath = #built, math.floor((threadIndex or 0) * #built / THREADS)
     if PIPELINING == 1 then
       request = function ()

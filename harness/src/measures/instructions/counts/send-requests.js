@@ -69,7 +69,7 @@ export function requestSender (settings) {
   const expectedStatus = scenario.websocket ? ECHOED : scenario.expect.status
   /** @type {Lane[]} */
   const lanes = []
-  // Generated paths are sent in turn from the first, warm-up included, so that every count sends the same requests.
+  // Drawn requests are sent in turn from the first, warm-up included, so that every count sends the same requests.
   let sent = 0
   return {
     async send (count) {
