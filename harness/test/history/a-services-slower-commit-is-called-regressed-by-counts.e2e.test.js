@@ -45,12 +45,12 @@ describe.skipIf(absent)(`compare-commits on a service of its own${skipNote(absen
     // A threshold of 2 %, given: the head's quote costs 6.1–6.2 % more (three times the threshold), while the routes it left alone
     // moved by 0.1–0.3 % in four comparisons (docs/development.md), close under the floor of 0.5 % a row's own spread would otherwise
     // set. So the verdict rests on an effect twenty times the noise, and an untouched route's count cannot cross the line by chance.
-    { timeoutMs: 840_000 })
+    { timeoutMs: 1_380_000 })
     expect(result.code, result.stderr).toBe(1)
     expect(result.stderr).toContain(`head: pins the same dependencies as ${realpathSync(repo)}: its node_modules shared`)
     const verdicts = Object.fromEntries([...result.stdout.matchAll(/^\| shop \| (\S+) \|.*\| \**(\w+)\** \|$/gm)]
       .map(([, scenario, verdict]) => [scenario, verdict]))
     expect(verdicts).toEqual({ product: 'unchanged', quote: 'regressed' })
     expect(result.stderr).toMatch(/--fail-on regression: shop × quote .*regressed/)
-  }, 900_000)
+  }, 1_440_000)
 })
