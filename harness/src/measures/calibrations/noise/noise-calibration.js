@@ -157,6 +157,10 @@ async function measureNoise (settings, load) {
           break
         }
         if ('reason' in measured) return measured
+        if ('nothingMeasured' in measured) {
+          if (attempt < REMEASURES_PER_CELL) continue
+          return { reason: measured.nothingMeasured }
+        }
         if (measured.disturbed && attempt < REMEASURES_PER_CELL) continue
         if (measured.disturbed) disturbedLaunches += 1
         const kept = data.get(sut.name) ?? { lnRates: [], lnCosts: [] }
@@ -201,8 +205,9 @@ function calibrationOf (data, disturbedLaunches) {
  * One fresh launch: started on the SUT's cpus, warmed up, one round measured, stopped.
  * @param {Subject} sut @param {Scenario} scenario @param {NoiseSettings} settings @param {Record<string, string>} env
  * @returns {Promise<{ lnRate: number, lnCost: number | null, disturbed: boolean, loadSec: number } | { refused: true } |
- *   { reason: string }>} lnCost: ln µs of the SUT's cpu per request, null where it was not read; loadSec: the launch's load, warm-up
- *   and round, as planned
+ *   { nothingMeasured: string } | { reason: string }>} lnCost: ln µs of the SUT's cpu per request, null where it was not read;
+ *   loadSec: the launch's load, warm-up and round, as planned; nothingMeasured: no answer came in the round (a SUT still busy with
+ *   its warm-up on a loaded machine), so the launch is measured again
  */
 async function launchOnce (sut, scenario, settings, env) {
   const { signal } = settings
@@ -215,7 +220,10 @@ async function launchOnce (sut, scenario, settings, env) {
     if (warmed?.problem) return { reason: `${sut.name} could not be warmed over its routes: ${warmed.problem}` }
     const measured = await measureRound(running, scenario, settings, env)
     if (signal.aborted) return { reason: `interrupted by ${String(signal.reason)}` }
-    if (!measured || !(measured.requests > 0)) return { reason: `${settings.engine.name} measured no requests of ${sut.name}` }
+    if (!measured || !(measured.requests > 0)) {
+      const launches = REMEASURES_PER_CELL + 1
+      return { nothingMeasured: `${settings.engine.name} measured no requests of ${sut.name}, ${launches} launches in a row` }
+    }
     const wrong = measured.errors + measured.unexpectedStatus + measured.mismatches
     if (wrong > 0) return { reason: `${sut.name} × ${scenario.name}: ${wrong} errors or wrong answers, not a calibration` }
     return {
