@@ -6,13 +6,14 @@ import { headerLines } from './request-headers.js'
 /**
  * @param {import('./load-plan.js').LoadPlan} plan
  * @param {string} engine the engine's name, for a header it refuses
- * @param {import('@dyno/scenarios').DrawnRequest} [drawn] its path, headers and body (default: the plan's)
+ * @param {import('@dyno/scenarios').DrawnRequest} [drawn] its method, path, headers and body (default: the plan's)
  * @returns {string}
  */
 export function http1Request (plan, engine, drawn) {
   const url = new URL(plan.url)
-  const { path, headers, body } = drawn ?? { path: `${url.pathname}${url.search}`, headers: plan.headers, body: plan.body }
-  const lines = [`${plan.method} ${path} HTTP/1.1`, `Host: ${url.host}`, ...headerLines(headers, engine, ['content-length', 'host'])]
+  const { method, path, headers, body } = drawn ??
+    { method: plan.method, path: `${url.pathname}${url.search}`, headers: plan.headers, body: plan.body }
+  const lines = [`${method} ${path} HTTP/1.1`, `Host: ${url.host}`, ...headerLines(headers, engine, ['content-length', 'host'])]
   if (body !== null) lines.push(`Content-Length: ${Buffer.byteLength(body)}`)
   return `${lines.join('\r\n')}\r\n\r\n${body ?? ''}`
 }

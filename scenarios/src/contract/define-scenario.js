@@ -3,12 +3,17 @@
  * @typedef {object} RequestSpec
  * @property {'GET'|'POST'|'PUT'|'DELETE'|'PATCH'} method
  * @property {string} path path and query string; with `inTurn`, the template they were drawn from (`/items/{id}`)
- * @property {DrawnRequest[]} [inTurn] what load and counts send in turn, each request the next (a service's generated parameters,
- *   `--app`): its path, headers and body; absent: the same request every time
+ * @property {DrawnRequest[]} [inTurn] what load and counts send in turn, each request the next (a service's generated parameters or
+ *   weighted mix, `--app`): its method, path, headers and body; absent: the same request every time
  * @property {Record<string, string>} [headers]
  * @property {string | null} [body]
  *
- * @typedef {{ path: string, headers: Record<string, string>, body: string | null }} DrawnRequest one of the requests sent in turn
+ * @typedef {object} DrawnRequest one of the requests sent in turn
+ * @property {RequestSpec['method']} method
+ * @property {string} path
+ * @property {Record<string, string>} headers
+ * @property {string | null} body
+ * @property {number} [entry] in a weighted mix, which of its requests this is (0 for the first)
  *
  * @typedef {object} BodyExpectation one of: exact text, deep-equal JSON, JSON a named check accepts, JSON a schema accepts, or a body
  *   a service's own module accepts

@@ -54,6 +54,19 @@ const REQUEST = {
   not: { required: ['body', 'bodyFile'] }
 }
 
+// A weighted mix: each request sent in proportion to its weight, one after another, all judged by the scenario's one expectation.
+const MIX = {
+  type: 'array',
+  minItems: 2,
+  maxItems: 16,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['weight', 'request'],
+    properties: { weight: { type: 'integer', minimum: 1, maximum: 100 }, request: REQUEST }
+  }
+}
+
 const EXPECT = {
   type: 'object',
   additionalProperties: false,
@@ -107,8 +120,11 @@ export const APP_CONFIG_SCHEMA = {
       items: {
         type: 'object',
         additionalProperties: false,
-        required: ['name', 'request', 'expect'],
-        properties: { name: NAME, summary: { type: 'string' }, waitsOnIo: { type: 'boolean' }, request: REQUEST, expect: EXPECT }
+        required: ['name', 'expect'],
+        properties: {
+          name: NAME, summary: { type: 'string' }, waitsOnIo: { type: 'boolean' }, request: REQUEST, mix: MIX, expect: EXPECT
+        },
+        oneOf: [{ required: ['request'] }, { required: ['mix'] }]
       }
     }
   }

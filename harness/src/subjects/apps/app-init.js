@@ -90,5 +90,10 @@ scenarios:
   - name: home
     request: { method: GET, path: / }
     expect: { status: 200 }    # add contentType, and body: { text }, { json }, { schema } or { module }
+  # - name: browse             # a weighted mix instead of one request: each in proportion, all meeting one expectation
+  #   mix:
+  #     - { weight: 9, request: { path: '/items/{id}', params: { id: { integer: { min: 1, max: 1000 } } } } }
+  #     - { weight: 1, request: { method: POST, path: /orders, headers: { content-type: application/json }, body: '{}' } }
+  #   expect: { status: 200 }
 `
 }

@@ -1,37 +1,20 @@
 // @ts-check
 // A variant's own copy of a service, never the user's tree: its directory copied into the cache (without what is installed, built or
-// kept by git), the one dependency set to the variant's version, and installed with the service's own lockfile, so that every other
-// dependency resolves as it does for the service. Kept while its inputs are the same (the service's files, its lockfile, the variant,
-// Node), made again when one changes.
+// kept by git), the one dependency set to the variant's version, and installed with the service's own lockfile (or its workspace's,
+// app-lockfile.js), so that every other dependency resolves as it does for the service. Kept while its inputs are the same (the
+// service's files, its lockfile, the variant, Node), made again when one changes.
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DynoError } from '../../platform/errors.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { fileHash, treeHash } from '../../platform/util/content-hash.js'
+import { appLockfile, NO_LOCKFILE, writeLockfileInto } from './app-lockfile.js'
 import { packedIntegrity } from '../variants/packed-integrity.js'
 import { runInstaller } from '../variants/run-installer.js'
 import { copiedNot, copyTree } from '../variants/variant-workspace.js'
 
 const STAMP = '.dyno-variant.json'
-const PNPM_INSTALL = ['install', '--no-frozen-lockfile', '--prefer-offline', '--reporter', 'append-only']
-
-/**
- * @typedef {{ file: string, command: 'pnpm' | 'npm', steps: string[][] }} Lockfile how a copy holding it is installed: the command's
- *   steps in order (not frozen: the lockfile gains the variant's version; every other package keeps the one it has)
- */
-
-/** The lockfiles a service's copy is installed with, in the order they are looked for. @type {readonly Lockfile[]} */
-const LOCKFILES = Object.freeze([
-  { file: 'pnpm-lock.yaml', command: 'pnpm', steps: [PNPM_INSTALL] },
-  // --install-links: a checkout is installed as its package would be, with its own dependencies, not linked to its tree.
-  { file: 'package-lock.json', command: 'npm', steps: [['install', '--prefer-offline', '--no-audit', '--no-fund', '--install-links']] },
-  // pnpm reads yarn's lockfile (v1 and berry) into its own, keeping each version yarn resolved that the manifest still allows.
-  { file: 'yarn.lock', command: 'pnpm', steps: [['import'], PNPM_INSTALL] }
-])
-
-/** @param {string} dir the service's @returns {Lockfile | null} its lockfile, null: none (the copy is installed by pnpm without one) */
-export const appLockfile = (dir) => LOCKFILES.find(({ file }) => existsSync(join(dir, file))) ?? null
 
 /**
  * @param {{ name: string, dir: string, dependency: string, resolved: import('../variants/resolve-variant.js').ResolvedVariant,
@@ -43,7 +26,7 @@ export async function installAppVariant ({ name, dir, dependency, resolved, cach
   const lockfile = appLockfile(dir)
   const key = createHash('sha256').update(JSON.stringify({
     app: treeHash(dir, copiedNot),
-    lockfile: lockfile ? fileHash(join(dir, lockfile.file)) : null,
+    lockfile: lockfile ? fileHash(lockfile.source) : null,
     // A checkout's key is what its package would publish (packed-integrity.js): an edit there makes a new copy.
     variant: resolved.kind === 'npm'
       ? { dependency, version: resolved.version, integrity: resolved.integrity }
@@ -60,7 +43,8 @@ export async function installAppVariant ({ name, dir, dependency, resolved, cach
   const manifest = JSON.parse(readFileSync(join(copy, 'package.json'), 'utf8'))
   const dependencies = { ...manifest.dependencies, [dependency]: resolved.kind === 'npm' ? resolved.version : `file:${resolved.dir}` }
   writeFileSync(join(copy, 'package.json'), JSON.stringify({ ...manifest, dependencies }, null, 2) + '\n')
-  const { command, steps } = lockfile ?? LOCKFILES[0]
+  if (lockfile) writeLockfileInto(lockfile, copy)
+  const { command, steps } = lockfile?.kind ?? NO_LOCKFILE
   // A copy is a project of its own, never a package of a workspace the cache happens to be in.
   const alone = command === 'pnpm' && !existsSync(join(copy, 'pnpm-workspace.yaml')) ? ['--ignore-workspace'] : []
   for (const args of steps) await runInstaller(command, [...args, ...alone], { cwd: copy, signal, onLine })

@@ -22,7 +22,10 @@ const MAX_CONFIG_BYTES = 1024 * 1024
  *   ready?: { path: string, status?: number } }} start
  * @property {string[]} [install] how a checkout of another commit gets its dependencies, when it pins other ones (compare-commits)
  * @property {{ postgres?: { env?: string }, redis?: { env?: string } }} [services]
- * @property {{ name: string, summary?: string, waitsOnIo?: boolean, request: AppRequest, expect: AppExpect }[]} scenarios
+ * @property {AppScenario[]} scenarios
+ * @typedef {{ name: string, summary?: string, waitsOnIo?: boolean, expect: AppExpect } &
+ *   ({ request: AppRequest, mix?: undefined } | { request?: undefined, mix: { weight: number, request: AppRequest }[] })} AppScenario
+ *   one request, or a weighted mix of them
  */
 
 let validate = /** @type {import('ajv').ValidateFunction | null} */ (null)
@@ -44,7 +47,7 @@ export function readAppConfig (dir) {
   const config = /\.m?js$/.test(file) ? loadJsConfig(file, root) : parseConfig(file, readFileSync(file, 'utf8'))
   validate ??= new Ajv({ allErrors: true, strict: false }).compile(APP_CONFIG_SCHEMA)
   if (!validate(config)) {
-    const problems = (validate.errors ?? []).map((problem) => `  ${file}: ${describeProblem(problem)}`)
+    const problems = (validate.errors ?? []).filter(told).map((problem) => `  ${file}: ${describeProblem(problem)}`)
     throw new DynoError('DYNO_ERR_APP_CONFIG', `${file} breaks ${problems.length} rule(s):\n${[...new Set(problems)].join('\n')}`)
   }
   return { dir: root, file, config: /** @type {AppConfig} */ (config) }
@@ -85,6 +88,12 @@ function parseConfig (file, text) {
   }
 }
 
+/**
+ * Whether a problem is told on its own: a key that one branch of a choice requires is told by the choice's own line.
+ * @param {import('ajv').ErrorObject} problem
+ */
+const told = (problem) => !(problem.keyword === 'required' && /\/oneOf\/\d+\/required$/.test(problem.schemaPath))
+
 /** @param {import('ajv').ErrorObject} problem @returns {string} where it is and what is allowed */
 function describeProblem (problem) {
   const where = problem.instancePath || '/'
@@ -92,6 +101,7 @@ function describeProblem (problem) {
   if (problem.keyword === 'additionalProperties') return `${where}: \`${params.additionalProperty}\` is not a key dyno knows here`
   if (problem.keyword === 'enum') return `${where}: must be one of ${/** @type {unknown[]} */ (params.allowedValues).join(', ')}`
   if (problem.keyword === 'oneOf' && where.endsWith('/start')) return `${where}: give either \`file\` or \`command\`, not both or neither`
+  if (problem.keyword === 'oneOf') return `${where}: give either \`request\` or \`mix\` (weighted requests), not both or neither`
   if (problem.keyword === 'not') return `${where}: give \`body\` or \`bodyFile\`, not both`
   return `${where}: ${problem.message}`
 }

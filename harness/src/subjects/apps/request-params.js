@@ -13,17 +13,18 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]{0,31})\}/g
 
 /**
  * @typedef {{ integer: { min: number, max: number } } | { oneOf: string[] }} ParamSpec
- * @typedef {{ path: string, headers: Record<string, string>, body: string | null }} DrawnRequest what varies from request to request
+ * @typedef {import('@dyno/scenarios').DrawnRequest} DrawnRequest
  */
 
 /**
  * @param {DrawnRequest} template `{name}` where a parameter goes: in the path, a header's value or the body
  * @param {Record<string, ParamSpec>} params
- * @param {{ seed: string, file: string, where: string }} origin seed: the scenario's name; where: the request's path in the config
- * @returns {DrawnRequest[]} DRAWN_REQUESTS requests
+ * @param {{ seed: string, file: string, where: string, count?: number }} origin seed: the scenario's name (and a mix's entry); where:
+ *   the request's path in the config; count: how many (default DRAWN_REQUESTS)
+ * @returns {DrawnRequest[]}
  * @throws {DynoError} DYNO_ERR_APP_CONFIG naming each placeholder without a parameter, parameter without a placeholder, or empty range
  */
-export function drawnRequests (template, params, { seed, file, where }) {
+export function drawnRequests (template, params, { seed, file, where, count = DRAWN_REQUESTS }) {
   const places = [
     ['path', template.path],
     ...Object.entries(template.headers).map(([name, value]) => [`headers/${name}`, value]),
@@ -46,10 +47,11 @@ export function drawnRequests (template, params, { seed, file, where }) {
   if (problems.length > 0) {
     throw new DynoError('DYNO_ERR_APP_CONFIG', `${file} breaks ${problems.length} rule(s):\n${[...new Set(problems)].join('\n')}`)
   }
-  return Array.from({ length: DRAWN_REQUESTS }, (_, index) => {
+  return Array.from({ length: count }, (_, index) => {
     const fill = (/** @type {string} */ text) =>
       text.replace(PLACEHOLDER, (_, /** @type {string} */ name) => drawn(params[name], `${seed}\0${index}\0${name}`))
     return {
+      ...template,
       path: fill(template.path),
       headers: Object.fromEntries(Object.entries(template.headers).map(([name, value]) => [name, fill(value)])),
       body: template.body === null ? null : fill(template.body)

@@ -36,14 +36,18 @@ export async function verifyScenario (target, scenario) {
 const VERIFIED_DRAWS = 3
 
 /**
- * The scenario as verification sends it: as it is, or with generated parameters, once with each of the first VERIFIED_DRAWS.
+ * The scenario as verification sends it: as it is, or with requests in turn, once with each of the first VERIFIED_DRAWS and with
+ * the first of each request of a weighted mix that they leave out.
  * @param {import('@dyno/scenarios').Scenario} scenario
  * @returns {import('@dyno/scenarios').Scenario[]}
  */
 function verifiedForms (scenario) {
   const { inTurn, ...request } = scenario.request
   if (!inTurn) return [scenario]
-  return inTurn.slice(0, VERIFIED_DRAWS).map((drawn) => ({ ...scenario, request: { ...request, ...drawn } }))
+  const seen = new Set(inTurn.slice(0, VERIFIED_DRAWS).map((drawn) => drawn.entry))
+  const firstOfOthers = inTurn.filter((drawn) => !seen.has(drawn.entry) && seen.add(drawn.entry))
+  return [...inTurn.slice(0, VERIFIED_DRAWS), ...firstOfOthers]
+    .map(({ entry, ...drawn }) => ({ ...scenario, request: { ...request, ...drawn } }))
 }
 
 /**

@@ -14,7 +14,9 @@ import { runCli } from '../../support/run-cli.js'
 import { writtenRun } from '../../support/written-run.js'
 
 const FIXTURE = fileURLToPath(new URL('../../fixtures/apps/catalogue-service', import.meta.url))
-const TEMPLATE = { path: '/items/{id}?view={view}', headers: { 'x-tenant': 't-{tenant}' }, body: '{"id":{id}}' }
+const TEMPLATE = {
+  method: /** @type {const} */ ('POST'), path: '/items/{id}?view={view}', headers: { 'x-tenant': 't-{tenant}' }, body: '{"id":{id}}'
+}
 const PARAMS = { id: { integer: { min: 1, max: 100000 } }, view: { oneOf: ['short', 'full'] }, tenant: { oneOf: ['north', 'south'] } }
 
 /**

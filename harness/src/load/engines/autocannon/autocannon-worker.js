@@ -37,8 +37,9 @@ function runPhase (plan, phase) {
     const instance = autocannon({
       url: plan.url,
       method: /** @type {any} */ (plan.method),
-      headers: plan.headers,
-      body: plan.body ?? undefined,
+      // Drawn requests carry their own headers and body: autocannon would add the plan's to each of them.
+      headers: plan.inTurn ? {} : plan.headers,
+      body: plan.inTurn ? undefined : plan.body ?? undefined,
       connections: plan.connections,
       pipelining: plan.pipelining,
       duration: phase.durationSec,
@@ -76,7 +77,7 @@ function runPhase (plan, phase) {
  * A drawn request as autocannon's `requests` take it (no body: none sent).
  * @param {import('@dyno/scenarios').DrawnRequest} drawn
  */
-const autocannonRequest = ({ path, headers, body }) => ({ path, headers, ...(body === null ? {} : { body }) })
+const autocannonRequest = ({ method, path, headers, body }) => ({ method, path, headers, ...(body === null ? {} : { body }) })
 
 /**
  * @param {any} result autocannon's result

@@ -77,14 +77,16 @@ export async function rateCounts (plan, phase, { onProgress, isStopped = () => f
     body: plan.body
   }
 
-  const { inTurn } = plan
+  const inTurn = plan.inTurn?.map(({ method, path, headers, body }) => ({
+    ...request, method: /** @type {import('undici').Dispatcher.HttpMethod} */ (method), path, headers, body
+  }))
   let sent = 0
   const progress = startProgress(phase.name, tally, onProgress)
   const schedule = await runSchedule({
     ratePerSec: plan.ratePerSec,
     durationSec: phase.durationSec,
     isStopped,
-    send: (intendedMs) => dispatch(pool, inTurn ? { ...request, ...inTurn[sent++ % inTurn.length] } : request, tally, intendedMs)
+    send: (intendedMs) => dispatch(pool, inTurn ? inTurn[sent++ % inTurn.length] : request, tally, intendedMs)
   })
   const drained = await tally.drained(DRAIN_MS)
   progress.stop()
