@@ -53,8 +53,9 @@ export function appVariants ({ name, dir, sut }) {
       const variant = records.find((record) => record.sut.variant?.entry === entry)?.sut.variant
       const { name: dependency } = parseFrameworkEntry(entry)
       if (!variant) return dependency === name ? `${name}: as it is installed` : `${entry}: ${name}'s own, ${ownVersion(dependency)}`
+      const whose = variant.lockfile?.startsWith('..') ? `its workspace's lockfile, made ${name}'s alone:` : `${name}'s`
       const installedBy = variant.lockfile
-        ? `with ${name}'s ${variant.lockfile}`
+        ? `with ${whose} ${variant.lockfile}`
         : `by pnpm without a lockfile (${name} has none), its other dependencies resolved anew`
       return `${variant.label}: ${variantOrigin(variant)}, installed ${installedBy}`
     }
