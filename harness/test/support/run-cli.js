@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { onTestFinished } from 'vitest'
+import { getCurrentTest } from 'vitest/suite'
 import { outputRead } from '../../src/platform/process/output-read.js'
 import { waitingFor } from './waiting-for.js'
 
@@ -60,13 +61,14 @@ function stopped (child, graceMs) {
   })
 }
 
-/** @param {() => Promise<void>} stop called as the current test ends, however it ends; nothing outside a test */
+/**
+ * @param {() => Promise<void>} stop called as the current test ends, however it ends. Outside a test (a suite's setup), and in a
+ *   concurrent test, whose siblings run beside it and are current in turn, only its own time limit stops it.
+ */
 function whenTestEnds (stop) {
-  try {
-    onTestFinished(stop, STOP_GRACE_MS + 2_000)
-  } catch {
-    // Outside a test (a suite's setup): its own time limit stops it.
-  }
+  const test = getCurrentTest()
+  if (!test || test.concurrent) return
+  onTestFinished(stop, STOP_GRACE_MS + 2_000)
 }
 
 /** @param {string} text @returns {string} its last line with something on it, without terminal escapes, cut to 200 characters */
