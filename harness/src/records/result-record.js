@@ -35,7 +35,8 @@ import { SCHEMA_VERSION } from '../platform/defaults.js'
  *   runtime: string, runtimeKind: string, runtimeVersion: string | null, workers: number,
  *   variant: import('../subjects/variants/variant-subjects.js').Variant | null }} sut label: the name (a variant's: `express@4.21.2`), with
  *   the runtime when a run sets runtimes side by side
- * @property {{ name: string, method: string, path: string, protocol?: string, waitsOnIo?: boolean }} scenario waitsOnIo: its work
+ * @property {{ name: string, method: string, path: string, mix?: { weight: number, method: string, path: string }[], protocol?: string,
+ *   waitsOnIo?: boolean }} scenario mix: a service's weighted mix (method and path are then its first request's); waitsOnIo: its work
  *   waits on I/O, so the SUT's cpu cost there is marked (absent in results of earlier versions: read as false); protocol: the one it is
  *   spoken in (the scenarios' `PROTOCOLS`: http1, tls, h2, h2c, ws; absent in results of earlier versions: http1); what the connections
  *   negotiated is each phase's `protocolNegotiated`, where the engine says
@@ -115,6 +116,7 @@ export function createResultRecord ({ runId, env, load, engine, pinning }, { sut
       name: scenario.name,
       method: scenario.request.method,
       path: scenario.request.path,
+      ...(scenario.request.mix ? { mix: scenario.request.mix } : {}),
       protocol: scenario.protocol,
       waitsOnIo: scenario.waitsOnIo
     },

@@ -7,6 +7,8 @@
  *   weighted mix, `--app`): its method, path, headers and body; absent: the same request every time
  * @property {Record<string, string>} [headers]
  * @property {string | null} [body]
+ * @property {{ weight: number, method: string, path: string }[]} [mix] the weighted mix `inTurn` was laid out from (a service's, `--app`),
+ *   as results record it; absent: one request
  *
  * @typedef {object} DrawnRequest one of the requests sent in turn
  * @property {RequestSpec['method']} method
@@ -26,6 +28,8 @@
  * @typedef {object} ResponseExpectation
  * @property {number} status
  * @property {string | null} contentType the media type (`type/subtype`); parameters such as charset are allowed; null: not checked
+ * @property {Record<string, string>} [headers] each named response header must have exactly this value (a service's, `--app`);
+ *   names in any case
  * @property {BodyExpectation | null} body null: not checked
  * @property {boolean} [noStackTrace] the body must not contain a stack trace
  * @property {boolean} [varies] repeated requests must not all get the same body (a random row per request)

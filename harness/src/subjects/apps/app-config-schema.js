@@ -74,6 +74,12 @@ const EXPECT = {
   properties: {
     status: { type: 'integer', minimum: 100, maximum: 599 },
     contentType: { type: 'string', pattern: '^[a-z0-9.+-]+/[a-z0-9.+-]+$' },
+    headers: {
+      type: 'object',
+      maxProperties: 32,
+      propertyNames: { pattern: HEADER_NAME },
+      additionalProperties: { type: 'string', pattern: '^[\\x20-\\x7e]{0,4096}$' }
+    },
     body: {
       type: 'object',
       additionalProperties: false,

@@ -37,6 +37,7 @@ export function appScenarios ({ dir, file, config }) {
       expect: {
         status: scenario.expect.status,
         contentType: scenario.expect.contentType ?? null,
+        ...(scenario.expect.headers ? { headers: scenario.expect.headers } : {}),
         body: judgedBy ?? null
       }
     })
@@ -65,7 +66,8 @@ function mixOf (mix, place, { seed, where }) {
   }))
   const inTurn = mixedRequests(entries, { seed, file: place.file, where })
   const summary = entries.map(({ weight, template }) => `${weight}× ${template.method} ${template.path}`).join(', ')
-  return { summary: `mix of ${summary}`, request: { ...entries[inTurn[0].entry ?? 0].template, inTurn } }
+  const mixed = entries.map(({ weight, template }) => ({ weight, method: template.method, path: template.path }))
+  return { summary: `mix of ${summary}`, request: { ...entries[inTurn[0].entry ?? 0].template, inTurn, mix: mixed } }
 }
 
 /**

@@ -15,7 +15,8 @@ const MAX_CONFIG_BYTES = 1024 * 1024
 /**
  * @typedef {{ method?: string, path: string, headers?: Record<string, string>, body?: string, bodyFile?: string,
  *   params?: Record<string, import('./request-params.js').ParamSpec> }} AppRequest
- * @typedef {{ status: number, contentType?: string, body?: { text?: string, json?: unknown, schema?: object, module?: string } }} AppExpect
+ * @typedef {{ status: number, contentType?: string, headers?: Record<string, string>,
+ *   body?: { text?: string, json?: unknown, schema?: object, module?: string } }} AppExpect
  * @typedef {object} AppConfig
  * @property {string} [name]
  * @property {{ file?: string, command?: string[], cwd?: string, env?: Record<string, string>, port?: 'env' | number,

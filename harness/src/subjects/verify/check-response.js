@@ -65,6 +65,18 @@ function moduleCheck (label, body, path) {
 }
 
 /**
+ * @param {Record<string, string | string[] | undefined>} headers as Node gives them, names in lower case
+ * @param {string} name in any case
+ * @returns {string | null} its value (a repeated header's values joined by `, `); null: absent
+ */
+function headerValue (headers, name) {
+  const key = name.toLowerCase()
+  const value = Object.hasOwn(headers, key) ? headers[key] : undefined
+  if (value === undefined) return null
+  return Array.isArray(value) ? value.join(', ') : value
+}
+
+/**
  * Checks one response against its expectation.
  * @param {string} label e.g. `GET /json`
  * @param {Pick<import('./http-probe.js').ProbeResponse, 'status' | 'headers' | 'body'>} response
@@ -86,6 +98,10 @@ export function checkResponse (label, response, expect, { framing = true } = {})
       expected: expect.contentType,
       actual: response.headers['content-type'] ?? null
     })
+  }
+  for (const [name, expected] of Object.entries(expect.headers ?? {})) {
+    const actual = headerValue(response.headers, name)
+    checks.push({ request: label, check: `header ${name.toLowerCase()}`, ok: actual === expected, expected, actual })
   }
   if (expect.body?.module !== undefined) {
     checks.push(moduleCheck(label, response.body, expect.body.module))

@@ -1,7 +1,8 @@
 // @ts-check
 // A service given by --app that cannot be measured ends as a failure that says why, in bounded time, and verification goes on to the
 // end: one that exits at start, one that never answers its probe as asked, one that listens on a port of its own instead of PORT, one
-// that answers another body than its config expects. One that leaks under load is measured, its result kept, and named as leaking.
+// that answers another body or header than its config expects. One that leaks under load is measured, its result kept, and named as
+// leaking.
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -27,6 +28,7 @@ function brokenService (mode) {
     '    request: { path: /total }',
     '    expect:',
     '      status: 200',
+    '      headers: { Cache-Control: no-store }',
     '      body: { schema: { type: object, required: [total], properties: { total: { type: integer } } } }'
   ].join('\n'))
   return dir
@@ -40,7 +42,8 @@ describe('a broken service given by --app', () => {
       'own-port',
       /broken did not answer GET \/health on port (\d+) with 200 within 3 s \(last: ECONNREFUSED\); it was given PORT=\1/
     ],
-    ['wrong-body', /GET \/total: body \(JSON Schema\) expected .*got .*total.*seven/]
+    ['wrong-body', /GET \/total: body \(JSON Schema\) expected .*got .*total.*seven/],
+    ['wrong-header', /GET \/total: header cache-control expected "no-store", got "public"/]
   ])('%s: fails verification, saying why', async (mode, says) => {
     const result = await runCli(['verify', '--app', brokenService(mode), '--ready-timeout', '3'], { timeoutMs: 30_000 })
     expect(result.code).toBe(1)

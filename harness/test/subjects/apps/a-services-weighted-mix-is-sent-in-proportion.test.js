@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { mixedRequests } from '../../../src/subjects/apps/request-mix.js'
 import { DRAWN_REQUESTS } from '../../../src/subjects/apps/request-params.js'
 import { shortRun } from '../../support/dyno-run.js'
+import { schemaErrors } from '../../support/result-schemas.js'
 import { runCli } from '../../support/run-cli.js'
 import { writtenRun } from '../../support/written-run.js'
 
@@ -117,6 +118,8 @@ describe('a weighted mix of requests', () => {
     const runDir = /results: (.+)/.exec(result.stdout)?.[1] ?? ''
     const [record] = writtenRun(runDir).records
     expect(record.status, result.stdout + result.stderr).toBe('ok')
+    expect(record.scenario.mix).toEqual([{ weight: 3, method: 'GET', path: '/items/{id}' }, { weight: 1, method: 'POST', path: '/orders' }])
+    expect(schemaErrors('result', record)).toEqual([])
     const { item, order, refused } = answered(served)
     expect(refused).toBe(0)
     expect(item + order).toBeGreaterThan(200)
