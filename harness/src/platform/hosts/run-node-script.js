@@ -2,12 +2,11 @@
 // One of dyno's scripts run to its end on a host, under the host's process group handling (on a host reached over SSH, under
 // the process guard: it ends with the session). Its answer is its reply (remote/script-reply.js): one line marked with a nonce drawn
 // for this call, found among whatever else the host's login prints before and after it; the rest of its stdout is not kept.
-import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { StringDecoder } from 'node:string_decoder'
 import { REPO_ROOT } from '../paths.js'
 import { outputRead } from '../process/output-read.js'
-import { REPLY_NONCE_ENV, replyReader } from './remote/script-reply.js'
+import { REPLY_NONCE_ENV, replyNonce, replyReader } from './remote/script-reply.js'
 
 /**
  * @param {import('./host.js').Host} host
@@ -19,7 +18,7 @@ import { REPLY_NONCE_ENV, replyReader } from './remote/script-reply.js'
  *   replied, null when no line of its stdout was its reply; lost: why its host went away, if it did
  */
 export async function runNodeScript (host, script, args, { label, env = {}, signal, stdinText }) {
-  const nonce = randomBytes(16).toString('hex')
+  const nonce = replyNonce()
   const { command, args: argv } = host.launchOn(process.execPath, [join(REPO_ROOT, script), ...args])
   const child = await host.spawnGroup({
     command,

@@ -3,6 +3,7 @@
 // stdout before the script starts and after it ends (a banner, a motd, an `echo` in .bashrc), and without a newline: the reply is the
 // one line that starts with REPLY_MARKER and the nonce dyno drew for that call, its value in JSON, and every other line is not read.
 // The nonce reaches the script in its environment (REPLY_NONCE_ENV), so that a reply of another call never passes for this one's.
+import { randomBytes } from 'node:crypto'
 
 /** The environment variable that holds the call's nonce. */
 export const REPLY_NONCE_ENV = 'DYNO_REPLY_NONCE'
@@ -65,6 +66,23 @@ export function replyReader (nonce) {
       return found
     }
   }
+}
+
+/**
+ * A nonce for one call: given to the script in its environment (REPLY_NONCE_ENV), then looked for in what it printed.
+ * @returns {string}
+ */
+export const replyNonce = () => randomBytes(16).toString('hex')
+
+/**
+ * The reply of this nonce in a script's whole stdout, collected already (a command run over SSH).
+ * @param {string} stdout @param {string} nonce
+ * @returns {{ value: unknown } | null} null: no line of it was this nonce's reply
+ */
+export function replyIn (stdout, nonce) {
+  const reader = replyReader(nonce)
+  reader.push(stdout)
+  return reader.reply()
 }
 
 /** @param {string} json @returns {{ value: unknown } | null} */

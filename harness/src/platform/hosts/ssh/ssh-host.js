@@ -8,6 +8,7 @@ import { DynoError } from '../../errors.js'
 import { REPO_ROOT } from '../../paths.js'
 import { startGuardedProcess } from './guarded-process.js'
 import { lockfileHash } from '../remote/checkout-stamp.js'
+import { REPLY_NONCE_ENV, replyIn, replyNonce } from '../remote/script-reply.js'
 import { runOverSsh } from './ssh-command.js'
 import { DEFAULT_RESOURCE_INTERVAL_MS } from '../../resources/resource-defaults.js'
 
@@ -39,18 +40,40 @@ const MIN_NODE = [20, 19]
  * @returns {Promise<HostFacts>}
  */
 export async function hostFacts (target, { ports = 0, portAddress = '127.0.0.1' } = {}) {
-  const { code, stdout, stderr } = await runOverSsh(target, ['node', FACTS_SCRIPT, String(ports), portAddress])
-  if (code === 0) return JSON.parse(stdout.trim().split('\n').pop() ?? '{}')
-  const said = stderr.trim().split('\n').slice(-2).join(' / ')
+  const nonce = replyNonce()
+  const { code, stdout, stderr } =
+    await runOverSsh(target, ['env', `${REPLY_NONCE_ENV}=${nonce}`, 'node', FACTS_SCRIPT, String(ports), portAddress])
+  const reply = code === 0 ? replyIn(stdout, nonce) : null
+  if (reply) return /** @type {HostFacts} */ (reply.value)
+  const said = stderr.trim().split('\n').slice(-2).join(' / ') || (code === 0 ? 'it answered no facts' : `exit code ${code}`)
   if (code === 127 && /node/.test(stderr)) {
     throw new DynoError('DYNO_ERR_HOST_UNREACHABLE', `${target.url} has no \`node\` on the PATH of a non-interactive login (${said}); ` +
       `install Node.js ${MIN_NODE.join('.')} or later there`)
   }
   throw new DynoError(
     'DYNO_ERR_HOST_NOT_PREPARED',
-    `${target.url} has no usable dyno checkout in \`${target.dir}\` (${said || `exit code ${code}`}); ` +
+    `${target.url} has no usable dyno checkout in \`${target.dir}\` (${said}); ` +
       `run \`dyno host prepare ${target.url}\``
   )
+}
+
+/**
+ * The round trip from the host to a server, measured there by its checkout (measure-rtt.js).
+ * @param {import('./ssh-url.js').SshTarget} target @param {string} nodePath the host's node, as its facts say
+ * @param {{ address: string, port: number, to: string, method: 'http' | 'tcp' }} server
+ * @returns {Promise<import('../link-rtt.js').LinkRtt>}
+ * @throws {DynoError} DYNO_ERR_HOST_LOST: it could not, or gave no answer
+ */
+export async function measureRttOverSsh (target, nodePath, { address, port, to, method }) {
+  const nonce = replyNonce()
+  const { code, stdout, stderr } = await runOverSsh(target,
+    ['env', `${REPLY_NONCE_ENV}=${nonce}`, nodePath, RTT_SCRIPT, address, String(port), target.url, to, method])
+  const reply = code === 0 ? replyIn(stdout, nonce) : null
+  if (!reply) {
+    throw new DynoError('DYNO_ERR_HOST_LOST', `${target.url} could not measure its round trip to ${address}:${port}: ` +
+      `${stderr.trim() || 'it gave no answer'}`)
+  }
+  return /** @type {import('../link-rtt.js').LinkRtt} */ (reply.value)
 }
 
 /** @returns {string | null} this checkout's commit */
@@ -158,14 +181,7 @@ export async function connectSshHost (target, role) {
       tasksetPath: facts.executables.taskset
     },
     which: (name) => facts.executables[name] ?? null,
-    measureRtt: async ({ address, port, to, method }) => {
-      const { code, stdout, stderr } =
-        await runOverSsh(target, [facts.nodePath, RTT_SCRIPT, address, String(port), target.url, to, method])
-      if (code !== 0) {
-        throw new DynoError('DYNO_ERR_HOST_LOST', `${target.url} could not measure its round trip to ${address}:${port}: ${stderr.trim()}`)
-      }
-      return JSON.parse(stdout.trim())
-    },
+    measureRtt: (server) => measureRttOverSsh(target, facts.nodePath, server),
     description: {
       name: target.url,
       role,
