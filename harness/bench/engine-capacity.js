@@ -23,7 +23,9 @@ const typed = Object.fromEntries(
 )
 const options = parseOptions('calibrate', typed).values
 const pinning = resolvePinning(options.pin, undefined, { sutCpus: options.sutCpus })
-const rows = await calibrationRows({ ...options, suts: selectSuts(discoverSuts(), options.frameworks), pinning })
+const rows = await calibrationRows({
+  ...options, engineOptions: options.engineOptions ?? options, suts: selectSuts(discoverSuts(), options.frameworks), pinning
+})
 console.log(formatCalibration(rows))
 const generatorCpus = pinning.generatorCpus?.length ?? 1
 const integer = (/** @type {number | undefined} */ value) => value === undefined ? '-' : Math.round(value).toLocaleString('en-US')
