@@ -3,15 +3,19 @@
 // `pnpm bench` runs back to back, say): Kendall's τ between their orders of the SUTs both measured, the pairs they put in opposite
 // orders, and, of the pairs either run tells apart (rank-groups.js), the share the other run puts in the same order; the pairs more
 // than 15 % apart in both runs that a run nonetheless leaves in one group; and the spread of each cell's ratio between the runs.
-// Runs of one round have no groups: every pair counts as told apart, which is what their tables claim.
+// Runs of one round have no groups: every pair counts as told apart, which is what their tables claim. The groups are made as a run
+// makes them (aggregate-runs.js): on req/s or on the cpu cost per request (`--figure`), each pair judged within the blocks it shares.
 //
-//   node harness/bench/run-to-run-agreement.js RUN_DIR_A RUN_DIR_B [--label "after"] [--write]
+// `--without-blocks` judges every pair on its cells alone (Welch's test), as runs before blocks were judged: what the blocks add.
+//
+//   node harness/bench/run-to-run-agreement.js RUN_DIR_A RUN_DIR_B [--label "after"] [--figure req/s|cost] [--without-blocks] [--write]
 //   (--write: put the figures into docs/measuring.md, replacing the block's rows of the same label)
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { quantile } from 'simple-statistics'
 import { readRun } from '../src/records/read-run.js'
 import { rankGroups } from '../src/judging/stats/rank-groups.js'
+import { blockOf } from '../src/records/aggregate-runs.js'
 import { MEASURING_DOC, blockMarkers, writeMeasuredBlock } from './support/measured-block.js'
 
 /** Two SUTs this far apart in both runs must never share a group. */
@@ -19,8 +23,21 @@ const CLEAR_GAP = 1.15
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { label: { type: 'string', default: 'after' }, write: { type: 'boolean', default: false } }
+  options: {
+    label: { type: 'string', default: 'after' },
+    figure: { type: 'string', default: 'req/s' },
+    'without-blocks': { type: 'boolean', default: false },
+    write: { type: 'boolean', default: false }
+  }
 })
+if (!['req/s', 'cost'].includes(String(values.figure))) throw new Error(`--figure must be req/s or cost, got ${values.figure}`)
+/**
+ * The figure the groups are made on, higher better: req/s, or requests per µs of the SUT's cpu (the cost's reciprocal).
+ * @param {import('../src/records/result-record.js').ResultRecord} record @returns {number} 0: none
+ */
+const figureOf = (record) => values.figure === 'cost'
+  ? 1 / (record.summary?.cpuCost?.cpuUsPerRequest || Infinity)
+  : record.summary?.requestsPerSec.mean ?? 0
 if (positionals.length !== 2) throw new Error('usage: node harness/bench/run-to-run-agreement.js RUN_DIR_A RUN_DIR_B [--label L] [--write]')
 const runs = positionals.map(readRun)
 
@@ -30,17 +47,21 @@ const runs = positionals.map(readRun)
  * @returns {Map<string, { suts: string[], centers: Map<string, number>, separated: (a: string, b: string) => boolean }>}
  */
 function scenariosOf (run) {
-  /** @type {Map<string, Map<string, number[]>>} */
+  /** @type {Map<string, Map<string, { figures: number[], blocks: string[] }>>} */
   const rates = new Map()
   for (const record of run.records) {
-    if (record.status !== 'ok' || !record.summary || record.summary.requestsPerSec.mean <= 0) continue
+    if (record.status !== 'ok' || !record.summary || !(figureOf(record) > 0)) continue
     const perSut = rates.get(record.scenario.name) ?? new Map()
     rates.set(record.scenario.name, perSut)
-    perSut.set(record.sut.label, [...(perSut.get(record.sut.label) ?? []), record.summary.requestsPerSec.mean])
+    const kept = perSut.get(record.sut.label) ?? { figures: [], blocks: [] }
+    kept.figures.push(figureOf(record))
+    kept.blocks.push(blockOf(record))
+    perSut.set(record.sut.label, kept)
   }
   return new Map([...rates].map(([scenario, perSut]) => {
     const suts = [...perSut.keys()]
-    const ranked = rankGroups(suts.map((sut) => /** @type {number[]} */ (perSut.get(sut))))
+    const cells = suts.map((sut) => /** @type {{ figures: number[], blocks: string[] }} */ (perSut.get(sut)))
+    const ranked = rankGroups(cells.map((cell) => cell.figures), values['without-blocks'] ? undefined : cells.map((cell) => cell.blocks))
     const oneRound = ranked.pairs.length === 0
     const told = new Set(ranked.pairs.filter((pair) => pair.separated).map((pair) => `${suts[pair.first]}\n${suts[pair.second]}`))
     return [scenario, {
@@ -138,7 +159,8 @@ if (values.write) {
   const notes = kept.filter((line) => !line.startsWith('| ')).concat(lines.at(-1) ?? '')
   writeMeasuredBlock({
     script: import.meta.url,
-    argv: ['RUN_DIR_A', 'RUN_DIR_B', '--label', String(values.label), '--write'],
+    argv: ['RUN_DIR_A', 'RUN_DIR_B', '--label', String(values.label), '--figure', String(values.figure),
+      ...(values['without-blocks'] ? ['--without-blocks'] : []), '--write'],
     lines: [
       '| runs | scenario | SUTs | Kendall τ | pairs in opposite orders | pairs either run tells apart, in the same order in the other |',
       '|---|---|---:|---:|---:|---:|',

@@ -22,6 +22,7 @@ const ROLE_NAMES = /** @type {const} */ ({ sut: "the SUT's", generator: "the loa
  * @typedef {object} EarlierAttempt a measurement of the cell that was disturbed and measured again
  * @property {number} requestsPerSec
  * @property {string | null} detail
+ * @property {string} [withBlockOf] it was not disturbed itself: measured again with its block, of which this cell was
  *
  * @typedef {Disturbance & { earlierAttempts: EarlierAttempt[] }} InterferenceVerdict what a result records
  */

@@ -3,6 +3,7 @@
 // stands for below it, which the terminal leaves to report.md and `--verbose` and report.html folds. Causes: results not ok (by status
 // and error code), results that disagree with themselves (by the checks they fail, named by their scenario when they share one),
 // disturbed results, cells measured again, and figures that measure the generator or the machine more than the framework.
+import { remeasuredCells } from '../records/remeasured-cells.js'
 import { atMachineLimit } from '../load/engines/index.js'
 import { GENERATOR_BOUND_RULE } from '../platform/resources/resource-defaults.js'
 
@@ -42,6 +43,9 @@ function groupBy (records, key, describe, detail, sweep) {
     }))
 }
 
+/** @param {ResultRecord} record @returns {string | undefined} the disturbed cell whose block it was last measured again with */
+const blockCause = (record) => record.interference?.earlierAttempts.at(-1)?.withBlockOf
+
 /**
  * @param {ResultRecord[]} records a run's results
  * @returns {WarningGroup[]} the most serious first: results not ok, then inconsistent, disturbed, measured again, generator-bound
@@ -52,10 +56,9 @@ export function warningGroups (records) {
   const seriousFirst = ['failed', 'invalid']
   const inconsistent = records.filter((record) => record.consistency?.passed === false)
   const disturbed = records.filter((record) => record.interference?.disturbed)
-  const remeasured = records.filter((record) => (record.interference?.earlierAttempts.length ?? 0) > 0)
+  const { remeasured, withBlock, clean: cleanAgain } = remeasuredCells(records)
   const atLimit = records.filter(atMachineLimit)
   const bound = records.filter((record) => record.summary?.generatorBound && !atMachineLimit(record))
-  const cleanAgain = remeasured.filter((record) => !record.interference?.disturbed).length
   return [
     ...groupBy(notOk, (record) => `${record.status} ${record.errorCode ?? ''}`, (group) => ({
       cause: group[0].status,
@@ -84,10 +87,12 @@ export function warningGroups (records) {
       : [{
           cause: 'measured again',
           count: remeasured.length,
-          line: `measured again: ${counted(remeasured.length, 'cell')} disturbed at first, ${cleanAgain} clean the next time`,
+          line: `measured again: ${counted(remeasured.length - withBlock, 'cell')} disturbed at first` +
+            `${withBlock > 0 ? ` and ${withBlock} with their block` : ''}, ${cleanAgain} clean the next time`,
           details: remeasured.map((record) => `${cellName(record, sweep)}: ` +
             `${counted(record.interference?.earlierAttempts.length ?? 0, 'earlier attempt')}` +
-            `${record.interference?.disturbed ? ', still disturbed' : ', clean'}`)
+            `${record.interference?.disturbed ? ', still disturbed' : ', clean'}` +
+            `${blockCause(record) ? ` (with the block of ${blockCause(record)})` : ''}`)
         }]),
     ...(bound.length === 0
       ? []

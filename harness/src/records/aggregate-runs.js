@@ -72,6 +72,8 @@ export function aggregateRuns (records, { seed, rankBy = 'req/s' }) {
   const scenarios = new Map()
   // Rates of 0 have no logarithm (a run that measured nothing is not ok anyway).
   const positive = (/** @type {typeof summaries[number]} */ summary) => summary.requestsPerSecRuns.filter((rate) => rate > 0)
+  const positiveBlocks = (/** @type {typeof summaries[number]} */ summary) =>
+    summary.runBlocks.filter((_, at) => summary.requestsPerSecRuns[at] > 0)
   for (const summary of summaries.filter((entry) => positive(entry).length > 0)) {
     const key = JSON.stringify([summary.scenario, summary.connections])
     scenarios.set(key, [...(scenarios.get(key) ?? []), summary])
@@ -79,11 +81,16 @@ export function aggregateRuns (records, { seed, rankBy = 'req/s' }) {
   /** @type {Map<typeof summaries[number], CellRanking>} */
   const ranked = new Map()
   for (const group of scenarios.values()) {
-    const rankings = rankScenario(group.map((summary) => ({ rates: positive(summary), cost: summary.cpuCost })), rankBy)
+    const rankings = rankScenario(group.map((summary) => ({
+      rates: positive(summary),
+      blocks: positiveBlocks(summary),
+      cost: summary.cpuCost,
+      costBlocks: summary.costBlocks
+    })), rankBy)
     group.forEach((summary, index) => ranked.set(summary, rankings[index]))
   }
   return summaries.map((entry) => {
-    const { latencyMs, ...summary } = entry
+    const { latencyMs, runBlocks, costBlocks, ...summary } = entry
     const ranking = ranked.get(entry)
     const cell = ranking?.ranked
     const rounded = (/** @type {[number, number] | null | undefined} */ interval, /** @type {number} */ digits) =>
@@ -102,7 +109,7 @@ export function aggregateRuns (records, { seed, rankBy = 'req/s' }) {
       rank: cell?.rank ?? null,
       separatedFromNext: cell?.separatedFromNext ?? null,
       roundsToSeparateFromNext: cell?.roundsToSeparateFromNext ?? null,
-      noise: cell?.noise ? { ...cell.noise, pooledSdLog: roundTo(cell.noise.pooledSdLog, 6) } : null,
+      noise: cell?.noise ? roundedNoise(cell.noise) : null,
       latencyMs
     }
   })
@@ -111,16 +118,20 @@ export function aggregateRuns (records, { seed, rankBy = 'req/s' }) {
 /**
  * The cells of one scenario and connection level ranked: on req/s, or on their cost per request when asked and every cell has one. A
  * lower cost is better, so the cost is ranked as its reciprocal (requests per µs of cpu): the same spread of logs, the order reversed.
- * @param {{ rates: number[], cost: CellCpuCost | null }[]} cells each cell's positive req/s and its cost
+ * @param {{ rates: number[], blocks?: string[], cost: CellCpuCost | null, costBlocks?: string[] }[]} cells each cell's positive req/s
+ *   and its cost, each with the blocks its runs were measured in (where they are known)
  * @param {RankFigure} rankBy
  * @returns {CellRanking[]}
  */
 export function rankScenario (cells, rankBy) {
-  const byRate = rankGroups(cells.map((cell) => cell.rates))
+  const blocksOf = (/** @type {(cell: typeof cells[number]) => string[] | undefined} */ pick) =>
+    cells.every((cell) => pick(cell)) ? cells.map((cell) => /** @type {string[]} */ (pick(cell))) : undefined
+  const byRate = rankGroups(cells.map((cell) => cell.rates), blocksOf((cell) => cell.blocks))
   const requests = byRate.cells.map((cell) => ({ ...cell, noise: byRate.noise }))
   const costed = rankBy === 'cost' && cells.every((cell) => (cell.cost?.cpuUsPerRequestRuns.length ?? 0) > 0)
   if (!costed) return requests.map((cell) => ({ requests: cell, ranked: cell, rankedBy: 'req/s', costInterval95: null }))
-  const byCost = rankGroups(cells.map((cell) => (cell.cost?.cpuUsPerRequestRuns ?? []).map((us) => 1 / us)))
+  const byCost = rankGroups(cells.map((cell) => (cell.cost?.cpuUsPerRequestRuns ?? []).map((us) => 1 / us)),
+    blocksOf((cell) => cell.costBlocks))
   return requests.map((cell, index) => {
     const perUs = byCost.cells[index].interval95
     return {
@@ -144,6 +155,7 @@ function summarize (group, seed) {
   const ok = clean.length > 0 ? clean : allOk
   const rates = ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).requestsPerSec.mean)
   const [first] = group
+  const cost = cellCpuCost(ok)
   return {
     sut: first.sut.label,
     scenario: first.scenario.name,
@@ -154,7 +166,9 @@ function summarize (group, seed) {
     disturbedRuns: ok.filter((record) => record.interference?.disturbed === true).length,
     disturbedLeftOut: allOk.length - ok.length,
     requestsPerSecRuns: rates,
-    cpuCost: cellCpuCost(ok),
+    runBlocks: ok.map(blockOf),
+    cpuCost: cost?.cost ?? null,
+    costBlocks: cost?.blocks ?? [],
     requestsPerSec:
       rates.length === 0
         ? { median: 0, mean: 0, ci95: /** @type {[number, number] | null} */ (null), cv: /** @type {number | null} */ (null) }
@@ -174,22 +188,41 @@ function summarize (group, seed) {
   }
 }
 
+/** @param {Noise} noise */
+const roundedNoise = ({ sdLogWithoutBlocks, ...noise }) => ({
+  ...noise,
+  pooledSdLog: roundTo(noise.pooledSdLog, 6),
+  ...(sdLogWithoutBlocks === undefined ? {} : { sdLogWithoutBlocks: roundTo(sdLogWithoutBlocks, 6) })
+})
+
+/**
+ * The block a run was measured in, as the rank groups pair runs: its round, and how many times it was measured again. A block measured
+ * again is measured again whole (suite/remeasure.js), so its new runs pair with each other.
+ * @param {import('./result-record.js').ResultRecord} record
+ */
+export const blockOf = (record) => `${record.repeat?.index}.${record.interference?.earlierAttempts?.length ?? 0}`
+
 /**
  * A cell's cpu cost per request from its runs that went in: the geometric mean, and whether the SUT was cpu-bound in each.
  * @param {import('./result-record.js').ResultRecord[]} ok
- * @returns {CellCpuCost | null}
+ * @returns {{ cost: CellCpuCost, blocks: string[] } | null} blocks: the block of each of cost's runs
  */
 function cellCpuCost (ok) {
-  const costs = ok.flatMap((record) => record.summary?.cpuCost ? [record.summary.cpuCost] : [])
-  const runs = /** @type {number[]} */ (costs.map((cost) => cost.cpuUsPerRequest).filter((value) => value !== null && value > 0))
+  const withCost = ok.flatMap((record) => record.summary?.cpuCost ? [{ record, cost: record.summary.cpuCost }] : [])
+  const costs = withCost.map((entry) => entry.cost)
+  const counted = withCost.filter((entry) => (entry.cost.cpuUsPerRequest ?? 0) > 0)
+  const runs = counted.map((entry) => /** @type {number} */ (entry.cost.cpuUsPerRequest))
   if (runs.length === 0) return null
   const shares = costs.map((cost) => cost.sutCpuSharePct)
   const known = /** @type {number[]} */ (shares.filter((share) => share !== null))
   return {
-    cpuUsPerRequestRuns: runs,
-    center: roundTo(Math.exp(mean(runs.map(Math.log))), 3),
-    cpuSource: costs[0].cpuSource,
-    sutCpuSharePct: known.length === 0 ? null : roundTo(mean(known), 1),
-    notCpuBound: notCpuBoundReason({ sutCpuSharePcts: shares, waitsOnIo: ok[0].scenario.waitsOnIo === true })
+    blocks: counted.map((entry) => blockOf(entry.record)),
+    cost: {
+      cpuUsPerRequestRuns: runs,
+      center: roundTo(Math.exp(mean(runs.map(Math.log))), 3),
+      cpuSource: costs[0].cpuSource,
+      sutCpuSharePct: known.length === 0 ? null : roundTo(mean(known), 1),
+      notCpuBound: notCpuBoundReason({ sutCpuSharePcts: shares, waitsOnIo: ok[0].scenario.waitsOnIo === true })
+    }
   }
 }

@@ -56,8 +56,13 @@ export function rankNotes (aggregates) {
   const { noise } = ordered[0]
   if (!noise) return [ONE_ROUND_NOTE]
   const onCost = ordered[0].rankedBy === 'cost'
+  const percent = (/** @type {number} */ sdLog) => `±${((Math.exp(sdLog) - 1) * 100).toFixed(1)}%`
+  const blocks = noise.sdLogWithoutBlocks === undefined
+    ? ''
+    : `; within a block, every SUT back to back: ${percent(noise.pooledSdLog)}, which the groups are judged on`
+  const spread = percent(noise.sdLogWithoutBlocks ?? noise.pooledSdLog)
   const notes = [`spread between rounds${onCost ? ' of the cost per request, which the cells are ranked on' : ''}: ` +
-    `±${((Math.exp(noise.pooledSdLog) - 1) * 100).toFixed(1)}% (pooled over the cells, ${noise.df} degrees of freedom)`]
+    `${spread}${blocks} (pooled over the cells, ${noise.df} degrees of freedom)`]
   ordered.forEach((faster, at) => {
     const slower = ordered[at + 1]
     if (!slower || faster.separatedFromNext !== false) return

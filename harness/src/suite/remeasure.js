@@ -2,7 +2,9 @@
 // What a disturbed cell leads to. Each cell is judged as it is measured; once the plan is done the disturbed ones are measured again, so
 // that a disturbance that passed (a build beside the run) has passed: a pass at a time, a bounded number of passes and of cells
 // (judging/disturbance.js), and in a plan with a time budget (the default profile's rounds sized from the machine's spread) only while
-// the budget lasts. Past any of these, a disturbed cell is kept and marked.
+// the budget lasts. Past any of these, a disturbed cell is kept and marked. In a run of several rounds a disturbed cell's whole block
+// (every SUT of its scenario in its round) is measured again, back to back, so that the rank groups still judge its pairs within one
+// block (records/aggregate-runs.js pairs the runs measured again together).
 import { judgeDisturbance, remeasureBudget, REMEASURES_PER_CELL } from '../judging/disturbance.js'
 
 /**
@@ -38,26 +40,40 @@ export function startRemeasuring ({ measure, load, noisePlan, options }, { cells
       record.interference = verdict && { ...verdict, earlierAttempts: [] }
     },
     async remeasureDisturbed (run) {
-      /** @type {number} how long a re-measurement took, the longest so far: a launch of its own, warmed over its group's routes */
+      /** @type {number} how long measuring a cell again took, the longest so far: a launch of its own, warmed over its group's routes */
       let remeasureSec = 0
+      const wholeBlocks = options.repeats > 1
       for (let pass = 1; pass <= REMEASURES_PER_CELL; pass++) {
-        const disturbed = disturbedBefore(run.index.kept(), pass)
-        for (const [at, [position, previous]] of disturbed.entries()) {
+        const units = remeasureUnits(run, disturbedBefore(run.index.kept(), pass), wholeBlocks)
+        for (const [at, unit] of units.entries()) {
           if (signal.aborted) break
-          const expectedSec = Math.max(remeasureSec, measure.plan.cellSec(run.plan[position].scenario, load))
+          const expectedSec = unit.reduce((sum, [position]) =>
+            sum + Math.max(remeasureSec, measure.plan.cellSec(run.plan[position].scenario, load)), 0)
           if (performance.now() + expectedSec * 1000 > deadlineMs) {
-            leftForTime(run, disturbed.length - at, noisePlan?.budgetSec ?? 0)
+            const left = units.slice(at).flat().filter(([, record]) => record.interference?.disturbed).length
+            leftForTime(run, left, noisePlan?.budgetSec ?? 0)
             break
           }
-          if (!budget.take()) break
-          const startedMs = performance.now()
-          const was = /** @type {InterferenceVerdict} */ (previous.interference)
-          run.note(`${previous.sut.label} × ${previous.scenario.name} was disturbed (${was.detail}): measuring it again`)
-          const record = await run.measureAgain(position)
-          remeasureSec = Math.max(remeasureSec, (performance.now() - startedMs) / 1000)
-          if (pass === 1) run.index.remeasured.cells += 1
-          const earlier = { ...measure.judge.attempt(previous), detail: was.detail }
-          replaceIfOk(run, position, { previous, record, earlierAttempts: [...was.earlierAttempts, earlier] })
+          if (budget.limit - budget.used < unit.length) break
+          const cause = /** @type {[number, ResultRecord]} */ (unit.find(([, record]) => record.interference?.disturbed))[1]
+          const was = /** @type {InterferenceVerdict} */ (cause.interference)
+          const mates = unit.length > 1 ? ` with its block (${unit.length} cells)` : ''
+          run.note(`${cause.sut.label} × ${cause.scenario.name} was disturbed (${was.detail}): measuring it again${mates}`)
+          for (const [position, previous] of unit) {
+            if (signal.aborted) break
+            budget.take()
+            const startedMs = performance.now()
+            const record = await run.measureAgain(position)
+            remeasureSec = Math.max(remeasureSec, (performance.now() - startedMs) / 1000)
+            if (pass === 1) run.index.remeasured.cells += 1
+            const verdict = /** @type {InterferenceVerdict | null} */ (previous.interference)
+            const earlier = {
+              ...measure.judge.attempt(previous),
+              detail: verdict?.detail ?? null,
+              ...(previous === cause || verdict?.disturbed ? {} : { withBlockOf: `${cause.sut.label} × ${cause.scenario.name}` })
+            }
+            replaceIfOk(run, position, { previous, record, earlierAttempts: [...(verdict?.earlierAttempts ?? []), earlier] })
+          }
         }
       }
     }
@@ -70,6 +86,20 @@ export function startRemeasuring ({ measure, load, noisePlan, options }, { cells
  */
 const disturbedBefore = (kept, pass) => kept.filter(([, record]) => record.status === 'ok' && record.interference?.disturbed &&
   record.interference.earlierAttempts.length === pass - 1).sort((a, b) => a[0] - b[0])
+
+/**
+ * What is measured again, a unit at a time: each disturbed cell alone, or with wholeBlocks its block's cells that ended ok (once for a
+ * block with several disturbed cells), in the plan's order.
+ * @param {RemeasureRun} run @param {[number, ResultRecord][]} disturbed @param {boolean} wholeBlocks
+ * @returns {[number, ResultRecord][][]}
+ */
+function remeasureUnits (run, disturbed, wholeBlocks) {
+  if (!wholeBlocks) return disturbed.map((entry) => [entry])
+  const kept = run.index.kept()
+  const blocks = [...new Set(disturbed.map(([position]) => run.plan[position].block))]
+  return blocks.map((block) => kept.filter(([position, record]) => run.plan[position].block === block && record.status === 'ok')
+    .sort((a, b) => a[0] - b[0]))
+}
 
 /** @param {RemeasureRun} run @param {number} left @param {number} budgetSec */
 function leftForTime (run, left, budgetSec) {

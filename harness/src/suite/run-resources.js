@@ -18,8 +18,9 @@ import { createSutSession } from './sut-session.js'
  *   and the engine trust it
  * @property {{ certFile: string, keyFile: string, serverName: string } | null} certificateOnSutHost its files where the SUTs run: the
  *   same files on this machine, copies on a host of its own
- * @property {(context: import('../measures/cell-context.js').RunContext, how: { perCell: boolean }) => () => SutSession} sessions the
- *   session a cell is served by: one for the whole run, or one of its own for each cell (perCell)
+ * @property {(context: import('../measures/cell-context.js').RunContext, how: { perCell: boolean }) => (sut: string) => SutSession}
+ *   sessions the session a cell of a SUT is served by: one for each SUT of the run (a round keeps every SUT up through its blocks), or
+ *   one of its own for each cell (perCell)
  *
  * @typedef {object} Scope
  * @property {<T>(resource: T, release: (resource: T) => Promise<void> | void) => T} hold keeps a resource until the scope closes
@@ -53,8 +54,13 @@ export async function withRunResources ({ runId, sutHost, scenarios, tls }, use)
       sessions (context, { perCell }) {
         const open = () => scope.hold(createSutSession(context), (held) => held.end())
         if (perCell) return open
-        const shared = open()
-        return () => shared
+        /** @type {Map<string, SutSession>} */
+        const bySut = new Map()
+        return (sut) => {
+          const session = bySut.get(sut) ?? open()
+          bySut.set(sut, session)
+          return session
+        }
       }
     })
   } finally {

@@ -164,7 +164,7 @@ async function measurePlan ({ options, measure, load, pinning }, hooks, { plan, 
       }),
       ...overrides
     }
-    const measured = await runOne(context, cell, sessionOf())
+    const measured = await runOne(context, cell, sessionOf(sut.label))
     measured.consistency = measure.judge.consistency(measured)
     remeasuring.judge(measured)
     return measured
@@ -187,30 +187,31 @@ async function measurePlan ({ options, measure, load, pinning }, hooks, { plan, 
 }
 
 /**
- * Which cells share a SUT process: consecutive cells of the same SUT in the same round (one round of a run takes a SUT's scenarios one
- * after another; the next round launches it anew), unless every cell is to have its own. Each cell learns whether the process stays
- * up after it, the services whose variables the process needs for all the cells it serves, and the scenarios a launch for it is warmed
- * over: those of the group's cells the SUT can serve, as they come (a cell measured again in a launch of its own is warmed as its group
- * was, so that it measures what the cell it replaces measured).
+ * Which cells share a SUT process: the cells of a SUT in one round (a round's blocks take every SUT in turn; the next round launches it
+ * anew), unless every cell is to have its own. Each cell learns whether the process stays up after it, the services whose variables the
+ * process needs for all the cells it serves, and the scenarios a launch for it is warmed over: those of the group's cells the SUT can
+ * serve, as they come (a cell measured again in a launch of its own is warmed as its group was, so that it measures what the cell it
+ * replaces measured).
  * @param {import('./plan/plan-runs.js').PlannedRun[]} plan
  * @param {{ reuse: boolean }} policy
  * @returns {{ keepSut: boolean, sessionServices: string[], launchScenarios: import('@dyno/scenarios').Scenario[] }[]}
  */
 function sessionGroups (plan, { reuse }) {
-  const groups = []
-  for (let start = 0; start < plan.length;) {
-    const sameSut = (/** @type {number} */ at) => reuse && at < plan.length && plan[at].sut.label === plan[start].sut.label &&
-      plan[at].repeat === plan[start].repeat
-    let end = start + 1
-    while (sameSut(end)) end++
-    const cells = plan.slice(start, end)
+  /** @type {Map<string, number[]>} */
+  const groups = new Map()
+  for (const [position, entry] of plan.entries()) {
+    const key = reuse ? JSON.stringify([entry.sut.label, entry.repeat]) : String(position)
+    groups.set(key, [...(groups.get(key) ?? []), position])
+  }
+  const shared = new Array(plan.length)
+  for (const positions of groups.values()) {
+    const cells = positions.map((position) => plan[position])
     const services = [...new Set(cells.flatMap((entry) => entry.scenario.services ?? []))]
     const launchScenarios = [...new Map(cells.filter((entry) => !entry.sut.unsupportedScenarios[entry.scenario.name])
       .map((entry) => [entry.scenario.name, entry.scenario])).values()]
-    for (let position = start; position < end; position++) {
-      groups.push({ keepSut: position < end - 1, sessionServices: services, launchScenarios })
+    for (const [at, position] of positions.entries()) {
+      shared[position] = { keepSut: at < positions.length - 1, sessionServices: services, launchScenarios }
     }
-    start = end
   }
-  return groups
+  return shared
 }

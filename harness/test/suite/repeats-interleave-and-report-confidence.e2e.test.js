@@ -48,6 +48,19 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
       )
   )
   for (const round of rounds) expect(new Set(round).size).toBe(4)
+  // A round takes its levels as blocks: both SUTs of a level back to back, each SUT's one launch serving the round.
+  for (const round of rounds) {
+    expect(round.map((cell) => cell.split('/').slice(1).join('/'))).toEqual(
+      [0, 0, 2, 2].map((at) => round[at].split('/').slice(1).join('/')))
+  }
+  for (const repeat of [1, 2, 3]) {
+    const ofRound = records.filter((record) => record.repeat.index === repeat)
+    for (const sut of ['node-http', 'node-net']) {
+      const served = ofRound.filter((record) => record.sut.label === sut).map((record) => record.sutProcess)
+      expect(new Set(served.map((process) => process.pid)).size).toBe(1)
+      expect(served.map((process) => process.servedBefore)).toEqual([0, 1])
+    }
+  }
   expect(new Set(rounds.map((round) => round.join())).size).toBeGreaterThan(1)
   expect(index.results.map((/** @type {{ file: string }} */ entry) => entry.file)).toContain('node-net--json--c16--r2.json')
 
@@ -79,7 +92,8 @@ it('runs every cell once per round in a shuffled order, and aggregates median, b
     expect(low).toBeLessThanOrEqual(center)
     expect(high).toBeGreaterThanOrEqual(center)
     expect(aggregate.rank.of).toBe(2)
-    expect(aggregate.noise).toMatchObject({ df: 4, nu0: 4 })
+    // Each round's level is a block of both SUTs back to back: 6 runs less 2 cells and 3 blocks, plus 1.
+    expect(aggregate.noise).toMatchObject({ df: 2, nu0: 2, sdLogWithoutBlocks: expect.any(Number) })
     expect(aggregate.latencyMs.p50).toBeLessThanOrEqual(aggregate.latencyMs.p99)
   }
 }, 120_000)

@@ -85,7 +85,11 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
     const plan = first.index.noisePlan
     expect(plan).toMatchObject({ calibrationFile: file, measuredAt: stored.calibration.measuredAt, budgetSec: 600 })
     // The rounds sized on the steadier figure, which the run ranks on and records.
-    const sdOf = { 'req/s': Math.sqrt(stored.calibration.variance), cost: Math.sqrt(stored.calibration.costVariance) }
+    // Sized on the spread within a rotation (every SUT once), which the rank groups judge pairs on; the spread between launches beside it.
+    const within = stored.calibration.withinRotation
+    const sdOf = { 'req/s': Math.sqrt(within.variance), cost: Math.sqrt(within.costVariance) }
+    expect(plan.withinBlocks).toBe(true)
+    expect(plan.sdLogBetweenLaunches['req/s']).toBeCloseTo(Math.sqrt(stored.calibration.variance), 3)
     const steadier = sdOf.cost < sdOf['req/s'] ? 'cost' : 'req/s'
     expect(plan).toMatchObject({ sizedOn: steadier, rankBy: { figure: steadier, by: 'calibration' } })
     expect(plan.sdLog).toBeCloseTo(sdOf[steadier], 3)

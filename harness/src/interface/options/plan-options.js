@@ -16,7 +16,8 @@ const SHARDED_SEED = 1
 export const REPEATS = {
   field: 'repeats',
   flag: '--repeats <n>',
-  description: 'Measure each (SUT, scenario, connections) this many times, interleaved in shuffled rounds',
+  description: 'Measure each (SUT, scenario, connections) this many times, in shuffled rounds, each a launch of every SUT; within a ' +
+    'round every SUT of a scenario back to back (a block), so that the rank groups compare them within it',
   parse: wholeNumber({ min: 1, max: 1000 }),
   // A count is the same count in every round: one round of counts, whatever the profile's wall-clock rounds.
   derive: (values) => measureNamed(String(values.measure)).plan.defaultRepeats(profileOf(values)),

@@ -1,4 +1,5 @@
 // @ts-check
+import { remeasuredCells } from '../../records/remeasured-cells.js'
 import { atMachineLimit } from '../../load/engines/index.js'
 import { GENERATOR_BOUND_RULE } from '../../platform/resources/resource-defaults.js'
 import { formatInteger, formatMs } from '../../platform/text/format.js'
@@ -172,13 +173,14 @@ function inconsistencyLines (records) {
  */
 function disturbanceLines (records) {
   const disturbed = records.filter((record) => record.interference?.disturbed)
-  const remeasured = records.filter((record) => (record.interference?.earlierAttempts.length ?? 0) > 0)
+  const { remeasured, withBlock, clean } = remeasuredCells(records)
+  const disturbedFirst = remeasured.length - withBlock
   return [
     ...(remeasured.length === 0
       ? []
       : [
-          `${remeasured.length} cell${remeasured.length > 1 ? 's were' : ' was'} disturbed and measured again ` +
-            `(${remeasured.length - remeasured.filter((record) => record.interference?.disturbed).length} clean the next time)`
+          `${disturbedFirst} cell${disturbedFirst === 1 ? ' was' : 's were'} disturbed and measured again` +
+            `${withBlock > 0 ? `, ${withBlock} more with their block` : ''} (${clean} clean the next time)`
         ]),
     ...(disturbed.length === 0
       ? []

@@ -131,9 +131,16 @@ export function initCluster (env, { allowFrom = [], password }) {
   return { dir, dataDir, binaries, user }
 }
 
+/**
+ * Connections the cluster takes at once. A round keeps every SUT up, each with two pools of PG_POOL_SIZE (pg and postgres.js, which
+ * keeps its connections while it lives): 24 SUTs of the default 10 hold 480, where PostgreSQL's default is 100.
+ */
+const MAX_CONNECTIONS = 1000
+
 /** @param {Cluster} cluster @param {string} address @param {number} port @returns {string[]} the server's arguments */
 export const serverArgs = ({ dir, dataDir }, address, port) =>
-  ['-D', dataDir, '-p', String(port), '-c', `listen_addresses=${address}`, '-k', dir, '-c', 'shared_preload_libraries=pg_stat_statements']
+  ['-D', dataDir, '-p', String(port), '-c', `listen_addresses=${address}`, '-k', dir, '-c', 'shared_preload_libraries=pg_stat_statements',
+    '-c', `max_connections=${MAX_CONNECTIONS}`]
 
 /**
  * PostgreSQL for the postgres scenarios: the server at DATABASE_URL when set, otherwise a throwaway

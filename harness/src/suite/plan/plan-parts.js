@@ -34,7 +34,14 @@ export function planParts ({ suts, scenarios, measure }, options, { settings, pl
   const shard = options.shard ?? null
   const whole = planRuns({ suts, scenarios, connections, repeats, seed })
   const id = planIdentity(whole.map(plannedEntry), planOptionsOf(options, planFields))
-  const parts = splitByExpectedTime(whole, shard?.count ?? 1, (entry) => measure.plan.cellSec(entry.scenario, settings))
+  // A block stays whole in one part, so that its SUTs are measured on one machine within seconds of each other.
+  /** @type {Map<string, import('./plan-runs.js').PlannedRun[]>} */
+  const blocks = new Map()
+  for (const entry of whole) blocks.set(entry.block, [...(blocks.get(entry.block) ?? []), entry])
+  const cellSec = (/** @type {import('./plan-runs.js').PlannedRun} */ entry) => measure.plan.cellSec(entry.scenario, settings)
+  const blockSec = (/** @type {import('./plan-runs.js').PlannedRun[]} */ block) => block.reduce((sum, entry) => sum + cellSec(entry), 0)
+  const parts = splitByExpectedTime([...blocks.values()], shard?.count ?? 1, blockSec)
+    .map(({ units, expectedSec }) => ({ units: units.flat().sort((a, b) => a.position - b.position), expectedSec }))
   const expectedSec = Math.round(parts.reduce((sum, part) => sum + part.expectedSec, 0) * 10) / 10
   return { id, whole, expectedSec, parts, mine: parts[(shard?.index ?? 1) - 1] }
 }

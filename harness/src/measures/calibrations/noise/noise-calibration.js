@@ -28,6 +28,7 @@ import { refusalReason } from '../../../subjects/sut-process/refusal.js'
 import { startSut } from '../../../subjects/sut-process/start-sut.js'
 import { machineKey } from '../machine-key.js'
 import { readStoredCalibration } from '../stored-calibration.js'
+import { blockModel } from '../../../judging/stats/block-model.js'
 import { pooledLogSpread } from './pooled-spread.js'
 
 export const NOISE_CALIBRATION_FILE = 'noise-calibration.json'
@@ -54,6 +55,13 @@ export const CALIBRATION_LAUNCHES = 5
  *   null or absent: not known (a calibration of an earlier version, or no launch read the SUT's cpu)
  * @property {number | null} [costDf] its degrees of freedom
  * @property {Record<string, number[]>} [cpuUsPerRequest] each SUT's launches' µs of cpu per request, as measured
+ * @property {{ variance: number | null, df: number | null, costVariance: number | null, costDf: number | null }} [withinRotation] the
+ *   spread of each figure left once each rotation's effect (the machine's speed while it measured every SUT once) is taken out, as a
+ *   run's rank groups take out a block's: what the rounds are sized on. Null: not known; absent: a calibration of an earlier version
+ *
+ * @typedef {object} SutLaunches one SUT's launches in the calibration
+ * @property {number[]} lnRates @property {number[]} lnCosts ln µs of the SUT's cpu per request, where it was read
+ * @property {Map<string, number>} rotations ln req/s by rotation @property {Map<string, number>} costRotations ln cost by rotation
  *
  * @typedef {object} NoiseSettings
  * @property {import('../../../load/engines/engine.js').Engine} engine the run's
@@ -87,7 +95,8 @@ export async function noiseCalibration (settings) {
   const file = join(cacheDir, NOISE_CALIBRATION_FILE)
   const launchWarmupSec = Number(runLoad.launchWarmupSec ?? 0)
   const load = { scenario: CALIBRATION_SCENARIO, connections, warmupSec, roundSec, engine: engine.name, launchWarmupSec, launchScenarios }
-  const key = { ...machineKey(pinning, [engine]), load }
+  // `spread`: what the calibration measures; one of an earlier version, without the spread within a rotation, is measured again.
+  const key = { ...machineKey(pinning, [engine]), load, spread: 'between and within rotations' }
   const { calibration, note } = readNoiseCalibration(file, cacheDir, key)
   if (calibration) return { calibration, file, reason: null }
   if (note) log(`dyno: ${note}`)
@@ -139,7 +148,7 @@ async function measureNoise (settings, load) {
   if (!scenario) throw new Error(`the ${CALIBRATION_SCENARIO} scenario is missing`)
   const env = runEnv(`noise-${randomBytes(3).toString('hex')}`)
   const suts = discoverSuts().filter((sut) => CALIBRATION_SUTS.includes(sut.name))
-  /** @type {Map<string, { lnRates: number[], lnCosts: number[] }>} each SUT's launches' ln req/s and ln µs of cpu per request */
+  /** @type {Map<string, SutLaunches>} */
   const data = new Map()
   /** @type {number[]} */
   const overheadsSec = []
@@ -163,9 +172,14 @@ async function measureNoise (settings, load) {
         }
         if (measured.disturbed && attempt < REMEASURES_PER_CELL) continue
         if (measured.disturbed) disturbedLaunches += 1
-        const kept = data.get(sut.name) ?? { lnRates: [], lnCosts: [] }
+        /** @type {SutLaunches} */
+        const kept = data.get(sut.name) ?? { lnRates: [], lnCosts: [], rotations: new Map(), costRotations: new Map() }
         kept.lnRates.push(measured.lnRate)
-        if (measured.lnCost !== null) kept.lnCosts.push(measured.lnCost)
+        kept.rotations.set(String(launch), measured.lnRate)
+        if (measured.lnCost !== null) {
+          kept.lnCosts.push(measured.lnCost)
+          kept.costRotations.set(String(launch), measured.lnCost)
+        }
         data.set(sut.name, kept)
         overheadsSec.push(Math.max(0, elapsedSec - measured.loadSec))
         break
@@ -177,8 +191,8 @@ async function measureNoise (settings, load) {
 }
 
 /**
- * The spreads of both figures from each SUT's launches, and the launches' figures as measured.
- * @param {Map<string, { lnRates: number[], lnCosts: number[] }>} data @param {number} disturbedLaunches
+ * The spreads of both figures from each SUT's launches, between them and within a rotation, and the launches' figures as measured.
+ * @param {Map<string, SutLaunches>} data @param {number} disturbedLaunches
  * @returns {Omit<NoiseCalibration, 'load' | 'launchOverheadSec'>}
  */
 function calibrationOf (data, disturbedLaunches) {
@@ -186,6 +200,8 @@ function calibrationOf (data, disturbedLaunches) {
   const launches = [...data.values()]
   const rates = pooledLogSpread(launches.map((sut) => sut.lnRates))
   const costs = pooledLogSpread(launches.map((sut) => sut.lnCosts))
+  const ratesWithin = blockModel(launches.map((sut) => sut.rotations))
+  const costsWithin = blockModel(launches.map((sut) => sut.costRotations))
   const figures = (/** @type {'lnRates' | 'lnCosts'} */ field, /** @type {number} */ digits) => Object.fromEntries(measuredSuts
     .map((name) => [name, (data.get(name)?.[field] ?? []).map((value) => Math.round(Math.exp(value) * 10 ** digits) / 10 ** digits)]))
   return {
@@ -197,6 +213,12 @@ function calibrationOf (data, disturbedLaunches) {
     disturbedLaunches,
     costVariance: costs?.variance ?? null,
     costDf: costs?.df ?? null,
+    withinRotation: {
+      variance: ratesWithin?.variance ?? null,
+      df: ratesWithin?.df ?? null,
+      costVariance: costsWithin?.variance ?? null,
+      costDf: costsWithin?.df ?? null
+    },
     cpuUsPerRequest: figures('lnCosts', 3)
   }
 }

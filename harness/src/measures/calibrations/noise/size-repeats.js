@@ -21,7 +21,10 @@ const FEWEST_REPEATS = 2
  * @property {number} roundSec what one round of one cell is expected to cost, its share of its launch included
  * @property {number} sdLog the spread of one round of a cell between fresh launches, as an sd of ln of the figure sized on
  * @property {import('../../../judging/rank-figure.js').RankFigure} [sizedOn] the figure whose spread sized the rounds (absent: req/s)
- * @property {{ 'req/s': number, cost: number | null }} [sdLogOf] the spread of each figure (cost null: not known)
+ * @property {{ 'req/s': number, cost: number | null }} [sdLogOf] the spread of each figure (cost null: not known): within a block where
+ *   the calibration measured it (withinBlocks), else between launches
+ * @property {{ 'req/s': number, cost: number | null }} [sdLogBetweenLaunches] the spread of each figure with the blocks' effect left in
+ * @property {boolean} [withinBlocks] whether sdLogOf is the spread within a block, which the rank groups judge pairs on
  * @property {import('../../../judging/rank-figure.js').RankChoice} [rankBy] the figure the rank groups are made on, and why
  * @property {number} separatesPct what `repeats` rounds tell apart, in %
  * @property {string | null} line said before the run and in its reports when the budget cannot pay for what the spread needs
@@ -39,7 +42,9 @@ const FEWEST_REPEATS = 2
  */
 export function sizeRepeats (calibration, plan) {
   const { budgetSec, defaultCells, cells, cellSec, scenariosPerLaunch, calibrationFile, rankBy = 'auto' } = plan
-  const sdLogOf = spreadsOf(calibration)
+  const between = spreadsOf(calibration)
+  const within = withinSpreadsOf(calibration)
+  const sdLogOf = within ?? between
   const choice = rankChoice(rankBy, { requestsSdLog: sdLogOf['req/s'], costSdLog: sdLogOf.cost })
   const sizedOn = choice.figure === 'cost' && sdLogOf.cost !== null ? 'cost' : 'req/s'
   const sdLog = sizedOn === 'cost' ? Number(sdLogOf.cost) : sdLogOf['req/s']
@@ -50,7 +55,7 @@ export function sizeRepeats (calibration, plan) {
   const separatesPct = Math.round((Math.exp(separableLog(sdLog, repeats)) - 1) * 100)
   const { warmupSec, roundSec: durationSec, launchWarmupSec } = calibration.load
   const launches = loadTimesText({ launchWarmupSec, warmupSec, durationSec })
-  const spread = `${spreadText(sizedOn, sdLogOf)} between fresh launches, each ${launches}`
+  const spread = `${spreadText(sizedOn, sdLogOf)} ${within ? 'within a block of' : 'between'} fresh launches, each ${launches}`
   const minutes = (/** @type {number} */ rounds) => Math.max(1, Math.round(cells * rounds * roundSec / 60))
   const would = needed === null ? 'no number of rounds would' : `\`--repeats ${needed}\` would (~${minutes(needed)} min)`
   const line = needed !== null && needed <= affordable
@@ -67,6 +72,8 @@ export function sizeRepeats (calibration, plan) {
     sdLog: Math.round(sdLog * 10000) / 10000,
     sizedOn,
     sdLogOf,
+    sdLogBetweenLaunches: between,
+    withinBlocks: within !== null,
     rankBy: choice,
     separatesPct,
     line,
@@ -85,6 +92,19 @@ function spreadsOf (calibration) {
   const rounded = (/** @type {number} */ variance) => Math.round(Math.sqrt(variance) * 10000) / 10000
   const cost = calibration.costVariance
   return { 'req/s': rounded(calibration.variance), cost: typeof cost === 'number' ? rounded(cost) : null }
+}
+
+/**
+ * Each figure's sd of ln within a rotation of the calibration (every SUT once), the rotation's effect taken out; null where the
+ * calibration does not know it for req/s.
+ * @param {import('./noise-calibration.js').NoiseCalibration} calibration
+ * @returns {{ 'req/s': number, cost: number | null } | null}
+ */
+function withinSpreadsOf (calibration) {
+  const within = calibration.withinRotation
+  if (typeof within?.variance !== 'number') return null
+  const rounded = (/** @type {number} */ variance) => Math.round(Math.sqrt(variance) * 10000) / 10000
+  return { 'req/s': rounded(within.variance), cost: typeof within.costVariance === 'number' ? rounded(within.costVariance) : null }
 }
 
 /**

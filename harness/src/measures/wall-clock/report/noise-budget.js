@@ -29,7 +29,8 @@ export function noiseBudgetLine (run) {
   const repeats = needed >= MAX_ROUNDS_TO_SEPARATE ? `more than ${MAX_ROUNDS_TO_SEPARATE} rounds` : `\`--repeats ${needed}\``
   const time = minutes === null ? '' : ` (~${minutes} min)`
   const figure = noisiest.rankedBy === 'cost' ? ', ln cost/request, which the ranks are on' : ''
-  return `noise: rounds spread ±${spreadPct} % (${noisiest.scenario}${figure}), so ${rounds} round${rounds === 1 ? '' : 's'} ` +
+  const where = noise.sdLogWithoutBlocks === undefined ? '' : ' within a block'
+  return `noise: rounds spread ±${spreadPct} %${where} (${noisiest.scenario}${figure}), so ${rounds} round${rounds === 1 ? '' : 's'} ` +
     `tell apart only ≥ ${separatesPct} %; 15 % needs ${repeats}${time} or a quieter machine ` +
     '(`--duration` narrows only a round\'s own spread)'
 }

@@ -81,11 +81,12 @@ function overviewRows (columns) {
 
 /**
  * What the rank groups are, on which figure, or why there are none.
- * @param {boolean} grouped @param {boolean} onCost
+ * @param {boolean} grouped @param {boolean} onCost @param {boolean} blocked the pairs were judged within the blocks of the rounds
  */
-function groupsSentence (grouped, onCost) {
+function groupsSentence (grouped, onCost, blocked) {
   if (!grouped) return 'Req/s of one round per cell: no rank groups (give `--repeats 2` or more for them).'
-  const method = `(95% intervals on ln ${onCost ? 'cost' : 'req/s'}, Welch t tests, Benjamini–Hochberg at a ${RANK_FDR * 100}% false ` +
+  const tests = blocked ? 't tests within the blocks a pair shares, every SUT of a scenario back to back' : 'Welch t tests'
+  const method = `(95% intervals on ln ${onCost ? 'cost' : 'req/s'}, ${tests}, Benjamini–Hochberg at a ${RANK_FDR * 100}% false ` +
     'discovery rate; docs/measuring.md, "Orders with their uncertainty").'
   return onCost
     ? 'Ranked on cost (`--rank-by cost`), lower first: beside each cpu µs per request (the geometric mean of the rounds) its rank ' +
@@ -123,7 +124,7 @@ export function wallClockOverview (run) {
     marks: [...WALL_CLOCK_MARKS],
     order: `Frameworks ${onCost ? BEST_FIRST_ORDER.replace('figures', 'costs') : BEST_FIRST_ORDER}.`,
     costNote: costs.length === 0 ? null : costNote(costs),
-    groups: groupsSentence(grouped, onCost),
+    groups: groupsSentence(grouped, onCost, run.aggregates.some((aggregate) => aggregate.noise?.sdLogWithoutBlocks !== undefined)),
     // What the machine's spread said before the run (the default profile's rounds sized from it), then what the run's own rounds say.
     caveats: [run.index.noisePlan?.line ?? null, noiseBudgetLine(run)].filter((line) => line !== null)
   }
