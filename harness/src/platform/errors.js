@@ -248,6 +248,14 @@ export const ERRORS = Object.freeze({
       'The message names the side (baseline or candidate), the file and what is wrong.',
     hint: 'Give `dyno compare` two run directories (with run.json), directories of runs, or result files written by `dyno run`.'
   },
+  DYNO_ERR_EXPLAIN_INPUT: {
+    exitCode: 2,
+    when:
+      'An input of `dyno explain` holds no instruction count that ended ok, or a count without functions by layer (made by a dyno ' +
+      'from before they were kept, or of a runtime other than Node). The message names the side, the file and why.',
+    hint: 'Count both sides with this dyno: `dyno run --measure instructions` (a count of the same code is taken from the count cache ' +
+      'unless it was made before; `--no-count-cache` counts again).'
+  },
   DYNO_ERR_COMPARE_SCHEMA: {
     exitCode: 2,
     when:

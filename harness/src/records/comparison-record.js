@@ -49,6 +49,8 @@
  * @property {{ baseline: string[], candidate: string[] }} files the result files of each side
  * @property {WarmupChange | null} warmup how the cell warmed up on each side (wall-clock
  *   results); null when a side has no run, or no run of either side was classified
+ * @property {import('../reports/explain/row-explanation.js').RowExplanation | null} [why] a regressed or improved count's top functions
+ *   and layers (null: its counts have no functions)
  * @property {RuntimeDifferences | null} runtimeDifferences what the runtime did
  *   differently, where the verdict found the level changed; null elsewhere, or when no run of either side recorded runtime events
  *

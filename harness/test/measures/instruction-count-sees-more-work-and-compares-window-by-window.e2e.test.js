@@ -1,7 +1,8 @@
 // @ts-check
 // `--measure instructions` counts what a SUT executes per request under callgrind, start-up and warm-up
 // uncounted, window by window, every response checked: a SUT doing 60% more work per request is counted as
-// doing more, and `dyno compare` calls two counts of the same code unchanged and the slower one regressed.
+// doing more, and `dyno compare` calls two counts of the same code unchanged and the slower one regressed; `dyno explain` names the
+// function that does the extra work, in the SUT's own code, and its layers add up to the change.
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { compareRuns } from '../../src/reports/compare/compare-runs.js'
 import { COMPARE_DEFAULTS } from '../../src/reports/compare/compare-defaults.js'
@@ -13,6 +14,8 @@ import { trackRuns } from '../support/leftover-processes.js'
 import { missing, skipNote } from '../support/needs.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runInTempDir } from '../support/run-fixture.js'
+import { explainRuns } from '../../src/reports/explain/explain-runs.js'
+import { explanationText } from '../../src/reports/explain/explain-text.js'
 
 const runs = trackRuns()
 const absent = missing('valgrind')
@@ -43,6 +46,17 @@ describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
     const total = count.windows.reduce((sum, window) => sum + window.instructions, 0)
     expect(count.instructionsPerRequest).toBe(Math.round(total / (6 * 40)))
 
+    // Every function of a request with its layer: the charged instructions of the layers add up to the whole count.
+    const functions = count.functions
+    if (!functions || functions.layers === null) throw new Error(`no functions: ${functions?.reason}`)
+    expect(functions.generatedCodeNamed).toBe(true)
+    const layered = Object.values(functions.layers).reduce((sum, value) => sum + value, 0)
+    expect(Math.abs(layered - count.instructionsPerRequest) / count.instructionsPerRequest).toBeLessThan(0.001)
+    expect(functions.functions[0]).toMatchObject({ name: 'work', layer: 'app', package: null })
+    expect(functions.functions[0].file).toMatch(/cpu-work\/start\.js$/)
+    expect(functions.layers.node).toBeGreaterThan(0)
+    expect(count.windows.every((window) => window.layers && window.layers.app > 0)).toBe(true)
+
     expect(markdownReport(readRun(base.runDir)))
       .toMatch(/\| framework \| version \| instructions\/req [^\n]*\n[^\n]*\n\| fixture-cpu-work \| [^|]+ \| [\d,]+ \| /)
 
@@ -68,8 +82,27 @@ describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
     expect(aaThreshold?.percent).toBe(Math.max(COMPARE_DEFAULTS.instructionThresholdFloorPercent, aaThreshold?.spreadPercent ?? 0))
     expect(Math.abs(aa.rows[0].programInstructionsPerRequest?.changePercent ?? 100)).toBeLessThan(aaThreshold?.percent ?? 0)
 
+    // The extra work is the fixture's `work`: first by its own instructions and by its charged ones, all of the change in its layer.
+    const { explanations: [why], unpaired } = explainRuns(base.runDir, slower.runDir, { top: 3 })
+    expect(unpaired).toEqual([])
+    expect(why.functions[0].fn).toMatchObject({ name: 'work', layer: 'app' })
+    expect(why.charged[0].fn.name).toBe('work')
+    expect(why.functions[0].selfChange / why.change).toBeGreaterThan(0.9)
+    expect(why.layers[0]).toMatchObject({ layer: 'app', withinNoise: false })
+    expect(Math.abs(why.layersChange - why.change)).toBeLessThan(why.noise.perRequest)
+    expect(explanationText(why, { markdown: true })).toMatch(new RegExp('^### fixture-cpu-work × json → fixture-cpu-work × json: ' +
+      '[\\s\\S]*\\| \\+[\\d,]+ \\| [\\d,]+ → [\\d,]+ \\| [^|]+ \\| app \\| work \\| [^|]*cpu-work/start\\.js:\\d+ \\|', 'm'))
+    // Two counts of the same code: no function's change is beyond the noise.
+    const same = explainRuns(base.runDir, again.runDir, { top: 10 }).explanations[0]
+    expect(same.functions).toEqual([])
+    expect(same.layers.find((layer) => layer.layer === 'app')).toMatchObject({ withinNoise: true })
+
     const slowdown = compareRuns([base.runDir], [slower.runDir], { thresholdPercent: null, paired: false })
     expect(slowdown.rows[0]).toMatchObject({ status: 'compared', verdict: 'regressed' })
+    // A regressed row says why: the function first, its layer beyond the noise.
+    expect(slowdown.rows[0].why?.functions[0]).toMatchObject({ name: 'work', layer: 'app' })
+    expect(slowdown.rows[0].why?.layers[0]).toMatchObject({ layer: 'app' })
+    expect(COMPARE_FORMATTERS.table(slowdown)).toMatch(/fixture-cpu-work × json: why, in instructions per request [^\n]*\+[\d,]+ work \(/)
     expect(slowdown.rows[0].programInstructionsPerRequest?.test).toMatchObject({ name: 'wilcoxon-signed-rank', pairs: 6 })
     expect(COMPARE_FORMATTERS.table(slowdown))
       .toMatch(/cand instr\/req[\s\S]*threshold[\s\S]*program[\s\S]*\d\.\d\d%[\s\S]*regressed[\s\S]*Verdicts on the program's instructions/)

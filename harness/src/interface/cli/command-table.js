@@ -8,6 +8,7 @@ import { CAPACITY_COMMAND } from '../commands/capacity-command.js'
 import { COMPARE_COMMAND } from '../commands/compare-command.js'
 import { COMPARE_COMMITS_COMMAND } from '../commands/compare-commits-command.js'
 import { COMPARE_VERSIONS_COMMAND } from '../commands/compare-versions-command.js'
+import { EXPLAIN_COMMAND } from '../commands/explain-command.js'
 import { HOST_COMMAND } from '../commands/host-command.js'
 import { LIST_COMMAND } from '../commands/list-command.js'
 import { MERGE_COMMAND } from '../commands/merge-command.js'
@@ -29,6 +30,7 @@ export const COMMANDS = Object.freeze([
   COMPARE_COMMAND,
   COMPARE_COMMITS_COMMAND,
   COMPARE_VERSIONS_COMMAND,
+  EXPLAIN_COMMAND,
   MERGE_COMMAND,
   TIMELINE_COMMAND,
   TIMELINE_ADD_COMMAND,

@@ -8,6 +8,7 @@ import { formatInteger } from '../../platform/text/format.js'
 import { escapeHtml } from '../../platform/text/html-text.js'
 import { markdownCell } from '../../platform/text/markdown-cell.js'
 import { instructionsOverview } from './instructions-overview.js'
+import { LAYER_GROUPS, layerShares } from './layer-groups.js'
 
 const COUNT_COLUMNS = ['framework', 'version', 'instructions/req', 'program/req', 'allocated B/req', 'windows (min–max)', '× fewest',
   'responses checked', 'status']
@@ -50,6 +51,29 @@ function countRows (run) {
   return sections
 }
 
+const LAYER_COLUMNS = ['framework', ...LAYER_GROUPS.map((group) => group.label)]
+/** What the table of layers says under it. */
+const LAYER_NOTE = 'Shares of a request\'s instructions: each JavaScript function with the native code it ran charged to it (V8\'s ' +
+  'builtins and runtime, a write to a socket), the rest of the native runtime (the event loop) with Node\'s server. `dyno explain` ' +
+  'sets two counts\' layers and functions side by side.'
+
+/**
+ * @param {import('../../records/read-run.js').RunData} run
+ * @returns {Map<string, string[][]>} per scenario, rows of LAYER_COLUMNS for the counts with layers, in the order of countRows
+ */
+function layerRows (run) {
+  /** @type {Map<string, string[][]>} */
+  const sections = new Map()
+  for (const record of run.records) {
+    const shares = record.status === 'ok' ? layerShares(record) : null
+    if (!shares) continue
+    const row = [record.sut.label ?? record.sut.name, ...shares.map(({ share, perRequest }) =>
+      `${(share * 100).toFixed(1)}% (${formatInteger(Math.round(perRequest))})`)]
+    sections.set(record.scenario.name, [...(sections.get(record.scenario.name) ?? []), row])
+  }
+  return sections
+}
+
 /** @param {import('../../records/read-run.js').RunData} run @returns {string} how the counts were made, from the first result */
 function countSettingsLine (run) {
   const counted = run.records.find((record) => record.instructions)
@@ -67,6 +91,16 @@ function countSettingsLine (run) {
   )
 }
 
+/** @param {string[]} head @param {string[][]} rows @returns {string} every cell escaped */
+const htmlTable = (head, rows) => `<table class="counts"><thead><tr>${head.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}` +
+  `</tr></thead><tbody>\n${rows.map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`).join('\n')}` +
+  '\n</tbody></table>'
+
+/** @param {string[][] | undefined} rows @returns {string} the table of layers of a scenario, if its counts have them */
+const layerSection = (rows) => rows
+  ? `<h3>Where a request's instructions go</h3>\n${htmlTable(LAYER_COLUMNS, rows)}\n<p class="note">${escapeHtml(LAYER_NOTE)}</p>`
+  : ''
+
 /** @type {import('../measure.js').ReportSections} */
 export const INSTRUCTIONS_REPORT = Object.freeze({
   overview: instructionsOverview,
@@ -76,6 +110,11 @@ export const INSTRUCTIONS_REPORT = Object.freeze({
       const rule = COUNT_COLUMNS.map((column) => COUNT_FIGURE_COLUMNS.includes(column) ? '---:' : '---').join('|')
       lines.push(`## ${scenario}`, '', `| ${COUNT_COLUMNS.join(' | ')} |`, `|${rule}|`,
         ...rows.map((row) => `| ${row.map(markdownCell).join(' | ')} |`), '')
+      const layered = layerRows(run).get(scenario)
+      if (!layered) continue
+      lines.push(`Where a request's instructions go, ${scenario}:`, '', `| ${LAYER_COLUMNS.map(markdownCell).join(' | ')} |`,
+        `|${LAYER_COLUMNS.map((_, index) => index === 0 ? '---' : '---:').join('|')}|`,
+        ...layered.map((row) => `| ${row.map(markdownCell).join(' | ')} |`), '', LAYER_NOTE, '')
     }
     return lines
   },
@@ -83,11 +122,11 @@ export const INSTRUCTIONS_REPORT = Object.freeze({
   html: (runs) => {
     const [run] = runs
     const intro = `<p class="note">Instructions per request, counted under ${escapeHtml(countSettingsLine(run))}.</p>`
+    const layers = layerRows(run)
     const sections = intro + [...countRows(run)].map(([scenario, rows]) => `<section id="scenario-${scenario.replace(/[^a-z0-9-]/gi, '-')}">
 <h2>${escapeHtml(scenario)}</h2>
-<table class="counts"><thead><tr>${COUNT_COLUMNS.map((column) => `<th>${escapeHtml(column)}</th>`).join('')}</tr></thead><tbody>
-${rows.map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`).join('\n')}
-</tbody></table>
+${htmlTable(COUNT_COLUMNS, rows)}
+${layerSection(layers.get(scenario))}
 </section>`).join('\n')
     return { scenarios: [], windowLabel: '-', sections, scripts: [] }
   },

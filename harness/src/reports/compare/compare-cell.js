@@ -9,6 +9,7 @@ import { verdictOf } from '../../judging/verdict.js'
 import { runtimeDifferences } from './runtime-differences.js'
 import { steadyLevelShift } from './steady-level-shift.js'
 import { warmupChange } from './warmup-change.js'
+import { rowExplanation } from '../explain/row-explanation.js'
 
 /**
  * @typedef {import('../../records/comparison-record.js').MetricRow} MetricRow
@@ -134,6 +135,7 @@ function comparedRow ({ cell, primary, shown, notes, head }, settings) {
     reason: enough ? null : tooFewRepeats(cell, spec, primary, alpha),
     notes,
     verdict: enough ? /** @type {MetricRow} */ (main).verdict : null,
+    ...(enough && (main?.verdict === 'regressed' || main?.verdict === 'improved') ? { why: rowExplanation(cell) } : {}),
     runtimeDifferences: spec.warmup ? differencesWhereLevelMoved(cell, main, enough, given ?? fixedPercent ?? 0) : null,
     ...FIGURES_EVERY_ROW_CARRIES,
     ...more,

@@ -11,6 +11,9 @@ import { findExecutable } from '../../../platform/util/find-executable.js'
 import { parseCallgrindDump } from './callgrind-profile.js'
 import { splitCollector } from './collector-split.js'
 import { splitCompiler } from './compiler-split.js'
+import { functionCosts } from './function-costs.js'
+import { addFunctionCosts } from './function-profile.js'
+import { readPerfMap } from './perf-map.js'
 
 const run = promisify(execFile)
 
@@ -85,24 +88,36 @@ export async function controlAll ({ vgdb, outDir, env }, command) {
  * @property {number} files one per process
  * @property {import('./collector-split.js').CollectorSplit} split the collector's instructions and the program's, summed
  * @property {import('./compiler-split.js').CompilerSplit} compiler V8's compilers' instructions and the functions (de)optimised, summed
+ * @property {Map<string, import('./function-costs.js').FunctionCost> | null} functions each function's instructions, summed over the
+ *   processes (null: not asked for)
+ * @property {boolean} generatedCodeNamed whether every process had a perf map to name V8's generated code by
  */
 
 /**
  * What the dump files that appeared since `before` hold (one per process and dump).
  * @param {string} outDir @param {Set<string>} before file names present before the dump
+ * @param {import('./code-layers.js').LayerContext | null} [layers] to keep each function's instructions, by layer
  * @returns {WindowDump}
  */
-export function readNewDumps (outDir, before) {
+export function readNewDumps (outDir, before, layers = null) {
   let instructions = 0
   let files = 0
   const collections = { scavenge: 0, markCompact: 0, minorMarkCompact: 0, incrementalMarkingStarted: 0 }
   const split = { collectorInstructions: 0, readingInstructions: 0, programInstructions: 0, collections }
   const compiler = { compilerInstructions: 0, optimisations: 0, deoptimisations: 0 }
+  /** @type {Map<string, import('./function-costs.js').FunctionCost> | null} */
+  const functions = layers ? new Map() : null
+  let generatedCodeNamed = true
   for (const name of readdirSync(outDir).filter((entry) => entry.startsWith('callgrind.out.') && !before.has(entry))) {
     const profile = parseCallgrindDump(readFileSync(join(outDir, name), 'utf8'))
     if (!profile.instructions && profile.arcs.length === 0) continue
     const own = splitCollector(profile)
     const compiled = splitCompiler(profile)
+    if (functions && layers) {
+      const codeNames = readPerfMap(Number(/^callgrind\.out\.(\d+)/.exec(name)?.[1]))
+      generatedCodeNamed &&= codeNames !== null
+      addFunctionCosts(functions, functionCosts(profile, codeNames, layers))
+    }
     for (const field of /** @type {(keyof typeof compiler)[]} */ (Object.keys(compiler))) compiler[field] += compiled[field]
     instructions += profile.instructions
     files += 1
@@ -113,7 +128,7 @@ export function readNewDumps (outDir, before) {
       split.collections[kind] += own.collections[kind]
     }
   }
-  return { instructions, files, split, compiler }
+  return { instructions, files, split, compiler, functions, generatedCodeNamed: functions !== null && generatedCodeNamed }
 }
 
 /** @param {string} outDir @returns {Set<string>} */

@@ -19,6 +19,8 @@ import { allocationEnv, makeAllocationDir, readAllocation } from './allocation-r
 import { roundTo } from '../../../platform/util/numbers.js'
 import { countingCodeHash } from './counting-code.js'
 import { settleStop, WARMUP_RULE } from './count-settle.js'
+import { functionProfile, layerContextOf, layersOf } from './function-profile.js'
+import { PERF_MAP_FLAGS, removePerfMaps } from './perf-map.js'
 
 /**
  * @typedef {{ nodeFlags: string[], env: Record<string, string>, cpuBaseline?: string }} CountSettings runtime settings of a count: flags
@@ -32,11 +34,13 @@ import { settleStop, WARMUP_RULE } from './count-settle.js'
  * otherwise decides how much of it lands inside a counted window, and its collections on a fixed schedule
  * (`--predictable-gc-schedule`: semi-spaces held at 4 MB, a fixed heap growth, no memory reducer). Without
  * the last, the young generation grows and shrinks with what survives, and some of express's windows held a collection
- * more than others (harness/bench/instruction-count-settings.js measures the windows with and without it).
+ * more than others (harness/bench/instruction-count-settings.js measures the windows with and without it). `--perf-basic-prof`
+ * names V8's generated code for the count's functions (perf-map.js).
  * @type {CountSettings}
  */
 export const NODE_COUNT_SETTINGS = Object.freeze({
-  nodeFlags: ['--hash-seed=1', '--random-seed=1', '--single-threaded', '--predictable-gc-schedule'], env: { UV_THREADPOOL_SIZE: '1' }
+  nodeFlags: ['--hash-seed=1', '--random-seed=1', '--single-threaded', '--predictable-gc-schedule', ...PERF_MAP_FLAGS],
+  env: { UV_THREADPOOL_SIZE: '1' }
 })
 /**
  * A Go SUT's setting for a count: no asynchronous preemption. Go preempts a long-running goroutine with a signal
@@ -94,6 +98,8 @@ export function countSettingsFor (sut) {
  * @property {number | null} allocatedBytesPerRequest bytes allocated on V8's heap (null: not measured, `allocation` says why)
  * @property {{ instructionsPerRequest: number, optimisations: number, deoptimisations: number } | null} [compiler] what V8's
  *   compilers did in the window (compiler-split.js; null: the runtime is not V8; none: a count of a dyno from before)
+ * @property {Partial<Record<import('./code-layers.js').LayerName, number>> | null} [layers] charged instructions per request by layer
+ *   (function-costs.js; null: the runtime is not V8; none: a count of a dyno from before)
  *
  * @typedef {object} CountWarmup
  * @property {string} rule count-settle.js's WARMUP_RULE
@@ -122,6 +128,8 @@ export function countSettingsFor (sut) {
  *   string }} collector the collector's instructions per request and its collections over all windows, or why they are not known
  * @property {{ bytesPerRequest: number } | { bytesPerRequest: null, reason: string }} allocation bytes allocated on V8's heap per request,
  *   over all windows, or why not measured
+ * @property {import('./function-profile.js').FunctionProfile | { layers: null, reason: string }} [functions] the functions of a
+ *   request and its layers (function-profile.js), or why not known (none: a count of a dyno from before)
  * @property {number} processes of the SUT that were counted
  * @property {CountSettings} settings what the SUT ran with for the count
  * @property {string} [countingCode] the version of dyno's counting code that made it (counting-code.js; none: a count of a dyno from
@@ -132,6 +140,9 @@ export function countSettingsFor (sut) {
  * @property {{ runId: string, countedAt: string, key: string }} [cachedFrom] the count was not made again: an identical one (same key,
  *   count-cache.js) of that run was reused
  */
+
+/** Why a runtime's count has no functions by layer: V8's generated code is named by its perf map, which only Node is asked for. */
+const NO_FUNCTION_DATA = 'functions by layer are read for Node, whose generated code V8 names in a perf map; this runtime\'s are not'
 
 /** Why a runtime's count has no collector figures: only V8's collector is known to collector-split.js. */
 const NO_COLLECTOR_DATA = 'the collector is counted apart only for V8 (Node); this runtime\'s collector is in the program\'s instructions'
@@ -174,6 +185,12 @@ export async function countInstructions ({
   // Allocation is read from inside the SUT, by a preload that runtimes honouring NODE_OPTIONS=--import take (allocation-preload.js).
   const allocationDir = sut.launch.eventLoopProbe ? makeAllocationDir(outDir) : null
   const checks = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }
+  const layerContext = node ? layerContextOf(sut) : null
+  /** @type {Map<string, import('./function-costs.js').FunctionCost>[]} each window's, beside `counts` */
+  const windowFunctions = []
+  let generatedCodeNamed = true
+  /** @type {Set<number>} */
+  const countedPids = new Set()
   /** @type {{ sender: import('./send-requests.js').RequestSender | null }} opened at the first send, once the SUT's port is known */
   const client = { sender: null }
   const send = async (/** @type {number} */ count) => {
@@ -193,6 +210,7 @@ export async function countInstructions ({
     { ...sut, launch: { ...launch, eventLoopProbe: false } },
     { readyTimeoutSec, stopGraceSec: 60, env: sutEnv, signal, cpus }
   )
+  countedPids.add(running.pid)
   try {
     // vgdb names a process's FIFOs after the HOST and USER valgrind saw: it runs with the SUT's environment.
     const control = { vgdb: callgrind.vgdb, outDir, env: { ...process.env, HOST: '127.0.0.1', ...sutEnv } }
@@ -231,7 +249,10 @@ export async function countInstructions ({
       await send(windowRequests)
       const before = dumpFiles(outDir)
       const reached = await controlRunning('dump')
-      const dumped = readNewDumps(outDir, before)
+      const dumped = readNewDumps(outDir, before, layerContext)
+      for (const pid of reached) countedPids.add(pid)
+      if (dumped.functions) windowFunctions.push(dumped.functions)
+      generatedCodeNamed &&= dumped.generatedCodeNamed
       if (dumped.files < reached.length) {
         throw new DynoError('DYNO_ERR_LOAD_GENERATOR', `callgrind dumped ${dumped.files} of ${reached.length} processes of ${sut.name}`)
       }
@@ -264,10 +285,12 @@ export async function countInstructions ({
               optimisations: dumped.compiler.optimisations,
               deoptimisations: dumped.compiler.deoptimisations
             }
-          : null
+          : null,
+        layers: dumped.functions ? layersOf(dumped.functions, windowRequests) : null
       })
     }
     const probe = counts.splice(0, Math.max(0, counts.length - windows))
+    windowFunctions.splice(0, probe.length)
     return {
       tool: 'callgrind',
       method: 'toggle',
@@ -296,6 +319,9 @@ export async function countInstructions ({
         : null,
       collector: collectorOver(counts, windowRequests, node),
       allocation: allocationOver(counts, allocationDir !== null),
+      functions: node && windowFunctions.length > 0
+        ? functionProfile(windowFunctions, windowRequests, generatedCodeNamed)
+        : { layers: null, reason: node ? 'no window was counted' : NO_FUNCTION_DATA },
       processes,
       settings,
       countingCode: countingCodeHash(),
@@ -306,6 +332,7 @@ export async function countInstructions ({
     client.sender?.close()
     await running.stop(60_000)
     rmSync(outDir, { recursive: true, force: true })
+    removePerfMaps(countedPids)
   }
 }
 

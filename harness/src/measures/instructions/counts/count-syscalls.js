@@ -15,6 +15,7 @@ import { DynoError } from '../../../platform/errors.js'
 import { startSut } from '../../../subjects/sut-process/start-sut.js'
 import { findExecutable } from '../../../platform/util/find-executable.js'
 import { requestSender } from './send-requests.js'
+import { PERF_MAP_FLAGS } from './perf-map.js'
 
 /** Each class of system call, and the calls in it; a call in none is `other`. */
 export const SYSCALL_CLASSES = Object.freeze({
@@ -61,7 +62,9 @@ export async function countSyscalls ({
   if (!strace) throw new DynoError('DYNO_ERR_LOAD_GENERATOR', STRACE_MISSING)
   if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} has no resolved launch command`)
   const node = sut.runtime.kind === 'node'
-  const launch = { ...sut.launch, args: [...(node ? settings.nodeFlags : []), ...sut.launch.args], eventLoopProbe: false }
+  // The perf map names code for callgrind; here its writes would be counted as the SUT's.
+  const flags = node ? settings.nodeFlags.filter((flag) => !PERF_MAP_FLAGS.includes(flag)) : []
+  const launch = { ...sut.launch, args: [...flags, ...sut.launch.args], eventLoopProbe: false }
   const running = await startSut({ ...sut, launch }, { readyTimeoutSec, stopGraceSec: 10, env: { ...env, ...settings.env }, signal })
   const sender = requestSender({ port: running.port, scenario, concurrency, timeoutMs: 60_000, trust })
   const outDir = mkdtempSync(join(tmpdir(), 'dyno-strace-'))

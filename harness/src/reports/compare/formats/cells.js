@@ -3,6 +3,7 @@ import { measureNamed } from '../../../measures/index.js'
 import { primaryFigures, signedPercent } from '../../../measures/comparison-cells.js'
 import { metricOf } from '../../../records/comparison-record.js'
 import { failingRows } from '../build-comparison.js'
+import { rowExplanationText } from '../../explain/row-explanation.js'
 
 /**
  * How the human formats (table, markdown) write the figures of a comparison, in one place.
@@ -27,7 +28,8 @@ export const rowName = (row) =>
   `${row.sut} × ${row.scenario}${row.requestsPerSec || !row.instructionsPerRequest ? ` (${row.connections} connections)` : ''}`
 
 /** @param {ComparisonRow} row @returns {string[]} the reason and the notes of a row, for under the table */
-export const rowRemarks = (row) => [row.reason, ...row.notes].filter((text) => text !== null).map((text) => `${rowName(row)}: ${text}`)
+export const rowRemarks = (row) => [row.reason, ...row.notes, row.why ? rowExplanationText(row.why) : null]
+  .filter((text) => text !== null).map((text) => `${rowName(row)}: ${text}`)
 
 /**
  * @param {Comparison['baseline']} side

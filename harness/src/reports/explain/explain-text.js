@@ -1,0 +1,115 @@
+// @ts-check
+// An explanation (explain-change.js) in words and tables: for the terminal, or as markdown for a report or a pull request's comment.
+// Names from the counts (functions, files, packages) are the SUT's data: markdown cells escape them.
+import { formatInteger } from '../../platform/text/format.js'
+import { markdownCell } from '../../platform/text/markdown-cell.js'
+import { createTable } from '../../platform/text/table.js'
+
+/**
+ * @typedef {import('./explain-change.js').Explanation} Explanation
+ * @typedef {import('./explain-change.js').FunctionChange} FunctionChange
+ * @typedef {{ head: string[], rows: string[][], alignRight: number[] }} Grid
+ */
+
+/** @param {number} value @returns {string} `+1,204` */
+const signed = (value) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${formatInteger(Math.round(Math.abs(value)))}`
+/** @param {number | null} value @returns {string} */
+const percentText = (value) => value === null ? '-' : `${value > 0 ? '+' : ''}${value.toFixed(1)}%`
+
+/** @param {Explanation} explanation @returns {string} the answer in one line */
+export function explanationHeadline ({ baseline, candidate, change, changePercent, noise }) {
+  return `${baseline.label} → ${candidate.label}: ${formatInteger(baseline.instructionsPerRequest)} → ` +
+    `${formatInteger(candidate.instructionsPerRequest)} instructions per request, ${signed(change)} (${percentText(changePercent)}); ` +
+    `noise ±${formatInteger(noise.perRequest)} (${noise.percent}%, the A/A threshold a verdict on this cell uses)`
+}
+
+/** @param {Explanation} explanation @returns {Grid} */
+function layerGrid ({ layers }) {
+  return {
+    head: ['layer', 'baseline', 'candidate', 'change', 'share of change', ''],
+    alignRight: [1, 2, 3, 4],
+    rows: layers.filter((layer) => layer.baseline > 0 || layer.candidate > 0).map((layer) => [
+      layer.label,
+      formatInteger(Math.round(layer.baseline)),
+      formatInteger(Math.round(layer.candidate)),
+      signed(layer.change),
+      percentText(layer.shareOfChange),
+      layer.withinNoise ? 'within noise' : ''
+    ])
+  }
+}
+
+/** The longest function name shown: a C++ name without its arguments can still run long. */
+const SHOWN_NAME_MAX_CHARS = 90
+
+/** @param {string} name @returns {string} a C++ name without its argument list, cut to fit a table */
+export function shownName (name) {
+  let depth = 0
+  let end = name.length
+  for (let index = 0; index < name.length && end === name.length; index++) {
+    if (name[index] === '<') depth += 1
+    else if (name[index] === '>') depth -= 1
+    else if (name[index] === '(' && depth === 0 && index > 0) end = index
+  }
+  const bare = name.slice(0, end)
+  return bare.length > SHOWN_NAME_MAX_CHARS ? `${bare.slice(0, SHOWN_NAME_MAX_CHARS - 1)}…` : bare
+}
+
+/** @param {FunctionChange[]} entries @param {'own' | 'charged'} by @returns {Grid} */
+function functionGrid (entries, by) {
+  return {
+    head: by === 'own'
+      ? ['own change', 'baseline → candidate', 'with its native calls', 'package or layer', 'function', 'where']
+      : ['change with its native calls', 'own change', 'package or layer', 'function', 'where'],
+    alignRight: by === 'own' ? [0, 1, 2] : [0, 1],
+    rows: entries.map((entry) => [
+      ...(by === 'own'
+        ? [signed(entry.selfChange), `${formatInteger(Math.round(entry.baselineSelf))} → ${formatInteger(Math.round(entry.candidateSelf))}`,
+            signed(entry.chargedChange)]
+        : [signed(entry.chargedChange), signed(entry.selfChange)]),
+      entry.fn.package ?? entry.fn.layer,
+      shownName(entry.fn.name),
+      entry.fn.file === null ? '' : `${entry.fn.file}${entry.fn.line === null ? '' : `:${entry.fn.line}`}`
+    ])
+  }
+}
+
+/**
+ * @param {Explanation} explanation @param {{ markdown: boolean }} format
+ * @returns {string}
+ */
+export function explanationText (explanation, { markdown }) {
+  const grid = markdown ? markdownGrid : terminalGrid
+  const parts = [markdown ? `### ${markdownCell(explanationHeadline(explanation))}` : explanationHeadline(explanation), '']
+  parts.push('By layer (each function with the native code it ran charged to it):', '', grid(layerGrid(explanation)), '')
+  parts.push(`The layers add up to ${signed(explanation.layersChange)} of ${signed(explanation.change)} per request.`, '')
+  const sections = /** @type {const} */ ([
+    ['Whose code changed: functions by their change with the native code they ran', explanation.charged, 'charged'],
+    ['Where it is spent: functions by the change of their own instructions', explanation.functions, 'own'],
+    ['New in the candidate', explanation.appeared, 'own'],
+    ['Gone from the candidate', explanation.vanished, 'own']
+  ])
+  for (const [title, entries, by] of sections) {
+    if (entries.length === 0) continue
+    parts.push(`${title} (beyond ±${formatInteger(explanation.noise.perRequest)} per request):`, '', grid(functionGrid(entries, by)), '')
+  }
+  if (explanation.charged.length + explanation.functions.length + explanation.appeared.length + explanation.vanished.length === 0) {
+    const noise = formatInteger(explanation.noise.perRequest)
+    parts.push(`No function's instructions changed by more than the noise (±${noise} per request).`, '')
+  }
+  return parts.join('\n')
+}
+
+/** @param {Grid} grid */
+function terminalGrid ({ head, rows, alignRight }) {
+  const table = createTable(head, { alignRight })
+  table.push(...rows)
+  return table.toString()
+}
+
+/** @param {Grid} grid */
+function markdownGrid ({ head, rows, alignRight }) {
+  const line = (/** @type {string[]} */ cells) => `| ${cells.map(markdownCell).join(' | ')} |`
+  const rule = head.map((_, index) => alignRight.includes(index) ? '---:' : '---')
+  return [line(head), `|${rule.join('|')}|`, ...rows.map(line)].join('\n')
+}
