@@ -19,6 +19,11 @@
  * @property {RowThreshold | null} threshold the smallest change the verdict calls; null unless the row is compared
  * @property {Verdict | null} verdict null unless the row is compared
  *
+ * @typedef {object} RowExplanation why a count's row changed, in brief (reports/explain/row-explanation.js)
+ * @property {{ name: string, file: string | null, line: number | null, package: string | null, layer: string, chargedChange: number }[]}
+ *   functions the program's top three by their change with the native code they ran, largest first
+ * @property {{ layer: string, label: string, shareOfChange: number | null }[]} layers beyond the noise, largest change first
+ *
  * @typedef {object} ComparisonRow one (SUT, scenario, connections)
  * @property {string} sut
  * @property {string} scenario
@@ -49,8 +54,7 @@
  * @property {{ baseline: string[], candidate: string[] }} files the result files of each side
  * @property {WarmupChange | null} warmup how the cell warmed up on each side (wall-clock
  *   results); null when a side has no run, or no run of either side was classified
- * @property {import('../reports/explain/row-explanation.js').RowExplanation | null} [why] a regressed or improved count's top functions
- *   and layers (null: its counts have no functions)
+ * @property {RowExplanation | null} [why] a regressed or improved count's top functions and layers (null: its counts have no functions)
  * @property {RuntimeDifferences | null} runtimeDifferences what the runtime did
  *   differently, where the verdict found the level changed; null elsewhere, or when no run of either side recorded runtime events
  *

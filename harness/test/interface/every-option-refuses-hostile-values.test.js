@@ -121,6 +121,8 @@ function commandLine (command, out) {
       return { before: ['run'], after: ['--out', out] }
     case 'compare':
       return { before: ['compare', 'guard-no-such-baseline', 'guard-no-such-candidate'], after: [] }
+    case 'explain':
+      return { before: ['explain', 'guard-no-such-baseline', 'guard-no-such-candidate'], after: [] }
     case 'compare-commits':
       return { before: ['compare-commits', 'guard-no-such-ref', 'guard-no-such-ref'], after: ['--out', out] }
     case 'merge':
@@ -172,7 +174,9 @@ function pathCases () {
     ...['/etc/passwd', join(dir, 'empty'), fifo, '/dev/zero', '/nonexistent/run', join(dir, 'not-json.json'), '']
       .map((value) => ({ argv: ['compare', value, join(dir, 'empty')], value })),
     // What a path is, is checked on both sides before either side is read.
-    ...[fifo, '/dev/zero', '/nonexistent/run', ''].map((value) => ({ argv: ['compare', join(dir, 'not-json.json'), value], value }))
+    ...[fifo, '/dev/zero', '/nonexistent/run', ''].map((value) => ({ argv: ['compare', join(dir, 'not-json.json'), value], value })),
+    ...['/etc/passwd', join(dir, 'empty'), fifo, '/dev/zero', '/nonexistent/run', join(dir, 'not-json.json'), '']
+      .map((value) => ({ argv: ['explain', value, join(dir, 'empty')], value }))
   ]
 }
 

@@ -72,11 +72,14 @@ describe('the functions of a count', () => {
       // The same function again, optimised: one function, whatever its tier.
       `1000 40 JS:*next ${ROUTER}:189:17`,
       `2000 10 JS:*send ${EXPRESS}:126:25`,
+      // A name is the SUT's to choose: one that would move a terminal's cursor is read without its control characters.
+      '3000 10 JS:*\u001b[2Jwipe /repo/packages/x/app.js:1:1',
       'garbage line that is not a map entry'
     ].join('\n') + '\n')
     const names = readPerfMap(PID)
     expect(names?.nameAt(0x1010)).toBe(`JS:*next ${ROUTER}:189:17`)
-    expect(names?.nameAt(0x3000)).toBeNull()
+    expect(names?.nameAt(0x3004)).toBe('JS:*?[2Jwipe /repo/packages/x/app.js:1:1')
+    expect(names?.nameAt(0x4000)).toBeNull()
     const costs = functionCosts(parseCallgrindDump(DUMP), names, CONTEXT)
     const of = (/** @type {string} */ key) => costs.get(key)
     // The builtin's 140 and the runtime's 60 are spread over its callers by what their calls cost (150 and 50): 3/4 and 1/4.

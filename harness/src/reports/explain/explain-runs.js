@@ -17,6 +17,9 @@ import { explainChange } from './explain-change.js'
  * @returns {ExplainedRuns}
  */
 export function explainRuns (baselinePath, candidatePath, settings) {
+  for (const [side, path] of [['baseline', baselinePath], ['candidate', candidatePath]]) {
+    if (path === '') throw new DynoError('DYNO_ERR_EXPLAIN_INPUT', `${side}: \`\` is an empty path: give a run directory or a result file`)
+  }
   const baseline = countedOf(readSide('baseline', [baselinePath]).records)
   const candidate = countedOf(readSide('candidate', [candidatePath]).records)
   if (baseline.length === 0 || candidate.length === 0) {

@@ -20,6 +20,15 @@ function parseReadyLine (line) {
 }
 
 /**
+ * @param {string[]} lines other lines the SUT printed @param {string} partial what it printed after its last newline
+ * @returns {string} what a reader needs to tell a SUT that printed nothing from one that printed something else, or half a line
+ */
+function stdoutSoFar (lines, partial) {
+  const all = [...lines, ...(partial ? [`${partial.slice(0, 200)} (no newline)`] : [])]
+  return all.length === 0 ? 'nothing on stdout; ' : `on stdout: ${all.map((line) => JSON.stringify(line)).join(', ')}; `
+}
+
+/**
  * @param {import('../../platform/hosts/host.js').HostProcess} child
  * @param {ReadyWait}
  *   context
@@ -28,6 +37,8 @@ function parseReadyLine (line) {
 export function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal }) {
   return new Promise((resolve, reject) => {
     let buffered = ''
+    /** @type {string[]} what the SUT printed on stdout that was not a ready line, the last few lines */
+    const otherLines = []
     const cleanup = () => {
       clearTimeout(timer)
       child.stdout.off('data', onData)
@@ -41,7 +52,11 @@ export function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal 
         const line = buffered.slice(0, newline).trim()
         buffered = buffered.slice(newline + 1)
         const ready = parseReadyLine(line)
-        if (!ready) continue
+        if (!ready) {
+          otherLines.push(line.slice(0, 200))
+          otherLines.splice(0, otherLines.length - 3)
+          continue
+        }
         if (!Number.isInteger(ready.port) || ready.port < 1 || ready.port > 65535) {
           return fail(new DynoError('DYNO_ERR_SUT_NOT_READY', `SUT ${sut.name} announced an invalid port in its ready line: ${line}`))
         }
@@ -52,7 +67,8 @@ export function waitForReadyLine (child, { sut, stderr, readyTimeoutSec, signal 
     const onAbort = () =>
       fail(new DynoError('DYNO_ERR_INTERRUPTED', `interrupted by ${String(signal?.reason)} while waiting for SUT ${sut.name} to be ready`))
     const timer = setTimeout(() => fail(new DynoError('DYNO_ERR_SUT_NOT_READY',
-      `SUT ${sut.name} printed no ready line within ${readyTimeoutSec} s; last stderr lines:\n${stderr.format()}`,
+      `SUT ${sut.name} printed no ready line within ${readyTimeoutSec} s; ${stdoutSoFar(otherLines, buffered)}last stderr lines:\n` +
+        stderr.format(),
       { details: { stderrTail: stderr.snapshot() } })), readyTimeoutSec * 1000)
     child.stdout.on('data', onData)
     child.exited.then(({ code, signal: exitSignal }) => fail(new DynoError('DYNO_ERR_SUT_EXITED',

@@ -20,7 +20,7 @@ import { roundTo } from '../../../platform/util/numbers.js'
 import { countingCodeHash } from './counting-code.js'
 import { settleStop, WARMUP_RULE } from './count-settle.js'
 import { functionProfile, layerContextOf, layersOf } from './function-profile.js'
-import { PERF_MAP_FLAGS, removePerfMaps } from './perf-map.js'
+import { PERF_MAP_FLAGS, removePerfMaps, v8LogFlag } from './perf-map.js'
 
 /**
  * @typedef {{ nodeFlags: string[], env: Record<string, string>, cpuBaseline?: string }} CountSettings runtime settings of a count: flags
@@ -180,8 +180,11 @@ export async function countInstructions ({
   if (!sut.launch) throw new DynoError('DYNO_ERR_SUT_PACKAGE', `SUT ${sut.name} has no resolved launch command`)
   const node = sut.runtime.kind === 'node'
   const settings = given ?? countSettingsFor(sut)
-  const counted = { command: sut.launch.command, args: [...(node ? settings.nodeFlags : []), ...sut.launch.args] }
   const outDir = mkdtempSync(join(tmpdir(), 'dyno-callgrind-'))
+  const logsToV8 = node && settings.nodeFlags.some((flag) => PERF_MAP_FLAGS.includes(flag))
+  const counted = {
+    command: sut.launch.command, args: [...(node ? settings.nodeFlags : []), ...(logsToV8 ? [v8LogFlag(outDir)] : []), ...sut.launch.args]
+  }
   // Allocation is read from inside the SUT, by a preload that runtimes honouring NODE_OPTIONS=--import take (allocation-preload.js).
   const allocationDir = sut.launch.eventLoopProbe ? makeAllocationDir(outDir) : null
   const checks = { responses: 0, mismatches: 0, unexpectedStatus: 0, errors: 0 }

@@ -3,15 +3,26 @@
 // writes every code object it creates to /tmp/perf-PID.map (`START SIZE NAME`, hex), and with that flag V8 never moves code, so
 // the map names each address for the process's life. The map is written by the SUT: it is read as data, bounded in size.
 import { readFileSync, rmSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 
 /**
- * The V8 flags that write the map. The first also opens V8's log (`isolate-…-v8.log` in the SUT's folder, a few memory events): the
- * others send that to /dev/null.
+ * The V8 flags that write the map. The first also opens V8's log (a line per page the heap takes or gives back), by default as
+ * `isolate-…-v8.log` in the SUT's folder: one file for all isolates, put where `v8LogFlag` says.
  */
-export const PERF_MAP_FLAGS = Object.freeze(['--perf-basic-prof', '--logfile=/dev/null', '--no-logfile-per-isolate'])
+export const PERF_MAP_FLAGS = Object.freeze(['--perf-basic-prof', '--no-logfile-per-isolate'])
+
+/**
+ * Where V8's log goes: the count's own temporary folder. Not /dev/null, which V8 takes for its console: the log's lines then went to
+ * the SUT's stdout, and one glued to the ready line hid it (a count then waited for a SUT that had started).
+ * @param {string} dir @returns {string}
+ */
+export const v8LogFlag = (dir) => `--logfile=${join(dir, 'v8.log')}`
 /** A map past this size is not read: a SUT making code without end is named, not followed. */
 const PERF_MAP_MAX_BYTES = 64 * 1024 * 1024
 const MAP_LINE = /^([0-9a-f]{1,16}) ([0-9a-f]{1,16}) (.{1,4000})$/
+/** A function's name is the SUT's to choose: no control character of it reaches a terminal. */
+// eslint-disable-next-line no-control-regex -- the control characters are what is matched
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/g
 
 /** @param {number} pid @returns {string} where V8 writes a process's map */
 export const perfMapPath = (pid) => `/tmp/perf-${pid}.map`
@@ -40,7 +51,8 @@ export function readPerfMap (pid) {
     const match = MAP_LINE.exec(line)
     if (!match) continue
     const start = Number.parseInt(match[1], 16)
-    written.push({ start, end: start + Number.parseInt(match[2], 16), name: match[3], order: written.length })
+    const name = match[3].replace(CONTROL_CHARACTERS, '?')
+    written.push({ start, end: start + Number.parseInt(match[2], 16), name, order: written.length })
   }
   const ranges = latestWithoutOverlap(written)
   return {
