@@ -7,7 +7,7 @@ import { runInTempDir } from '../support/run-fixture.js'
 
 const runs = trackRuns()
 
-it('fails the run with DYNO_ERR_SUT_NOT_READY and the last stderr lines when no ready line comes', async () => {
+it('fails the run with DYNO_ERR_SUT_NOT_READY, the last stderr lines and what it printed on stdout, masked, when no ready line comes', async () => {
   const readyTimeoutSec = 1
   const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('never-ready')], scenarios: ['json'], readyTimeoutSec })
   // It waited for the ready line as long as it was told to, and not much longer: the start stage as the harness timed it.
@@ -17,6 +17,10 @@ it('fails the run with DYNO_ERR_SUT_NOT_READY and the last stderr lines when no 
   expect(record).toMatchObject({ status: 'failed', errorCode: 'DYNO_ERR_SUT_NOT_READY', warmup: null, summary: null })
   expect(record.reason).toMatch(/printed no ready line within 1 s/)
   expect(record.reason).toContain('fixture never-ready: waiting for a database that never comes')
+  // What it printed on stdout instead of a ready line, its password masked, a line cut short said so.
+  expect(record.reason).toContain('on stdout: "fixture never-ready: connecting to postgres://dyno:***@127.0.0.1:5432/world", ' +
+    '"{\\"event\\":\\"rea (no newline)"')
+  expect(JSON.stringify(record)).not.toContain('hunter2')
   expect(record.sutProcess.stderrTail).toEqual([
     'fixture never-ready: booting',
     'fixture never-ready: waiting for a database that never comes'

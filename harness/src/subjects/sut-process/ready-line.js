@@ -2,6 +2,7 @@
 // A SUT of dyno's own says it listens with one JSON line on stdout, announcing the port it bound (PORT=0) and what it serves there.
 import { DynoError } from '../../platform/errors.js'
 import { describeExit } from './exit-text.js'
+import { maskSecrets } from '../../platform/util/mask-secrets.js'
 
 /** @typedef {import('./start-sut.js').ReadyLine} ReadyLine @typedef {import('./readiness.js').ReadyWait} ReadyWait */
 
@@ -21,11 +22,12 @@ function parseReadyLine (line) {
 
 /**
  * @param {string[]} lines other lines the SUT printed @param {string} partial what it printed after its last newline
- * @returns {string} what a reader needs to tell a SUT that printed nothing from one that printed something else, or half a line
+ * @returns {string} what a reader needs to tell a SUT that printed nothing from one that printed something else, or half a line: each
+ *   line masked as the stderr tail is (a SUT may print the URL of its database) and quoted, its control characters escaped
  */
 function stdoutSoFar (lines, partial) {
   const all = [...lines, ...(partial ? [`${partial.slice(0, 200)} (no newline)`] : [])]
-  return all.length === 0 ? 'nothing on stdout; ' : `on stdout: ${all.map((line) => JSON.stringify(line)).join(', ')}; `
+  return all.length === 0 ? 'nothing on stdout; ' : `on stdout: ${all.map((line) => JSON.stringify(maskSecrets(line))).join(', ')}; `
 }
 
 /**
