@@ -7,7 +7,7 @@ import { runInTempDir } from '../support/run-fixture.js'
 
 const runs = trackRuns()
 
-it('fails the run with DYNO_ERR_SUT_NOT_READY, the last stderr lines and what it printed on stdout, masked, when no ready line comes', async () => {
+it('fails with DYNO_ERR_SUT_NOT_READY, its last stderr lines and what it printed on stdout, masked, when no ready line comes', async () => {
   const readyTimeoutSec = 1
   const { written: [record] } = await runInTempDir({ runs, suts: [fixtureSut('never-ready')], scenarios: ['json'], readyTimeoutSec })
   // It waited for the ready line as long as it was told to, and not much longer: the start stage as the harness timed it.
