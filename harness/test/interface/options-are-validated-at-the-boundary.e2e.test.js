@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { SCENARIOS } from '@dyno/scenarios'
 import { describe, expect, it } from 'vitest'
 import { frameworkEntryList, frameworkList, frameworkRangeList, runtimeList, scenarioList } from '../../src/interface/cli/option-parsers.js'
-import { COMMAND_OPTIONS } from '../../src/interface/cli/command-table.js'
+import { COMMAND_OPTIONS, COMMANDS } from '../../src/interface/cli/command-table.js'
 import { flagName } from '../../src/platform/options/option-spec.js'
 import { parseOptions } from '../../src/interface/cli/command-table.js'
 import { RUNTIME_NAMES } from '../../src/subjects/runtimes/runtime-targets.js'
@@ -313,9 +313,10 @@ describe('the CLI on bad input', () => {
     expect(unknownOption.stderr).toMatch(/DYNO_ERR_INVALID_OPTION: Unknown option `--frobnicate` for `dyno run`/)
     const unknownCommand = await runCli(['launch'])
     expect(unknownCommand.code).toBe(2)
+    // Every command of the registry, in its order.
+    expect(COMMANDS.map((command) => command.name)).toEqual(expect.arrayContaining(['run', 'compare', 'explain', 'list']))
     expect(unknownCommand.stderr).toContain('DYNO_ERR_UNKNOWN_COMMAND: unknown command `launch`; ' +
-      'valid: run, capacity, verify, app, calibrate, report, compare, compare-commits, compare-versions, merge, timeline, timeline-add, ' +
-        'timeline-check, bisect, site, host, list')
+      `valid: ${COMMANDS.map((command) => command.name).join(', ')}`)
   })
 
   it('exits 2 when wrk is asked for what it cannot do', async () => {
