@@ -15,6 +15,7 @@ import { parseArgs } from 'node:util'
 import { SCENARIOS } from '@dyno/scenarios'
 import { controlAll, dumpFiles, findCallgrind, underCallgrind } from '../src/measures/instructions/counts/callgrind.js'
 import { parseCallgrindDump } from '../src/measures/instructions/counts/callgrind-profile.js'
+import { nativeName } from '../src/measures/instructions/counts/code-layers.js'
 import { countSettingsFor } from '../src/measures/instructions/counts/count-instructions.js'
 import { requestSender } from '../src/measures/instructions/counts/send-requests.js'
 import { DEFAULTS } from '../src/platform/defaults.js'
@@ -62,24 +63,8 @@ const GROUPS = [
   ['libuv', /^uv_|^uv__/],
   ['C library and kernel entry', /^(__|_?_?libc|mem|str|malloc|free|calloc|realloc|epoll|read|write|syscall|pthread|_dl_)/]
 ]
-/**
- * A C++ function's qualified name, without the return type callgrind writes before it (`void v8::internal::Marking…<…>::Visit(…)`).
- * @param {string} name
- */
-function qualifiedName (name) {
-  let depth = 0
-  let start = 0
-  for (let index = 0; index < name.length; index++) {
-    const char = name[index]
-    if (char === '<') depth += 1
-    else if (char === '>') depth -= 1
-    else if (char === '(' && depth === 0) break
-    else if (char === ' ' && depth === 0) start = index + 1
-  }
-  return name.slice(start)
-}
 const groupOf = (/** @type {string} */ name) =>
-  GROUPS.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(qualifiedName(name)))?.[0] ?? 'other'
+  GROUPS.find(([, pattern]) => /** @type {RegExp} */ (pattern).test(nativeName(name)))?.[0] ?? 'other'
 
 /**
  * One runtime's profile: two windows after the warm-up, each function's own instructions per request in each.

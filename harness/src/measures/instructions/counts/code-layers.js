@@ -111,10 +111,11 @@ export function packageOf (file) {
 const NATIVE_NAME_MAX_CHARS = 240
 
 /**
- * A C++ function's qualified name, without the return type callgrind writes before it (`void v8::internal::X<…>::Visit(…)`).
- * @param {string} name
+ * A C++ function's qualified name, without the return type callgrind writes before it (`void v8::internal::X<…>::Visit(…)`), cut to
+ * NATIVE_NAME_MAX_CHARS.
+ * @param {string} name @returns {string}
  */
-function nativeName (name) {
+export function nativeName (name) {
   let depth = 0
   let start = 0
   for (let index = 0; index < name.length; index++) {
