@@ -146,19 +146,20 @@ function layerChanges (baseline, candidate, before, after, { change, noisePerReq
 }
 
 /**
- * A layer's own A/A band: how far its windows' means may differ for the same code, from its spread between windows (a collection
- * lands in some windows only).
+ * A layer's own A/A band: how far its windows' means may differ for the same code, from its spread between windows within each side
+ * (a collection lands in some windows only), pooled over the two sides so that the change itself does not widen it.
  * @param {ResultRecord} baseline @param {ResultRecord} candidate @param {LayerName} name
  */
 function layerBand (baseline, candidate, name) {
-  const windows = (/** @type {ResultRecord} */ record) =>
-    (record.instructions?.windows ?? []).map((window) => window.layers?.[name] ?? 0)
-  const all = [...windows(baseline), ...windows(candidate)]
-  const mean = all.reduce((sum, value) => sum + value, 0) / Math.max(1, all.length)
-  if (all.length < 4 || mean === 0) return 0
-  const variance = all.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (all.length - 1)
-  const perSide = Math.min(windows(baseline).length, windows(candidate).length)
-  return 1.96 * Math.sqrt(2 * variance / Math.max(1, perSide))
+  const sides = [baseline, candidate].map((record) => (record.instructions?.windows ?? []).map((window) => window.layers?.[name] ?? 0))
+  const df = sides.reduce((sum, values) => sum + values.length - 1, 0)
+  if (sides.some((values) => values.length < 2) || df < 2) return 0
+  const squares = sides.reduce((sum, values) => {
+    const mean = values.reduce((total, value) => total + value, 0) / values.length
+    return sum + values.reduce((total, value) => total + (value - mean) ** 2, 0)
+  }, 0)
+  const [before, after] = sides
+  return 1.96 * Math.sqrt(squares / df * (1 / before.length + 1 / after.length))
 }
 
 /**
