@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { SCHEMA_VERSION } from '../platform/defaults.js'
 import { HARNESS_DIR } from '../platform/paths.js'
 
-/** @typedef {'result' | 'run-index' | 'aggregates' | 'timeline-record'} DocumentKind */
+/** @typedef {'result' | 'run-index' | 'aggregates' | 'timeline-record' | 'function-list'} DocumentKind */
 
 /** How many problems a message names. */
 const NAMED_PROBLEMS = 3
@@ -24,7 +24,7 @@ function validatorOf (kind) {
     schemas = new Ajv({ allErrors: true, strict: false, removeAdditional: true })
     // ajv-formats is CommonJS: its plugin is both module.exports and .default; .default is what its types name.
     ajvFormats.default(schemas)
-    for (const name of ['result', 'run-index', 'aggregates', 'timeline-record']) {
+    for (const name of ['function-list', 'result', 'run-index', 'aggregates', 'timeline-record']) {
       schemas.addSchema(JSON.parse(readFileSync(join(HARNESS_DIR, 'schema', `${name}.schema.json`), 'utf8')))
     }
   }

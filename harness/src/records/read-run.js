@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path'
 import { DynoError } from '../platform/errors.js'
 import { shapeProblem } from './document-shape.js'
 import { aggregateRuns } from './aggregate-runs.js'
+import { attachFunctionList } from './function-list-file.js'
 import { RANK_FIGURES } from '../judging/rank-figure.js'
 import { readBoundedJson } from '../platform/util/bounded-files.js'
 import { inputKind, MAX_INPUT_BYTES } from '../platform/util/checked-paths.js'
@@ -113,7 +114,9 @@ export function readRun (dir) {
   checkedShape('run-index', index, indexPath, 'a run index')
   const records = names.map((/** @type {string} */ name) => {
     const path = join(dir, name)
-    return checkedRecord(checkedShape('result', readJson(path, 'a result'), path, 'a result'), path)
+    const record = checkedRecord(checkedShape('result', readJson(path, 'a result'), path, 'a result'), path)
+    attachFunctionList(record, path)
+    return record
   })
   const aggregatesPath = index.aggregatesFile ? join(dir, plainName(index.aggregatesFile, `${indexPath}: aggregatesFile`)) : null
   /** @type {import('./aggregate-runs.js').Aggregate[]} */

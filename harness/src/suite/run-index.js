@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { SCHEMA_VERSION } from '../platform/defaults.js'
 import { RUN_INDEX_FILE } from '../records/run-layout.js'
 import { writeJsonAtomic } from '../records/write-json-atomic.js'
+import { writeResultFile } from '../records/function-list-file.js'
 import { plannedEntry } from './plan/plan-parts.js'
 
 /**
@@ -92,7 +93,7 @@ export function openRunIndex (runDir, { runId, env, plan, planRecord, setup }) {
     },
     keep (position, record) {
       const planned = plan[position]
-      writeJsonAtomic(join(runDir, planned.file), record)
+      writeResultFile(join(runDir, planned.file), record)
       kept.set(position, record)
       listResult(index.results, entryOf(planned, record), (file) => positionOf.get(file) ?? 0, position)
       index.remeasured.stillDisturbed = [...kept.values()].filter((one) => one.interference?.disturbed).length

@@ -74,7 +74,30 @@ describe.skipIf(absent)(`dyno timeline${skipNote(absent)}`, () => {
       expect(record.measures?.instructionsPerRequest).toBeGreaterThan(10_000)
       // Every record of one run's settings is on one line.
       expect(record.key.counting.id).toBe(failed?.key.counting.id)
+      // Its functions by layer, the list gzipped in functions/ under the record's id.
+      expect(record.functions?.listFile).toBe(`${record.id}.json.gz`)
+      expect(record.functions?.windowLayers).toHaveLength(3)
+      expect(record.functions?.functions).toBeUndefined()
     }
+    expect(failed?.functions).toBeUndefined()
+    const counted = records.filter((record) => record.status === 'ok')
+    expect(filesOf(join(data, 'functions'))).toEqual(counted.map((record) => `${record.id}.json.gz`).sort())
+  }, 600_000)
+
+  it('explains the change between two releases from their records, and says why a release not counted cannot be', async () => {
+    const records = [...openDataset(data).values()]
+    const idOf = (/** @type {string} */ release) => records.find((record) => record.key.release === release)?.id
+    const path = (/** @type {string} */ release) => join(data, 'records', `${idOf(release)}.json`)
+    const explained = await runCli(['explain', path('5.2.1'), path('5.3.0'), '--format', 'json'])
+    expect(explained.code, explained.stderr).toBe(0)
+    const [explanation] = JSON.parse(explained.stdout).explanations
+    expect(explanation.baseline.label).toBe('express@5.2.1 on node × json')
+    expect(explanation.candidate.label).toBe('express@5.3.0 on node × json')
+    // The layers add up to the whole change, as each count's layers add up to its whole.
+    expect(Math.abs(explanation.layersChange - explanation.change)).toBeLessThan(explanation.baseline.instructionsPerRequest * 0.002)
+    const refused = await runCli(['explain', path('2.5.11'), path('5.3.0')])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain(`DYNO_ERR_EXPLAIN_INPUT: baseline: express@2.5.11 on node × json (${path('2.5.11')}) was not counted`)
   }, 600_000)
 
   it('counts only the release it does not hold yet, and appends only its record', async () => {
@@ -89,7 +112,9 @@ describe.skipIf(absent)(`dyno timeline${skipNote(absent)}`, () => {
     const { records } = newestRun()
     expect(records.map((record) => `${record.sut.label} ${record.status}`)).toEqual(['express@5.1.0 ok', 'express@2.5.11 failed'])
     const after = filesOf(data)
-    expect(after.filter((file) => !before.includes(file))).toHaveLength(1)
+    // The record and its function list.
+    expect(after.filter((file) => !before.includes(file))).toEqual([expect.stringMatching(/^functions\/[0-9a-f]{24}\.json\.gz$/),
+      expect.stringMatching(/^records\/[0-9a-f]{24}\.json$/)])
     // Nothing held was rewritten.
     for (const [position, file] of before.entries()) {
       if (contentBefore[position] !== null) expect(readFileSync(join(data, file), 'utf8'), file).toBe(contentBefore[position])

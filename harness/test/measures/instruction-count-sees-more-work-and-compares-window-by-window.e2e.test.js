@@ -3,6 +3,8 @@
 // uncounted, window by window, every response checked: a SUT doing 60% more work per request is counted as
 // doing more, and `dyno compare` calls two counts of the same code unchanged and the slower one regressed; `dyno explain` names the
 // function that does the extra work, in the SUT's own code, and its layers add up to the change.
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { compareRuns } from '../../src/reports/compare/compare-runs.js'
 import { COMPARE_DEFAULTS } from '../../src/reports/compare/compare-defaults.js'
@@ -46,8 +48,15 @@ describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
     const total = count.windows.reduce((sum, window) => sum + window.instructions, 0)
     expect(count.instructionsPerRequest).toBe(Math.round(total / (6 * 40)))
 
+    // The function list is kept gzipped beside the result, named after it, and put back where the run is read.
+    const stored = count.functions
+    if (!stored || stored.layers === null) throw new Error(`no functions: ${stored?.reason}`)
+    expect(stored.functions).toBeUndefined()
+    const resultFile = readdirSync(base.runDir).find((name) => name.endsWith('--json.json'))
+    expect(stored.listFile).toBe(resultFile?.replace(/\.json$/, '.functions.json.gz'))
+    expect(statSync(join(base.runDir, String(stored.listFile))).size).toBeLessThan(64 * 1024)
     // Every function of a request with its layer: the charged instructions of the layers add up to the whole count.
-    const functions = count.functions
+    const functions = readRun(base.runDir).records[0].instructions?.functions
     if (!functions || functions.layers === null) throw new Error(`no functions: ${functions?.reason}`)
     expect(functions.generatedCodeNamed).toBe(true)
     const layered = Object.values(functions.layers).reduce((sum, value) => sum + value, 0)

@@ -8,13 +8,14 @@ const load = (/** @type {string} */ name) => JSON.parse(readFileSync(new URL(`..
 const ajv = new Ajv({ allErrors: true, strict: true })
 // ajv-formats is CommonJS: its plugin is both module.exports and .default; .default is what its types name.
 ajvFormats.default(ajv)
+ajv.addSchema(load('function-list.schema.json'))
 ajv.addSchema(load('result.schema.json'))
 ajv.addSchema(load('run-index.schema.json'))
 ajv.addSchema(load('aggregates.schema.json'))
 ajv.addSchema(load('compare.schema.json'))
 
 /**
- * @param {'result' | 'run-index' | 'aggregates' | 'compare'} kind
+ * @param {'result' | 'run-index' | 'aggregates' | 'compare' | 'function-list'} kind
  * @param {unknown} document
  * @returns {string[]} the schema violations, empty when valid
  */

@@ -3,6 +3,7 @@
 // given. Every figure from data is written as text (escaped); each page carries only its own part of the model, for the charts.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { explanationPageOf } from './step-explanations.js'
 
 const require = createRequire(import.meta.url)
 export const ECHARTS_VERSION = require('echarts/package.json').version
@@ -89,23 +90,38 @@ function chartBlock (chart) {
 </figure>`
 }
 
-/** @param {{ series: string, from: string, to: string, changePct: number, intervalPct: [number, number], thresholdPct: number }[]} steps */
-function stepTable (steps) {
+/**
+ * @param {{ series: string, from: string, to: string, fromId: string, toId: string, changePct: number, intervalPct: [number, number],
+ *   thresholdPct: number }[]} steps
+ * @param {Set<string>} explained the steps' pages written
+ */
+function stepTable (steps, explained) {
   if (steps.length === 0) return '<p>No step: no neighbouring pair of counts on these lines differs beyond its own spread.</p>'
   return '<div class="scroll"><table><tr><th scope="col">line</th><th scope="col">from</th><th scope="col">to</th><th ' +
     'scope="col">change</th>' +
-    '<th scope="col">95% interval</th><th scope="col">threshold</th></tr>' +
+    '<th scope="col">95% interval</th><th scope="col">threshold</th><th scope="col">why</th></tr>' +
     steps.map((step) => `<tr><td>${escapeHtml(step.series)}</td><td>${escapeHtml(step.from)}</td><td>${escapeHtml(step.to)}</td>` +
       `<td>${step.changePct > 0 ? '+' : ''}${step.changePct}%</td><td>${step.intervalPct[0]}% to ${step.intervalPct[1]}%</td>` +
-      `<td>±${step.thresholdPct}%</td></tr>`).join('\n') + '</table></div>'
+      `<td>±${step.thresholdPct}%</td><td>${whyLink(step, explained)}</td></tr>`).join('\n') + '</table></div>'
+}
+
+/**
+ * @param {{ fromId: string, toId: string }} step @param {Set<string>} explained
+ * @returns {string} the link to the step's explanation, or why there is none
+ */
+function whyLink (step, explained) {
+  const page = explanationPageOf(step)
+  return explained.has(page)
+    ? `<a href="${page}">by function and layer</a>`
+    : '<span title="a count on either side was made before dyno kept functions, or not on Node">not kept</span>'
 }
 
 /**
  * Each release's figures on the Node releases it was counted on, and the steps between them.
- * @param {SiteModel['nodeSteps']} lines
+ * @param {SiteModel['nodeSteps']} lines @param {Set<string>} explained the steps' pages written
  * @returns {string}
  */
-function nodeStepTable (lines) {
+function nodeStepTable (lines, explained) {
   if (lines.length === 0) return '<p>No release was counted on two Node releases.</p>'
   return '<div class="scroll"><table><tr><th scope="col">release</th><th scope="col">scenario</th><th scope="col">program ' +
     'instructions per request, by Node</th><th scope="col">steps</th></tr>' +
@@ -114,13 +130,14 @@ function nodeStepTable (lines) {
         .map((point) => `<a href="records/${point.recordId}.json">Node ${escapeHtml(point.at)}: ${figure(point.value)}</a>`)
         .join('<br>')}</td><td>${line.steps
         .map((step) => `${escapeHtml(step.from)} → ${escapeHtml(step.to)}: ${step.changePct > 0 ? '+' : ''}${step.changePct}% ` +
-          `(${step.intervalPct[0]}% to ${step.intervalPct[1]}%)`)
+          `(${step.intervalPct[0]}% to ${step.intervalPct[1]}%; why: ${whyLink(step, explained)})`)
         .join('<br>') || 'none'}</td></tr>`).join('\n') +
     '</table></div>'
 }
 
 /**
- * @param {SiteModel} model @param {{ suite: boolean, generatedAt: string }} context
+ * @param {SiteModel} model @param {{ suite: boolean, generatedAt: string, explained: Set<string> }} context explained: the steps'
+ *   explanation pages written (step-explanations.js)
  * @returns {{ file: string, html: string }[]}
  */
 export function sitePages (model, context) {
@@ -129,9 +146,9 @@ export function sitePages (model, context) {
     const charts = framework.scenarios.flatMap((scenario) => scenario.charts)
     const body = framework.scenarios.map((scenario) => `<section><h2>${escapeHtml(scenario.name)}</h2>
 <div class="charts">${scenario.charts.map(chartBlock).join('\n')}</div>
-<h3>Steps along its releases</h3>${stepTable(scenario.steps)}
+<h3>Steps along its releases</h3>${stepTable(scenario.steps, context.explained)}
 <h3>Steps along Node releases, release by release</h3>${nodeStepTable(model.nodeSteps.filter((line) =>
-      line.framework === framework.name && line.scenario === scenario.name))}
+      line.framework === framework.name && line.scenario === scenario.name), context.explained)}
 <h3>Counts whose windows had not settled</h3>${scenario.unsettled.length === 0
       ? '<p>None: every count\'s windows lie within 10% of their median.</p>'
       : '<p>A window of each lies more than 10% from the median of its windows: the first ones still holding the runtime\'s compilation, ' +
@@ -176,7 +193,7 @@ export function sitePages (model, context) {
 <h2>Runtimes</h2><ul>${model.runtimes
     .map((runtime) => '<li><a ' + `href="${runtime.page}">${escapeHtml(runtime.name)}</a></li>`)
     .join('\n')}</ul>
-<h2>Steps along Node releases, for one release of a framework</h2>${nodeStepTable(model.nodeSteps)}`
+<h2>Steps along Node releases, for one release of a framework</h2>${nodeStepTable(model.nodeSteps, context.explained)}`
 
   pages.push({
     file: 'index.html',

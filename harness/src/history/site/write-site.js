@@ -11,6 +11,7 @@ import { DynoError } from '../../platform/errors.js'
 import { makeDirectory } from '../../platform/util/checked-paths.js'
 import { siteModel } from './site-model.js'
 import { SITE_ASSETS, sitePages } from './site-pages.js'
+import { stepExplanationPages } from './step-explanations.js'
 
 const SITE_MARK = '.dyno-site'
 
@@ -45,19 +46,26 @@ export function writeSite (out, { records, suiteHtml }) {
   }
   // Worked out before anything is written: a record the model cannot draw leaves no half-written directory.
   const model = siteModel(records)
-  const pages = sitePages(model, { suite: suiteHtml !== null, generatedAt: new Date().toISOString() })
+  const steps = [...model.frameworks.flatMap((framework) => framework.scenarios.flatMap((scenario) => scenario.steps)),
+    ...model.nodeSteps.flatMap((line) => line.steps)]
+  const explanations = stepExplanationPages(new Map(records.map((record) => [record.id, record])), steps)
+  const explained = new Set(explanations.map((page) => page.file))
+  const pages = sitePages(model, { suite: suiteHtml !== null, generatedAt: new Date().toISOString(), explained })
   makeDirectory(dirname(out))
   const staging = join(dirname(out), `.${basename(out)}.dyno-site-${randomBytes(4).toString('hex')}`)
   try {
     mkdirSync(staging)
     mkdirSync(join(staging, 'assets'))
     mkdirSync(join(staging, 'records'))
+    mkdirSync(join(staging, 'explain'))
     writeFileSync(join(staging, SITE_MARK), 'written by dyno site\n')
-    for (const { file, html } of pages) writeFileSync(join(staging, file), html)
+    for (const { file, html } of [...pages, ...explanations]) writeFileSync(join(staging, file), html)
     if (suiteHtml !== null) writeFileSync(join(staging, 'suite.html'), suiteHtml)
     for (const [name, read] of Object.entries(SITE_ASSETS)) writeFileSync(join(staging, 'assets', name), read())
     // Record ids are 24 hex digits (checked when their directory was read): a file name that stays inside records/.
-    for (const record of records) writeFileSync(join(staging, 'records', `${record.id}.json`), JSON.stringify(record, null, 2) + '\n')
+    for (const record of records) {
+      writeFileSync(join(staging, 'records', `${record.id}.json`), JSON.stringify(withoutFunctionList(record), null, 2) + '\n')
+    }
     writeFileSync(
       join(staging, 'records', 'index.html'),
       '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Records</title></head>' +
@@ -92,4 +100,14 @@ function replaceWith (out, staging) {
     throw error
   }
   rmSync(previous, { recursive: true, force: true })
+}
+
+/**
+ * A record as its data directory keeps it: its function list is read for the steps' pages, and not published as JSON.
+ * @param {import('../timeline/timeline-dataset.js').TimelineRecord} record
+ */
+function withoutFunctionList (record) {
+  if (!record.functions) return record
+  const { functions, listProblem, ...kept } = record.functions
+  return { ...record, functions: kept }
 }

@@ -24,6 +24,7 @@ import { DynoError } from '../../platform/errors.js'
  *
  * @typedef {object} Step
  * @property {string} from @property {string} to the neighbouring points, in line order
+ * @property {string} fromId @property {string} toId their records' ids
  * @property {number} changePct the estimated change, in percent (positive: more instructions per request)
  * @property {[number, number]} intervalPct its 95% interval, in percent
  * @property {number} thresholdPct the smallest change called a step on this pair
@@ -129,7 +130,7 @@ function stepBetween (before, after) {
   const windows = (/** @type {LinePoint} */ point) =>
     /** @type {number[]} */ (point.record.measures?.programPerWindow.filter((value) => value !== null && value > 0))
   const { steps, ...step } = countStep(windows(before), windows(after))
-  return steps ? [{ from: before.at, to: after.at, ...step }] : []
+  return steps ? [{ from: before.at, to: after.at, fromId: before.record.id, toId: after.record.id, ...step }] : []
 }
 
 /**

@@ -12,10 +12,13 @@ import { DynoError } from '../../platform/errors.js'
 import { schemaProblem } from '../../records/document-shape.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { readBoundedJson } from '../../platform/util/bounded-files.js'
+import { readFunctionList, writeFunctionList } from '../../records/function-list-file.js'
 import { checkWritableDirectory, inputKind, makeDirectory } from '../../platform/util/checked-paths.js'
 
 export const DATASET_FILE = 'dataset.json'
 export const RECORDS_DIR = 'records'
+/** Each record's function list, gzipped, named by the record's id: beside records/, which a dyno from before reads alone. */
+export const FUNCTIONS_DIR = 'functions'
 /** The layout of the directory and of its records; a directory of another layout is refused, never rewritten. */
 export const DATASET_LAYOUT = Object.freeze({ layout: 'dyno-timeline', layoutVersion: 1 })
 export const RECORD_FILE = /^[0-9a-f]{24}\.json$/
@@ -24,6 +27,9 @@ const MAX_LAYOUT_BYTES = 64 * 1024
 export const MAX_RECORD_BYTES = 1024 * 1024
 
 /**
+ * @typedef {import('../../measures/instructions/counts/code-layers.js').LayerName} LayerName
+ * @typedef {import('../../measures/instructions/counts/function-profile.js').CountedFunction} CountedFunction
+ *
  * @typedef {object} CountingSettings what a count was made with: records of other settings are never drawn on one line
  * @property {number} warmupRequests uncounted before the first window
  * @property {string} [warmupRule] count-settle.js's WARMUP_RULE; absent: the fixed rule of counts from before
@@ -50,6 +56,10 @@ export const MAX_RECORD_BYTES = 1024 * 1024
  *   warmup?: { usedRequests: number, settled: boolean, reason?: string, probeWindows: number[] } } | null} measures
  *   null: not counted; warmup: how the warm-up of a count of the settling rule ended
  * @property {{ runId: string, measuredAt: string | null, resultFile: string, cachedFrom: string | null }} source the run it came from
+ * @property {{ layers: Partial<Record<LayerName, number>>, windowLayers: (Partial<Record<LayerName, number>> | null)[],
+ *   keptAbovePerRequest: number, omitted: { functions: number, selfPerRequest: number }, generatedCodeNamed: boolean,
+ *   functions?: CountedFunction[] | null, listFile?: string, listProblem?: string }} [functions] the count's functions by layer (none:
+ *   not a count on Node, or one made before they were kept); the list is kept in FUNCTIONS_DIR, `<id>.json.gz`
  * @property {{ cpu: string, kernel: string, node: string, dyno: string, commit: string | null }} env
  */
 
@@ -147,11 +157,45 @@ export function appendToDataset (dir, held, records) {
       alreadyHeld.push(record)
       continue
     }
-    writeJsonAtomic(join(dir, RECORDS_DIR, `${record.id}.json`), record)
+    writeJsonAtomic(join(dir, RECORDS_DIR, `${record.id}.json`), withListWritten(dir, record))
     held.set(record.id, record)
     appended.push(record)
   }
   return { appended, alreadyHeld }
+}
+
+/**
+ * Writes a record's function list into FUNCTIONS_DIR; the record as it is kept, naming that file.
+ * @param {string} dir @param {TimelineRecord} record @returns {TimelineRecord}
+ */
+function withListWritten (dir, record) {
+  const profile = record.functions
+  if (!profile || !Array.isArray(profile.functions)) return record
+  makeDirectory(join(dir, FUNCTIONS_DIR))
+  const listFile = `${record.id}.json.gz`
+  writeFunctionList(join(dir, FUNCTIONS_DIR, listFile), profile.functions)
+  const { functions, ...kept } = profile
+  return { ...record, functions: { ...kept, listFile } }
+}
+
+/**
+ * A record's function list, read from FUNCTIONS_DIR; null with the reason where it has none or it cannot be read.
+ * @param {string} dir the data directory @param {TimelineRecord} record read by openDataset (its id checked)
+ * @returns {{ functions: CountedFunction[], problem: null } | { functions: null, problem: string }}
+ */
+export function recordFunctionList (dir, record) {
+  const profile = record.functions
+  if (!profile) {
+    return { functions: null, problem: `the record ${record.id} has no functions: counted before they were kept, or not on Node` }
+  }
+  if (Array.isArray(profile.functions)) return { functions: profile.functions, problem: null }
+  if (profile.listFile !== `${record.id}.json.gz`) {
+    const named = JSON.stringify(profile.listFile)?.slice(0, 80)
+    return { functions: null, problem: `the record ${record.id} names ${named} as its list; allowed: ${record.id}.json.gz` }
+  }
+  const read = readFunctionList(join(dir, FUNCTIONS_DIR, profile.listFile))
+  // Checked against function-list.schema.json: the counted functions' shape.
+  return read.problem === null ? { functions: /** @type {CountedFunction[]} */ (read.functions), problem: null } : read
 }
 
 /**

@@ -44,6 +44,7 @@ export function timelineRecordsOf (run, publishedAt) {
       reason: count ? null : result.reason ?? 'the count made no figures',
       errorCode: count ? null : result.errorCode,
       measures: count ? measuresOf(count) : null,
+      ...functionsOf(count),
       source: {
         runId: result.runId,
         measuredAt: result.finishedAt,
@@ -130,5 +131,25 @@ function measuresOf (count) {
           }
         }
       : {})
+  }
+}
+
+/**
+ * A count's functions by layer as a record keeps them: the list in memory, in its own file once appended (timeline-dataset.js).
+ * @param {import('../../measures/instructions/counts/count-instructions.js').InstructionCount | null} count
+ * @returns {{ functions?: TimelineRecord['functions'] }} none: the count has none (another runtime, a dyno from before, a list lost)
+ */
+function functionsOf (count) {
+  const profile = count?.functions
+  if (!count || !profile || profile.layers === null || !Array.isArray(profile.functions)) return {}
+  return {
+    functions: {
+      layers: profile.layers,
+      windowLayers: count.windows.map((window) => window.layers ?? null),
+      keptAbovePerRequest: profile.keptAbovePerRequest,
+      omitted: profile.omitted,
+      generatedCodeNamed: profile.generatedCodeNamed,
+      functions: profile.functions
+    }
   }
 }

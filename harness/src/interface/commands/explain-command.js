@@ -1,16 +1,20 @@
 // @ts-check
 import { explainRuns } from '../../reports/explain/explain-runs.js'
+import { explainTimelineRecords, isTimelineRecordPath } from '../../history/timeline/timeline-explain.js'
+import { DynoError } from '../../platform/errors.js'
 import { explanationText } from '../../reports/explain/explain-text.js'
+import { explanationsHtml } from '../../reports/explain/explain-html.js'
 import { oneOf, wholeNumber } from '../../platform/options/option-parsers.js'
 
-const EXPLAIN_FORMATS = ['text', 'markdown', 'json']
+const EXPLAIN_FORMATS = ['text', 'markdown', 'json', 'html']
 
 /** @type {import('../../platform/options/option-spec.js').OptionSpec} */
 const EXPLAIN_FORMAT = {
   field: 'format',
   partOfPlan: false,
   flag: '--format <name>',
-  description: 'Output: text (tables for the terminal), markdown (for a report or a pull request), json (every figure)',
+  description: 'Output: text (tables for the terminal), markdown (for a report or a pull request), json (every figure), html (one ' +
+    'page that opens offline: the tables and a difference flame graph of every kept function)',
   parse: oneOf(EXPLAIN_FORMATS),
   default: 'text'
 }
@@ -32,9 +36,18 @@ const TOP_FUNCTIONS = {
  * @returns {Promise<number>}
  */
 export async function explainCommand (baseline, candidate, options, io) {
-  const explained = explainRuns(baseline, candidate, { top: options.top })
+  const timeline = [baseline, candidate].filter(isTimelineRecordPath).length
+  if (timeline === 1) {
+    throw new DynoError('DYNO_ERR_EXPLAIN_INPUT', `one of ${baseline} and ${candidate} is a timeline record and the other is not; ` +
+      'allowed: two records of data directories, or two runs or results')
+  }
+  const explained = timeline === 2
+    ? explainTimelineRecords(baseline, candidate, { top: options.top })
+    : explainRuns(baseline, candidate, { top: options.top })
   if (options.format === 'json') io.stdout.write(JSON.stringify(explained, null, 2) + '\n')
-  else {
+  else if (options.format === 'html') {
+    io.stdout.write(explanationsHtml(explained.explanations))
+  } else {
     const markdown = options.format === 'markdown'
     io.stdout.write(explained.explanations.map((explanation) => explanationText(explanation, { markdown })).join('\n'))
   }
@@ -47,9 +60,9 @@ export const EXPLAIN_COMMAND = {
   name: 'explain',
   args: ['<baseline>', '<candidate>'],
   summary: 'Why an instruction count changed: for each counted cell of the two runs (run directories, directories of runs, or result ' +
-    'files), the change per layer (the route\'s work, the SUT\'s code, its framework and dependencies, Node, the collector, the ' +
-    'runtime), ' +
-    'the functions whose own instructions changed most, and those new and gone, each beyond the cell\'s A/A noise',
+    'files), or between two records of a timeline\'s data directory (DATA/records/<id>.json), the change per layer (the route\'s ' +
+    'work, the SUT\'s code, its framework and dependencies, Node, the collector, the runtime), the functions whose own instructions ' +
+    'changed most, and those new and gone, each beyond the cell\'s A/A noise',
   options: [EXPLAIN_FORMAT, TOP_FUNCTIONS],
   run: ({ positionals: [baseline, candidate], options }, io) => explainCommand(baseline, candidate, options.values, io)
 }

@@ -6,7 +6,7 @@ import { REPO_ROOT } from '../../platform/paths.js'
 import { htmlReport } from '../../reports/report/html-report.js'
 import { readRun } from '../../records/read-run.js'
 import { writeSite } from '../../history/site/write-site.js'
-import { DATASET_FILE, openDataset } from '../../history/timeline/timeline-dataset.js'
+import { DATASET_FILE, openDataset, recordFunctionList } from '../../history/timeline/timeline-dataset.js'
 import { inputDirectory, outputDirectory } from '../../platform/options/option-parsers.js'
 
 /**
@@ -27,13 +27,23 @@ export async function siteCommand (dataDirs, options, io) {
           'made by `dyno timeline`; nothing was written'
       )
     }
-    for (const [id, record] of openDataset(dir)) records.set(id, record)
+    for (const [id, record] of openDataset(dir)) records.set(id, withFunctionList(dir, record))
   }
   const suiteHtml = options.suiteRun ? htmlReport([readRun(resolve(REPO_ROOT, options.suiteRun))]) : null
   const out = resolve(REPO_ROOT, options.out)
   const written = writeSite(out, { records: [...records.values()], suiteHtml })
   io.stdout.write(`site: ${join(out, 'index.html')} (${written.pages.length} pages, ${written.records} records)\n`)
   return 0
+}
+
+/**
+ * A record with its function list read, for its steps' explanations; a list that cannot be read leaves them unexplained, said why.
+ * @param {string} dir @param {import('../../history/timeline/timeline-dataset.js').TimelineRecord} record
+ */
+function withFunctionList (dir, record) {
+  if (!record.functions) return record
+  const { functions, problem } = recordFunctionList(dir, record)
+  return { ...record, functions: { ...record.functions, functions, ...(problem === null ? {} : { listProblem: problem }) } }
 }
 
 /** @type {import('../cli/command.js').Command} */

@@ -4,6 +4,7 @@
 // asked, never through a symbolic link (O_NOFOLLOW); never more than a bound, said before a byte is read; JSON no deeper than a
 // bound, checked before anything recurses into it.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
 
 /** How deep a JSON document dyno reads may nest: dyno's own are a dozen levels at most. */
 export const MAX_JSON_DEPTH = 64
@@ -46,15 +47,15 @@ export function openRegularFile (path, { followLinks = false } = {}) {
 }
 
 /**
- * A whole file's text, when it is a regular file no larger than `maxBytes`.
+ * A whole file's bytes, when it is a regular file no larger than `maxBytes`.
  * @param {string} path @param {{ maxBytes: number, followLinks?: boolean }} options
- * @returns {{ text: string, problem: null } | { text: null, problem: string }}
+ * @returns {{ bytes: Buffer, problem: null } | { bytes: null, problem: string }}
  */
-export function readBoundedText (path, { maxBytes, followLinks = false }) {
+export function readBoundedBytes (path, { maxBytes, followLinks = false }) {
   const opened = openRegularFile(path, { followLinks })
-  if (opened.fd === null) return { text: null, problem: opened.problem }
+  if (opened.fd === null) return { bytes: null, problem: opened.problem }
   try {
-    if (opened.size > maxBytes) return { text: null, problem: `is ${opened.size} bytes, more than the ${maxBytes} dyno reads there` }
+    if (opened.size > maxBytes) return { bytes: null, problem: `is ${opened.size} bytes, more than the ${maxBytes} dyno reads there` }
     const buffer = Buffer.alloc(opened.size)
     let read = 0
     while (read < buffer.length) {
@@ -62,15 +63,25 @@ export function readBoundedText (path, { maxBytes, followLinks = false }) {
       if (got === 0) break
       read += got
     }
-    return { text: buffer.toString('utf8', 0, read), problem: null }
+    return { bytes: buffer.subarray(0, read), problem: null }
   } catch (error) {
     return {
-      text: null,
+      bytes: null,
       problem: `cannot be read (${/** @type {NodeJS.ErrnoException} */ (error).code ?? /** @type {Error} */ (error).message})`
     }
   } finally {
     closeSync(opened.fd)
   }
+}
+
+/**
+ * A whole file's text, when it is a regular file no larger than `maxBytes`.
+ * @param {string} path @param {{ maxBytes: number, followLinks?: boolean }} options
+ * @returns {{ text: string, problem: null } | { text: null, problem: string }}
+ */
+export function readBoundedText (path, options) {
+  const { bytes, problem } = readBoundedBytes(path, options)
+  return bytes === null ? { text: null, problem } : { text: bytes.toString('utf8'), problem: null }
 }
 
 /**
@@ -105,7 +116,35 @@ export function jsonDepth (text, limit) {
  */
 export function readBoundedJson (path, options) {
   const { text, problem } = readBoundedText(path, options)
-  if (text === null) return { value: null, problem }
+  return text === null ? { value: null, problem } : parsedJson(text)
+}
+
+/**
+ * A gzipped JSON document, bounded twice: the file by `maxBytes`, and what it inflates to by `maxTextBytes` (a few kilobytes of gzip
+ * can inflate to gigabytes).
+ * @param {string} path @param {{ maxBytes: number, maxTextBytes: number }} options
+ * @returns {{ value: unknown, problem: null } | { value: null, problem: string }}
+ */
+export function readBoundedGzipJson (path, { maxBytes, maxTextBytes }) {
+  const { bytes, problem } = readBoundedBytes(path, { maxBytes })
+  if (bytes === null) return { value: null, problem }
+  let text
+  try {
+    text = gunzipSync(bytes, { maxOutputLength: maxTextBytes }).toString('utf8')
+  } catch (error) {
+    const code = /** @type {NodeJS.ErrnoException} */ (error).code
+    return {
+      value: null,
+      problem: code === 'ERR_BUFFER_TOO_LARGE'
+        ? `inflates to more than the ${maxTextBytes} bytes dyno reads there`
+        : `is not gzip (${/** @type {Error} */ (error).message})`
+    }
+  }
+  return parsedJson(text)
+}
+
+/** @param {string} text @returns {{ value: unknown, problem: null } | { value: null, problem: string }} */
+function parsedJson (text) {
   if (jsonDepth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) {
     return { value: null, problem: `nests deeper than the ${MAX_JSON_DEPTH} levels dyno reads` }
   }

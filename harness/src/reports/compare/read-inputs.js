@@ -5,6 +5,7 @@ import { SCHEMA_VERSION } from '../../platform/defaults.js'
 import { DynoError, isDynoError } from '../../platform/errors.js'
 import { measureOf } from '../../measures/index.js'
 import { shapeProblem } from '../../records/document-shape.js'
+import { attachFunctionList } from '../../records/function-list-file.js'
 import { readRun } from '../../records/read-run.js'
 import { inputKind } from '../../platform/util/checked-paths.js'
 
@@ -67,7 +68,9 @@ export function readSide (side, paths) {
     ) {
       readRunDir(side, dirname(path), runs, records)
     } else {
-      records.push({ record: checkRecord(side, path, document), file: path })
+      const record = checkRecord(side, path, document)
+      attachFunctionList(record, path)
+      records.push({ record, file: path })
       runs.push({ runId: document.runId, schemaVersion: document.schemaVersion, where: path, seed: undefined, git: document.env?.git })
     }
   }

@@ -6,13 +6,20 @@
 // says so.
 import { instructionThreshold, INSTRUCTION_THRESHOLD_FLOOR_PCT } from '../../judging/stats/instruction-threshold.js'
 import { CODE_LAYERS, LAYER_LABELS } from '../../measures/instructions/counts/code-layers.js'
-import { DynoError } from '../../platform/errors.js'
+import { changeTree } from './change-tree.js'
 
 /**
- * @typedef {import('../../records/result-record.js').ResultRecord} ResultRecord
  * @typedef {import('../../measures/instructions/counts/function-profile.js').FunctionProfile} FunctionProfile
  * @typedef {import('../../measures/instructions/counts/function-profile.js').CountedFunction} CountedFunction
  * @typedef {import('../../measures/instructions/counts/code-layers.js').LayerName} LayerName
+ *
+ * @typedef {object} ExplainedCount what a change is explained from, wherever the count was kept (result-count.js, a timeline's record)
+ * @property {string} label the SUT and scenario
+ * @property {string} file
+ * @property {number} instructionsPerRequest
+ * @property {number[]} programPerWindow the program's instructions per request, window by window: what verdicts judge
+ * @property {(Partial<Record<LayerName, number>> | null)[]} windowLayers each window's layers (null: none known)
+ * @property {FunctionProfile} profile with its list of functions
  *
  * @typedef {object} ExplainedSide
  * @property {string} label the SUT and scenario
@@ -50,88 +57,58 @@ import { DynoError } from '../../platform/errors.js'
  * @property {FunctionChange[]} functions the largest changes of own instructions beyond the noise, largest first: where it is spent
  * @property {FunctionChange[]} appeared in the candidate's list and beyond the noise, not in the baseline's where it would be kept
  * @property {FunctionChange[]} vanished
+ * @property {import('./change-tree.js').ChangeNode} tree every kept function of both counts by layer and package (change-tree.js):
+ *   the difference flame graph's boxes
  */
 
 /** @param {number} value */
 const tenths = (value) => Math.round(value * 10) / 10
 
 /**
- * @param {{ record: ResultRecord, file: string }} baseline @param {{ record: ResultRecord, file: string }} candidate
- * @param {{ top: number }} settings
+ * @param {ExplainedCount} baseline @param {ExplainedCount} candidate @param {{ top: number }} settings
  * @returns {Explanation}
  */
 export function explainChange (baseline, candidate, { top }) {
-  const before = profileOf(baseline, 'baseline')
-  const after = profileOf(candidate, 'candidate')
-  const beforeTotal = totalOf(baseline.record)
-  const afterTotal = totalOf(candidate.record)
-  const change = afterTotal - beforeTotal
+  const before = baseline.profile
+  const after = candidate.profile
+  const change = candidate.instructionsPerRequest - baseline.instructionsPerRequest
   const threshold = instructionThreshold(
-    { baseline: programWindows(baseline.record), candidate: programWindows(candidate.record), paired: true },
+    { baseline: baseline.programPerWindow, candidate: candidate.programPerWindow, paired: true },
     { givenPercent: null, floorPercent: INSTRUCTION_THRESHOLD_FLOOR_PCT }
   )
-  const noisePerRequest = tenths(threshold.percent / 100 * beforeTotal)
+  const noisePerRequest = tenths(threshold.percent / 100 * baseline.instructionsPerRequest)
   const functions = functionChanges(before, after)
   const beyond = (/** @type {FunctionChange} */ entry) => Math.abs(entry.selfChange) >= noisePerRequest
   const whollyBeyond = (/** @type {FunctionChange} */ entry) =>
     Math.max(Math.abs(entry.selfChange), Math.abs(entry.chargedChange)) >= noisePerRequest
   return {
-    baseline: sideOf(baseline, beforeTotal),
-    candidate: sideOf(candidate, afterTotal),
+    baseline: sideOf(baseline),
+    candidate: sideOf(candidate),
     change: tenths(change),
-    changePercent: beforeTotal > 0 ? tenths(change / beforeTotal * 1000) / 10 : 0,
+    changePercent: baseline.instructionsPerRequest > 0 ? tenths(change / baseline.instructionsPerRequest * 1000) / 10 : 0,
     noise: { percent: threshold.percent, perRequest: noisePerRequest, from: threshold.from },
-    layers: layerChanges(baseline.record, candidate.record, before, after, { change, noisePerRequest }),
+    layers: layerChanges(baseline, candidate, { change, noisePerRequest }),
     layersChange: tenths(CODE_LAYERS.reduce((sum, { name }) => sum + (after.layers[name] ?? 0) - (before.layers[name] ?? 0), 0)),
     charged: [...functions].filter((entry) => Math.abs(entry.chargedChange) >= noisePerRequest)
       .sort((a, b) => Math.abs(b.chargedChange) - Math.abs(a.chargedChange)).slice(0, top),
     functions: functions.filter((entry) => entry.inBaseline && entry.inCandidate && beyond(entry)).slice(0, top),
     appeared: functions.filter((entry) => !entry.inBaseline && whollyBeyond(entry) && keptIfThere(entry, before)).slice(0, top),
-    vanished: functions.filter((entry) => !entry.inCandidate && whollyBeyond(entry) && keptIfThere(entry, after)).slice(0, top)
+    vanished: functions.filter((entry) => !entry.inCandidate && whollyBeyond(entry) && keptIfThere(entry, after)).slice(0, top),
+    tree: changeTree(before, after)
   }
 }
 
-/**
- * @param {{ record: ResultRecord, file: string }} sourced @param {'baseline' | 'candidate'} side
- * @returns {FunctionProfile}
- */
-function profileOf ({ record, file }, side) {
-  const functions = record.instructions?.functions
-  if (!record.instructions) {
-    throw new DynoError('DYNO_ERR_EXPLAIN_INPUT', `${side}: ${file} is not an instruction count (it was measured by ` +
-      `${record.load.measure}); ` +
-      'explain reads counts: `dyno run --measure instructions`')
-  }
-  if (!functions || functions.layers === null) {
-    const why = functions?.reason ?? 'it was counted by a dyno from before functions were kept'
-    throw new DynoError('DYNO_ERR_EXPLAIN_INPUT', `${side}: ${file} has no functions by layer: ${why}`)
-  }
-  return /** @type {FunctionProfile} */ (functions)
-}
-
-/** @param {ResultRecord} record @returns {number} instructions per request */
-const totalOf = (record) => record.instructions?.instructionsPerRequest ?? 0
-
-/** @param {ResultRecord} record @returns {number[]} the program's instructions per request, window by window (what verdicts judge) */
-const programWindows = (record) =>
-  (record.instructions?.windows ?? []).map((window) => window.programInstructionsPerRequest ?? window.instructionsPerRequest)
-
-/** @param {{ record: ResultRecord, file: string }} sourced @param {number} total @returns {ExplainedSide} */
-const sideOf = ({ record, file }, total) => ({
-  label: `${record.sut.label ?? record.sut.name} × ${record.scenario.name}`,
-  file,
-  instructionsPerRequest: total
-})
+/** @param {ExplainedCount} count @returns {ExplainedSide} */
+const sideOf = ({ label, file, instructionsPerRequest }) => ({ label, file, instructionsPerRequest })
 
 /**
- * @param {ResultRecord} baseline @param {ResultRecord} candidate @param {FunctionProfile} before @param {FunctionProfile} after
- * @param {{ change: number, noisePerRequest: number }} whole
+ * @param {ExplainedCount} baseline @param {ExplainedCount} candidate @param {{ change: number, noisePerRequest: number }} whole
  * @returns {LayerChange[]}
  */
-function layerChanges (baseline, candidate, before, after, { change, noisePerRequest }) {
+function layerChanges (baseline, candidate, { change, noisePerRequest }) {
   return CODE_LAYERS.map(({ name }) => {
-    const from = before.layers[name] ?? 0
-    const to = after.layers[name] ?? 0
+    const from = baseline.profile.layers[name] ?? 0
+    const to = candidate.profile.layers[name] ?? 0
     const band = Math.max(noisePerRequest, layerBand(baseline, candidate, name))
     return {
       layer: name,
@@ -148,10 +125,10 @@ function layerChanges (baseline, candidate, before, after, { change, noisePerReq
 /**
  * A layer's own A/A band: how far its windows' means may differ for the same code, from its spread between windows within each side
  * (a collection lands in some windows only), pooled over the two sides so that the change itself does not widen it.
- * @param {ResultRecord} baseline @param {ResultRecord} candidate @param {LayerName} name
+ * @param {ExplainedCount} baseline @param {ExplainedCount} candidate @param {LayerName} name
  */
 function layerBand (baseline, candidate, name) {
-  const sides = [baseline, candidate].map((record) => (record.instructions?.windows ?? []).map((window) => window.layers?.[name] ?? 0))
+  const sides = [baseline, candidate].map((count) => count.windowLayers.map((layers) => layers?.[name] ?? 0))
   const df = sides.reduce((sum, values) => sum + values.length - 1, 0)
   if (sides.some((values) => values.length < 2) || df < 2) return 0
   const squares = sides.reduce((sum, values) => {

@@ -6,6 +6,7 @@ import { DynoError } from '../../platform/errors.js'
 import { readSide } from '../compare/read-inputs.js'
 import { sutLabel } from '../compare/match-results.js'
 import { explainChange } from './explain-change.js'
+import { countOfResult } from './result-count.js'
 
 /**
  * @typedef {import('../compare/read-inputs.js').SourcedRecord} SourcedRecord
@@ -36,7 +37,9 @@ export function explainRuns (baselinePath, candidatePath, settings) {
     const pairs = before.length === 1 && after.length === 1
       ? [[before[0], after[0]]]
       : before.flatMap((one) => after.filter((other) => sutLabel(other.record) === sutLabel(one.record)).map((other) => [one, other]))
-    for (const [from, to] of pairs) explained.explanations.push(explainChange(from, to, settings))
+    for (const [from, to] of pairs) {
+      explained.explanations.push(explainChange(countOfResult(from, 'baseline'), countOfResult(to, 'candidate'), settings))
+    }
     const paired = new Set(pairs.flat())
     for (const sourced of [...before, ...after].filter((entry) => !paired.has(entry))) {
       explained.unpaired.push(`${sutLabel(sourced.record)} × ${cell} connections (${sourced.file})`)

@@ -12,9 +12,9 @@ import { createTable } from '../../platform/text/table.js'
  */
 
 /** @param {number} value @returns {string} `+1,204` */
-const signed = (value) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${formatInteger(Math.round(Math.abs(value)))}`
+export const signed = (value) => `${value > 0 ? '+' : value < 0 ? '−' : '±'}${formatInteger(Math.round(Math.abs(value)))}`
 /** @param {number | null} value @returns {string} */
-const percentText = (value) => value === null ? '-' : `${value > 0 ? '+' : ''}${value.toFixed(1)}%`
+export const percentText = (value) => value === null ? '-' : `${value > 0 ? '+' : ''}${value.toFixed(1)}%`
 
 /** @param {Explanation} explanation @returns {string} the answer in one line */
 export function explanationHeadline ({ baseline, candidate, change, changePercent, noise }) {
@@ -23,12 +23,15 @@ export function explanationHeadline ({ baseline, candidate, change, changePercen
     `noise ±${formatInteger(noise.perRequest)} (${noise.percent}%, the A/A threshold a verdict on this cell uses)`
 }
 
+/** @param {Explanation['layers']} layers @returns {Explanation['layers']} those that cost anything on either side */
+export const shownLayers = (layers) => layers.filter((layer) => layer.baseline > 0 || layer.candidate > 0)
+
 /** @param {Explanation} explanation @returns {Grid} */
-function layerGrid ({ layers }) {
+export function layerGrid ({ layers }) {
   return {
     head: ['layer', 'baseline', 'candidate', 'change', 'share of change', ''],
     alignRight: [1, 2, 3, 4],
-    rows: layers.filter((layer) => layer.baseline > 0 || layer.candidate > 0).map((layer) => [
+    rows: shownLayers(layers).map((layer) => [
       layer.label,
       formatInteger(Math.round(layer.baseline)),
       formatInteger(Math.round(layer.candidate)),
@@ -56,7 +59,7 @@ export function shownName (name) {
 }
 
 /** @param {FunctionChange[]} entries @param {'own' | 'charged'} by @returns {Grid} */
-function functionGrid (entries, by) {
+export function functionGrid (entries, by) {
   return {
     head: by === 'own'
       ? ['own change', 'baseline → candidate', 'with its native calls', 'package or layer', 'function', 'where']
@@ -83,13 +86,7 @@ export function explanationText (explanation, { markdown }) {
   const parts = [markdown ? `### ${markdownCell(explanationHeadline(explanation))}` : explanationHeadline(explanation), '']
   parts.push('By layer (each function with the native code it ran charged to it):', '', grid(layerGrid(explanation)), '')
   parts.push(`The layers add up to ${signed(explanation.layersChange)} of ${signed(explanation.change)} per request.`, '')
-  const sections = /** @type {const} */ ([
-    ['Whose code changed: functions by their change with the native code they ran', explanation.charged, 'charged'],
-    ['Where it is spent: functions by the change of their own instructions', explanation.functions, 'own'],
-    ['New in the candidate', explanation.appeared, 'own'],
-    ['Gone from the candidate', explanation.vanished, 'own']
-  ])
-  for (const [title, entries, by] of sections) {
+  for (const { title, entries, by } of functionSections(explanation)) {
     if (entries.length === 0) continue
     parts.push(`${title} (beyond ±${formatInteger(explanation.noise.perRequest)} per request):`, '', grid(functionGrid(entries, by)), '')
   }
@@ -99,6 +96,17 @@ export function explanationText (explanation, { markdown }) {
   }
   return parts.join('\n')
 }
+
+/**
+ * @param {Explanation} explanation
+ * @returns {{ title: string, entries: FunctionChange[], by: 'own' | 'charged' }[]} its lists of functions, each with its title
+ */
+export const functionSections = (explanation) => [
+  { title: 'Whose code changed: functions by their change with the native code they ran', entries: explanation.charged, by: 'charged' },
+  { title: 'Where it is spent: functions by the change of their own instructions', entries: explanation.functions, by: 'own' },
+  { title: 'New in the candidate', entries: explanation.appeared, by: 'own' },
+  { title: 'Gone from the candidate', entries: explanation.vanished, by: 'own' }
+]
 
 /** @param {Grid} grid */
 function terminalGrid ({ head, rows, alignRight }) {

@@ -6,6 +6,7 @@
 import { isDynoError } from '../../platform/errors.js'
 import { formatInteger } from '../../platform/text/format.js'
 import { explainChange } from './explain-change.js'
+import { countOfResult } from './result-count.js'
 import { shownName } from './explain-text.js'
 
 /** @typedef {import('../../records/comparison-record.js').RowExplanation} RowExplanation */
@@ -24,7 +25,8 @@ export function rowExplanation ({ baseline: [before], candidate: [after] }) {
   if (!before?.record.instructions || !after?.record.instructions) return null
   try {
     // Enough that three of the program's are left when the collector's and the compilers' are set aside.
-    const explained = explainChange(before, after, { top: ROW_FUNCTIONS * (1 + OUTSIDE_THE_PROGRAM.length) })
+    const explained = explainChange(countOfResult(before, 'baseline'), countOfResult(after, 'candidate'),
+      { top: ROW_FUNCTIONS * (1 + OUTSIDE_THE_PROGRAM.length) })
     return {
       functions: explained.charged.filter(({ fn }) => !OUTSIDE_THE_PROGRAM.includes(fn.layer)).slice(0, ROW_FUNCTIONS)
         .map(({ fn, chargedChange }) => ({

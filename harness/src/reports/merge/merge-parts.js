@@ -8,6 +8,7 @@ import { basename, dirname, join } from 'node:path'
 import { SCHEMA_VERSION } from '../../platform/defaults.js'
 import { DynoError } from '../../platform/errors.js'
 import { createRunId } from '../../records/run-id.js'
+import { functionListFileOf } from '../../records/function-list-file.js'
 import { writeJsonAtomic } from '../../records/write-json-atomic.js'
 import { aggregateRuns } from '../../records/aggregate-runs.js'
 import { rankByOf } from '../../records/read-run.js'
@@ -96,7 +97,7 @@ function writeMergedRun (parts, dir, mixedMachines) {
   const planned = runs.flatMap((run) => run.index.planned).sort(byPosition)
   const positions = new Map(planned.map((entry) => [entry.file, entry.position]))
   const results = runs.flatMap((run) => run.index.results).sort((a, b) => (positions.get(a.file) ?? 0) - (positions.get(b.file) ?? 0))
-  for (const run of runs) for (const entry of run.index.results) copyFileSync(join(run.dir, entry.file), join(dir, entry.file))
+  for (const run of runs) for (const entry of run.index.results) copyResultFile(run.dir, dir, entry.file)
   const records = runs
     .flatMap((run) => run.records.map((record, at) => ({ record, position: positions.get(run.index.results[at].file) ?? 0 })))
     .sort(byPosition)
@@ -165,4 +166,14 @@ function isSymbolicLink (path) {
   } catch {
     return false
   }
+}
+
+/**
+ * Copies a result, and its function list where it has one beside it.
+ * @param {string} fromDir @param {string} toDir @param {string} file a plain name (read-run.js checked it)
+ */
+function copyResultFile (fromDir, toDir, file) {
+  copyFileSync(join(fromDir, file), join(toDir, file))
+  const list = functionListFileOf(file)
+  if (existsSync(join(fromDir, list))) copyFileSync(join(fromDir, list), join(toDir, list))
 }

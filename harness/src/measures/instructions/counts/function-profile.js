@@ -27,6 +27,8 @@ import { CODE_LAYERS } from './code-layers.js'
  * @property {number} keptAbovePerRequest a function costing less than this, own and charged, is not in the list
  * @property {{ functions: number, selfPerRequest: number }} omitted the functions not in the list and their own instructions
  * @property {boolean} generatedCodeNamed whether V8's generated code was named (a perf map was read for every process)
+ * @property {string} [listFile] on disk: the file beside the result that holds `functions` (records/function-list-file.js)
+ * @property {string} [listProblem] read back: why `functions` could not be read from listFile
  */
 
 /** The most functions a count keeps: what a change's top functions and new or vanished ones are read from. */
