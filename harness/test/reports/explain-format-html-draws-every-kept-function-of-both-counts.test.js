@@ -2,39 +2,20 @@
 // `dyno explain --format html` writes one page to stdout, offline and without a script, whose flame graph holds every function both
 // counts kept, read back from the result files: those within the noise and those beyond `--top` too, which the tables leave out.
 // The counts are made by hand from a committed run's result file and checked against the schema; none is counted.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { NODE_COUNT_SETTINGS } from '../../src/measures/instructions/counts/count-instructions.js'
-import { FOUR_REPEATS } from '../support/compare-inputs.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
-import { BASELINE, CANDIDATE, totalOf } from '../support/two-function-profiles.js'
+import { BASELINE, CANDIDATE, countRecord } from '../support/two-function-profiles.js'
 
 const work = mkdtempSync(join(tmpdir(), 'dyno-explain-html-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
 
 /** @param {import('../support/two-function-profiles.js').FunctionProfile} profile @param {string} name @returns {string} its path */
 function countFile (profile, name) {
-  const index = JSON.parse(readFileSync(join(FOUR_REPEATS, 'run.json'), 'utf8'))
-  const record = JSON.parse(readFileSync(join(FOUR_REPEATS, index.results[0].file), 'utf8'))
-  const total = totalOf(profile)
-  record.load = { ...record.load, measure: 'instructions', countWarmupRequests: 10_000, countWindowRequests: 750, countWindows: 8 }
-  record.summary = null
-  record.instructions = {
-    tool: 'callgrind',
-    method: 'toggle',
-    warmupRequests: 10_000,
-    windowRequests: 750,
-    concurrency: 1,
-    windows: Array.from({ length: 8 }, () => ({ requests: 750, instructions: total * 750, instructionsPerRequest: total })),
-    instructionsPerRequest: total,
-    processes: 1,
-    settings: NODE_COUNT_SETTINGS,
-    checks: { responses: 16_000, mismatches: 0, unexpectedStatus: 0, errors: 0 },
-    functions: profile
-  }
+  const record = countRecord(profile)
   expect(schemaErrors('result', record)).toEqual([])
   const path = join(work, name)
   writeFileSync(path, JSON.stringify(record))

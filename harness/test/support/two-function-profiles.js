@@ -4,6 +4,11 @@
 // stays; a key and a package named like an object's own properties must not reach one. The layers add up to 42,000 instructions per
 // request in the baseline, so that the cell's noise is the threshold's floor, 0.5 %: 210.
 
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { NODE_COUNT_SETTINGS } from '../../src/measures/instructions/counts/count-instructions.js'
+import { FOUR_REPEATS } from './compare-inputs.js'
+
 /**
  * @typedef {import('../../src/measures/instructions/counts/function-profile.js').FunctionProfile} FunctionProfile
  * @typedef {import('../../src/measures/instructions/counts/function-profile.js').CountedFunction} CountedFunction
@@ -82,3 +87,30 @@ export const countOf = (profile) => ({
   windowLayers: Array.from({ length: 8 }, () => profile.layers),
   profile
 })
+
+/**
+ * A result of a count with the profile's functions, made from a committed run's result file: what `dyno run --measure instructions`
+ * writes, eight windows of one figure.
+ * @param {FunctionProfile} profile @returns {any}
+ */
+export function countRecord (profile) {
+  const index = JSON.parse(readFileSync(join(FOUR_REPEATS, 'run.json'), 'utf8'))
+  const record = JSON.parse(readFileSync(join(FOUR_REPEATS, index.results[0].file), 'utf8'))
+  const total = totalOf(profile)
+  record.load = { ...record.load, measure: 'instructions', countWarmupRequests: 10_000, countWindowRequests: 750, countWindows: 8 }
+  record.summary = null
+  record.instructions = {
+    tool: 'callgrind',
+    method: 'toggle',
+    warmupRequests: 10_000,
+    windowRequests: 750,
+    concurrency: 1,
+    windows: Array.from({ length: 8 }, () => ({ requests: 750, instructions: total * 750, instructionsPerRequest: total })),
+    instructionsPerRequest: total,
+    processes: 1,
+    settings: NODE_COUNT_SETTINGS,
+    checks: { responses: 16_000, mismatches: 0, unexpectedStatus: 0, errors: 0 },
+    functions: profile
+  }
+  return record
+}
