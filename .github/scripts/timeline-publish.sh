@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The timeline's parts, downloaded under PARTS_DIR (one directory per artifact, each holding runs/<run>), merged into one run and
 # appended to the data directory DATA (the repository's own, data/timeline), then the site is written into SITE. The records this
-# run appended are copied into NEW_RECORDS when it is given: the propose job offers them to the repository as a pull request.
+# run appended are copied into NEW_RECORDS when it is given, each with its function list (<id>.json.gz) where it has one: the
+# propose job offers them to the repository as a pull request.
 set -euo pipefail
 
 : "${PARTS_DIR:?}" "${DATA:?}" "${SITE:?}" "${MERGED:?}"
@@ -18,8 +19,12 @@ else
 fi
 if [[ -n "${NEW_RECORDS:-}" ]]; then
   mkdir -p "$NEW_RECORDS"
-  while IFS= read -r name; do cp -- "$DATA/records/$name" "$NEW_RECORDS/$name"; done < <(comm -13 "$held_before" <(held_names))
-  echo "$(find "$NEW_RECORDS" -type f | wc -l) records appended by this run, in $NEW_RECORDS"
+  while IFS= read -r name; do
+    cp -- "$DATA/records/$name" "$NEW_RECORDS/$name"
+    list="$DATA/functions/${name%.json}.json.gz"
+    if [[ -f "$list" ]]; then cp -- "$list" "$NEW_RECORDS/${name%.json}.json.gz"; fi
+  done < <(comm -13 "$held_before" <(held_names))
+  echo "$(find "$NEW_RECORDS" -type f -name '*.json' | wc -l) records appended by this run, in $NEW_RECORDS"
 fi
 rm -f "$held_before"
 node harness/bin/dyno.js site "$DATA" --out "$SITE"

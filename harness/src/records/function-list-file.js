@@ -18,7 +18,7 @@ import { writeJsonAtomic } from './write-json-atomic.js'
 
 export const FUNCTION_LIST_SUFFIX = '.functions.json.gz'
 /** dyno writes 10–20 KB: far above that, a file is not one of its lists. */
-const MAX_LIST_BYTES = 4 * 1024 * 1024
+export const MAX_LIST_BYTES = 4 * 1024 * 1024
 const MAX_LIST_TEXT_BYTES = 16 * 1024 * 1024
 
 /** @param {string} resultFile @returns {string} `express--json.functions.json.gz` for `…/express--json.json` */

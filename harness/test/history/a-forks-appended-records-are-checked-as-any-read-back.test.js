@@ -1,7 +1,8 @@
 // @ts-check
 // A data directory kept in the repository is appended to by pull requests, some from forks: what such a change holds is data from
-// elsewhere. Since its base it may only add record files under the directory's records/, each a regular file as git holds it, and the
-// directory must then read back as any data directory does (schema, the record's id and counting id the hashes of what they name).
+// elsewhere. Since its base it may only add record files under the directory's records/ and their function lists under functions/,
+// each a regular file as git holds it, and the directory must then read back as any data directory does (schema, the record's id
+// and counting id the hashes of what they name), each list as a list does.
 // Each refusal names the path, exits 2 through the CLI, and nothing is appended. Real git repositories, made from the committed
 // counts (test/fixtures/timeline-data).
 import { execFileSync } from 'node:child_process'
@@ -12,6 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { checkAppendedRecords } from '../../src/history/timeline/appended-records.js'
 import { idOf } from '../../src/history/timeline/timeline-dataset.js'
 import { runCli } from '../support/run-cli.js'
+import { writeFunctionList } from '../../src/records/function-list-file.js'
+import { BASELINE } from '../support/two-function-profiles.js'
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'timeline-data')
 const work = mkdtempSync(join(tmpdir(), 'dyno-fork-append-'))
@@ -62,7 +65,33 @@ describe('a change to the repository\'s data directory', () => {
     expect(records).toBe(readdirSync(join(FIXTURE, 'records')).length + 1)
   })
 
+  it('that adds a record with its function list passes', () => {
+    const { repo, data } = forkChange((dir) => {
+      const record = newRecord(dir)
+      writeFileSync(join(dir, 'records', `${record.id}.json`), JSON.stringify(record, null, 2))
+      mkdirSync(join(dir, 'functions'))
+      writeFunctionList(join(dir, 'functions', `${record.id}.json.gz`), BASELINE.functions)
+    })
+    expect(checkAppendedRecords({ repoDir: repo, dataDir: data, baseRef: 'base' }).added).toHaveLength(1)
+  })
+
   it.each([
+    ['a function list of no record it adds', (/** @type {string} */ data) => {
+      mkdirSync(join(data, 'functions'))
+      writeFunctionList(join(data, 'functions', `${aRecord(data).id}.json.gz`), BASELINE.functions)
+    }, /functions\/[0-9a-f]{24}\.json\.gz is the function list of no record the change adds/],
+    ['a function list that is not gzip', (/** @type {string} */ data) => {
+      const record = newRecord(data)
+      writeFileSync(join(data, 'records', `${record.id}.json`), JSON.stringify(record, null, 2))
+      mkdirSync(join(data, 'functions'))
+      writeFileSync(join(data, 'functions', `${record.id}.json.gz`), '{"listVersion":1,"functions":[]}')
+    }, /data\/timeline\/functions\/[0-9a-f]{24}\.json\.gz is not gzip/],
+    ['a function list that is a link', (/** @type {string} */ data) => {
+      const record = newRecord(data)
+      writeFileSync(join(data, 'records', `${record.id}.json`), JSON.stringify(record, null, 2))
+      mkdirSync(join(data, 'functions'))
+      symlinkSync('/etc/passwd', join(data, 'functions', `${record.id}.json.gz`))
+    }, /functions\/[0-9a-f]{24}\.json\.gz is held by git with mode 120000/],
     ['a file outside the data directory',
       (/** @type {string} */ data, /** @type {string} */ repo) => writeFileSync(join(repo, 'README.md'), 'changed\n'),
       /README\.md is changed \(M\), and a change to the data may only add records under data\/timeline\/records\//],
@@ -73,7 +102,7 @@ describe('a change to the repository\'s data directory', () => {
     ['a record rewritten', (/** @type {string} */ data) => {
       const record = aRecord(data)
       writeFileSync(join(data, 'records', `${record.id}.json`), JSON.stringify({ ...record, reason: 'changed' }))
-    }, /records\/[0-9a-f]{24}\.json is changed: a record is never rewritten or removed, only added/],
+    }, /records\/[0-9a-f]{24}\.json is changed: a record or a list is never rewritten or removed, only added/],
     ['a record removed', (/** @type {string} */ data) => unlinkSync(join(data, 'records', readdirSync(join(data, 'records'))[0])),
       /records\/[0-9a-f]{24}\.json is removed/],
     ['dataset.json changed',

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../src/platform/paths.js'
+import { writeFunctionList } from '../../src/records/function-list-file.js'
+import { BASELINE } from '../support/two-function-profiles.js'
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'timeline-data')
 const RECORDS = readdirSync(join(FIXTURE, 'records')).sort()
@@ -75,11 +77,13 @@ describe('the records a site.yml run appended, proposed to the repository', () =
   it('pushes a branch that adds the new records and nothing else, and opens a pull request of it', () => {
     const { remote, result, output, branches, ghCalls } = repository((dir) => {
       for (const name of [NEW_A, NEW_B, HELD_A]) fixtureRecord(dir, name)
+      writeFunctionList(join(dir, `${NEW_A}.gz`), BASELINE.functions)
     })
     expect(result.status, output).toBe(0)
-    expect(output).toContain(`proposed 2 records on timeline/records-${RUN_ID}`)
+    expect(output).toContain(`proposed 2 records (3 files) on timeline/records-${RUN_ID}`)
     expect(branches.sort()).toEqual(['main', `timeline/records-${RUN_ID}`])
     expect(git(remote, 'diff', '--name-status', 'main', `timeline/records-${RUN_ID}`).split('\n')).toEqual([
+      `A\tdata/timeline/functions/${NEW_A}.gz`,
       `A\tdata/timeline/records/${NEW_A}`,
       `A\tdata/timeline/records/${NEW_B}`
     ])
@@ -107,6 +111,8 @@ describe('the records a site.yml run appended, proposed to the repository', () =
     }, /\.github is not a record's name/],
     ['a link named as a record', (/** @type {string} */ dir) => symlinkSync('/etc/passwd', join(dir, NEW_A)),
       new RegExp(`${NEW_A} is not a regular file`)],
+    ['a function list without its record', (/** @type {string} */ dir) => writeFileSync(join(dir, `${'c'.repeat(24)}.json.gz`), 'x'),
+      /c{24}\.json\.gz is the function list of no record offered with it/],
     ['a held record with other content', (/** @type {string} */ dir) => writeFileSync(join(dir, HELD_A), '{"rewritten": true}'),
       new RegExp(`${HELD_A} is held already with other content`)]
   ]

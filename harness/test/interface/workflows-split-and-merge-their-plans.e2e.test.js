@@ -181,10 +181,14 @@ describe('the workflows split their work over a matrix and merge it', () => {
     expect(publish.stdout).toContain(`${heldFiles.length} already held`)
     expect(readdirSync(join(data, 'records')).sort()).toEqual(expect.arrayContaining(heldFiles))
     expect(readdirSync(join(data, 'records'))).toHaveLength(3)
-    // What the propose job offers the repository: the records appended, and not the one held.
+    // What the propose job offers the repository: the records appended, and not the one held, each with its function list.
     const handedOver = readdirSync(join(work, 'timeline-new-records')).sort()
-    expect(handedOver).toEqual(readdirSync(join(data, 'records')).filter((name) => !heldFiles.includes(name)).sort())
-    expect(handedOver).toHaveLength(3 - heldFiles.length)
+    const appended = readdirSync(join(data, 'records')).filter((name) => !heldFiles.includes(name)).sort()
+    expect(handedOver.filter((name) => name.endsWith('.json'))).toEqual(appended)
+    expect(appended).toHaveLength(3 - heldFiles.length)
+    const lists = appended.filter((name) => existsSync(join(data, 'functions', `${name}.gz`))).map((name) => `${name}.gz`)
+    expect(lists.length).toBeGreaterThan(0)
+    expect(handedOver.filter((name) => name.endsWith('.json.gz'))).toEqual(lists)
     expect(existsSync(join(site, 'index.html'))).toBe(true)
     expect(readFileSync(summary, 'utf8')).toContain('Timeline: 3 records')
   }, 600_000)

@@ -3,13 +3,14 @@
 // uncounted, window by window, every response checked: a SUT doing 60% more work per request is counted as
 // doing more, and `dyno compare` calls two counts of the same code unchanged and the slower one regressed; `dyno explain` names the
 // function that does the extra work, in the SUT's own code, and its layers add up to the change.
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { compareRuns } from '../../src/reports/compare/compare-runs.js'
 import { COMPARE_DEFAULTS } from '../../src/reports/compare/compare-defaults.js'
 import { COMPARE_FORMATTERS } from '../../src/reports/compare/formats/index.js'
 import { markdownReport } from '../../src/reports/report/markdown-report.js'
+import { writeReports } from '../../src/reports/report/write-reports.js'
 import { readRun } from '../../src/records/read-run.js'
 import { fixtureSut } from '../support/fixture-suts.js'
 import { trackRuns } from '../support/leftover-processes.js'
@@ -101,6 +102,12 @@ describe.skipIf(absent)(`instruction counts${skipNote(absent)}`, () => {
     expect(Math.abs(why.layersChange - why.change)).toBeLessThan(why.noise.perRequest)
     expect(explanationText(why, { markdown: true })).toMatch(new RegExp('^### fixture-cpu-work × json → fixture-cpu-work × json: ' +
       '[\\s\\S]*\\| \\+[\\d,]+ \\| [\\d,]+ → [\\d,]+ \\| [^|]+ \\| app \\| work \\| [^|]*cpu-work/start\\.js:\\d+ \\|', 'm'))
+    // The side-by-side report of the two runs says the same, in markdown and with its flame graph in HTML.
+    writeReports([base.runDir, slower.runDir])
+    const sideBySide = readFileSync(join(slower.runDir, 'side-by-side.md'), 'utf8')
+    expect(sideBySide).toMatch(/## Why the counts differ, by layer and function\n\n### fixture-cpu-work × json → fixture-cpu-work × json/)
+    expect(sideBySide).toMatch(/\| app \| work \|/)
+    expect(readFileSync(join(slower.runDir, 'side-by-side.html'), 'utf8')).toMatch(/<svg[^>]*>[\s\S]*<title>work\n/)
     // Two counts of the same code: no function's change is beyond the noise.
     const same = explainRuns(base.runDir, again.runDir, { top: 10 }).explanations[0]
     expect(same.functions).toEqual([])

@@ -40,17 +40,29 @@ export function explanationsHtml (cells) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${readFileSync(REPORT_STYLE_FILE, 'utf8')}${readFileSync(EXPLAIN_STYLE_FILE, 'utf8')}</style>
+<style>${readFileSync(REPORT_STYLE_FILE, 'utf8')}${explainStyle()}</style>
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
 <p class="note">Written by dyno explain. Instructions per request, counted under callgrind; each function's with the native code it
 ran charged to it, unless a column says own. A change within the cell's noise (the A/A threshold a verdict on it uses) is grey.</p>
-${cells.length === 0 ? '<p>No cell was counted on both sides.</p>' : ''}${cells.length > 1 ? summaryTable(cells) : ''}
-${cells.map(cellSection).join('\n')}
+${cells.length === 0 ? '<p>No cell was counted on both sides.</p>' : explanationSections(cells)}
 </body>
 </html>
 `
+}
+
+/** @returns {string} what an explanation's sections add to the report's stylesheet */
+export const explainStyle = () => readFileSync(EXPLAIN_STYLE_FILE, 'utf8')
+
+/**
+ * The explanations' sections, for a page of their own or a report's (with explainStyle()): a summary line per pair first where
+ * there are several.
+ * @param {Explanation[]} cells at least one
+ * @returns {string}
+ */
+export function explanationSections (cells) {
+  return `${cells.length > 1 ? summaryTable(cells) : ''}\n${cells.map(cellSection).join('\n')}`
 }
 
 /** @param {{ label: string }} baseline @param {{ label: string }} candidate @returns {string} one label where both sides have it */

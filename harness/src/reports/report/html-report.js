@@ -1,6 +1,7 @@
 // @ts-check
 // report.html: one file that opens offline from file://. The chart library (ECharts, from node_modules),
 // the drawing script, the stylesheet and the data are all inlined; nothing is fetched.
+import { explanationsHtmlSection, reportExplanations } from '../explain/report-explanations.js'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { measureOfRun } from '../../measures/index.js'
@@ -62,6 +63,7 @@ ${warnings}
 <h2>Environment</h2>
 ${environmentTable(model.runs)}
 ${body.sections}
+${explanationsHtmlSection(reportExplanations(runs))}
 <script id="dyno-model" type="application/json">${JSON.stringify(model).replace(/</g, '\\u003c')}</script>
 <script>${inlineScript(readFileSync(ECHARTS_FILE, 'utf8'))}</script>
 ${[OVERVIEW_CLIENT_FILE, ...body.scripts].map((file) => `<script>${inlineScript(readFileSync(file, 'utf8'))}</script>\n`).join('')}</body>

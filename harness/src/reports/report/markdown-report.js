@@ -5,6 +5,7 @@ import { measureOfRun } from '../../measures/index.js'
 import { overviewMarkdown } from '../../measures/overview-text.js'
 import { warningGroups } from '../../measures/warning-groups.js'
 import { inertMarkdown } from '../../platform/util/inert-markdown.js'
+import { explanationsMarkdown, reportExplanations } from '../explain/report-explanations.js'
 
 /**
  * The run as markdown: its title, its overview (frameworks × scenarios), its warnings grouped by cause (each result under its line),
@@ -25,6 +26,7 @@ export function markdownReport (run) {
     lines.push('## Warnings', '', ...listed, '')
   }
   lines.push(...measure.report.markdownBody(run, { mixed }))
+  lines.push(...explanationsMarkdown(reportExplanations([run])))
   lines.push('## Environment', '', ...environmentLines(run), '')
   return inertMarkdown(lines.join('\n'))
 }
@@ -69,6 +71,7 @@ export function markdownSideBySide (runs, labels) {
     .map(([label, note]) => `> ${label}: ${note}`)
   const lines = [`# dyno: ${labels.join(' vs ')}`, '', ...(mixed.length > 0 ? [...mixed, ''] : [])]
   lines.push(...measureOfRun(runs[0]).report.sideBySide(runs, labels, { mixed }))
+  lines.push(...explanationsMarkdown(reportExplanations(runs)))
   runs.forEach((run, index) => lines.push(`## Environment: ${labels[index]}`, '', ...environmentLines(run), ''))
   return inertMarkdown(lines.join('\n'))
 }
