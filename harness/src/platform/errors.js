@@ -252,9 +252,10 @@ export const ERRORS = Object.freeze({
     exitCode: 2,
     when:
       'An input of `dyno explain` holds no instruction count that ended ok, or a count without functions by layer (made by a dyno ' +
-      'from before they were kept, or of a runtime other than Node). The message names the side, the file and why.',
+      'from before they were kept, or of a runtime other than Node), or a function list that cannot be read; or the two are timeline ' +
+      'records of different lines or scenarios, or one is a record and the other a run. The message names the side, the file and why.',
     hint: 'Count both sides with this dyno: `dyno run --measure instructions` (a count of the same code is taken from the count cache ' +
-      'unless it was made before; `--no-count-cache` counts again).'
+      'unless it was made before; `--no-count-cache` counts again), or `dyno timeline` for two releases of one line.'
   },
   DYNO_ERR_COMPARE_SCHEMA: {
     exitCode: 2,
