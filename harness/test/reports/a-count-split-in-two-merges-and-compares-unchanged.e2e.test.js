@@ -78,7 +78,7 @@ describe.skipIf(absent)(`instruction counts split in parts${skipNote(absent)}`, 
     // Another Node counts other code: refused, even with --allow-mixed-machines.
     const otherNode = join(work, 'other-node')
     cpSync(parts[1], otherNode, { recursive: true })
-    const [file] = readdirSync(otherNode).filter((name) => name.startsWith('node-http--'))
+    const [file] = readdirSync(otherNode).filter((name) => name.startsWith('node-http--') && name.endsWith('.json'))
     editJson(join(otherNode, file), (record) => { record.sut.runtimeVersion = 'v99.0.0' })
     const refused = await runCli(['merge', parts[0], otherNode, '--out', join(work, 'refused'), '--allow-mixed-machines'])
     expect(refused.code).toBe(2)
