@@ -15,6 +15,7 @@ import { countSettingsFor, NODE_COUNT_SETTINGS } from '../../src/measures/instru
 import { CPU_BASELINE, maskedCpuFlags, withCpuBaseline } from '../../src/measures/instructions/counts/cpu-baseline.js'
 import { PACKAGES_DIR } from '../../src/platform/paths.js'
 import { copyOfRun, FOUR_REPEATS } from '../support/compare-inputs.js'
+import { asCount } from '../support/count-record.js'
 import { schemaErrors } from '../support/result-schemas.js'
 import { runCli } from '../support/run-cli.js'
 
@@ -54,22 +55,11 @@ function countRun ({ pinned, repeats = [1, 2, 3, 4], shard }) {
   for (const entry of index.results) {
     const path = join(dir, entry.file)
     const record = readJson(path)
-    record.load = { ...record.load, measure: 'instructions', countWarmupRequests: 10_000, countWindowRequests: 750, countWindows: WINDOWS }
-    record.summary = null
     const perRequest = Array.from({ length: WINDOWS }, (_, window) => 56_000 + 40 * ((window * 3 + record.repeat.index) % 5))
-    record.instructions = {
-      tool: 'callgrind',
-      method: 'toggle',
-      warmupRequests: 10_000,
-      windowRequests: 750,
-      concurrency: 1,
-      windows: perRequest.map((value) => ({ requests: 750, instructions: value * 750, instructionsPerRequest: value })),
-      instructionsPerRequest: Math.round(perRequest.reduce((sum, value) => sum + value, 0) / WINDOWS),
-      processes: 1,
+    asCount(record, perRequest, {
       settings: pinned ? PINNED : NODE_COUNT_SETTINGS,
-      ...(pinned ? { cpu: { maskedFlags: ['avx', 'avx2', 'bmi2'] } } : {}),
-      checks: { responses: 16_000, mismatches: 0, unexpectedStatus: 0, errors: 0 }
-    }
+      ...(pinned ? { cpu: { maskedFlags: ['avx', 'avx2', 'bmi2'] } } : {})
+    })
     expect(schemaErrors('result', record), entry.file).toEqual([])
     writeFileSync(path, JSON.stringify(record, null, 2))
   }

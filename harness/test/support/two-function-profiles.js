@@ -6,8 +6,8 @@
 
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { NODE_COUNT_SETTINGS } from '../../src/measures/instructions/counts/count-instructions.js'
 import { FOUR_REPEATS } from './compare-inputs.js'
+import { asCount } from './count-record.js'
 
 /**
  * @typedef {import('../../src/measures/instructions/counts/function-profile.js').FunctionProfile} FunctionProfile
@@ -96,21 +96,5 @@ export const countOf = (profile) => ({
 export function countRecord (profile) {
   const index = JSON.parse(readFileSync(join(FOUR_REPEATS, 'run.json'), 'utf8'))
   const record = JSON.parse(readFileSync(join(FOUR_REPEATS, index.results[0].file), 'utf8'))
-  const total = totalOf(profile)
-  record.load = { ...record.load, measure: 'instructions', countWarmupRequests: 10_000, countWindowRequests: 750, countWindows: 8 }
-  record.summary = null
-  record.instructions = {
-    tool: 'callgrind',
-    method: 'toggle',
-    warmupRequests: 10_000,
-    windowRequests: 750,
-    concurrency: 1,
-    windows: Array.from({ length: 8 }, () => ({ requests: 750, instructions: total * 750, instructionsPerRequest: total })),
-    instructionsPerRequest: total,
-    processes: 1,
-    settings: NODE_COUNT_SETTINGS,
-    checks: { responses: 16_000, mismatches: 0, unexpectedStatus: 0, errors: 0 },
-    functions: profile
-  }
-  return record
+  return asCount(record, Array.from({ length: 8 }, () => totalOf(profile)), { functions: profile })
 }
