@@ -146,8 +146,9 @@ export const ERRORS = Object.freeze({
     exitCode: 1,
     when:
       "Under load, some responses had a body that does not match the scenario or a status other than the scenario's, or the engine " +
-        'refused them as invalid (a length that cannot be, a head or body over its bound). The run is `invalid`; the counts are in the ' +
-        'reason and in `mismatches` / `unexpectedStatus` / `invalidResponses` (with `failureReasons`).',
+        'refused them as invalid (a length that cannot be, a head or body over its bound), or an answer that never ends held wrk past ' +
+        'its phase (wrk is then stopped, without a report). The run is `invalid`; the counts are in the reason and in `mismatches` / ' +
+        '`unexpectedStatus` / `invalidResponses` (with `failureReasons`).',
     hint: 'The SUT answers wrong under load, so its numbers are not a valid measurement; the counts in the message say how often.'
   },
   DYNO_ERR_SERVICE_UNAVAILABLE: {

@@ -19,5 +19,10 @@ export const invalid = (reason, errorCode) => ({ status: 'invalid', reason, erro
 /** @param {string} reason @param {import('../platform/errors.js').ErrorCode | null} [errorCode] @returns {Outcome} */
 export const skipped = (reason, errorCode = null) => ({ status: 'skipped', reason, errorCode })
 
-/** @param {import('../platform/errors.js').DynoError} error @returns {Outcome} the run failed with the error's message and code */
-export const failedWith = (error) => failed(error.message, error.code)
+/**
+ * @param {import('../platform/errors.js').DynoError} error
+ * @returns {Outcome} the run failed with the error's message and code; invalid where the code says that the SUT answered wrong
+ */
+export const failedWith = (error) => error.code === 'DYNO_ERR_UNEXPECTED_UNDER_LOAD'
+  ? invalid(error.message, error.code)
+  : failed(error.message, error.code)

@@ -16,6 +16,13 @@ export const WRK_SCRIPT_PATH = fileURLToPath(new URL('./wrk-report.lua', import.
  * well under a second for a fast SUT, tens of seconds for a wide, dense one.
  */
 const PHASE_GRACE_MS = 60_000
+/**
+ * How long after its phase (or a stop) wrk may take to say that its threads stopped (wrk-report.lua's first line in done()). A thread
+ * reads a connection for as long as each read fills its buffer and more is waiting, and looks at its stop only between such runs: an
+ * answer that never ends, sent faster than wrk reads it, holds the thread past the phase for good.
+ */
+const LOAD_END_GRACE_MS = 10_000
+const LOAD_ENDED_LINE = 'dyno-wrk: load ended\n'
 /** wrk ignores SIGINT until its threads run; a stop is repeated this often until wrk has exited. */
 const STOP_REPEAT_MS = 500
 const REPORT_PREFIX = '{"dynoWrkReport":'
@@ -59,11 +66,19 @@ export function startWrkPhase ({ wrkPath, url, threads, connections, durationSec
   /** @type {Buffer[]} */
   const stdout = []
   const stderr = new LineTail()
+  let loadEnded = false
   child.stdout?.on('data', (chunk) => stdout.push(chunk))
-  child.stderr?.on('data', (chunk) => stderr.push(chunk))
+  child.stderr?.on('data', (/** @type {Buffer} */ chunk) => {
+    const text = chunk.toString('latin1')
+    if (!text.includes(LOAD_ENDED_LINE)) return stderr.push(chunk)
+    loadEnded = true
+    stderr.push(Buffer.from(text.replace(LOAD_ENDED_LINE, ''), 'latin1'))
+  })
   let stopRequested = false
   /** @type {NodeJS.Timeout | undefined} */
   let stopRepeater
+  /** @type {(() => void) | undefined} set once `done` waits */
+  let onHeldThread
 
   const stop = () => {
     if (stopRequested) return
@@ -71,6 +86,7 @@ export function startWrkPhase ({ wrkPath, url, threads, connections, durationSec
     const interrupt = () => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT') }
     interrupt()
     stopRepeater = setInterval(interrupt, STOP_REPEAT_MS)
+    setTimeout(() => onHeldThread?.(), LOAD_END_GRACE_MS).unref()
   }
 
   const done = new Promise((resolve, reject) => {
@@ -79,12 +95,22 @@ export function startWrkPhase ({ wrkPath, url, threads, connections, durationSec
       if (settled) return
       settled = true
       clearTimeout(deadline)
+      clearTimeout(heldCheck)
       clearInterval(stopRepeater)
       stopProcessGroup(child, { graceMs: 2000, label: 'wrk' }).then(() => error ? reject(error) : resolve(report), reject)
     }
     const limitMs = durationSec * 1000 + PHASE_GRACE_MS
     const deadline = setTimeout(() => finish(new DynoError('DYNO_ERR_LOAD_GENERATOR',
       `wrk did not finish a ${durationSec} s phase within ${limitMs / 1000} s; its stderr:\n${stderr.format()}`)), limitMs)
+    // A thread still loading past its phase is held by the SUT's answer, not by wrk: the cell is invalid, with no report to read.
+    onHeldThread = () => {
+      if (loadEnded || settled) return
+      if (stopRequested) return finish(null, null)
+      finish(new DynoError('DYNO_ERR_UNEXPECTED_UNDER_LOAD', `wrk was still reading ${LOAD_END_GRACE_MS / 1000} s after its ` +
+        `${durationSec} s phase ended: an answer that never ends, sent faster than wrk reads it, held a thread (wrk looks at its stop ` +
+        'only when a connection has nothing more to read); it was stopped without a report'))
+    }
+    const heldCheck = setTimeout(onHeldThread, durationSec * 1000 + LOAD_END_GRACE_MS)
     child.on('error', (error) =>
       finish(new DynoError('DYNO_ERR_LOAD_GENERATOR', `wrk could not start (${wrkPath}): ${error.message}`, { cause: error }))
     )

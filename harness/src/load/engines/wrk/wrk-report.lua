@@ -136,6 +136,8 @@ local function countPairs (counts, keyFormat)
 end
 
 function done (summary, latency)
+  -- Said at once on stderr (unbuffered): wrk's threads have stopped, and what remains is this report (wrk-phase.js).
+  io.stderr:write('dyno-wrk: load ended\n')
   local startedCpu = os.clock()
   local statusTotals, secondTotals, bodyTotals = {}, {}, {}
   local mismatchTotal, overflowTotal = 0, 0
