@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHECKOUT_STAMP_FILE } from '../../src/platform/hosts/remote/checkout-stamp.js'
+import { readRun } from '../../src/records/read-run.js'
 import { dynoRun } from '../support/dyno-run.js'
 import { processesOfRuns, trackRuns } from '../support/leftover-processes.js'
 import { createNamespaceHosts } from '../support/namespace-hosts.js'
@@ -177,13 +178,19 @@ describe.skipIf(absent)(`a SUT on another host, over SSH${skipNote(absent)}`, ()
     const result = await runCli(dynoRun({ sutHost: lab.hosts[0].url, out, frameworks: 'node-http', scenarios: 'json', ...counting }),
       { env, timeoutMs: 180_000 })
     expect(result.code, result.stderr).toBe(0)
-    const { index, records: [record] } = readOnlyRun(out)
+    const { runDir, index, records: [record] } = readOnlyRun(out)
     expect(schemaErrors('result', record)).toEqual([])
     expect(record.status).toBe('ok')
     expect(record.sutProcess.host).toBe(index.env.hosts[0].name)
     expect(record.instructions.windows).toHaveLength(4)
     expect(record.instructions.instructionsPerRequest).toBeGreaterThan(10_000)
     expect(record.instructions.checks).toMatchObject({ responses: 900, mismatches: 0, errors: 0 })
+    // The host read its SUT's perf map where V8 wrote it, so its generated code is named, and the list came back beside the result.
+    expect(record.instructions.functions.generatedCodeNamed).toBe(true)
+    const functions = readRun(runDir).records[0].instructions?.functions
+    if (!functions || functions.layers === null) throw new Error(`no functions: ${functions?.reason}`)
+    expect(functions.functions.some((fn) => fn.layer === 'app' && /packages\/node-http\/src\//.test(String(fn.file)))).toBe(true)
+    expect(functions.layers.node).toBeGreaterThan(0)
     expect(await nothingLeft([index.runId])).toEqual({ onHost: [], ofRuns: [] })
   }, 240_000)
 
