@@ -35,7 +35,8 @@ function brokenService (mode) {
 }
 
 describe('a broken service given by --app', () => {
-  it.each([
+  // Each verification mostly waits on its service, so the five wait side by side.
+  it.concurrent.for(/** @type {[string, RegExp][]} */ ([
     ['exits', /DYNO_ERR_SUT_EXITED: broken exited before it was ready \(exit code 3\); last stderr lines:\n.*cannot read settings\.toml/],
     ['unhealthy', /DYNO_ERR_SUT_NOT_READY: broken did not answer GET \/health on port \d+ with 200 within 3 s \(last: status 503\)/],
     [
@@ -44,7 +45,7 @@ describe('a broken service given by --app', () => {
     ],
     ['wrong-body', /GET \/total: body \(JSON Schema\) expected .*got .*total.*seven/],
     ['wrong-header', /GET \/total: header cache-control expected "no-store", got "public"/]
-  ])('%s: fails verification, saying why', async (mode, says) => {
+  ]))('%s: fails verification, saying why', async ([mode, says], { expect }) => {
     const result = await runCli(['verify', '--app', brokenService(mode), '--ready-timeout', '3'], { timeoutMs: 30_000 })
     expect(result.code).toBe(1)
     expect(result.stdout).toMatch(/broken\s+│ FAIL/)
