@@ -7,6 +7,7 @@
 import { instructionThreshold, INSTRUCTION_THRESHOLD_FLOOR_PCT } from '../../judging/stats/instruction-threshold.js'
 import { CODE_LAYERS, LAYER_LABELS } from '../../measures/instructions/counts/code-layers.js'
 import { changeTree } from './change-tree.js'
+import { withMovedFunctionsPaired } from './moved-functions.js'
 
 /**
  * @typedef {import('../../measures/instructions/counts/function-profile.js').FunctionProfile} FunctionProfile
@@ -43,6 +44,7 @@ import { changeTree } from './change-tree.js'
  * @property {number} candidateSelf
  * @property {number} selfChange
  * @property {number} chargedChange with the native code it ran
+ * @property {number | null} movedFromLine the line it had in the baseline, where it moved within its script (moved-functions.js)
  *
  * @typedef {object} Explanation
  * @property {ExplainedSide} baseline
@@ -69,8 +71,8 @@ const tenths = (value) => Math.round(value * 10) / 10
  * @returns {Explanation}
  */
 export function explainChange (baseline, candidate, { top }) {
-  const before = baseline.profile
   const after = candidate.profile
+  const before = withMovedFunctionsPaired(baseline.profile, after)
   const change = candidate.instructionsPerRequest - baseline.instructionsPerRequest
   const threshold = instructionThreshold(
     { baseline: baseline.programPerWindow, candidate: candidate.programPerWindow, paired: true },
@@ -157,7 +159,8 @@ function functionChanges (before, after) {
       baselineSelf: from?.selfPerRequest ?? 0,
       candidateSelf: to?.selfPerRequest ?? 0,
       selfChange: tenths((to?.selfPerRequest ?? 0) - (from?.selfPerRequest ?? 0)),
-      chargedChange: tenths((to?.chargedPerRequest ?? 0) - (from?.chargedPerRequest ?? 0))
+      chargedChange: tenths((to?.chargedPerRequest ?? 0) - (from?.chargedPerRequest ?? 0)),
+      movedFromLine: from && to && from.line !== to.line ? from.line : null
     }
   }).sort((a, b) => Math.abs(b.selfChange) - Math.abs(a.selfChange))
 }

@@ -58,6 +58,13 @@ export function shownName (name) {
   return bare.length > SHOWN_NAME_MAX_CHARS ? `${bare.slice(0, SHOWN_NAME_MAX_CHARS - 1)}…` : bare
 }
 
+/** @param {FunctionChange} entry @returns {string} its script and line (`express/lib/request.js:469, was :456`), none for native code */
+function placeOf ({ fn, movedFromLine }) {
+  if (fn.file === null) return ''
+  if (fn.line === null) return fn.file
+  return `${fn.file}:${fn.line}${movedFromLine === null ? '' : `, was :${movedFromLine}`}`
+}
+
 /** @param {FunctionChange[]} entries @param {'own' | 'charged'} by @returns {Grid} */
 export function functionGrid (entries, by) {
   return {
@@ -72,7 +79,7 @@ export function functionGrid (entries, by) {
         : [signed(entry.chargedChange), signed(entry.selfChange)]),
       entry.fn.package ?? entry.fn.layer,
       shownName(entry.fn.name),
-      entry.fn.file === null ? '' : `${entry.fn.file}${entry.fn.line === null ? '' : `:${entry.fn.line}`}`
+      placeOf(entry)
     ])
   }
 }
