@@ -1,11 +1,13 @@
 // @ts-check
 // A count's functions (function-costs.js): V8's generated code is named from the SUT's perf map, a native function's own instructions
 // are charged to the JavaScript that called it (split by what each call cost), the collector keeps its own, and a function nobody
-// called keeps what it ran; so the charged instructions add up to the dump's. Each function gets its package and layer from its script.
+// called keeps what it ran; so the charged instructions add up to the dump's, less dyno's own reading inside collections. Each function
+// gets its package and layer from its script.
 import { rmSync, writeFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parseCallgrindDump } from '../../src/measures/instructions/counts/callgrind-profile.js'
 import { describeFunction, packageOf } from '../../src/measures/instructions/counts/code-layers.js'
+import { splitCollector } from '../../src/measures/instructions/counts/collector-split.js'
 import { functionCosts } from '../../src/measures/instructions/counts/function-costs.js'
 import { functionProfile } from '../../src/measures/instructions/counts/function-profile.js'
 import { perfMapPath, readPerfMap } from '../../src/measures/instructions/counts/perf-map.js'
@@ -103,6 +105,54 @@ describe('the functions of a count', () => {
     expect(profile.layers).toMatchObject({ dependencies: 26, framework: 14, collector: 14, runtime: 2, node: 0 })
     expect(profile.functions[0]).toMatchObject({ name: 'next', selfPerRequest: 10, chargedPerRequest: 26 })
     expect(profile.omitted).toEqual({ functions: 0, selfPerRequest: 0 })
+  })
+
+  // A collection runs dyno's allocation reading (GCProfiler's callback), which writes with std::ostream and copies with memcpy; the
+  // JavaScript function copies with memcpy too. Of memcpy's 100, the reading's calls cost 60 and the function's 40.
+  it('leaves out dyno\'s own reading inside collections, and what it called in the share it called it', () => {
+    const dump = `events: Ir
+fn=(1) uv_run
+0 10
+cfn=(2) 0x1010
+calls=1 0
+0 690
+fn=(2)
+0 50
+cfn=(3) memcpy@GLIBC_2.2.5
+calls=1 0
+0 40
+cfn=(4) v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace)
+calls=1 0
+0 600
+fn=(4)
+0 100
+cfn=(5) node::v8_utils::BeforeGCCallback(v8::Isolate*, v8::GCType, v8::GCCallbackFlags, void*)
+calls=1 0
+0 500
+fn=(5)
+0 40
+cfn=(6) std::basic_ostream<char>& std::__ostream_insert<char>(std::basic_ostream<char>&, char const*, long)
+calls=9 0
+0 400
+cfn=(3)
+calls=1 0
+0 60
+fn=(6)
+0 400
+fn=(3)
+0 100
+totals: 700
+`
+    writeFileSync(perfMapPath(PID), `1000 40 JS:*next ${ROUTER}:189:17\n`)
+    const costs = functionCosts(parseCallgrindDump(dump), readPerfMap(PID), CONTEXT)
+    expect([...costs.keys()].filter((key) => /ostream|v8_utils/.test(key))).toEqual([])
+    expect(costs.get('memcpy@GLIBC_2.2.5')).toMatchObject({ selfInstructions: 40, chargedInstructions: 0 })
+    expect(costs.get('next router/index.js')).toMatchObject({ selfInstructions: 50, chargedInstructions: 90 })
+    expect(costs.get('v8::internal::Heap::CollectGarbage(v8::internal::AllocationSpace)'))
+      .toMatchObject({ selfInstructions: 100, chargedInstructions: 100 })
+    // The dump's 700 less the reading's 500, as the collector split counts the reading apart.
+    expect([...costs.values()].reduce((sum, cost) => sum + cost.chargedInstructions, 0)).toBeCloseTo(200, 6)
+    expect(splitCollector(parseCallgrindDump(dump))).toMatchObject({ readingInstructions: 500, collectorInstructions: 100 })
   })
 
   it('tells the layers apart by where a function\'s script is', () => {

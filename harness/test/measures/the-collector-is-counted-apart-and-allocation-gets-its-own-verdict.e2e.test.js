@@ -37,9 +37,10 @@ describe.skipIf(absent)(`the collector apart, allocation counted${skipNote(absen
       expect(record.status).toBe('ok')
       const count = record.instructions
       for (const window of count.windows) {
-        // All instructions are the program's, the collector's and dyno's own reading inside collections.
-        expect(window.programInstructionsPerRequest + (window.collector?.instructionsPerRequest ?? 0) +
-          (window.collector?.readingInstructions ?? 0) / window.requests).toBeCloseTo(window.instructionsPerRequest, -1)
+        // A window's instructions are the program's and the collector's; dyno's own reading inside collections is apart.
+        expect(window.programInstructionsPerRequest + (window.collector?.instructionsPerRequest ?? 0))
+          .toBeCloseTo(window.instructionsPerRequest, -1)
+        expect(window.collector?.readingInstructions).toBeGreaterThan(0)
         expect(window.allocatedBytesPerRequest).toBeGreaterThan(0)
       }
       expect(count.collector).toHaveProperty('collections')

@@ -5,8 +5,9 @@
 // program's calls into those functions cost, inclusive. Some functions are called both by the program and from
 // inside the collector (the slow path of an allocation refills its buffer during a program's allocation and during
 // a scavenge's promotions alike): a call into the collector from such a function counts in the share in which that
-// function itself runs outside the collector, the share found by following every caller's cost upwards (as gprof
-// spreads a function's cost over its callers). Without that, a scavenge's own promotion would count twice.
+// function itself runs outside the collector (call-shares.js). Without that, a scavenge's own promotion would count twice.
+
+import { sharesUnderRoots } from './call-shares.js'
 
 /**
  * The collector's functions in Node's V8 (11.x): the entry points of a collection (Heap::CollectGarbage and the
@@ -53,10 +54,7 @@ const COLLECTION_KINDS = {
  * 400,000 instructions a collection to several million as a count goes on). It is neither the collector's work nor the program's:
  * counted apart, as `readingInstructions`.
  */
-const READING_FUNCTIONS = /^node::v8_utils::(?:BeforeGCCallback|AfterGCCallback)\(/
-
-/** Rounds of propagating the inside-the-collector shares up the call graph; the graph's depth beyond V8's collector is small. */
-const PROPAGATION_ROUNDS = 64
+export const READING_FUNCTIONS = /^node::v8_utils::(?:BeforeGCCallback|AfterGCCallback)\(/
 
 /**
  * @typedef {object} CollectorSplit
@@ -72,33 +70,7 @@ const PROPAGATION_ROUNDS = 64
  */
 export function splitCollector (profile) {
   const isCollector = (/** @type {string} */ name) => COLLECTOR_FUNCTIONS.test(name)
-  /** @type {Map<string, import('./callgrind-profile.js').CallArc[]>} */
-  const callsInto = new Map()
-  for (const arc of profile.arcs) {
-    if (arc.caller === arc.callee) continue
-    const into = callsInto.get(arc.callee)
-    if (into) into.push(arc)
-    else callsInto.set(arc.callee, [arc])
-  }
-  /** @type {Map<string, number>} the share of a function's cost spent inside the collector */
-  const inside = new Map()
-  const insideOf = (/** @type {string} */ name) => isCollector(name) ? 1 : inside.get(name) ?? 0
-  for (let round = 0; round < PROPAGATION_ROUNDS; round++) {
-    let moved = 0
-    for (const [callee, arcs] of callsInto) {
-      if (isCollector(callee)) continue
-      let all = 0
-      let within = 0
-      for (const arc of arcs) {
-        all += arc.inclusiveInstructions
-        within += arc.inclusiveInstructions * insideOf(arc.caller)
-      }
-      const share = all > 0 ? within / all : 0
-      moved = Math.max(moved, Math.abs(share - (inside.get(callee) ?? 0)))
-      inside.set(callee, share)
-    }
-    if (moved < 1e-9) break
-  }
+  const { shareUnder: insideOf, callsInto } = sharesUnderRoots(profile.arcs, isCollector)
 
   let collectorInstructions = 0
   const collections = { scavenge: 0, markCompact: 0, minorMarkCompact: 0, incrementalMarkingStarted: 0 }

@@ -91,7 +91,8 @@ export function countSettingsFor (sut) {
  *
  * @typedef {object} CountedWindow
  * @property {number} requests
- * @property {number} instructions of every process of the SUT while the window's requests were answered
+ * @property {number} instructions of every process of the SUT while the window's requests were answered, dyno's own allocation
+ *   reading inside collections left out (`collector.readingInstructions`): what the program and the collector did
  * @property {number} instructionsPerRequest
  * @property {number | null} programInstructionsPerRequest the instructions that were not the collector's (null: no collector data)
  * @property {WindowCollector | null} collector null: the runtime is not V8 (the count's `collector` says why)
@@ -270,8 +271,8 @@ export async function countInstructions ({
       const { collectorInstructions, readingInstructions, programInstructions, collections } = dumped.split
       counts.push({
         requests: windowRequests,
-        instructions: dumped.instructions,
-        instructionsPerRequest: Math.round(dumped.instructions / windowRequests),
+        instructions: dumped.instructions - readingInstructions,
+        instructionsPerRequest: Math.round((dumped.instructions - readingInstructions) / windowRequests),
         programInstructionsPerRequest: node ? Math.round(programInstructions / windowRequests) : null,
         collector: node
           ? {
@@ -316,7 +317,7 @@ export async function countInstructions ({
       programInstructionsPerRequest: node
         ? perRequestOver(
           counts,
-          (window) => window.instructions - (window.collector?.instructions ?? 0) - (window.collector?.readingInstructions ?? 0),
+          (window) => window.instructions - (window.collector?.instructions ?? 0),
           windowRequests
         )
         : null,

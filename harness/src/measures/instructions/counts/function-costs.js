@@ -4,7 +4,11 @@
 // A native function's own cost is spread over its callers by what each call into it cost, as gprof spreads a function's time, and
 // passed on up until it reaches a JavaScript function, the collector or a compiler (each keeps what it is charged), or a function
 // nobody called (the event loop). So the charged costs add up to the dump's whole, and a layer's share of them says whose work it was.
+// dyno's own allocation reading inside collections (READING_FUNCTIONS, what it calls in the share it calls it) is left out: it is
+// neither the SUT's work nor its runtime's, and its cost grows with the collections (a third of koa's whole count).
+import { sharesUnderRoots } from './call-shares.js'
 import { describeFunction } from './code-layers.js'
+import { READING_FUNCTIONS } from './collector-split.js'
 
 /**
  * @typedef {import('./code-layers.js').CodeFunction} CodeFunction
@@ -19,7 +23,7 @@ const UNRESOLVED_ADDRESS = /^0x[0-9a-f]+$/
  * @param {import('./callgrind-profile.js').CallgrindProfile} profile one process's dump
  * @param {import('./perf-map.js').CodeNames | null} codeNames the process's perf map (null: generated code stays unnamed)
  * @param {import('./code-layers.js').LayerContext} context
- * @returns {Map<string, FunctionCost>} by the function's key
+ * @returns {Map<string, FunctionCost>} by the function's key; the charged add up to the dump's whole less dyno's reading
  */
 export function functionCosts (profile, codeNames, context) {
   /** @type {Map<string, CodeFunction>} */
@@ -43,15 +47,21 @@ export function functionCosts (profile, codeNames, context) {
     }
     return cost
   }
-  for (const [raw, instructions] of profile.selfInstructions) costOf(functionOf(raw)).selfInstructions += instructions
+  const { shareUnder } = sharesUnderRoots(profile.arcs, (raw) => READING_FUNCTIONS.test(raw))
+  const outsideReading = (/** @type {string} */ raw) => 1 - shareUnder(raw)
+  for (const [raw, instructions] of profile.selfInstructions) {
+    if (outsideReading(raw) > 0) costOf(functionOf(raw)).selfInstructions += instructions * outsideReading(raw)
+  }
   /** @type {Map<string, Map<string, number>>} callee key → caller key → what the calls cost */
   const callers = new Map()
   for (const arc of profile.arcs) {
+    const inclusive = arc.inclusiveInstructions * outsideReading(arc.caller)
+    if (inclusive <= 0 || outsideReading(arc.callee) <= 0) continue
     const caller = costOf(functionOf(arc.caller))
     const callee = costOf(functionOf(arc.callee))
-    if (caller.fn.key === callee.fn.key || arc.inclusiveInstructions <= 0) continue
+    if (caller.fn.key === callee.fn.key) continue
     const into = callers.get(callee.fn.key) ?? new Map()
-    into.set(caller.fn.key, (into.get(caller.fn.key) ?? 0) + arc.inclusiveInstructions)
+    into.set(caller.fn.key, (into.get(caller.fn.key) ?? 0) + inclusive)
     callers.set(callee.fn.key, into)
   }
   charge(costs, callers)
