@@ -34,7 +34,9 @@ export async function onInterrupt (work) {
       killProcessGroups()
     }
   }
-  const stopWatching = watchAncestors(() => { if (!controller.signal.aborted) onSignal('SIGHUP') })
+  // A signal sent with the end of the parent (`timeout` signals its whole group, pnpm and dyno) names the interruption: the watch's
+  // timer runs before the loop reads signals, so the hang-up is taken after them, in the same turn of the loop.
+  const stopWatching = watchAncestors(() => setImmediate(() => { if (!controller.signal.aborted) onSignal('SIGHUP') }))
   for (const name of INTERRUPT_SIGNALS) process.on(name, onSignal)
   try {
     return await work(controller.signal)
