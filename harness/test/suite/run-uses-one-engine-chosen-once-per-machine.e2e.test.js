@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CALIBRATION_FILE } from '../../src/measures/calibrations/engine-choice/engine-choice.js'
+import { keptUpAt } from '../../src/measures/calibrations/engine-choice/keeps-up.js'
 import { AUTO_CANDIDATES } from '../../src/load/engines/index.js'
 import { dynoRun } from '../support/dyno-run.js'
 import { trackRuns } from '../support/leftover-processes.js'
@@ -55,8 +56,9 @@ describe.skipIf(absent)(`one engine per run${skipNote(absent)}`, () => {
     // Every engine auto chooses among was measured, each against the same SUT.
     expect(Object.keys(level.engines)).toEqual(AUTO_CANDIDATES.filter((engine) => engine.availability().ok).map((engine) => engine.name))
     for (const figures of Object.values(level.engines)) expect(figures.requestsPerSec).toBeGreaterThan(0)
-    // The choice follows the calibration: the most preferred engine that kept up with the fastest SUT, else the fastest engine here.
-    const keptUp = AUTO_CANDIDATES.find((engine) => level.engines[engine.name]?.generatorBound === false)
+    // The choice follows the calibration: the most preferred engine that kept up with the fastest SUT (its cpu share not bound, its
+    // rate near the fastest engine's), else the fastest engine here.
+    const keptUp = AUTO_CANDIDATES.find((engine) => keptUpAt(level, engine.name).keepsUp)
     expect(engineChoice.engine).toBe(keptUp?.name ?? AUTO_CANDIDATES.find((engine) => engine.fastestHere)?.name)
     expect(engineChoice.reason).toContain(level.sut)
     for (const record of first.records) expect(record.load.engine).toBe(engineChoice.engine)

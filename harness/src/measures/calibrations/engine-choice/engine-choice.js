@@ -2,11 +2,12 @@
 // One engine per run, so that no table sets two clients' figures side by side (docs/measuring.md, "One engine per run").
 // `--engine auto` chooses among the engines that say they may be chosen (`autoPreference` in their descriptors), most
 // preferred first: the first that keeps up with the fastest SUT of the field on this machine, with this pinning, at every
-// connection level of the run; where none does, the fastest engine here, whose generator-bound cells then show the limit of
-// this machine. Today that is autocannon where it keeps up, the client most published figures were made with, and the native
-// engine where it would be the bottleneck. What decides is measured once per machine, by the calibration of
-// engine-calibration.js, and kept in the cache directory; it is measured again when the machine, Node, an engine, the pinning
-// or dyno changes, and a file from anywhere else is ignored with one line saying why.
+// connection level of the run (by its cpu share and by its rate beside the fastest engine's: keeps-up.js); where none does, the
+// fastest engine here, whose generator-bound cells then show the limit of this machine. Today that is autocannon where it keeps
+// up, the client most published figures were made with, and the native engine where it would be the bottleneck. What decides is
+// measured once per machine, by the calibration of engine-calibration.js, and kept in the cache directory; it is measured again
+// when the machine, Node, an engine, the pinning or dyno changes, and a file from anywhere else is ignored with one line saying
+// why. The rule is applied as the choice is made, so a calibration kept before it is judged by it too.
 import { join } from 'node:path'
 import { AUTO_CANDIDATES, speaksAll } from '../../../load/engines/index.js'
 import { DynoError } from '../../../platform/errors.js'
@@ -15,6 +16,7 @@ import { discoverSuts } from '../../../subjects/suts/discover-suts.js'
 import { sealOf } from '../../../platform/util/cache-seal.js'
 import { makeDirectory } from '../../../platform/util/checked-paths.js'
 import { calibrationRows } from './engine-calibration.js'
+import { keptUpAt } from './keeps-up.js'
 import { machineKey } from '../machine-key.js'
 import { readStoredCalibration } from '../stored-calibration.js'
 
@@ -174,17 +176,19 @@ async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, re
   }
   const ceiling = levels[String(connections[0])]?.sut ?? CEILING_SUTS[0]
   const keepsUp = (/** @type {import('../../../load/engines/engine.js').Engine} */ engine) =>
-    connections.every((level) => levels[String(level)]?.engines[engine.name]?.generatorBound === false)
+    connections.every((level) => keptUpAt(levels[String(level)], engine.name).keepsUp)
   const figures = (/** @type {number} */ level) => `${level} connections: ` + here.map((engine) => {
     const measured = levels[String(level)]?.engines[engine.name]
-    return `${engine.name} ${measured?.requestsPerSec ?? '-'} req/s at ${measured?.generatorSharePct ?? '-'}% of its cpus`
+    const { why } = keptUpAt(levels[String(level)], engine.name)
+    return `${engine.name} ${measured?.requestsPerSec ?? '-'} req/s at ${measured?.generatorSharePct ?? '-'}% of its cpus` +
+      `${why ? ` (${why})` : ''}`
   }).join(', ')
   const chosen = here.find(keepsUp)
   const passedOver = here.slice(0, chosen ? here.indexOf(chosen) : here.length)
   const fastest = here.find((engine) => engine.fastestHere) ?? here[here.length - 1]
   const engine = chosen ?? fastest
   const boundLevels = connections.filter((level) =>
-    passedOver.some((other) => levels[String(level)]?.engines[other.name]?.generatorBound !== false)
+    passedOver.some((other) => !keptUpAt(levels[String(level)], other.name).keepsUp)
   )
   const then = chosen
     ? `${engine.name} measures every cell`
@@ -196,7 +200,9 @@ async function calibratedChoice ({ scenarios, connections, pinning, cacheDir, re
         `here (${boundLevels.map(figures).join('; ')}): ${then}`
   const disturbed = connections.flatMap((level) => Object.values(levels[String(level)]?.engines ?? {})
     .map((measured) => measured.disturbed).filter((detail) => typeof detail === 'string'))
-  const caveat = disturbed.length > 0 ? `; measured while other programs took its cpus, after measuring again (${disturbed[0]})` : ''
+  const caveat = disturbed.length > 0
+    ? `; measured while other programs or the hypervisor took its cpus, after measuring again (${disturbed[0]})`
+    : ''
   return { engine, choice: { engine: engine.name, by: 'calibration', reason: reason + caveat, calibrationFile: file, levels } }
 }
 
