@@ -78,7 +78,7 @@ export function warningGroups (records) {
       : [{
           cause: 'disturbed',
           count: disturbed.length,
-          line: `disturbed: ${counted(disturbed.length, 'result')} measured while other processes took more than ` +
+          line: `disturbed: ${counted(disturbed.length, 'result')} measured while other processes or the hypervisor took more than ` +
             `${disturbed[0].interference?.thresholdPct} % of the SUT's or the generator's cpus`,
           details: disturbed.map((record) => `${cellName(record, sweep)}: ${record.interference?.detail}`)
         }]),

@@ -185,8 +185,8 @@ function disturbanceLines (records) {
     ...(disturbed.length === 0
       ? []
       : [
-          `DISTURBED: ${disturbed.length > 1 ? `${disturbed.length} results were` : '1 result was'} measured while other processes took ` +
-            'more than ' +
+          `DISTURBED: ${disturbed.length > 1 ? `${disturbed.length} results were` : '1 result was'} measured while other processes or ` +
+            'the hypervisor took more than ' +
             `${disturbed[0].interference?.thresholdPct} % of the SUT's or the generator's cpus; they measure the machine's other work too:`,
           ...disturbed.map((record) => `  ${record.sut.label} × ${record.scenario.name}: ${record.interference?.detail}`)
         ])

@@ -17,7 +17,10 @@ import { reportRows } from './report-rows.js'
 export const WALL_CLOCK_MARKS = Object.freeze([
   { mark: '†', meaning: `generator-bound (${GENERATOR_BOUND_RULE}): it measures the load generator more than the framework` },
   { mark: '‡', meaning: 'the limit of this machine: the native engine, the fastest here, was generator-bound' },
-  { mark: '!', meaning: 'disturbed: other processes took a share of the cpus while every round it rests on was measured' },
+  {
+    mark: '!',
+    meaning: 'disturbed: other processes or the hypervisor took a share of the cpus while every round it rests on was measured'
+  },
   { mark: '?', meaning: 'a result disagrees with itself (a consistency check failed; report.md names it)' },
   { mark: '✗', meaning: 'a round was not ok (the warnings say why): the figure rests on the others' }
 ])

@@ -15,7 +15,8 @@ import { roundTo } from '../../../platform/util/numbers.js'
  * @typedef {import('../../../records/result-record.js').ResultRecord} ResultRecord
  * @typedef {'generator-bound' | 'machine-limit' | 'invalid' | 'disturbed'} BarFlag what makes a req/s bar not a figure of the framework
  *   (generator-bound: the load generator's limit; machine-limit: the native engine's, the fastest here; invalid: the req/s of runs
- *   that answered wrong under load; disturbed: other processes took a share of the SUT's or the generator's cpus in a run drawn)
+ *   that answered wrong under load; disturbed: other processes or the hypervisor took a share of the SUT's or the generator's cpus in
+ *   a run drawn)
  * @typedef {{ name: string, values: (number | null)[], interval95: ([number, number] | null)[], ranks: (string | null)[], flags?:
  *   (BarFlag[])[] }} BarSeries per bar: its 95% interval, its rank group (`2–4`; null where the run has no rank groups)
  * @typedef {{ name: string, points: [number, number][], group?: string, dashed?: boolean }} LineSeries x, y; group: lines of one SUT share

@@ -50,7 +50,7 @@
       itemStyle: { color: '#c8c8c8', borderColor: '#d62728', borderWidth: 2, borderType: 'dashed' }
     },
     disturbed: {
-      legend: "⚠ disturbed: other processes took a share of the SUT's or the generator's cpus while it was measured",
+      legend: "⚠ disturbed: other processes or the hypervisor took a share of the SUT's or the generator's cpus while it was measured",
       suffix: ' ⚠ disturbed',
       itemStyle: { opacity: 0.6, borderColor: '#ff7f0e', borderWidth: 2, borderType: 'dotted' }
     }
