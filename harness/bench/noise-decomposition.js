@@ -5,7 +5,8 @@
 // (A B C A B C …), each launch on a fresh SUT with a warm-up before its rounds, every response checked by the native engine. It prints,
 // per SUT and pooled, the sd of ln req/s at each level; per SUT, the spread of its launches in ln req/s and in ln µs of its cpu per
 // request (read over the same measured phase, steal and other processes excluded), as they are and with each block's common level
-// taken out (a model of SUT + block), with the most the hypervisor stole in a launch; how much of the minute's drift is common to
+// taken out (a model of SUT + block), and the cost at one cpu speed (the speed probe's reading of the same phase divided out,
+// judging/speed-adjustment.js), with the most the hypervisor stole in a launch; how much of the minute's drift is common to
 // every SUT (and so cancels in the ratios an interleaved run compares); and, for the default plan's budget per cell, the launches and
 // rounds that make a cell narrowest beside the default profile's, with the ratio each can tell apart.
 //
@@ -24,6 +25,8 @@ import { createRunId } from '../src/records/run-id.js'
 import { benchSuts, scenarioNamed } from './support/bench-counts.js'
 import { onFreshLaunch } from './support/fresh-launch.js'
 import { writeMeasuredBlock } from './support/measured-block.js'
+import { startSpeedProbe } from '../src/platform/resources/speed-probe/speed-probe.js'
+import { MIN_PROBE_CHUNKS } from '../src/judging/speed-adjustment.js'
 import { bestPlan, cellVariance, separableRatio, varianceComponents } from '../src/judging/stats/variance-components.js'
 
 const { values } = parseArgs({
@@ -61,13 +64,14 @@ const suts = await benchSuts(String(values.suts).split(','))
 const DEFAULT = LOAD_PROFILES.quick
 
 const native = engineNamed('native')
+const speedProbe = await startSpeedProbe({ cpus: [where.sutCpu], env: runEnv(createRunId()) })
 
 /**
  * One fresh launch: its warm-up, then its rounds as 1-second windows of one measured phase, sampled as a cell's is; what other programs
  * and the hypervisor took of the cpus.
  * @param {import('../src/subjects/suts/resolve-subjects.js').Subject} sut
- * @returns {Promise<{ rounds: number[], lnCost: number, wallSec: number, othersPct: number, stealPct: number }>} rounds: ln req/s of
- *   each; lnCost: ln µs of the SUT's cpu per request over them
+ * @returns {Promise<{ rounds: number[], lnCost: number, lnProbe: number, wallSec: number, othersPct: number, stealPct: number }>}
+ *   rounds: ln req/s of each; lnCost: ln µs of the SUT's cpu per request over them; lnProbe: ln of the speed probe's reading of them
  */
 async function launchOnce (sut) {
   const startedMs = performance.now()
@@ -85,7 +89,7 @@ async function launchOnce (sut) {
       signal: new AbortController().signal,
       stopWhen: null,
       sampling: {
-        sutPgid: running.pid, sutReadGroup: null, sutHere: true, sutCpus: [where.sutCpu], censusArgs: false, probes: null
+        sutPgid: running.pid, sutReadGroup: null, sutHere: true, sutCpus: [where.sutCpu], censusArgs: false, probes: null, speedProbe
       }
     })
     const measured = phases.measure
@@ -96,18 +100,22 @@ async function launchOnce (sut) {
     }
     const costUs = measured.cpuCost?.cpuUsPerRequest ?? null
     if (!(costUs !== null && costUs > 0)) throw new Error(`${sut.label}: its cpu per request was not read`)
+    const speed = measured.cpuCost?.speedProbe ?? null
+    if (!speed || speed.chunks < MIN_PROBE_CHUNKS) throw new Error(`${sut.label}: the speed probe read ${speed?.chunks ?? 0} chunks`)
     const roles = measured.interference?.roles ?? {}
     return {
       rounds: measured.timeseries.slice(0, counts.rounds).map((window) => Math.log(window.requests / (window.durationMs / 1000))),
       lnCost: Math.log(costUs),
+      lnProbe: Math.log(speed.cpuUsPerChunk),
       stealPct: Math.max(0, ...Object.values(roles).map((role) => role.stealPct ?? 0))
     }
   })
-  const { rounds, lnCost, stealPct } = launched.result
+  const { rounds, lnCost, lnProbe, stealPct } = launched.result
   if (rounds.length !== counts.rounds) throw new Error(`${sut.label}: ${rounds.length} rounds of ${counts.rounds}`)
   return {
     rounds,
     lnCost,
+    lnProbe,
     wallSec: (performance.now() - startedMs) / 1000,
     othersPct: Math.max(launched.othersOnSutCpuPct, launched.othersOnToolCpuPct),
     stealPct
@@ -118,6 +126,8 @@ async function launchOnce (sut) {
 const data = new Map(suts.map((sut) => [sut.label, []]))
 /** @type {Map<string, number[][]>} costs[block][launch] per SUT: ln µs of the SUT's cpu per request */
 const costs = new Map(suts.map((sut) => [sut.label, []]))
+/** @type {Map<string, number[][]>} the same, less ln of the speed probe's reading (at one cpu speed, up to a constant) */
+const probedCosts = new Map(suts.map((sut) => [sut.label, []]))
 /** @type {number[]} */
 const overheadsSec = []
 let mostOthersPct = 0
@@ -126,20 +136,23 @@ for (let block = 0; block < counts.blocks; block++) {
   for (const sut of suts) {
     data.get(sut.label)?.push([])
     costs.get(sut.label)?.push([])
+    probedCosts.get(sut.label)?.push([])
   }
   for (let launch = 0; launch < counts.launches; launch++) {
     for (const sut of shuffle(suts)) {
       const measured = await launchOnce(sut)
       data.get(sut.label)?.[block].push(measured.rounds)
       costs.get(sut.label)?.[block].push(measured.lnCost)
+      probedCosts.get(sut.label)?.[block].push(measured.lnCost - measured.lnProbe)
       mostStealPct = Math.max(mostStealPct, measured.stealPct)
       overheadsSec.push(measured.wallSec - warmupSec - counts.rounds)
       mostOthersPct = Math.max(mostOthersPct, measured.othersPct)
       const perSec = Math.round(Math.exp(mean(measured.rounds))).toLocaleString('en-US')
       const others = Math.round(measured.othersPct)
       const costUs = Math.exp(measured.lnCost).toFixed(1)
-      process.stdout.write(`block ${block + 1} launch ${launch + 1} ${sut.label}: ${perSec} req/s, ${costUs} µs of cpu per request; ` +
-        `others took ${others} %, the hypervisor ${Math.round(measured.stealPct)} %\n`)
+      process.stdout.write(`block ${block + 1} launch ${launch + 1} ${sut.label}: ${perSec} req/s, ${costUs} µs of cpu per request ` +
+        `(the probe's chunk ${Math.exp(measured.lnProbe).toFixed(0)} µs); others took ${others} %, the hypervisor ` +
+        `${Math.round(measured.stealPct)} %\n`)
     }
   }
 }
@@ -174,6 +187,7 @@ function launchSpreads (figures) {
 
 const rateSpreads = launchSpreads(new Map([...data].map(([label, blocks]) => [label, blocks.map((launches) => launches.map(mean))])))
 const costSpreads = launchSpreads(costs)
+const probedSpreads = launchSpreads(probedCosts)
 /** @param {Map<string, { alone: number, blocked: number }>} spreads @param {'alone' | 'blocked'} kind */
 const pooledSpread = (spreads, kind) => mean([...spreads.values()].map((spread) => spread[kind]))
 
@@ -215,18 +229,21 @@ const lines = [
   '',
   'The same launches as cells (a launch\'s mean of its rounds), in both figures: µs of the SUT\'s cpu per request, read over the ' +
     'measured phase (steal and other processes are not in it), beside req/s; each as the launches spread, and with each block\'s ' +
-    `common level taken out (a model of SUT + block). The hypervisor stole at most ${Math.round(mostStealPct)} % of a measured cpu ` +
-    'in a launch.',
+    'common level taken out (a model of SUT + block); and the cost at one cpu speed, the speed probe\'s reading of the same phase ' +
+    `divided out. The hypervisor stole at most ${Math.round(mostStealPct)} % of a measured cpu in a launch.`,
   '',
-  '| SUT | ln req/s | ln req/s, block out | ln µs of cpu per request | ln µs per request, block out |',
-  '|---|---:|---:|---:|---:|',
+  '| SUT | ln req/s | ln req/s, block out | ln µs of cpu per request | ln µs per request, block out | at the probed speed | ' +
+    'at the probed speed, block out |',
+  '|---|---:|---:|---:|---:|---:|---:|',
   ...suts.map(({ label }) => {
-    const rate = /** @type {{ alone: number, blocked: number }} */ (rateSpreads.get(label))
-    const cost = /** @type {{ alone: number, blocked: number }} */ (costSpreads.get(label))
-    return `| ${label} | ${sd(rate.alone)} | ${sd(rate.blocked)} | ${sd(cost.alone)} | ${sd(cost.blocked)} |`
+    const [rate, cost, probed] = [rateSpreads, costSpreads, probedSpreads]
+      .map((spreads) => /** @type {{ alone: number, blocked: number }} */ (spreads.get(label)))
+    return `| ${label} | ${sd(rate.alone)} | ${sd(rate.blocked)} | ${sd(cost.alone)} | ${sd(cost.blocked)} | ${sd(probed.alone)} | ` +
+      `${sd(probed.blocked)} |`
   }),
   `| pooled | ${sd(pooledSpread(rateSpreads, 'alone'))} | ${sd(pooledSpread(rateSpreads, 'blocked'))} | ` +
-    `${sd(pooledSpread(costSpreads, 'alone'))} | ${sd(pooledSpread(costSpreads, 'blocked'))} |`,
+    `${sd(pooledSpread(costSpreads, 'alone'))} | ${sd(pooledSpread(costSpreads, 'blocked'))} | ` +
+    `${sd(pooledSpread(probedSpreads, 'alone'))} | ${sd(pooledSpread(probedSpreads, 'blocked'))} |`,
   '',
   `A launch costs ${launchOverheadSec.toFixed(2)} s besides its warm-up and rounds (the SUT's start and stop, the engine's). The ` +
     `default plan spends ${counts.budget} s on ${counts.cells} cells: ${budgetPerCellSec.toFixed(2)} s each. Its profile ` +
@@ -236,5 +253,6 @@ const lines = [
     `(${best.spentSec.toFixed(1)} s${best.spentSec > budgetPerCellSec ? ', over the budget: an interval needs 2 launches' : ''}), ` +
     `an sd of ${sd(best.variance)}, telling apart ${percentApart(best.variance)} %.`
 ]
+await speedProbe.close()
 process.stdout.write(`${lines.join('\n')}\n`)
 if (!values['no-block']) writeMeasuredBlock({ script: import.meta.url, lines })

@@ -4,7 +4,8 @@
 // orders, and, of the pairs either run tells apart (rank-groups.js), the share the other run puts in the same order; the pairs more
 // than 15 % apart in both runs that a run nonetheless leaves in one group; and the spread of each cell's ratio between the runs.
 // Runs of one round have no groups: every pair counts as told apart, which is what their tables claim. The groups are made as a run
-// makes them (aggregate-runs.js): on req/s or on the cpu cost per request (`--figure`), each pair judged within the blocks it shares.
+// makes them (aggregate-runs.js): on req/s or on the cpu cost per request (`--figure`; at the run's median cpu speed where every cost
+// of the run was probed, as the run ranks it: judging/speed-adjustment.js), each pair judged within the blocks it shares.
 //
 // `--without-blocks` judges every pair on its cells alone (Welch's test), as runs before blocks were judged: what the blocks add.
 //
@@ -16,6 +17,7 @@ import { quantile } from 'simple-statistics'
 import { readRun } from '../src/records/read-run.js'
 import { rankGroups } from '../src/judging/stats/rank-groups.js'
 import { blockOf } from '../src/records/aggregate-runs.js'
+import { speedAdjustment } from '../src/judging/speed-adjustment.js'
 import { MEASURING_DOC, blockMarkers, writeMeasuredBlock } from './support/measured-block.js'
 
 /** Two SUTs this far apart in both runs must never share a group. */
@@ -32,12 +34,18 @@ const { values, positionals } = parseArgs({
 })
 if (!['req/s', 'cost'].includes(String(values.figure))) throw new Error(`--figure must be req/s or cost, got ${values.figure}`)
 /**
- * The figure the groups are made on, higher better: req/s, or requests per µs of the SUT's cpu (the cost's reciprocal).
- * @param {import('../src/records/result-record.js').ResultRecord} record @returns {number} 0: none
+ * The figure the groups are made on, higher better: req/s, or requests per µs of the SUT's cpu (the cost's reciprocal, at the run's
+ * median cpu speed where the run was probed throughout).
+ * @param {import('../src/records/result-record.js').ResultRecord} record
+ * @param {import('../src/judging/speed-adjustment.js').SpeedAdjustment | null} adjustment the run's
+ * @returns {number} 0: none
  */
-const figureOf = (record) => values.figure === 'cost'
-  ? 1 / (record.summary?.cpuCost?.cpuUsPerRequest || Infinity)
-  : record.summary?.requestsPerSec.mean ?? 0
+function figureOf (record, adjustment) {
+  if (values.figure !== 'cost') return record.summary?.requestsPerSec.mean ?? 0
+  const cost = record.summary?.cpuCost
+  const us = cost ? adjustment?.adjust(cost) ?? cost.cpuUsPerRequest : null
+  return 1 / (us || Infinity)
+}
 if (positionals.length !== 2) throw new Error('usage: node harness/bench/run-to-run-agreement.js RUN_DIR_A RUN_DIR_B [--label L] [--write]')
 const runs = positionals.map(readRun)
 
@@ -49,12 +57,13 @@ const runs = positionals.map(readRun)
 function scenariosOf (run) {
   /** @type {Map<string, Map<string, { figures: number[], blocks: string[] }>>} */
   const rates = new Map()
+  const adjustment = speedAdjustment(run.records.filter((record) => record.status === 'ok').map((record) => record.summary?.cpuCost))
   for (const record of run.records) {
-    if (record.status !== 'ok' || !record.summary || !(figureOf(record) > 0)) continue
+    if (record.status !== 'ok' || !record.summary || !(figureOf(record, adjustment) > 0)) continue
     const perSut = rates.get(record.scenario.name) ?? new Map()
     rates.set(record.scenario.name, perSut)
     const kept = perSut.get(record.sut.label) ?? { figures: [], blocks: [] }
-    kept.figures.push(figureOf(record))
+    kept.figures.push(figureOf(record, adjustment))
     kept.blocks.push(blockOf(record))
     perSut.set(record.sut.label, kept)
   }

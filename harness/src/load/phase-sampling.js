@@ -16,6 +16,8 @@ import { sutCgroupCpu } from '../platform/resources/sut-cgroup.js'
  *   read here
  * @property {number | null} cgroupCpuSec what the SUT's own cgroup used in the window; null: it has none of its own (its cpu is read
  *   from /proc)
+ * @property {import('../platform/resources/speed-probe/speed-probe.js').SpeedReading | null} speed how fast the SUT's cpus ran in the
+ *   window; null: no probe watched them, or it read nothing
  *
  * @typedef {object} PhaseProbes what watches the SUT from outside its code (a cell's SutProbes)
  * @property {string} eventLoopFile where the event-loop preload writes
@@ -31,6 +33,8 @@ import { sutCgroupCpu } from '../platform/resources/sut-cgroup.js'
  * @property {boolean} censusArgs other processes named by their arguments too (`--census-args on`)
  * @property {number} [interferenceIntervalMs] the interference sampler's window; absent: its default
  * @property {PhaseProbes | null} probes what watched it; null: nothing did (a calibration's SUT)
+ * @property {import('../platform/resources/speed-probe/speed-probe.js').SpeedProbe | null} [speedProbe] the run's probe of its cpus'
+ *   speed, on while a phase is sampled; null or absent: none (the SUT is not pinned here)
  */
 
 /**
@@ -42,7 +46,7 @@ import { sutCgroupCpu } from '../platform/resources/sut-cgroup.js'
  *   processes now
  */
 export function samplePhases (sampling, { phases, generatorPids, generatorCpus }) {
-  const { sutPgid, sutReadGroup, sutHere, sutCpus, censusArgs, interferenceIntervalMs } = sampling
+  const { sutPgid, sutReadGroup, sutHere, sutCpus, censusArgs, interferenceIntervalMs, speedProbe = null } = sampling
   /** @type {Partial<Record<'warmup' | 'measure', PhaseReport>>} */
   const reports = {}
   let index = 0
@@ -52,6 +56,7 @@ export function samplePhases (sampling, { phases, generatorPids, generatorCpus }
   // A SUT on another host is read through its host's /proc.
   const cgroupUs = sutHere ? sutCgroupCpu(sutPgid) : null
   const start = () => {
+    speedProbe?.resume()
     const pids = generatorPids()
     samplers = {
       cgroupStartUs: cgroupUs?.() ?? null,
@@ -67,7 +72,8 @@ export function samplePhases (sampling, { phases, generatorPids, generatorCpus }
     const resources = samplers.resources.stop()
     const endUs = samplers.cgroupStartUs === null ? null : cgroupUs?.() ?? null
     const cgroupCpuSec = endUs === null || samplers.cgroupStartUs === null ? null : (endUs - samplers.cgroupStartUs) / 1e6
-    reports[phases[index]] = { resources, interference: samplers.interference?.stop() ?? null, cgroupCpuSec }
+    const speed = speedProbe?.readingOf({ fromMs: resources.startedAtMs, toMs: resources.stoppedAtMs }) ?? null
+    reports[phases[index]] = { resources, interference: samplers.interference?.stop() ?? null, cgroupCpuSec, speed }
     samplers = null
     index += 1
   }
@@ -91,6 +97,7 @@ export function samplePhases (sampling, { phases, generatorPids, generatorCpus }
     /** the load ended (or was cut short): the open window keeps what it sampled */
     finish () {
       close()
+      speedProbe?.pause()
       return reports
     }
   }
@@ -120,7 +127,8 @@ export function attachPhaseResources (summaries, reports, { generatorCpus, sutCp
         generatorThreads,
         sutCores: sutCpus?.length ?? null,
         sutHostCores: availableParallelism(),
-        cgroupCpuSec: sampled.cgroupCpuSec
+        cgroupCpuSec: sampled.cgroupCpuSec,
+        speed: sampled.speed
       }),
       { interference: sampled.interference },
       probes ? probedFigures(summary, report, probes) : {}

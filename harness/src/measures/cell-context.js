@@ -21,6 +21,8 @@ import { protocolEnv } from '../subjects/sut-process/protocol-env.js'
  * @property {number} requestTimeoutSec
  * @property {number} pgPoolSize
  * @property {import('../subjects/services/service-manager.js').Services} services the run's data services, started once
+ * @property {import('../platform/resources/speed-probe/speed-probe.js').SpeedProbe | null} [speedProbe] how fast the SUT's cpus run, read
+ *   in each sampled phase; null or absent: not probed (the SUTs are not pinned here)
  * @property {import('../subjects/tls/run-certificate.js').RunCertificate | null} [certificate] the run's certificate, made once when a
  *   scenario of the run is served over TLS; absent: none was made. Its caFile is what a client on this machine trusts
  * @property {{ certFile: string, keyFile: string, serverName: string } | null} [certificateOnSutHost] the same certificate's files where
@@ -89,7 +91,8 @@ export function cellLoad (context, running, probes) {
       sutHere: context.sutHost.sharesProcesses,
       sutCpus: pinning.sutCpus,
       censusArgs: context.censusArgs,
-      probes
+      probes,
+      speedProbe: context.speedProbe ?? null
     }
   }
 }

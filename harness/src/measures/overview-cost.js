@@ -26,7 +26,10 @@ export const costText = (cost) =>
  */
 export function costNote (costs) {
   const sources = [...new Set(costs.map((cost) => cost.cpuSource))].join(' and ')
-  return `Beside req/s: µs of the SUT's cpu per request (the geometric mean of the rounds), read from ${sources === 'cgroup'
+  const atOneSpeed = costs.length > 0 && costs.every((cost) => cost.speedAdjusted)
+    ? ', each at the run\'s median cpu speed, as the speed probe beside the SUT read its round'
+    : ''
+  return `Beside req/s: µs of the SUT's cpu per request (the geometric mean of the rounds${atOneSpeed}), read from ${sources === 'cgroup'
     ? 'its own cgroup\'s cpu.stat'
     : sources === 'proc' ? 'its processes in /proc' : `${sources}`}, so steal and other processes' cpu are never in it; then the ` +
     `share of the cpus it was given that it used. ${COST_MARK} not cpu-bound (${NOT_CPU_BOUND_RULE}): there the cost says how ` +

@@ -4,6 +4,7 @@ import { mergedLatencyMs } from './merge-histograms.js'
 import { bootstrapMedianInterval } from '../judging/stats/bootstrap.js'
 import { notCpuBoundReason } from '../judging/cpu-bound.js'
 import { rankGroups } from '../judging/stats/rank-groups.js'
+import { speedAdjustment } from '../judging/speed-adjustment.js'
 import { roundTo } from '../platform/util/numbers.js'
 
 /** @typedef {import('../judging/stats/rank-groups.js').Noise} Noise */
@@ -44,7 +45,10 @@ import { roundTo } from '../platform/util/numbers.js'
  *   (lower first); absent: req/s (aggregates of earlier versions)
  *
  * @typedef {object} CellCpuCost a cell's cpu cost per request
- * @property {number[]} cpuUsPerRequestRuns each run's µs of the SUT's cpu per response, in run order
+ * @property {number[]} cpuUsPerRequestRuns each run's µs of the SUT's cpu per response, in run order: at the run's median cpu speed
+ *   where every cost of the run was probed (speedAdjusted), else as measured
+ * @property {{ referenceCpuUsPerChunk: number, measuredRuns: number[] } | null} [speedAdjusted] where the costs are at the run's median
+ *   cpu speed: that speed (the probe's median chunk) and the runs' costs as measured; null or absent: they are as measured
  * @property {number} center the geometric mean of the runs
  * @property {'proc' | 'cgroup'} cpuSource where the runs' cpu was read (the first run's)
  * @property {number | null} sutCpuSharePct the mean of the runs' share of the cpus the SUT was given, in %
@@ -67,7 +71,8 @@ export function aggregateRuns (records, { seed, rankBy = 'req/s' }) {
     const key = JSON.stringify([record.sut.label, record.scenario.name, record.load.connections])
     cells.set(key, [...(cells.get(key) ?? []), record])
   }
-  const summaries = [...cells.values()].map((group) => summarize(group, seed))
+  const adjustment = speedAdjustment(records.filter((record) => record.status === 'ok').map((record) => record.summary?.cpuCost))
+  const summaries = [...cells.values()].map((group) => summarize(group, seed, adjustment))
   /** @type {Map<string, typeof summaries>} */
   const scenarios = new Map()
   // Rates of 0 have no logarithm (a run that measured nothing is not ok anyway).
@@ -147,15 +152,16 @@ export function rankScenario (cells, rankBy) {
  * One (SUT, scenario, connections): its ok runs' figures.
  * @param {import('./result-record.js').ResultRecord[]} group
  * @param {number} seed
+ * @param {import('../judging/speed-adjustment.js').SpeedAdjustment | null} adjustment the run's costs at one cpu speed; null: as measured
  */
-function summarize (group, seed) {
+function summarize (group, seed, adjustment) {
   const allOk = group.filter((record) => record.status === 'ok' && record.summary)
   // A disturbed run measured the machine's other work too: where the cell has clean runs, its figure is theirs alone.
   const clean = allOk.filter((record) => record.interference?.disturbed !== true)
   const ok = clean.length > 0 ? clean : allOk
   const rates = ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).requestsPerSec.mean)
   const [first] = group
-  const cost = cellCpuCost(ok)
+  const cost = cellCpuCost(ok, adjustment)
   return {
     sut: first.sut.label,
     scenario: first.scenario.name,
@@ -205,13 +211,17 @@ export const blockOf = (record) => `${record.repeat?.index}.${record.interferenc
 /**
  * A cell's cpu cost per request from its runs that went in: the geometric mean, and whether the SUT was cpu-bound in each.
  * @param {import('./result-record.js').ResultRecord[]} ok
+ * @param {import('../judging/speed-adjustment.js').SpeedAdjustment | null} adjustment the run's costs at one cpu speed; null: as measured
  * @returns {{ cost: CellCpuCost, blocks: string[] } | null} blocks: the block of each of cost's runs
  */
-function cellCpuCost (ok) {
+function cellCpuCost (ok, adjustment) {
   const withCost = ok.flatMap((record) => record.summary?.cpuCost ? [{ record, cost: record.summary.cpuCost }] : [])
   const costs = withCost.map((entry) => entry.cost)
   const counted = withCost.filter((entry) => (entry.cost.cpuUsPerRequest ?? 0) > 0)
-  const runs = counted.map((entry) => /** @type {number} */ (entry.cost.cpuUsPerRequest))
+  const measuredRuns = counted.map((entry) => /** @type {number} */ (entry.cost.cpuUsPerRequest))
+  const runs = adjustment
+    ? counted.map((entry) => roundTo(/** @type {number} */ (adjustment.adjust(entry.cost)), 3))
+    : measuredRuns
   if (runs.length === 0) return null
   const shares = costs.map((cost) => cost.sutCpuSharePct)
   const known = /** @type {number[]} */ (shares.filter((share) => share !== null))
@@ -221,6 +231,7 @@ function cellCpuCost (ok) {
       cpuUsPerRequestRuns: runs,
       center: roundTo(Math.exp(mean(runs.map(Math.log))), 3),
       cpuSource: costs[0].cpuSource,
+      speedAdjusted: adjustment ? { referenceCpuUsPerChunk: adjustment.referenceCpuUsPerChunk, measuredRuns } : null,
       sutCpuSharePct: known.length === 0 ? null : roundTo(mean(known), 1),
       notCpuBound: notCpuBoundReason({ sutCpuSharePcts: shares, waitsOnIo: ok[0].scenario.waitsOnIo === true })
     }

@@ -6,6 +6,7 @@ import { runEnv } from '../platform/env/run-env.js'
 import { startServices } from '../subjects/services/service-manager.js'
 import { certificateOnHost } from '../subjects/tls/certificate-on-host.js'
 import { makeRunCertificate } from '../subjects/tls/run-certificate.js'
+import { startSpeedProbe } from '../platform/resources/speed-probe/speed-probe.js'
 import { createSutSession } from './sut-session.js'
 
 /**
@@ -18,6 +19,8 @@ import { createSutSession } from './sut-session.js'
  *   and the engine trust it
  * @property {{ certFile: string, keyFile: string, serverName: string } | null} certificateOnSutHost its files where the SUTs run: the
  *   same files on this machine, copies on a host of its own
+ * @property {import('../platform/resources/speed-probe/speed-probe.js').SpeedProbe | null} speedProbe how fast the SUT's cpus run, read in
+ *   every phase a load samples: where the SUTs run here, pinned; null elsewhere
  * @property {(context: import('../measures/cell-context.js').RunContext, how: { perCell: boolean }) => (sut: string) => SutSession}
  *   sessions the session a cell of a SUT is served by: one for each SUT of the run (a round keeps every SUT up through its blocks), or
  *   one of its own for each cell (perCell)
@@ -31,11 +34,12 @@ import { createSutSession } from './sut-session.js'
  * Has the run's resources for `use`, and gives them back when it ends, whichever way.
  * @template T
  * @param {{ runId: string, sutHost: import('../platform/hosts/host.js').Host, scenarios: import('@dyno/scenarios').Scenario[], tls:
- *   boolean }} need tls: a cell of the plan is served over TLS
+ *   boolean, sutCpus: number[] | null }} need tls: a cell of the plan is served over TLS; sutCpus: the cpus the SUTs are pinned to
+ *   (null: not pinned)
  * @param {(resources: RunResources) => Promise<T>} use
  * @returns {Promise<T>}
  */
-export async function withRunResources ({ runId, sutHost, scenarios, tls }, use) {
+export async function withRunResources ({ runId, sutHost, scenarios, tls, sutCpus }, use) {
   const scope = createScope()
   try {
     const services = scope.hold(
@@ -45,8 +49,12 @@ export async function withRunResources ({ runId, sutHost, scenarios, tls }, use)
     const certificate = tls ? scope.hold(await makeRunCertificate(), (held) => held.dispose()) : null
     const files = certificate && { certFile: certificate.certFile, keyFile: certificate.keyFile }
     const onSutHost = files ? scope.hold(await certificateOnHost(files, sutHost), (held) => held.remove()) : null
+    const speedProbe = sutHost.sharesProcesses && sutCpus
+      ? scope.hold(await startSpeedProbe({ cpus: sutCpus, env: runEnv(runId) }), (held) => held.close())
+      : null
     return await use({
       services,
+      speedProbe,
       certificate,
       certificateOnSutHost: onSutHost && certificate
         ? { certFile: onSutHost.certFile, keyFile: /** @type {string} */ (onSutHost.keyFile), serverName: certificate.serverName }

@@ -55,7 +55,8 @@ export async function runSuite (setup, { planFields, signal }, hooks = {}) {
   hooks.onStart?.({ runId, runDir, total: plan.length, planCells: parts.whole.length })
   const remeasuring = startRemeasuring(setup, { cells: plan.length, signal })
   const tls = plan.some((planned) => PROTOCOLS[planned.scenario.protocol].tls)
-  await withRunResources({ runId, sutHost, scenarios: setup.scenarios, tls }, async (resources) => {
+  const sutCpus = setup.pinning.pinned ? setup.pinning.sutCpus : null
+  await withRunResources({ runId, sutHost, scenarios: setup.scenarios, tls, sutCpus }, async (resources) => {
     const described = resources.services.describe()
     if (described.postgres) described.postgres.poolSize = options.pgPoolSize
     index.servicesStarted(described)
@@ -113,6 +114,7 @@ function runContext ({ options, measure, engine, load, pinning, loadHosts }, { h
     requestTimeoutSec: DEFAULTS.requestTimeoutSec,
     pgPoolSize: options.pgPoolSize,
     services: resources.services,
+    speedProbe: resources.speedProbe,
     ci: env.ci,
     countCacheDir: options.countCache ? resolve(REPO_ROOT, options.cacheDir) : null,
     certificate: resources.certificate,

@@ -68,7 +68,8 @@ it('gives a phase its efficiency and the generator verdict from the phase\'s res
       excludes: ['steal', 'other processes'],
       sutCores: 2,
       sutCpuSharePct: 40,
-      cpuBound: false
+      cpuBound: false,
+      speedProbe: null
     },
     requestsPerCpuSec: 10_000,
     generatorBound: true,

@@ -82,6 +82,8 @@ describe.skipIf(absent)(`the default rounds${skipNote(absent)}`, () => {
       for (const cost of costs) expect(cost).toBeGreaterThan(0)
     }
     expect(stored.calibration.costDf).toBe(3 * (CALIBRATION_LAUNCHES - 1))
+    // Pinned here, each launch's cost is at one cpu speed: the speed probe's reading of its round divided out.
+    expect(stored.calibration.costAtProbedSpeed).toBe(true)
     const plan = first.index.noisePlan
     expect(plan).toMatchObject({ calibrationFile: file, measuredAt: stored.calibration.measuredAt, budgetSec: 600 })
     // The rounds sized on the steadier figure, which the run ranks on and records.

@@ -19,13 +19,16 @@ export const CPU_COST_EXCLUDES = Object.freeze(['steal', 'other processes'])
  * @property {number} sutCores the cpus the SUT was given (its pinned set, or every cpu of its host)
  * @property {number | null} sutCpuSharePct cpu-seconds / wall-seconds / sutCores, in %; null without a wall time
  * @property {boolean | null} cpuBound the SUT used at least SUT_CPU_BOUND_SHARE of its cpus; null: not known
+ * @property {import('./speed-probe/speed-probe.js').SpeedReading | null} [speedProbe] how fast the SUT's cpus ran over the phase (the
+ *   cpu µs of the probe's fixed chunk of work); null or absent: not probed
  */
 
 /**
- * @param {{ requests: number, cpuSec: number, wallSec: number, sutCores: number, cpuSource: CpuSource }} usage
+ * @param {{ requests: number, cpuSec: number, wallSec: number, sutCores: number, cpuSource: CpuSource,
+ *   speed?: import('./speed-probe/speed-probe.js').SpeedReading | null }} usage
  * @returns {CpuCost}
  */
-export function cpuCost ({ requests, cpuSec, wallSec, sutCores, cpuSource }) {
+export function cpuCost ({ requests, cpuSec, wallSec, sutCores, cpuSource, speed = null }) {
   const measured = Number.isFinite(requests) && requests > 0 && Number.isFinite(cpuSec) && cpuSec > 0
   const share = wallSec > 0 && sutCores > 0 && Number.isFinite(cpuSec) ? cpuSec / wallSec / sutCores : null
   return {
@@ -35,7 +38,8 @@ export function cpuCost ({ requests, cpuSec, wallSec, sutCores, cpuSource }) {
     excludes: [...CPU_COST_EXCLUDES],
     sutCores,
     sutCpuSharePct: share === null ? null : roundTo(share * 100, 1),
-    cpuBound: share === null ? null : share >= SUT_CPU_BOUND_SHARE
+    cpuBound: share === null ? null : share >= SUT_CPU_BOUND_SHARE,
+    speedProbe: speed
   }
 }
 

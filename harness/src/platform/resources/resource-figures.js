@@ -38,13 +38,14 @@ export function generatorBound ({ cpuSec, wallSec, allottedCores, generatorThrea
 /**
  * @param {import('./resource-sampler.js').ResourceReport} report of the phase's window, with targets `sut` and `generator`
  * @param {{ requests: number, generatorCores: number, generatorThreads?: number, sutCores?: number | null, sutHostCores: number,
- *   cgroupCpuSec?: number | null }} phase generatorCores: the cpus the generator may use; sutCores: the cpus the SUT is pinned to
- *   (null: not pinned); sutHostCores: every cpu of the SUT's host; cgroupCpuSec: what the SUT's own cgroup used in the window (null: it
- *   has none)
+ *   cgroupCpuSec?: number | null, speed?: import('./speed-probe/speed-probe.js').SpeedReading | null }} phase generatorCores: the
+ *   cpus the generator may use; sutCores: the cpus the SUT is pinned to (null: not pinned); sutHostCores: every cpu of the SUT's host;
+ *   cgroupCpuSec: what the SUT's own cgroup used in the window (null: it has none); speed: how fast the SUT's cpus ran in it (null: not
+ *   probed)
  * @returns {PhaseResourceFigures}
  */
 export function phaseResourceFigures (report, phase) {
-  const { requests, generatorCores, generatorThreads = 1, sutCores = null, sutHostCores, cgroupCpuSec = null } = phase
+  const { requests, generatorCores, generatorThreads = 1, sutCores = null, sutHostCores, cgroupCpuSec = null, speed = null } = phase
   const { sut, generator } = report.targets
   const sutShare = sut && sutCores && sut.durationSec > 0 ? sut.cpuSec / sut.durationSec / sutCores : null
   const bound = generator
@@ -64,7 +65,8 @@ export function phaseResourceFigures (report, phase) {
       cpuSec: cgroupCpuSec ?? sut.cpuSec,
       wallSec: sut.durationSec,
       sutCores: sutCores ?? sutHostCores,
-      cpuSource: cgroupCpuSec === null ? 'proc' : 'cgroup'
+      cpuSource: cgroupCpuSec === null ? 'proc' : 'cgroup',
+      speed
     })
     : null
   return {

@@ -3,7 +3,8 @@
 // measured as a round of a cell is (the same warm-up, then one round of the same length), with the run's engine and pinning; every response
 // checked. The spread is the pooled variance of ln req/s between the launches of each SUT: the launch's part and the round's together, as a
 // run's rounds meet them (harness/bench/noise-decomposition.js splits them, at length); the same launches give the spread of ln µs of the
-// SUT's cpu per request, which steal never enters. Rounds after the first of a launch would read a SUT
+// SUT's cpu per request, which steal never enters, at one cpu speed where the SUT is pinned here (the speed probe's reading of each round
+// divided out, as a run's costs are: judging/speed-adjustment.js). Rounds after the first of a launch would read a SUT
 // further warmed than any cell (express's second second runs at twice its first, after 0.4 s of warm-up), so each launch gives one; and
 // each launch is first warmed over the routes of the default plan, as a run's launch is (launch-warmup.js), so that the round reads what a
 // run's first cell of a launch reads. Each launch's cost besides its load is timed too. It is measured once per machine and kept in the
@@ -12,7 +13,7 @@
 // disturbed is measured again, as a cell is; one still disturbed is kept, and counted in what is stored.
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
-import { mean, shuffle } from 'simple-statistics'
+import { mean, median, shuffle } from 'simple-statistics'
 import { SCENARIOS } from '@dyno/scenarios'
 import { DEFAULTS } from '../../../platform/defaults.js'
 import { isDynoError } from '../../../platform/errors.js'
@@ -30,6 +31,8 @@ import { machineKey } from '../machine-key.js'
 import { readStoredCalibration } from '../stored-calibration.js'
 import { blockModel } from '../../../judging/stats/block-model.js'
 import { pooledLogSpread } from './pooled-spread.js'
+import { startSpeedProbe } from '../../../platform/resources/speed-probe/speed-probe.js'
+import { MIN_PROBE_CHUNKS } from '../../../judging/speed-adjustment.js'
 
 export const NOISE_CALIBRATION_FILE = 'noise-calibration.json'
 /** Three SUTs of different weights (the bare core server, a fast framework, a slow one), so that the spread is not one SUT's. */
@@ -54,13 +57,17 @@ export const CALIBRATION_LAUNCHES = 5
  * @property {number | null} [costVariance] of ln µs of the SUT's cpu per request between the same launches, pooled as `variance` is;
  *   null or absent: not known (a calibration of an earlier version, or no launch read the SUT's cpu)
  * @property {number | null} [costDf] its degrees of freedom
- * @property {Record<string, number[]>} [cpuUsPerRequest] each SUT's launches' µs of cpu per request, as measured
+ * @property {Record<string, number[]>} [cpuUsPerRequest] each SUT's launches' µs of cpu per request, as measured, or at the median
+ *   speed the probe read where costAtProbedSpeed
+ * @property {boolean} [costAtProbedSpeed] the costs (and costVariance) are at one cpu speed, the probe's reading of each launch divided
+ *   out; false or absent: as measured (the SUT not pinned here)
  * @property {{ variance: number | null, df: number | null, costVariance: number | null, costDf: number | null }} [withinRotation] the
  *   spread of each figure left once each rotation's effect (the machine's speed while it measured every SUT once) is taken out, as a
  *   run's rank groups take out a block's: what the rounds are sized on. Null: not known; absent: a calibration of an earlier version
  *
  * @typedef {object} SutLaunches one SUT's launches in the calibration
- * @property {number[]} lnRates @property {number[]} lnCosts ln µs of the SUT's cpu per request, where it was read
+ * @property {number[]} lnRates @property {number[]} lnCosts ln µs of the SUT's cpu per request, where it was read, less the ln of the
+ *   probe's reading where the cpu's speed was probed
  * @property {Map<string, number>} rotations ln req/s by rotation @property {Map<string, number>} costRotations ln cost by rotation
  *
  * @typedef {object} NoiseSettings
@@ -77,6 +84,8 @@ export const CALIBRATION_LAUNCHES = 5
  * @property {number} readyTimeoutSec
  * @property {AbortSignal} signal
  * @property {(line: string) => void} log
+ * @property {import('../../../platform/resources/speed-probe/speed-probe.js').SpeedProbe | null} [speedProbe] the calibration's own,
+ *   while it measures (set by measureNoise)
  *
  * @typedef {import('../../../subjects/suts/resolve-subjects.js').Subject} Subject
  * @typedef {import('@dyno/scenarios').Scenario} Scenario
@@ -96,14 +105,22 @@ export async function noiseCalibration (settings) {
   const launchWarmupSec = Number(runLoad.launchWarmupSec ?? 0)
   const load = { scenario: CALIBRATION_SCENARIO, connections, warmupSec, roundSec, engine: engine.name, launchWarmupSec, launchScenarios }
   // `spread`: what the calibration measures; one of an earlier version, without the spread within a rotation, is measured again.
-  const key = { ...machineKey(pinning, [engine]), load, spread: 'between and within rotations' }
+  const key = { ...machineKey(pinning, [engine]), load, spread: 'between and within rotations', cost: 'at the probed cpu speed' }
   const { calibration, note } = readNoiseCalibration(file, cacheDir, key)
   if (calibration) return { calibration, file, reason: null }
   if (note) log(`dyno: ${note}`)
   const launchSec = launchWarmupSec * launchScenarios.length + warmupSec + roundSec + 0.5
   const seconds = Math.round(CALIBRATION_SUTS.length * CALIBRATION_LAUNCHES * launchSec)
   log(`dyno: measuring how much a cell's figure spreads on this machine (once per machine, about ${seconds} s, kept in ${file})…`)
-  const measured = await measureNoise(settings, load)
+  const speedProbe = pinning.pinned && pinning.sutCpus
+    ? await startSpeedProbe({ cpus: pinning.sutCpus, env: runEnv('noise-speed-probe') })
+    : null
+  let measured
+  try {
+    measured = await measureNoise({ ...settings, speedProbe }, load)
+  } finally {
+    await speedProbe?.close()
+  }
   if ('reason' in measured) return { calibration: null, file, reason: measured.reason }
   makeDirectory(cacheDir)
   writeJsonAtomic(file, { key, calibration: measured, seal: sealOf(cacheDir, { key, calibration: measured }) })
@@ -154,6 +171,8 @@ async function measureNoise (settings, load) {
   const overheadsSec = []
   const refused = new Set()
   let disturbedLaunches = 0
+  /** @type {number[]} */
+  const lnProbes = []
   for (let launch = 0; launch < CALIBRATION_LAUNCHES; launch++) {
     for (const sut of shuffle(suts.filter((candidate) => !refused.has(candidate.name)))) {
       for (let attempt = 0; attempt <= REMEASURES_PER_CELL; attempt++) {
@@ -176,6 +195,7 @@ async function measureNoise (settings, load) {
         const kept = data.get(sut.name) ?? { lnRates: [], lnCosts: [], rotations: new Map(), costRotations: new Map() }
         kept.lnRates.push(measured.lnRate)
         kept.rotations.set(String(launch), measured.lnRate)
+        if (measured.lnProbe !== null) lnProbes.push(measured.lnProbe)
         if (measured.lnCost !== null) {
           kept.lnCosts.push(measured.lnCost)
           kept.costRotations.set(String(launch), measured.lnCost)
@@ -187,23 +207,28 @@ async function measureNoise (settings, load) {
     }
   }
   if (data.size === 0) return { reason: `none of ${CALIBRATION_SUTS.join(', ')} runs here` }
-  return { ...calibrationOf(data, disturbedLaunches), load, launchOverheadSec: Math.round(mean(overheadsSec) * 1000) / 1000 }
+  const lnReference = settings.speedProbe && lnProbes.length > 0 ? median(lnProbes) : null
+  return { ...calibrationOf(data, disturbedLaunches, lnReference), load, launchOverheadSec: Math.round(mean(overheadsSec) * 1000) / 1000 }
 }
 
 /**
  * The spreads of both figures from each SUT's launches, between them and within a rotation, and the launches' figures as measured.
  * @param {Map<string, SutLaunches>} data @param {number} disturbedLaunches
+ * @param {number | null} lnReference ln of the median probe reading, which the costs are shown at; null: they were not probed
  * @returns {Omit<NoiseCalibration, 'load' | 'launchOverheadSec'>}
  */
-function calibrationOf (data, disturbedLaunches) {
+function calibrationOf (data, disturbedLaunches, lnReference) {
   const measuredSuts = [...data.keys()]
   const launches = [...data.values()]
   const rates = pooledLogSpread(launches.map((sut) => sut.lnRates))
   const costs = pooledLogSpread(launches.map((sut) => sut.lnCosts))
   const ratesWithin = blockModel(launches.map((sut) => sut.rotations))
   const costsWithin = blockModel(launches.map((sut) => sut.costRotations))
-  const figures = (/** @type {'lnRates' | 'lnCosts'} */ field, /** @type {number} */ digits) => Object.fromEntries(measuredSuts
-    .map((name) => [name, (data.get(name)?.[field] ?? []).map((value) => Math.round(Math.exp(value) * 10 ** digits) / 10 ** digits)]))
+  const figures = (/** @type {'lnRates' | 'lnCosts'} */ field, /** @type {number} */ digits, shift = 0) => Object.fromEntries(
+    measuredSuts.map((name) => [
+      name,
+      (data.get(name)?.[field] ?? []).map((value) => Math.round(Math.exp(value + shift) * 10 ** digits) / 10 ** digits)
+    ]))
   return {
     measuredAt: new Date().toISOString(),
     variance: rates?.variance ?? 0,
@@ -219,15 +244,18 @@ function calibrationOf (data, disturbedLaunches) {
       costVariance: costsWithin?.variance ?? null,
       costDf: costsWithin?.df ?? null
     },
-    cpuUsPerRequest: figures('lnCosts', 3)
+    cpuUsPerRequest: figures('lnCosts', 3, lnReference ?? 0),
+    costAtProbedSpeed: lnReference !== null
   }
 }
 
 /**
  * One fresh launch: started on the SUT's cpus, warmed up, one round measured, stopped.
  * @param {Subject} sut @param {Scenario} scenario @param {NoiseSettings} settings @param {Record<string, string>} env
- * @returns {Promise<{ lnRate: number, lnCost: number | null, disturbed: boolean, loadSec: number } | { refused: true } |
- *   { nothingMeasured: string } | { reason: string }>} lnCost: ln µs of the SUT's cpu per request, null where it was not read;
+ * @returns {Promise<{ lnRate: number, lnCost: number | null, lnProbe: number | null, disturbed: boolean, loadSec: number } |
+ *   { refused: true } | { nothingMeasured: string } | { reason: string }>} lnCost: ln µs of the SUT's cpu per request, less lnProbe
+ *   where the probe read the cpu's speed; null where it was not read, or the probe watched and read too little; lnProbe: ln of the
+ *   probe's reading (null: not probed);
  *   loadSec: the launch's load, warm-up and round, as planned; nothingMeasured: no answer came in the round (a SUT still busy with
  *   its warm-up on a loaded machine), so the launch is measured again
  */
@@ -248,9 +276,14 @@ async function launchOnce (sut, scenario, settings, env) {
     }
     const wrong = measured.errors + measured.unexpectedStatus + measured.mismatches
     if (wrong > 0) return { reason: `${sut.name} × ${scenario.name}: ${wrong} errors or wrong answers, not a calibration` }
+    const probed = (measured.cpuCost?.speedProbe?.chunks ?? 0) >= MIN_PROBE_CHUNKS
+      ? Math.log(Number(measured.cpuCost?.speedProbe?.cpuUsPerChunk))
+      : null
+    const lnCost = (measured.cpuCost?.cpuUsPerRequest ?? 0) > 0 ? Math.log(Number(measured.cpuCost?.cpuUsPerRequest)) : null
     return {
       lnRate: Math.log(measured.requestsPerSec.mean),
-      lnCost: (measured.cpuCost?.cpuUsPerRequest ?? 0) > 0 ? Math.log(Number(measured.cpuCost?.cpuUsPerRequest)) : null,
+      lnCost: lnCost === null || !settings.speedProbe ? lnCost : probed === null ? null : lnCost - probed,
+      lnProbe: probed,
       disturbed: judgeDisturbance(measured.interference ?? null)?.disturbed ?? false,
       loadSec: (warmed ? warmed.durationSecEach * warmed.routes.length : 0) + settings.warmupSec + settings.roundSec
     }
@@ -314,7 +347,13 @@ async function measureRound (running, scenario, settings, env) {
     signal: settings.signal,
     stopWhen: null,
     sampling: {
-      sutPgid: running.pid, sutReadGroup: running.readGroup, sutHere: true, sutCpus: pinning.sutCpus, censusArgs: false, probes: null
+      sutPgid: running.pid,
+      sutReadGroup: running.readGroup,
+      sutHere: true,
+      sutCpus: pinning.sutCpus,
+      censusArgs: false,
+      probes: null,
+      speedProbe: settings.speedProbe ?? null
     }
   })
   return phases.measure
