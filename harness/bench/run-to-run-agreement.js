@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util'
 import { quantile } from 'simple-statistics'
 import { readRun } from '../src/records/read-run.js'
 import { rankGroups } from '../src/judging/stats/rank-groups.js'
-import { blockOf } from '../src/records/aggregate-runs.js'
+import { blockOf, runsThatCount } from '../src/records/aggregate-runs.js'
 import { speedAdjustment } from '../src/judging/speed-adjustment.js'
 import { MEASURING_DOC, blockMarkers, writeMeasuredBlock } from './support/measured-block.js'
 
@@ -58,8 +58,15 @@ function scenariosOf (run) {
   /** @type {Map<string, Map<string, { figures: number[], blocks: string[] }>>} */
   const rates = new Map()
   const adjustment = speedAdjustment(run.records.filter((record) => record.status === 'ok').map((record) => record.summary?.cpuCost))
+  // The runs a cell's figure is made of, as the run makes it: where a cell has clean runs, its disturbed ones are left out.
+  /** @type {Map<string, import('../src/records/result-record.js').ResultRecord[]>} */
+  const cells = new Map()
   for (const record of run.records) {
-    if (record.status !== 'ok' || !record.summary || !(figureOf(record, adjustment) > 0)) continue
+    const key = JSON.stringify([record.sut.label, record.scenario.name, record.load.connections])
+    cells.set(key, [...(cells.get(key) ?? []), record])
+  }
+  for (const record of [...cells.values()].flatMap(runsThatCount)) {
+    if (!(figureOf(record, adjustment) > 0)) continue
     const perSut = rates.get(record.scenario.name) ?? new Map()
     rates.set(record.scenario.name, perSut)
     const kept = perSut.get(record.sut.label) ?? { figures: [], blocks: [] }

@@ -156,9 +156,7 @@ export function rankScenario (cells, rankBy) {
  */
 function summarize (group, seed, adjustment) {
   const allOk = group.filter((record) => record.status === 'ok' && record.summary)
-  // A disturbed run measured the machine's other work too: where the cell has clean runs, its figure is theirs alone.
-  const clean = allOk.filter((record) => record.interference?.disturbed !== true)
-  const ok = clean.length > 0 ? clean : allOk
+  const ok = runsThatCount(group)
   const rates = ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).requestsPerSec.mean)
   const [first] = group
   const cost = cellCpuCost(ok, adjustment)
@@ -192,6 +190,18 @@ function summarize (group, seed, adjustment) {
         ? null
         : mergedLatencyMs(ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).latencyHistogramUs))
   }
+}
+
+/**
+ * The runs of one cell that its figures are made of: the ok ones, and of those only the clean ones where it has any. A disturbed run
+ * measured the machine's other work too: where the cell has clean runs, its figure is theirs alone.
+ * @param {import('./result-record.js').ResultRecord[]} group every run of one (SUT, scenario, connections)
+ * @returns {import('./result-record.js').ResultRecord[]}
+ */
+export function runsThatCount (group) {
+  const allOk = group.filter((record) => record.status === 'ok' && record.summary)
+  const clean = allOk.filter((record) => record.interference?.disturbed !== true)
+  return clean.length > 0 ? clean : allOk
 }
 
 /** @param {Noise} noise */
