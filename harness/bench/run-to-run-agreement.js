@@ -16,9 +16,11 @@ import { parseArgs } from 'node:util'
 import { quantile } from 'simple-statistics'
 import { readRun } from '../src/records/read-run.js'
 import { rankGroups } from '../src/judging/stats/rank-groups.js'
-import { blockOf, runsThatCount } from '../src/records/aggregate-runs.js'
+import { blockOf, costRunsThatCount, runsThatCount } from '../src/records/aggregate-runs.js'
 import { speedAdjustment } from '../src/judging/speed-adjustment.js'
 import { MEASURING_DOC, blockMarkers, writeMeasuredBlock } from './support/measured-block.js'
+
+/** @typedef {import('../src/records/result-record.js').ResultRecord} ResultRecord */
 
 /** Two SUTs this far apart in both runs must never share a group. */
 const CLEAR_GAP = 1.15
@@ -36,7 +38,7 @@ if (!['req/s', 'cost'].includes(String(values.figure))) throw new Error(`--figur
 /**
  * The figure the groups are made on, higher better: req/s, or requests per µs of the SUT's cpu (the cost's reciprocal, at the run's
  * median cpu speed where the run was probed throughout).
- * @param {import('../src/records/result-record.js').ResultRecord} record
+ * @param {ResultRecord} record
  * @param {import('../src/judging/speed-adjustment.js').SpeedAdjustment | null} adjustment the run's
  * @returns {number} 0: none
  */
@@ -58,14 +60,16 @@ function scenariosOf (run) {
   /** @type {Map<string, Map<string, { figures: number[], blocks: string[] }>>} */
   const rates = new Map()
   const adjustment = speedAdjustment(run.records.filter((record) => record.status === 'ok').map((record) => record.summary?.cpuCost))
-  // The runs a cell's figure is made of, as the run makes it: where a cell has clean runs, its disturbed ones are left out.
-  /** @type {Map<string, import('../src/records/result-record.js').ResultRecord[]>} */
+  // The runs a cell's figure is made of, as the run makes it: where a cell has clean runs, its disturbed ones are left out (for the cost,
+  // those disturbed on the SUT's own cpus).
+  /** @type {Map<string, ResultRecord[]>} */
   const cells = new Map()
   for (const record of run.records) {
     const key = JSON.stringify([record.sut.label, record.scenario.name, record.load.connections])
     cells.set(key, [...(cells.get(key) ?? []), record])
   }
-  for (const record of [...cells.values()].flatMap(runsThatCount)) {
+  const counted = values.figure === 'cost' ? costRunsThatCount : (/** @type {ResultRecord[]} */ group) => runsThatCount(group)
+  for (const record of [...cells.values()].flatMap((group) => counted(group))) {
     if (!(figureOf(record, adjustment) > 0)) continue
     const perSut = rates.get(record.scenario.name) ?? new Map()
     rates.set(record.scenario.name, perSut)

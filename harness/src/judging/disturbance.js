@@ -34,7 +34,7 @@ const ROLE_NAMES = /** @type {const} */ ({ sut: "the SUT's", generator: "the loa
  */
 export function judgeDisturbance (report, thresholdPct = DISTURBED_SHARE_PCT) {
   if (!report) return null
-  const taken = Object.entries(report.roles).map(([role, share]) => ({ role, share, pct: share.othersPct + share.stealPct }))
+  const taken = Object.entries(report.roles).map(([role, share]) => ({ role, share, pct: takenPct(share) }))
   const worst = taken.reduce((a, b) => (b.pct > a.pct ? b : a), taken[0])
   const disturbed = worst !== undefined && worst.pct > thresholdPct
   return {
@@ -44,6 +44,30 @@ export function judgeDisturbance (report, thresholdPct = DISTURBED_SHARE_PCT) {
     detail: disturbed ? describeDisturbance(report, taken.filter((entry) => entry.pct > thresholdPct)) : null
   }
 }
+
+/** The roles whose cpus the SUT runs on: its own where it is pinned, every cpu of the machine where it is not. */
+const SUT_ROLES = Object.freeze(['sut', 'machine'])
+
+/**
+ * Whether a phase judged disturbed was disturbed on the SUT's own cpus. A request's cpu cost is the SUT's own cpu time over its own
+ * requests: where only the load generator's cpus were taken, the SUT answered fewer requests, but each cost it what it costs in a clean
+ * phase (measured: docs/measuring.md, "A disturbed cell"), so its cost counts as a clean phase's does.
+ * @param {Disturbance | null | undefined} verdict the phase's (a result's `interference`)
+ * @param {import('../platform/resources/interference-sampler.js').InterferenceReport | null | undefined} report the phase's shares (a
+ *   result's `summary.interference`); absent: which cpus were taken is not known, and a disturbed phase counts as disturbed on them
+ * @returns {boolean}
+ */
+export function sutCpusDisturbed (verdict, report) {
+  if (verdict?.disturbed !== true) return false
+  if (!report) return true
+  return Object.entries(report.roles).some(([role, share]) => SUT_ROLES.includes(role) && takenPct(share) > verdict.thresholdPct)
+}
+
+/**
+ * What other programs and the hypervisor took of a role's cpus, in %.
+ * @param {import('../platform/resources/interference-sampler.js').CpuSetShare} share
+ */
+const takenPct = (share) => share.othersPct + share.stealPct
 
 /**
  * "cpu 0 (the SUT's): 49.5 % taken by other processes (pid 4242 `sh` 49.3 %)"

@@ -3,11 +3,13 @@ import { mean, median, sampleStandardDeviation } from 'simple-statistics'
 import { mergedLatencyMs } from './merge-histograms.js'
 import { bootstrapMedianInterval } from '../judging/stats/bootstrap.js'
 import { notCpuBoundReason } from '../judging/cpu-bound.js'
+import { sutCpusDisturbed } from '../judging/disturbance.js'
 import { rankGroups } from '../judging/stats/rank-groups.js'
 import { speedAdjustment } from '../judging/speed-adjustment.js'
 import { roundTo } from '../platform/util/numbers.js'
 
 /** @typedef {import('../judging/stats/rank-groups.js').Noise} Noise */
+/** @typedef {import('./result-record.js').ResultRecord} Record */
 /**
  * @typedef {import('../judging/stats/rank-groups.js').RankedCell & { noise: Noise | null }} NoisyCell
  * @typedef {{ requests: NoisyCell, ranked: NoisyCell, rankedBy: RankFigure, costInterval95: [number, number] | null }} CellRanking the
@@ -45,8 +47,8 @@ import { roundTo } from '../platform/util/numbers.js'
  *   (lower first); absent: req/s (aggregates of earlier versions)
  *
  * @typedef {object} CellCpuCost a cell's cpu cost per request
- * @property {number[]} cpuUsPerRequestRuns each run's µs of the SUT's cpu per response, in run order: at the run's median cpu speed
- *   where every cost of the run was probed (speedAdjusted), else as measured
+ * @property {number[]} cpuUsPerRequestRuns each counted run's µs of the SUT's cpu per response, in run order: at the run's median cpu
+ *   speed where every cost of the run was probed (speedAdjusted), else as measured; the runs counted are costRunsThatCount's
  * @property {{ referenceCpuUsPerChunk: number, measuredRuns: number[] } | null} [speedAdjusted] where the costs are at the run's median
  *   cpu speed: that speed (the probe's median chunk) and the runs' costs as measured; null or absent: they are as measured
  * @property {number} center the geometric mean of the runs
@@ -159,7 +161,7 @@ function summarize (group, seed, adjustment) {
   const ok = runsThatCount(group)
   const rates = ok.map((record) => /** @type {NonNullable<typeof record.summary>} */ (record.summary).requestsPerSec.mean)
   const [first] = group
-  const cost = cellCpuCost(ok, adjustment)
+  const cost = cellCpuCost(costRunsThatCount(group), adjustment)
   return {
     sut: first.sut.label,
     scenario: first.scenario.name,
@@ -195,14 +197,24 @@ function summarize (group, seed, adjustment) {
 /**
  * The runs of one cell that its figures are made of: the ok ones, and of those only the clean ones where it has any. A disturbed run
  * measured the machine's other work too: where the cell has clean runs, its figure is theirs alone.
- * @param {import('./result-record.js').ResultRecord[]} group every run of one (SUT, scenario, connections)
- * @returns {import('./result-record.js').ResultRecord[]}
+ * @param {Record[]} group every run of one (SUT, scenario, connections)
+ * @param {(record: Record) => boolean} [disturbed] whether a run was disturbed for the figure (by default: judged so at all)
+ * @returns {Record[]}
  */
-export function runsThatCount (group) {
+export function runsThatCount (group, disturbed = (/** @type {Record} */ record) => record.interference?.disturbed === true) {
   const allOk = group.filter((record) => record.status === 'ok' && record.summary)
-  const clean = allOk.filter((record) => record.interference?.disturbed !== true)
+  const clean = allOk.filter((record) => !disturbed(record))
   return clean.length > 0 ? clean : allOk
 }
+
+/**
+ * The runs of one cell that its cost per request is made of: as runsThatCount, a run disturbed only where the SUT's own cpus were. A run
+ * whose load generator alone lost its cpus measured the SUT's cpu per request as a clean one does (judging/disturbance.js).
+ * @param {Record[]} group every run of one (SUT, scenario, connections)
+ * @returns {Record[]}
+ */
+export const costRunsThatCount = (group) =>
+  runsThatCount(group, (record) => sutCpusDisturbed(record.interference, record.summary?.interference))
 
 /** @param {Noise} noise */
 const roundedNoise = ({ sdLogWithoutBlocks, ...noise }) => ({
