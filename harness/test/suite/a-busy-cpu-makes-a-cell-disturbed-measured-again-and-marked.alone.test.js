@@ -101,9 +101,11 @@ describe.skipIf(absent)(`a busy cpu${skipNote(absent)}`, () => {
       expect(index.quietCheck).toMatchObject({ performed: true, quiet: false })
       expect(index.quietCheck.line).toContain(`cpu ${cpu} (${name})`)
       expect(index.quietCheck.line).toContain(`pid ${pid} `)
-      // The loop takes about half of its cpu from whoever shares it.
+      // The loop takes about half of what its cpu is given; how much that is depends on what the hypervisor steals beside it (19 % of
+      // the SUT's cpu in a CI run of 2026-12-04, with steal over 20 % of the two cpus), so the test asks only what makes the cell
+      // disturbed: more than the threshold.
       const share = record.summary.interference.roles[role]
-      expect(share.othersPct).toBeGreaterThan(25)
+      expect(share.othersPct).toBeGreaterThan(DISTURBED_SHARE_PCT)
       // Named among what took the cpus (not necessarily first: another busy program may take as much), by its executable, never by
       // its arguments (`--census-args` is off).
       const loop = record.summary.interference.top.find((/** @type {{ pid: number }} */ entry) => entry.pid === pid)
